@@ -1,0 +1,17 @@
+import type { Logger } from "pino";
+import type { Config } from "./config.ts";
+import type { Database, DatabaseHandle } from "./platform/db/index.ts";
+import type { Jobs } from "./platform/jobs/index.ts";
+import type { Mailer } from "./platform/mail/index.ts";
+
+/** What services are given: every outside system passed in, none reached for as a global. */
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  database: DatabaseHandle;
+  db: Database;
+  jobs: Jobs;
+  mailer: Mailer;
+  /** Injectable clock, so expiry can be tested without waiting. */
+  now: () => Date;
+}

@@ -1,0 +1,90 @@
+import { and, count, desc, eq, isNull } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import { hashToken } from "../../platform/auth/secrets.ts";
+import { forbidden, notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId, newSecret } from "../../platform/ids.ts";
+import { requireAppRole } from "../members/access.ts";
+import { apiKeys } from "./tables.ts";
+
+type KeyRow = typeof apiKeys.$inferSelect;
+
+// `sk_live_`/`sk_test_` make a leaked key recognisable to secret scanners, and say which mode it is for.
+export const keyPrefix = (sandbox: boolean) => (sandbox ? "sk_test_" : "sk_live_");
+
+function present(row: KeyRow) {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    created_by: row.createdBy,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function requireKeyManager(actor: Principal): string {
+  // A key cannot mint or revoke keys: a leaked key must not be able to entrench itself.
+  if (actor.kind !== "user") throw forbidden("API keys are managed by signed-in members, not by API keys");
+  return actor.userId;
+}
+
+export async function createKey(deps: Deps, actor: Principal, appId: string, name: string) {
+  const userId = requireKeyManager(actor);
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const key = newSecret(keyPrefix(deps.config.sandbox));
+  const [row] = await deps.db
+    .insert(apiKeys)
+    .values({
+      id: newId("key"),
+      appId,
+      name,
+      prefix: key.slice(0, 12),
+      keyHash: hashToken(key),
+      createdBy: userId,
+    })
+    .returning();
+  return { id: row.id, name: row.name, prefix: row.prefix, key, created_at: row.createdAt.toISOString() };
+}
+
+export async function listKeys(deps: Deps, actor: Principal, appId: string, page: Page) {
+  requireKeyManager(actor);
+  await requireAppRole(deps.db, actor, appId, "view");
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.appId, appId))
+      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(apiKeys).where(eq(apiKeys.appId, appId)),
+  ]);
+  return { items: rows.map(present), total };
+}
+
+export async function revokeKey(deps: Deps, actor: Principal, appId: string, keyId: string) {
+  const userId = requireKeyManager(actor);
+  const role = await requireAppRole(deps.db, actor, appId, "view");
+  const [key] = await deps.db
+    .select()
+    .from(apiKeys)
+    .where(and(eq(apiKeys.appId, appId), eq(apiKeys.id, keyId)));
+  if (!key) throw notFound("API key");
+  if (role !== "owner" && key.createdBy !== userId)
+    throw forbidden("Only an owner may revoke other people's keys");
+  await deps.db
+    .update(apiKeys)
+    .set({ revokedAt: deps.now() })
+    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+}
+
+/** Resolves an API key to its app. A revoked key stops working on the next request. */
+export async function authenticateKey(deps: Deps, key: string): Promise<Principal | undefined> {
+  const [row] = await deps.db
+    .select({ id: apiKeys.id, appId: apiKeys.appId })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.keyHash, hashToken(key)), isNull(apiKeys.revokedAt)));
+  return row ? { kind: "api_key", appId: row.appId, keyId: row.id } : undefined;
+}

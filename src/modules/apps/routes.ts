@@ -1,0 +1,77 @@
+import type { Deps } from "../../deps.ts";
+import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { NoContent } from "../../platform/http/schemas.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { App, AppParams, CreateAppBody, UpdateAppBody } from "./schemas.ts";
+import * as apps from "./service.ts";
+
+const tags = ["apps"];
+
+export async function appRoutes(app: Server, deps: Deps) {
+  app.post(
+    "/apps",
+    {
+      schema: {
+        tags,
+        summary: "Create an app; the caller becomes its owner",
+        body: CreateAppBody,
+        response: { 201: App },
+      },
+    },
+    async (request, reply) => reply.code(201).send(await apps.createApp(deps, request.actor, request.body)),
+  );
+
+  app.get(
+    "/apps",
+    {
+      schema: {
+        tags,
+        summary: "Apps the caller is a member of",
+        querystring: ListQuery,
+        response: { 200: listResponse(App, "Apps, newest first") },
+      },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { items, total } = await apps.listApps(deps, request.actor, page);
+      setListHeaders(request, reply, page, total);
+      return items;
+    },
+  );
+
+  app.get(
+    "/apps/:app_id",
+    { schema: { tags, summary: "One app", params: AppParams, response: { 200: App } } },
+    async (request) => apps.getApp(deps, request.actor, request.params.app_id),
+  );
+
+  app.patch(
+    "/apps/:app_id",
+    {
+      schema: {
+        tags,
+        summary: "Change an app's settings",
+        params: AppParams,
+        body: UpdateAppBody,
+        response: { 200: App },
+      },
+    },
+    async (request) => apps.updateApp(deps, request.actor, request.params.app_id, request.body),
+  );
+
+  app.delete(
+    "/apps/:app_id",
+    {
+      schema: {
+        tags,
+        summary: "Delete an app (owner only)",
+        params: AppParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await apps.deleteApp(deps, request.actor, request.params.app_id);
+      return reply.code(204).send(null);
+    },
+  );
+}

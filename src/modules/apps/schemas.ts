@@ -1,0 +1,53 @@
+import { Type } from "typebox";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { UserSummary } from "../users/schemas.ts";
+
+export const AppPermissions = Type.Object({
+  can_view: Type.Boolean(),
+  can_edit: Type.Boolean(),
+  can_delete: Type.Boolean(),
+  can_edit_members: Type.Boolean(),
+});
+
+export const App = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")]),
+  kyc_return_url: Nullable(Type.String()),
+  use_explorer: Type.Boolean(),
+  permissions: AppPermissions,
+  app_fee: Type.Number({ description: "Percent of each sale a marketplace app keeps (2.5 = 2.5%)" }),
+  user: UserSummary,
+  is_member: Type.Boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+const AppFee = Type.Number({
+  minimum: 0,
+  exclusiveMaximum: 100,
+  description: "Percent, 0 <= fee < 100, at most two decimals; taken only by marketplace apps",
+});
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const AppType = Type.Union([Type.Literal("individual"), Type.Literal("marketplace")], {
+  description: "`individual` (default) or `marketplace`",
+});
+const ReturnUrl = Nullable(Type.String({ format: "uri", maxLength: 2048, pattern: "^https?://" }));
+
+export const CreateAppBody = Body({
+  name: Name,
+  app_fee: Type.Optional(AppFee),
+  use_explorer: Type.Optional(Type.Boolean()),
+  type: Type.Optional(AppType),
+  kyc_return_url: Type.Optional(ReturnUrl),
+});
+
+export const UpdateAppBody = Body({
+  name: Type.Optional(Name),
+  app_fee: Type.Optional(AppFee),
+  use_explorer: Type.Optional(Type.Boolean()),
+  type: Type.Optional(AppType),
+  kyc_return_url: Type.Optional(ReturnUrl),
+});
+
+export const AppParams = Type.Object({ app_id: Type.String({ maxLength: 64 }) });

@@ -1,0 +1,147 @@
+import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import { type Principal, permissionsOf, type Role } from "../../platform/auth/principal.ts";
+import type { Executor } from "../../platform/db/index.ts";
+import { notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import { bpsToPercent, percentToBps } from "../../platform/money/percent.ts";
+import { requireAppRole } from "../members/access.ts";
+import { members } from "../members/tables.ts";
+import { presentSummary } from "../users/presenters.ts";
+import { requireUser } from "../users/service.ts";
+import { users } from "../users/tables.ts";
+import { apps } from "./tables.ts";
+
+export interface AppInput {
+  name?: string;
+  app_fee?: number;
+  use_explorer?: boolean;
+  type?: "individual" | "marketplace";
+  kyc_return_url?: string | null;
+}
+
+type AppRow = typeof apps.$inferSelect;
+type Owner = { id: string; username: string; firstName: string; lastName: string };
+
+export function presentApp(app: AppRow, owner: Owner, role: Role | undefined) {
+  return {
+    id: app.id,
+    name: app.name,
+    type: app.type as "individual" | "marketplace",
+    kyc_return_url: app.kycReturnUrl,
+    use_explorer: app.useExplorer,
+    permissions: role
+      ? permissionsOf(role)
+      : { can_view: false, can_edit: false, can_delete: false, can_edit_members: false },
+    app_fee: bpsToPercent(app.appFeeBps),
+    user: presentSummary(owner),
+    is_member: role !== undefined,
+    created_at: app.createdAt.toISOString(),
+    updated_at: app.updatedAt.toISOString(),
+  };
+}
+
+const ownerColumns = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+/**
+ * One query answers an app with its creator and the caller's role, so the most-read endpoint
+ * costs one round trip after authentication.
+ */
+async function loadView(db: Executor, actor: Principal, appId: string) {
+  const callerRole =
+    actor.kind === "user"
+      ? sql<string | null>`(select ${members.role} from ${members} where ${members.appId} = ${apps.id}
+          and ${members.userId} = ${actor.userId} and ${members.acceptedAt} is not null)`
+      : sql<string | null>`case when ${apps.id} = ${actor.appId} then 'developer' end`;
+  const [row] = await db
+    .select({ app: apps, owner: ownerColumns, role: callerRole })
+    .from(apps)
+    .innerJoin(users, eq(users.id, apps.createdBy))
+    .where(eq(apps.id, appId));
+  if (!row?.role) throw notFound("App");
+  return row;
+}
+
+export async function getApp(deps: Deps, actor: Principal, appId: string) {
+  const row = await loadView(deps.db, actor, appId);
+  return presentApp(row.app, row.owner, row.role as Role);
+}
+
+export async function createApp(deps: Deps, actor: Principal, input: AppInput & { name: string }) {
+  const userId = requireUser(actor);
+  const appFeeBps = input.app_fee === undefined ? 0 : percentToBps(input.app_fee, "/body/app_fee");
+  return deps.db.transaction(async (tx) => {
+    const [app] = await tx
+      .insert(apps)
+      .values({
+        id: newId("app"),
+        name: input.name,
+        type: input.type ?? "individual",
+        kycReturnUrl: input.kyc_return_url ?? null,
+        useExplorer: input.use_explorer ?? false,
+        appFeeBps,
+        createdBy: userId,
+      })
+      .returning();
+    const [owner] = await tx.select().from(users).where(eq(users.id, userId));
+    await tx.insert(members).values({
+      id: newId("mem"),
+      appId: app.id,
+      userId,
+      email: owner.email,
+      role: "owner",
+      acceptedAt: app.createdAt,
+    });
+    return presentApp(app, owner, "owner");
+  });
+}
+
+export async function listApps(deps: Deps, actor: Principal, page: Page) {
+  if (actor.kind === "api_key") {
+    const row = await loadView(deps.db, actor, actor.appId);
+    const items = page.offset === 0 ? [presentApp(row.app, row.owner, "developer")] : [];
+    return { items, total: 1 };
+  }
+  const mine = and(eq(members.userId, actor.userId), isNotNull(members.acceptedAt));
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select({ app: apps, owner: ownerColumns, role: members.role })
+      .from(members)
+      .innerJoin(apps, eq(apps.id, members.appId))
+      .innerJoin(users, eq(users.id, apps.createdBy))
+      .where(mine)
+      .orderBy(desc(apps.createdAt), desc(apps.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(members).where(mine),
+  ]);
+  return { items: rows.map((r) => presentApp(r.app, r.owner, r.role as Role)), total };
+}
+
+export async function updateApp(deps: Deps, actor: Principal, appId: string, input: AppInput) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const appFeeBps = input.app_fee === undefined ? undefined : percentToBps(input.app_fee, "/body/app_fee");
+  await deps.db
+    .update(apps)
+    .set({
+      name: input.name,
+      type: input.type,
+      kycReturnUrl: input.kyc_return_url,
+      useExplorer: input.use_explorer,
+      appFeeBps,
+      updatedAt: deps.now(),
+    })
+    .where(eq(apps.id, appId));
+  return getApp(deps, actor, appId);
+}
+
+export async function deleteApp(deps: Deps, actor: Principal, appId: string) {
+  await requireAppRole(deps.db, actor, appId, "delete");
+  await deps.db.delete(apps).where(eq(apps.id, appId));
+}

@@ -1,0 +1,173 @@
+import { and, asc, count, desc, eq, isNotNull } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal, Role } from "../../platform/auth/principal.ts";
+import { hashToken } from "../../platform/auth/secrets.ts";
+import { isUniqueViolation, type Tx } from "../../platform/db/index.ts";
+import { AppError, conflict, forbidden, notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId, newSecret } from "../../platform/ids.ts";
+import { getApp } from "../apps/service.ts";
+import { apps } from "../apps/tables.ts";
+import { presentSummary } from "../users/presenters.ts";
+import { requireUser } from "../users/service.ts";
+import { users } from "../users/tables.ts";
+import { requireAppRole } from "./access.ts";
+import { INVITATION_JOB, type InvitationMail } from "./jobs.ts";
+import { members } from "./tables.ts";
+
+type MemberRow = typeof members.$inferSelect;
+type AppView = Awaited<ReturnType<typeof getApp>>;
+type UserRow = Pick<typeof users.$inferSelect, "id" | "username" | "firstName" | "lastName">;
+
+function present(member: MemberRow, user: UserRow | null, app: AppView, inviteToken: string | null = null) {
+  return {
+    id: member.id,
+    user_id: member.userId,
+    email: member.email,
+    role: member.role as Role,
+    user: user ? presentSummary(user) : null,
+    app,
+    invite_token: inviteToken,
+    created_at: member.createdAt.toISOString(),
+    updated_at: member.updatedAt.toISOString(),
+  };
+}
+
+const userColumns = {
+  id: users.id,
+  username: users.username,
+  firstName: users.firstName,
+  lastName: users.lastName,
+};
+
+async function loadMember(deps: Deps, appId: string, memberId: string) {
+  const [row] = await deps.db
+    .select({ member: members, user: userColumns })
+    .from(members)
+    .leftJoin(users, eq(users.id, members.userId))
+    .where(and(eq(members.appId, appId), eq(members.id, memberId)));
+  if (!row) throw notFound("Member");
+  return row;
+}
+
+export async function listMembers(deps: Deps, actor: Principal, appId: string, page: Page) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const [app, rows, [{ total }]] = await Promise.all([
+    getApp(deps, actor, appId),
+    deps.db
+      .select({ member: members, user: userColumns })
+      .from(members)
+      .leftJoin(users, eq(users.id, members.userId))
+      .where(eq(members.appId, appId))
+      .orderBy(desc(members.createdAt), desc(members.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(members).where(eq(members.appId, appId)),
+  ]);
+  return { items: rows.map((r) => present(r.member, r.user, app)), total };
+}
+
+export async function getMember(deps: Deps, actor: Principal, appId: string, memberId: string) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const [app, row] = await Promise.all([getApp(deps, actor, appId), loadMember(deps, appId, memberId)]);
+  return present(row.member, row.user, app);
+}
+
+export async function inviteMember(deps: Deps, actor: Principal, appId: string, email: string, role: Role) {
+  await requireAppRole(deps.db, actor, appId, "manage_members");
+  const inviterId = requireUser(actor);
+  const token = newSecret("inv_");
+  const normalized = email.toLowerCase();
+  try {
+    const member = await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(members)
+        .values({ id: newId("mem"), appId, email: normalized, role, inviteTokenHash: hashToken(token) })
+        .returning();
+      const [[app], [inviter]] = await Promise.all([
+        tx.select({ name: apps.name }).from(apps).where(eq(apps.id, appId)),
+        tx.select({ username: users.username }).from(users).where(eq(users.id, inviterId)),
+      ]);
+      await deps.jobs.send<InvitationMail>(tx, INVITATION_JOB, {
+        email: normalized,
+        appName: app.name,
+        inviter: inviter.username,
+        role,
+        token,
+      });
+      return row;
+    });
+    return present(member, null, await getApp(deps, actor, appId), token);
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw conflict("This email is already a member of the app or invited to it");
+    throw error;
+  }
+}
+
+export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken: string) {
+  const userId = requireUser(actor);
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
+  const [invite] = await deps.db
+    .select()
+    .from(members)
+    .where(eq(members.inviteTokenHash, hashToken(inviteToken)));
+  if (!invite) throw notFound("Invitation");
+  // The token went to one mailbox; a forwarded token does not let another account in.
+  if (invite.email !== user.email) throw forbidden("This invitation was sent to another email address");
+  try {
+    const [accepted] = await deps.db
+      .update(members)
+      .set({ userId, acceptedAt: deps.now(), inviteTokenHash: null, updatedAt: deps.now() })
+      .where(and(eq(members.id, invite.id), eq(members.inviteTokenHash, hashToken(inviteToken))))
+      .returning();
+    if (!accepted) throw notFound("Invitation");
+    return present(accepted, user, await getApp(deps, actor, accepted.appId));
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict("You are already a member of this app");
+    throw error;
+  }
+}
+
+/**
+ * Locks the app's owner rows (in id order, the same order every caller uses, so two callers
+ * cannot deadlock) and then the member's row. Holding the owner rows serialises two owners
+ * demoting or removing each other at the same moment, so an app never ends with no owner.
+ */
+async function lockForOwnerChange(tx: Tx, appId: string, memberId: string) {
+  const owners = await tx
+    .select({ id: members.id })
+    .from(members)
+    .where(and(eq(members.appId, appId), eq(members.role, "owner"), isNotNull(members.acceptedAt)))
+    .orderBy(asc(members.id))
+    .for("update");
+  const [member] = await tx
+    .select()
+    .from(members)
+    .where(and(eq(members.appId, appId), eq(members.id, memberId)))
+    .for("update");
+  if (!member) throw notFound("Member");
+  const lastOwner = member.role === "owner" && !owners.some((o) => o.id !== memberId);
+  return { member, lastOwner };
+}
+
+const LAST_OWNER = "An app must keep at least one owner";
+
+export async function changeRole(deps: Deps, actor: Principal, appId: string, memberId: string, role: Role) {
+  await requireAppRole(deps.db, actor, appId, "manage_members");
+  await deps.db.transaction(async (tx) => {
+    const { lastOwner } = await lockForOwnerChange(tx, appId, memberId);
+    if (lastOwner && role !== "owner") throw new AppError("conflict", LAST_OWNER);
+    await tx.update(members).set({ role, updatedAt: deps.now() }).where(eq(members.id, memberId));
+  });
+  return getMember(deps, actor, appId, memberId);
+}
+
+export async function removeMember(deps: Deps, actor: Principal, appId: string, memberId: string) {
+  await requireAppRole(deps.db, actor, appId, "manage_members");
+  await deps.db.transaction(async (tx) => {
+    const { lastOwner } = await lockForOwnerChange(tx, appId, memberId);
+    if (lastOwner) throw new AppError("conflict", LAST_OWNER);
+    await tx.delete(members).where(eq(members.id, memberId));
+  });
+}

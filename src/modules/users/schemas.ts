@@ -1,0 +1,36 @@
+import { Type } from "typebox";
+import { Body, Timestamp } from "../../platform/http/schemas.ts";
+
+export const UserProfile = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  email: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  role: Type.String({ description: "Always `user` for people who sign up" }),
+  created_at: Timestamp,
+  disabled: Type.Boolean(),
+});
+
+export const UserSummary = Type.Object({
+  id: Type.String(),
+  username: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+});
+
+const Email = Type.String({ format: "email", maxLength: 254 });
+const Password = Type.String({ minLength: 12, maxLength: 256, description: "At least 12 characters" });
+
+export const SignupBody = Body({
+  email: Email,
+  password: Password,
+  username: Type.String({ minLength: 2, maxLength: 64, pattern: "^[A-Za-z0-9_.-]+$" }),
+  first_name: Type.String({ minLength: 1, maxLength: 128 }),
+  last_name: Type.String({ minLength: 1, maxLength: 128 }),
+});
+
+export const SignupResponse = Type.Object({ user: UserProfile, token: Type.String() });
+
+export const LoginBody = Body({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) });
+export const LoginResponse = Type.Object({ token: Type.String(), expires_at: Timestamp });

@@ -1,0 +1,92 @@
+import { and, eq, gt } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, verifyPassword } from "../../platform/auth/secrets.ts";
+import { isUniqueViolation } from "../../platform/db/index.ts";
+import { AppError, forbidden } from "../../platform/http/errors.ts";
+import { newId, newSecret } from "../../platform/ids.ts";
+import { sessions, users } from "./tables.ts";
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  username: string;
+  first_name: string;
+  last_name: string;
+}
+
+// Session tokens say what they are, so a leaked one is recognisable in a scan.
+const SESSION_TOKEN_PREFIX = "ust_";
+
+async function openSession(deps: Deps, userId: string) {
+  const token = newSecret(SESSION_TOKEN_PREFIX);
+  const expiresAt = new Date(deps.now().getTime() + deps.config.sessionTtlHours * 3600_000);
+  await deps.db.insert(sessions).values({ id: newId("ses"), userId, tokenHash: hashToken(token), expiresAt });
+  return { token, expiresAt };
+}
+
+export async function signup(deps: Deps, input: SignupInput) {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const [user] = await deps.db
+      .insert(users)
+      .values({
+        id: newId("usr"),
+        email: input.email.toLowerCase(),
+        username: input.username,
+        firstName: input.first_name,
+        lastName: input.last_name,
+        passwordHash,
+      })
+      .returning();
+    const { token } = await openSession(deps, user.id);
+    return { user, token };
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("conflict", "A user with this email or username already exists");
+    }
+    throw error;
+  }
+}
+
+export async function login(deps: Deps, email: string, password: string) {
+  const [user] = await deps.db.select().from(users).where(eq(users.email, email.toLowerCase()));
+  // Hash even when the email is unknown, so the answer time does not reveal which emails exist.
+  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  if (!user || !ok || user.disabled) {
+    throw new AppError("unauthenticated", "The email or password is wrong");
+  }
+  return openSession(deps, user.id);
+}
+
+export async function logout(deps: Deps, actor: Principal) {
+  if (actor.kind !== "user") throw forbidden("Only a user session can log out; revoke API keys instead");
+  await deps.db.delete(sessions).where(eq(sessions.id, actor.sessionId));
+}
+
+export function requireUser(actor: Principal): string {
+  if (actor.kind !== "user") throw forbidden("This endpoint needs a user session, not an API key");
+  return actor.userId;
+}
+
+export async function getProfile(deps: Deps, actor: Principal) {
+  const userId = requireUser(actor);
+  const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
+  return user;
+}
+
+/** Resolves a session token to its user, if the session is live and the user not disabled. */
+export async function authenticateSession(deps: Deps, token: string): Promise<Principal | undefined> {
+  const [row] = await deps.db
+    .select({ sessionId: sessions.id, userId: sessions.userId })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(
+      and(
+        eq(sessions.tokenHash, hashToken(token)),
+        gt(sessions.expiresAt, deps.now()),
+        eq(users.disabled, false),
+      ),
+    );
+  return row ? { kind: "user", userId: row.userId, sessionId: row.sessionId } : undefined;
+}

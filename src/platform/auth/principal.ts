@@ -1,0 +1,31 @@
+/** Who is calling: a signed-in user, or an app's API key. */
+export type Principal =
+  | { kind: "user"; userId: string; sessionId: string }
+  | { kind: "api_key"; appId: string; keyId: string };
+
+export type Role = "owner" | "developer";
+export const ROLES = ["owner", "developer"] as const;
+
+export type Action = "view" | "edit" | "delete" | "manage_members";
+
+const ALLOWED: Record<Role, ReadonlySet<Action>> = {
+  owner: new Set<Action>(["view", "edit", "delete", "manage_members"]),
+  developer: new Set<Action>(["view", "edit"]),
+};
+
+export function roleAllows(role: Role, action: Action): boolean {
+  return ALLOWED[role].has(action);
+}
+
+/** `App.permissions` as the interface names them, for a caller with `role`. */
+export function permissionsOf(role: Role) {
+  return {
+    can_view: roleAllows(role, "view"),
+    can_edit: roleAllows(role, "edit"),
+    can_delete: roleAllows(role, "delete"),
+    can_edit_members: roleAllows(role, "manage_members"),
+  };
+}
+
+/** Resolves a presented credential (session token or API key) to a principal, or undefined. */
+export type Authenticator = (credential: string) => Promise<Principal | undefined>;

@@ -1,0 +1,6 @@
+// The one Drizzle schema: every module's tables, gathered for drizzle-kit and the query builder.
+
+export * from "../../modules/api-keys/tables.ts";
+export * from "../../modules/apps/tables.ts";
+export * from "../../modules/members/tables.ts";
+export * from "../../modules/users/tables.ts";

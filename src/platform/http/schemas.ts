@@ -1,0 +1,33 @@
+import { type TSchema, Type } from "typebox";
+
+/** RFC 9457 problem document, as every error answers. */
+export const Problem = Type.Object(
+  {
+    type: Type.String({ description: "URI reference naming the kind of problem: `urn:problem:<code>`." }),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: "Stable machine-readable error code, e.g. `validation_failed`." }),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: "Where the problem is, e.g. `/body/name` or `/query/limit`." }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+    request_id: Type.String(),
+  },
+  { $id: "Problem", description: "RFC 9457 problem details" },
+);
+
+export const Timestamp = Type.String({ format: "date-time" });
+export const Id = (description = "Opaque id") => Type.String({ minLength: 1, maxLength: 64, description });
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A strict request body: unknown fields are refused with 400 naming the field. */
+export function Body<T extends Record<string, TSchema>>(properties: T, description?: string) {
+  return Type.Object(properties, { additionalProperties: false, description });
+}
+
+export const NoContent = Type.Null({ description: "No content" });

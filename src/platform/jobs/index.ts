@@ -1,0 +1,81 @@
+import { sql } from "drizzle-orm";
+import {
+  type DrizzleTransactionLike,
+  fromDrizzle,
+  fromPglite,
+  PgBoss,
+  type SendOptions,
+  type WorkOptions,
+} from "pg-boss";
+import type { Logger } from "pino";
+import type { DatabaseHandle, Tx } from "../db/index.ts";
+
+/** A job kind: its queue name, retry policy and the code that performs the side effect. */
+export interface JobDefinition<T extends object> {
+  name: string;
+  /** Retries with exponential backoff: a provider that is down is tried again later, never lost. */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  handle(data: T, meta: { id: string; retryCount: number }): Promise<void>;
+}
+
+export interface Jobs {
+  /** Enqueues a job inside the caller's transaction, so it commits or vanishes with the change. */
+  send<T extends object>(tx: Tx, name: string, data: T, options?: SendOptions): Promise<string | null>;
+  // biome-ignore lint/suspicious/noExplicitAny: a registry holds jobs of every payload type
+  register(definitions: JobDefinition<any>[]): void;
+  start(options: { work: boolean }): Promise<void>;
+  stop(): Promise<void>;
+  /** The pg-boss instance, for tests and the health check. */
+  readonly boss: PgBoss;
+}
+
+export function createJobs(database: DatabaseHandle, logger: Logger): Jobs {
+  const boss =
+    database.engine === "pglite"
+      ? new PgBoss({ db: fromPglite(database.pglite!), backend: "pglite", schema: "pgboss" })
+      : new PgBoss({ connectionString: database.connectionString!, schema: "pgboss", max: 5 });
+  boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
+  const definitions = new Map<string, JobDefinition<object>>();
+
+  return {
+    boss,
+    register(list) {
+      for (const definition of list) definitions.set(definition.name, definition);
+    },
+    async send(tx, name, data, options) {
+      if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
+      return boss.send(name, data, {
+        ...options,
+        db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
+      });
+    },
+    async start({ work }) {
+      await boss.start();
+      for (const definition of definitions.values()) {
+        await boss.createQueue(definition.name, {
+          retryLimit: definition.retryLimit ?? 8,
+          retryDelay: definition.retryDelaySeconds ?? 2,
+          retryBackoff: true,
+          retryDelayMax: 15 * 60,
+        });
+      }
+      if (!work) return;
+      const workOptions: WorkOptions = { pollingIntervalSeconds: 0.5, batchSize: 1 };
+      for (const definition of definitions.values()) {
+        await boss.work<object>(definition.name, workOptions, async ([job]) => {
+          const log = logger.child({ job: definition.name, job_id: job.id });
+          try {
+            await definition.handle(job.data, { id: job.id, retryCount: job.retryCount ?? 0 });
+          } catch (error) {
+            log.warn({ err: error }, "job failed; pg-boss will retry it");
+            throw error;
+          }
+        });
+      }
+    },
+    async stop() {
+      await boss.stop({ graceful: true, timeout: 5000 });
+    },
+  };
+}

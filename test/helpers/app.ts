@@ -1,0 +1,70 @@
+import { randomBytes } from "node:crypto";
+import { Writable } from "node:stream";
+import pg from "pg";
+import { type Application, buildApplication } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { type DatabaseHandle, openDatabase } from "../../src/platform/db/index.ts";
+import { createLogger } from "../../src/platform/log.ts";
+import { SandboxMailer } from "../../src/platform/mail/index.ts";
+
+/** The engine the suite runs on: PostgreSQL when DATABASE_URL is set, else the embedded PGlite. */
+export const onPostgres = Boolean(process.env.DATABASE_URL);
+
+/** A fresh, empty database for one test file: a new PGlite in memory, or a new PostgreSQL database. */
+async function isolatedDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const url = process.env.DATABASE_URL;
+  if (!url) {
+    const handle = await openDatabase({});
+    return { handle, drop: async () => {} };
+  }
+  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  const handle = await openDatabase({ databaseUrl: target.toString() });
+  return {
+    handle,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp extends Application {
+  mailer: SandboxMailer;
+  /** Every log line the app wrote, as text: tests check no secret ever appears here. */
+  logs: string[];
+  connectionString: string | undefined;
+}
+
+export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const { handle, drop } = await isolatedDatabase();
+  const logs: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(chunk.toString());
+      callback();
+    },
+  });
+  const config = loadConfig({ SANDBOX: "true", LOG_LEVEL: "info", PORT: "0", ...env });
+  const logger = createLogger(config.logLevel, sink);
+  const mailer = new SandboxMailer(logger);
+  const application = await buildApplication({ config, logger, database: handle, mailer });
+  await application.start();
+  return {
+    ...application,
+    mailer,
+    logs,
+    connectionString: handle.connectionString,
+    async close() {
+      await application.close();
+      await drop();
+    },
+  };
+}
