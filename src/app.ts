@@ -11,7 +11,7 @@ import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
-import { createServer, type Server } from "./platform/http/server.ts";
+import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
@@ -32,6 +32,8 @@ export interface BuildOptions {
 export interface Application {
   app: Server;
   deps: Deps;
+  /** Every route registered, for the OpenAPI completeness test. */
+  routes: RegisteredRoute[];
   /** Migrates, starts the job queue (and the worker when configured) and readies the routes. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -59,7 +61,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     credential.startsWith("sk_") ? authenticateKey(deps, credential) : authenticateSession(deps, credential);
 
   let ready = false;
-  const { app, metrics } = await createServer({
+  const { app, metrics, routes } = await createServer({
     logger,
     authenticate,
     publicUrl: config.publicUrl,
@@ -77,6 +79,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   return {
     app,
     deps,
+    routes,
     async start() {
       await migrateDatabase(database);
       await jobs.start({ work: config.runWorker });

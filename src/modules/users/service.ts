@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, verifyPassword } from "../../platform/auth/secrets.ts";
-import { isUniqueViolation } from "../../platform/db/index.ts";
+import { type Executor, isUniqueViolation } from "../../platform/db/index.ts";
 import { AppError, forbidden } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { sessions, users } from "./tables.ts";
@@ -18,29 +18,31 @@ export interface SignupInput {
 // Session tokens say what they are, so a leaked one is recognisable in a scan.
 const SESSION_TOKEN_PREFIX = "ust_";
 
-async function openSession(deps: Deps, userId: string) {
+async function openSession(deps: Deps, db: Executor, userId: string) {
   const token = newSecret(SESSION_TOKEN_PREFIX);
   const expiresAt = new Date(deps.now().getTime() + deps.config.sessionTtlHours * 3600_000);
-  await deps.db.insert(sessions).values({ id: newId("ses"), userId, tokenHash: hashToken(token), expiresAt });
+  await db.insert(sessions).values({ id: newId("ses"), userId, tokenHash: hashToken(token), expiresAt });
   return { token, expiresAt };
 }
 
 export async function signup(deps: Deps, input: SignupInput) {
   const passwordHash = await hashPassword(input.password);
   try {
-    const [user] = await deps.db
-      .insert(users)
-      .values({
-        id: newId("usr"),
-        email: input.email.toLowerCase(),
-        username: input.username,
-        firstName: input.first_name,
-        lastName: input.last_name,
-        passwordHash,
-      })
-      .returning();
-    const { token } = await openSession(deps, user.id);
-    return { user, token };
+    return await deps.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          id: newId("usr"),
+          email: input.email.toLowerCase(),
+          username: input.username,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          passwordHash,
+        })
+        .returning();
+      const { token } = await openSession(deps, tx, user.id);
+      return { user, token };
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new AppError("conflict", "A user with this email or username already exists");
@@ -56,7 +58,7 @@ export async function login(deps: Deps, email: string, password: string) {
   if (!user || !ok || user.disabled) {
     throw new AppError("unauthenticated", "The email or password is wrong");
   }
-  return openSession(deps, user.id);
+  return openSession(deps, deps.db, user.id);
 }
 
 export async function logout(deps: Deps, actor: Principal) {
