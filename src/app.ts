@@ -9,7 +9,10 @@ import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
+import { startRevocations } from "./platform/auth/revocations.ts";
+import { hashToken } from "./platform/auth/secrets.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
@@ -45,6 +48,12 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const jobs = createJobs(database, logger);
+  const now = options.now ?? (() => new Date());
+  const credentialCache = new CredentialCache({
+    ttlMs: config.authCacheSeconds * 1000,
+    now: () => now().getTime(),
+  });
+  const revocations = await startRevocations(database, credentialCache, logger);
   const deps: Deps = {
     config,
     logger,
@@ -52,13 +61,18 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     db: database.db,
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
-    now: options.now ?? (() => new Date()),
+    revocations,
+    now,
   };
 
   jobs.register([invitationJob(deps)]);
 
-  const authenticate: Authenticator = (credential) =>
-    credential.startsWith("sk_") ? authenticateKey(deps, credential) : authenticateSession(deps, credential);
+  const authenticate: Authenticator = (credential) => {
+    const hash = hashToken(credential);
+    return credentialCache.resolve(hash, () =>
+      credential.startsWith("sk_") ? authenticateKey(deps, hash) : authenticateSession(deps, hash),
+    );
+  };
 
   let ready = false;
   const { app, metrics, routes } = await createServer({
@@ -90,6 +104,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       ready = false;
       await app.close();
       await jobs.stop();
+      await revocations.stop();
       await database.close();
     },
   };

@@ -15,6 +15,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Run the job worker in this process (the API and the worker can be split in production). */
   runWorker: boolean;
+  /** How long a resolved credential is remembered; revocations reach every process at once anyway. */
+  authCacheSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -73,5 +75,6 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
+    authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
   };
 }

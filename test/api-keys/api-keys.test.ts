@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
-import { checkRouteBasics } from "../helpers/contract.ts";
+import { buildApplication } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/platform/db/index.ts";
+import { createLogger } from "../../src/platform/log.ts";
+import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { checkRouteBasics, eventually } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
 
 let t: TestApp;
@@ -137,5 +141,43 @@ describe("API keys", () => {
     });
     await checkRouteBasics(t, { method: "GET", url: `/apps/${f.app.id}/api-keys`, token, list: true });
     await checkRouteBasics(t, { method: "DELETE", url: `/apps/${f.app.id}/api-keys/key_x`, token });
+  });
+});
+
+describe("revocation across processes", {
+  skip: !onPostgres && "needs PostgreSQL: the embedded database serves one process",
+}, () => {
+  test("a key revoked through one server is refused by another that had it cached", async () => {
+    const second = await buildApplication({
+      config: loadConfig({ SANDBOX: "true", LOG_LEVEL: "silent", RUN_WORKER: "false" }),
+      logger: createLogger("silent"),
+      database: await openDatabase({ databaseUrl: t.connectionString }),
+    });
+    await second.start();
+    try {
+      const created = expectStatus(
+        await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
+          token: f.owner.token,
+          body: { name: "shared" },
+        }),
+        201,
+      );
+      const onSecond = () =>
+        second.app.inject({
+          method: "GET",
+          url: `/apps/${f.app.id}`,
+          headers: { authorization: `Bearer ${created.key}` },
+        });
+      assert.equal((await onSecond()).statusCode, 200, "the second server resolves and caches the key");
+      expectStatus(
+        await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${created.id}`, { token: f.owner.token }),
+        204,
+      );
+      const started = Date.now();
+      await eventually(async () => (await onSecond()).statusCode === 401, 2000);
+      assert.ok(Date.now() - started < 2000);
+    } finally {
+      await second.close();
+    }
   });
 });

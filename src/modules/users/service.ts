@@ -1,8 +1,8 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, verifyPassword } from "../../platform/auth/secrets.ts";
-import { type Executor, isUniqueViolation } from "../../platform/db/index.ts";
+import { type Database, type Executor, isUniqueViolation, prepared } from "../../platform/db/index.ts";
 import { AppError, forbidden } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { sessions, users } from "./tables.ts";
@@ -63,7 +63,9 @@ export async function login(deps: Deps, email: string, password: string) {
 
 export async function logout(deps: Deps, actor: Principal) {
   if (actor.kind !== "user") throw forbidden("Only a user session can log out; revoke API keys instead");
-  await deps.db.delete(sessions).where(eq(sessions.id, actor.sessionId));
+  await deps.revocations.revokeWith(deps.db, { sessionId: actor.sessionId }, (tx) =>
+    tx.delete(sessions).where(eq(sessions.id, actor.sessionId)),
+  );
 }
 
 export function requireUser(actor: Principal): string {
@@ -73,22 +75,38 @@ export function requireUser(actor: Principal): string {
 
 export async function getProfile(deps: Deps, actor: Principal) {
   const userId = requireUser(actor);
-  const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
+  const [user] = await prepared(deps.db, "user_by_id", userById).execute({ id: userId });
   return user;
 }
 
-/** Resolves a session token to its user, if the session is live and the user not disabled. */
-export async function authenticateSession(deps: Deps, token: string): Promise<Principal | undefined> {
-  const [row] = await deps.db
-    .select({ sessionId: sessions.id, userId: sessions.userId })
+const userById = (db: Database) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("user_by_id");
+
+const sessionLookup = (db: Database) =>
+  db
+    .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, hashToken(token)),
-        gt(sessions.expiresAt, deps.now()),
+        eq(sessions.tokenHash, sql.placeholder("hash")),
+        gt(sessions.expiresAt, sql.placeholder("now")),
         eq(users.disabled, false),
       ),
-    );
-  return row ? { kind: "user", userId: row.userId, sessionId: row.sessionId } : undefined;
+    )
+    .prepare("auth_session");
+
+/** Resolves a session token's hash to its user, if the session is live and the user not disabled. */
+export async function authenticateSession(deps: Deps, tokenHash: string) {
+  const [row] = await prepared(deps.db, "auth_session", sessionLookup).execute({
+    hash: tokenHash,
+    now: deps.now(),
+  });
+  if (!row) return undefined;
+  const principal: Principal = { kind: "user", userId: row.userId, sessionId: row.sessionId };
+  return { principal, expiresAt: row.expiresAt };
 }

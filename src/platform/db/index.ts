@@ -99,3 +99,24 @@ export function isUniqueViolation(error: unknown): boolean {
   }
   return false;
 }
+
+const preparedCache = new WeakMap<Database, Map<string, unknown>>();
+
+/**
+ * A statement built once per database and reused: the SQL text is not rebuilt on every request,
+ * and PostgreSQL plans it once per connection. For the queries every request runs (authentication,
+ * the most-read records).
+ */
+export function prepared<T>(db: Database, name: string, build: (db: Database) => T): T {
+  let cache = preparedCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    preparedCache.set(db, cache);
+  }
+  let statement = cache.get(name) as T | undefined;
+  if (!statement) {
+    statement = build(db);
+    cache.set(name, statement);
+  }
+  return statement;
+}
