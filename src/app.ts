@@ -46,7 +46,12 @@ export interface Application {
 export async function buildApplication(options: BuildOptions): Promise<Application> {
   const { config, logger } = options;
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+    }));
   const jobs = createJobs(database, logger);
   const now = options.now ?? (() => new Date());
   const credentialCache = new CredentialCache({

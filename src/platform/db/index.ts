@@ -44,11 +44,15 @@ export interface OpenOptions {
   /** Data directory for the embedded engine; absent means in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  onIdleError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+    // An idle connection the server drops (restart, failover) must not crash the process: the pool
+    // replaces it on the next checkout.
+    pool.on("error", (error) => options.onIdleError?.(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
