@@ -30,6 +30,8 @@ describe("members", () => {
     const mail = await eventually(() => t.mailer.to(invitee.email).at(-1));
     assert.match(mail.subject, /invited you/);
     assert.ok(mail.text.includes(invite.invite_token), "the mail carries the token");
+    assert.ok(t.logs.join("").includes(`"to":"${invitee.email}"`), "the sandbox mail is logged");
+    assert.ok(!t.logs.join("").includes(invite.invite_token), "but not its token");
     // The stored record never answers the token again.
     const read = expectStatus(
       await call(t, "GET", `/members/${f.app.id}/${invite.id}`, { token: f.owner.token }),
