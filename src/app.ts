@@ -14,6 +14,7 @@ import type { Authenticator } from "./platform/auth/principal.ts";
 import { startRevocations } from "./platform/auth/revocations.ts";
 import { hashToken } from "./platform/auth/secrets.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
+import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
@@ -70,7 +71,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     now,
   };
 
-  jobs.register([invitationJob(deps)]);
+  jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -86,6 +87,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     publicUrl: config.publicUrl,
     version: pkg.version,
   });
+  registerIdempotency(app, deps.db, now);
   await app.register(async (scope) => {
     const server = scope as unknown as Server;
     await systemRoutes(server, metrics, { ready: () => ready });
