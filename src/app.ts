@@ -15,6 +15,7 @@ import { createServer, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -43,6 +44,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   const database =
     options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
   const jobs = createJobs(database, logger);
+  const now = options.now ?? (() => new Date());
   const deps: Deps = {
     config,
     logger,
@@ -50,7 +52,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     db: database.db,
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
-    now: options.now ?? (() => new Date()),
+    now,
+    paymentProviders: createPaymentProviders(config, database.db, now),
   };
 
   jobs.register([invitationJob(deps)]);

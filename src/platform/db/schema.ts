@@ -4,3 +4,4 @@ export * from "../../modules/api-keys/tables.ts";
 export * from "../../modules/apps/tables.ts";
 export * from "../../modules/members/tables.ts";
 export * from "../../modules/users/tables.ts";
+export * from "../providers/payments/sandbox/tables.ts";
