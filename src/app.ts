@@ -9,6 +9,8 @@ import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
+import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { createServer, type Server } from "./platform/http/server.ts";
@@ -57,6 +59,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   };
 
   jobs.register([invitationJob(deps)]);
+  jobs.register([webhookDeliveryJob(deps)]);
 
   const authenticate: Authenticator = (credential) =>
     credential.startsWith("sk_") ? authenticateKey(deps, credential) : authenticateSession(deps, credential);
@@ -75,6 +78,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await webhookRoutes(server, deps);
   });
 
   return {
