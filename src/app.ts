@@ -18,6 +18,7 @@ import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
 import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
+import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -79,6 +80,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
     await webhookRoutes(server, deps);
+    if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
   });
 
   return {

@@ -104,6 +104,7 @@ describe("sandbox cards", () => {
     assert.deepEqual(pending.nextAction, {
       type: "redirect_to_url",
       url: `http://shop.test/sandbox/3ds/${intent.id}`,
+      returnUrl: null,
     });
     await assert.rejects(provider.captureIntent(intent.id, undefined, { idempotencyKey: key() }), {
       code: "invalid_state_transition",

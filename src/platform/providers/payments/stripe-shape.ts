@@ -11,7 +11,10 @@ export interface StripeIntentShape {
   currency: string;
   capture_method?: string | null;
   payment_method_types?: string[];
-  next_action?: { type?: string; redirect_to_url?: { url?: string | null } | null } | null;
+  next_action?: {
+    type?: string;
+    redirect_to_url?: { url?: string | null; return_url?: string | null } | null;
+  } | null;
   last_payment_error?: { code?: string | null; decline_code?: string | null; message?: string | null } | null;
   metadata?: Record<string, string> | null;
 }
@@ -32,7 +35,9 @@ export function fromStripeIntent(pi: StripeIntentShape, label: string | null = n
     amountReceived: BigInt(pi.amount_received ?? 0),
     currency: pi.currency,
     captureMethod: pi.capture_method === "manual" ? "manual" : "automatic",
-    nextAction: url ? { type: "redirect_to_url", url } : null,
+    nextAction: url
+      ? { type: "redirect_to_url", url, returnUrl: pi.next_action?.redirect_to_url?.return_url ?? null }
+      : null,
     lastError: error
       ? {
           code: error.code ?? "unknown",
@@ -57,7 +62,10 @@ export function toStripeIntent(intent: ProviderIntent): StripeIntentShape {
     capture_method: intent.captureMethod,
     payment_method_types: [intent.method],
     next_action: intent.nextAction
-      ? { type: "redirect_to_url", redirect_to_url: { url: intent.nextAction.url } }
+      ? {
+          type: "redirect_to_url",
+          redirect_to_url: { url: intent.nextAction.url, return_url: intent.nextAction.returnUrl },
+        }
       : null,
     last_payment_error: intent.lastError
       ? {

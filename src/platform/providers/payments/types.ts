@@ -30,6 +30,8 @@ export interface NextAction {
   /** A 3-D Secure (or other) step the shopper completes at `url`, then comes back to `returnUrl`. */
   type: "redirect_to_url";
   url: string;
+  /** Where the step sends the shopper afterwards, when the confirm call named one. */
+  returnUrl: string | null;
 }
 
 export interface ProviderIntent {

@@ -191,6 +191,16 @@ export class SandboxPaymentProvider implements PaymentProvider {
     );
   }
 
+  /** An intent by id on whichever account it lives: for the shopper's 3-D Secure page. */
+  async findIntent(intentId: string): Promise<ProviderIntent> {
+    const [found] = await this.options.db
+      .select({ account: sandboxIntents.account })
+      .from(sandboxIntents)
+      .where(eq(sandboxIntents.id, intentId));
+    if (!found) throw notFound("PaymentIntent");
+    return this.getIntent(intentId, { connectedAccount: found.account || undefined });
+  }
+
   async confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent> {
     return this.call<ProviderIntent>(options, "confirm_intent", { intentId, input }, async (tx, account) => {
       const row = await this.lock(tx, intentId, account);
@@ -219,7 +229,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
         const next = await this.update(tx, row, {
           ...base,
           status: "requires_action",
-          nextAction: { type: "redirect_to_url", url },
+          nextAction: { type: "redirect_to_url", url, returnUrl: input.returnUrl ?? null },
         });
         return { ok: presentIntent(next) };
       }
