@@ -15,7 +15,7 @@ function challengePage(intentId: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1"></head>
 <body style="font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto">
 <h1>3-D Secure (sandbox)</h1>
-<p>This stands in for the card issuer's check. Nothing is charged.</p>
+<p>This stands in for the card issuer's check of payment <code>${intentId}</code>. Nothing is charged.</p>
 <button id="pass" type="button">Complete authentication</button>
 <button id="fail" type="button">Fail authentication</button>
 <p id="result" role="status"></p>
