@@ -73,6 +73,27 @@ describe("happy paths", () => {
     );
   });
 
+  test("an API key of the app manages its endpoints; of another app, gets 404", async () => {
+    const key = expectStatus(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.owner.token, body: { name: "ci" } }),
+      201,
+    ).key;
+    const created = expectStatus(await create(key, f.app.id, { url: URL_A, events: ["kyc.updated"] }), 201);
+    expectStatus(await call(t, "GET", `/webhooks/${f.app.id}/${created.id}`, { token: key }), 200);
+    const otherKey = expectStatus(
+      await call(t, "POST", `/apps/${f.otherApp.id}/api-keys`, {
+        token: f.outsider.token,
+        body: { name: "x" },
+      }),
+      201,
+    ).key;
+    assertProblem(
+      await call(t, "GET", `/webhooks/${f.app.id}/${created.id}`, { token: otherKey }),
+      404,
+      "not_found",
+    );
+  });
+
   test("the delivery log lists deliveries newest first with their event", async () => {
     const endpoint = expectStatus(
       await create(f.owner.token, f.app.id, { url: URL_A, events: ["auction.*"] }),

@@ -8,7 +8,7 @@ export interface WebhookDeliveryJob {
 
 export const WEBHOOK_DELIVERY_JOB = "webhooks.deliver";
 
-// With pg-boss's exponential backoff from 2 s, capped at 15 min: 2, 4, 8 … 512 s, then 900 s;
+// pg-boss's backoff from 2 s doubles with jitter (2-4 s, 4-8 s, …) up to the 15-minute cap:
 // 16 attempts span about two hours before the delivery is marked failed.
 const RETRY_LIMIT = 15;
 
