@@ -37,6 +37,10 @@ describe("SSRF refusals at registration", () => {
     "http://100.64.0.1/hook",
     "http://0.0.0.0/hook",
     "http://localhost:3000/hook",
+    // Other spellings of loopback that URL parsing normalises.
+    "http://0x7f000001/hook",
+    "http://2130706433/hook",
+    "http://[::]/hook",
     "ftp://example.com/hook",
     "file:///etc/passwd",
     "http://user:pass@example.com/hook",
@@ -45,7 +49,8 @@ describe("SSRF refusals at registration", () => {
     test(`${url} is refused`, async () => {
       const problem = assertProblem(await register(url), 400, "validation_failed");
       assert.equal(problem.errors[0].path, "/body/url");
-      if (/localhost|127\.|\[::1\]|::ffff:127/.test(url)) assert.match(problem.detail, /loopback/);
+      if (/localhost|127\.|\[::1\]|::ffff:127|0x7f|2130706433/.test(url))
+        assert.match(problem.detail, /loopback/);
     });
   }
 
