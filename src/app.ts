@@ -9,6 +9,8 @@ import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
+import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { startRevocations } from "./platform/auth/revocations.ts";
@@ -19,6 +21,8 @@ import { createServer, type RegisteredRoute, type Server } from "./platform/http
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
+import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -69,9 +73,11 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     mailer: options.mailer ?? new SandboxMailer(logger),
     revocations,
     now,
+    paymentProviders: createPaymentProviders(config, database.db, now),
   };
 
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
+  jobs.register([webhookDeliveryJob(deps)]);
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -95,6 +101,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await webhookRoutes(server, deps);
+    if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
   });
 
   return {

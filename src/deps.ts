@@ -4,6 +4,7 @@ import type { Revocations } from "./platform/auth/revocations.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
+import type { PaymentProviders } from "./platform/providers/payments/registry.ts";
 
 /** What services are given: every outside system passed in, none reached for as a global. */
 export interface Deps {
@@ -15,6 +16,7 @@ export interface Deps {
   mailer: Mailer;
   /** Publishes credential revocations to every process's credential cache. */
   revocations: Revocations;
+  paymentProviders: PaymentProviders;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
 }

@@ -126,6 +126,11 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ SANDBOX: "maybe" }), /SANDBOX/);
     assert.throws(() => loadConfig({ LOG_LEVEL: "loud" }), /LOG_LEVEL/);
     assert.equal(loadConfig({}).sandbox, true, "the embedded database defaults to sandbox mode");
-    assert.equal(loadConfig({ DATABASE_URL: "postgres://x/y" }).sandbox, false);
+    assert.equal(loadConfig({ DATABASE_URL: "postgres://x/y" }).sandbox, true, "live mode must be asked for");
+    assert.equal(
+      loadConfig({ SANDBOX: "false", STRIPE_SECRET_KEY: "sk_live_x1", STRIPE_WEBHOOK_SECRET: "whsec_x" })
+        .sandbox,
+      false,
+    );
   });
 });
