@@ -7,6 +7,7 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { priceRoutes } from "./modules/prices/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
@@ -15,6 +16,7 @@ import { createServer, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -27,6 +29,7 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   mailer?: Mailer;
   now?: () => Date;
+  rates?: RatesProvider;
 }
 
 export interface Application {
@@ -51,6 +54,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
     now: options.now ?? (() => new Date()),
+    rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
   jobs.register([invitationJob(deps)]);
@@ -72,6 +76,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await priceRoutes(server, deps);
   });
 
   return {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { loadMoneySettings, type MoneySettings } from "./platform/money/settings.ts";
 
 /** Every setting the service reads, validated once at start-up. */
 export interface Config {
@@ -15,6 +16,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Run the job worker in this process (the API and the worker can be split in production). */
   runWorker: boolean;
+  /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
+  money: MoneySettings;
 }
 
 export class ConfigError extends Error {
@@ -73,5 +76,8 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
+    money: loadMoneySettings(env, boolean(env, "SANDBOX", databaseUrl === undefined), (setting, message) => {
+      throw new ConfigError(setting, message);
+    }),
   };
 }

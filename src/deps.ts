@@ -3,6 +3,7 @@ import type { Config } from "./config.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
+import type { RatesProvider } from "./platform/money/rates.ts";
 
 /** What services are given: every outside system passed in, none reached for as a global. */
 export interface Deps {
@@ -14,4 +15,6 @@ export interface Deps {
   mailer: Mailer;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
+  /** Exchange rates for prices charged in another currency (a static table by default). */
+  rates: RatesProvider;
 }

@@ -3,4 +3,5 @@
 export * from "../../modules/api-keys/tables.ts";
 export * from "../../modules/apps/tables.ts";
 export * from "../../modules/members/tables.ts";
+export * from "../../modules/prices/tables.ts";
 export * from "../../modules/users/tables.ts";
