@@ -58,7 +58,8 @@ describe("parseAmount", () => {
   });
 
   test("decimal strings carry precision a JSON number cannot", () => {
-    assert.notEqual(String(1234567.123456789012345678), "1234567.123456789012345678");
+    // The JSON number the brief names loses digits on parsing, which is why strings are accepted.
+    assert.notEqual(String(JSON.parse("1234567.123456789012345678")), "1234567.123456789012345678");
     assert.equal(parseAmount("1234567.123456789012345678", eth, "/a"), 1234567123456789012345678n);
     assert.equal(parseAmount("0.000000000000000000000001", near, "/a"), 1n);
     assert.equal(parseAmount("12.50", usd, "/a"), 1250n);
