@@ -2,10 +2,13 @@ import type { Deps } from "../../deps.ts";
 import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
 import { NoContent } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
+import { PriceItem } from "../../platform/money/schemas.ts";
 import { AppParams } from "../apps/schemas.ts";
+import { previewPriceItem } from "./preview.ts";
 import {
   CreatePriceBody,
   Price,
+  PriceItemQuery,
   PriceParams,
   PublicPrice,
   PublicPriceParams,
@@ -62,6 +65,21 @@ export async function priceRoutes(app: Server, deps: Deps) {
     { schema: { tags, summary: "One price", params: PriceParams, response: { 200: Price } } },
     async (request) =>
       pricesService.getPrice(deps, request.actor, request.params.app_id, request.params.price_id),
+  );
+
+  app.get(
+    "/prices/:app_id/:price_id/price-item",
+    {
+      schema: {
+        tags,
+        summary: "Fee preview: the price_item a payment of this price would record now (docs/fees.md)",
+        params: PriceParams,
+        querystring: PriceItemQuery,
+        response: { 200: PriceItem },
+      },
+    },
+    async (request) =>
+      previewPriceItem(deps, request.actor, request.params.app_id, request.params.price_id, request.query),
   );
 
   app.patch(

@@ -117,3 +117,19 @@ export const PriceParams = Type.Object({
   price_id: Type.String({ maxLength: 64 }),
 });
 export const PublicPriceParams = Type.Object({ price_id: Type.String({ maxLength: 64 }) });
+
+export const PriceItemQuery = Type.Object(
+  {
+    payment_provider: Type.Optional(
+      Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")], { default: "card" }),
+    ),
+    amount: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        pattern: "^[0-9]+(\\.[0-9]+)?$",
+        description: "For a dynamic price: the amount the shopper would pay, at least the price's",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -1,6 +1,7 @@
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
+import type { Executor } from "../../platform/db/index.ts";
 import { invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
@@ -32,8 +33,8 @@ export interface PriceInput {
 
 type PriceRow = typeof prices.$inferSelect;
 
-async function feeContext(deps: Deps, appId: string) {
-  const [app] = await deps.db
+export async function feeContext(db: Executor, appId: string) {
+  const [app] = await db
     .select({ appType: apps.type, appFeeBps: apps.appFeeBps })
     .from(apps)
     .where(eq(apps.id, appId));
@@ -44,6 +45,7 @@ async function feeContext(deps: Deps, appId: string) {
 /** Validates an amount in its currency, then the fee split it leads to. */
 async function checkedAmount(
   deps: Deps,
+  db: Executor,
   appId: string,
   value: number | string,
   currency: Currency,
@@ -53,7 +55,7 @@ async function checkedAmount(
   // A dynamic price's amount is a minimum the shopper may raise, so zero is meaningful there.
   if (amount === 0n && type === "static")
     throw invalid("/body/amount", "must be greater than 0 for a static price");
-  await assertSellerShare(deps, await feeContext(deps, appId), amount, currency);
+  await assertSellerShare(deps, await feeContext(db, appId), amount, currency);
   return amount;
 }
 
@@ -69,7 +71,7 @@ export async function createPrice(
   await requireAppRole(deps.db, actor, appId, "edit");
   const currency = currencyOf(input.currency, "/body/currency");
   const type = input.type ?? "static";
-  const amount = await checkedAmount(deps, appId, input.amount, currency, type);
+  const amount = await checkedAmount(deps, deps.db, appId, input.amount, currency, type);
   await checkLinkedRecords(deps.db, appId, { triggerId: input.trigger_id, kycId: input.kyc_id });
   const [row] = await deps.db
     .insert(prices)
@@ -94,18 +96,24 @@ export async function createPrice(
   return presentPrice(row, deps.now());
 }
 
-async function loadPrice(deps: Deps, appId: string, priceId: string): Promise<PriceRow> {
-  const [row] = await deps.db
+export async function loadPrice(
+  db: Executor,
+  appId: string,
+  priceId: string,
+  lock = false,
+): Promise<PriceRow> {
+  const query = db
     .select()
     .from(prices)
     .where(and(eq(prices.appId, appId), eq(prices.id, priceId)));
+  const [row] = lock ? await query.for("update") : await query;
   if (!row) throw notFound("Price");
   return row;
 }
 
 export async function getPrice(deps: Deps, actor: Principal, appId: string, priceId: string) {
   await requireAppRole(deps.db, actor, appId, "view");
-  return presentPrice(await loadPrice(deps, appId, priceId), deps.now());
+  return presentPrice(await loadPrice(deps.db, appId, priceId), deps.now());
 }
 
 export async function listPrices(deps: Deps, actor: Principal, appId: string, page: Page) {
@@ -133,46 +141,51 @@ export async function updatePrice(
   input: PriceInput,
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const current = await loadPrice(deps, appId, priceId);
   if (input.currency !== undefined && input.amount === undefined) {
     // The same minor units mean another amount in another currency: make the caller say which.
     throw invalid("/body/amount", "is required when the currency changes");
   }
-  const type = input.type ?? current.type;
-  let amount: bigint | undefined;
-  let currencyCode: string | undefined;
-  if (input.amount !== undefined || input.type !== undefined) {
-    const currency = currencyOf(input.currency ?? current.currency, "/body/currency");
-    amount =
-      input.amount === undefined
-        ? current.amount
-        : await checkedAmount(deps, appId, input.amount, currency, type);
-    if (amount === 0n && type === "static")
-      throw invalid("/body/type", "a static price needs an amount above 0");
-    currencyCode = currency.code;
-  }
-  await checkLinkedRecords(deps.db, appId, { triggerId: input.trigger_id, kycId: input.kyc_id });
-  const [row] = await deps.db
-    .update(prices)
-    .set({
-      name: input.name,
-      amount,
-      currency: currencyCode,
-      type: input.type,
-      category: input.category,
-      networkType: input.network_type,
-      chain: input.chain,
-      contract: input.contract,
-      metadata: input.metadata,
-      triggerId: input.trigger_id,
-      kycId: input.kyc_id,
-      expiresAt: toDate(input.expires_at),
-      expired: input.expired,
-      updatedAt: deps.now(),
-    })
-    .where(and(eq(prices.appId, appId), eq(prices.id, priceId)))
-    .returning();
-  if (!row) throw notFound("Price");
+  // The row is locked while the change is checked against it, so two concurrent changes cannot
+  // each pass a check the other one invalidates (e.g. type static and amount 0).
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await loadPrice(tx, appId, priceId, true);
+    const type = input.type ?? current.type;
+    let amount: bigint | undefined;
+    let currencyCode: string | undefined;
+    if (input.amount !== undefined || input.type !== undefined) {
+      const currency = currencyOf(input.currency ?? current.currency, "/body/currency");
+      amount =
+        input.amount === undefined
+          ? current.amount
+          : await checkedAmount(deps, tx, appId, input.amount, currency, type);
+      if (amount === 0n && type === "static") {
+        throw invalid("/body/type", "a static price needs an amount above 0");
+      }
+      currencyCode = currency.code;
+    }
+    await checkLinkedRecords(tx, appId, { triggerId: input.trigger_id, kycId: input.kyc_id });
+    const [updated] = await tx
+      .update(prices)
+      .set({
+        name: input.name,
+        amount,
+        currency: currencyCode,
+        type: input.type,
+        category: input.category,
+        networkType: input.network_type,
+        chain: input.chain,
+        contract: input.contract,
+        metadata: input.metadata,
+        triggerId: input.trigger_id,
+        kycId: input.kyc_id,
+        expiresAt: toDate(input.expires_at),
+        expired: input.expired,
+        updatedAt: deps.now(),
+      })
+      .where(eq(prices.id, priceId))
+      .returning();
+    return updated;
+  });
   return presentPrice(row, deps.now());
 }
 
