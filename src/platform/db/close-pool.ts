@@ -19,5 +19,11 @@ export async function closePool(pool: pg.Pool): Promise<void> {
   // A client killed while ending reports its error here instead of crashing the process.
   pool.on("error", () => {});
   await pool.end();
-  await allRemoved;
+  // Bounded, so a connection that never reports its end cannot hang a shutdown.
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 5000);
+  });
+  await Promise.race([allRemoved, deadline]);
+  clearTimeout(timer);
 }
