@@ -9,7 +9,6 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { closePool } from "./close-pool.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -56,7 +55,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
       engine: "postgres",
       pool,
       connectionString: options.databaseUrl,
-      close: () => closePool(pool),
+      close: () => pool.end(),
     };
   }
   let dir: string | undefined;
