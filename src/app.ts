@@ -10,9 +10,12 @@ import { memberRoutes } from "./modules/members/routes.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
+import { startRevocations } from "./platform/auth/revocations.ts";
+import { hashToken } from "./platform/auth/secrets.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
-import { createServer, type Server } from "./platform/http/server.ts";
+import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
@@ -35,6 +38,8 @@ export interface BuildOptions {
 export interface Application {
   app: Server;
   deps: Deps;
+  /** Every route registered, for the OpenAPI completeness test. */
+  routes: RegisteredRoute[];
   /** Migrates, starts the job queue (and the worker when configured) and readies the routes. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -44,8 +49,19 @@ export interface Application {
 export async function buildApplication(options: BuildOptions): Promise<Application> {
   const { config, logger } = options;
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+    }));
   const jobs = createJobs(database, logger);
+  const now = options.now ?? (() => new Date());
+  const credentialCache = new CredentialCache({
+    ttlMs: config.authCacheSeconds * 1000,
+    now: () => now().getTime(),
+  });
+  const revocations = await startRevocations(database, credentialCache, logger);
   const deps: Deps = {
     config,
     logger,
@@ -53,17 +69,22 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     db: database.db,
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
-    now: options.now ?? (() => new Date()),
+    revocations,
+    now,
     rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
   jobs.register([invitationJob(deps)]);
 
-  const authenticate: Authenticator = (credential) =>
-    credential.startsWith("sk_") ? authenticateKey(deps, credential) : authenticateSession(deps, credential);
+  const authenticate: Authenticator = (credential) => {
+    const hash = hashToken(credential);
+    return credentialCache.resolve(hash, () =>
+      credential.startsWith("sk_") ? authenticateKey(deps, hash) : authenticateSession(deps, hash),
+    );
+  };
 
   let ready = false;
-  const { app, metrics } = await createServer({
+  const { app, metrics, routes } = await createServer({
     logger,
     authenticate,
     publicUrl: config.publicUrl,
@@ -82,6 +103,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   return {
     app,
     deps,
+    routes,
     async start() {
       await migrateDatabase(database);
       await jobs.start({ work: config.runWorker });
@@ -92,6 +114,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       ready = false;
       await app.close();
       await jobs.stop();
+      await revocations.stop();
       await database.close();
     },
   };

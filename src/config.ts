@@ -16,6 +16,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Run the job worker in this process (the API and the worker can be split in production). */
   runWorker: boolean;
+  /** How long a resolved credential is remembered; revocations reach every process at once anyway. */
+  authCacheSeconds: number;
   /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
   money: MoneySettings;
 }
@@ -76,6 +78,7 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
+    authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
     money: loadMoneySettings(env, boolean(env, "SANDBOX", databaseUrl === undefined), (setting, message) => {
       throw new ConfigError(setting, message);
     }),

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
+import type { Revocations } from "./platform/auth/revocations.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
@@ -13,6 +14,8 @@ export interface Deps {
   db: Database;
   jobs: Jobs;
   mailer: Mailer;
+  /** Publishes credential revocations to every process's credential cache. */
+  revocations: Revocations;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
   /** Exchange rates for prices charged in another currency (a static table by default). */
