@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { checkRouteBasics } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { apiKeyOf, createPrice } from "../helpers/prices.ts";
 
@@ -32,6 +33,21 @@ function routes() {
 }
 
 describe("credentials", () => {
+  test("every route passes the project's route contract (401s, malformed bodies, paging)", async () => {
+    for (const route of routes()) {
+      await checkRouteBasics(t, {
+        ...route,
+        token: fx.owner.token,
+        list: route.method === "GET" && !route.url.includes(price.id),
+      });
+    }
+    await checkRouteBasics(t, {
+      method: "GET",
+      url: `/prices/${fx.app.id}/${price.id}/price-item`,
+      token: fx.owner.token,
+    });
+  });
+
   test("every route but the public page answers 401 without a credential, or with a bad one", async () => {
     for (const route of routes()) {
       const none = await call(t, route.method, route.url, { body: route.body });
