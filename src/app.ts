@@ -7,6 +7,9 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { paymentJobs } from "./modules/payments/jobs.ts";
+import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
+import { paymentRoutes } from "./modules/payments/routes.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
@@ -82,6 +85,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
 
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
   jobs.register([webhookDeliveryJob(deps)]);
+  jobs.register(paymentJobs(deps));
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -108,6 +112,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await webhookRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
     await priceRoutes(server, deps);
+    await paymentRoutes(server, deps);
+    await providerWebhookRoutes(server, deps);
   });
 
   return {

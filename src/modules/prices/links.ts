@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
+import { payments } from "../payments/tables.ts";
 
 export interface LinkedRecords {
   triggerId?: string | null;
@@ -19,12 +21,12 @@ export async function checkLinkedRecords(
   _links: LinkedRecords,
 ): Promise<void> {}
 
-/**
- * Whether any payment refers to the price; a price with payments is expired instead of deleted.
- *
- * TO BE EXTENDED: there is no payments table yet, so no price has payments. The payments module
- * replaces the body with `select 1 from payments where price_id = $1 limit 1`.
- */
-export async function priceHasPayments(_db: Executor, _priceId: string): Promise<boolean> {
-  return false;
+/** Whether any payment refers to the price; a price with payments is expired instead of deleted. */
+export async function priceHasPayments(db: Executor, priceId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.priceId, priceId))
+    .limit(1);
+  return row !== undefined;
 }
