@@ -78,7 +78,7 @@ export async function applyIntent(
             capturedAmount: intent.status === "succeeded" ? intent.amountReceived : 0n,
           },
         });
-        await deps.jobs.send<PaymentJob>(tx, EXECUTE_JOB, { paymentId });
+        if (!payment.deferExecution) await deps.jobs.send<PaymentJob>(tx, EXECUTE_JOB, { paymentId });
         return;
       }
       case "processing":

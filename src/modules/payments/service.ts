@@ -30,6 +30,8 @@ import { paymentEvents, payments } from "./tables.ts";
 
 export interface CreatePaymentInput {
   price_id: string;
+  /** Internal: hold only (auction bids); see `payments.deferExecution`. */
+  defer_execution?: boolean;
   payment_provider: "card" | "us_bank_account";
   trigger_data_input?: { params_data_input: Record<string, unknown> };
   amount?: number | string;
@@ -107,6 +109,7 @@ export async function openPayment(
         triggerDataInput: { params_data_input: params },
         kycId: price.kycId,
         shopperEmail: input.shopper_email?.toLowerCase() ?? null,
+        deferExecution: input.defer_execution ?? false,
         paymentTokenHash: hashToken(token),
         transactionResponse: {},
         confirmationStatus: {},
@@ -348,4 +351,31 @@ export async function paymentByToken(deps: Deps, token: string) {
     .where(eq(payments.paymentTokenHash, hashToken(token)));
   if (!row) throw notFound("Payment");
   return row;
+}
+
+/**
+ * For payments opened with `defer_execution` (auction bids): run the contract call and capture a
+ * held payment now. Sent inside the caller's transaction, so it commits with the caller's change.
+ */
+export async function executePayment(deps: Deps, tx: Tx, paymentId: string) {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  if (!payment || payment.status !== "hold") {
+    throw new AppError("invalid_state_transition", "Only a held payment can be executed");
+  }
+  await deps.jobs.send(tx, EXECUTE_JOB, { paymentId });
+}
+
+/** Releases a held (or still pending) payment inside the caller's transaction: an outbid bid. */
+export async function releasePayment(deps: Deps, tx: Tx, paymentId: string, reason: string) {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  if (!payment || (payment.status !== "hold" && payment.status !== "pending")) return payment;
+  if (payment.capturedAmount > 0n) {
+    const refunded = await transition(deps, tx, payment, "failed-captured", { actor: "system", reason });
+    await deps.jobs.send(tx, REFUND_JOB, { paymentId });
+    return transition(deps, tx, refunded, "refunded", { actor: "system", reason });
+  }
+  const held = payment.status === "hold" || payment.intentId !== null;
+  const moved = await transition(deps, tx, payment, "cancelled", { actor: "system", reason });
+  if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId });
+  return moved;
 }

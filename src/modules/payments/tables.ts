@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { index, integer, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { apps } from "../apps/tables.ts";
 
 const minor = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
@@ -47,6 +47,11 @@ export const payments = pgTable(
     transactionUrl: text("transaction_url"),
     transactionResponse: jsonb("transaction_response").$type<Record<string, unknown>>().notNull(),
     confirmationStatus: jsonb("confirmation_status").$type<Record<string, unknown>>().notNull(),
+    /**
+     * Stop at `hold`: the contract call and the capture wait until the owner asks for them (a bid's
+     * hold is captured only if the bid wins, by `executePayment`).
+     */
+    deferExecution: boolean("defer_execution").notNull().default(false),
     /** Where the provider authorisation stands: `none`, `requested`, `action_required`, `done`. */
     authState: text("auth_state").notNull().default("none"),
     /** Transfers already made: `{destination: transfer id}`, so a retried job skips them. */
