@@ -7,6 +7,7 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
@@ -114,6 +115,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await priceRoutes(server, deps);
     await paymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
+    await checkoutRoutes(server, deps);
   });
 
   return {
