@@ -89,7 +89,10 @@ export interface SentTransaction {
   nonce?: number;
   maxFeePerGas?: string;
   maxPriorityFeePerGas?: string;
-  /** Chain-specific position of inclusion when known at send time (WAX block number). */
+  /** Solana: the blockhash the transaction lives by, to tell a dropped transaction from a late one. */
+  blockhash?: string;
+  lastValidBlockHeight?: string;
+  /** WAX: the block the node included the transaction in. */
   blockNumber?: number;
 }
 
