@@ -92,8 +92,9 @@ export interface SentTransaction {
   /** Solana: the blockhash the transaction lives by, to tell a dropped transaction from a late one. */
   blockhash?: string;
   lastValidBlockHeight?: string;
-  /** WAX: the block the node included the transaction in. */
+  /** WAX: the block the node included the transaction in, and when the transaction expires. */
   blockNumber?: number;
+  expiresAt?: string;
 }
 
 export type TransactionState = "pending" | "confirmed" | "failed" | "dropped";
@@ -136,10 +137,17 @@ export interface ChainAdapter {
 
 /** Failures of the chain layer itself (bad call for this adapter, node unreachable, rejected send). */
 export class ChainError extends Error {
+  /**
+   * `rejected`: the chain refused the call itself (a WAX assertion): the call failed, do not
+   * retry. Any other code (`node_unavailable`, `send_failed`, …) may succeed on a later attempt;
+   * `bad_key`, `missing_key`, `missing_account`, `wrong_chain` need the wallet or trigger fixed.
+   */
   readonly code: string;
-  constructor(code: string, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  readonly reason: string | undefined;
+  constructor(code: string, message: string, options?: { cause?: unknown; reason?: string }) {
+    super(message, { cause: options?.cause });
     this.code = code;
+    this.reason = options?.reason;
   }
 }
 
