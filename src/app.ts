@@ -10,6 +10,8 @@ import { memberRoutes } from "./modules/members/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
+import { createChainRegistry } from "./platform/chains/index.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { createServer, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
@@ -27,6 +29,7 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   mailer?: Mailer;
   now?: () => Date;
+  chains?: ChainRegistry;
 }
 
 export interface Application {
@@ -51,6 +54,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
     now: options.now ?? (() => new Date()),
+    chains: options.chains ?? createChainRegistry(config.chains, options.now),
   };
 
   jobs.register([invitationJob(deps)]);

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
@@ -14,4 +15,6 @@ export interface Deps {
   mailer: Mailer;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
+  /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
+  chains: ChainRegistry;
 }

@@ -6,10 +6,7 @@ export type RealAdapterFactory = (chain: Chain, network: Network, config: Chains
 
 export interface ChainRegistryOptions {
   now?: () => Date;
-  /**
-   * Builds a real adapter; the default one loads each chain's SDK only when that chain is first
-   * used, so a deployment that never touches WAX never loads its SDK.
-   */
+  /** Builds a real adapter (CHAINS=real); `createRealAdapter` in production, a fake in tests. */
   realAdapter?: RealAdapterFactory;
 }
 
