@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { encodeFunctionData, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
@@ -123,6 +125,50 @@ describe("EVM adapter on anvil", () => {
     assert.equal(status.state, "pending");
     assert.equal(status.confirmations, 0);
     assert.equal(status.stage, "unknown");
+  });
+
+  test("a receipt still served for a block the chain no longer has is treated as reorged", async () => {
+    // A node behind a cache (or a lagging replica) can keep answering the old receipt after a
+    // reorg: a proxy in front of anvil pins the receipt from before the reorg.
+    const pinned = new Map<string, unknown>();
+    const proxy = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", async () => {
+        const request = JSON.parse(body);
+        const calls = Array.isArray(request) ? request : [request];
+        const answers = await Promise.all(
+          calls.map(async (c: any) =>
+            c.method === "eth_getTransactionReceipt" && pinned.has(c.params[0])
+              ? { jsonrpc: "2.0", id: c.id, result: pinned.get(c.params[0]) }
+              : { jsonrpc: "2.0", id: c.id, result: await anvil.rpc(c.method, c.params) },
+          ),
+        );
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(Array.isArray(request) ? answers : answers[0]));
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const settings = chainsConfig().networks.evm.testnet;
+      const viaProxy = new EvmAdapter({ network: "testnet", rpcUrl: url, settings, resendAfterSeconds: 60 });
+      const snapshot = await anvil.rpc("evm_snapshot");
+      const sent = await mined(await viaProxy.send(mint(5n), { privateKey: WALLET }));
+      await anvil.rpc("anvil_mine", ["0x2"]);
+      assert.equal((await viaProxy.status(sent)).state, "confirmed");
+      pinned.set(sent.transactionId, await anvil.rpc("eth_getTransactionReceipt", [sent.transactionId]));
+      await anvil.rpc("evm_revert", [snapshot]);
+      await anvil.rpc("anvil_mine", ["0x3"]);
+      const status = await viaProxy.status(sent);
+      assert.equal(status.state, "pending");
+      assert.equal(status.stage, "reorged");
+      assert.equal(status.confirmations, 0);
+    } finally {
+      proxy.close();
+    }
   });
 
   test("a transaction stuck past the deadline is resent with the same nonce and a higher fee", async () => {
