@@ -147,7 +147,7 @@ describe("Solana adapter over RPC (loopback stand-in executing in litesvm)", () 
     );
   });
 
-  test("an unknown signature stays pending; a malformed key is refused", async () => {
+  test("an unknown signature is pending, or dropped once its blockhash expired; a malformed key is refused", async () => {
     const wallet = await solanaSigner(walletKey);
     const status = await adapter.status({
       chain: "solana",
@@ -157,6 +157,22 @@ describe("Solana adapter over RPC (loopback stand-in executing in litesvm)", () 
       sentAt: new Date().toISOString(),
     });
     assert.equal(status.state, "pending");
+    // Never seen, and its blockhash expired: it can no longer land.
+    standIn.blockhashValid = false;
+    try {
+      const expired = await adapter.status({
+        chain: "solana",
+        network: "testnet",
+        transactionId: "1".repeat(64),
+        from: wallet.address,
+        sentAt: new Date().toISOString(),
+        blockhash: "11111111111111111111111111111111",
+        lastValidBlockHeight: "1000",
+      });
+      assert.equal(expired.state, "dropped");
+    } finally {
+      standIn.blockhashValid = true;
+    }
     await assert.rejects(
       adapter.send(memoCall(wallet.address, new Uint8Array([65])), { privateKey: "abc" }),
       /64 bytes/,

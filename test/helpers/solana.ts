@@ -26,6 +26,8 @@ export interface SolanaStandIn {
   url: string;
   /** How many status polls a transaction takes per stage (processed, confirmed, finalized). */
   pollsPerStage: number;
+  /** What `isBlockhashValid` answers: false simulates an expired blockhash. */
+  blockhashValid: boolean;
   close(): Promise<void>;
 }
 
@@ -37,13 +39,13 @@ export interface SolanaStandIn {
 export async function startSolanaStandIn(svm: LiteSVM): Promise<SolanaStandIn> {
   const landed = new Map<string, Landed>();
   const stages = ["processed", "confirmed", "finalized"] as const;
-  const standIn = { pollsPerStage: 1 } as SolanaStandIn;
+  const standIn = { pollsPerStage: 1, blockhashValid: true } as SolanaStandIn;
   const methods: Record<string, (params: any[]) => unknown> = {
     getLatestBlockhash: () => ({
       context: { slot: 1 },
       value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: 1000 },
     }),
-    isBlockhashValid: () => ({ context: { slot: 1 }, value: true }),
+    isBlockhashValid: () => ({ context: { slot: 1 }, value: standIn.blockhashValid }),
     sendTransaction: ([wire]) => {
       const tx = getTransactionDecoder().decode(Buffer.from(wire, "base64")) as Transaction;
       const signature = getSignatureFromTransaction(tx);
