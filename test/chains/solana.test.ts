@@ -5,13 +5,16 @@ import { getTransferSolInstruction } from "@solana-program/system";
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from "litesvm";
 import type { SolanaCall } from "../../src/platform/chains/adapter.ts";
 import { SolanaAdapter } from "../../src/platform/chains/solana.ts";
+import { buildCreateCollection } from "../../src/platform/chains/solana-compression.ts";
 import {
   buildSignedTransaction,
   callInstructions,
+  generateSolanaSecret,
+  solanaCallFromInstructions,
   solanaSigner,
 } from "../../src/platform/chains/solana-tx.ts";
 import { chainsConfig } from "../helpers/chains.ts";
-import { newSolanaKey, type SolanaStandIn, startSolanaStandIn } from "../helpers/solana.ts";
+import { type SolanaStandIn, startSolanaStandIn } from "../helpers/solana.ts";
 
 const MEMO = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr";
 const SYSTEM = "11111111111111111111111111111111";
@@ -19,7 +22,7 @@ const SYSTEM = "11111111111111111111111111111111";
 let svm: LiteSVM;
 let standIn: SolanaStandIn;
 let adapter: SolanaAdapter;
-const walletKey = newSolanaKey();
+const walletKey = generateSolanaSecret();
 
 function transferCall(from: string, to: string, amount: bigint): SolanaCall {
   const data = new Uint8Array(12);
@@ -132,6 +135,29 @@ describe("Solana adapter over RPC (loopback stand-in executing in litesvm)", () 
       adapter.explorerUrl(sent.transactionId),
       `https://explorer.solana.com/tx/${sent.transactionId}?cluster=devnet`,
     );
+  });
+
+  test("a multi-instruction transaction signed by a new account too (a collection's token part)", async () => {
+    const payer = await solanaSigner(walletKey);
+    const mintSecret = generateSolanaSecret();
+    const mint = await solanaSigner(mintSecret);
+    const plan = await buildCreateCollection({
+      payer,
+      mint,
+      name: "Tickets",
+      symbol: "TIX",
+      uri: "https://example.com/c.json",
+    });
+    // Token Metadata is not in litesvm: the mint, token account and mint-to run through the adapter.
+    const call = solanaCallFromInstructions(plan.instructions.slice(0, 4), [mintSecret]);
+    assert.equal(call.extraInstructions?.length, 3);
+    const sent = await adapter.send(call, { privateKey: walletKey });
+    let status = await adapter.status(sent);
+    for (let i = 0; i < 5 && status.state === "pending"; i++) status = await adapter.status(sent);
+    assert.equal(status.state, "confirmed", JSON.stringify(status.error));
+    const ata = svm.getAccount(plan.tokenAccount);
+    assert.ok(ata.exists);
+    assert.equal(Buffer.from(ata.data).readBigUInt64LE(64), 1n);
   });
 
   test("a failed instruction comes back failed with the program logs", async () => {

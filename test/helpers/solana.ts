@@ -1,21 +1,7 @@
-import { generateKeyPairSync } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  getBase58Decoder,
-  getSignatureFromTransaction,
-  getTransactionDecoder,
-  type Transaction,
-} from "@solana/kit";
+import { getSignatureFromTransaction, getTransactionDecoder, type Transaction } from "@solana/kit";
 import { FailedTransactionMetadata, type LiteSVM, type TransactionMetadata } from "litesvm";
-
-/** A fresh ed25519 keypair in the Solana CLI's 64-byte layout (seed then public key), base58. */
-export function newSolanaKey(): string {
-  const { privateKey } = generateKeyPairSync("ed25519");
-  const jwk = privateKey.export({ format: "jwk" });
-  const bytes = Buffer.concat([Buffer.from(jwk.d!, "base64url"), Buffer.from(jwk.x!, "base64url")]);
-  return getBase58Decoder().decode(bytes);
-}
 
 interface Landed {
   result: TransactionMetadata | FailedTransactionMetadata;

@@ -49,14 +49,23 @@ export interface SolanaAccountMeta {
   writable: boolean;
 }
 
-/** One Solana instruction; the fee payer (the wallet) signs. */
-export interface SolanaCall {
-  chain: "solana";
+export interface SolanaInstruction {
   programId: string;
   accounts: SolanaAccountMeta[];
   data: Uint8Array;
+}
+
+/**
+ * A Solana instruction (the trigger's call); the fee payer (the wallet) signs. Multi-instruction
+ * transactions (creating a tree or a collection) add `extraInstructions` and the secret keys of new
+ * accounts that must sign (`extraSigners`, same format as the wallet's key).
+ */
+export interface SolanaCall extends SolanaInstruction {
+  chain: "solana";
   /** Compute-unit limit; omitted means the runtime default. */
   computeUnits?: number;
+  extraInstructions?: SolanaInstruction[];
+  extraSigners?: string[];
 }
 
 export type PreparedCall = EvmCall | NearCall | WaxCall | SolanaCall;

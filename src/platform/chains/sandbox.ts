@@ -148,7 +148,9 @@ function payloadText(call: PreparedCall): string {
     case "wax":
       return `${call.name} ${Buffer.from(call.data, "hex").toString("latin1")}`;
     case "solana":
-      return Buffer.from(call.data).toString("latin1");
+      return [call, ...(call.extraInstructions ?? [])]
+        .map((ix) => Buffer.from(ix.data).toString("latin1"))
+        .join(" ");
   }
 }
 

@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from "node:crypto";
 import {
   AccountRole,
   address,
@@ -5,6 +6,7 @@ import {
   type Blockhash,
   createKeyPairSignerFromBytes,
   createTransactionMessage,
+  getBase58Decoder,
   getBase58Encoder,
   type Instruction,
   type KeyPairSigner,
@@ -14,7 +16,7 @@ import {
   signTransactionMessageWithSigners,
   type TransactionSigner,
 } from "@solana/kit";
-import { ChainError, type SolanaCall } from "./adapter.ts";
+import { ChainError, type SolanaCall, type SolanaInstruction } from "./adapter.ts";
 
 /**
  * Building and signing, shared by the RPC adapter and the litesvm tests, so the transaction the
@@ -56,12 +58,43 @@ export function callInstructions(call: SolanaCall): Instruction[] {
     new DataView(data.buffer).setUint32(1, call.computeUnits, true);
     instructions.push({ programAddress: COMPUTE_BUDGET_PROGRAM, accounts: [], data });
   }
-  instructions.push({
-    programAddress: address(call.programId),
-    accounts: call.accounts.map((a) => ({ address: address(a.address), role: role(a.signer, a.writable) })),
-    data: call.data,
-  });
+  for (const ix of [call, ...(call.extraInstructions ?? [])]) {
+    instructions.push({
+      programAddress: address(ix.programId),
+      accounts: ix.accounts.map((a) => ({ address: address(a.address), role: role(a.signer, a.writable) })),
+      data: ix.data,
+    });
+  }
   return instructions;
+}
+
+/** Built kit instructions (e.g. the compression builders') as a SolanaCall any adapter can send. */
+export function solanaCallFromInstructions(
+  instructions: readonly Instruction[],
+  extraSigners: string[] = [],
+): SolanaCall {
+  const [first, ...rest] = instructions.map(
+    (ix): SolanaInstruction => ({
+      programId: ix.programAddress,
+      accounts: (ix.accounts ?? []).map((a) => ({
+        address: a.address,
+        signer: a.role === AccountRole.READONLY_SIGNER || a.role === AccountRole.WRITABLE_SIGNER,
+        writable: a.role === AccountRole.WRITABLE || a.role === AccountRole.WRITABLE_SIGNER,
+      })),
+      data: new Uint8Array(ix.data ?? []),
+    }),
+  );
+  if (!first) throw new ChainError("invalid_call", "a Solana transaction needs an instruction");
+  return { chain: "solana", ...first, extraInstructions: rest, extraSigners };
+}
+
+/** A new keypair's secret in the wallet key format (base58 of seed + public key), for new accounts. */
+export function generateSolanaSecret(): string {
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const jwk = privateKey.export({ format: "jwk" });
+  return getBase58Decoder().decode(
+    Buffer.concat([Buffer.from(jwk.d ?? "", "base64url"), Buffer.from(jwk.x ?? "", "base64url")]),
+  );
 }
 
 /**

@@ -49,7 +49,8 @@ export class SolanaAdapter implements ChainAdapter {
     const call = expectCall(prepared, "solana");
     const signer = await solanaSigner(secret.privateKey);
     const { value: lifetime } = await this.rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
-    const transaction = await buildSignedTransaction(callInstructions(call), signer, lifetime);
+    const extraSigners = await Promise.all((call.extraSigners ?? []).map(solanaSigner));
+    const transaction = await buildSignedTransaction(callInstructions(call), signer, lifetime, extraSigners);
     try {
       await this.rpc
         .sendTransaction(getBase64EncodedWireTransaction(transaction), {
