@@ -101,6 +101,8 @@ export interface SentTransaction {
   /** Solana: the blockhash the transaction lives by, to tell a dropped transaction from a late one. */
   blockhash?: string;
   lastValidBlockHeight?: string;
+  /** Sandbox only: the chosen outcome, so any process (or a restarted one) can follow it. */
+  sandboxOutcome?: string;
   /** WAX: the block the node included the transaction in, and when the transaction expires. */
   blockNumber?: number;
   expiresAt?: string;

@@ -53,14 +53,19 @@ export class SandboxLedger {
       this.override ?? SANDBOX_OUTCOMES.find((o) => payload.includes(`sandbox:${o}`)) ?? "success";
     this.override = undefined;
     this.sequence += 1;
-    const digest = createHash("sha256").update(`${chain}:${network}:${this.sequence}:${payload}`).digest();
+    const sentAt = this.now().toISOString();
+    // The time is part of the id so a restarted process (sequence back at 1) makes new ids.
+    const digest = createHash("sha256")
+      .update(`${chain}:${network}:${sentAt}:${this.sequence}:${payload}`)
+      .digest();
     const sent: SentTransaction = {
       chain,
       network,
       transactionId: formatId(chain, digest),
       // The key itself never leaves; a stable digest stands for the account.
       from: signer.accountId ?? sandboxAccount(chain, signer.privateKey),
-      sentAt: this.now().toISOString(),
+      sentAt,
+      sandboxOutcome: outcome,
     };
     this.records.set(sent.transactionId, { sent, outcome });
     return sent;
@@ -93,7 +98,10 @@ export class SandboxChainAdapter implements ChainAdapter {
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
     const required = this.settings.requiredConfirmations;
-    const record = this.ledger.find(sent.transactionId);
+    // Followed from the stored record when this process did not send it (a worker, a restart).
+    const known = this.ledger.find(sent.transactionId);
+    const stored = SANDBOX_OUTCOMES.find((o) => o === sent.sandboxOutcome);
+    const record = known ?? (stored ? { sent, outcome: stored } : undefined);
     const base = { requiredConfirmations: required, averageSeconds: this.settings.blockSeconds };
     if (!record)
       return { ...base, state: "dropped", confirmations: 0, error: { message: "unknown transaction" } };
