@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ConfigError, loadChainsConfig } from "../../src/config.ts";
 import type { PreparedCall } from "../../src/platform/chains/adapter.ts";
+import { confirmationStatus, transactionResponse } from "../../src/platform/chains/present.ts";
 import { ChainRegistry } from "../../src/platform/chains/registry.ts";
 import { manualClock } from "../helpers/chains.ts";
 
@@ -174,5 +175,41 @@ describe("chain settings", () => {
         (e: unknown) => e instanceof ConfigError && e.setting === setting,
       );
     }
+  });
+});
+
+describe("presenting a status for a payment", () => {
+  test("confirmation_status and transaction_response", () => {
+    const pending = {
+      state: "pending" as const,
+      confirmations: 1,
+      requiredConfirmations: 3,
+      averageSeconds: 12,
+    };
+    assert.deepEqual(confirmationStatus(pending), {
+      average_seconds: 12,
+      progress: 33,
+      required_confirmations: 3,
+      confirmations: 1,
+      confirmed: false,
+    });
+    const done = { ...pending, state: "confirmed" as const, confirmations: 5, output: { block_number: 9 } };
+    assert.deepEqual(confirmationStatus(done), {
+      average_seconds: 12,
+      progress: 100,
+      required_confirmations: 3,
+      confirmations: 3,
+      confirmed: true,
+    });
+    assert.deepEqual(transactionResponse("evm", done), { error: null, evm: { output: { block_number: 9 } } });
+    const failed = {
+      ...pending,
+      state: "failed" as const,
+      error: { message: "execution reverted", reason: "no" },
+    };
+    assert.deepEqual(transactionResponse("near", failed), {
+      error: { message: "execution reverted", reason: "no" },
+      near: { output: {} },
+    });
   });
 });
