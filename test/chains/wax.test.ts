@@ -51,13 +51,13 @@ before(async () => {
   standIn = await startWaxStandIn({
     accounts: { "shopwallet1@active": String(key.toPublic()) },
     abi: ABI_JSON,
-    stallMs: 600,
+    stallMs: 2500,
   });
   adapter = new WaxAdapter({
     network: "testnet",
     rpcUrl: standIn.url,
     settings: { ...chainsConfig().networks.wax.testnet, requiredConfirmations: 4 },
-    timeoutMs: 200,
+    timeoutMs: 1000,
     now: clock.now,
   });
 });
@@ -126,7 +126,8 @@ describe("WAX adapter against a loopback chain-API stand-in", () => {
     const seen = await settle(sent);
     assert.equal(seen.at(-1)!.state, "pending");
     assert.equal(seen.at(-1)!.stage, "forked");
-    clock.advance(121);
+    // Just past the transaction's own expiration (the stand-in's block time plus 120 s).
+    clock.advance((Date.parse(sent.expiresAt!) - clock.now().getTime()) / 1000 + 1);
     assert.equal((await adapter.status(sent)).state, "dropped");
   });
 });
