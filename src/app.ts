@@ -7,16 +7,26 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { priceRoutes } from "./modules/prices/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
+import { webhookRoutes } from "./modules/webhooks/routes.ts";
+import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
+import { startRevocations } from "./platform/auth/revocations.ts";
+import { hashToken } from "./platform/auth/secrets.ts";
 import { createChainRegistry } from "./platform/chains/index.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
-import { createServer, type Server } from "./platform/http/server.ts";
+import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
+import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
+import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
+import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -29,12 +39,15 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   mailer?: Mailer;
   now?: () => Date;
+  rates?: RatesProvider;
   chains?: ChainRegistry;
 }
 
 export interface Application {
   app: Server;
   deps: Deps;
+  /** Every route registered, for the OpenAPI completeness test. */
+  routes: RegisteredRoute[];
   /** Migrates, starts the job queue (and the worker when configured) and readies the routes. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -44,8 +57,19 @@ export interface Application {
 export async function buildApplication(options: BuildOptions): Promise<Application> {
   const { config, logger } = options;
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+    }));
   const jobs = createJobs(database, logger);
+  const now = options.now ?? (() => new Date());
+  const credentialCache = new CredentialCache({
+    ttlMs: config.authCacheSeconds * 1000,
+    now: () => now().getTime(),
+  });
+  const revocations = await startRevocations(database, credentialCache, logger);
   const deps: Deps = {
     config,
     logger,
@@ -53,22 +77,31 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     db: database.db,
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
-    now: options.now ?? (() => new Date()),
-    chains: options.chains ?? createChainRegistry(config.chains, options.now),
+    revocations,
+    now,
+    paymentProviders: createPaymentProviders(config, database.db, now),
+    chains: options.chains ?? createChainRegistry(config.chains, now),
+    rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
-  jobs.register([invitationJob(deps)]);
+  jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
+  jobs.register([webhookDeliveryJob(deps)]);
 
-  const authenticate: Authenticator = (credential) =>
-    credential.startsWith("sk_") ? authenticateKey(deps, credential) : authenticateSession(deps, credential);
+  const authenticate: Authenticator = (credential) => {
+    const hash = hashToken(credential);
+    return credentialCache.resolve(hash, () =>
+      credential.startsWith("sk_") ? authenticateKey(deps, hash) : authenticateSession(deps, hash),
+    );
+  };
 
   let ready = false;
-  const { app, metrics } = await createServer({
+  const { app, metrics, routes } = await createServer({
     logger,
     authenticate,
     publicUrl: config.publicUrl,
     version: pkg.version,
   });
+  registerIdempotency(app, deps.db, now);
   await app.register(async (scope) => {
     const server = scope as unknown as Server;
     await systemRoutes(server, metrics, { ready: () => ready });
@@ -76,11 +109,15 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await webhookRoutes(server, deps);
+    if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
+    await priceRoutes(server, deps);
   });
 
   return {
     app,
     deps,
+    routes,
     async start() {
       await migrateDatabase(database);
       await jobs.start({ work: config.runWorker });
@@ -91,6 +128,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       ready = false;
       await app.close();
       await jobs.stop();
+      await revocations.stop();
       await database.close();
     },
   };

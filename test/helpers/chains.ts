@@ -29,13 +29,20 @@ export interface Anvil {
 }
 
 /**
- * Starts anvil from the @foundry-rs/anvil npm package (its binary ships in the platform package)
- * on a port the OS picks, and answers once it listens.
+ * Starts anvil from Foundry's npm platform package (`@foundry-rs/anvil-linux-amd64`, the binary
+ * the `@foundry-rs/anvil` wrapper would pick) on a port the OS picks, and answers once it listens.
  */
 export async function startAnvil(): Promise<Anvil> {
-  const binary = require.resolve(
-    `@foundry-rs/anvil-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}/bin/anvil`,
-  );
+  const platformPackage = `@foundry-rs/anvil-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
+  let binary: string;
+  try {
+    binary = require.resolve(`${platformPackage}/bin/anvil`);
+  } catch {
+    // Only the linux x64 package is a dependency (the registry this project uses lacks the others).
+    throw new Error(
+      `anvil is not installed for this platform: add ${platformPackage} to optionalDependencies`,
+    );
+  }
   const child: ChildProcess = spawn(binary, ["--host", "127.0.0.1", "--port", "0", "--chain-id", "31337"], {
     stdio: ["ignore", "pipe", "pipe"],
   });
