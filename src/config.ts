@@ -47,7 +47,7 @@ export interface ChainNetworkSettings {
 }
 
 export interface ChainsConfig {
-  /** `sandbox` (the embedded default: a deterministic in-process chain) or `real` (the nodes below). */
+  /** `sandbox` (a deterministic in-process chain; the default in sandbox mode) or `real` (the nodes below). */
   mode: "sandbox" | "real";
   /** EVM: a transaction still pending this long is reported stuck, to be resent with a higher fee. */
   evmResendAfterSeconds: number;
@@ -118,7 +118,7 @@ export function loadConfig(env: Env = process.env): Config {
     money: loadMoneySettings(env, sandbox, (setting, message) => {
       throw new ConfigError(setting, message);
     }),
-    chains: loadChainsConfig(env),
+    chains: loadChainsConfig(env, sandbox),
   };
 }
 
@@ -222,8 +222,9 @@ function httpUrl(env: Env, name: string): string | undefined {
   return raw.replace(/\/$/, "");
 }
 
-export function loadChainsConfig(env: Env): ChainsConfig {
-  const mode = env.CHAINS || "sandbox";
+/** `CHAINS` follows `SANDBOX` unless set: live mode means real chains. */
+export function loadChainsConfig(env: Env, sandbox = true): ChainsConfig {
+  const mode = env.CHAINS || (sandbox ? "sandbox" : "real");
   if (mode !== "sandbox" && mode !== "real") throw new ConfigError("CHAINS", "must be sandbox or real");
   const networks = {} as ChainsConfig["networks"];
   for (const chain of CHAINS) {

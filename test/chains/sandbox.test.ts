@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ConfigError, loadChainsConfig } from "../../src/config.ts";
+import { ConfigError, loadChainsConfig, loadConfig } from "../../src/config.ts";
 import type { PreparedCall } from "../../src/platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../src/platform/chains/present.ts";
 import { ChainRegistry } from "../../src/platform/chains/registry.ts";
@@ -161,6 +161,9 @@ describe("chain settings", () => {
     assert.equal(config.networks.evm.mainnet.requiredConfirmations, 20);
     assert.equal(config.networks.near.mainnet.rpcUrl, undefined);
     assert.equal(config.evmResendAfterSeconds, 180);
+    assert.equal(loadChainsConfig({}, false).mode, "real");
+    assert.equal(loadChainsConfig({ CHAINS: "sandbox" }, false).mode, "sandbox");
+    assert.equal(loadConfig({}).chains.mode, "sandbox");
     const bad: [Record<string, string>, string][] = [
       [{ CHAINS: "live" }, "CHAINS"],
       [{ WAX_MAINNET_RPC_URL: "ftp://x" }, "WAX_MAINNET_RPC_URL"],
