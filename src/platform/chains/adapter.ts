@@ -151,7 +151,8 @@ export class ChainError extends Error {
   /**
    * `rejected`: the chain refused the call itself (a WAX assertion): the call failed, do not
    * retry. Any other code (`node_unavailable`, `send_failed`, …) may succeed on a later attempt;
-   * `bad_key`, `missing_key`, `missing_account`, `wrong_chain` need the wallet or trigger fixed.
+   * `bad_key`, `missing_key`, `missing_account`, `wrong_chain`, `invalid_call` need the wallet or
+   * trigger fixed.
    */
   readonly code: string;
   readonly reason: string | undefined;
