@@ -20,6 +20,8 @@ import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { startRevocations } from "./platform/auth/revocations.ts";
 import { hashToken } from "./platform/auth/secrets.ts";
+import { createChainRegistry } from "./platform/chains/index.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
@@ -42,6 +44,7 @@ export interface BuildOptions {
   mailer?: Mailer;
   now?: () => Date;
   rates?: RatesProvider;
+  chains?: ChainRegistry;
 }
 
 export interface Application {
@@ -81,6 +84,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database.db, now),
+    chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
