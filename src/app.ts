@@ -5,6 +5,11 @@ import type { Deps } from "./deps.ts";
 import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
+import { createKycContext } from "./modules/kyc/context.ts";
+import { kycActionJob } from "./modules/kyc/jobs.ts";
+import { kycRoutes } from "./modules/kyc/routes.ts";
+import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
+import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
@@ -54,6 +59,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   };
 
   jobs.register([invitationJob(deps)]);
+  const kyc = createKycContext(deps);
+  jobs.register([kycActionJob(deps, kyc)]);
 
   const authenticate: Authenticator = (credential) =>
     credential.startsWith("sk_") ? authenticateKey(deps, credential) : authenticateSession(deps, credential);
@@ -72,6 +79,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await kycRoutes(server, deps, kyc);
+    await kycWidgetRoutes(server, deps, kyc);
+    await kycWebhookRoutes(server, deps, kyc);
   });
 
   return {

@@ -15,6 +15,8 @@ export interface Config {
   sessionTtlHours: number;
   /** Run the job worker in this process (the API and the worker can be split in production). */
   runWorker: boolean;
+  /** Secret the KYC edit tokens are sealed under (KYC_SECRET); absent: a key file in `dataDir`. */
+  kycSecret: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -73,5 +75,6 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
+    kycSecret: env.KYC_SECRET || undefined,
   };
 }

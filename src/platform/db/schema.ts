@@ -2,5 +2,6 @@
 
 export * from "../../modules/api-keys/tables.ts";
 export * from "../../modules/apps/tables.ts";
+export * from "../../modules/kyc/tables.ts";
 export * from "../../modules/members/tables.ts";
 export * from "../../modules/users/tables.ts";

@@ -1,0 +1,93 @@
+import { eq, sql } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import { hashToken } from "../../platform/auth/secrets.ts";
+import { AppError, invalid } from "../../platform/http/errors.ts";
+import type { BankAccountInput } from "../../platform/providers/kyc/types.ts";
+import { apps } from "../apps/tables.ts";
+import type { KycContext } from "./context.ts";
+import { KYC_ACTION_JOB, type KycAction } from "./jobs.ts";
+import { kycs } from "./tables.ts";
+
+/** The widget's only credential is the edit token; an unknown or replaced one is simply not found. */
+export async function recordByToken(deps: Deps, token: string) {
+  const [row] = await deps.db
+    .select({ kyc: kycs, app: apps })
+    .from(kycs)
+    .innerJoin(apps, eq(apps.id, kycs.appId))
+    .where(eq(kycs.editTokenHash, hashToken(token)));
+  if (!row) throw new AppError("not_found", "This KYC link is not valid any more: ask the app for a new one");
+  return row;
+}
+
+/** Records that an action is on its way and enqueues it, in one transaction. */
+async function enqueue(deps: Deps, ctx: KycContext, token: string, request: KycAction, email?: string) {
+  const { kyc } = await recordByToken(deps, token);
+  if (!kyc.active) throw new AppError("conflict", "This seller account is deactivated");
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(kycs)
+      .set({
+        pendingActions: sql`${kycs.pendingActions} + 1`,
+        email: email ?? undefined,
+        updatedAt: deps.now(),
+      })
+      .where(eq(kycs.id, kyc.id));
+    await deps.jobs.send(tx, KYC_ACTION_JOB, {
+      kycId: kyc.id,
+      sealed: ctx.sealer.seal(JSON.stringify(request)),
+    });
+  });
+}
+
+export interface DetailsForm {
+  first_name: string;
+  last_name: string;
+  email: string;
+  dob: string;
+  country: string;
+  address_line1: string;
+  city: string;
+  postal_code: string;
+  tos: "accepted";
+}
+
+export async function submitDetails(
+  deps: Deps,
+  ctx: KycContext,
+  token: string,
+  form: DetailsForm,
+  ip: string,
+) {
+  const dob = new Date(`${form.dob}T00:00:00Z`);
+  const age = (deps.now().getTime() - dob.getTime()) / (365.25 * 24 * 3600 * 1000);
+  if (Number.isNaN(age) || age < 13 || age > 120) throw invalid("/body/dob", "must be a real date of birth");
+  const { tos: _tos, ...details } = form;
+  await enqueue(
+    deps,
+    ctx,
+    token,
+    { action: "details", input: { ...details, country: form.country.toUpperCase(), tos_ip: ip } },
+    form.email,
+  );
+}
+
+export async function addBankAccount(deps: Deps, ctx: KycContext, token: string, bank: BankAccountInput) {
+  await enqueue(deps, ctx, token, { action: "bank_account", input: bank });
+}
+
+export async function uploadDocument(
+  deps: Deps,
+  ctx: KycContext,
+  token: string,
+  file: { filename: string; content_type: string; content: Buffer },
+) {
+  if (file.content.length === 0) throw invalid("/body/document", "the file is empty");
+  await enqueue(deps, ctx, token, {
+    action: "document",
+    input: {
+      filename: file.filename,
+      content_type: file.content_type,
+      content_base64: file.content.toString("base64"),
+    },
+  });
+}
