@@ -135,6 +135,11 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
     .map((p) => `${p.previous_business_status}->${p.business_status}`);
   assert.deepEqual(moves, ["pending->incomplete", "incomplete->completed"]);
 
+  const logs = t.logs.join("");
+  assert.ok(logs.length > 0);
+  for (const secret of [token, "000123456789", "Hopper"])
+    assert.ok(!logs.includes(secret), "no secret is logged");
+
   // Job rows are stored in clear: the widget's inputs must only be there sealed.
   const jobs = await t.deps.db.execute(
     sql`select data::text as data from pgboss.job where name = 'kyc.provider-action'`,

@@ -12,6 +12,9 @@ import { RateLimiter } from "./rate-limit.ts";
 import * as widget from "./widget.ts";
 
 const tags = ["kyc widget"];
+// The edit token is in every widget URL, and request logs carry URLs: the widget's routes log
+// only warnings and errors, which carry no URL.
+const QUIET = "warn";
 const DOCUMENT_LIMIT = 1024 * 1024;
 const Token = Type.Object({ edit_token: Type.String({ minLength: 20, maxLength: 128 }) });
 const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
@@ -95,7 +98,11 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
 
     app.get(
       "/kyc/:edit_token",
-      { config: { public: true }, schema: { tags, summary: "The hosted KYC/payout page", params: Token } },
+      {
+        config: { public: true },
+        logLevel: QUIET,
+        schema: { tags, summary: "The hosted KYC/payout page", params: Token },
+      },
       async (request, reply) => {
         const { kyc, app: owner } = await widget.recordByToken(deps, request.params.edit_token);
         secureHeaders(reply, contentSecurityPolicy(owner));
@@ -107,6 +114,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       "/kyc/:edit_token/details",
       {
         config: { public: true },
+        logLevel: QUIET,
         schema: { tags, summary: "Widget form: the seller's details", params: Token, body: DetailsForm },
       },
       async (request, reply) => {
@@ -119,6 +127,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       "/kyc/:edit_token/bank-account",
       {
         config: { public: true },
+        logLevel: QUIET,
         schema: { tags, summary: "Widget form: the payout bank account", params: Token, body: BankForm },
       },
       async (request, reply) => {
@@ -131,6 +140,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       "/kyc/:edit_token/documents",
       {
         config: { public: true },
+        logLevel: QUIET,
         schema: { tags, summary: "Widget form: an identity document (multipart, 1 MiB)", params: Token },
       },
       async (request, reply) => {

@@ -113,13 +113,17 @@ export class SandboxKycProvider implements KycProvider {
     this.#db = db;
   }
 
-  async createAccount(input: {
-    reference: string;
-    type: AccountType;
-    email: string | null;
-    country: string;
-  }) {
-    // The id is derived from the caller's reference, so a retried create finds the same account.
+  async createAccount(
+    input: {
+      reference: string;
+      type: AccountType;
+      email: string | null;
+      country: string;
+    },
+    _idempotencyKey: string,
+  ) {
+    // The id is derived from the caller's reference, so a retried create finds the same account:
+    // the reference does the idempotency key's work.
     const id = `acct_sbx_${digest(input.reference, 16)}`;
     const state: SandboxState = {
       type: input.type,
