@@ -18,7 +18,9 @@ export class StripeStandIn {
   readonly requests: RecordedRequest[] = [];
   /** Answer the next external-account create with Stripe's 400 invalid_request_error. */
   refuseNextBank = false;
+  /** The latest account created; earlier ones are forgotten (each test onboards one at a time). */
   account: Record<string, any> | null = null;
+  #created = 0;
   #server: Server | null = null;
 
   async start(): Promise<number> {
@@ -51,8 +53,10 @@ export class StripeStandIn {
 
   #answer(method: string, path: string, form: URLSearchParams): [number, unknown] {
     if (method === "POST" && path === "/v1/accounts") {
+      this.#created++;
+      const id = `acct_${this.#created}StandIn`;
       this.account = {
-        id: "acct_1StandIn",
+        id,
         object: "account",
         type: form.get("type"),
         country: form.get("country"),
@@ -73,7 +77,7 @@ export class StripeStandIn {
           object: "list",
           data: [],
           has_more: false,
-          url: "/v1/accounts/acct_1StandIn/external_accounts",
+          url: `/v1/accounts/${id}/external_accounts`,
         },
         metadata: { kyc_id: form.get("metadata[kyc_id]") },
       };
@@ -106,7 +110,7 @@ export class StripeStandIn {
         ];
       }
       const bank = {
-        id: "ba_1StandIn",
+        id: `ba_${this.#created}StandIn`,
         object: "bank_account",
         account: this.account.id,
         bank_name: "STRIPE TEST BANK",

@@ -226,4 +226,39 @@ describe("the service with KYC_PROVIDER=stripe", () => {
     const events = await t.deps.db.select().from(kycEvents).where(eq(kycEvents.kycId, kyc.id));
     assert.ok(events.some((e) => (e.payload as { business_status: string }).business_status === "completed"));
   });
+
+  test("express accounts onboard on Stripe's pages through an account link", async () => {
+    const kyc = expectStatus(
+      await createKyc(t, f.app.id, f.apiKey, { identifier: "stripe-express" }),
+      201,
+    ).data;
+    assert.equal(kyc.account_type, "express");
+    const page = await t.app.inject({ method: "GET", url: `/kyc/${kyc.edit_token}` });
+    assert.match(page.body, /id="hosted"/);
+    assert.doesNotMatch(page.body, /id="details"/);
+    assert.match(
+      String(page.headers["content-security-policy"]),
+      /form-action 'self' https:\/\/connect\.stripe\.com/,
+    );
+
+    const first = await postForm(t, `/kyc/${kyc.edit_token}/onboarding`, {});
+    assert.equal(first.status, 303);
+    assert.equal(first.headers.location, `${t.deps.config.publicUrl}/kyc/${kyc.edit_token}`);
+    await eventually(async () => {
+      const k = expectStatus(
+        await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+        200,
+      ).data;
+      return k.account_exists ? k : undefined;
+    });
+    const created = standIn.requests.filter((r) => r.path === "/v1/accounts").at(-1)!;
+    assert.equal(created.form.get("type"), "express");
+
+    const second = await postForm(t, `/kyc/${kyc.edit_token}/onboarding`, {});
+    assert.equal(second.status, 303);
+    assert.equal(second.headers.location, "https://connect.stripe.com/setup/s/acct_2StandIn/standin");
+    const link = standIn.requests.at(-1)!;
+    assert.equal(link.path, "/v1/account_links");
+    assert.equal(link.form.get("return_url"), `${t.deps.config.publicUrl}/kyc/${kyc.edit_token}`);
+  });
 });

@@ -14,6 +14,7 @@ export const KYC_ACTION_JOB = "kyc.provider-action";
 
 /** What the widget asked for; the inputs travel sealed, since job rows are stored in clear. */
 export type KycAction =
+  | { action: "account" }
   | { action: "details"; input: IndividualDetails }
   | { action: "bank_account"; input: BankAccountInput }
   | { action: "document"; input: { filename: string; content_type: string; content_base64: string } };
@@ -21,6 +22,22 @@ export type KycAction =
 export interface KycActionJob {
   kycId: string;
   sealed: string;
+}
+
+async function perform(ctx: KycContext, accountId: string, request: KycAction, key: string) {
+  switch (request.action) {
+    case "account":
+      return; // creating the account was the whole action
+    case "details":
+      return ctx.provider.submitDetails(accountId, request.input, key);
+    case "bank_account":
+      return ctx.provider.addBankAccount(accountId, request.input, key);
+    case "document": {
+      const { content_base64, ...rest } = request.input;
+      const content = Buffer.from(content_base64, "base64");
+      return ctx.provider.uploadIdentityDocument(accountId, { ...rest, content }, key);
+    }
+  }
 }
 
 /**
@@ -54,17 +71,7 @@ export function kycActionJob(deps: Deps, ctx: KycContext): JobDefinition<KycActi
       }
       const key = `kyc-job-${meta.id}`;
       try {
-        if (request.action === "details") await ctx.provider.submitDetails(accountId, request.input, key);
-        else if (request.action === "bank_account")
-          await ctx.provider.addBankAccount(accountId, request.input, key);
-        else {
-          const { content_base64, ...rest } = request.input;
-          await ctx.provider.uploadIdentityDocument(
-            accountId,
-            { ...rest, content: Buffer.from(content_base64, "base64") },
-            key,
-          );
-        }
+        await perform(ctx, accountId, request, key);
       } catch (error) {
         // A refused input is an answer, not an outage: the account's requirements show what is missing.
         if (!(error instanceof ProviderRejection)) throw error;

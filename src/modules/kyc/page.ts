@@ -11,7 +11,7 @@ background:#f2f4f8}.errors{color:#a3202a}.done{background:#e3f6e8}`;
 const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
 
 /** The page's CSP: nothing but its own inline style; forms post only back here. */
-export function contentSecurityPolicy(app: AppRow | null): string {
+export function contentSecurityPolicy(app: AppRow | null, onboardingOrigin: string | null = null): string {
   let ancestors = "'none'";
   // An app may embed its own widget: only the origin of its return URL may frame the page.
   if (app?.kycReturnUrl) {
@@ -22,7 +22,8 @@ export function contentSecurityPolicy(app: AppRow | null): string {
   return [
     "default-src 'none'",
     `style-src 'sha256-${STYLE_HASH}'`,
-    "form-action 'self'",
+    // Browsers hold a form's redirects to form-action too: hosted onboarding is one such redirect.
+    `form-action 'self'${onboardingOrigin ? ` ${onboardingOrigin}` : ""}`,
     "base-uri 'none'",
     `frame-ancestors ${ancestors}`,
   ].join("; ");
@@ -89,7 +90,7 @@ ${errors.length ? `<ul class="errors" id="provider-errors">${errors.map((e) => `
 const field = (name: string, label: string, value = "", type = "text", extra = "") =>
   `<label>${label}<input name="${name}" type="${type}" value="${escapeHtml(value)}" required ${extra}></label>`;
 
-export function widgetPage(kyc: KycRow, app: AppRow, token: string): string {
+export function widgetPage(kyc: KycRow, app: AppRow, token: string, hosted: boolean): string {
   const base = `/kyc/${encodeURIComponent(token)}`;
   const processing = kyc.pendingActions > 0 && Date.now() - kyc.updatedAt.getTime() < 120_000;
   const banks = (kyc.bankAccounts as { status: string; last4: string }[] | null) ?? [];
@@ -105,7 +106,10 @@ ${processing ? '<p id="processing">Checking what you sent…</p>' : ""}</div>`,
   ];
   if (!kyc.active) parts.push('<p class="errors">This seller account is deactivated.</p>');
   if (!completed) parts.push(missingList(kyc));
-  if (!processing && kyc.active && !completed) {
+  if (!processing && kyc.active && !completed && hosted) {
+    parts.push(`<form method="post" action="${base}/onboarding" id="hosted"><p>Your identity and bank account are
+collected by our payment provider, on its own secure pages.</p><button type="submit">Continue to the payment provider</button></form>`);
+  } else if (!processing && kyc.active && !completed) {
     if (!kyc.detailsSubmitted) {
       parts.push(`<form method="post" action="${base}/details" id="details"><fieldset><legend>Your details</legend>
 ${field("first_name", "First name")}${field("last_name", "Last name")}

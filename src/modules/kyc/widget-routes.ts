@@ -105,8 +105,17 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       },
       async (request, reply) => {
         const { kyc, app: owner } = await widget.recordByToken(deps, request.params.edit_token);
-        secureHeaders(reply, contentSecurityPolicy(owner));
-        return reply.type("text/html; charset=utf-8").send(widgetPage(kyc, owner, request.params.edit_token));
+        secureHeaders(reply, contentSecurityPolicy(owner, ctx.provider.onboardingOrigin));
+        return reply
+          .type("text/html; charset=utf-8")
+          .send(
+            widgetPage(
+              kyc,
+              owner,
+              request.params.edit_token,
+              ctx.provider.hostsOnboarding(kyc.accountType as "custom" | "express" | "standard"),
+            ),
+          );
       },
     );
 
@@ -134,6 +143,17 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
         await widget.addBankAccount(deps, ctx, request.params.edit_token, request.body);
         return done(reply, request.params.edit_token);
       },
+    );
+
+    app.post(
+      "/kyc/:edit_token/onboarding",
+      {
+        config: { public: true },
+        logLevel: QUIET,
+        schema: { tags, summary: "Widget: continue on the provider's hosted onboarding", params: Token },
+      },
+      async (request, reply) =>
+        reply.redirect(await widget.hostedOnboarding(deps, ctx, request.params.edit_token), 303),
     );
 
     app.post(

@@ -6,6 +6,7 @@ import type { BankAccountInput } from "../../platform/providers/kyc/types.ts";
 import { apps } from "../apps/tables.ts";
 import type { KycContext } from "./context.ts";
 import { KYC_ACTION_JOB, type KycAction } from "./jobs.ts";
+import { widgetUrl } from "./presenters.ts";
 import { kycs } from "./tables.ts";
 
 /** The widget's only credential is the edit token; an unknown or replaced one is simply not found. */
@@ -90,4 +91,27 @@ export async function uploadDocument(
       content_base64: file.content.toString("base64"),
     },
   });
+}
+
+/**
+ * For accounts the provider onboards on its own pages: the account is created by a job first
+ * (the page waits for it), then each visit gets a fresh, short-lived provider link. Making a link
+ * changes nothing at the provider, so it is done in the request.
+ */
+export async function hostedOnboarding(deps: Deps, ctx: KycContext, token: string): Promise<string> {
+  const { kyc } = await recordByToken(deps, token);
+  const page = widgetUrl(deps.config.publicUrl, token);
+  if (!ctx.provider.hostsOnboarding(kyc.accountType as "custom" | "express" | "standard")) {
+    throw new AppError("conflict", "This seller completes onboarding on this page");
+  }
+  if (!kyc.providerAccountId) {
+    if (kyc.pendingActions === 0) await enqueue(deps, ctx, token, { action: "account" });
+    return page;
+  }
+  try {
+    return await ctx.provider.onboardingLink(kyc.providerAccountId, { refresh_url: page, return_url: page });
+  } catch (error) {
+    deps.logger.warn({ err: error, kyc_id: kyc.id }, "onboarding link failed");
+    throw new AppError("provider_unavailable", "The payment provider is not reachable: try again shortly");
+  }
 }

@@ -108,6 +108,7 @@ function digest(text: string, length: number): string {
 /** A stateful, deterministic Connect-like provider; its accounts live in its own table. */
 export class SandboxKycProvider implements KycProvider {
   readonly id = "sandbox";
+  readonly onboardingOrigin = null;
   readonly #db: Database;
   constructor(db: Database) {
     this.#db = db;
@@ -187,6 +188,10 @@ export class SandboxKycProvider implements KycProvider {
       .where(eq(kycSandboxAccounts.id, accountId));
     if (!row) throw new Error(`Sandbox account ${accountId} does not exist`);
     return snapshot(row.id, row.state as SandboxState);
+  }
+
+  hostsOnboarding(_type: AccountType) {
+    return false;
   }
 
   async onboardingLink(accountId: string, urls: { refresh_url: string; return_url: string }) {

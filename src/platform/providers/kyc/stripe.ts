@@ -94,6 +94,7 @@ export function fromStripeAccount(account: Stripe.Account): ProviderAccount {
 /** Stripe Connect through the official SDK; input Stripe refuses becomes a ProviderRejection. */
 export class StripeConnectProvider implements KycProvider {
   readonly id = "stripe";
+  readonly onboardingOrigin = "https://connect.stripe.com";
   readonly #stripe: Stripe;
   readonly #webhookSecret: string;
 
@@ -200,6 +201,11 @@ export class StripeConnectProvider implements KycProvider {
 
   async retrieveAccount(accountId: string) {
     return fromStripeAccount(await this.#stripe.accounts.retrieve(accountId));
+  }
+
+  hostsOnboarding(type: AccountType) {
+    // Stripe lets a platform fill in details through the API only for custom accounts.
+    return type !== "custom";
   }
 
   async onboardingLink(accountId: string, urls: { refresh_url: string; return_url: string }) {

@@ -94,6 +94,13 @@ export interface KycProvider {
   addBankAccount(accountId: string, bank: BankAccountInput, idempotencyKey: string): Promise<void>;
   uploadIdentityDocument(accountId: string, document: DocumentInput, idempotencyKey: string): Promise<void>;
   retrieveAccount(accountId: string): Promise<ProviderAccount>;
+  /**
+   * Whether the provider collects this account type's details on its own hosted pages (Stripe
+   * express and standard accounts), rather than through the API from our widget.
+   */
+  hostsOnboarding(type: AccountType): boolean;
+  /** Where hosted onboarding lives, so the widget's CSP lets its form lead there. */
+  readonly onboardingOrigin: string | null;
   /** A provider-hosted onboarding link (Connect account links), where the provider offers one. */
   onboardingLink(accountId: string, urls: { refresh_url: string; return_url: string }): Promise<string>;
 }
