@@ -2,7 +2,7 @@ import { and, count, desc, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { notFound } from "../../platform/http/errors.ts";
+import { conflict, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { apps } from "../apps/tables.ts";
@@ -75,6 +75,8 @@ export async function createKyc(
         .from(kycs)
         .where(and(eq(kycs.appId, appId), eq(kycs.identifier, input.identifier)))
     )[0];
+  // Deleted between the conflict and the read: rare enough that the caller may simply retry.
+  if (!row) throw conflict("The record for this identifier was deleted meanwhile: try again");
   return { kyc: presentKyc(row, app, ctx.sealer, deps.config.publicUrl), created: Boolean(inserted) };
 }
 
