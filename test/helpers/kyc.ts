@@ -50,12 +50,18 @@ export async function postForm(t: TestApp, url: string, fields: Record<string, s
 }
 
 /** Posts one file as multipart/form-data, as the widget's document form does. */
-export async function postFile(t: TestApp, url: string, filename: string, content: Buffer): Promise<Answer> {
+export async function postFile(
+  t: TestApp,
+  url: string,
+  filename: string,
+  content: Buffer,
+  contentType = "image/png",
+): Promise<Answer> {
   const boundary = "----kyctestboundary";
   const payload = Buffer.concat([
     Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="document"; filename="${filename}"\r\n` +
-        "Content-Type: image/png\r\n\r\n",
+        `Content-Type: ${contentType}\r\n\r\n`,
     ),
     content,
     Buffer.from(`\r\n--${boundary}--\r\n`),

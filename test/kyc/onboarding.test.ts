@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { asc, eq, sql } from "drizzle-orm";
+import { requirePayableSeller } from "../../src/modules/kyc/sellers.ts";
 import { kycEvents } from "../../src/modules/kyc/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus } from "../helpers/http.ts";
@@ -117,6 +118,18 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
   assert.deepEqual(kyc.required_documents, []);
   assert.deepEqual(kyc.capabilities, { card_payments: "active", transfers: "active" });
 
+  const payable = await requirePayableSeller(t.deps.db, f.app.id, created.id);
+  assert.match(String(payable.providerAccountId), /^acct_sbx_/);
+  expectStatus(
+    await call(t, "PATCH", `/apps/${f.app.id}/kycs/${created.id}`, {
+      token: f.apiKey,
+      body: { active: false },
+    }),
+    200,
+  );
+  await assert.rejects(requirePayableSeller(t.deps.db, f.app.id, created.id), /deactivated/);
+  await assert.rejects(requirePayableSeller(t.deps.db, f.otherApp.id, created.id), /not found/);
+
   const text = JSON.stringify(await read(created.id));
   assert.ok(
     !text.includes("000123456789") && !text.includes("000111111113"),
@@ -170,6 +183,14 @@ test("widget failures are pages: bad input 400, unknown token 404, deactivated s
     (await postFile(t, `/kyc/${"z".repeat(40)}/documents`, "a.png", Buffer.from("x"))).status,
     404,
   );
+  const wrongType = await postFile(t, `/kyc/${token}/documents`, "a.txt", Buffer.from("x"), "text/plain");
+  assert.equal(wrongType.status, 400);
+  assert.match(wrongType.text, /JPEG or PNG image or a PDF/);
+  const unverified = expectStatus(
+    await createKyc(t, f.app.id, f.apiKey, { identifier: "seller-unverified" }),
+    201,
+  ).data;
+  await assert.rejects(requirePayableSeller(t.deps.db, f.app.id, unverified.id), /not completed KYC/);
   expectStatus(
     await call(t, "PATCH", `/apps/${f.app.id}/kycs/${created.id}`, {
       token: f.apiKey,

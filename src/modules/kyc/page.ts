@@ -132,7 +132,7 @@ ${field("account_number", "Account number", "", "text", 'inputmode="numeric" aut
     if (docs.length > 0) {
       parts.push(`<form method="post" action="${base}/documents" enctype="multipart/form-data" id="document">
 <fieldset><legend>Identity document</legend><label>A photo or scan of your passport or ID card
-<input type="file" name="document" accept="image/*,application/pdf" required></label>
+<input type="file" name="document" accept="image/jpeg,image/png,application/pdf" required></label>
 <button type="submit">Upload document</button></fieldset></form>`);
     }
   }

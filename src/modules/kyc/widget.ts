@@ -40,6 +40,9 @@ async function enqueue(deps: Deps, ctx: KycContext, token: string, request: KycA
   });
 }
 
+// What identity-verification providers accept (Stripe: JPEG, PNG or PDF).
+const DOCUMENT_TYPES = ["image/jpeg", "image/png", "application/pdf"];
+
 export interface DetailsForm {
   first_name: string;
   last_name: string;
@@ -83,6 +86,9 @@ export async function uploadDocument(
   file: { filename: string; content_type: string; content: Buffer },
 ) {
   if (file.content.length === 0) throw invalid("/body/document", "the file is empty");
+  if (!DOCUMENT_TYPES.includes(file.content_type)) {
+    throw invalid("/body/document", "must be a JPEG or PNG image or a PDF");
+  }
   await enqueue(deps, ctx, token, {
     action: "document",
     input: {

@@ -1,0 +1,24 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "../../platform/db/index.ts";
+import { AppError, notFound } from "../../platform/http/errors.ts";
+import { kycs } from "./tables.ts";
+
+/**
+ * For payments and prices: a seller can be paid only while the app keeps them active (PATCH
+ * `active: false` stops new payments, DECISIONS 10) and the provider lets them take charges.
+ */
+export async function requirePayableSeller(db: Executor, appId: string, kycId: string) {
+  const [seller] = await db
+    .select({
+      id: kycs.id,
+      active: kycs.active,
+      chargesEnabled: kycs.chargesEnabled,
+      accountId: kycs.providerAccountId,
+    })
+    .from(kycs)
+    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)));
+  if (!seller) throw notFound("KYC");
+  if (!seller.active) throw new AppError("conflict", "The seller is deactivated: no new payments");
+  if (!seller.chargesEnabled) throw new AppError("conflict", "The seller has not completed KYC yet");
+  return { kycId: seller.id, providerAccountId: seller.accountId };
+}
