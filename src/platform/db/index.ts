@@ -49,6 +49,9 @@ export interface OpenOptions {
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+    // An idle connection the server drops (restart, failover, a forced drop in tests) is reported
+    // here; the pool replaces it on next use. Unlistened, the error would crash the process.
+    pool.on("error", () => {});
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
