@@ -125,7 +125,25 @@ test("a refreshed token makes the old page link fail", async () => {
     await call(t, "PATCH", `/apps/${f.app.id}/kycs/${kyc.id}/refresh-token`, { token: f.apiKey }),
     200,
   ).data;
-  const reloaded = await page.reload();
+  // A form still open on the old page is refused too.
+  await page.fill('input[name="first_name"]', "Late");
+  await page.fill('input[name="last_name"]', "Submitter");
+  await page.fill('input[name="dob"]', SELLER_DETAILS.dob);
+  await page.fill('input[name="address_line1"]', SELLER_DETAILS.address_line1);
+  await page.fill('input[name="city"]', SELLER_DETAILS.city);
+  await page.fill('input[name="postal_code"]', SELLER_DETAILS.postal_code);
+  await page.fill('#details input[name="email"]', SELLER_DETAILS.email);
+  await page.check('input[name="tos"]');
+  const [submitted] = await Promise.all([page.waitForNavigation(), page.click("#details button")]);
+  assert.equal(submitted?.status(), 404);
+  const record = expectStatus(
+    await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+    200,
+  ).data;
+  assert.equal(record.details_submitted, false);
+  assert.equal(record.email, null);
+
+  const reloaded = await page.goto(oldLink);
   assert.equal(reloaded?.status(), 404);
   assert.match((await page.textContent("body")) ?? "", /not valid any more/);
   assert.equal(await page.locator("form").count(), 0);
