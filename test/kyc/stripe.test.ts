@@ -8,7 +8,7 @@ import { ProviderRejection } from "../../src/platform/providers/kyc/types.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { createKyc, eventually, kycFixture, postForm, SELLER_DETAILS } from "../helpers/kyc.ts";
-import { StripeStandIn } from "../helpers/stripe-stand-in.ts";
+import { StripeStandIn } from "../helpers/kyc-stripe-stand-in.ts";
 
 const SECRET_KEY = "sk_test_standin";
 const WEBHOOK_SECRET = "whsec_standin";
