@@ -1,8 +1,10 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
+import type { Revocations } from "./platform/auth/revocations.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
+import type { PaymentProviders } from "./platform/providers/payments/registry.ts";
 
 /** What services are given: every outside system passed in, none reached for as a global. */
 export interface Deps {
@@ -12,6 +14,9 @@ export interface Deps {
   db: Database;
   jobs: Jobs;
   mailer: Mailer;
+  /** Publishes credential revocations to every process's credential cache. */
+  revocations: Revocations;
+  paymentProviders: PaymentProviders;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
 }

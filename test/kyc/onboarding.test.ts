@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { after, before, test } from "node:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { requirePayableSeller } from "../../src/modules/kyc/sellers.ts";
@@ -19,7 +20,7 @@ let t: TestApp;
 let f: Awaited<ReturnType<typeof kycFixture>>;
 
 before(async () => {
-  t = await buildTestApp({ KYC_SECRET: "test-secret-for-kyc-sealing" });
+  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
   f = await kycFixture(t);
 });
 after(async () => t?.close());

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
@@ -10,7 +11,7 @@ let n = 0;
 const uniqueIdentifier = () => `seller-${++n}-${Date.now()}`;
 
 before(async () => {
-  t = await buildTestApp({ KYC_SECRET: "test-secret-for-kyc-sealing" });
+  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
   f = await kycFixture(t);
 });
 after(async () => t?.close());

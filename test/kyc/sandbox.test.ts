@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { after, before, test } from "node:test";
 import { SandboxKycProvider } from "../../src/platform/providers/kyc/sandbox.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
@@ -9,7 +10,7 @@ let t: TestApp;
 let sandbox: SandboxKycProvider;
 
 before(async () => {
-  t = await buildTestApp({ KYC_SECRET: "test-secret-for-kyc-sealing" });
+  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
   sandbox = new SandboxKycProvider(t.deps.db);
 });
 after(async () => t?.close());

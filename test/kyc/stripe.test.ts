@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import Stripe from "stripe";
@@ -155,7 +156,7 @@ describe("the service with KYC_PROVIDER=stripe", () => {
       STRIPE_API_PORT: String(port),
       STRIPE_API_PROTOCOL: "http",
     });
-    t = await buildTestApp({ KYC_SECRET: "test-secret-for-kyc-sealing" });
+    t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
     f = await kycFixture(t);
   });
   after(async () => {

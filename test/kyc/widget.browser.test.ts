@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, test } from "node:test";
@@ -15,7 +16,7 @@ let shop: Server;
 let shopUrl: string;
 
 before(async () => {
-  t = await buildTestApp({ KYC_SECRET: "test-secret-for-kyc-sealing" });
+  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
   f = await kycFixture(t);
   await t.app.listen({ host: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

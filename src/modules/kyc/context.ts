@@ -13,15 +13,15 @@ export interface KycContext {
 type Env = Record<string, string | undefined>;
 
 /**
- * The provider is chosen by id (KYC_PROVIDER): `stripe` needs STRIPE_SECRET_KEY and
- * STRIPE_CONNECT_WEBHOOK_SECRET; `sandbox` is the default. STRIPE_API_HOST/PORT/PROTOCOL point the
+ * The provider is chosen by id (KYC_PROVIDER, by default the payments provider): `stripe` needs
+ * STRIPE_SECRET_KEY and STRIPE_CONNECT_WEBHOOK_SECRET. STRIPE_API_HOST/PORT/PROTOCOL point the
  * SDK at a stand-in server (tests only).
  */
 export function createKycContext(deps: Deps, env: Env = process.env): KycContext {
   const sealer = createSealer(deps.config);
-  const id = env.KYC_PROVIDER || "sandbox";
+  const id = env.KYC_PROVIDER || deps.config.paymentsProvider;
   if (id === "stripe") {
-    const secretKey = env.STRIPE_SECRET_KEY;
+    const secretKey = deps.config.stripeSecretKey ?? env.STRIPE_SECRET_KEY;
     const webhookSecret = env.STRIPE_CONNECT_WEBHOOK_SECRET;
     if (!secretKey || !webhookSecret) {
       throw new Error("KYC_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_CONNECT_WEBHOOK_SECRET");

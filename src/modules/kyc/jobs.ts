@@ -51,7 +51,7 @@ export function kycActionJob(deps: Deps, ctx: KycContext): JobDefinition<KycActi
     async handle(data, meta) {
       const [kyc] = await deps.db.select().from(kycs).where(eq(kycs.id, data.kycId));
       if (!kyc) return; // deleted meanwhile: nothing left to onboard
-      const request = JSON.parse(ctx.sealer.open(data.sealed)) as KycAction;
+      const request = JSON.parse(ctx.sealer.open(data.sealed, kyc.id)) as KycAction;
       let accountId = kyc.providerAccountId;
       if (!accountId) {
         const created = await ctx.provider.createAccount(

@@ -13,7 +13,7 @@ export function widgetUrl(publicUrl: string, token: string) {
 }
 
 export function presentKyc(row: KycRow, app: AppRow, sealer: Sealer, publicUrl: string): KycView {
-  const editToken = sealer.open(row.editTokenSealed);
+  const editToken = sealer.open(row.editTokenSealed, row.id);
   return {
     id: row.id,
     identifier: row.identifier,

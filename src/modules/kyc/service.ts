@@ -52,17 +52,18 @@ export async function createKyc(
   await requireAppRole(deps.db, actor, appId, "edit");
   const app = await loadApp(deps, appId);
   const token = newEditToken();
+  const id = newId("kyc");
   const [inserted] = await deps.db
     .insert(kycs)
     .values({
-      id: newId("kyc"),
+      id,
       appId,
       identifier: input.identifier,
       type: input.type ?? "app-user",
       accountType: input.account_type ?? "express",
       email: input.email ?? null,
       editTokenHash: hashToken(token),
-      editTokenSealed: ctx.sealer.seal(token),
+      editTokenSealed: ctx.sealer.seal(token, id),
       provider: ctx.provider.id,
     })
     .onConflictDoNothing({ target: [kycs.appId, kycs.identifier] })
@@ -132,7 +133,11 @@ export async function refreshToken(
   const token = newEditToken();
   const [row] = await deps.db
     .update(kycs)
-    .set({ editTokenHash: hashToken(token), editTokenSealed: ctx.sealer.seal(token), updatedAt: deps.now() })
+    .set({
+      editTokenHash: hashToken(token),
+      editTokenSealed: ctx.sealer.seal(token, kycId),
+      updatedAt: deps.now(),
+    })
     .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)))
     .returning();
   if (!row) throw notFound("KYC");

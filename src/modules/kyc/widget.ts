@@ -35,7 +35,7 @@ async function enqueue(deps: Deps, ctx: KycContext, token: string, request: KycA
       .where(eq(kycs.id, kyc.id));
     await deps.jobs.send(tx, KYC_ACTION_JOB, {
       kycId: kyc.id,
-      sealed: ctx.sealer.seal(JSON.stringify(request)),
+      sealed: ctx.sealer.seal(JSON.stringify(request), kyc.id),
     });
   });
 }

@@ -5,3 +5,6 @@ export * from "../../modules/apps/tables.ts";
 export * from "../../modules/kyc/tables.ts";
 export * from "../../modules/members/tables.ts";
 export * from "../../modules/users/tables.ts";
+export * from "../../modules/webhooks/tables.ts";
+export * from "../http/idempotency-table.ts";
+export * from "../providers/payments/sandbox/tables.ts";
