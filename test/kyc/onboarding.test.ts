@@ -4,6 +4,7 @@ import { after, before, test } from "node:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { requirePayableSeller } from "../../src/modules/kyc/sellers.ts";
 import { kycEvents } from "../../src/modules/kyc/tables.ts";
+import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import {
@@ -148,6 +149,17 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
     .filter((p) => p.previous_business_status !== p.business_status)
     .map((p) => `${p.previous_business_status}->${p.business_status}`);
   assert.deepEqual(moves, ["pending->incomplete", "incomplete->completed"]);
+  const outbound = await t.deps.db
+    .select()
+    .from(webhookEvents)
+    .where(eq(webhookEvents.appId, f.app.id))
+    .orderBy(asc(webhookEvents.id));
+  const announced = outbound
+    .filter((e) => e.type === "kyc.updated" && (e.data as { kyc_id: string }).kyc_id === created.id)
+    .map((e) => (e.data as { business_status: string }).business_status);
+  assert.equal(announced.length, events.length, "every recorded change is also sent to webhooks");
+  assert.equal(announced.at(-1), "completed");
+  assert.ok(!JSON.stringify(outbound).includes(token), "webhook payloads carry no edit token");
 
   const logs = t.logs.join("");
   assert.ok(logs.length > 0);

@@ -3,8 +3,9 @@ import { newId } from "../../platform/ids.ts";
 import { kycEvents } from "./tables.ts";
 
 /**
- * Records an event in the transaction that makes the change, so the event exists exactly when the
- * change does. Outbound webhook delivery reads from here (built separately).
+ * Records a KYC history event in the transaction that makes the change, so the event exists
+ * exactly when the change does. Outbound delivery is the webhooks module's `emitEvent`, called
+ * beside this one (see sync.ts).
  */
 export async function emitEvent(tx: Tx, appId: string, type: string, payload: Record<string, unknown>) {
   const id = newId("evt");

@@ -79,7 +79,7 @@ export function kycActionJob(deps: Deps, ctx: KycContext): JobDefinition<KycActi
       }
       const account = await ctx.provider.retrieveAccount(accountId);
       await deps.db.transaction((tx) =>
-        applyAccount(tx, kyc.id, account, { now: deps.now(), actionDone: true }),
+        applyAccount(deps, tx, kyc.id, account, { now: deps.now(), actionDone: true }),
       );
     },
   };

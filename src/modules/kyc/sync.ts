@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import type { ProviderAccount } from "../../platform/providers/kyc/types.ts";
+import { emitEvent as deliverEvent } from "../webhooks/events.ts";
 import { emitEvent } from "./events.ts";
 import type { KycRow } from "./presenters.ts";
 import { kycs } from "./tables.ts";
@@ -66,6 +68,7 @@ const WATCHED = [
  * interleave) and records a `kyc.updated` event when anything a seller's standing depends on moved.
  */
 export async function applyAccount(
+  deps: Pick<Deps, "jobs" | "now">,
   tx: Tx,
   kycId: string,
   account: ProviderAccount,
@@ -86,7 +89,7 @@ export async function applyAccount(
     .where(eq(kycs.id, kycId))
     .returning();
   if (WATCHED.some((field) => current[field] !== updated[field])) {
-    await emitEvent(tx, current.appId, "kyc.updated", {
+    const payload = {
       kyc_id: current.id,
       identifier: current.identifier,
       previous_business_status: current.businessStatus,
@@ -95,7 +98,10 @@ export async function applyAccount(
       charges_enabled: updated.chargesEnabled,
       payouts_enabled: updated.payoutsEnabled,
       needs_documents: updated.needsDocuments,
-    });
+    };
+    await emitEvent(tx, current.appId, "kyc.updated", payload);
+    // Outbound webhooks: the edit token stays out of the payload, apps read it from the API.
+    await deliverEvent(deps, tx, { appId: current.appId, type: "kyc.updated", data: payload });
   }
   return updated;
 }

@@ -51,7 +51,7 @@ export async function kycWebhookRoutes(server: Server, deps: Deps, ctx: KycConte
         // An account we do not know (deleted record, other platform use) is acknowledged and ignored.
         if (kyc) {
           await deps.db.transaction((tx) =>
-            applyAccount(tx, kyc.id, found, { now: deps.now(), actionDone: false }),
+            applyAccount(deps, tx, kyc.id, found, { now: deps.now(), actionDone: false }),
           );
         }
         return { received: true };
