@@ -8,10 +8,15 @@ import { appRoutes } from "./modules/apps/routes.ts";
 import { createKycContext } from "./modules/kyc/context.ts";
 import { kycActionJob } from "./modules/kyc/jobs.ts";
 import { kycRoutes } from "./modules/kyc/routes.ts";
+import { sellerAccountOf } from "./modules/kyc/sellers.ts";
 import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
 import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { paymentJobs } from "./modules/payments/jobs.ts";
+import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
+import { paymentRoutes } from "./modules/payments/routes.ts";
+import { priceRoutes } from "./modules/prices/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
@@ -26,6 +31,7 @@ import { createServer, type RegisteredRoute, type Server } from "./platform/http
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
 import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
 import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
 
@@ -40,6 +46,7 @@ export interface BuildOptions {
   database?: DatabaseHandle;
   mailer?: Mailer;
   now?: () => Date;
+  rates?: RatesProvider;
 }
 
 export interface Application {
@@ -79,12 +86,15 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database.db, now),
+    rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
   jobs.register([webhookDeliveryJob(deps)]);
+  jobs.register(paymentJobs(deps));
   const kyc = createKycContext(deps);
   jobs.register([kycActionJob(deps, kyc)]);
+  deps.sellerAccounts ??= (kycId) => sellerAccountOf(deps.db, kycId);
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -110,6 +120,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await apiKeyRoutes(server, deps);
     await webhookRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
+    await priceRoutes(server, deps);
+    await paymentRoutes(server, deps);
+    await providerWebhookRoutes(server, deps);
     await kycRoutes(server, deps, kyc);
     await kycWidgetRoutes(server, deps, kyc);
     await kycWebhookRoutes(server, deps, kyc);

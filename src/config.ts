@@ -1,4 +1,5 @@
 import path from "node:path";
+import { loadMoneySettings, type MoneySettings } from "./platform/money/settings.ts";
 
 /** Every setting the service reads, validated once at start-up. */
 export interface Config {
@@ -27,6 +28,8 @@ export interface Config {
   webhooksAllowLoopback: boolean;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
   masterKey: Buffer | undefined;
+  /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
+  money: MoneySettings;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +93,9 @@ export function loadConfig(env: Env = process.env): Config {
     ...paymentSettings(env, sandbox),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     masterKey: masterKey(env),
+    money: loadMoneySettings(env, sandbox, (setting, message) => {
+      throw new ConfigError(setting, message);
+    }),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Revocations } from "./platform/auth/revocations.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
+import type { RatesProvider } from "./platform/money/rates.ts";
 import type { PaymentProviders } from "./platform/providers/payments/registry.ts";
 
 /** What services are given: every outside system passed in, none reached for as a global. */
@@ -17,6 +18,10 @@ export interface Deps {
   /** Publishes credential revocations to every process's credential cache. */
   revocations: Revocations;
   paymentProviders: PaymentProviders;
+  /** The connected payout account of a seller KYC record, when it has one. */
+  sellerAccounts?: (kycId: string) => Promise<string | undefined>;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
+  /** Exchange rates for prices charged in another currency (a static table by default). */
+  rates: RatesProvider;
 }

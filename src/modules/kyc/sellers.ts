@@ -22,3 +22,13 @@ export async function requirePayableSeller(db: Executor, appId: string, kycId: s
   if (!seller.chargesEnabled) throw new AppError("conflict", "The seller has not completed KYC yet");
   return { kycId: seller.id, providerAccountId: seller.accountId };
 }
+
+/**
+ * `deps.sellerAccounts` for payments: the seller's connected account, where their share is
+ * transferred. Answered even while payouts are not enabled yet, so the transfer fails and is
+ * retried (`failed-transfers`) rather than the share silently staying on the platform.
+ */
+export async function sellerAccountOf(db: Executor, kycId: string): Promise<string | undefined> {
+  const [row] = await db.select({ accountId: kycs.providerAccountId }).from(kycs).where(eq(kycs.id, kycId));
+  return row?.accountId ?? undefined;
+}

@@ -4,6 +4,8 @@ export * from "../../modules/api-keys/tables.ts";
 export * from "../../modules/apps/tables.ts";
 export * from "../../modules/kyc/tables.ts";
 export * from "../../modules/members/tables.ts";
+export * from "../../modules/payments/tables.ts";
+export * from "../../modules/prices/tables.ts";
 export * from "../../modules/users/tables.ts";
 export * from "../../modules/webhooks/tables.ts";
 export * from "../http/idempotency-table.ts";
