@@ -13,6 +13,7 @@ import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
 import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
@@ -123,6 +124,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await priceRoutes(server, deps);
     await paymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
+    await checkoutRoutes(server, deps);
     await kycRoutes(server, deps, kyc);
     await kycWidgetRoutes(server, deps, kyc);
     await kycWebhookRoutes(server, deps, kyc);
