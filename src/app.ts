@@ -26,6 +26,8 @@ import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { startRevocations } from "./platform/auth/revocations.ts";
 import { hashToken } from "./platform/auth/secrets.ts";
+import { createChainRegistry } from "./platform/chains/index.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
@@ -48,6 +50,7 @@ export interface BuildOptions {
   mailer?: Mailer;
   now?: () => Date;
   rates?: RatesProvider;
+  chains?: ChainRegistry;
 }
 
 export interface Application {
@@ -70,7 +73,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       dataDir: config.dataDir,
       onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     }));
-  const jobs = createJobs(database, logger);
+  const jobs = createJobs(database, logger, { timeoutSeconds: config.jobTimeoutSeconds });
   const now = options.now ?? (() => new Date());
   const credentialCache = new CredentialCache({
     ttlMs: config.authCacheSeconds * 1000,
@@ -87,6 +90,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database.db, now),
+    chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
