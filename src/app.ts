@@ -5,6 +5,12 @@ import type { Deps } from "./deps.ts";
 import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
+import { createKycContext } from "./modules/kyc/context.ts";
+import { kycActionJob } from "./modules/kyc/jobs.ts";
+import { kycRoutes } from "./modules/kyc/routes.ts";
+import { sellerAccountOf } from "./modules/kyc/sellers.ts";
+import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
+import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
@@ -91,6 +97,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
   jobs.register([webhookDeliveryJob(deps)]);
   jobs.register(paymentJobs(deps));
+  const kyc = createKycContext(deps);
+  jobs.register([kycActionJob(deps, kyc)]);
+  deps.sellerAccounts ??= (kycId) => sellerAccountOf(deps.db, kycId);
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -120,6 +129,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await paymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
+    await kycRoutes(server, deps, kyc);
+    await kycWidgetRoutes(server, deps, kyc);
+    await kycWebhookRoutes(server, deps, kyc);
   });
 
   return {

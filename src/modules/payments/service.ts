@@ -11,6 +11,7 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
 import { getApp } from "../apps/service.ts";
+import { refuseInactiveSeller } from "../kyc/sellers.ts";
 import { requireAppRole } from "../members/access.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { feeContext, loadPrice } from "../prices/service.ts";
@@ -74,6 +75,7 @@ export async function openPayment(
     loaded = price;
     if (isExpired(price, deps.now()))
       throw new AppError("conflict", "This price has expired and cannot be paid");
+    if (price.kycId) await refuseInactiveSeller(tx, appId, price.kycId);
     const currency = currencyOf(price.currency, "price.currency");
     let amount = price.amount;
     if (input.amount !== undefined) {
