@@ -21,8 +21,17 @@ let t: TestApp;
 let f: Awaited<ReturnType<typeof kycFixture>>;
 
 before(async () => {
-  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
+  t = await buildTestApp({
+    SECRETS_MASTER_KEY: randomBytes(32).toString("base64"),
+    WEBHOOKS_ALLOW_LOOPBACK: "true",
+  });
   f = await kycFixture(t);
+  // Events are stored for the endpoints that listen to them: the app listens to kyc.updated.
+  const endpoint = await call(t, "POST", `/webhooks/${f.app.id}`, {
+    token: f.owner.token,
+    body: { url: "http://127.0.0.1:9/hooks", events: ["kyc.updated"] },
+  });
+  assert.equal(endpoint.status, 201, endpoint.text);
 });
 after(async () => t?.close());
 
