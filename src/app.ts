@@ -9,7 +9,10 @@ import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { walletRoutes } from "./modules/wallets/routes.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
+import type { Custody } from "./platform/crypto/custody.ts";
+import { createCustody } from "./platform/crypto/custody.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { createServer, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
@@ -26,6 +29,7 @@ export interface BuildOptions {
   /** An already open database (tests pass an isolated one); otherwise opened from the config. */
   database?: DatabaseHandle;
   mailer?: Mailer;
+  custody?: Custody;
   now?: () => Date;
 }
 
@@ -50,6 +54,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     db: database.db,
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
+    custody: options.custody ?? createCustody(config),
     now: options.now ?? (() => new Date()),
   };
 
@@ -72,6 +77,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await walletRoutes(server, deps);
   });
 
   return {

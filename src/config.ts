@@ -15,6 +15,10 @@ export interface Config {
   sessionTtlHours: number;
   /** Run the job worker in this process (the API and the worker can be split in production). */
   runWorker: boolean;
+  /** Base64 of the 32-byte master key wrapping wallet secrets; absent: a key file in `dataDir`. */
+  secretsMasterKey: string | undefined;
+  /** Former master keys, still accepted for unwrapping until `rotate-master-key` has run. */
+  secretsMasterKeyPrevious: string[];
 }
 
 export class ConfigError extends Error {
@@ -42,6 +46,15 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
   if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+/** A base64 AES-256 key: exactly 32 bytes once decoded, so a truncated paste fails at start-up. */
+function masterKey(name: string, raw: string): string {
+  const value = raw.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || Buffer.from(value, "base64").length !== 32) {
+    throw new ConfigError(name, "must be base64 of exactly 32 bytes (e.g. `openssl rand -base64 32`)");
+  }
+  return value;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -73,5 +86,12 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl,
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
+    secretsMasterKey: env.SECRETS_MASTER_KEY
+      ? masterKey("SECRETS_MASTER_KEY", env.SECRETS_MASTER_KEY)
+      : undefined,
+    secretsMasterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
+      .split(",")
+      .filter((k) => k.trim() !== "")
+      .map((k) => masterKey("SECRETS_MASTER_KEY_PREVIOUS", k)),
   };
 }

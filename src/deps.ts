@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
+import type { Custody } from "./platform/crypto/custody.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
@@ -12,6 +13,8 @@ export interface Deps {
   db: Database;
   jobs: Jobs;
   mailer: Mailer;
+  /** Seals and opens wallet secrets under the master keys. */
+  custody: Custody;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
 }

@@ -3,4 +3,6 @@
 export * from "../../modules/api-keys/tables.ts";
 export * from "../../modules/apps/tables.ts";
 export * from "../../modules/members/tables.ts";
+export * from "../../modules/triggers/tables.ts";
 export * from "../../modules/users/tables.ts";
+export * from "../../modules/wallets/tables.ts";
