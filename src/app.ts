@@ -7,6 +7,7 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import { walletRoutes } from "./modules/wallets/routes.ts";
@@ -78,6 +79,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
     await walletRoutes(server, deps);
+    await triggerRoutes(server, deps);
   });
 
   return {
