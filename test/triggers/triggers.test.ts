@@ -339,3 +339,18 @@ describe("request validation and security", () => {
     assert.equal(read.name, trigger.name);
   });
 });
+
+describe("documentation", () => {
+  it("the OpenAPI document lists the wallet and trigger routes", async () => {
+    const doc = expectStatus(await w.call("GET", "/openapi.json"), 200);
+    for (const path of [
+      "/wallets/{app_id}",
+      "/wallets/{app_id}/{wallet_id}",
+      "/triggers/{app_id}",
+      "/triggers/{app_id}/{trigger_id}",
+      "/triggers/{app_id}/{trigger_id}/render",
+    ]) {
+      assert.ok(doc.paths[path], `${path} is documented`);
+    }
+  });
+});
