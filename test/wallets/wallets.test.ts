@@ -467,6 +467,19 @@ describe("security", () => {
     }
   });
 
+  it("an app's API key (Bearer or Basic) works on its own app only", async () => {
+    const key = expectStatus(
+      await w.call("POST", `/apps/${f.app.id}/api-keys`, { token: f.owner.token, body: { name: "ci" } }),
+      201,
+    ).key as string;
+    const wallet = await createWallet(w, key, f.app.id, { type: "solana" });
+    await w.remember(wallet.id);
+    const basic = `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
+    const listed = await w.call("GET", `/wallets/${f.app.id}`, { headers: { authorization: basic } });
+    assert.ok(expectStatus(listed, 200).some((x: any) => x.id === wallet.id));
+    assertProblem(await w.call("GET", `/wallets/${f.otherApp.id}`, { token: key }), 404, "not_found");
+  });
+
   it("another tenant's app and wallets are 404, and nothing changes", async () => {
     const wallet = await createWallet(w, f.owner.token, f.app.id, { type: "evm", name: "Mine" });
     await w.remember(wallet.id);

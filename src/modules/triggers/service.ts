@@ -29,12 +29,16 @@ export interface TriggerInput {
 type WalletRow = typeof wallets.$inferSelect;
 type TriggerRow = typeof triggers.$inferSelect;
 
-/** The body's wallet must be one of this app's: another app's wallet reads as unknown. */
-async function walletOfApp(db: Executor, appId: string, walletId: string): Promise<WalletRow> {
-  const [wallet] = await db
+/**
+ * The body's wallet must be one of this app's: another app's wallet reads as unknown. The share
+ * lock keeps it from being deleted before the trigger that uses it is saved.
+ */
+async function walletOfApp(tx: Executor, appId: string, walletId: string): Promise<WalletRow> {
+  const [wallet] = await tx
     .select()
     .from(wallets)
-    .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)));
+    .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
+    .for("share");
   if (!wallet) throw invalid("/body/wallet_id", "is not a wallet of this app");
   return wallet;
 }
@@ -89,9 +93,7 @@ export async function createTrigger(
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await deps.db.transaction(async (tx) => {
-    // Share-locks the wallet so it cannot be deleted before this trigger is in.
     const wallet = await walletOfApp(tx, appId, input.wallet_id);
-    await tx.select({ id: wallets.id }).from(wallets).where(eq(wallets.id, wallet.id)).for("share");
     const fields = validated(wallet, {
       call_data: input.call_data,
       params_data: input.params_data ?? {},
@@ -150,7 +152,6 @@ export async function updateTrigger(
     if (input.call_data === undefined && !(wallet.type in (current.callData as object))) {
       throw invalid("/body/call_data", `is required: the new wallet is on another chain (${wallet.type})`);
     }
-    await tx.select({ id: wallets.id }).from(wallets).where(eq(wallets.id, wallet.id)).for("share");
     const fields = validated(wallet, {
       call_data: input.call_data ?? (current.callData as CallDataInput),
       params_data: input.params_data ?? (current.paramsData as Record<string, unknown>),
