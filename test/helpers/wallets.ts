@@ -33,6 +33,7 @@ export async function buildWalletTestApp() {
     /** Fails if any remembered secret, in any of its usual spellings, is in an answer or a log line. */
     assertNoLeak() {
       assert.ok(secrets.size > 0, "the leak check needs secrets to look for");
+      assert.ok(t.logs.length > 0, "the leak check needs the log to be captured");
       const haystacks = [...answers, ...t.logs];
       for (const secret of secrets) {
         const spellings = new Set([secret, secret.replace(/^0x/, ""), secret.replace(/^ed25519:/, "")]);

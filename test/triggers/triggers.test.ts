@@ -211,6 +211,22 @@ describe("update and delete", () => {
     );
     assert.equal(renamed.name, "New");
     assert.deepEqual(renamed.call_data, trigger.call_data);
+    const written = expectStatus(
+      await w.call("PATCH", `/triggers/${f.app.id}/${trigger.id}`, {
+        token: f.owner.token,
+        body: { params_data_example: "see the docs" },
+      }),
+      200,
+    );
+    assert.equal(written.params_data_example, "see the docs");
+    const kept = expectStatus(
+      await w.call("PATCH", `/triggers/${f.app.id}/${trigger.id}`, {
+        token: f.owner.token,
+        body: { name: "Newer" },
+      }),
+      200,
+    );
+    assert.equal(kept.params_data_example, "see the docs", "a written example survives a rename");
     const params = expectStatus(
       await w.call("PATCH", `/triggers/${f.app.id}/${trigger.id}`, {
         token: f.owner.token,

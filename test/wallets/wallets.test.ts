@@ -4,10 +4,17 @@ import { KeyPair } from "@near-js/crypto";
 import { base58 } from "@scure/base";
 import { generateMnemonic } from "@scure/bip39";
 import { wordlist } from "@scure/bip39/wordlists/english.js";
-import { createKeyPairFromBytes, getAddressFromPublicKey } from "@solana/kit";
+import {
+  createKeyPairFromBytes,
+  createKeyPairFromPrivateKeyBytes,
+  getAddressEncoder,
+  getAddressFromPublicKey,
+} from "@solana/kit";
 import { PrivateKey } from "@wharfkit/antelope";
+import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { decryptWalletSecret } from "../../src/modules/wallets/secrets.ts";
+import { wallets } from "../../src/modules/wallets/tables.ts";
 import { assertProblem, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { buildWalletTestApp, createWallet, type WalletTestApp } from "../helpers/wallets.ts";
 
@@ -53,7 +60,6 @@ function assertWalletShape(wallet: any, type: string) {
 
 async function solanaKeyPair() {
   const seed = crypto.getRandomValues(new Uint8Array(32));
-  const { createKeyPairFromPrivateKeyBytes, getAddressEncoder } = await import("@solana/kit");
   const pair = await createKeyPairFromPrivateKeyBytes(seed);
   const address = await getAddressFromPublicKey(pair.publicKey);
   const full = new Uint8Array(64);
@@ -507,8 +513,6 @@ describe("security", () => {
   });
 
   it("swapping two wallets' ciphertexts makes both fail to decrypt", async () => {
-    const { wallets } = await import("../../src/modules/wallets/tables.ts");
-    const { eq } = await import("drizzle-orm");
     const a = await createWallet(w, f.owner.token, f.app.id, { type: "evm" });
     const b = await createWallet(w, f.owner.token, f.app.id, { type: "evm" });
     await w.remember(a.id);

@@ -22,14 +22,14 @@ export type StoredCallData =
   | { wax: WaxCall }
   | { solana: SolanaCall };
 
-function checkReferences(call: Record<string, unknown>, params: Param[], path: string) {
+function checkReferences(chain: Chain, call: Record<string, unknown>, params: Param[], path: string) {
   const known = new Set([...params.map((p) => p.name), ...RESERVED_NAMES]);
   const sources: [string, unknown][] = [
     ["data", call.data],
     ["data_input", call.data_input],
     ["template", typeof call.template === "string" ? parseTemplate(call.template, `${path}/template`) : null],
     // Solana's account list may name accounts by parameter.
-    ["abi", typeof call.abi === "string" && "compute_units" in call ? call.abi : null],
+    ["abi", chain === "solana" ? call.abi : null],
   ];
   for (const [field, value] of sources) {
     for (const name of references(value)) {
@@ -70,6 +70,6 @@ export function prepareCallData(
       stored = { solana: prepareSolanaCall(own as Partial<SolanaCall>, at) };
       break;
   }
-  checkReferences((stored as unknown as Record<string, Record<string, unknown>>)[chain], params, at);
+  checkReferences(chain, (stored as unknown as Record<string, Record<string, unknown>>)[chain], params, at);
   return stored;
 }

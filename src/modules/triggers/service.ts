@@ -157,8 +157,13 @@ export async function updateTrigger(
       params_data: input.params_data ?? (current.paramsData as Record<string, unknown>),
       params_data_input:
         input.params_data_input ?? ((current.paramsDataInput ?? {}) as Record<string, unknown>),
-      // A stored example was generated from the old descriptors unless the caller wrote it.
-      params_data_example: input.params_data_example ?? "",
+      // The stored example stays while the parameters and example input stay; otherwise it is
+      // made again from the new ones.
+      params_data_example:
+        input.params_data_example ??
+        (input.params_data === undefined && input.params_data_input === undefined
+          ? (current.paramsDataExample ?? "")
+          : ""),
       custom_address_enabled: input.custom_address_enabled ?? current.customAddressEnabled,
       custom_address: input.custom_address === undefined ? current.customAddress : input.custom_address,
     });
