@@ -287,6 +287,24 @@ describe("update and delete", () => {
     );
   });
 
+  it("a trigger saved while its wallet is deleted: one of the two wins, never both, never a 500", async () => {
+    for (let round = 0; round < 6; round++) {
+      const wallet = await createWallet(w, f.owner.token, f.app.id, { type: "evm" });
+      await w.remember(wallet.id);
+      const [created, deleted] = await Promise.all([
+        post(evmTrigger(wallet.id)),
+        w.call("DELETE", `/wallets/${f.app.id}/${wallet.id}`, { token: f.owner.token }),
+      ]);
+      const outcome = `${created.status}/${deleted.status}`;
+      assert.ok(["201/409", "400/204"].includes(outcome), `round ${round}: ${outcome}`);
+      const read = await w.call("GET", `/wallets/${f.app.id}/${wallet.id}`, { token: f.owner.token });
+      assert.equal(read.status, created.status === 201 ? 200 : 404);
+      if (created.status === 201) {
+        await w.call("DELETE", `/triggers/${f.app.id}/${created.body.id}`, { token: f.owner.token });
+      }
+    }
+  });
+
   it("deleting the app removes its wallets and triggers", async () => {
     const app = expectStatus(
       await w.call("POST", "/apps", { token: f.owner.token, body: { name: "Temp" } }),
