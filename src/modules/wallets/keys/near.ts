@@ -25,7 +25,7 @@ export function generateNearKey(): KeyMaterial {
 
 // NEAR wallets derive a phrase's key by SLIP-10 for ed25519 on the path m/44'/397'/0'
 // (what near-seed-phrase does): every step hardened, HMAC-SHA512 keyed by the parent chain code.
-function slip10Ed25519(seed: Uint8Array, path: number[]): Buffer {
+export function slip10Ed25519(seed: Uint8Array, path: number[]): Buffer {
   let digest = createHmac("sha512", "ed25519 seed").update(seed).digest();
   for (const index of path) {
     const data = Buffer.alloc(37);
