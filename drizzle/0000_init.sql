@@ -1,25 +1,13 @@
-CREATE TABLE "sessions" (
+CREATE TABLE "api_keys" (
 	"id" text PRIMARY KEY NOT NULL,
-	"user_id" text NOT NULL,
-	"token_hash" text NOT NULL,
-	"expires_at" timestamp with time zone NOT NULL,
+	"app_id" text NOT NULL,
+	"name" text NOT NULL,
+	"prefix" text NOT NULL,
+	"key_hash" text NOT NULL,
+	"created_by" text,
+	"revoked_at" timestamp with time zone,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "sessions_token_hash_unique" UNIQUE("token_hash")
-);
---> statement-breakpoint
-CREATE TABLE "users" (
-	"id" text PRIMARY KEY NOT NULL,
-	"email" text NOT NULL,
-	"username" text NOT NULL,
-	"first_name" text NOT NULL,
-	"last_name" text NOT NULL,
-	"password_hash" text NOT NULL,
-	"role" text DEFAULT 'user' NOT NULL,
-	"disabled" boolean DEFAULT false NOT NULL,
-	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "users_email_unique" UNIQUE("email"),
-	CONSTRAINT "users_username_unique" UNIQUE("username")
+	CONSTRAINT "api_keys_key_hash_unique" UNIQUE("key_hash")
 );
 --> statement-breakpoint
 CREATE TABLE "apps" (
@@ -47,28 +35,176 @@ CREATE TABLE "members" (
 	CONSTRAINT "members_invite_token_hash_unique" UNIQUE("invite_token_hash")
 );
 --> statement-breakpoint
-CREATE TABLE "api_keys" (
+CREATE TABLE "sessions" (
 	"id" text PRIMARY KEY NOT NULL,
-	"app_id" text NOT NULL,
-	"name" text NOT NULL,
-	"prefix" text NOT NULL,
-	"key_hash" text NOT NULL,
-	"created_by" text,
-	"revoked_at" timestamp with time zone,
+	"user_id" text NOT NULL,
+	"token_hash" text NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "api_keys_key_hash_unique" UNIQUE("key_hash")
+	CONSTRAINT "sessions_token_hash_unique" UNIQUE("token_hash")
 );
 --> statement-breakpoint
-ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE TABLE "users" (
+	"id" text PRIMARY KEY NOT NULL,
+	"email" text NOT NULL,
+	"username" text NOT NULL,
+	"first_name" text NOT NULL,
+	"last_name" text NOT NULL,
+	"password_hash" text NOT NULL,
+	"role" text DEFAULT 'user' NOT NULL,
+	"disabled" boolean DEFAULT false NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "users_email_unique" UNIQUE("email"),
+	CONSTRAINT "users_username_unique" UNIQUE("username")
+);
+--> statement-breakpoint
+CREATE TABLE "idempotency_keys" (
+	"scope" text NOT NULL,
+	"key" text NOT NULL,
+	"request_hash" text NOT NULL,
+	"state" text NOT NULL,
+	"response_status" integer,
+	"response_body" text,
+	"response_headers" jsonb,
+	"locked_at" timestamp with time zone NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "idempotency_keys_scope_key_pk" PRIMARY KEY("scope","key")
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_attempts" (
+	"id" text PRIMARY KEY NOT NULL,
+	"delivery_id" text NOT NULL,
+	"status_code" integer,
+	"duration_ms" integer NOT NULL,
+	"error" text,
+	"response_excerpt" text,
+	"attempted_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_deliveries" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"endpoint_id" text NOT NULL,
+	"event_id" text NOT NULL,
+	"status" text DEFAULT 'pending' NOT NULL,
+	"attempt_count" integer DEFAULT 0 NOT NULL,
+	"replay_of" text,
+	"delivered_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_endpoints" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"url" text NOT NULL,
+	"events" jsonb NOT NULL,
+	"secret_sealed" text NOT NULL,
+	"previous_secret_sealed" text,
+	"previous_secret_expires_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "webhook_events" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"type" text NOT NULL,
+	"data" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_events" (
+	"id" text PRIMARY KEY NOT NULL,
+	"type" text NOT NULL,
+	"intent_id" text NOT NULL,
+	"account" text DEFAULT '' NOT NULL,
+	"data" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_flags" (
+	"name" text PRIMARY KEY NOT NULL,
+	"enabled" boolean NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_intents" (
+	"id" text PRIMARY KEY NOT NULL,
+	"account" text DEFAULT '' NOT NULL,
+	"method" text NOT NULL,
+	"amount" bigint NOT NULL,
+	"amount_capturable" bigint DEFAULT 0 NOT NULL,
+	"amount_received" bigint DEFAULT 0 NOT NULL,
+	"amount_refunded" bigint DEFAULT 0 NOT NULL,
+	"currency" text NOT NULL,
+	"status" text NOT NULL,
+	"capture_method" text NOT NULL,
+	"payment_method_label" text,
+	"next_action" jsonb,
+	"last_error" jsonb,
+	"metadata" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"transfer_group" text,
+	"settles_at" timestamp with time zone,
+	"settle_outcome" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_refunds" (
+	"id" text PRIMARY KEY NOT NULL,
+	"intent_id" text NOT NULL,
+	"amount" bigint NOT NULL,
+	"status" text NOT NULL,
+	"reason" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_requests" (
+	"account" text DEFAULT '' NOT NULL,
+	"idempotency_key" text NOT NULL,
+	"fingerprint" text NOT NULL,
+	"response" jsonb,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "sandbox_requests_account_idempotency_key_pk" PRIMARY KEY("account","idempotency_key")
+);
+--> statement-breakpoint
+CREATE TABLE "sandbox_transfers" (
+	"id" text PRIMARY KEY NOT NULL,
+	"amount" bigint NOT NULL,
+	"currency" text NOT NULL,
+	"destination" text NOT NULL,
+	"source_intent_id" text,
+	"transfer_group" text,
+	"metadata" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "apps" ADD CONSTRAINT "apps_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
+ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_attempts" ADD CONSTRAINT "webhook_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_webhook_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_event_id_webhook_events_id_fk" FOREIGN KEY ("event_id") REFERENCES "public"."webhook_events"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_endpoints" ADD CONSTRAINT "webhook_endpoints_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "webhook_events" ADD CONSTRAINT "webhook_events_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sandbox_refunds" ADD CONSTRAINT "sandbox_refunds_intent_id_sandbox_intents_id_fk" FOREIGN KEY ("intent_id") REFERENCES "public"."sandbox_intents"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "sandbox_transfers" ADD CONSTRAINT "sandbox_transfers_source_intent_id_sandbox_intents_id_fk" FOREIGN KEY ("source_intent_id") REFERENCES "public"."sandbox_intents"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "api_keys_app_idx" ON "api_keys" USING btree ("app_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "apps_created_by_idx" ON "apps" USING btree ("created_by");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_app_email_idx" ON "members" USING btree ("app_id","email");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_app_user_idx" ON "members" USING btree ("app_id","user_id");--> statement-breakpoint
 CREATE INDEX "members_user_idx" ON "members" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "members_app_list_idx" ON "members" USING btree ("app_id","created_at","id");--> statement-breakpoint
-CREATE INDEX "api_keys_app_idx" ON "api_keys" USING btree ("app_id","created_at","id");
+CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" USING btree ("delivery_id","attempted_at");--> statement-breakpoint
+CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "webhook_endpoints_app_list_idx" ON "webhook_endpoints" USING btree ("app_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "webhook_events_app_idx" ON "webhook_events" USING btree ("app_id","created_at");--> statement-breakpoint
+CREATE INDEX "sandbox_events_intent_idx" ON "sandbox_events" USING btree ("intent_id");--> statement-breakpoint
+CREATE INDEX "sandbox_refunds_intent_idx" ON "sandbox_refunds" USING btree ("intent_id");--> statement-breakpoint
+CREATE INDEX "sandbox_transfers_source_idx" ON "sandbox_transfers" USING btree ("source_intent_id");

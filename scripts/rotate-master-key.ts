@@ -1,4 +1,5 @@
-// Re-wraps every wallet's data key under the current master key (docs/custody.md).
+// Re-wraps every wallet's data key, and re-seals every webhook secret, under the current master key
+// (docs/custody.md).
 //
 // With SECRETS_MASTER_KEY set: set it to the new key and SECRETS_MASTER_KEY_PREVIOUS to the old
 // one(s) first; this re-wraps, after which the old keys can be dropped from the environment.
@@ -6,6 +7,7 @@
 // everything is re-wrapped; the old keys stay in the file, harmless, until removed by hand.
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { rewrapWalletSecrets } from "../src/modules/wallets/secrets.ts";
+import { resealWebhookSecrets } from "../src/modules/webhooks/rotation.ts";
 import { Custody } from "../src/platform/crypto/custody.ts";
 import { keyringFromConfig, rotateKeyFile } from "../src/platform/crypto/keyring.ts";
 import { migrateDatabase, openDatabase } from "../src/platform/db/index.ts";
@@ -21,7 +23,7 @@ async function main() {
     }
     throw error;
   }
-  const keyring = config.secretsMasterKey ? keyringFromConfig(config) : rotateKeyFile(config.dataDir);
+  const keyring = config.masterKey ? keyringFromConfig(config) : rotateKeyFile(config.dataDir);
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -30,7 +32,10 @@ async function main() {
   try {
     await migrateDatabase(database);
     const { rewrapped } = await rewrapWalletSecrets({ db: database.db, custody: new Custody(() => keyring) });
-    console.log(`Re-wrapped ${rewrapped} wallet secret(s) under master key ${keyring.current.id}`);
+    const { resealed } = await resealWebhookSecrets(database.db, keyring);
+    console.log(
+      `Re-wrapped ${rewrapped} wallet secret(s) and re-sealed ${resealed} webhook secret(s) under master key ${keyring.current.id}`,
+    );
   } finally {
     await database.close();
   }

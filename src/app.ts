@@ -11,14 +11,22 @@ import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import { walletRoutes } from "./modules/wallets/routes.ts";
+import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
+import { webhookRoutes } from "./modules/webhooks/routes.ts";
+import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
+import { startRevocations } from "./platform/auth/revocations.ts";
+import { hashToken } from "./platform/auth/secrets.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
 import { createCustody } from "./platform/crypto/custody.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
-import { createServer, type Server } from "./platform/http/server.ts";
+import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
+import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
+import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -37,6 +45,8 @@ export interface BuildOptions {
 export interface Application {
   app: Server;
   deps: Deps;
+  /** Every route registered, for the OpenAPI completeness test. */
+  routes: RegisteredRoute[];
   /** Migrates, starts the job queue (and the worker when configured) and readies the routes. */
   start(): Promise<void>;
   close(): Promise<void>;
@@ -46,8 +56,19 @@ export interface Application {
 export async function buildApplication(options: BuildOptions): Promise<Application> {
   const { config, logger } = options;
   const database =
-    options.database ?? (await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir }));
+    options.database ??
+    (await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
+    }));
   const jobs = createJobs(database, logger);
+  const now = options.now ?? (() => new Date());
+  const credentialCache = new CredentialCache({
+    ttlMs: config.authCacheSeconds * 1000,
+    now: () => now().getTime(),
+  });
+  const revocations = await startRevocations(database, credentialCache, logger);
   const deps: Deps = {
     config,
     logger,
@@ -56,21 +77,29 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
     custody: options.custody ?? createCustody(config),
-    now: options.now ?? (() => new Date()),
+    revocations,
+    now,
+    paymentProviders: createPaymentProviders(config, database.db, now),
   };
 
-  jobs.register([invitationJob(deps)]);
+  jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
+  jobs.register([webhookDeliveryJob(deps)]);
 
-  const authenticate: Authenticator = (credential) =>
-    credential.startsWith("sk_") ? authenticateKey(deps, credential) : authenticateSession(deps, credential);
+  const authenticate: Authenticator = (credential) => {
+    const hash = hashToken(credential);
+    return credentialCache.resolve(hash, () =>
+      credential.startsWith("sk_") ? authenticateKey(deps, hash) : authenticateSession(deps, hash),
+    );
+  };
 
   let ready = false;
-  const { app, metrics } = await createServer({
+  const { app, metrics, routes } = await createServer({
     logger,
     authenticate,
     publicUrl: config.publicUrl,
     version: pkg.version,
   });
+  registerIdempotency(app, deps.db, now);
   await app.register(async (scope) => {
     const server = scope as unknown as Server;
     await systemRoutes(server, metrics, { ready: () => ready });
@@ -80,11 +109,14 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await apiKeyRoutes(server, deps);
     await walletRoutes(server, deps);
     await triggerRoutes(server, deps);
+    await webhookRoutes(server, deps);
+    if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
   });
 
   return {
     app,
     deps,
+    routes,
     async start() {
       await migrateDatabase(database);
       await jobs.start({ work: config.runWorker });
@@ -95,6 +127,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       ready = false;
       await app.close();
       await jobs.stop();
+      await revocations.stop();
       await database.close();
     },
   };

@@ -15,10 +15,20 @@ export interface Config {
   sessionTtlHours: number;
   /** Run the job worker in this process (the API and the worker can be split in production). */
   runWorker: boolean;
-  /** Base64 of the 32-byte master key wrapping wallet secrets; absent: a key file in `dataDir`. */
-  secretsMasterKey: string | undefined;
-  /** Former master keys, still accepted for unwrapping until `rotate-master-key` has run. */
-  secretsMasterKeyPrevious: string[];
+  /** How long a resolved credential is remembered; revocations reach every process at once anyway. */
+  authCacheSeconds: number;
+  /** Which payment provider serves `card` and `us_bank_account`: `sandbox` or `stripe`. */
+  paymentsProvider: "sandbox" | "stripe";
+  /** Stripe secret (or restricted) key; required when `paymentsProvider` is `stripe`. */
+  stripeSecretKey: string | undefined;
+  /** Signing secret of the Stripe webhook endpoint (`whsec_…`); required with Stripe. */
+  stripeWebhookSecret: string | undefined;
+  /** Let outbound webhooks reach loopback addresses: local development and tests only. */
+  webhooksAllowLoopback: boolean;
+  /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
+  masterKey: Buffer | undefined;
+  /** Former master keys (SECRETS_MASTER_KEY_PREVIOUS): they still unwrap until `rotate-master-key` has run. */
+  masterKeyPrevious: Buffer[];
 }
 
 export class ConfigError extends Error {
@@ -49,12 +59,12 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
 }
 
 /** A base64 AES-256 key: exactly 32 bytes once decoded, so a truncated paste fails at start-up. */
-function masterKey(name: string, raw: string): string {
+function base64Key(name: string, raw: string): Buffer {
   const value = raw.trim();
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || Buffer.from(value, "base64").length !== 32) {
     throw new ConfigError(name, "must be base64 of exactly 32 bytes (e.g. `openssl rand -base64 32`)");
   }
-  return value;
+  return Buffer.from(value, "base64");
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -75,23 +85,64 @@ export function loadConfig(env: Env = process.env): Config {
     "",
   );
   if (!/^https?:\/\//.test(publicUrl)) throw new ConfigError("PUBLIC_URL", "must be an http(s) URL");
+  // Test mode unless switched off: live mode moves real money, so it must be asked for.
+  const sandbox = boolean(env, "SANDBOX", true);
   return {
     port,
     host,
     dataDir: path.resolve(env.DATA_DIR || ".data"),
     databaseUrl,
-    // The embedded database is for trying and developing, so it defaults to sandbox mode.
-    sandbox: boolean(env, "SANDBOX", databaseUrl === undefined),
+    sandbox,
     logLevel,
     publicUrl,
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
-    secretsMasterKey: env.SECRETS_MASTER_KEY
-      ? masterKey("SECRETS_MASTER_KEY", env.SECRETS_MASTER_KEY)
-      : undefined,
-    secretsMasterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
+    authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
+    ...paymentSettings(env, sandbox),
+    webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
+    masterKey: masterKey(env),
+    masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
       .split(",")
       .filter((k) => k.trim() !== "")
-      .map((k) => masterKey("SECRETS_MASTER_KEY_PREVIOUS", k)),
+      .map((k) => base64Key("SECRETS_MASTER_KEY_PREVIOUS", k)),
   };
+}
+
+function paymentSettings(env: Env, sandbox: boolean) {
+  // Test mode uses the sandbox provider; a live server must name its real provider's keys.
+  const provider = env.PAYMENTS_PROVIDER || (sandbox ? "sandbox" : "stripe");
+  if (provider !== "sandbox" && provider !== "stripe") {
+    throw new ConfigError("PAYMENTS_PROVIDER", `must be sandbox or stripe, got "${provider}"`);
+  }
+  const stripeSecretKey = env.STRIPE_SECRET_KEY || undefined;
+  const stripeWebhookSecret = env.STRIPE_WEBHOOK_SECRET || undefined;
+  if (stripeSecretKey !== undefined && !/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(stripeSecretKey)) {
+    throw new ConfigError("STRIPE_SECRET_KEY", "must be a Stripe secret key (sk_test_…, sk_live_… or rk_…)");
+  }
+  if (stripeWebhookSecret !== undefined && !/^whsec_[A-Za-z0-9+/=]+$/.test(stripeWebhookSecret)) {
+    throw new ConfigError("STRIPE_WEBHOOK_SECRET", "must be a webhook signing secret (whsec_…)");
+  }
+  if (provider === "stripe") {
+    if (!stripeSecretKey)
+      throw new ConfigError("STRIPE_SECRET_KEY", "is required when PAYMENTS_PROVIDER is stripe");
+    if (!stripeWebhookSecret) {
+      throw new ConfigError("STRIPE_WEBHOOK_SECRET", "is required when PAYMENTS_PROVIDER is stripe");
+    }
+    if (sandbox !== stripeSecretKey.includes("_test_")) {
+      throw new ConfigError(
+        "STRIPE_SECRET_KEY",
+        sandbox ? "must be a test key in sandbox mode" : "must be a live key",
+      );
+    }
+  }
+  return { paymentsProvider: provider as "sandbox" | "stripe", stripeSecretKey, stripeWebhookSecret };
+}
+
+function masterKey(env: Env): Buffer | undefined {
+  const raw = env.SECRETS_MASTER_KEY;
+  if (raw === undefined || raw === "") return undefined;
+  const key = Buffer.from(raw, "base64");
+  if (key.length !== 32)
+    throw new ConfigError("SECRETS_MASTER_KEY", "must be 32 random bytes, base64-encoded");
+  return key;
 }

@@ -24,12 +24,21 @@ async function isolatedDatabase(): Promise<{ handle: DatabaseHandle; drop: () =>
   await admin.end();
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: target.toString() });
+  const handle = await openDatabase({ databaseUrl: target.toString(), onIdleError: () => {} });
   return {
     handle,
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
+      // Let connections that are closing finish before the drop forces the rest off.
+      for (let i = 0; i < 50; i++) {
+        const { rows } = await client.query(
+          "select count(*)::int as n from pg_stat_activity where datname = $1",
+          [name],
+        );
+        if (rows[0].n === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
       await client.query(`drop database if exists ${name} with (force)`);
       await client.end();
     },

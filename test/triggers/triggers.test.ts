@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { checkRouteBasics } from "../helpers/contract.ts";
 import { assertProblem, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { evmTrigger, nearTrigger, waxTrigger } from "../helpers/triggers.ts";
 import { buildWalletTestApp, createWallet, type WalletTestApp } from "../helpers/wallets.ts";
@@ -341,6 +342,28 @@ describe("request validation and security", () => {
         "validation_failed",
       );
     }
+  });
+
+  it("every route passes the API's contract checks (401s, malformed JSON, unknown fields, paging)", async () => {
+    const trigger = await created(evmTrigger(evmWallet.id));
+    const token = f.owner.token;
+    const one = `/triggers/${f.app.id}/${trigger.id}`;
+    await checkRouteBasics(w.t, { method: "GET", url: `/triggers/${f.app.id}`, token, list: true });
+    await checkRouteBasics(w.t, {
+      method: "POST",
+      url: `/triggers/${f.app.id}`,
+      token,
+      body: evmTrigger(evmWallet.id),
+    });
+    await checkRouteBasics(w.t, { method: "GET", url: one, token });
+    await checkRouteBasics(w.t, { method: "PATCH", url: one, token, body: { name: "T" } });
+    await checkRouteBasics(w.t, {
+      method: "POST",
+      url: `${one}/render`,
+      token,
+      body: { params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 1 } },
+    });
+    await checkRouteBasics(w.t, { method: "DELETE", url: one, token });
   });
 
   it("every route wants a credential; another tenant gets 404 and changes nothing", async () => {

@@ -14,21 +14,29 @@ import {
   walletContext,
 } from "../../src/modules/wallets/secrets.ts";
 import { wallets } from "../../src/modules/wallets/tables.ts";
+import { webhookEndpoints } from "../../src/modules/webhooks/tables.ts";
 import { Custody } from "../../src/platform/crypto/custody.ts";
 import { open, seal } from "../../src/platform/crypto/envelope.ts";
 import {
   Keyring,
   keyFilePath,
   keyringFromFile,
-  masterKeyOf,
+  PREVIOUS_KEYS_FILE,
   rotateKeyFile,
+  toMasterKey,
 } from "../../src/platform/crypto/keyring.ts";
+import {
+  masterKeyOf as sealedMasterKeyOf,
+  seal as sealWith,
+  unseal,
+} from "../../src/platform/crypto/sealed.ts";
 import { migrateDatabase, openDatabase } from "../../src/platform/db/index.ts";
 import { expectStatus, tenantFixture } from "../helpers/http.ts";
 import { buildWalletTestApp, createWallet, newMasterKey, type WalletTestApp } from "../helpers/wallets.ts";
 
 const run = promisify(execFile);
-const ring = (...keys: string[]) => new Keyring(masterKeyOf(keys[0]), keys.slice(1).map(masterKeyOf));
+const key = (base64: string) => toMasterKey(Buffer.from(base64, "base64"));
+const ring = (...keys: string[]) => new Keyring(key(keys[0]), keys.slice(1).map(key));
 
 describe("envelope encryption", () => {
   const keyring = ring(newMasterKey());
@@ -69,13 +77,13 @@ describe("master key settings", () => {
         (error) => error instanceof ConfigError && error.setting === name,
       );
     }
-    const key = newMasterKey();
+    const current = newMasterKey();
     const config = loadConfig({
-      SECRETS_MASTER_KEY: key,
+      SECRETS_MASTER_KEY: current,
       SECRETS_MASTER_KEY_PREVIOUS: `${newMasterKey()}, ${newMasterKey()}`,
     });
-    assert.equal(config.secretsMasterKey, key);
-    assert.equal(config.secretsMasterKeyPrevious.length, 2);
+    assert.deepEqual(config.masterKey, Buffer.from(current, "base64"));
+    assert.equal(config.masterKeyPrevious.length, 2);
   });
 
   it("the embedded default makes an owner-only key file, keeps it, and refuses a readable one", () => {
@@ -87,7 +95,12 @@ describe("master key settings", () => {
       const rotated = rotateKeyFile(dir);
       assert.notEqual(rotated.current.id, first.current.id);
       assert.ok(rotated.get(first.current.id), "the former key still unwraps");
-      assert.equal(readFileSync(keyFilePath(dir), "utf8").trim().split("\n").length, 2);
+      assert.equal(readFileSync(keyFilePath(dir), "utf8").trim().split("\n").length, 1);
+      const previousFile = path.join(dir, PREVIOUS_KEYS_FILE);
+      assert.equal(readFileSync(previousFile, "utf8").trim().split("\n").length, 1);
+      assert.equal(statSync(previousFile).mode & 0o777, 0o600);
+      // sealed.ts (webhook secrets) reads the same file and so uses the same current key.
+      assert.deepEqual(sealedMasterKeyOf({ dataDir: dir, masterKey: undefined }), rotated.current.key);
       chmodSync(keyFilePath(dir), 0o644);
       assert.throws(() => keyringFromFile(dir), /owner only/);
     } finally {
@@ -143,7 +156,7 @@ describe("rotation keeps every wallet usable", () => {
     const fresh = await createWallet(w, f.owner.token, f.app.id, { type: "evm" });
     await w.remember(fresh.id);
     const rows = await w.t.deps.db.select({ keyId: wallets.secretKeyId }).from(wallets);
-    assert.ok(rows.every((r) => r.keyId === masterKeyOf(newKey).id));
+    assert.ok(rows.every((r) => r.keyId === key(newKey).id));
   });
 });
 
@@ -184,12 +197,20 @@ describe("npm run rotate-master-key on the embedded database", () => {
           })(),
         });
       }
+      await database.db.insert(webhookEndpoints).values({
+        id: "whe_1",
+        appId: "app_1",
+        url: "https://example.com/hook",
+        events: ["payment.*"],
+        secretSealed: sealWith(custody.keyring.current.key, "whsec_one", "whe_1"),
+        previousSecretSealed: sealWith(custody.keyring.current.key, "whsec_zero", "whe_1:previous"),
+      });
       await database.close();
 
       const { stdout } = await run(process.execPath, ["scripts/rotate-master-key.ts"], {
         env: { PATH: process.env.PATH, DATA_DIR: dir },
       });
-      assert.match(stdout, /Re-wrapped 2 wallet secret/);
+      assert.match(stdout, /Re-wrapped 2 wallet secret\(s\) and re-sealed 1 webhook secret/);
 
       const rotated = keyringFromFile(dir);
       assert.notEqual(rotated.current.id, oldId);
@@ -198,6 +219,12 @@ describe("npm run rotate-master-key on the embedded database", () => {
         const newOnly = { db: database.db, custody: new Custody(() => new Keyring(rotated.current)) };
         for (const [id, secret] of secrets)
           assert.equal((await decryptWalletSecret(newOnly, id)).secret, secret);
+        const [endpoint] = await database.db.select().from(webhookEndpoints);
+        assert.equal(unseal(rotated.current.key, endpoint.secretSealed, "whe_1"), "whsec_one");
+        assert.equal(
+          unseal(rotated.current.key, endpoint.previousSecretSealed!, "whe_1:previous"),
+          "whsec_zero",
+        );
       } finally {
         await database.close();
       }

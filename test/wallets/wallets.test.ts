@@ -15,6 +15,7 @@ import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { decryptWalletSecret } from "../../src/modules/wallets/secrets.ts";
 import { wallets } from "../../src/modules/wallets/tables.ts";
+import { checkRouteBasics } from "../helpers/contract.ts";
 import { assertProblem, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { buildWalletTestApp, createWallet, type WalletTestApp } from "../helpers/wallets.ts";
 
@@ -301,6 +302,19 @@ describe("list, read, update, delete", () => {
     for (const item of items) assertWalletShape(item, "evm");
   });
 
+  it("a repeated POST with one Idempotency-Key creates one wallet, one key", async () => {
+    const options = {
+      token: f.owner.token,
+      body: { name: "Once", type: "evm" },
+      headers: { "idempotency-key": `wallet-${Date.now()}` },
+    };
+    const first = expectStatus(await w.call("POST", `/wallets/${f.app.id}`, options), 201);
+    const again = expectStatus(await w.call("POST", `/wallets/${f.app.id}`, options), 201);
+    await w.remember(first.id);
+    assert.equal(again.id, first.id);
+    assert.equal(again.wallet_data.evm.account_id, first.wallet_data.evm.account_id);
+  });
+
   it("reads one wallet", async () => {
     const wallet = await createWallet(w, f.owner.token, f.app.id, { type: "solana" });
     await w.remember(wallet.id);
@@ -456,6 +470,23 @@ describe("request validation", () => {
 });
 
 describe("security", () => {
+  it("every route passes the API's contract checks (401s, malformed JSON, unknown fields, paging)", async () => {
+    const wallet = await createWallet(w, f.owner.token, f.app.id, { type: "evm" });
+    await w.remember(wallet.id);
+    const token = f.owner.token;
+    const one = `/wallets/${f.app.id}/${wallet.id}`;
+    await checkRouteBasics(w.t, { method: "GET", url: `/wallets/${f.app.id}`, token, list: true });
+    await checkRouteBasics(w.t, {
+      method: "POST",
+      url: `/wallets/${f.app.id}`,
+      token,
+      body: { name: "W", type: "evm" },
+    });
+    await checkRouteBasics(w.t, { method: "GET", url: one, token });
+    await checkRouteBasics(w.t, { method: "PATCH", url: one, token, body: { name: "W" } });
+    await checkRouteBasics(w.t, { method: "DELETE", url: one, token });
+  });
+
   it("every route wants a credential", async () => {
     const wallet = await createWallet(w, f.owner.token, f.app.id, { type: "evm" });
     await w.remember(wallet.id);

@@ -1,7 +1,8 @@
-import { and, count, desc, eq, isNull } from "drizzle-orm";
+import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
+import { type Database, prepared } from "../../platform/db/index.ts";
 import { forbidden, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
@@ -74,17 +75,25 @@ export async function revokeKey(deps: Deps, actor: Principal, appId: string, key
   if (!key) throw notFound("API key");
   if (role !== "owner" && key.createdBy !== userId)
     throw forbidden("Only an owner may revoke other people's keys");
-  await deps.db
-    .update(apiKeys)
-    .set({ revokedAt: deps.now() })
-    .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+  await deps.revocations.revokeWith(deps.db, { keyId }, (tx) =>
+    tx
+      .update(apiKeys)
+      .set({ revokedAt: deps.now() })
+      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt))),
+  );
 }
 
-/** Resolves an API key to its app. A revoked key stops working on the next request. */
-export async function authenticateKey(deps: Deps, key: string): Promise<Principal | undefined> {
-  const [row] = await deps.db
+const keyLookup = (db: Database) =>
+  db
     .select({ id: apiKeys.id, appId: apiKeys.appId })
     .from(apiKeys)
-    .where(and(eq(apiKeys.keyHash, hashToken(key)), isNull(apiKeys.revokedAt)));
-  return row ? { kind: "api_key", appId: row.appId, keyId: row.id } : undefined;
+    .where(and(eq(apiKeys.keyHash, sql.placeholder("hash")), isNull(apiKeys.revokedAt)))
+    .prepare("auth_api_key");
+
+/** Resolves an API key's hash to its app. A revoked key stops working on the next request. */
+export async function authenticateKey(deps: Deps, keyHash: string) {
+  const [row] = await prepared(deps.db, "auth_api_key", keyLookup).execute({ hash: keyHash });
+  if (!row) return undefined;
+  const principal: Principal = { kind: "api_key", appId: row.appId, keyId: row.id };
+  return { principal };
 }

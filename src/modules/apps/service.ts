@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { type Principal, permissionsOf, type Role } from "../../platform/auth/principal.ts";
-import type { Executor } from "../../platform/db/index.ts";
+import { type Database, prepared } from "../../platform/db/index.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
@@ -50,20 +50,34 @@ const ownerColumns = {
 };
 
 /**
- * One query answers an app with its creator and the caller's role, so the most-read endpoint
- * costs one round trip after authentication.
+ * One prepared query answers an app with its creator and the caller's role, so the most-read
+ * endpoint costs one round trip after authentication. `user_id` is the calling user (null for an
+ * API key) and `key_app_id` the API key's app (null for a user).
  */
-async function loadView(db: Executor, actor: Principal, appId: string) {
-  const callerRole =
-    actor.kind === "user"
-      ? sql<string | null>`(select ${members.role} from ${members} where ${members.appId} = ${apps.id}
-          and ${members.userId} = ${actor.userId} and ${members.acceptedAt} is not null)`
-      : sql<string | null>`case when ${apps.id} = ${actor.appId} then 'developer' end`;
-  const [row] = await db
-    .select({ app: apps, owner: ownerColumns, role: callerRole })
+const appView = (db: Database) =>
+  db
+    .select({
+      app: apps,
+      owner: ownerColumns,
+      role: sql<string | null>`case
+        when ${sql.placeholder("key_app_id")}::text is not null
+          then case when ${apps.id} = ${sql.placeholder("key_app_id")}::text then 'developer' end
+        else (select ${members.role} from ${members} where ${members.appId} = ${apps.id}
+          and ${members.userId} = ${sql.placeholder("user_id")}::text and ${members.acceptedAt} is not null)
+        end`,
+    })
     .from(apps)
     .innerJoin(users, eq(users.id, apps.createdBy))
-    .where(eq(apps.id, appId));
+    .where(eq(apps.id, sql.placeholder("app_id")))
+    .prepare("app_view");
+
+async function loadView(db: Database, actor: Principal, appId: string) {
+  const statement = prepared(db, "app_view", appView);
+  const [row] = await statement.execute({
+    app_id: appId,
+    user_id: actor.kind === "user" ? actor.userId : null,
+    key_app_id: actor.kind === "api_key" ? actor.appId : null,
+  });
   if (!row?.role) throw notFound("App");
   return row;
 }
@@ -143,5 +157,6 @@ export async function updateApp(deps: Deps, actor: Principal, appId: string, inp
 
 export async function deleteApp(deps: Deps, actor: Principal, appId: string) {
   await requireAppRole(deps.db, actor, appId, "delete");
-  await deps.db.delete(apps).where(eq(apps.id, appId));
+  // The app's API keys go with it (cascade); their cached resolutions must go too.
+  await deps.revocations.revokeWith(deps.db, { appId }, (tx) => tx.delete(apps).where(eq(apps.id, appId)));
 }

@@ -1,8 +1,8 @@
-import { and, eq, gt } from "drizzle-orm";
+import { and, eq, gt, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, verifyPassword } from "../../platform/auth/secrets.ts";
-import { isUniqueViolation } from "../../platform/db/index.ts";
+import { type Database, type Executor, isUniqueViolation, prepared } from "../../platform/db/index.ts";
 import { AppError, forbidden } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { sessions, users } from "./tables.ts";
@@ -18,29 +18,31 @@ export interface SignupInput {
 // Session tokens say what they are, so a leaked one is recognisable in a scan.
 const SESSION_TOKEN_PREFIX = "ust_";
 
-async function openSession(deps: Deps, userId: string) {
+async function openSession(deps: Deps, db: Executor, userId: string) {
   const token = newSecret(SESSION_TOKEN_PREFIX);
   const expiresAt = new Date(deps.now().getTime() + deps.config.sessionTtlHours * 3600_000);
-  await deps.db.insert(sessions).values({ id: newId("ses"), userId, tokenHash: hashToken(token), expiresAt });
+  await db.insert(sessions).values({ id: newId("ses"), userId, tokenHash: hashToken(token), expiresAt });
   return { token, expiresAt };
 }
 
 export async function signup(deps: Deps, input: SignupInput) {
   const passwordHash = await hashPassword(input.password);
   try {
-    const [user] = await deps.db
-      .insert(users)
-      .values({
-        id: newId("usr"),
-        email: input.email.toLowerCase(),
-        username: input.username,
-        firstName: input.first_name,
-        lastName: input.last_name,
-        passwordHash,
-      })
-      .returning();
-    const { token } = await openSession(deps, user.id);
-    return { user, token };
+    return await deps.db.transaction(async (tx) => {
+      const [user] = await tx
+        .insert(users)
+        .values({
+          id: newId("usr"),
+          email: input.email.toLowerCase(),
+          username: input.username,
+          firstName: input.first_name,
+          lastName: input.last_name,
+          passwordHash,
+        })
+        .returning();
+      const { token } = await openSession(deps, tx, user.id);
+      return { user, token };
+    });
   } catch (error) {
     if (isUniqueViolation(error)) {
       throw new AppError("conflict", "A user with this email or username already exists");
@@ -56,12 +58,14 @@ export async function login(deps: Deps, email: string, password: string) {
   if (!user || !ok || user.disabled) {
     throw new AppError("unauthenticated", "The email or password is wrong");
   }
-  return openSession(deps, user.id);
+  return openSession(deps, deps.db, user.id);
 }
 
 export async function logout(deps: Deps, actor: Principal) {
   if (actor.kind !== "user") throw forbidden("Only a user session can log out; revoke API keys instead");
-  await deps.db.delete(sessions).where(eq(sessions.id, actor.sessionId));
+  await deps.revocations.revokeWith(deps.db, { sessionId: actor.sessionId }, (tx) =>
+    tx.delete(sessions).where(eq(sessions.id, actor.sessionId)),
+  );
 }
 
 export function requireUser(actor: Principal): string {
@@ -71,22 +75,38 @@ export function requireUser(actor: Principal): string {
 
 export async function getProfile(deps: Deps, actor: Principal) {
   const userId = requireUser(actor);
-  const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
+  const [user] = await prepared(deps.db, "user_by_id", userById).execute({ id: userId });
   return user;
 }
 
-/** Resolves a session token to its user, if the session is live and the user not disabled. */
-export async function authenticateSession(deps: Deps, token: string): Promise<Principal | undefined> {
-  const [row] = await deps.db
-    .select({ sessionId: sessions.id, userId: sessions.userId })
+const userById = (db: Database) =>
+  db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder("id")))
+    .prepare("user_by_id");
+
+const sessionLookup = (db: Database) =>
+  db
+    .select({ sessionId: sessions.id, userId: sessions.userId, expiresAt: sessions.expiresAt })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
       and(
-        eq(sessions.tokenHash, hashToken(token)),
-        gt(sessions.expiresAt, deps.now()),
+        eq(sessions.tokenHash, sql.placeholder("hash")),
+        gt(sessions.expiresAt, sql.placeholder("now")),
         eq(users.disabled, false),
       ),
-    );
-  return row ? { kind: "user", userId: row.userId, sessionId: row.sessionId } : undefined;
+    )
+    .prepare("auth_session");
+
+/** Resolves a session token's hash to its user, if the session is live and the user not disabled. */
+export async function authenticateSession(deps: Deps, tokenHash: string) {
+  const [row] = await prepared(deps.db, "auth_session", sessionLookup).execute({
+    hash: tokenHash,
+    now: deps.now(),
+  });
+  if (!row) return undefined;
+  const principal: Principal = { kind: "user", userId: row.userId, sessionId: row.sessionId };
+  return { principal, expiresAt: row.expiresAt };
 }

@@ -7,7 +7,7 @@ import type { Keyring } from "./keyring.ts";
  * data key only; the secret's own ciphertext never changes.
  */
 export interface Envelope {
-  /** Id of the master key that wrapped `wrappedKey` (see `masterKeyOf`). */
+  /** Id of the master key that wrapped `wrappedKey` (see `toMasterKey`). */
   keyId: string;
   /** `v1.` + base64(iv | encrypted data key | tag). */
   wrappedKey: string;

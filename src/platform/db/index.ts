@@ -44,11 +44,15 @@ export interface OpenOptions {
   /** Data directory for the embedded engine; absent means in memory (tests). */
   dataDir?: string;
   poolSize?: number;
+  onIdleError?: (error: Error) => void;
 }
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
+    // An idle connection the server drops (restart, failover) must not crash the process: the pool
+    // replaces it on the next checkout.
+    pool.on("error", (error) => options.onIdleError?.(error));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     return {
       db,
@@ -98,4 +102,25 @@ export function isUniqueViolation(error: unknown): boolean {
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+const preparedCache = new WeakMap<Database, Map<string, unknown>>();
+
+/**
+ * A statement built once per database and reused: the SQL text is not rebuilt on every request,
+ * and PostgreSQL plans it once per connection. For the queries every request runs (authentication,
+ * the most-read records).
+ */
+export function prepared<T>(db: Database, name: string, build: (db: Database) => T): T {
+  let cache = preparedCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    preparedCache.set(db, cache);
+  }
+  let statement = cache.get(name) as T | undefined;
+  if (!statement) {
+    statement = build(db);
+    cache.set(name, statement);
+  }
+  return statement;
 }

@@ -6,3 +6,6 @@ export * from "../../modules/members/tables.ts";
 export * from "../../modules/triggers/tables.ts";
 export * from "../../modules/users/tables.ts";
 export * from "../../modules/wallets/tables.ts";
+export * from "../../modules/webhooks/tables.ts";
+export * from "../http/idempotency-table.ts";
+export * from "../providers/payments/sandbox/tables.ts";

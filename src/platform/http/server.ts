@@ -108,8 +108,17 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
   return sendProblem(request, reply, "internal", "Something went wrong on our side");
 }
 
-export async function createServer(options: ServerOptions): Promise<{ app: Server; metrics: HttpMetrics }> {
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  hidden: boolean;
+}
+
+export async function createServer(
+  options: ServerOptions,
+): Promise<{ app: Server; metrics: HttpMetrics; routes: RegisteredRoute[] }> {
   const metrics = new HttpMetrics();
+  const routes: RegisteredRoute[] = [];
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT,
@@ -127,6 +136,9 @@ export async function createServer(options: ServerOptions): Promise<{ app: Serve
 
   // Every route documents its error answers in the OpenAPI document.
   app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== "HEAD") routes.push({ method, url: route.url, hidden: Boolean(route.schema?.hide) });
+    }
     if (route.schema?.hide) return;
     route.schema = route.schema ?? {};
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
@@ -167,7 +179,7 @@ export async function createServer(options: ServerOptions): Promise<{ app: Serve
 
   app.addHook("onRequest", async (request, reply) => {
     reply.header("x-request-id", request.id);
-    if (request.routeOptions.config.public || request.routeOptions.schema?.hide) return;
+    if (request.is404 || request.routeOptions.config.public || request.routeOptions.schema?.hide) return;
     const credential = readCredential(request.headers.authorization);
     const actor = credential ? await options.authenticate(credential) : undefined;
     if (!actor) {
@@ -190,5 +202,5 @@ export async function createServer(options: ServerOptions): Promise<{ app: Serve
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, "not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
   );
-  return { app, metrics };
+  return { app, metrics, routes };
 }

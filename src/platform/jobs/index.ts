@@ -16,6 +16,8 @@ export interface JobDefinition<T extends object> {
   /** Retries with exponential backoff: a provider that is down is tried again later, never lost. */
   retryLimit?: number;
   retryDelaySeconds?: number;
+  /** Cron expression (UTC) for a job that runs periodically; pg-boss runs it once per slot cluster-wide. */
+  schedule?: string;
   handle(data: T, meta: { id: string; retryCount: number }): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ export function createJobs(database: DatabaseHandle, logger: Logger): Jobs {
           retryBackoff: true,
           retryDelayMax: 15 * 60,
         });
+      }
+      for (const definition of definitions.values()) {
+        if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
       }
       if (!work) return;
       const workOptions: WorkOptions = { pollingIntervalSeconds: 0.5, batchSize: 1 };

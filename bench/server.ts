@@ -1,0 +1,37 @@
+// The server side of the benchmark: the whole application on one port and, in the same process on
+// the same database, a bare Fastify route doing one primary-key SELECT on another port: the
+// baseline the application's overhead is measured against.
+import Fastify from "fastify";
+import { buildApplication } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { createLogger } from "../src/platform/log.ts";
+
+const config = loadConfig({ ...process.env, PORT: "0", LOG_LEVEL: "warn" });
+const logger = createLogger("warn");
+const application = await buildApplication({ config, logger });
+await application.start();
+await application.app.listen({ port: 0, host: "127.0.0.1" });
+
+const database = application.deps.database;
+const selectApp = "select id, name, type, created_at from apps where id = $1";
+const bare = Fastify();
+bare.get<{ Params: { id: string } }>("/bare/apps/:id", async (request, reply) => {
+  const result = database.pool
+    ? await database.pool.query(selectApp, [request.params.id])
+    : await database.pglite!.query(selectApp, [request.params.id]);
+  if (result.rows.length === 0) return reply.code(404).send({ error: "not found" });
+  return result.rows[0];
+});
+await bare.listen({ port: 0, host: "127.0.0.1" });
+
+const port = (server: { server: { address(): unknown } }) =>
+  (server.server.address() as { port: number }).port;
+process.stdout.write(
+  `${JSON.stringify({ ready: true, app: port(application.app), bare: port(bare), engine: database.engine })}\n`,
+);
+
+process.once("SIGTERM", async () => {
+  await bare.close();
+  await application.close();
+  process.exit(0);
+});

@@ -1,0 +1,100 @@
+import { and, eq, sql } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import { masterKeyOf, unseal } from "../../platform/crypto/sealed.ts";
+import { newId } from "../../platform/ids.ts";
+import { type SendResult, send } from "./send.ts";
+import { signatureHeader } from "./signing.ts";
+import { vetUrl } from "./ssrf.ts";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
+
+type DeliverDeps = Pick<Deps, "db" | "config" | "now">;
+
+/** The body every attempt of an event sends: the same bytes each time, so receivers can dedupe. */
+export function eventBody(event: typeof webhookEvents.$inferSelect): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    timestamp: event.createdAt.toISOString(),
+    app_id: event.appId,
+    data: event.data,
+  });
+}
+
+function signingSecrets(deps: DeliverDeps, endpoint: typeof webhookEndpoints.$inferSelect): string[] {
+  const key = masterKeyOf(deps.config);
+  const secrets = [unseal(key, endpoint.secretSealed, endpoint.id)];
+  if (
+    endpoint.previousSecretSealed &&
+    endpoint.previousSecretExpiresAt &&
+    endpoint.previousSecretExpiresAt > deps.now()
+  ) {
+    secrets.push(unseal(key, endpoint.previousSecretSealed, `${endpoint.id}:previous`));
+  }
+  return secrets;
+}
+
+/**
+ * One attempt at one delivery, recorded whatever happens. Answers whether the receiver took it
+ * (2xx); the job throws otherwise so pg-boss retries it with backoff. `final` marks the last
+ * attempt pg-boss will make, after which the delivery is `failed` (it can still be replayed).
+ */
+export async function attemptDelivery(
+  deps: DeliverDeps,
+  deliveryId: string,
+  final: boolean,
+): Promise<boolean> {
+  const [found] = await deps.db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints, event: webhookEvents })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .innerJoin(webhookEvents, eq(webhookEvents.id, webhookDeliveries.eventId))
+    .where(eq(webhookDeliveries.id, deliveryId));
+  // The endpoint was deleted (its deliveries with it), or this delivery already went through.
+  if (!found || found.delivery.status === "succeeded") return true;
+  const { endpoint, event } = found;
+
+  const started = performance.now();
+  const body = eventBody(event);
+  const timestamp = Math.floor(deps.now().getTime() / 1000);
+  let result: SendResult;
+  try {
+    // Resolved and checked again now: the name may point somewhere else than at registration.
+    const target = await vetUrl(endpoint.url, deps.config.webhooksAllowLoopback);
+    result = await send(
+      target,
+      {
+        "webhook-id": event.id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signatureHeader(signingSecrets(deps, endpoint), event.id, timestamp, body),
+        "user-agent": "payments-backend-webhooks/1",
+      },
+      body,
+    );
+  } catch (error) {
+    result = { statusCode: null, excerpt: null, error: (error as Error).message };
+  }
+  const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+  if (!ok && !result.error) result.error = `receiver answered ${result.statusCode}`;
+  const now = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      id: newId("wha"),
+      deliveryId,
+      statusCode: result.statusCode,
+      durationMs: Math.round(performance.now() - started),
+      error: ok ? null : result.error,
+      responseExcerpt: result.excerpt,
+      attemptedAt: now,
+    });
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: ok ? "succeeded" : final ? "failed" : "retrying",
+        attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
+        deliveredAt: ok ? now : null,
+        updatedAt: now,
+      })
+      .where(and(eq(webhookDeliveries.id, deliveryId)));
+  });
+  return ok;
+}

@@ -1,0 +1,50 @@
+import { eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Tx } from "../../platform/db/index.ts";
+import { newId } from "../../platform/ids.ts";
+import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
+import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
+import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
+
+export interface EmittedEvent {
+  appId: string;
+  type: EventType;
+  /** The event's payload as the API presents it (plain JSON: amounts already in major units). */
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records an event and enqueues one delivery job per endpoint subscribed to it, inside the
+ * caller's transaction: the event and its deliveries commit with the change they announce, or
+ * not at all.
+ */
+export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event: EmittedEvent) {
+  if (!(EVENT_TYPES as readonly string[]).includes(event.type)) {
+    throw new Error(`Unknown webhook event type ${event.type}`);
+  }
+  const now = deps.now();
+  const [row] = await tx
+    .insert(webhookEvents)
+    .values({ id: newId("evt"), appId: event.appId, type: event.type, data: event.data, createdAt: now })
+    .returning();
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.appId, event.appId));
+  const deliveryIds: string[] = [];
+  for (const endpoint of endpoints) {
+    if (!matches(endpoint.events, event.type)) continue;
+    const id = newId("whd");
+    await tx.insert(webhookDeliveries).values({
+      id,
+      appId: event.appId,
+      endpointId: endpoint.id,
+      eventId: row.id,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: id });
+    deliveryIds.push(id);
+  }
+  return { eventId: row.id, deliveryIds };
+}

@@ -1,0 +1,194 @@
+import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import { masterKeyOf, seal, unseal } from "../../platform/crypto/sealed.ts";
+import { AppError, notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import { requireAppRole } from "../members/access.ts";
+import { isKnownPattern } from "./event-types.ts";
+import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
+import { presentDelivery, presentEndpoint } from "./presenters.ts";
+import { newSigningSecret } from "./signing.ts";
+import { vetUrl } from "./ssrf.ts";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
+
+// How long the old secret keeps signing after a rotation, so receivers can switch without loss.
+const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
+
+async function loadEndpoint(deps: Deps, appId: string, id: string) {
+  const [row] = await deps.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)));
+  if (!row) throw notFound("Webhook endpoint");
+  return row;
+}
+
+export async function createEndpoint(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  body: { url: string; events: string[] },
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const unknown = body.events.map((e, i) => ({ e, i })).filter(({ e }) => !isKnownPattern(e));
+  if (unknown.length > 0) {
+    throw new AppError("validation_failed", `Unknown event types: ${unknown.map((u) => u.e).join(", ")}`, {
+      errors: unknown.map(({ i }) => ({ path: `/body/events/${i}`, message: "is not a known event type" })),
+    });
+  }
+  await vetUrl(body.url, deps.config.webhooksAllowLoopback);
+  const id = newId("wh");
+  const secret = newSigningSecret();
+  const [row] = await deps.db
+    .insert(webhookEndpoints)
+    .values({
+      id,
+      appId,
+      url: body.url,
+      events: body.events,
+      secretSealed: seal(masterKeyOf(deps.config), secret, id),
+      createdAt: deps.now(),
+      updatedAt: deps.now(),
+    })
+    .returning();
+  return presentEndpoint(row, secret);
+}
+
+export async function listEndpoints(deps: Deps, actor: Principal, appId: string, page: Page) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const where = eq(webhookEndpoints.appId, appId);
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select()
+      .from(webhookEndpoints)
+      .where(where)
+      .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(webhookEndpoints).where(where),
+  ]);
+  return { items: rows.map((row) => presentEndpoint(row)), total };
+}
+
+export async function getEndpoint(deps: Deps, actor: Principal, appId: string, id: string) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  return presentEndpoint(await loadEndpoint(deps, appId, id));
+}
+
+export async function deleteEndpoint(deps: Deps, actor: Principal, appId: string, id: string) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const deleted = await deps.db
+    .delete(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)))
+    .returning({ id: webhookEndpoints.id });
+  if (deleted.length === 0) throw notFound("Webhook endpoint");
+}
+
+export async function rotateSecret(deps: Deps, actor: Principal, appId: string, id: string) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const secret = newSigningSecret();
+  const key = masterKeyOf(deps.config);
+  const row = await deps.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)))
+      .for("update");
+    if (!current) throw notFound("Webhook endpoint");
+    const previous = unseal(key, current.secretSealed, id);
+    const [updated] = await tx
+      .update(webhookEndpoints)
+      .set({
+        secretSealed: seal(key, secret, id),
+        previousSecretSealed: seal(key, previous, `${id}:previous`),
+        previousSecretExpiresAt: new Date(deps.now().getTime() + ROTATION_GRACE_MS),
+        updatedAt: deps.now(),
+      })
+      .where(eq(webhookEndpoints.id, id))
+      .returning();
+    return updated;
+  });
+  return presentEndpoint(row, secret);
+}
+
+async function presentDeliveries(deps: Deps, rows: (typeof webhookDeliveries.$inferSelect)[]) {
+  if (rows.length === 0) return [];
+  const ids = rows.map((r) => r.id);
+  const [events, attempts] = await Promise.all([
+    deps.db
+      .select({ id: webhookEvents.id, type: webhookEvents.type, createdAt: webhookEvents.createdAt })
+      .from(webhookEvents)
+      .where(
+        inArray(
+          webhookEvents.id,
+          rows.map((r) => r.eventId),
+        ),
+      ),
+    deps.db
+      .select()
+      .from(webhookAttempts)
+      .where(inArray(webhookAttempts.deliveryId, ids))
+      .orderBy(asc(webhookAttempts.attemptedAt), asc(webhookAttempts.id)),
+  ]);
+  const eventById = new Map(events.map((e) => [e.id, e]));
+  return rows.map((row) =>
+    presentDelivery(
+      row,
+      eventById.get(row.eventId)!,
+      attempts.filter((a) => a.deliveryId === row.id),
+    ),
+  );
+}
+
+export async function listDeliveries(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  endpointId: string,
+  page: Page,
+) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  await loadEndpoint(deps, appId, endpointId);
+  const where = eq(webhookDeliveries.endpointId, endpointId);
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(webhookDeliveries).where(where),
+  ]);
+  return { items: await presentDeliveries(deps, rows), total };
+}
+
+/** Sends one delivery's event again to its endpoint, as a new delivery with its own log. */
+export async function replayDelivery(deps: Deps, actor: Principal, appId: string, deliveryId: string) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await deps.db.transaction(async (tx) => {
+    const [original] = await tx
+      .select()
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.appId, appId), eq(webhookDeliveries.id, deliveryId)));
+    if (!original) throw notFound("Webhook delivery");
+    const [replay] = await tx
+      .insert(webhookDeliveries)
+      .values({
+        id: newId("whd"),
+        appId,
+        endpointId: original.endpointId,
+        eventId: original.eventId,
+        replayOf: original.id,
+        createdAt: deps.now(),
+        updatedAt: deps.now(),
+      })
+      .returning();
+    await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: replay.id });
+    return replay;
+  });
+  const [presented] = await presentDeliveries(deps, [row]);
+  return presented;
+}

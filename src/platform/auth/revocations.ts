@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import pg from "pg";
+import type { Logger } from "pino";
+import type { Database, DatabaseHandle, Tx } from "../db/index.ts";
+import type { CredentialCache, Revocation } from "./cache.ts";
+
+const CHANNEL = "credential_revoked";
+
+export interface Revocations {
+  /**
+   * Runs `work` in a transaction that also publishes `revocation`; once it commits, the credential
+   * is dropped from this process's cache at once, and from every other process's on the NOTIFY.
+   */
+  revokeWith<T>(db: Database, revocation: Revocation, work: (tx: Tx) => Promise<T>): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startRevocations(
+  database: DatabaseHandle,
+  cache: CredentialCache,
+  logger: Logger,
+): Promise<Revocations> {
+  let listener: pg.Client | undefined;
+  let stopped = false;
+
+  // Only PostgreSQL can have other processes; the embedded database belongs to this one.
+  const listen = async () => {
+    if (stopped || !database.connectionString) return;
+    const client = new pg.Client({ connectionString: database.connectionString });
+    client.on("notification", (message) => {
+      try {
+        cache.revoke(JSON.parse(message.payload ?? "{}") as Revocation);
+      } catch {
+        cache.clear();
+      }
+    });
+    client.on("error", (error) => {
+      logger.warn({ err: error }, "credential revocation listener lost; cache cleared, reconnecting");
+      cache.clear();
+      listener = undefined;
+      client.end().catch(() => {});
+      setTimeout(() => void listen().catch(() => {}), 1000).unref();
+    });
+    await client.connect();
+    await client.query(`listen ${CHANNEL}`);
+    // Anything revoked while no listener ran is unknown here: start from an empty cache.
+    cache.clear();
+    listener = client;
+  };
+  await listen();
+
+  return {
+    async revokeWith(db, revocation, work) {
+      const result = await db.transaction(async (tx) => {
+        const value = await work(tx);
+        await tx.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(revocation)})`);
+        return value;
+      });
+      cache.revoke(revocation);
+      return result;
+    },
+    async stop() {
+      stopped = true;
+      await listener?.end().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { createHash } from "node:crypto";
+import { and, eq, lt, or } from "drizzle-orm";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Principal } from "../auth/principal.ts";
+import type { Database } from "../db/index.ts";
+import type { JobDefinition } from "../jobs/index.ts";
+import { AppError } from "./errors.ts";
+import { idempotencyKeys } from "./idempotency-table.ts";
+import type { Server } from "./server.ts";
+
+// Stripe's rules, which our users know: keys live 24 hours; a request still running after this
+// long is taken to have died with its process, and the key can be used again.
+const KEEP_MS = 24 * 3600_000;
+const ABANDONED_MS = 60_000;
+const WAIT_MS = 10_000;
+const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+
+declare module "fastify" {
+  interface FastifyRequest {
+    idempotency?: { scope: string; key: string };
+  }
+}
+
+function scopeOf(actor: Principal): string {
+  return actor.kind === "api_key" ? `app:${actor.appId}` : `user:${actor.userId}`;
+}
+
+function requestHash(request: FastifyRequest): string {
+  return createHash("sha256")
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest("base64url");
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `Idempotency-Key` on every POST: the first complete answer is stored for 24 hours and replayed
+ * for a repeat with the same request (header `idempotent-replayed: true`); the same key with
+ * another request is 409 `idempotency_key_reused`; a repeat while the first is still running waits
+ * for it, then replays, or after 10 s answers 409. Refused requests (400) store nothing, so a
+ * corrected request can reuse the key; 5xx answers are not stored, so the request can be retried.
+ */
+export function registerIdempotency(app: Server, db: Database, now: () => Date) {
+  app.addHook("preHandler", async (request, reply) => {
+    if (request.method !== "POST") return;
+    const key = request.headers["idempotency-key"];
+    if (key === undefined || !request.actor) return;
+    if (typeof key !== "string" || !KEY_FORMAT.test(key)) {
+      throw new AppError("validation_failed", "Idempotency-Key must be 1 to 255 printable ASCII characters", {
+        errors: [{ path: "/header/idempotency-key", message: "must be 1 to 255 printable ASCII characters" }],
+      });
+    }
+    const scope = scopeOf(request.actor);
+    const hash = requestHash(request);
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const at = now();
+      // Take the key if it is new, expired, or abandoned by a process that died mid-request.
+      const [taken] = await db
+        .insert(idempotencyKeys)
+        .values({
+          scope,
+          key,
+          requestHash: hash,
+          state: "running",
+          lockedAt: at,
+          expiresAt: new Date(at.getTime() + KEEP_MS),
+        })
+        .onConflictDoUpdate({
+          target: [idempotencyKeys.scope, idempotencyKeys.key],
+          set: {
+            requestHash: hash,
+            state: "running",
+            responseStatus: null,
+            responseBody: null,
+            responseHeaders: null,
+            lockedAt: at,
+            expiresAt: new Date(at.getTime() + KEEP_MS),
+          },
+          setWhere: or(
+            lt(idempotencyKeys.expiresAt, at),
+            and(
+              eq(idempotencyKeys.state, "running"),
+              lt(idempotencyKeys.lockedAt, new Date(at.getTime() - ABANDONED_MS)),
+              eq(idempotencyKeys.requestHash, hash),
+            ),
+          ),
+        })
+        .returning({ key: idempotencyKeys.key });
+      if (taken) {
+        request.idempotency = { scope, key };
+        return;
+      }
+      const [existing] = await db
+        .select()
+        .from(idempotencyKeys)
+        .where(and(eq(idempotencyKeys.scope, scope), eq(idempotencyKeys.key, key)));
+      if (!existing) continue; // removed after a 5xx between our two statements: try again
+      if (existing.requestHash !== hash) {
+        throw new AppError(
+          "idempotency_key_reused",
+          "This Idempotency-Key was used with a different request",
+        );
+      }
+      if (existing.state === "done") return replay(reply, existing);
+      if (Date.now() > deadline) {
+        throw new AppError(
+          "conflict",
+          "A request with this Idempotency-Key is still being processed; retry later",
+        );
+      }
+      await sleep(50);
+    }
+  });
+
+  app.addHook("onSend", async (request, reply, payload) => {
+    const taken = request.idempotency;
+    if (!taken) return payload;
+    request.idempotency = undefined;
+    const where = and(eq(idempotencyKeys.scope, taken.scope), eq(idempotencyKeys.key, taken.key));
+    const status = reply.statusCode;
+    if (status >= 500 || status === 429 || status === 400) {
+      // Not an answer worth keeping: let the caller retry (or fix the request) with the same key.
+      await db.delete(idempotencyKeys).where(where);
+      return payload;
+    }
+    const contentType = reply.getHeader("content-type");
+    await db
+      .update(idempotencyKeys)
+      .set({
+        state: "done",
+        responseStatus: status,
+        responseBody: typeof payload === "string" ? payload : payload == null ? "" : String(payload),
+        responseHeaders: contentType ? { "content-type": String(contentType) } : {},
+      })
+      .where(where);
+    return payload;
+  });
+}
+
+function replay(reply: FastifyReply, row: typeof idempotencyKeys.$inferSelect) {
+  reply.header("idempotent-replayed", "true");
+  for (const [name, value] of Object.entries(row.responseHeaders ?? {})) reply.header(name, value);
+  // The stored text is sent as is: the answer is byte for byte the first one.
+  return reply
+    .code(row.responseStatus ?? 200)
+    .serializer((body: unknown) => body as string)
+    .send(row.responseBody);
+}
+
+/** Deletes the keys past their 24 hours, hourly, so the table holds one day of keys. */
+export function purgeIdempotencyKeysJob(db: Database, now: () => Date): JobDefinition<object> {
+  return {
+    name: "platform.purge-idempotency-keys",
+    schedule: "17 * * * *",
+    async handle() {
+      await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now()));
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { Config } from "../../../config.ts";
+import type { Database } from "../../db/index.ts";
+import { invalid } from "../../http/errors.ts";
+import { SandboxPaymentProvider } from "./sandbox/provider.ts";
+import { StripePaymentProvider } from "./stripe/provider.ts";
+import { PAYMENT_METHODS, type PaymentMethodType, type PaymentProvider, type ProviderId } from "./types.ts";
+
+/** The payment providers the service can use, and the one each payment method goes to. */
+export interface PaymentProviders {
+  /** The provider that serves `method` (both methods go to the configured provider today). */
+  forMethod(method: string): PaymentProvider;
+  /** A provider by id, e.g. to verify an inbound webhook addressed to it. */
+  byId(id: ProviderId): PaymentProvider;
+  readonly active: PaymentProvider;
+  /** Always there: tests and the hosted page's 3-D Secure challenge use it in sandbox mode. */
+  readonly sandbox: SandboxPaymentProvider;
+}
+
+export function createPaymentProviders(
+  config: Config,
+  db: Database,
+  now: () => Date,
+  overrides: Partial<Record<ProviderId, PaymentProvider>> = {},
+): PaymentProviders {
+  const sandbox = new SandboxPaymentProvider({ db, now, publicUrl: config.publicUrl });
+  const providers = new Map<ProviderId, PaymentProvider>([["sandbox", overrides.sandbox ?? sandbox]]);
+  if (overrides.stripe) providers.set("stripe", overrides.stripe);
+  else if (config.stripeSecretKey && config.stripeWebhookSecret) {
+    providers.set(
+      "stripe",
+      new StripePaymentProvider({
+        secretKey: config.stripeSecretKey,
+        webhookSecret: config.stripeWebhookSecret,
+      }),
+    );
+  }
+  const byId = (id: ProviderId) => {
+    const provider = providers.get(id);
+    // Config validation makes this unreachable for the active provider; it guards the others.
+    if (!provider) throw new Error(`Payment provider ${id} is not configured`);
+    return provider;
+  };
+  const active = byId(config.paymentsProvider);
+  return {
+    active,
+    sandbox,
+    byId,
+    forMethod(method) {
+      if (!PAYMENT_METHODS.includes(method as PaymentMethodType)) {
+        throw invalid("/payment_provider", `must be one of ${PAYMENT_METHODS.join(", ")}`);
+      }
+      return active;
+    },
+  };
+}

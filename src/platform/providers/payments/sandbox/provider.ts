@@ -1,0 +1,402 @@
+import { and, eq, lte, sql } from "drizzle-orm";
+import type { Database, Executor, Tx } from "../../../db/index.ts";
+import { AppError, invalid, notFound } from "../../../http/errors.ts";
+import { newId } from "../../../ids.ts";
+import type {
+  CallOptions,
+  ConfirmInput,
+  CreateIntentInput,
+  IntentError,
+  IntentStatus,
+  PaymentProvider,
+  ProviderEvent,
+  ProviderIntent,
+  ProviderRefund,
+  ProviderTransfer,
+  RefundInput,
+  TransferInput,
+} from "../types.ts";
+import { PaymentDeclinedError, providerUnavailable } from "../types.ts";
+import { recordEvent, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
+import { once } from "./idempotency.ts";
+import { resolveInstrument } from "./instruments.ts";
+import { sandboxFlags, sandboxIntents, sandboxRefunds, sandboxTransfers } from "./tables.ts";
+
+type IntentRow = typeof sandboxIntents.$inferSelect;
+
+export interface SandboxOptions {
+  db: Database;
+  now: () => Date;
+  /** Base of the 3-D Secure page URL the sandbox answers as the intent's next action. */
+  publicUrl: string;
+  /** How long a bank debit stays `processing` before it settles (ACH takes days; tests want less). */
+  settleAfterMs?: number;
+  webhookSecret?: string;
+}
+
+type Declined = { declined: { declineCode: string; message: string; intent: ProviderIntent } };
+type Result<T> = { ok: T } | Declined;
+
+const OUTAGE = "outage";
+
+export function presentIntent(row: IntentRow): ProviderIntent {
+  return {
+    id: row.id,
+    status: row.status as IntentStatus,
+    method: row.method as ProviderIntent["method"],
+    amount: row.amount,
+    amountCapturable: row.amountCapturable,
+    amountReceived: row.amountReceived,
+    currency: row.currency,
+    captureMethod: row.captureMethod as ProviderIntent["captureMethod"],
+    nextAction: (row.nextAction as ProviderIntent["nextAction"]) ?? null,
+    lastError: (row.lastError as IntentError | null) ?? null,
+    paymentMethodLabel: row.paymentMethodLabel,
+    metadata: row.metadata as Record<string, string>,
+  };
+}
+
+const unexpectedState = (row: IntentRow, action: string) =>
+  new AppError(
+    "invalid_state_transition",
+    `This PaymentIntent's status is ${row.status}, so it cannot be ${action}`,
+  );
+
+/**
+ * A real, stateful provider that never leaves the machine: intents, refunds and transfers live in
+ * the sandbox tables, outcomes follow Stripe's test numbers, and every call is idempotent per key.
+ */
+export class SandboxPaymentProvider implements PaymentProvider {
+  readonly id = "sandbox" as const;
+  readonly webhookSecret: string;
+  private readonly options: SandboxOptions;
+
+  constructor(options: SandboxOptions) {
+    this.options = options;
+    this.webhookSecret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
+  }
+
+  /** Outage mode, shared by every process: each call then fails as an unreachable provider does. */
+  async setOutage(on: boolean): Promise<void> {
+    await this.options.db
+      .insert(sandboxFlags)
+      .values({ name: OUTAGE, enabled: on })
+      .onConflictDoUpdate({ target: sandboxFlags.name, set: { enabled: on } });
+  }
+
+  private async available(): Promise<void> {
+    const [flag] = await this.options.db.select().from(sandboxFlags).where(eq(sandboxFlags.name, OUTAGE));
+    if (flag?.enabled) throw providerUnavailable("The sandbox payment provider is in outage mode");
+  }
+
+  private async call<T>(
+    options: CallOptions,
+    operation: string,
+    params: unknown,
+    work: (tx: Tx, account: string) => Promise<Result<T>>,
+  ): Promise<T> {
+    await this.available();
+    const account = options.connectedAccount ?? "";
+    const result = await once(
+      this.options.db,
+      { account, key: options.idempotencyKey, operation, params },
+      (tx) => work(tx, account),
+    );
+    if ("declined" in result) {
+      const { declineCode, message, intent } = result.declined;
+      throw new PaymentDeclinedError(declineCode, message, intent);
+    }
+    return result.ok;
+  }
+
+  private async lock(tx: Tx, intentId: string, account: string): Promise<IntentRow> {
+    const [row] = await tx
+      .select()
+      .from(sandboxIntents)
+      .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.account, account)))
+      .for("update");
+    if (!row) throw notFound("PaymentIntent");
+    return this.settle(tx, row);
+  }
+
+  private async update(tx: Tx, row: IntentRow, set: Partial<IntentRow>): Promise<IntentRow> {
+    const [next] = await tx
+      .update(sandboxIntents)
+      .set({ ...set, updatedAt: this.options.now() })
+      .where(eq(sandboxIntents.id, row.id))
+      .returning();
+    if (next.status !== row.status || set.lastError) await recordEvent(tx, next, presentIntent(next));
+    return next;
+  }
+
+  /** A bank debit whose settlement time has come ends succeeded or failed, as ACH reports it. */
+  private async settle(tx: Tx, row: IntentRow): Promise<IntentRow> {
+    if (row.status !== "processing" || !row.settlesAt || row.settlesAt > this.options.now()) return row;
+    if (row.settleOutcome === "succeeded") {
+      return this.update(tx, row, { status: "succeeded", amountReceived: row.amount, settlesAt: null });
+    }
+    return this.update(tx, row, {
+      status: "requires_payment_method",
+      settlesAt: null,
+      lastError: {
+        code: "account_closed",
+        declineCode: null,
+        message: "The customer's bank account has been closed.",
+      },
+    });
+  }
+
+  /** Settles every bank debit that is due; a job can call this to have their events emitted. */
+  async settleDue(): Promise<number> {
+    const due = await this.options.db
+      .select({ id: sandboxIntents.id, account: sandboxIntents.account })
+      .from(sandboxIntents)
+      .where(and(eq(sandboxIntents.status, "processing"), lte(sandboxIntents.settlesAt, this.options.now())));
+    for (const { id, account } of due) {
+      await this.options.db.transaction((tx) => this.lock(tx, id, account));
+    }
+    return due.length;
+  }
+
+  async createIntent(input: CreateIntentInput, options: CallOptions): Promise<ProviderIntent> {
+    if (input.amount <= 0n) throw invalid("/amount", "must be positive");
+    if (!/^[a-z]{3}$/i.test(input.currency)) throw invalid("/currency", "must be an ISO 4217 code");
+    return this.call(options, "create_intent", input, async (tx, account) => {
+      const [row] = await tx
+        .insert(sandboxIntents)
+        .values({
+          id: newId("pi"),
+          account,
+          method: input.method,
+          amount: input.amount,
+          currency: input.currency.toLowerCase(),
+          status: "requires_payment_method",
+          // Cards are held and captured later; bank debits cannot be held.
+          captureMethod: input.method === "card" ? "manual" : "automatic",
+          metadata: input.metadata ?? {},
+          transferGroup: input.transferGroup ?? null,
+          createdAt: this.options.now(),
+          updatedAt: this.options.now(),
+        })
+        .returning();
+      await recordEvent(tx, row, presentIntent(row), "payment_intent.created");
+      return { ok: presentIntent(row) };
+    });
+  }
+
+  async getIntent(intentId: string, options: { connectedAccount?: string } = {}): Promise<ProviderIntent> {
+    await this.available();
+    return this.options.db.transaction(async (tx) =>
+      presentIntent(await this.lock(tx, intentId, options.connectedAccount ?? "")),
+    );
+  }
+
+  /** An intent by id on whichever account it lives: for the shopper's 3-D Secure page. */
+  async findIntent(intentId: string): Promise<ProviderIntent> {
+    const [found] = await this.options.db
+      .select({ account: sandboxIntents.account })
+      .from(sandboxIntents)
+      .where(eq(sandboxIntents.id, intentId));
+    if (!found) throw notFound("PaymentIntent");
+    return this.getIntent(intentId, { connectedAccount: found.account || undefined });
+  }
+
+  async confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent> {
+    return this.call<ProviderIntent>(options, "confirm_intent", { intentId, input }, async (tx, account) => {
+      const row = await this.lock(tx, intentId, account);
+      if (row.status !== "requires_payment_method" && row.status !== "requires_confirmation") {
+        throw unexpectedState(row, "confirmed");
+      }
+      const now = this.options.now();
+      const resolved = resolveInstrument(input.paymentMethod, now);
+      if (typeof resolved === "string") throw invalid("/payment_method", resolved);
+      if (resolved.method !== row.method) {
+        throw invalid("/payment_method", `this intent takes a ${row.method} payment method`);
+      }
+      if (resolved.method === "us_bank_account" && !input.mandate) {
+        throw invalid("/mandate", "a bank debit needs the shopper's mandate acceptance");
+      }
+      const base = { paymentMethodLabel: resolved.label, lastError: null, nextAction: null };
+      const { outcome } = resolved;
+      if (outcome.kind === "decline") {
+        const lastError = { code: outcome.code, declineCode: outcome.declineCode, message: outcome.message };
+        const next = await this.update(tx, row, { ...base, lastError });
+        const intent = presentIntent(next);
+        return { declined: { declineCode: outcome.declineCode, message: outcome.message, intent } };
+      }
+      if (outcome.kind === "three_d_secure") {
+        const url = `${this.options.publicUrl}/sandbox/3ds/${row.id}`;
+        const next = await this.update(tx, row, {
+          ...base,
+          status: "requires_action",
+          nextAction: { type: "redirect_to_url", url, returnUrl: input.returnUrl ?? null },
+        });
+        return { ok: presentIntent(next) };
+      }
+      if (outcome.kind === "debit") {
+        const settlesAt = new Date(now.getTime() + (this.options.settleAfterMs ?? 5000));
+        const next = await this.update(tx, row, {
+          ...base,
+          status: "processing",
+          settlesAt,
+          settleOutcome: outcome.settles,
+        });
+        return { ok: presentIntent(next) };
+      }
+      const next = await this.update(tx, row, {
+        ...base,
+        status: "requires_capture",
+        amountCapturable: row.amount,
+      });
+      return { ok: presentIntent(next) };
+    });
+  }
+
+  /**
+   * The shopper's answer to the 3-D Secure step (what the hosted page's sandbox challenge posts):
+   * passed, the card is authorised and held; failed, the intent wants another payment method.
+   */
+  async completeAuthentication(intentId: string, passed: boolean): Promise<ProviderIntent> {
+    await this.available();
+    return this.options.db.transaction(async (tx) => {
+      const [found] = await tx.select().from(sandboxIntents).where(eq(sandboxIntents.id, intentId));
+      if (!found) throw notFound("PaymentIntent");
+      const row = await this.lock(tx, intentId, found.account);
+      if (row.status !== "requires_action") throw unexpectedState(row, "authenticated");
+      if (passed) {
+        const next = await this.update(tx, row, {
+          status: "requires_capture",
+          nextAction: null,
+          amountCapturable: row.amount,
+        });
+        return presentIntent(next);
+      }
+      const next = await this.update(tx, row, {
+        status: "requires_payment_method",
+        nextAction: null,
+        lastError: {
+          code: "payment_intent_authentication_failure",
+          declineCode: null,
+          message: "The shopper did not complete 3-D Secure authentication.",
+        },
+      });
+      return presentIntent(next);
+    });
+  }
+
+  async captureIntent(intentId: string, amount: bigint | undefined, options: CallOptions) {
+    return this.call(options, "capture_intent", { intentId, amount }, async (tx, account) => {
+      const row = await this.lock(tx, intentId, account);
+      if (row.status !== "requires_capture") throw unexpectedState(row, "captured");
+      const captured = amount ?? row.amountCapturable;
+      if (captured <= 0n || captured > row.amountCapturable) {
+        throw invalid("/amount_to_capture", "must be positive and at most the amount capturable");
+      }
+      const next = await this.update(tx, row, {
+        status: "succeeded",
+        amountReceived: captured,
+        amountCapturable: 0n,
+      });
+      return { ok: presentIntent(next) };
+    });
+  }
+
+  async cancelIntent(intentId: string, options: CallOptions): Promise<ProviderIntent> {
+    return this.call(options, "cancel_intent", { intentId }, async (tx, account) => {
+      const row = await this.lock(tx, intentId, account);
+      const cancellable = [
+        "requires_payment_method",
+        "requires_confirmation",
+        "requires_action",
+        "requires_capture",
+      ];
+      if (!cancellable.includes(row.status)) throw unexpectedState(row, "canceled");
+      const next = await this.update(tx, row, { status: "canceled", amountCapturable: 0n, nextAction: null });
+      return { ok: presentIntent(next) };
+    });
+  }
+
+  async refund(input: RefundInput, options: CallOptions): Promise<ProviderRefund> {
+    return this.call(options, "refund", input, async (tx, account) => {
+      const row = await this.lock(tx, input.intentId, account);
+      if (row.status !== "succeeded") throw unexpectedState(row, "refunded");
+      const remaining = row.amountReceived - row.amountRefunded;
+      const amount = input.amount ?? remaining;
+      if (amount <= 0n || amount > remaining) {
+        throw invalid("/amount", `must be positive and at most the ${remaining} not yet refunded`);
+      }
+      await tx
+        .update(sandboxIntents)
+        .set({ amountRefunded: row.amountRefunded + amount, updatedAt: this.options.now() })
+        .where(eq(sandboxIntents.id, row.id));
+      const [refund] = await tx
+        .insert(sandboxRefunds)
+        .values({
+          id: newId("re"),
+          intentId: row.id,
+          amount,
+          status: "succeeded",
+          reason: input.reason ?? null,
+          createdAt: this.options.now(),
+        })
+        .returning();
+      return { ok: { id: refund.id, intentId: row.id, amount, status: "succeeded" as const } };
+    });
+  }
+
+  async transfer(input: TransferInput, options: CallOptions): Promise<ProviderTransfer> {
+    if (input.amount <= 0n) throw invalid("/amount", "must be positive");
+    if (!/^acct_[A-Za-z0-9]+$/.test(input.destination)) {
+      throw invalid("/destination", "must be a connected account id (acct_…)");
+    }
+    return this.call(options, "transfer", input, async (tx, account) => {
+      const currency = input.currency.toLowerCase();
+      if (input.sourceIntentId) {
+        const row = await this.lock(tx, input.sourceIntentId, account);
+        if (row.status !== "succeeded") throw unexpectedState(row, "transferred from");
+        if (row.currency !== currency) throw invalid("/currency", "must be the source charge's currency");
+        const [{ sent }] = await tx
+          .select({ sent: sql<string>`coalesce(sum(${sandboxTransfers.amount}), 0)` })
+          .from(sandboxTransfers)
+          .where(eq(sandboxTransfers.sourceIntentId, row.id));
+        if (BigInt(sent) + input.amount > row.amountReceived - row.amountRefunded) {
+          throw invalid("/amount", "exceeds what is left of the source charge");
+        }
+      }
+      const [transfer] = await tx
+        .insert(sandboxTransfers)
+        .values({
+          id: newId("tr"),
+          amount: input.amount,
+          currency,
+          destination: input.destination,
+          sourceIntentId: input.sourceIntentId ?? null,
+          transferGroup: input.transferGroup ?? null,
+          metadata: input.metadata ?? {},
+          createdAt: this.options.now(),
+        })
+        .returning();
+      return {
+        ok: {
+          id: transfer.id,
+          amount: transfer.amount,
+          currency,
+          destination: transfer.destination,
+          sourceIntentId: transfer.sourceIntentId,
+        },
+      };
+    });
+  }
+
+  /** The signed webhook request for one recorded event, as the sandbox would deliver it. */
+  async signedEvent(db: Executor, eventId: string) {
+    return signEvent(db, eventId, this.webhookSecret, this.options.now());
+  }
+
+  parseWebhook(
+    rawBody: Buffer | string,
+    headers: Record<string, string | string[] | undefined>,
+  ): ProviderEvent {
+    return verifyEvent(rawBody, headers, this.webhookSecret, this.options.now());
+  }
+}

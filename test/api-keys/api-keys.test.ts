@@ -1,0 +1,183 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { buildApplication } from "../../src/app.ts";
+import { loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/platform/db/index.ts";
+import { createLogger } from "../../src/platform/log.ts";
+import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { checkRouteBasics, eventually } from "../helpers/contract.ts";
+import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+before(async () => {
+  t = await buildTestApp();
+  f = await tenantFixture(t);
+});
+after(() => t.close());
+
+const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` });
+
+describe("API keys", () => {
+  test("a key is shown once, listed without it, and works as Bearer and as Basic", async () => {
+    const created = expectStatus(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
+        token: f.owner.token,
+        body: { name: "backend" },
+      }),
+      201,
+    );
+    assert.deepEqual(Object.keys(created).sort(), ["created_at", "id", "key", "name", "prefix"]);
+    assert.match(created.key, /^sk_test_[A-Za-z0-9_-]{43}$/, "sandbox keys say so");
+    assert.ok(created.key.startsWith(created.prefix));
+    const list = await call(t, "GET", `/apps/${f.app.id}/api-keys`, { token: f.owner.token });
+    assert.ok(!list.text.includes(created.key), "the list never carries the key");
+    assert.equal(expectStatus(list, 200)[0].id, created.id);
+    expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { token: created.key }), 200);
+    expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { headers: basic(created.key) }), 200);
+    assert.ok(!t.logs.join("").includes(created.key), "the key never reaches the logs");
+  });
+
+  test("a revoked key gets 401 at once", async () => {
+    const created = expectStatus(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
+        token: f.developer.token,
+        body: { name: "temp" },
+      }),
+      201,
+    );
+    expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { token: created.key }), 200);
+    expectStatus(
+      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${created.id}`, { token: f.developer.token }),
+      204,
+    );
+    assertProblem(await call(t, "GET", `/apps/${f.app.id}`, { token: created.key }), 401, "unauthenticated");
+    assertProblem(
+      await call(t, "GET", `/apps/${f.app.id}`, { headers: basic(created.key) }),
+      401,
+      "unauthenticated",
+    );
+    const listed = expectStatus(
+      await call(t, "GET", `/apps/${f.app.id}/api-keys?limit=100`, { token: f.owner.token }),
+      200,
+    );
+    assert.ok(listed.find((k: { id: string }) => k.id === created.id).revoked_at);
+  });
+
+  test("developers revoke only their own keys; owners any; keys manage no keys", async () => {
+    const ownersKey = expectStatus(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
+        token: f.owner.token,
+        body: { name: "owner's" },
+      }),
+      201,
+    );
+    assertProblem(
+      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${ownersKey.id}`, { token: f.developer.token }),
+      403,
+      "forbidden",
+    );
+    assertProblem(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: ownersKey.key, body: { name: "x" } }),
+      403,
+      "forbidden",
+    );
+    assertProblem(
+      await call(t, "GET", `/apps/${f.app.id}/api-keys`, { token: ownersKey.key }),
+      403,
+      "forbidden",
+    );
+    const devKey = expectStatus(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
+        token: f.developer.token,
+        body: { name: "dev's" },
+      }),
+      201,
+    );
+    expectStatus(
+      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${devKey.id}`, { token: f.owner.token }),
+      204,
+    );
+  });
+
+  test("tenancy: another app's keys are 404, and a key never reaches another app", async () => {
+    const outsiderKey = expectStatus(
+      await call(t, "POST", `/apps/${f.otherApp.id}/api-keys`, {
+        token: f.outsider.token,
+        body: { name: "theirs" },
+      }),
+      201,
+    );
+    assertProblem(
+      await call(t, "GET", `/apps/${f.otherApp.id}/api-keys`, { token: f.owner.token }),
+      404,
+      "not_found",
+    );
+    assertProblem(
+      await call(t, "DELETE", `/apps/${f.otherApp.id}/api-keys/${outsiderKey.id}`, { token: f.owner.token }),
+      404,
+      "not_found",
+    );
+    assertProblem(
+      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${outsiderKey.id}`, { token: f.owner.token }),
+      404,
+      "not_found",
+    );
+    assertProblem(await call(t, "GET", `/members/${f.app.id}`, { token: outsiderKey.key }), 404, "not_found");
+    assertProblem(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.outsider.token, body: { name: "x" } }),
+      404,
+      "not_found",
+    );
+  });
+
+  test("basics for every route", async () => {
+    const token = f.owner.token;
+    await checkRouteBasics(t, {
+      method: "POST",
+      url: `/apps/${f.app.id}/api-keys`,
+      token,
+      body: { name: "k" },
+    });
+    await checkRouteBasics(t, { method: "GET", url: `/apps/${f.app.id}/api-keys`, token, list: true });
+    await checkRouteBasics(t, { method: "DELETE", url: `/apps/${f.app.id}/api-keys/key_x`, token });
+  });
+});
+
+describe("revocation across processes", {
+  skip: !onPostgres && "needs PostgreSQL: the embedded database serves one process",
+}, () => {
+  test("a key revoked through one server is refused by another that had it cached", async () => {
+    const second = await buildApplication({
+      config: loadConfig({ SANDBOX: "true", LOG_LEVEL: "silent", RUN_WORKER: "false" }),
+      logger: createLogger("silent"),
+      database: await openDatabase({ databaseUrl: t.connectionString }),
+    });
+    await second.start();
+    try {
+      const created = expectStatus(
+        await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
+          token: f.owner.token,
+          body: { name: "shared" },
+        }),
+        201,
+      );
+      const onSecond = () =>
+        second.app.inject({
+          method: "GET",
+          url: `/apps/${f.app.id}`,
+          headers: { authorization: `Bearer ${created.key}` },
+        });
+      assert.equal((await onSecond()).statusCode, 200, "the second server resolves and caches the key");
+      expectStatus(
+        await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${created.id}`, { token: f.owner.token }),
+        204,
+      );
+      const started = Date.now();
+      await eventually(async () => (await onSecond()).statusCode === 401, 2000);
+      assert.ok(Date.now() - started < 2000);
+    } finally {
+      await second.close();
+    }
+  });
+});

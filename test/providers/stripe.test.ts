@@ -1,0 +1,259 @@
+import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
+import { after, before, describe, test } from "node:test";
+import { StripePaymentProvider } from "../../src/platform/providers/payments/stripe/provider.ts";
+import { PaymentDeclinedError } from "../../src/platform/providers/payments/types.ts";
+import { StripeStandIn } from "../helpers/stripe-stand-in.ts";
+
+const SECRET_KEY = "sk_test_standin123";
+const WEBHOOK_SECRET = "whsec_standinsecret";
+const stand = new StripeStandIn();
+let stripe: StripePaymentProvider;
+
+before(async () => {
+  const port = await stand.start();
+  stripe = new StripePaymentProvider({
+    secretKey: SECRET_KEY,
+    webhookSecret: WEBHOOK_SECRET,
+    host: "127.0.0.1",
+    port,
+    protocol: "http",
+    maxNetworkRetries: 0,
+  });
+});
+after(async () => stand.stop());
+
+async function heldCard() {
+  const intent = await stripe.createIntent(
+    { amount: 1250n, currency: "USD", method: "card", metadata: { payment: "pay_1" } },
+    { idempotencyKey: "create-1" },
+  );
+  return stripe.confirmIntent(
+    intent.id,
+    { paymentMethod: { type: "token", id: "pm_card_visa" }, returnUrl: "https://shop.test/back" },
+    { idempotencyKey: `confirm-${intent.id}` },
+  );
+}
+
+describe("Stripe provider against the stand-in", () => {
+  test("a card intent is created with manual capture, the key and the secret key", async () => {
+    const intent = await stripe.createIntent(
+      {
+        amount: 1250n,
+        currency: "USD",
+        method: "card",
+        metadata: { payment: "pay_1" },
+        transferGroup: "pay_1",
+      },
+      { idempotencyKey: "pay_1:create" },
+    );
+    const seen = stand.last();
+    assert.equal(seen.method, "POST");
+    assert.equal(seen.path, "/v1/payment_intents");
+    assert.match(String(seen.headers["content-type"]), /application\/x-www-form-urlencoded/);
+    assert.equal(seen.headers["idempotency-key"], "pay_1:create");
+    assert.equal(seen.headers.authorization, `Bearer ${SECRET_KEY}`);
+    assert.equal(seen.headers["stripe-account"], undefined);
+    assert.equal(seen.form.get("amount"), "1250");
+    assert.equal(seen.form.get("currency"), "usd");
+    assert.equal(seen.form.get("capture_method"), "manual");
+    assert.equal(seen.form.get("allowed_payment_method_types[0]"), "card");
+    assert.equal(seen.form.get("metadata[payment]"), "pay_1");
+    assert.equal(seen.form.get("transfer_group"), "pay_1");
+    assert.equal(intent.status, "requires_payment_method");
+    assert.equal(intent.amount, 1250n);
+    assert.equal(intent.captureMethod, "manual");
+  });
+
+  test("confirm, capture and refund send the right calls and map the answers", async () => {
+    const held = await heldCard();
+    const confirm = stand.last();
+    assert.equal(confirm.path, `/v1/payment_intents/${held.id}/confirm`);
+    assert.equal(confirm.form.get("payment_method"), "pm_card_visa");
+    assert.equal(confirm.form.get("return_url"), "https://shop.test/back");
+    assert.equal(held.status, "requires_capture");
+    assert.equal(held.amountCapturable, 1250n);
+
+    const captured = await stripe.captureIntent(held.id, 1000n, { idempotencyKey: "cap-1" });
+    assert.equal(stand.last().path, `/v1/payment_intents/${held.id}/capture`);
+    assert.equal(stand.last().form.get("amount_to_capture"), "1000");
+    assert.equal(stand.last().headers["idempotency-key"], "cap-1");
+    assert.equal(captured.status, "succeeded");
+    assert.equal(captured.amountReceived, 1000n);
+
+    const refund = await stripe.refund(
+      { intentId: held.id, amount: 400n, reason: "requested_by_customer" },
+      { idempotencyKey: "ref-1" },
+    );
+    assert.equal(stand.last().path, "/v1/refunds");
+    assert.equal(stand.last().form.get("payment_intent"), held.id);
+    assert.equal(stand.last().form.get("amount"), "400");
+    assert.equal(stand.last().form.get("reason"), "requested_by_customer");
+    assert.equal(refund.amount, 400n);
+    assert.equal(refund.status, "succeeded");
+  });
+
+  test("a bank debit is collected at once with the ACH mandate", async () => {
+    const intent = await stripe.createIntent(
+      { amount: 5000n, currency: "usd", method: "us_bank_account" },
+      { idempotencyKey: "bank-1" },
+    );
+    assert.equal(stand.last().form.get("capture_method"), "automatic");
+    assert.equal(stand.last().form.get("allowed_payment_method_types[0]"), "us_bank_account");
+    const processing = await stripe.confirmIntent(
+      intent.id,
+      {
+        paymentMethod: {
+          type: "us_bank_account",
+          routingNumber: "110000000",
+          accountNumber: "000123456789",
+          accountHolderName: "Ada Lovelace",
+        },
+        mandate: { ipAddress: "203.0.113.7", userAgent: "Mozilla/5.0" },
+      },
+      { idempotencyKey: "bank-1-confirm" },
+    );
+    const form = stand.last().form;
+    assert.equal(form.get("payment_method_data[type]"), "us_bank_account");
+    assert.equal(form.get("payment_method_data[us_bank_account][routing_number]"), "110000000");
+    assert.equal(form.get("payment_method_data[us_bank_account][account_number]"), "000123456789");
+    assert.equal(form.get("payment_method_data[us_bank_account][account_holder_type]"), "individual");
+    assert.equal(form.get("payment_method_data[billing_details][name]"), "Ada Lovelace");
+    assert.equal(form.get("mandate_data[customer_acceptance][type]"), "online");
+    assert.equal(form.get("mandate_data[customer_acceptance][online][ip_address]"), "203.0.113.7");
+    assert.equal(processing.status, "processing");
+    assert.equal(processing.method, "us_bank_account");
+  });
+
+  test("a transfer goes to the connected account from the intent's charge", async () => {
+    const held = await heldCard();
+    await stripe.captureIntent(held.id, undefined, { idempotencyKey: "cap-2" });
+    const charge = stand.intents.get(held.id)!.latest_charge;
+    const transfer = await stripe.transfer(
+      {
+        amount: 900n,
+        currency: "usd",
+        destination: "acct_seller",
+        sourceIntentId: held.id,
+        transferGroup: "pay_2",
+      },
+      { idempotencyKey: "pay_2:transfer:seller" },
+    );
+    const seen = stand.last();
+    assert.equal(seen.path, "/v1/transfers");
+    assert.equal(seen.headers["idempotency-key"], "pay_2:transfer:seller");
+    assert.equal(seen.form.get("destination"), "acct_seller");
+    assert.equal(seen.form.get("amount"), "900");
+    assert.equal(seen.form.get("source_transaction"), charge);
+    assert.equal(seen.form.get("transfer_group"), "pay_2");
+    assert.equal(transfer.destination, "acct_seller");
+    assert.equal(transfer.amount, 900n);
+  });
+
+  test("a call on a connected account carries Stripe-Account", async () => {
+    const intent = await stripe.createIntent(
+      { amount: 300n, currency: "usd", method: "card" },
+      { idempotencyKey: "direct-1", connectedAccount: "acct_direct" },
+    );
+    assert.equal(stand.last().headers["stripe-account"], "acct_direct");
+    await stripe.getIntent(intent.id, { connectedAccount: "acct_direct" });
+    assert.equal(stand.last().method, "GET");
+    assert.equal(stand.last().headers["stripe-account"], "acct_direct");
+  });
+
+  test("a card error is a typed decline; a wrong state is a state conflict", async () => {
+    const intent = await stripe.createIntent(
+      { amount: 100n, currency: "usd", method: "card" },
+      { idempotencyKey: "d1" },
+    );
+    const error = await stripe
+      .confirmIntent(
+        intent.id,
+        { paymentMethod: { type: "token", id: "pm_card_chargeDeclined" } },
+        {
+          idempotencyKey: "d1c",
+        },
+      )
+      .catch((e) => e);
+    assert.ok(error instanceof PaymentDeclinedError, String(error));
+    assert.equal(error.declineCode, "generic_decline");
+    assert.equal(error.intent?.status, "requires_payment_method");
+    await assert.rejects(stripe.captureIntent(intent.id, undefined, { idempotencyKey: "d1cap" }), {
+      code: "invalid_state_transition",
+    });
+  });
+
+  test("raw card numbers are never sent to Stripe", async () => {
+    const before = stand.seen.length;
+    await assert.rejects(
+      stripe.confirmIntent(
+        "pi_x",
+        { paymentMethod: { type: "card", number: "4242424242424242", expMonth: 1, expYear: 2030, cvc: "1" } },
+        { idempotencyKey: "raw" },
+      ),
+      { code: "validation_failed" },
+    );
+    assert.equal(stand.seen.length, before);
+  });
+
+  test("Stripe answering 5xx is provider_unavailable, so the job retries", async () => {
+    stand.down = true;
+    try {
+      await assert.rejects(
+        stripe.createIntent({ amount: 100n, currency: "usd", method: "card" }, { idempotencyKey: "down" }),
+        { code: "provider_unavailable" },
+      );
+    } finally {
+      stand.down = false;
+    }
+  });
+});
+
+describe("Stripe webhooks", () => {
+  const payload = JSON.stringify({
+    id: "evt_1",
+    object: "event",
+    type: "payment_intent.succeeded",
+    created: Math.floor(Date.now() / 1000),
+    account: "acct_seller",
+    data: {
+      object: {
+        id: "pi_1",
+        object: "payment_intent",
+        status: "succeeded",
+        amount: 1250,
+        amount_received: 1250,
+        currency: "usd",
+        capture_method: "manual",
+        payment_method_types: ["card"],
+      },
+    },
+  });
+  // Stripe's scheme, written out independently of the SDK: v1 = HMAC-SHA256(secret, "t.payload").
+  const signature = (body: string, secret = WEBHOOK_SECRET) => {
+    const ts = Math.floor(Date.now() / 1000);
+    return `t=${ts},v1=${createHmac("sha256", secret).update(`${ts}.${body}`).digest("hex")}`;
+  };
+
+  test("a correctly signed raw body is verified and parsed", () => {
+    const event = stripe.parseWebhook(Buffer.from(payload), { "stripe-signature": signature(payload) });
+    assert.equal(event.id, "evt_1");
+    assert.equal(event.type, "payment_intent.succeeded");
+    assert.equal(event.account, "acct_seller");
+    assert.equal(event.intent?.status, "succeeded");
+    assert.equal(event.intent?.amountReceived, 1250n);
+  });
+
+  test("a tampered body, another secret or no signature is refused", () => {
+    const header = signature(payload);
+    const tampered = payload.replace('"amount":1250', '"amount":1');
+    assert.throws(() => stripe.parseWebhook(tampered, { "stripe-signature": header }), {
+      code: "validation_failed",
+    });
+    assert.throws(
+      () => stripe.parseWebhook(payload, { "stripe-signature": signature(payload, "whsec_other") }),
+      { code: "validation_failed" },
+    );
+    assert.throws(() => stripe.parseWebhook(payload, {}), { code: "validation_failed" });
+  });
+});

@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import { emitEvent } from "../../src/modules/webhooks/events.ts";
+import { refusalOf } from "../../src/modules/webhooks/ssrf.ts";
+import { webhookEndpoints } from "../../src/modules/webhooks/tables.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
+import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
+
+// This app runs without WEBHOOKS_ALLOW_LOOPBACK, as production does.
+let t: TestApp;
+let token: string;
+let appId: string;
+
+before(async () => {
+  t = await buildTestApp();
+  token = (await signup(t)).token;
+  appId = (await createApp(t, token)).id;
+});
+after(async () => t.close());
+
+const register = (url: string) =>
+  call(t, "POST", `/webhooks/${appId}`, { token, body: { url, events: ["payment.*"] } });
+
+describe("SSRF refusals at registration", () => {
+  for (const url of [
+    "http://127.0.0.1/hook",
+    "http://127.1.2.3:8080/hook",
+    "http://10.0.0.5/hook",
+    "http://169.254.169.254/latest/meta-data/",
+    "http://[::1]/hook",
+    "http://[::ffff:127.0.0.1]/hook",
+    "http://[fd00::1]/hook",
+    "http://192.168.1.1/hook",
+    "http://172.16.0.1/hook",
+    "http://100.64.0.1/hook",
+    "http://0.0.0.0/hook",
+    "http://localhost:3000/hook",
+    // Other spellings of loopback that URL parsing normalises.
+    "http://0x7f000001/hook",
+    "http://2130706433/hook",
+    "http://[::]/hook",
+    "ftp://example.com/hook",
+    "file:///etc/passwd",
+    "http://user:pass@example.com/hook",
+    "not a url",
+  ]) {
+    test(`${url} is refused`, async () => {
+      const problem = assertProblem(await register(url), 400, "validation_failed");
+      assert.equal(problem.errors[0].path, "/body/url");
+      if (/localhost|127\.|\[::1\]|::ffff:127|0x7f|2130706433/.test(url))
+        assert.match(problem.detail, /loopback/);
+    });
+  }
+
+  test("nothing was stored", async () => {
+    const answer = expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200);
+    assert.deepEqual(answer, []);
+  });
+});
+
+test("address classes", () => {
+  const cases: [string, boolean][] = [
+    ["8.8.8.8", true],
+    ["93.184.216.34", true],
+    ["2606:4700:4700::1111", true],
+    ["127.0.0.1", false],
+    ["10.255.255.255", false],
+    ["172.31.255.255", false],
+    ["172.32.0.1", true],
+    ["169.254.169.254", false],
+    ["100.127.255.255", false],
+    ["224.0.0.1", false],
+    ["255.255.255.255", false],
+    ["::1", false],
+    ["fe80::1", false],
+    ["fc00::1", false],
+    ["ff02::1", false],
+    ["::ffff:10.0.0.1", false],
+    ["::ffff:7f00:1", false],
+    ["64:ff9b::a9fe:a9fe", false],
+    ["::ffff:8.8.8.8", true],
+  ];
+  for (const [address, allowed] of cases) {
+    assert.equal(refusalOf(address, false) === undefined, allowed, address);
+  }
+  // The development setting opens loopback only.
+  assert.equal(refusalOf("127.0.0.1", true), undefined);
+  assert.equal(refusalOf("::1", true), undefined);
+  assert.notEqual(refusalOf("10.0.0.1", true), undefined);
+  assert.notEqual(refusalOf("169.254.169.254", true), undefined);
+});
+
+test("the address is checked again at delivery time: a refused one is never contacted", async () => {
+  const receiver = new Receiver();
+  try {
+    const url = await receiver.start();
+    // An endpoint whose address became a loopback one after registration (e.g. DNS rebinding).
+    const endpoint = expectStatus(
+      await call(t, "POST", `/webhooks/${appId}`, {
+        token,
+        body: { url: "https://93.184.216.34/hook", events: ["payment.*"] },
+      }),
+      201,
+    );
+    await t.deps.db.update(webhookEndpoints).set({ url }).where(eq(webhookEndpoints.id, endpoint.id));
+    await t.deps.db.transaction((tx) =>
+      emitEvent(t.deps, tx, { appId, type: "payment.paid", data: { id: "pay_x" } }),
+    );
+    const [delivery] = await waitForDeliveries(t, token, appId, endpoint.id, (d) => d[0]?.attempt_count >= 1);
+    assert.equal(receiver.received.length, 0);
+    assert.equal(delivery.status, "retrying");
+    assert.equal(delivery.attempts[0].status_code, null);
+    assert.match(delivery.attempts[0].error, /loopback/);
+  } finally {
+    await receiver.stop();
+  }
+});
