@@ -29,16 +29,15 @@ export function namedSpecs(data: Record<string, unknown>[], dataInput: Record<st
 
 /** The argument specs of a call: the parsed template when there is one, else the named specs. */
 export function argumentSpecs(
-  call: { template: string | null; data_input: Record<string, unknown> },
+  call: { template: string | null },
   named: Record<string, unknown>,
   paths: RenderPaths,
 ): unknown {
   return call.template ? parseTemplate(call.template, `${paths.call}/template`) : named;
 }
 
-export function fill(spec: unknown, vars: Vars): unknown {
-  return substitute(spec, vars);
-}
+/** Fills the placeholders of an argument spec (see template.ts). */
+export const fill: (spec: unknown, vars: Vars) => unknown = substitute;
 
 export function requireObject(value: unknown, path: string): Record<string, unknown> {
   if (!value || typeof value !== "object" || Array.isArray(value)) throw invalid(path, "must give an object");

@@ -54,7 +54,10 @@ export function renderNearCall(
   paths: RenderPaths,
 ): RenderedNearCall {
   const specs = argumentSpecs(call, { ...call.data, ...call.data_input }, paths);
-  const args = requireObject(jsonSafe(fill(specs, vars)), `${paths.call}/template`);
+  const args = requireObject(
+    jsonSafe(fill(specs, vars)),
+    `${paths.call}/${call.template ? "template" : "data_input"}`,
+  );
   return {
     signer_id: signer,
     receiver_id: call.contract_id,
