@@ -7,6 +7,7 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { priceRoutes } from "./modules/prices/routes.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
@@ -25,6 +26,7 @@ import { createServer, type RegisteredRoute, type Server } from "./platform/http
 import { systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
 import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
 import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
 
@@ -40,6 +42,7 @@ export interface BuildOptions {
   mailer?: Mailer;
   custody?: Custody;
   now?: () => Date;
+  rates?: RatesProvider;
 }
 
 export interface Application {
@@ -80,6 +83,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database.db, now),
+    rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
@@ -111,6 +115,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await triggerRoutes(server, deps);
     await webhookRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
+    await priceRoutes(server, deps);
   });
 
   return {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { loadMoneySettings, type MoneySettings } from "./platform/money/settings.ts";
 
 /** Every setting the service reads, validated once at start-up. */
 export interface Config {
@@ -29,6 +30,8 @@ export interface Config {
   masterKey: Buffer | undefined;
   /** Former master keys (SECRETS_MASTER_KEY_PREVIOUS): they still unwrap until `rotate-master-key` has run. */
   masterKeyPrevious: Buffer[];
+  /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
+  money: MoneySettings;
 }
 
 export class ConfigError extends Error {
@@ -105,6 +108,9 @@ export function loadConfig(env: Env = process.env): Config {
       .split(",")
       .filter((k) => k.trim() !== "")
       .map((k) => base64Key("SECRETS_MASTER_KEY_PREVIOUS", k)),
+    money: loadMoneySettings(env, sandbox, (setting, message) => {
+      throw new ConfigError(setting, message);
+    }),
   };
 }
 

@@ -5,6 +5,7 @@ import type { Custody } from "./platform/crypto/custody.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
+import type { RatesProvider } from "./platform/money/rates.ts";
 import type { PaymentProviders } from "./platform/providers/payments/registry.ts";
 
 /** What services are given: every outside system passed in, none reached for as a global. */
@@ -22,4 +23,6 @@ export interface Deps {
   paymentProviders: PaymentProviders;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
+  /** Exchange rates for prices charged in another currency (a static table by default). */
+  rates: RatesProvider;
 }

@@ -1,3 +1,6 @@
+import type { TestApp } from "./app.ts";
+import { call, expectStatus } from "./http.ts";
+
 // Sample triggers, one per chain, shared by the trigger tests.
 
 export const EVM_ABI = JSON.stringify([
@@ -130,3 +133,15 @@ export const solanaTrigger = (walletId: string) => ({
   },
   params_data: { number: [{ name: "amount" }], string: [{ name: "source" }, { name: "destination" }] },
 });
+
+/** A working trigger (on a new managed EVM wallet) of the app, for tests that need one to link to. */
+export async function createTestTrigger(t: TestApp, token: string, appId: string) {
+  const wallet = expectStatus(
+    await call(t, "POST", `/wallets/${appId}`, { token, body: { name: "Test wallet", type: "evm" } }),
+    201,
+  );
+  return expectStatus(
+    await call(t, "POST", `/triggers/${appId}`, { token, body: evmTrigger(wallet.id) }),
+    201,
+  );
+}

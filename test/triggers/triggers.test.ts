@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { checkRouteBasics } from "../helpers/contract.ts";
 import { assertProblem, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { createPrice } from "../helpers/prices.ts";
 import { evmTrigger, nearTrigger, waxTrigger } from "../helpers/triggers.ts";
 import { buildWalletTestApp, createWallet, type WalletTestApp } from "../helpers/wallets.ts";
 
@@ -304,6 +305,26 @@ describe("update and delete", () => {
         await w.call("DELETE", `/triggers/${f.app.id}/${created.body.id}`, { token: f.owner.token });
       }
     }
+  });
+
+  it("prices link only to their app's triggers; a trigger a price uses cannot be deleted (409)", async () => {
+    const trigger = await created(evmTrigger(evmWallet.id));
+    const foreign = await w.call("POST", `/prices/${f.otherApp.id}`, {
+      token: f.outsider.token,
+      body: { name: "Stolen", amount: 1, currency: "usd", trigger_id: trigger.id },
+    });
+    assert.equal(firstPath(foreign), "/body/trigger_id");
+    const price = await createPrice(w.t, f.owner.token, f.app.id, { trigger_id: trigger.id });
+    const one = `/triggers/${f.app.id}/${trigger.id}`;
+    assertProblem(await w.call("DELETE", one, { token: f.owner.token }), 409, "conflict");
+    expectStatus(
+      await w.call("PATCH", `/prices/${f.app.id}/${price.id}`, {
+        token: f.owner.token,
+        body: { trigger_id: null },
+      }),
+      200,
+    );
+    assert.equal((await w.call("DELETE", one, { token: f.owner.token })).status, 204);
   });
 
   it("deleting the app removes its wallets and triggers", async () => {

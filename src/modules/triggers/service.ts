@@ -3,11 +3,12 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { type Chain, normalizeAccount } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { invalid, notFound } from "../../platform/http/errors.ts";
+import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { getApp } from "../apps/service.ts";
 import { requireAppRole } from "../members/access.ts";
+import { prices } from "../prices/tables.ts";
 import { wallets } from "../wallets/tables.ts";
 import { type CallDataInput, prepareCallData } from "./call-data.ts";
 import { exampleInput, parseParams } from "./params.ts";
@@ -179,11 +180,18 @@ export async function updateTrigger(
 
 export async function deleteTrigger(deps: Deps, actor: Principal, appId: string, triggerId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const deleted = await deps.db
-    .delete(triggers)
-    .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)))
-    .returning({ id: triggers.id });
-  if (deleted.length === 0) throw notFound("Trigger");
+  await deps.db.transaction(async (tx) => {
+    const [trigger] = await tx
+      .select({ id: triggers.id })
+      .from(triggers)
+      .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)))
+      .for("update");
+    if (!trigger) throw notFound("Trigger");
+    // A price keeps the id of the call its payments run: deleting the trigger would strand them.
+    const [{ used }] = await tx.select({ used: count() }).from(prices).where(eq(prices.triggerId, triggerId));
+    if (used > 0) throw conflict(`The trigger is used by ${used} price(s); unlink or delete them first`);
+    await tx.delete(triggers).where(eq(triggers.id, triggerId));
+  });
 }
 
 /** The call the trigger would make for `input`, without sending anything. */

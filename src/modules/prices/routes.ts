@@ -1,0 +1,136 @@
+import type { Deps } from "../../deps.ts";
+import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { NoContent } from "../../platform/http/schemas.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { PriceItem } from "../../platform/money/schemas.ts";
+import { AppParams } from "../apps/schemas.ts";
+import { previewPriceItem } from "./preview.ts";
+import {
+  CreatePriceBody,
+  Price,
+  PriceItemQuery,
+  PriceParams,
+  PublicPrice,
+  PublicPriceParams,
+  UpdatePriceBody,
+} from "./schemas.ts";
+import * as pricesService from "./service.ts";
+
+const tags = ["prices"];
+
+export async function priceRoutes(app: Server, deps: Deps) {
+  app.post(
+    "/prices/:app_id",
+    {
+      schema: {
+        tags,
+        summary: "Create a price",
+        params: AppParams,
+        body: CreatePriceBody,
+        response: { 201: Price },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await pricesService.createPrice(deps, request.actor, request.params.app_id, request.body)),
+  );
+
+  app.get(
+    "/prices/:app_id",
+    {
+      schema: {
+        tags,
+        summary: "Prices of an app",
+        params: AppParams,
+        querystring: ListQuery,
+        response: { 200: listResponse(Price, "Prices, newest first") },
+      },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { items, total } = await pricesService.listPrices(
+        deps,
+        request.actor,
+        request.params.app_id,
+        page,
+      );
+      setListHeaders(request, reply, page, total);
+      return items;
+    },
+  );
+
+  app.get(
+    "/prices/:app_id/:price_id",
+    { schema: { tags, summary: "One price", params: PriceParams, response: { 200: Price } } },
+    async (request) =>
+      pricesService.getPrice(deps, request.actor, request.params.app_id, request.params.price_id),
+  );
+
+  app.get(
+    "/prices/:app_id/:price_id/price-item",
+    {
+      schema: {
+        tags,
+        summary: "Fee preview: the price_item a payment of this price would record now (docs/fees.md)",
+        params: PriceParams,
+        querystring: PriceItemQuery,
+        response: { 200: PriceItem },
+      },
+    },
+    async (request) =>
+      previewPriceItem(deps, request.actor, request.params.app_id, request.params.price_id, request.query),
+  );
+
+  app.patch(
+    "/prices/:app_id/:price_id",
+    {
+      schema: {
+        tags,
+        summary: "Change a price; `expired: true` expires it now",
+        params: PriceParams,
+        body: UpdatePriceBody,
+        response: { 200: Price },
+      },
+    },
+    async (request) =>
+      pricesService.updatePrice(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.price_id,
+        request.body,
+      ),
+  );
+
+  app.delete(
+    "/prices/:app_id/:price_id",
+    {
+      schema: {
+        tags,
+        summary: "Delete a price; one that payments refer to is expired instead",
+        params: PriceParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      await pricesService.deletePrice(deps, request.actor, request.params.app_id, request.params.price_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    "/p/:price_id",
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: "The price's public page (JSON until the hosted checkout exists); counts a view",
+        security: [],
+        params: PublicPriceParams,
+        response: { 200: PublicPrice },
+      },
+    },
+    async (request) => pricesService.viewPublicPrice(deps, request.params.price_id),
+  );
+}

@@ -1,0 +1,135 @@
+import { Type } from "typebox";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+
+const PriceType = Type.Union([Type.Literal("static"), Type.Literal("dynamic")], {
+  description: "`static`: a fixed amount; `dynamic`: the payment names its amount, at least this one",
+});
+const NetworkType = Type.Union([Type.Literal("mainnet"), Type.Literal("testnet")]);
+const Category = Type.Union([Type.Literal("payment"), Type.Literal("bid"), Type.Literal("auction")]);
+const Chain = Type.Union([
+  Type.Literal("near"),
+  Type.Literal("evm"),
+  Type.Literal("wax"),
+  Type.Literal("solana"),
+]);
+
+export const Price = Type.Object({
+  id: Type.String(),
+  type: PriceType,
+  kyc_id: Nullable(Type.String()),
+  trigger_id: Nullable(Type.String()),
+  currency: Type.String({ description: "Lower-case currency code (ISO 4217, or a chain currency)" }),
+  amount: Type.Number({ description: "Major units (12.5 is twelve fifty)" }),
+  amount_decimal: Type.String({
+    description:
+      "The amount as exact decimal text; differs from `amount` only when the amount has more " +
+      "significant digits than a JSON number holds (18 and 24 decimal chain currencies)",
+  }),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  name: Type.String(),
+  expired: Type.Boolean(),
+  expires_at: Nullable(Timestamp),
+  views: Type.Integer({ description: "Views of the price's public page" }),
+  network_type: NetworkType,
+  contract: Nullable(Type.String()),
+  chain: Nullable(Chain),
+  category: Category,
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+/** What the public page `GET /p/{price_id}` shows: no links to the app's other records. */
+export const PublicPrice = Type.Object({
+  id: Type.String(),
+  type: PriceType,
+  currency: Type.String(),
+  amount: Type.Number(),
+  amount_decimal: Type.String(),
+  name: Type.String(),
+  expired: Type.Boolean(),
+  views: Type.Integer(),
+  network_type: NetworkType,
+  contract: Nullable(Type.String()),
+  chain: Nullable(Chain),
+  category: Category,
+  created_at: Timestamp,
+});
+
+const Amount = Type.Union(
+  [Type.Number({ minimum: 0 }), Type.String({ maxLength: 64, pattern: "^[0-9]+(\\.[0-9]+)?$" })],
+  {
+    description:
+      "Major units, at most the currency's decimals. A JSON number holds about 15 significant " +
+      'digits: send amounts that need more (e.g. 1234567.123456789012345678 eth) as a decimal string, "1234567.123456789012345678".',
+  },
+);
+const Currency = Type.String({
+  minLength: 2,
+  maxLength: 12,
+  pattern: "^[A-Za-z]+$",
+  description: "Any case",
+});
+const LinkId = Nullable(Type.String({ minLength: 1, maxLength: 64 }));
+const Metadata = Type.Record(Type.String({ maxLength: 100 }), Type.Unknown(), {
+  description: "Free JSON object",
+});
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Contract = Nullable(Type.String({ minLength: 1, maxLength: 200 }));
+const ExpiresAt = Nullable(
+  Type.String({ format: "date-time", description: "The price reads expired from then on" }),
+);
+
+export const CreatePriceBody = Body({
+  name: Name,
+  amount: Amount,
+  currency: Currency,
+  type: Type.Optional(PriceType),
+  category: Type.Optional(Category),
+  network_type: Type.Optional(NetworkType),
+  chain: Type.Optional(Nullable(Chain)),
+  contract: Type.Optional(Contract),
+  metadata: Type.Optional(Metadata),
+  trigger_id: Type.Optional(LinkId),
+  kyc_id: Type.Optional(LinkId),
+  expires_at: Type.Optional(ExpiresAt),
+});
+
+export const UpdatePriceBody = Body({
+  name: Type.Optional(Name),
+  amount: Type.Optional(Amount),
+  currency: Type.Optional(Currency),
+  type: Type.Optional(PriceType),
+  category: Type.Optional(Category),
+  network_type: Type.Optional(NetworkType),
+  chain: Type.Optional(Nullable(Chain)),
+  contract: Type.Optional(Contract),
+  metadata: Type.Optional(Metadata),
+  trigger_id: Type.Optional(LinkId),
+  kyc_id: Type.Optional(LinkId),
+  expires_at: Type.Optional(ExpiresAt),
+  expired: Type.Optional(
+    Type.Boolean({ description: "true expires the price now; false clears a manual expiry" }),
+  ),
+});
+
+export const PriceParams = Type.Object({
+  app_id: Type.String({ maxLength: 64 }),
+  price_id: Type.String({ maxLength: 64 }),
+});
+export const PublicPriceParams = Type.Object({ price_id: Type.String({ maxLength: 64 }) });
+
+export const PriceItemQuery = Type.Object(
+  {
+    payment_provider: Type.Optional(
+      Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")], { default: "card" }),
+    ),
+    amount: Type.Optional(
+      Type.String({
+        maxLength: 64,
+        pattern: "^[0-9]+(\\.[0-9]+)?$",
+        description: "For a dynamic price: the amount the shopper would pay, at least the price's",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,219 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import type { Executor } from "../../platform/db/index.ts";
+import { invalid, notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import { parseAmount } from "../../platform/money/amount.ts";
+import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
+import type { AppType } from "../../platform/money/fees.ts";
+import { apps } from "../apps/tables.ts";
+import { requireAppRole } from "../members/access.ts";
+import { assertSellerShare } from "./fee-check.ts";
+import { checkLinkedRecords, priceHasPayments } from "./links.ts";
+import { presentPrice, presentPublicPrice } from "./presenters.ts";
+import { prices } from "./tables.ts";
+
+export interface PriceInput {
+  name?: string;
+  amount?: number | string;
+  currency?: string;
+  type?: "static" | "dynamic";
+  category?: "payment" | "bid" | "auction";
+  network_type?: "mainnet" | "testnet";
+  chain?: "near" | "evm" | "wax" | "solana" | null;
+  contract?: string | null;
+  metadata?: Record<string, unknown>;
+  trigger_id?: string | null;
+  kyc_id?: string | null;
+  expires_at?: string | null;
+  expired?: boolean;
+}
+
+type PriceRow = typeof prices.$inferSelect;
+
+export async function feeContext(db: Executor, appId: string) {
+  const [app] = await db
+    .select({ appType: apps.type, appFeeBps: apps.appFeeBps })
+    .from(apps)
+    .where(eq(apps.id, appId));
+  if (!app) throw notFound("App");
+  return { appType: app.appType as AppType, appFeeBps: app.appFeeBps };
+}
+
+/** Validates an amount in its currency, then the fee split it leads to. */
+async function checkedAmount(
+  deps: Deps,
+  db: Executor,
+  appId: string,
+  value: number | string,
+  currency: Currency,
+  type: string,
+): Promise<bigint> {
+  const amount = parseAmount(value, currency, "/body/amount");
+  // A dynamic price's amount is a minimum the shopper may raise, so zero is meaningful there.
+  if (amount === 0n && type === "static")
+    throw invalid("/body/amount", "must be greater than 0 for a static price");
+  await assertSellerShare(deps, await feeContext(db, appId), amount, currency);
+  return amount;
+}
+
+const toDate = (value: string | null | undefined) =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
+
+export async function createPrice(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  input: PriceInput & { name: string; amount: number | string; currency: string },
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const currency = currencyOf(input.currency, "/body/currency");
+  const type = input.type ?? "static";
+  const amount = await checkedAmount(deps, deps.db, appId, input.amount, currency, type);
+  await checkLinkedRecords(deps.db, appId, { triggerId: input.trigger_id, kycId: input.kyc_id });
+  const [row] = await deps.db
+    .insert(prices)
+    .values({
+      id: newId("price"),
+      appId,
+      type,
+      kycId: input.kyc_id ?? null,
+      triggerId: input.trigger_id ?? null,
+      currency: currency.code,
+      amount,
+      metadata: input.metadata ?? {},
+      name: input.name,
+      expiresAt: toDate(input.expires_at) ?? null,
+      // Sandbox servers point at test networks unless told otherwise.
+      networkType: input.network_type ?? (deps.config.sandbox ? "testnet" : "mainnet"),
+      contract: input.contract ?? null,
+      chain: input.chain ?? null,
+      category: input.category ?? "payment",
+    })
+    .returning();
+  return presentPrice(row, deps.now());
+}
+
+export async function loadPrice(
+  db: Executor,
+  appId: string,
+  priceId: string,
+  lock = false,
+): Promise<PriceRow> {
+  const query = db
+    .select()
+    .from(prices)
+    .where(and(eq(prices.appId, appId), eq(prices.id, priceId)));
+  const [row] = lock ? await query.for("update") : await query;
+  if (!row) throw notFound("Price");
+  return row;
+}
+
+export async function getPrice(deps: Deps, actor: Principal, appId: string, priceId: string) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  return presentPrice(await loadPrice(deps.db, appId, priceId), deps.now());
+}
+
+export async function listPrices(deps: Deps, actor: Principal, appId: string, page: Page) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const mine = eq(prices.appId, appId);
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select()
+      .from(prices)
+      .where(mine)
+      .orderBy(desc(prices.createdAt), desc(prices.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(prices).where(mine),
+  ]);
+  const now = deps.now();
+  return { items: rows.map((row) => presentPrice(row, now)), total };
+}
+
+export async function updatePrice(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  priceId: string,
+  input: PriceInput,
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  if (input.currency !== undefined && input.amount === undefined) {
+    // The same minor units mean another amount in another currency: make the caller say which.
+    throw invalid("/body/amount", "is required when the currency changes");
+  }
+  // The row is locked while the change is checked against it, so two concurrent changes cannot
+  // each pass a check the other one invalidates (e.g. type static and amount 0).
+  const row = await deps.db.transaction(async (tx) => {
+    const current = await loadPrice(tx, appId, priceId, true);
+    const type = input.type ?? current.type;
+    let amount: bigint | undefined;
+    let currencyCode: string | undefined;
+    if (input.amount !== undefined || input.type !== undefined) {
+      const currency = currencyOf(input.currency ?? current.currency, "/body/currency");
+      amount =
+        input.amount === undefined
+          ? current.amount
+          : await checkedAmount(deps, tx, appId, input.amount, currency, type);
+      if (amount === 0n && type === "static") {
+        throw invalid("/body/type", "a static price needs an amount above 0");
+      }
+      currencyCode = currency.code;
+    }
+    await checkLinkedRecords(tx, appId, { triggerId: input.trigger_id, kycId: input.kyc_id });
+    const [updated] = await tx
+      .update(prices)
+      .set({
+        name: input.name,
+        amount,
+        currency: currencyCode,
+        type: input.type,
+        category: input.category,
+        networkType: input.network_type,
+        chain: input.chain,
+        contract: input.contract,
+        metadata: input.metadata,
+        triggerId: input.trigger_id,
+        kycId: input.kyc_id,
+        expiresAt: toDate(input.expires_at),
+        expired: input.expired,
+        updatedAt: deps.now(),
+      })
+      .where(eq(prices.id, priceId))
+      .returning();
+    return updated;
+  });
+  return presentPrice(row, deps.now());
+}
+
+/** Deletes a price, or expires it when payments refer to it (their records keep pointing at it). */
+export async function deletePrice(deps: Deps, actor: Principal, appId: string, priceId: string) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: prices.id })
+      .from(prices)
+      .where(and(eq(prices.appId, appId), eq(prices.id, priceId)))
+      .for("update");
+    if (!row) throw notFound("Price");
+    if (await priceHasPayments(tx, priceId)) {
+      await tx.update(prices).set({ expired: true, updatedAt: deps.now() }).where(eq(prices.id, priceId));
+    } else {
+      await tx.delete(prices).where(eq(prices.id, priceId));
+    }
+  });
+}
+
+/** The public page's read: counts the view in the same statement, so concurrent views all count. */
+export async function viewPublicPrice(deps: Deps, priceId: string) {
+  const [row] = await deps.db
+    .update(prices)
+    .set({ views: sql`${prices.views} + 1` })
+    .where(eq(prices.id, priceId))
+    .returning();
+  if (!row) throw notFound("Price");
+  return presentPublicPrice(row, deps.now());
+}

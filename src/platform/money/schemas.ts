@@ -1,0 +1,38 @@
+import { Type } from "typebox";
+import { Nullable } from "../http/schemas.ts";
+
+const Amount = (description: string) => Type.Number({ description });
+
+const breakdown = (unit: string) => ({
+  amount: Amount(`The price, in ${unit}`),
+  amount_total: Amount(`What the shopper is charged, in ${unit}`),
+  amount_transaction_fee: Amount("amount_total - amount"),
+  amount_app_transaction_fee: Amount("What the charge leaves after the provider fee and the price"),
+  amount_platform: Amount("The platform's percent share of amount"),
+  amount_seller: Amount("What the seller receives: amount less the platform and app shares"),
+  amount_app: Amount("The app's percent share of amount (marketplace apps only)"),
+});
+
+/** The interface's `price_item`, documented in docs/fees.md. */
+export const PriceItem = Type.Object(
+  {
+    currency: Type.String({ description: "The charge currency" }),
+    provider_min_amount_fee: Amount("The provider's minimum fee, in the charge currency"),
+    provider_processing_fee_percent: Amount("The provider's fee percent"),
+    platform_fee: Amount("The platform fee percent"),
+    app_fee: Amount("The app fee percent applied (0 for individual apps)"),
+    app_type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")]),
+    ...breakdown("the charge currency"),
+    processing_fee_amount: Amount("What the payment provider keeps"),
+    conversion: Nullable(
+      Type.Object({
+        currency: Type.String({ description: "The price's currency" }),
+        exchange: Amount("Charge-currency units per price-currency unit"),
+        converted_amount: Amount("The price in the charge currency"),
+        converted_amount_net: Amount("The seller's share in the charge currency"),
+        ...breakdown("the price's currency"),
+      }),
+    ),
+  },
+  { description: "Fee breakdown; every part in minor units adds up to amount_total" },
+);
