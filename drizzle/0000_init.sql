@@ -35,6 +35,62 @@ CREATE TABLE "members" (
 	CONSTRAINT "members_invite_token_hash_unique" UNIQUE("invite_token_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "payment_events" (
+	"id" text PRIMARY KEY NOT NULL,
+	"payment_id" text NOT NULL,
+	"from_status" text,
+	"to_status" text NOT NULL,
+	"actor" text NOT NULL,
+	"reason" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "payments" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"price_id" text NOT NULL,
+	"status" text NOT NULL,
+	"method" text NOT NULL,
+	"provider_id" text NOT NULL,
+	"intent_id" text,
+	"amount" numeric(78, 0) NOT NULL,
+	"currency" text NOT NULL,
+	"charge_amount" numeric(78, 0) NOT NULL,
+	"charge_currency" text NOT NULL,
+	"seller_amount" numeric(78, 0) NOT NULL,
+	"app_amount" numeric(78, 0) NOT NULL,
+	"platform_amount" numeric(78, 0) NOT NULL,
+	"captured_amount" numeric(78, 0) DEFAULT 0 NOT NULL,
+	"refunded_amount" numeric(78, 0) DEFAULT 0 NOT NULL,
+	"price_item" jsonb NOT NULL,
+	"rate" jsonb NOT NULL,
+	"trigger_id" text,
+	"trigger_data_input" jsonb NOT NULL,
+	"kyc_id" text,
+	"shopper_email" text,
+	"payment_token_hash" text NOT NULL,
+	"next_action" jsonb,
+	"sent_transaction" jsonb,
+	"transaction_id" text,
+	"transaction_url" text,
+	"transaction_response" jsonb NOT NULL,
+	"confirmation_status" jsonb NOT NULL,
+	"defer_execution" boolean DEFAULT false NOT NULL,
+	"auth_state" text DEFAULT 'none' NOT NULL,
+	"transfers" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"confirm_attempts" integer DEFAULT 0 NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "payments_payment_token_hash_unique" UNIQUE("payment_token_hash")
+);
+--> statement-breakpoint
+CREATE TABLE "provider_events" (
+	"id" text PRIMARY KEY NOT NULL,
+	"provider_id" text NOT NULL,
+	"type" text NOT NULL,
+	"received_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "prices" (
 	"id" text PRIMARY KEY NOT NULL,
 	"app_id" text NOT NULL,
@@ -206,6 +262,8 @@ ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_created_by_users_id_fk" FOREIGN 
 ALTER TABLE "apps" ADD CONSTRAINT "apps_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payment_events" ADD CONSTRAINT "payment_events_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payments" ADD CONSTRAINT "payments_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "prices" ADD CONSTRAINT "prices_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_attempts" ADD CONSTRAINT "webhook_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -222,6 +280,10 @@ CREATE UNIQUE INDEX "members_app_email_idx" ON "members" USING btree ("app_id","
 CREATE UNIQUE INDEX "members_app_user_idx" ON "members" USING btree ("app_id","user_id");--> statement-breakpoint
 CREATE INDEX "members_user_idx" ON "members" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "members_app_list_idx" ON "members" USING btree ("app_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "payment_events_payment_idx" ON "payment_events" USING btree ("payment_id","created_at");--> statement-breakpoint
+CREATE INDEX "payments_app_created_idx" ON "payments" USING btree ("app_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "payments_price_idx" ON "payments" USING btree ("price_id");--> statement-breakpoint
+CREATE INDEX "payments_intent_idx" ON "payments" USING btree ("intent_id");--> statement-breakpoint
 CREATE INDEX "prices_app_created_idx" ON "prices" USING btree ("app_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" USING btree ("delivery_id","attempted_at");--> statement-breakpoint

@@ -7,6 +7,10 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
+import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
+import { paymentJobs } from "./modules/payments/jobs.ts";
+import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
+import { paymentRoutes } from "./modules/payments/routes.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
@@ -88,6 +92,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
 
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
   jobs.register([webhookDeliveryJob(deps)]);
+  jobs.register(paymentJobs(deps));
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -116,6 +121,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await webhookRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
     await priceRoutes(server, deps);
+    await paymentRoutes(server, deps);
+    await providerWebhookRoutes(server, deps);
+    await checkoutRoutes(server, deps);
   });
 
   return {

@@ -21,6 +21,8 @@ export interface Deps {
   /** Publishes credential revocations to every process's credential cache. */
   revocations: Revocations;
   paymentProviders: PaymentProviders;
+  /** The connected payout account of a seller KYC record, when it has one. */
+  sellerAccounts?: (kycId: string) => Promise<string | undefined>;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
   /** Exchange rates for prices charged in another currency (a static table by default). */

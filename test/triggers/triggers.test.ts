@@ -327,6 +327,31 @@ describe("update and delete", () => {
     assert.equal((await w.call("DELETE", one, { token: f.owner.token })).status, 204);
   });
 
+  it("a payment's trigger parameters are checked by rendering the trigger's call", async () => {
+    const trigger = await created(evmTrigger(evmWallet.id));
+    const price = await createPrice(w.t, f.owner.token, f.app.id, { trigger_id: trigger.id });
+    const pay = (params_data_input: unknown) =>
+      w.call("POST", `/payments/${f.app.id}`, {
+        token: f.owner.token,
+        body: { price_id: price.id, payment_provider: "card", trigger_data_input: { params_data_input } },
+      });
+    const refused = await pay({ receiver: "0x123", quantity: 1 });
+    assert.equal(firstPath(refused), "/body/trigger_data_input/params_data_input/receiver");
+    const missing = assertProblem(await pay({}), 400, "validation_failed");
+    assert.deepEqual(missing.errors.map((e: any) => e.path).sort(), [
+      "/body/trigger_data_input/params_data_input/quantity",
+      "/body/trigger_data_input/params_data_input/receiver",
+    ]);
+    const accepted = expectStatus(
+      await pay({ receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 2 }),
+      201,
+    );
+    assert.deepEqual(accepted.trigger_data_input.params_data_input, {
+      receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      quantity: 2,
+    });
+  });
+
   it("deleting the app removes its wallets and triggers", async () => {
     const app = expectStatus(
       await w.call("POST", "/apps", { token: f.owner.token, body: { name: "Temp" } }),

@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
 import { invalid } from "../../platform/http/errors.ts";
+import { payments } from "../payments/tables.ts";
 import { triggers } from "../triggers/tables.ts";
 
 export interface LinkedRecords {
@@ -27,12 +28,12 @@ export async function checkLinkedRecords(db: Executor, appId: string, links: Lin
   }
 }
 
-/**
- * Whether any payment refers to the price; a price with payments is expired instead of deleted.
- *
- * TO BE EXTENDED: there is no payments table yet, so no price has payments. The payments module
- * replaces the body with `select 1 from payments where price_id = $1 limit 1`.
- */
-export async function priceHasPayments(_db: Executor, _priceId: string): Promise<boolean> {
-  return false;
+/** Whether any payment refers to the price; a price with payments is expired instead of deleted. */
+export async function priceHasPayments(db: Executor, priceId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.priceId, priceId))
+    .limit(1);
+  return row !== undefined;
 }

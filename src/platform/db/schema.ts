@@ -3,6 +3,7 @@
 export * from "../../modules/api-keys/tables.ts";
 export * from "../../modules/apps/tables.ts";
 export * from "../../modules/members/tables.ts";
+export * from "../../modules/payments/tables.ts";
 export * from "../../modules/prices/tables.ts";
 export * from "../../modules/triggers/tables.ts";
 export * from "../../modules/users/tables.ts";

@@ -1,0 +1,80 @@
+import { and, eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Tx } from "../../platform/db/index.ts";
+import { AppError } from "../../platform/http/errors.ts";
+import { newId } from "../../platform/ids.ts";
+import { emitEvent } from "../webhooks/events.ts";
+import { paymentEvents, payments } from "./tables.ts";
+
+export const PAYMENT_STATUSES = [
+  "pending",
+  "hold",
+  "paid",
+  "failed",
+  "failed-captured",
+  "failed-transfers",
+  "refunded",
+  "cancelled",
+] as const;
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** The only moves a payment can make (DECISIONS section 7); anything else is 409. */
+export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = Object.freeze({
+  // `hold` means the money is secured: a card authorised, or a bank debit already collected.
+  pending: ["hold", "paid", "failed", "cancelled"],
+  hold: ["paid", "cancelled", "failed", "failed-captured"],
+  paid: ["refunded", "failed-transfers"],
+  "failed-captured": ["refunded", "paid"],
+  "failed-transfers": ["paid", "refunded"],
+  failed: [],
+  refunded: [],
+  cancelled: [],
+});
+
+export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+export type PaymentRow = typeof payments.$inferSelect;
+
+/**
+ * Moves a payment from the status it was read in to `to`, inside the caller's transaction:
+ * checks the move is allowed, updates only if nobody moved it meanwhile (the `status = from`
+ * guard), records the event and emits `payment.<to>` to the app's webhooks. Answers the updated row.
+ */
+export async function transition(
+  deps: Pick<Deps, "jobs" | "now">,
+  tx: Tx,
+  payment: PaymentRow,
+  to: PaymentStatus,
+  why: { actor: string; reason: string; set?: Partial<PaymentRow> },
+): Promise<PaymentRow> {
+  const from = payment.status as PaymentStatus;
+  if (!canMove(from, to)) {
+    throw new AppError("invalid_state_transition", `A ${from} payment cannot become ${to}`);
+  }
+  const now = deps.now();
+  const [updated] = await tx
+    .update(payments)
+    .set({ ...why.set, status: to, updatedAt: now })
+    .where(and(eq(payments.id, payment.id), eq(payments.status, from)))
+    .returning();
+  if (!updated) {
+    throw new AppError("invalid_state_transition", `The payment is no longer ${from}`);
+  }
+  await tx.insert(paymentEvents).values({
+    id: newId("pev"),
+    paymentId: payment.id,
+    fromStatus: from,
+    toStatus: to,
+    actor: why.actor,
+    reason: why.reason,
+    createdAt: now,
+  });
+  await emitEvent(deps, tx, {
+    appId: payment.appId,
+    type: `payment.${to}` as Parameters<typeof emitEvent>[2]["type"],
+    data: { id: payment.id, status: to, previous_status: from, reason: why.reason },
+  });
+  return updated;
+}

@@ -1,0 +1,48 @@
+import { formatAmount } from "../../platform/money/amount.ts";
+import { currencyOf } from "../../platform/money/currencies.ts";
+import type { presentApp } from "../apps/service.ts";
+import { presentPrice } from "../prices/presenters.ts";
+import type { prices } from "../prices/tables.ts";
+import type { PaymentStatus } from "./lifecycle.ts";
+import type { payments } from "./tables.ts";
+
+type PaymentRow = typeof payments.$inferSelect;
+type PriceRow = typeof prices.$inferSelect;
+type AppView = ReturnType<typeof presentApp>;
+
+const EMPTY_RESPONSE = { error: null, near: null, evm: null, wax: null, solana: null };
+const NO_CONFIRMATIONS = {
+  average_seconds: 0,
+  progress: 0,
+  required_confirmations: 0,
+  confirmations: 0,
+  confirmed: false,
+};
+
+export function presentPayment(
+  row: PaymentRow,
+  context: { app: AppView; price: PriceRow; now: Date; paymentToken?: string },
+) {
+  const charge = currencyOf(row.chargeCurrency, "charge_currency");
+  return {
+    id: row.id,
+    status: row.status as PaymentStatus,
+    final_amount: formatAmount(row.chargeAmount, charge),
+    payment_provider: row.method as "card" | "us_bank_account",
+    trigger_data_input: {
+      params_data_input: (row.triggerDataInput.params_data_input ?? {}) as Record<string, unknown>,
+    },
+    transaction_id: row.transactionId,
+    transaction_url: row.transactionUrl,
+    price_item: row.priceItem as never,
+    transaction_response: { ...EMPTY_RESPONSE, ...row.transactionResponse } as never,
+    confirmation_status: { ...NO_CONFIRMATIONS, ...row.confirmationStatus } as never,
+    app: context.app,
+    price: presentPrice(context.price, context.now),
+    payment_token: context.paymentToken ?? null,
+    next_action: row.nextAction ?? null,
+    shopper_email: row.shopperEmail,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,145 @@
+import type { Deps } from "../../deps.ts";
+import { listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { AppParams } from "../apps/schemas.ts";
+import {
+  ConfirmPaymentBody,
+  CreatePaymentBody,
+  ListPaymentsQuery,
+  Payment,
+  PaymentParams,
+  ReasonBody,
+} from "./schemas.ts";
+import * as service from "./service.ts";
+
+const tags = ["payments"];
+
+export async function paymentRoutes(app: Server, deps: Deps) {
+  app.get(
+    "/payments/:app_id",
+    {
+      schema: {
+        tags,
+        summary: "The app's payments, newest first; filter by status or price",
+        params: AppParams,
+        querystring: ListPaymentsQuery,
+        response: { 200: listResponse(Payment, "Payments") },
+      },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { status, price_id } = request.query;
+      const { items, total } = await service.listPayments(deps, request.actor, request.params.app_id, page, {
+        status,
+        price_id,
+      });
+      setListHeaders(request, reply, page, total);
+      return items;
+    },
+  );
+
+  app.post(
+    "/payments/:app_id",
+    {
+      schema: {
+        tags,
+        summary: "Create a pending payment for a price; the fees and rate are fixed now",
+        params: AppParams,
+        body: CreatePaymentBody,
+        response: { 201: Payment },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .code(201)
+        .send(await service.createPayment(deps, request.actor, request.params.app_id, request.body)),
+  );
+
+  app.get(
+    "/payments/:app_id/:payment_id",
+    { schema: { tags, summary: "One payment", params: PaymentParams, response: { 200: Payment } } },
+    async (request) =>
+      service.getPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
+  );
+
+  app.post(
+    "/payments/:app_id/:payment_id/confirm",
+    {
+      schema: {
+        tags,
+        summary: "Pay with a payment method: the provider authorises (card) or debits (bank) in a job",
+        params: PaymentParams,
+        body: ConfirmPaymentBody,
+        response: { 200: Payment },
+      },
+    },
+    async (request) =>
+      service.confirmPayment(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.payment_id,
+        request.body,
+        {
+          ipAddress: request.ip,
+          userAgent: String(request.headers["user-agent"] ?? ""),
+        },
+      ),
+  );
+
+  app.post(
+    "/payments/:app_id/:payment_id/cancel",
+    {
+      schema: {
+        tags,
+        summary: "Cancel a pending payment or release a card hold",
+        params: PaymentParams,
+        body: ReasonBody,
+        response: { 200: Payment },
+      },
+    },
+    async (request) =>
+      service.cancelPayment(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.payment_id,
+        request.body?.reason,
+      ),
+  );
+
+  app.post(
+    "/payments/:app_id/:payment_id/refund",
+    {
+      schema: {
+        tags,
+        summary: "Refund a paid or failed-captured payment (in full)",
+        params: PaymentParams,
+        body: ReasonBody,
+        response: { 200: Payment },
+      },
+    },
+    async (request) =>
+      service.refundPayment(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.payment_id,
+        request.body?.reason,
+      ),
+  );
+
+  app.post(
+    "/payments/:app_id/:payment_id/retry",
+    {
+      schema: {
+        tags,
+        summary: "Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured)",
+        params: PaymentParams,
+        response: { 200: Payment },
+      },
+    },
+    async (request) =>
+      service.retryPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
+  );
+}

@@ -1,0 +1,138 @@
+import { Type } from "typebox";
+import { pageFields } from "../../platform/http/pagination.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { App } from "../apps/schemas.ts";
+import { Price } from "../prices/schemas.ts";
+
+const Status = Type.Union([
+  Type.Literal("pending"),
+  Type.Literal("hold"),
+  Type.Literal("paid"),
+  Type.Literal("failed"),
+  Type.Literal("failed-captured"),
+  Type.Literal("failed-transfers"),
+  Type.Literal("refunded"),
+  Type.Literal("cancelled"),
+]);
+const Method = Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")]);
+const AnyObject = Type.Record(Type.String(), Type.Unknown());
+
+const Conversion = Type.Object({
+  currency: Type.String(),
+  exchange: Type.Number(),
+  converted_amount: Type.Number(),
+  converted_amount_net: Type.Number(),
+  amount: Type.Number(),
+  amount_total: Type.Number(),
+  amount_transaction_fee: Type.Number(),
+  amount_app_transaction_fee: Type.Number(),
+  amount_platform: Type.Number(),
+  amount_seller: Type.Number(),
+  amount_app: Type.Number(),
+});
+
+export const PriceItem = Type.Object({
+  currency: Type.String(),
+  provider_min_amount_fee: Type.Number(),
+  provider_processing_fee_percent: Type.Number(),
+  platform_fee: Type.Number(),
+  app_fee: Type.Number(),
+  app_type: Type.String(),
+  amount: Type.Number(),
+  amount_total: Type.Number(),
+  amount_transaction_fee: Type.Number(),
+  amount_app_transaction_fee: Type.Number(),
+  amount_platform: Type.Number(),
+  amount_seller: Type.Number(),
+  amount_app: Type.Number(),
+  processing_fee_amount: Type.Number(),
+  conversion: Nullable(Conversion),
+});
+
+const ChainOutput = Nullable(Type.Object({ output: AnyObject }));
+
+export const Payment = Type.Object({
+  id: Type.String(),
+  status: Status,
+  final_amount: Type.Number({ description: "What the shopper is charged, in the charge currency" }),
+  payment_provider: Method,
+  trigger_data_input: Type.Object({ params_data_input: AnyObject }),
+  transaction_id: Nullable(Type.String()),
+  transaction_url: Nullable(Type.String()),
+  price_item: PriceItem,
+  transaction_response: Type.Object({
+    error: Nullable(AnyObject),
+    near: ChainOutput,
+    evm: ChainOutput,
+    wax: ChainOutput,
+    solana: ChainOutput,
+  }),
+  confirmation_status: Type.Object({
+    average_seconds: Type.Number(),
+    progress: Type.Number({ description: "0 to 100" }),
+    required_confirmations: Type.Number(),
+    confirmations: Type.Number(),
+    confirmed: Type.Boolean(),
+  }),
+  app: App,
+  price: Price,
+  payment_token: Nullable(
+    Type.String({ description: "For the shopper's page; answered once, when the payment is created" }),
+  ),
+  next_action: Nullable(
+    Type.Object(
+      { type: Type.String(), url: Type.String() },
+      { description: "A 3-D Secure step to complete" },
+    ),
+  ),
+  shopper_email: Nullable(Type.String()),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+
+export const PaymentParams = Type.Object({
+  app_id: Type.String({ maxLength: 64 }),
+  payment_id: Type.String({ maxLength: 64 }),
+});
+
+export const ListPaymentsQuery = Type.Object(
+  { ...pageFields, status: Type.Optional(Status), price_id: Type.Optional(Type.String({ maxLength: 64 })) },
+  { additionalProperties: false },
+);
+
+export const CreatePaymentBody = Body({
+  price_id: Type.String({ minLength: 1, maxLength: 64 }),
+  payment_provider: Method,
+  trigger_data_input: Type.Optional(Body({ params_data_input: AnyObject })),
+  amount: Type.Optional(
+    Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
+      description: "Only for dynamic prices: at least the price's amount",
+    }),
+  ),
+  shopper_email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
+});
+
+const Card = Body({
+  type: Type.Literal("card"),
+  number: Type.String({ pattern: "^[0-9 ]{12,23}$" }),
+  exp_month: Type.Integer({ minimum: 1, maximum: 12 }),
+  exp_year: Type.Integer({ minimum: 2000, maximum: 2100 }),
+  cvc: Type.String({ pattern: "^[0-9]{3,4}$" }),
+});
+const Bank = Body({
+  type: Type.Literal("us_bank_account"),
+  routing_number: Type.String({ pattern: "^[0-9]{9}$" }),
+  account_number: Type.String({ pattern: "^[0-9]{4,17}$" }),
+  account_holder_name: Type.String({ minLength: 1, maxLength: 200 }),
+});
+const Token = Body({ type: Type.Literal("token"), id: Type.String({ minLength: 3, maxLength: 255 }) });
+
+export const ConfirmPaymentBody = Body({
+  payment_method: Type.Union([Card, Bank, Token], {
+    description:
+      "Sandbox: a test card or bank account. Stripe: a payment method id from Stripe.js (`type: token`) — raw card numbers are refused.",
+  }),
+  return_url: Type.Optional(Type.String({ format: "uri", maxLength: 2048 })),
+});
+
+export const ReasonBody = Body({ reason: Type.Optional(Type.String({ maxLength: 500 })) });

@@ -1,0 +1,316 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { canMove, PAYMENT_STATUSES, TRANSITIONS } from "../../src/modules/payments/lifecycle.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { checkRouteBasics, eventually } from "../helpers/contract.ts";
+import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { bank, CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+import { createPrice } from "../helpers/prices.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let price: any;
+before(async () => {
+  t = await buildTestApp();
+  f = await tenantFixture(t);
+  price = await createPrice(t, f.owner.token, f.app.id, { amount: 20, currency: "usd" });
+});
+after(() => t.close());
+
+const PAYMENT_FIELDS = [
+  "app",
+  "confirmation_status",
+  "created_at",
+  "final_amount",
+  "id",
+  "next_action",
+  "payment_provider",
+  "payment_token",
+  "price",
+  "price_item",
+  "shopper_email",
+  "status",
+  "transaction_id",
+  "transaction_response",
+  "transaction_url",
+  "trigger_data_input",
+  "updated_at",
+];
+
+describe("the lifecycle table", () => {
+  test("exactly the moves DECISIONS section 7 allows", () => {
+    const allowed = PAYMENT_STATUSES.flatMap((from) =>
+      TRANSITIONS[from].map((to) => `${from}->${to}`),
+    ).sort();
+    assert.deepEqual(
+      allowed,
+      [
+        "failed-captured->paid",
+        "failed-captured->refunded",
+        "failed-transfers->paid",
+        "failed-transfers->refunded",
+        "hold->cancelled",
+        "hold->failed",
+        "hold->failed-captured",
+        "hold->paid",
+        "paid->failed-transfers",
+        "paid->refunded",
+        "pending->cancelled",
+        "pending->failed",
+        "pending->hold",
+        "pending->paid",
+      ].sort(),
+    );
+    assert.equal(canMove("refunded", "paid"), false);
+  });
+});
+
+describe("payments", () => {
+  test("create answers 201 pending with the fee split fixed and a payment token", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+      shopper_email: "Shopper@Example.com",
+    });
+    assert.deepEqual(Object.keys(payment).sort(), PAYMENT_FIELDS);
+    assert.equal(payment.status, "pending");
+    assert.match(payment.payment_token, /^pt_/);
+    assert.equal(payment.price.id, price.id);
+    assert.equal(payment.app.id, f.app.id);
+    assert.equal(payment.shopper_email, "shopper@example.com");
+    const item = payment.price_item;
+    assert.equal(item.amount, 20);
+    assert.equal(payment.final_amount, item.amount_total);
+    const cents = (n: number) => Math.round(n * 100);
+    assert.equal(
+      cents(item.amount_total),
+      cents(item.processing_fee_amount) +
+        cents(item.amount_app_transaction_fee) +
+        cents(item.amount_platform) +
+        cents(item.amount_app) +
+        cents(item.amount_seller),
+    );
+    const read = expectStatus(
+      await call(t, "GET", `/payments/${f.app.id}/${payment.id}`, { token: f.owner.token }),
+      200,
+    );
+    assert.equal(read.payment_token, null, "the token is answered once");
+    assert.deepEqual(read.price_item, payment.price_item);
+  });
+
+  test("a 4242 card is held, captured and paid; every move is an event", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    const confirmed = expectStatus(
+      await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    assert.equal(confirmed.status, "pending");
+    const paid = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+    assert.equal(paid.transaction_response.error, null);
+    // A second confirm of a paid payment is refused.
+    assertProblem(
+      await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)),
+      409,
+      "invalid_state_transition",
+    );
+  });
+
+  test("a declined card fails the payment with the reason; the price stays payable", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.declined)), 200);
+    const failed = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "failed");
+    assert.equal(failed.transaction_response.error.decline_code, "generic_decline");
+    const insufficient = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, insufficient.id, card(CARDS.insufficient)), 200);
+    const broke = await waitForStatus(t, f.owner.token, f.app.id, insufficient.id, "failed");
+    assert.equal(broke.transaction_response.error.decline_code, "insufficient_funds");
+    const again = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, again.id, card(CARDS.ok)), 200);
+    await waitForStatus(t, f.owner.token, f.app.id, again.id, "paid");
+  });
+
+  test("a 3-D Secure card waits for the step, then is paid", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.threeDS)), 200);
+    const waiting = await eventually(async () => {
+      const p = expectStatus(
+        await call(t, "GET", `/payments/${f.app.id}/${payment.id}`, { token: f.owner.token }),
+        200,
+      );
+      return p.next_action ? p : undefined;
+    });
+    assert.equal(waiting.status, "pending");
+    const intentId = new URL(waiting.next_action.url).pathname.split("/").pop()!;
+    await t.deps.paymentProviders.sandbox.completeAuthentication(intentId, true);
+    await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+  });
+
+  test("a bank debit is collected and paid", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "us_bank_account",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, bank()), 200);
+    const paid = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+    assert.equal(paid.payment_provider, "us_bank_account");
+  });
+
+  test("cancel a pending payment; refund a paid one; retry refuses when nothing failed", async () => {
+    const pending = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    const cancelled = expectStatus(
+      await call(t, "POST", `/payments/${f.app.id}/${pending.id}/cancel`, { token: f.owner.token, body: {} }),
+      200,
+    );
+    assert.equal(cancelled.status, "cancelled");
+    assertProblem(
+      await call(t, "POST", `/payments/${f.app.id}/${pending.id}/refund`, { token: f.owner.token, body: {} }),
+      409,
+      "invalid_state_transition",
+    );
+
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+    assertProblem(
+      await call(t, "POST", `/payments/${f.app.id}/${payment.id}/retry`, { token: f.owner.token }),
+      409,
+      "invalid_state_transition",
+    );
+    const refunded = expectStatus(
+      await call(t, "POST", `/payments/${f.app.id}/${payment.id}/refund`, { token: f.owner.token, body: {} }),
+      200,
+    );
+    assert.equal(refunded.status, "refunded");
+  });
+
+  test("dynamic prices take an amount of at least theirs; static ones refuse it; expired ones are 409", async () => {
+    const dynamic = await createPrice(t, f.owner.token, f.app.id, { type: "dynamic", amount: 5 });
+    const more = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: dynamic.id,
+      payment_provider: "card",
+      amount: 7.25,
+    });
+    assert.equal(more.price_item.amount, 7.25);
+    const less = await call(t, "POST", `/payments/${f.app.id}`, {
+      token: f.owner.token,
+      body: { price_id: dynamic.id, payment_provider: "card", amount: 4.99 },
+    });
+    assert.equal(assertProblem(less, 400, "validation_failed").errors[0].path, "/body/amount");
+    const fixed = await call(t, "POST", `/payments/${f.app.id}`, {
+      token: f.owner.token,
+      body: { price_id: price.id, payment_provider: "card", amount: 30 },
+    });
+    assertProblem(fixed, 400, "validation_failed");
+    const expired = await createPrice(t, f.owner.token, f.app.id, { amount: 3 });
+    expectStatus(
+      await call(t, "PATCH", `/prices/${f.app.id}/${expired.id}`, {
+        token: f.owner.token,
+        body: { expired: true },
+      }),
+      200,
+    );
+    assertProblem(
+      await call(t, "POST", `/payments/${f.app.id}`, {
+        token: f.owner.token,
+        body: { price_id: expired.id, payment_provider: "card" },
+      }),
+      409,
+      "conflict",
+    );
+  });
+
+  test("list filters by status and price, with paging headers", async () => {
+    const list = await call(t, "GET", `/payments/${f.app.id}?status=paid&limit=100`, {
+      token: f.developer.token,
+    });
+    const items = expectStatus(list, 200);
+    assert.ok(items.length >= 1);
+    assert.ok(items.every((p: { status: string }) => p.status === "paid"));
+    assert.equal(Number(list.headers["x-total-count"]), items.length);
+    const byPrice = expectStatus(
+      await call(t, "GET", `/payments/${f.app.id}?price_id=${price.id}&limit=100`, { token: f.owner.token }),
+      200,
+    );
+    assert.ok(byPrice.every((p: { price: { id: string } }) => p.price.id === price.id));
+    assertProblem(
+      await call(t, "GET", `/payments/${f.app.id}?status=unknown`, { token: f.owner.token }),
+      400,
+      "validation_failed",
+    );
+  });
+
+  test("a price with payments is expired instead of deleted", async () => {
+    const sold = await createPrice(t, f.owner.token, f.app.id, { amount: 1 });
+    await createPayment(t, f.owner.token, f.app.id, { price_id: sold.id, payment_provider: "card" });
+    expectStatus(await call(t, "DELETE", `/prices/${f.app.id}/${sold.id}`, { token: f.owner.token }), 204);
+    const still = expectStatus(
+      await call(t, "GET", `/prices/${f.app.id}/${sold.id}`, { token: f.owner.token }),
+      200,
+    );
+    assert.equal(still.expired, true);
+  });
+
+  test("tenancy and basics", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    assertProblem(
+      await call(t, "GET", `/payments/${f.app.id}/${payment.id}`, { token: f.outsider.token }),
+      404,
+      "not_found",
+    );
+    assertProblem(
+      await call(t, "GET", `/payments/${f.otherApp.id}/${payment.id}`, { token: f.outsider.token }),
+      404,
+      "not_found",
+    );
+    const foreignPrice = await call(t, "POST", `/payments/${f.otherApp.id}`, {
+      token: f.outsider.token,
+      body: { price_id: price.id, payment_provider: "card" },
+    });
+    assert.equal(assertProblem(foreignPrice, 400, "validation_failed").errors[0].path, "/body/price_id");
+    const token = f.owner.token;
+    await checkRouteBasics(t, { method: "GET", url: `/payments/${f.app.id}`, token, list: true });
+    await checkRouteBasics(t, {
+      method: "POST",
+      url: `/payments/${f.app.id}`,
+      token,
+      body: { price_id: price.id, payment_provider: "card" },
+    });
+    await checkRouteBasics(t, { method: "GET", url: `/payments/${f.app.id}/${payment.id}`, token });
+    await checkRouteBasics(t, {
+      method: "POST",
+      url: `/payments/${f.app.id}/${payment.id}/confirm`,
+      token,
+      body: { payment_method: card(CARDS.ok) },
+    });
+    await checkRouteBasics(t, {
+      method: "POST",
+      url: `/payments/${f.app.id}/${payment.id}/cancel`,
+      token,
+      body: {},
+    });
+  });
+});
