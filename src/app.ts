@@ -22,6 +22,8 @@ import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { startRevocations } from "./platform/auth/revocations.ts";
 import { hashToken } from "./platform/auth/secrets.ts";
+import { createChainRegistry } from "./platform/chains/index.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
 import { createCustody } from "./platform/crypto/custody.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
@@ -47,6 +49,7 @@ export interface BuildOptions {
   custody?: Custody;
   now?: () => Date;
   rates?: RatesProvider;
+  chains?: ChainRegistry;
 }
 
 export interface Application {
@@ -87,6 +90,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database.db, now),
+    chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
   };
 

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { CHAINS, type Chain, NETWORKS, type Network } from "./platform/chains/adapter.ts";
 import { loadMoneySettings, type MoneySettings } from "./platform/money/settings.ts";
 
 /** Every setting the service reads, validated once at start-up. */
@@ -32,6 +33,27 @@ export interface Config {
   masterKeyPrevious: Buffer[];
   /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
   money: MoneySettings;
+  /** Chain adapters: settings per chain and network (docs/chains.md lists them with their sources). */
+  chains: ChainsConfig;
+}
+
+export interface ChainNetworkSettings {
+  /** Node RPC endpoint; required only when that chain is used with CHAINS=real. */
+  rpcUrl: string | undefined;
+  /** Confirmations counted before a transaction is final (EVM) or shown as the finality estimate. */
+  requiredConfirmations: number;
+  /** Average seconds per block, for `confirmation_status.average_seconds`. */
+  blockSeconds: number;
+  /** Explorer link template; `{tx}` is replaced by the transaction id. */
+  explorerUrl: string;
+}
+
+export interface ChainsConfig {
+  /** `sandbox` (a deterministic in-process chain; the default in sandbox mode) or `real` (the nodes below). */
+  mode: "sandbox" | "real";
+  /** EVM: a transaction still pending this long is reported stuck, to be resent with a higher fee. */
+  evmResendAfterSeconds: number;
+  networks: Record<Chain, Record<Network, ChainNetworkSettings>>;
 }
 
 export class ConfigError extends Error {
@@ -111,6 +133,7 @@ export function loadConfig(env: Env = process.env): Config {
     money: loadMoneySettings(env, sandbox, (setting, message) => {
       throw new ConfigError(setting, message);
     }),
+    chains: loadChainsConfig(env, sandbox),
   };
 }
 
@@ -151,4 +174,100 @@ function masterKey(env: Env): Buffer | undefined {
   if (key.length !== 32)
     throw new ConfigError("SECRETS_MASTER_KEY", "must be 32 random bytes, base64-encoded");
   return key;
+}
+
+/** Defaults per chain and network; each number's source is in docs/chains.md. */
+const CHAIN_DEFAULTS: Record<Chain, Record<Network, Omit<ChainNetworkSettings, "rpcUrl">>> = {
+  evm: {
+    mainnet: { requiredConfirmations: 12, blockSeconds: 12, explorerUrl: "https://etherscan.io/tx/{tx}" },
+    testnet: {
+      requiredConfirmations: 3,
+      blockSeconds: 12,
+      explorerUrl: "https://sepolia.etherscan.io/tx/{tx}",
+    },
+  },
+  solana: {
+    mainnet: {
+      requiredConfirmations: 32,
+      blockSeconds: 0.4,
+      explorerUrl: "https://explorer.solana.com/tx/{tx}",
+    },
+    testnet: {
+      requiredConfirmations: 32,
+      blockSeconds: 0.4,
+      explorerUrl: "https://explorer.solana.com/tx/{tx}?cluster=devnet",
+    },
+  },
+  near: {
+    mainnet: { requiredConfirmations: 3, blockSeconds: 1, explorerUrl: "https://nearblocks.io/txns/{tx}" },
+    testnet: {
+      requiredConfirmations: 3,
+      blockSeconds: 1,
+      explorerUrl: "https://testnet.nearblocks.io/txns/{tx}",
+    },
+  },
+  wax: {
+    mainnet: {
+      requiredConfirmations: 330,
+      blockSeconds: 0.5,
+      explorerUrl: "https://waxblock.io/transaction/{tx}",
+    },
+    testnet: {
+      requiredConfirmations: 330,
+      blockSeconds: 0.5,
+      explorerUrl: "https://testnet.waxblock.io/transaction/{tx}",
+    },
+  },
+};
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > 3600) {
+    throw new ConfigError(name, `expected a number of seconds above 0 and at most 3600, got "${raw}"`);
+  }
+  return value;
+}
+
+function httpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(name, "must be an http(s) URL");
+  return raw.replace(/\/$/, "");
+}
+
+/** `CHAINS` follows `SANDBOX` unless set: live mode means real chains. */
+export function loadChainsConfig(env: Env, sandbox = true): ChainsConfig {
+  const mode = env.CHAINS || (sandbox ? "sandbox" : "real");
+  if (mode !== "sandbox" && mode !== "real") throw new ConfigError("CHAINS", "must be sandbox or real");
+  const networks = {} as ChainsConfig["networks"];
+  for (const chain of CHAINS) {
+    networks[chain] = {} as Record<Network, ChainNetworkSettings>;
+    for (const network of NETWORKS) {
+      const prefix = `${chain.toUpperCase()}_${network.toUpperCase()}`;
+      const defaults = CHAIN_DEFAULTS[chain][network];
+      const explorerUrl = env[`${prefix}_EXPLORER_URL`] || defaults.explorerUrl;
+      if (!/^https?:\/\//.test(explorerUrl) || !explorerUrl.includes("{tx}")) {
+        throw new ConfigError(`${prefix}_EXPLORER_URL`, "must be an http(s) URL containing {tx}");
+      }
+      networks[chain][network] = {
+        rpcUrl: httpUrl(env, `${prefix}_RPC_URL`),
+        requiredConfirmations: integer(
+          env,
+          `${prefix}_CONFIRMATIONS`,
+          defaults.requiredConfirmations,
+          1,
+          10_000,
+        ),
+        blockSeconds: positiveNumber(env, `${prefix}_BLOCK_SECONDS`, defaults.blockSeconds),
+        explorerUrl,
+      };
+    }
+  }
+  return {
+    mode,
+    evmResendAfterSeconds: integer(env, "EVM_RESEND_AFTER_SECONDS", 180, 5, 86_400),
+    networks,
+  };
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { Revocations } from "./platform/auth/revocations.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
@@ -27,4 +28,6 @@ export interface Deps {
   now: () => Date;
   /** Exchange rates for prices charged in another currency (a static table by default). */
   rates: RatesProvider;
+  /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
+  chains: ChainRegistry;
 }

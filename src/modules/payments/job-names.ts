@@ -1,6 +1,7 @@
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
 
 // The payment pipeline, one job a step; each is idempotent and keyed by the payment id.
+export const PREPARE_INTENT_JOB = "payments.prepare-intent";
 export const AUTHORIZE_JOB = "payments.authorize";
 export const SYNC_JOB = "payments.sync";
 export const EXECUTE_JOB = "payments.execute";

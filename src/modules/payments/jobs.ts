@@ -10,6 +10,7 @@ import {
   CONFIRMATIONS_JOB,
   EXECUTE_JOB,
   type PaymentJob,
+  PREPARE_INTENT_JOB,
   REFUND_JOB,
   RELEASE_HOLD_JOB,
   SETTLE_JOB,
@@ -113,6 +114,41 @@ export async function applyIntent(
   });
 }
 
+/**
+ * The payment's provider intent, made once: the prepare job and the authorize job may both get
+ * here first, and the shared idempotency key makes the provider answer both with the same intent.
+ */
+async function ensureIntent(deps: Deps, payment: PaymentRow): Promise<string> {
+  if (payment.intentId) return payment.intentId;
+  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+  const intent = await provider.createIntent(
+    {
+      amount: payment.chargeAmount,
+      currency: payment.chargeCurrency,
+      method: payment.method as "card" | "us_bank_account",
+      description: `Payment ${payment.id}`,
+      metadata: { payment_id: payment.id, app_id: payment.appId },
+      transferGroup: payment.id,
+    },
+    { idempotencyKey: `${payment.id}:intent` },
+  );
+  await deps.db
+    .update(payments)
+    .set({ intentId: intent.id })
+    .where(and(eq(payments.id, payment.id), isNull(payments.intentId)));
+  return intent.id;
+}
+
+function prepareIntentJob(deps: Deps): JobDefinition<PaymentJob> {
+  return {
+    name: PREPARE_INTENT_JOB,
+    async handle({ paymentId }) {
+      const payment = await read(deps, paymentId);
+      if (payment?.status === "pending") await ensureIntent(deps, payment);
+    },
+  };
+}
+
 function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
   return {
     name: AUTHORIZE_JOB,
@@ -120,25 +156,7 @@ function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
       const payment = await read(deps, job.paymentId);
       if (!payment || payment.status !== "pending" || payment.authState !== "requested") return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      let intentId = payment.intentId;
-      if (!intentId) {
-        const intent = await provider.createIntent(
-          {
-            amount: payment.chargeAmount,
-            currency: payment.chargeCurrency,
-            method: payment.method as "card" | "us_bank_account",
-            description: `Payment ${payment.id}`,
-            metadata: { payment_id: payment.id, app_id: payment.appId },
-            transferGroup: payment.id,
-          },
-          { idempotencyKey: `${payment.id}:intent` },
-        );
-        await deps.db
-          .update(payments)
-          .set({ intentId: intent.id })
-          .where(and(eq(payments.id, payment.id), isNull(payments.intentId)));
-        intentId = intent.id;
-      }
+      const intentId = await ensureIntent(deps, payment);
       let intent: ProviderIntent;
       try {
         intent = await provider.confirmIntent(
@@ -299,6 +317,7 @@ function refundJob(deps: Deps): JobDefinition<PaymentJob> {
 
 export function paymentJobs(deps: Deps): JobDefinition<never>[] {
   return [
+    prepareIntentJob(deps),
     authorizeJob(deps),
     syncJob(deps),
     executeJob(deps),

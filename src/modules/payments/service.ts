@@ -15,10 +15,13 @@ import { requireAppRole } from "../members/access.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { feeContext, loadPrice } from "../prices/service.ts";
 import { prices } from "../prices/tables.ts";
+import { emitEvent } from "../webhooks/events.ts";
 import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
   EXECUTE_JOB,
+  type PaymentJob,
+  PREPARE_INTENT_JOB,
   REFUND_JOB,
   RELEASE_HOLD_JOB,
   SETTLE_JOB,
@@ -126,6 +129,13 @@ export async function openPayment(
       reason: "created",
       createdAt: now,
     });
+    await emitEvent(deps, tx, {
+      appId,
+      type: "payment.pending",
+      data: { id: created.id, status: "pending", previous_status: null, reason: "created" },
+    });
+    // The provider intent is made ahead of the shopper's payment method, off the request path.
+    await deps.jobs.send<PaymentJob>(tx, PREPARE_INTENT_JOB, { paymentId: created.id });
     return created;
   });
   return { row, token };
