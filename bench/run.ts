@@ -176,11 +176,12 @@ console.log(
 );
 console.log("| engine | target | req/s | p50 ms | p99 ms | % of bare |");
 console.log("|---|---|---:|---:|---:|---:|");
-for (const { label, rows } of results) {
-  const bare = rows[0].rps;
-  for (const row of rows) {
-    console.log(
-      `| ${label} | ${row.title} | ${row.rps} | ${row.p50} | ${row.p99} | ${Math.round((100 * row.rps) / bare)}% |`,
-    );
+for (const { label, rows, writes } of results) {
+  for (const group of [rows, writes]) {
+    const bare = group[0].rps;
+    for (const row of group) {
+      const share = Math.round((100 * row.rps) / bare);
+      console.log(`| ${label} | ${row.title} | ${row.rps} | ${row.p50} | ${row.p99} | ${share}% |`);
+    }
   }
 }

@@ -72,7 +72,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       dataDir: config.dataDir,
       onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     }));
-  const jobs = createJobs(database, logger);
+  const jobs = createJobs(database, logger, { timeoutSeconds: config.jobTimeoutSeconds });
   const now = options.now ?? (() => new Date());
   const credentialCache = new CredentialCache({
     ttlMs: config.authCacheSeconds * 1000,

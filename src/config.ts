@@ -19,6 +19,8 @@ export interface Config {
   runWorker: boolean;
   /** How long a resolved credential is remembered; revocations reach every process at once anyway. */
   authCacheSeconds: number;
+  /** How long a job may run before it is taken for crashed and retried. */
+  jobTimeoutSeconds: number;
   /** Which payment provider serves `card` and `us_bank_account`: `sandbox` or `stripe`. */
   paymentsProvider: "sandbox" | "stripe";
   /** Stripe secret (or restricted) key; required when `paymentsProvider` is `stripe`. */
@@ -123,6 +125,7 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
+    jobTimeoutSeconds: integer(env, "JOB_TIMEOUT_SECONDS", 300, 1, 24 * 3600),
     ...paymentSettings(env, sandbox),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     masterKey: masterKey(env),
