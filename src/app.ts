@@ -18,8 +18,10 @@ import { paymentJobs } from "./modules/payments/jobs.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
+import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { walletRoutes } from "./modules/wallets/routes.ts";
 import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { CredentialCache } from "./platform/auth/cache.ts";
@@ -28,6 +30,8 @@ import { startRevocations } from "./platform/auth/revocations.ts";
 import { hashToken } from "./platform/auth/secrets.ts";
 import { createChainRegistry } from "./platform/chains/index.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
+import type { Custody } from "./platform/crypto/custody.ts";
+import { createCustody } from "./platform/crypto/custody.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
@@ -48,6 +52,7 @@ export interface BuildOptions {
   /** An already open database (tests pass an isolated one); otherwise opened from the config. */
   database?: DatabaseHandle;
   mailer?: Mailer;
+  custody?: Custody;
   now?: () => Date;
   rates?: RatesProvider;
   chains?: ChainRegistry;
@@ -87,6 +92,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     db: database.db,
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
+    custody: options.custody ?? createCustody(config),
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database.db, now),
@@ -123,6 +129,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await walletRoutes(server, deps);
+    await triggerRoutes(server, deps);
     await webhookRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
     await priceRoutes(server, deps);

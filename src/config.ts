@@ -31,6 +31,8 @@ export interface Config {
   webhooksAllowLoopback: boolean;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
   masterKey: Buffer | undefined;
+  /** Former master keys (SECRETS_MASTER_KEY_PREVIOUS): they still unwrap until `rotate-master-key` has run. */
+  masterKeyPrevious: Buffer[];
   /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
   money: MoneySettings;
   /** Chain adapters: settings per chain and network (docs/chains.md lists them with their sources). */
@@ -83,6 +85,15 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
 }
 
+/** A base64 AES-256 key: exactly 32 bytes once decoded, so a truncated paste fails at start-up. */
+function base64Key(name: string, raw: string): Buffer {
+  const value = raw.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || Buffer.from(value, "base64").length !== 32) {
+    throw new ConfigError(name, "must be base64 of exactly 32 bytes (e.g. `openssl rand -base64 32`)");
+  }
+  return Buffer.from(value, "base64");
+}
+
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -118,6 +129,10 @@ export function loadConfig(env: Env = process.env): Config {
     ...paymentSettings(env, sandbox),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     masterKey: masterKey(env),
+    masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
+      .split(",")
+      .filter((k) => k.trim() !== "")
+      .map((k) => base64Key("SECRETS_MASTER_KEY_PREVIOUS", k)),
     money: loadMoneySettings(env, sandbox, (setting, message) => {
       throw new ConfigError(setting, message);
     }),

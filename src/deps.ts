@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { Revocations } from "./platform/auth/revocations.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
+import type { Custody } from "./platform/crypto/custody.ts";
 import type { Database, DatabaseHandle } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
@@ -16,6 +17,8 @@ export interface Deps {
   db: Database;
   jobs: Jobs;
   mailer: Mailer;
+  /** Seals and opens wallet secrets under the master keys. */
+  custody: Custody;
   /** Publishes credential revocations to every process's credential cache. */
   revocations: Revocations;
   paymentProviders: PaymentProviders;
