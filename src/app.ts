@@ -5,6 +5,8 @@ import type { Deps } from "./deps.ts";
 import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
+import { auctionJobs, onDeferredPayment } from "./modules/auctions/jobs.ts";
+import { auctionRoutes } from "./modules/auctions/routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
@@ -87,6 +89,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
   jobs.register([webhookDeliveryJob(deps)]);
   jobs.register(paymentJobs(deps));
+  jobs.register(auctionJobs(deps));
+  deps.onDeferredPayment = onDeferredPayment(deps);
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -116,6 +120,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await paymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
+    await auctionRoutes(server, deps);
   });
 
   return {

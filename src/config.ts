@@ -30,6 +30,8 @@ export interface Config {
   masterKey: Buffer | undefined;
   /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
   money: MoneySettings;
+  /** How long a card authorisation holds (7 days at Stripe): bids held longer are dropped (docs/auctions.md). */
+  auctionHoldHours: number;
 }
 
 export class ConfigError extends Error {
@@ -96,6 +98,7 @@ export function loadConfig(env: Env = process.env): Config {
     money: loadMoneySettings(env, sandbox, (setting, message) => {
       throw new ConfigError(setting, message);
     }),
+    auctionHoldHours: integer(env, "AUCTION_HOLD_HOURS", 24 * 7, 1, 24 * 31),
   };
 }
 

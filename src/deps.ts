@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { Revocations } from "./platform/auth/revocations.ts";
-import type { Database, DatabaseHandle } from "./platform/db/index.ts";
+import type { Database, DatabaseHandle, Tx } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
 import type { RatesProvider } from "./platform/money/rates.ts";
@@ -24,4 +24,9 @@ export interface Deps {
   now: () => Date;
   /** Exchange rates for prices charged in another currency (a static table by default). */
   rates: RatesProvider;
+  /**
+   * Called inside the transaction that moves a `defer_execution` payment to `hold` or `failed`
+   * (auction bids wait for their hold); set by the auctions module.
+   */
+  onDeferredPayment?: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
 }
