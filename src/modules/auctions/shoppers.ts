@@ -16,7 +16,7 @@ import { auctions, shopperAttempts, shopperCodes, shopperSessions, shoppers } fr
 const CODE_TTL_MS = 10 * 60 * 1000;
 const CODE_ATTEMPTS = 5;
 const WINDOW_MS = 15 * 60 * 1000;
-const LIMITS = { codePerEmail: 5, codePerIp: 20, sessionPerIp: 30 };
+const LIMITS = { codePerEmail: 5, codePerIp: 50, sessionPerIp: 30 };
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 export interface ShopperCodeMail {
