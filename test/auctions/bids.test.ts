@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
-import { createAuction, placeBid, shopperSession, waitForBid } from "../helpers/auctions.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { createAuction, placeBid, shopperSession, waitForBid } from "../helpers/auctions.ts";
 import { assertProblem, call, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
 import { CARDS, waitForStatus } from "../helpers/payments.ts";
 
@@ -66,7 +66,10 @@ describe("bids", () => {
   test("a bid in another currency is converted, with the rate recorded", async () => {
     const auction = await createAuction(t, f.owner.token, f.app.id, { amount: 10, currency: "usd" });
     const dan = await shopperSession(t, f.app.id, auction.id, "dan@example.com");
-    const bid = expectStatus(await placeBid(t, dan.token, f.app.id, auction.id, 20, CARDS.ok, { currency: "EUR" }), 202);
+    const bid = expectStatus(
+      await placeBid(t, dan.token, f.app.id, auction.id, 20, CARDS.ok, { currency: "EUR" }),
+      202,
+    );
     // The sandbox's rate: 1 eur = 1.08 usd.
     assert.equal(bid.amount, 21.6);
     assert.equal(bid.currency, "usd");
@@ -84,13 +87,23 @@ describe("bids", () => {
   test("security: no token, a user's token, another app's shopper: 401; unknown fields 400", async () => {
     const auction = await createAuction(t, f.owner.token, f.app.id);
     const url = `/auctions/${f.app.id}/${auction.id}/bids`;
-    const body = { amount: 20, payment_method: { type: "card", number: CARDS.ok, exp_month: 12, exp_year: 2030, cvc: "123" } };
+    const body = {
+      amount: 20,
+      payment_method: { type: "card", number: CARDS.ok, exp_month: 12, exp_year: 2030, cvc: "123" },
+    };
     assertProblem(await call(t, "POST", url, { body }), 401, "unauthenticated");
     assertProblem(await call(t, "POST", url, { token: f.owner.token, body }), 401, "unauthenticated");
-    assertProblem(await call(t, "POST", url, { token: "shp_forgedforgedforgedforgedforged", body }), 401, "unauthenticated");
+    assertProblem(
+      await call(t, "POST", url, { token: "shp_forgedforgedforgedforgedforged", body }),
+      401,
+      "unauthenticated",
+    );
     const other = await signup(t);
     const otherApp = expectStatus(
-      await call(t, "POST", "/apps", { token: other.token, body: { name: "Other", app_fee: 0, use_explorer: false } }),
+      await call(t, "POST", "/apps", {
+        token: other.token,
+        body: { name: "Other", app_fee: 0, use_explorer: false },
+      }),
       201,
     );
     const otherAuction = await createAuction(t, other.token, otherApp.id);
@@ -98,12 +111,23 @@ describe("bids", () => {
     assertProblem(await call(t, "POST", url, { token: stranger.token, body }), 401, "unauthenticated");
     // The auction id under another app: not found.
     const eve = await shopperSession(t, f.app.id, auction.id, "eve@example.com");
-    assertProblem(await call(t, "POST", `/auctions/${f.app.id}/${otherAuction.id}/bids`, { token: eve.token, body }), 404, "not_found");
+    assertProblem(
+      await call(t, "POST", `/auctions/${f.app.id}/${otherAuction.id}/bids`, { token: eve.token, body }),
+      404,
+      "not_found",
+    );
     const unknown = await call(t, "POST", url, { token: eve.token, body: { ...body, surprise: 1 } });
     const problem = assertProblem(unknown, 400, "validation_failed");
     assert.ok(problem.errors.some((e: { path: string }) => e.path === "/body/surprise"));
-    assertProblem(await call(t, "POST", url, { token: eve.token, raw: '{"amount": ' }), 400, "validation_failed");
-    assert.ok(t.logs.every((line) => !line.includes(CARDS.ok)), "card numbers are never logged");
+    assertProblem(
+      await call(t, "POST", url, { token: eve.token, raw: '{"amount": ' }),
+      400,
+      "validation_failed",
+    );
+    assert.ok(
+      t.logs.every((line) => !line.includes(CARDS.ok)),
+      "card numbers are never logged",
+    );
   });
 
   test("at the end: the winner is charged, the loser released, everything expired; later bids 409", async () => {
@@ -127,17 +151,24 @@ describe("bids", () => {
     await waitForStatus(t, f.owner.token, f.app.id, high.payment.id, "paid");
     const loser = await waitForStatus(t, f.owner.token, f.app.id, low.payment.id, "cancelled");
     assert.equal(loser.status, "cancelled");
-    const ended = (await events("auction.ended")).filter((e) => e.data.auction_id === auction.id);
+    const ended = (await events("auction.ended")).filter(
+      (e) => (e.data as Record<string, unknown>).auction_id === auction.id,
+    );
     assert.equal(ended.length, 1);
-    assert.equal(ended[0].data.winner_bid_id, high.id);
+    assert.equal((ended[0].data as Record<string, unknown>).winner_bid_id, high.id);
     assertProblem(await placeBid(t, fay.token, f.app.id, auction.id, 50), 409, "conflict");
   });
 
   test("an auction with no bid closes without charging anything", async () => {
-    const auction = await createAuction(t, f.owner.token, f.app.id, { ends_at: new Date(Date.now() + 1500).toISOString() });
+    const auction = await createAuction(t, f.owner.token, f.app.id, {
+      ends_at: new Date(Date.now() + 1500).toISOString(),
+    });
     const closed = await (async () => {
       for (let i = 0; i < 100; i++) {
-        const view = expectStatus(await call(t, "GET", `/auctions/${f.app.id}/${auction.id}`, { token: f.owner.token }), 200);
+        const view = expectStatus(
+          await call(t, "GET", `/auctions/${f.app.id}/${auction.id}`, { token: f.owner.token }),
+          200,
+        );
         if (view.expired) return view;
         await new Promise((r) => setTimeout(r, 200));
       }
@@ -145,7 +176,9 @@ describe("bids", () => {
     })();
     assert.equal(closed.winner_bid_id, null);
     const payments = expectStatus(
-      await call(t, "GET", `/payments/${f.app.id}?price_id=${auction.on_bid_payment_intent.id}`, { token: f.owner.token }),
+      await call(t, "GET", `/payments/${f.app.id}?price_id=${auction.on_bid_payment_intent.id}`, {
+        token: f.owner.token,
+      }),
       200,
     );
     assert.deepEqual(payments, []);

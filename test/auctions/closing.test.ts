@@ -8,8 +8,8 @@ import { auctions, bids } from "../../src/modules/auctions/tables.ts";
 import { EXECUTE_JOB } from "../../src/modules/payments/job-names.ts";
 import { paymentEvents } from "../../src/modules/payments/tables.ts";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
-import { createAuction, placeBid, shopperSession, waitForBid } from "../helpers/auctions.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { createAuction, placeBid, shopperSession, waitForBid } from "../helpers/auctions.ts";
 import { expectStatus, tenantFixture } from "../helpers/http.ts";
 import { waitForStatus } from "../helpers/payments.ts";
 
@@ -68,7 +68,10 @@ describe("closing", () => {
     await Promise.all([closeAuction(t.deps, auction.id), closeAuction(t.deps, auction.id)]);
     await closeAuction(t.deps, auction.id);
     assert.equal(await jobsFor(EXECUTE_JOB, "paymentId", bid.payment.id), 1);
-    const won = await t.deps.db.select().from(bids).where(and(eq(bids.auctionId, auction.id), eq(bids.status, "won")));
+    const won = await t.deps.db
+      .select()
+      .from(bids)
+      .where(and(eq(bids.auctionId, auction.id), eq(bids.status, "won")));
     assert.equal(won.length, 1);
     await waitForStatus(t, f.owner.token, f.app.id, bid.payment.id, "paid");
     const paid = await t.deps.db
@@ -77,7 +80,10 @@ describe("closing", () => {
       .where(and(eq(paymentEvents.paymentId, bid.payment.id), eq(paymentEvents.toStatus, "paid")));
     assert.equal(paid.length, 1);
     const ended = await t.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, "auction.ended"));
-    assert.equal(ended.filter((e) => e.data.auction_id === auction.id).length, 1);
+    assert.equal(
+      ended.filter((e) => (e.data as Record<string, unknown>).auction_id === auction.id).length,
+      1,
+    );
   });
 
   test("a hold that would lapse before the end is watched, and dropped with auction.bid_expired", async () => {
@@ -97,8 +103,11 @@ describe("closing", () => {
       const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "expired");
       assert.equal(view.current_amount, null);
       await waitForStatus(t, f.owner.token, f.app.id, bid.payment.id, "cancelled");
-      const expired = await t.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, "auction.bid_expired"));
-      assert.equal(expired.filter((e) => e.data.bid_id === bid.id).length, 1);
+      const expired = await t.deps.db
+        .select()
+        .from(webhookEvents)
+        .where(eq(webhookEvents.type, "auction.bid_expired"));
+      assert.equal(expired.filter((e) => (e.data as Record<string, unknown>).bid_id === bid.id).length, 1);
     } finally {
       t.deps.config.auctionHoldHours = hours;
     }

@@ -3,8 +3,8 @@ import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { bids } from "../../src/modules/auctions/tables.ts";
 import { payments } from "../../src/modules/payments/tables.ts";
-import { createAuction, placeBid, shopperSession } from "../helpers/auctions.ts";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { createAuction, placeBid, shopperSession } from "../helpers/auctions.ts";
 import { eventually } from "../helpers/contract.ts";
 import { tenantFixture } from "../helpers/http.ts";
 
@@ -20,7 +20,9 @@ after(() => t.close());
 const skip = onPostgres ? false : "needs PostgreSQL: PGlite has one connection, so nothing can race";
 
 describe("racing bids", () => {
-  test("50 concurrent bids leave one standing bid, every other hold released or refused", { skip }, async () => {
+  test("50 concurrent bids leave one standing bid, every other hold released or refused", {
+    skip,
+  }, async () => {
     const auction = await createAuction(t, f.owner.token, f.app.id, { amount: 10, min_increment: 1 });
     const shoppers = await Promise.all(
       Array.from({ length: 10 }, (_, i) => shopperSession(t, f.app.id, auction.id, `racer${i}@example.com`)),
@@ -52,7 +54,10 @@ describe("racing bids", () => {
     for (const r of rows) {
       if (r.bid.status === "placed") continue;
       assert.ok(["outbid", "refused"].includes(r.bid.status), r.bid.status);
-      assert.ok(["cancelled", "failed"].includes(r.payment.status), `${r.bid.status} bid's payment is ${r.payment.status}`);
+      assert.ok(
+        ["cancelled", "failed"].includes(r.payment.status),
+        `${r.bid.status} bid's payment is ${r.payment.status}`,
+      );
     }
   });
 });

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { shopperCodes, shopperSessions } from "../../src/modules/auctions/tables.ts";
-import { createAuction, mailedCode, placeBid, shopperSession } from "../helpers/auctions.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { createAuction, mailedCode, placeBid, shopperSession } from "../helpers/auctions.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
 
 let t: TestApp;
@@ -23,16 +23,28 @@ describe("shoppers: sign-in by one-time code", () => {
   test("a mailed code opens a session; code and token are stored hashed", async () => {
     const session = await shopperSession(t, f.app.id, auction.id, "Jane@Example.com");
     assert.match(session.token, /^shp_/);
-    assert.deepEqual(Object.keys(session.shopper).sort(), ["auth_method", "created_at", "disabled", "id", "phone_or_email"]);
+    assert.deepEqual(Object.keys(session.shopper).sort(), [
+      "auth_method",
+      "created_at",
+      "disabled",
+      "id",
+      "phone_or_email",
+    ]);
     assert.equal(session.shopper.phone_or_email, "jane@example.com");
     assert.equal(session.shopper.auth_method, "email");
     assert.equal(session.shopper.disabled, false);
     const code = await mailedCode(t, "jane@example.com");
-    const codes = await t.deps.db.select().from(shopperCodes).where(eq(shopperCodes.email, "jane@example.com"));
+    const codes = await t.deps.db
+      .select()
+      .from(shopperCodes)
+      .where(eq(shopperCodes.email, "jane@example.com"));
     assert.ok(codes.every((c) => !c.codeHash.includes(code)));
     const sessions = await t.deps.db.select().from(shopperSessions);
     assert.ok(sessions.every((s) => s.tokenHash !== session.token && !s.tokenHash.includes(session.token)));
-    assert.ok(t.logs.every((line) => !line.includes(session.token)), "the token is never logged");
+    assert.ok(
+      t.logs.every((line) => !line.includes(session.token)),
+      "the token is never logged",
+    );
     // The code works once.
     assertProblem(
       await call(t, "POST", `${base}/session`, { body: { email: "jane@example.com", code } }),
@@ -50,9 +62,17 @@ describe("shoppers: sign-in by one-time code", () => {
     const code = await mailedCode(t, email);
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
-      assertProblem(await call(t, "POST", `${base}/session`, { body: { email, code: wrong } }), 401, "unauthenticated");
+      assertProblem(
+        await call(t, "POST", `${base}/session`, { body: { email, code: wrong } }),
+        401,
+        "unauthenticated",
+      );
     }
-    assertProblem(await call(t, "POST", `${base}/session`, { body: { email, code } }), 401, "unauthenticated");
+    assertProblem(
+      await call(t, "POST", `${base}/session`, { body: { email, code } }),
+      401,
+      "unauthenticated",
+    );
   });
 
   test("an expired code is refused", async () => {
@@ -63,7 +83,11 @@ describe("shoppers: sign-in by one-time code", () => {
       .update(shopperCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(shopperCodes.email, email));
-    assertProblem(await call(t, "POST", `${base}/session`, { body: { email, code } }), 401, "unauthenticated");
+    assertProblem(
+      await call(t, "POST", `${base}/session`, { body: { email, code } }),
+      401,
+      "unauthenticated",
+    );
   });
 
   test("codes are rate-limited per email (429 with Retry-After)", async () => {
@@ -81,17 +105,28 @@ describe("shoppers: sign-in by one-time code", () => {
       ["session", { email: "a@example.com", code: "12ab56" }, "/body/code"],
       ["session", { email: "a@example.com", code: "123456", extra: true }, "/body/extra"],
     ] as const) {
-      const problem = assertProblem(await call(t, "POST", `${base}/${path}`, { body }), 400, "validation_failed");
-      assert.ok(problem.errors.some((e: { path: string }) => e.path === field), JSON.stringify(problem.errors));
+      const problem = assertProblem(
+        await call(t, "POST", `${base}/${path}`, { body }),
+        400,
+        "validation_failed",
+      );
+      assert.ok(
+        problem.errors.some((e: { path: string }) => e.path === field),
+        JSON.stringify(problem.errors),
+      );
     }
     assertProblem(
-      await call(t, "POST", `/auctions/${f.app.id}/auc_missing/shoppers/code`, { body: { email: "a@example.com" } }),
+      await call(t, "POST", `/auctions/${f.app.id}/auc_missing/shoppers/code`, {
+        body: { email: "a@example.com" },
+      }),
       404,
       "not_found",
     );
     // An auction named under another app is not found.
     assertProblem(
-      await call(t, "POST", `/auctions/${f.otherApp.id}/${auction.id}/shoppers/code`, { body: { email: "a@example.com" } }),
+      await call(t, "POST", `/auctions/${f.otherApp.id}/${auction.id}/shoppers/code`, {
+        body: { email: "a@example.com" },
+      }),
       404,
       "not_found",
     );
@@ -100,7 +135,11 @@ describe("shoppers: sign-in by one-time code", () => {
   test("members disable a shopper, who then cannot bid (403); outsiders get 404", async () => {
     const session = await shopperSession(t, f.app.id, auction.id, "banned@example.com");
     const url = `/auctions/${f.app.id}/shoppers/${session.shopper.id}`;
-    assertProblem(await call(t, "PATCH", url, { token: f.outsider.token, body: { disabled: true } }), 404, "not_found");
+    assertProblem(
+      await call(t, "PATCH", url, { token: f.outsider.token, body: { disabled: true } }),
+      404,
+      "not_found",
+    );
     assertProblem(
       await call(t, "PATCH", `/auctions/${f.otherApp.id}/shoppers/${session.shopper.id}`, {
         token: f.outsider.token,
@@ -109,7 +148,10 @@ describe("shoppers: sign-in by one-time code", () => {
       404,
       "not_found",
     );
-    const disabled = expectStatus(await call(t, "PATCH", url, { token: f.developer.token, body: { disabled: true } }), 200);
+    const disabled = expectStatus(
+      await call(t, "PATCH", url, { token: f.developer.token, body: { disabled: true } }),
+      200,
+    );
     assert.equal(disabled.disabled, true);
     assertProblem(await placeBid(t, session.token, f.app.id, auction.id, 50), 403, "forbidden");
     expectStatus(await call(t, "PATCH", url, { token: f.owner.token, body: { disabled: false } }), 200);
