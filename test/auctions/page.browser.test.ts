@@ -47,10 +47,17 @@ async function bid(page: Page, amount: string) {
   await page.click("#bid");
 }
 
-const standing = (page: Page, text: string, timeout = 20_000) =>
-  page.waitForFunction((expected) => document.getElementById("standing")?.textContent === expected, text, {
-    timeout,
-  });
+type Doc = { getElementById(id: string): { textContent: string | null } | null };
+/** Waits (without reloading) until the element's text is `text`; a function, as the CSP forbids eval. */
+const textIs = (page: Page, id: string, text: string, timeout = 20_000) =>
+  page.waitForFunction(
+    ([elementId, expected]) =>
+      (globalThis as unknown as { document: Doc }).document.getElementById(elementId)?.textContent ===
+      expected,
+    [id, text],
+    { timeout },
+  );
+const standing = (page: Page, text: string, timeout?: number) => textIs(page, "standing", text, timeout);
 
 test("two shoppers bid; the first sees itself outbid live; at the end the winner pays", async () => {
   const auction = await createAuction(t, f.owner.token, f.app.id, {
@@ -75,7 +82,7 @@ test("two shoppers bid; the first sees itself outbid live; at the end the winner
   assert.match(String(await first.page.textContent("#current")), /^15$/);
 
   await standing(second.page, "You won this auction", 45_000);
-  assert.equal(await first.page.textContent("#state"), "Ended");
+  await textIs(first.page, "state", "Ended");
   const view = expectStatus(
     await call(t, "GET", `/auctions/${f.app.id}/${auction.id}`, { token: f.owner.token }),
     200,
