@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
-import { expireHold } from "../../src/modules/auctions/bidding.ts";
+import { expireHold, settleBid } from "../../src/modules/auctions/bidding.ts";
 import { closeAuction } from "../../src/modules/auctions/closing.ts";
 import { auctions, bids } from "../../src/modules/auctions/tables.ts";
 import { EXECUTE_JOB } from "../../src/modules/payments/job-names.ts";
@@ -119,5 +119,18 @@ describe("closing", () => {
     const bid = expectStatus(await placeBid(t, shopper.token, f.app.id, auction.id, 25), 202);
     await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "placed");
     assert.equal(await jobsFor("auctions.hold-expiring", "bidId", bid.id), 0);
+  });
+
+  test("a hold that lands after the close is refused and released, never placed", async () => {
+    const { auction, bid } = await endedWithBid("late-hold@example.com");
+    // The state a bid is in when the closing job runs before its hold lands.
+    await t.deps.db.update(bids).set({ status: "pending" }).where(eq(bids.id, bid.id));
+    await closeAuction(t.deps, auction.id);
+    await settleBid(t.deps, bid.payment.id);
+    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "refused");
+    assert.equal(view.winner_bid_id, null);
+    assert.equal(view.bids[0].reason, "the auction had ended");
+    await waitForStatus(t, f.owner.token, f.app.id, bid.payment.id, "cancelled");
+    assert.equal(await jobsFor(EXECUTE_JOB, "paymentId", bid.payment.id), 0);
   });
 });
