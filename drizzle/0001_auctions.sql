@@ -30,6 +30,8 @@ CREATE TABLE "bids" (
 	"status" text NOT NULL,
 	"reason" text,
 	"placed_at" timestamp with time zone,
+	"idempotency_key" text,
+	"request_hash" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "bids_payment_id_unique" UNIQUE("payment_id")
@@ -77,6 +79,7 @@ ALTER TABLE "shopper_sessions" ADD CONSTRAINT "shopper_sessions_shopper_id_shopp
 ALTER TABLE "shoppers" ADD CONSTRAINT "shoppers_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "auctions_app_created_idx" ON "auctions" USING btree ("app_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "bids_auction_idx" ON "bids" USING btree ("auction_id","created_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "bids_shopper_key_idx" ON "bids" USING btree ("shopper_id","idempotency_key");--> statement-breakpoint
 CREATE INDEX "shopper_attempts_key_idx" ON "shopper_attempts" USING btree ("key","created_at");--> statement-breakpoint
 CREATE INDEX "shopper_codes_email_idx" ON "shopper_codes" USING btree ("app_id","email","created_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "shoppers_app_email_idx" ON "shoppers" USING btree ("app_id","email");

@@ -183,4 +183,38 @@ describe("bids", () => {
     );
     assert.deepEqual(payments, []);
   });
+
+  test("a retried bid with the same Idempotency-Key is answered, not held twice", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id);
+    const hal = await shopperSession(t, f.app.id, auction.id, "hal@example.com");
+    const headers = { "idempotency-key": "bid-attempt-1" };
+    const first = expectStatus(
+      await placeBid(t, hal.token, f.app.id, auction.id, 30, CARDS.ok, {}, headers),
+      202,
+    );
+    const again = expectStatus(
+      await placeBid(t, hal.token, f.app.id, auction.id, 30, CARDS.ok, {}, headers),
+      202,
+    );
+    assert.equal(again.id, first.id);
+    assert.equal(again.payment.id, first.payment.id);
+    assertProblem(
+      await placeBid(t, hal.token, f.app.id, auction.id, 31, CARDS.ok, {}, headers),
+      409,
+      "idempotency_key_reused",
+    );
+    const bad = await placeBid(
+      t,
+      hal.token,
+      f.app.id,
+      auction.id,
+      31,
+      CARDS.ok,
+      {},
+      { "idempotency-key": "with space" },
+    );
+    assertProblem(bad, 400, "validation_failed");
+    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, first.id, "placed");
+    assert.equal(view.bids.length, 1);
+  });
 });

@@ -53,9 +53,11 @@ export async function placeBid(
   amount: number | string,
   number = CARDS.ok,
   extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
 ) {
   return call(t, "POST", `/auctions/${appId}/${auctionId}/bids`, {
     token: shopperToken,
+    headers,
     body: { amount, payment_method: card(number), ...extra },
   });
 }

@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import { and, desc, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
-import { conflict, forbidden, invalid } from "../../platform/http/errors.ts";
+import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import { formatAmount, formatAmountText, parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
@@ -10,7 +11,7 @@ import { type ConfirmInput, openPayment, releasePayment, requestAuthorization } 
 import { payments } from "../payments/tables.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import { HOLD_EXPIRING_JOB } from "./job-names.ts";
-import { type AuctionRow, type BidRow, presentConversion } from "./presenters.ts";
+import { type AuctionRow, type BidRow, type BidStatus, presentConversion } from "./presenters.ts";
 import { loadAuction } from "./service.ts";
 import { authenticateShopper } from "./shoppers.ts";
 import { auctions, bids, shoppers } from "./tables.ts";
@@ -68,8 +69,32 @@ export async function createBid(
   authorization: string | undefined,
   input: BidInput,
   mandate: { ipAddress: string; userAgent: string },
+  idempotencyKey?: string,
 ) {
   const shopper = await authenticateShopper(deps, appId, authorization);
+  if (idempotencyKey !== undefined && !/^[\x21-\x7e]{1,255}$/.test(idempotencyKey)) {
+    throw new AppError("validation_failed", "Idempotency-Key must be 1 to 255 printable ASCII characters", {
+      errors: [{ path: "/header/idempotency-key", message: "must be 1 to 255 printable ASCII characters" }],
+    });
+  }
+  const requestHash = createHash("sha256")
+    .update(JSON.stringify([auctionId, String(input.amount), input.currency ?? null]))
+    .digest("base64url");
+  const replay = async () => {
+    if (idempotencyKey === undefined) return undefined;
+    const [earlier] = await deps.db
+      .select({ bid: bids, payment: payments })
+      .from(bids)
+      .innerJoin(payments, eq(payments.id, bids.paymentId))
+      .where(and(eq(bids.shopperId, shopper.id), eq(bids.idempotencyKey, idempotencyKey)));
+    if (!earlier) return undefined;
+    if (earlier.bid.requestHash !== requestHash) {
+      throw new AppError("idempotency_key_reused", "This Idempotency-Key was used with a different bid");
+    }
+    return receipt(earlier.bid, earlier.payment);
+  };
+  const earlier = await replay();
+  if (earlier) return earlier;
   if (shopper.disabled) throw forbidden("This shopper is disabled and cannot bid");
   const auction = await loadAuction(deps.db, appId, auctionId);
   if (!isOpen(auction, deps.now())) throw conflict("The auction has ended");
@@ -106,10 +131,23 @@ export async function createBid(
       currency: currency.code,
       conversion,
       status: "pending",
+      idempotencyKey: idempotencyKey ?? null,
+      requestHash,
       createdAt: now,
       updatedAt: now,
     })
+    .onConflictDoNothing()
     .returning();
+  if (!bid) {
+    // The same key raced in twice: the other request's bid stands; this payment is let go.
+    await deps.db.transaction((tx) => releasePayment(deps, tx, payment.id, "duplicate bid request"));
+    const other = await replay();
+    if (other) return other;
+    throw new AppError(
+      "conflict",
+      "A request with this Idempotency-Key is still being processed; retry later",
+    );
+  }
   const authorised = await requestAuthorization(
     deps,
     "shopper",
@@ -117,14 +155,19 @@ export async function createBid(
     { payment_method: input.payment_method },
     mandate,
   );
+  return receipt(bid, authorised);
+}
+
+function receipt(bid: BidRow, payment: { id: string; status: string }) {
+  const currency = currencyOf(bid.currency, "currency");
   return {
     id: bid.id,
-    auction: auctionId,
+    auction: bid.auctionId,
     currency: currency.code,
-    currency_conversion: presentConversion(conversion),
-    amount: formatAmount(amount, currency),
-    status: "pending" as const,
-    payment: { id: authorised.id, status: authorised.status },
+    currency_conversion: presentConversion(bid.conversion),
+    amount: formatAmount(bid.amount, currency),
+    status: bid.status as BidStatus,
+    payment: { id: payment.id, status: payment.status },
     created_at: bid.createdAt.toISOString(),
   };
 }

@@ -12,6 +12,7 @@ export type AuctionRow = typeof auctions.$inferSelect;
 export type BidRow = typeof bids.$inferSelect;
 export type ShopperRow = typeof shoppers.$inferSelect;
 type PriceRow = typeof prices.$inferSelect;
+export type BidStatus = "pending" | "placed" | "outbid" | "refused" | "expired" | "won";
 type AppView = ReturnType<typeof presentApp>;
 
 export function presentShopper(row: ShopperRow) {
@@ -46,7 +47,7 @@ export function presentBid(row: BidRow, context: BidContext & { app: AppView; pr
     currency: currency.code,
     currency_conversion: presentConversion(row.conversion),
     amount: formatAmount(row.amount, currency),
-    status: row.status as "pending" | "placed" | "outbid" | "refused" | "expired" | "won",
+    status: row.status as BidStatus,
     reason: row.reason,
     shopper: presentShopper(context.shopper),
     payment: presentPayment(context.payment, context),

@@ -189,7 +189,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
       config: { public: true },
       schema: {
         tags,
-        summary: "Bid (shopper token); 202: placed once the card hold lands",
+        summary: "Bid (shopper token); 202: placed once the card hold lands; `Idempotency-Key` replays a bid",
         security: shopperAuth,
         params: AuctionParams,
         body: CreateBidBody,
@@ -208,6 +208,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
             ipAddress: request.ip,
             userAgent: request.headers["user-agent"] ?? "",
           },
+          request.headers["idempotency-key"] as string | undefined,
         ),
       ),
   );

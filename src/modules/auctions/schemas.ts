@@ -53,14 +53,14 @@ export const Bid = Type.Object({
   updated_at: Timestamp,
 });
 
-/** The answer to a bid: received, placed once its payment is on hold. */
+/** The answer to a bid: `pending` until its payment is on hold (a replay answers the bid as it is now). */
 export const BidReceipt = Type.Object({
   id: Type.String(),
   auction: Type.String(),
   currency: Type.String(),
   currency_conversion: CurrencyConversion,
   amount: Type.Number(),
-  status: Type.Literal("pending"),
+  status: BidStatus,
   payment: Type.Object({ id: Type.String(), status: Type.String() }),
   created_at: Timestamp,
 });

@@ -123,8 +123,15 @@ export const bids = pgTable(
     status: text("status").notNull(),
     reason: text("reason"),
     placedAt: timestamp("placed_at", { withTimezone: true }),
+    /** The shopper's `Idempotency-Key`, so a retried bid is answered, never held twice. */
+    idempotencyKey: text("idempotency_key"),
+    /** SHA-256 of the bid's amount and currency: the same key with another bid is refused. */
+    requestHash: text("request_hash"),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("bids_auction_idx").on(t.auctionId, t.createdAt)],
+  (t) => [
+    index("bids_auction_idx").on(t.auctionId, t.createdAt),
+    uniqueIndex("bids_shopper_key_idx").on(t.shopperId, t.idempotencyKey),
+  ],
 );
