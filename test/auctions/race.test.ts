@@ -35,7 +35,8 @@ describe("racing bids", () => {
     );
     for (const answer of answers) assert.ok([202, 409].includes(answer.status), answer.text);
     const accepted = answers.filter((a) => a.status === 202).length;
-    assert.ok(accepted >= 1);
+    // Most bids pass the quick check (nothing is placed yet) and race for the lock afterwards.
+    assert.ok(accepted >= 2, `${accepted} bids were accepted`);
     const rows = await eventually(async () => {
       const all = await t.deps.db
         .select({ bid: bids, payment: payments })
