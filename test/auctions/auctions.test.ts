@@ -199,6 +199,13 @@ describe("auctions: change and delete", () => {
 
   test("DELETE before any bid removes the auction and its prices", async () => {
     const auction = await createAuction(t, f.owner.token, f.app.id);
+    assertProblem(
+      await call(t, "DELETE", `/prices/${f.app.id}/${auction.on_bid_payment_intent.id}`, {
+        token: f.owner.token,
+      }),
+      409,
+      "conflict",
+    );
     const answer = await call(t, "DELETE", `/auctions/${f.app.id}/${auction.id}`, { token: f.owner.token });
     assert.equal(answer.status, 204);
     assertProblem(
