@@ -206,6 +206,21 @@ describe("auctions: change and delete", () => {
       409,
       "conflict",
     );
+    assertProblem(
+      await call(t, "PATCH", `/prices/${f.app.id}/${auction.on_end_payment_intent.id}`, {
+        token: f.owner.token,
+        body: { amount: 1 },
+      }),
+      409,
+      "conflict",
+    );
+    expectStatus(
+      await call(t, "PATCH", `/prices/${f.app.id}/${auction.on_end_payment_intent.id}`, {
+        token: f.owner.token,
+        body: { metadata: { auction_id: auction.id, note: "framed" } },
+      }),
+      200,
+    );
     const answer = await call(t, "DELETE", `/auctions/${f.app.id}/${auction.id}`, { token: f.owner.token });
     assert.equal(answer.status, 204);
     assertProblem(

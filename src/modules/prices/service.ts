@@ -60,6 +60,15 @@ async function checkedAmount(
   return amount;
 }
 
+/** The auction a price belongs to (its bid or end price), if any. */
+async function auctionOf(db: Executor, priceId: string) {
+  const [auction] = await db
+    .select({ id: auctions.id })
+    .from(auctions)
+    .where(or(eq(auctions.onBidPriceId, priceId), eq(auctions.onEndPriceId, priceId)));
+  return auction;
+}
+
 const toDate = (value: string | null | undefined) =>
   value === undefined ? undefined : value === null ? null : new Date(value);
 
@@ -150,6 +159,15 @@ export async function updatePrice(
   // each pass a check the other one invalidates (e.g. type static and amount 0).
   const row = await deps.db.transaction(async (tx) => {
     const current = await loadPrice(tx, appId, priceId, true);
+    const money = [input.amount, input.currency, input.type, input.category];
+    if (
+      current.category !== "payment" &&
+      money.some((v) => v !== undefined) &&
+      (await auctionOf(tx, priceId))
+    ) {
+      // The auction's amount rules its prices: PATCH /auctions/{id} changes both together.
+      throw conflict("This price belongs to an auction: change the auction instead");
+    }
     const type = input.type ?? current.type;
     let amount: bigint | undefined;
     let currencyCode: string | undefined;
@@ -201,10 +219,7 @@ export async function deletePrice(deps: Deps, actor: Principal, appId: string, p
       .for("update");
     if (!row) throw notFound("Price");
     // An auction's two prices live and die with it (DELETE /auctions/{app_id}/{auction_id}).
-    const [auction] = await tx
-      .select({ id: auctions.id })
-      .from(auctions)
-      .where(or(eq(auctions.onBidPriceId, priceId), eq(auctions.onEndPriceId, priceId)));
+    const auction = await auctionOf(tx, priceId);
     if (auction) throw conflict(`This price belongs to the auction ${auction.id}: delete the auction`);
     if (await priceHasPayments(tx, priceId)) {
       await tx.update(prices).set({ expired: true, updatedAt: deps.now() }).where(eq(prices.id, priceId));
