@@ -53,8 +53,23 @@ async function json(url: string, init: RequestInit & { body?: string } = {}): Pr
   return response.json();
 }
 
-async function measure(title: string, url: string, headers: Record<string, string> = {}) {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: DURATION, headers });
+interface Load {
+  method?: "GET" | "POST";
+  body?: string;
+  /** Requests per second for the whole run; absent means as fast as it goes. */
+  rate?: number;
+}
+
+async function measure(title: string, url: string, headers: Record<string, string> = {}, load: Load = {}) {
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: load.body ? { ...headers, "content-type": "application/json" } : headers,
+    method: load.method ?? "GET",
+    body: load.body,
+    overallRate: load.rate,
+  });
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${title}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
@@ -92,12 +107,39 @@ async function benchEngine(label: string, env: Record<string, string>) {
       duration: 2,
       headers: auth,
     });
-    const rows = [
+    const reads = [
       await measure("bare route, one PK SELECT", `${server.bare}/bare/apps/${app.id}`),
       await measure("GET /users/me", `${server.app}/users/me`, auth),
       await measure("GET /apps/{app_id}", `${server.app}/apps/${app.id}`, auth),
     ];
-    return { label, rows };
+    const price = await json(`${server.app}/prices/${app.id}`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ name: "Bench ticket", amount: 12.5, currency: "usd" }),
+    });
+    const create = {
+      method: "POST" as const,
+      body: JSON.stringify({ price_id: price.id, payment_provider: "card" }),
+    };
+    const bareInsert = await measure(
+      "bare route, one INSERT",
+      `${server.bare}/bare/inserts`,
+      {},
+      { method: "POST", body: "{}" },
+    );
+    const peak = await measure(
+      "POST /payments/{app_id} (peak)",
+      `${server.app}/payments/${app.id}`,
+      auth,
+      create,
+    );
+    const steady = await measure(
+      "POST /payments/{app_id} at 70% of peak",
+      `${server.app}/payments/${app.id}`,
+      auth,
+      { ...create, rate: Math.max(1, Math.round(peak.rps * 0.7)) },
+    );
+    return { label, rows: reads, writes: [bareInsert, peak, steady] };
   } finally {
     await server.stop();
   }
@@ -134,11 +176,12 @@ console.log(
 );
 console.log("| engine | target | req/s | p50 ms | p99 ms | % of bare |");
 console.log("|---|---|---:|---:|---:|---:|");
-for (const { label, rows } of results) {
-  const bare = rows[0].rps;
-  for (const row of rows) {
-    console.log(
-      `| ${label} | ${row.title} | ${row.rps} | ${row.p50} | ${row.p99} | ${Math.round((100 * row.rps) / bare)}% |`,
-    );
+for (const { label, rows, writes } of results) {
+  for (const group of [rows, writes]) {
+    const bare = group[0].rps;
+    for (const row of group) {
+      const share = Math.round((100 * row.rps) / bare);
+      console.log(`| ${label} | ${row.title} | ${row.rps} | ${row.p50} | ${row.p99} | ${share}% |`);
+    }
   }
 }

@@ -22,6 +22,17 @@ bare.get<{ Params: { id: string } }>("/bare/apps/:id", async (request, reply) =>
   if (result.rows.length === 0) return reply.code(404).send({ error: "not found" });
   return result.rows[0];
 });
+// The write baseline: one durable INSERT of a row about the size of a payment's key columns.
+const createBench =
+  "create table if not exists bench_inserts (id text primary key, body jsonb not null, created_at timestamptz not null default now())";
+await (database.pool ? database.pool.query(createBench) : database.pglite!.query(createBench));
+let counter = 0;
+bare.post("/bare/inserts", async (_request, reply) => {
+  const insert = "insert into bench_inserts (id, body) values ($1, $2)";
+  const values = [`b_${process.pid}_${++counter}`, JSON.stringify({ amount: "1250", currency: "usd" })];
+  await (database.pool ? database.pool.query(insert, values) : database.pglite!.query(insert, values));
+  return reply.code(201).send({ ok: true });
+});
 await bare.listen({ port: 0, host: "127.0.0.1" });
 
 const port = (server: { server: { address(): unknown } }) =>

@@ -22,6 +22,54 @@ CREATE TABLE "apps" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "kyc_events" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"kyc_id" text,
+	"type" text NOT NULL,
+	"payload" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "kyc_sandbox_accounts" (
+	"id" text PRIMARY KEY NOT NULL,
+	"state" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "kycs" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"identifier" text NOT NULL,
+	"type" text NOT NULL,
+	"account_type" text NOT NULL,
+	"email" text,
+	"active" boolean DEFAULT true NOT NULL,
+	"edit_token_hash" text NOT NULL,
+	"edit_token_sealed" text NOT NULL,
+	"provider" text NOT NULL,
+	"provider_account_id" text,
+	"account_exists" boolean DEFAULT false NOT NULL,
+	"country" text,
+	"business_status" text DEFAULT 'pending' NOT NULL,
+	"details_submitted" boolean DEFAULT false NOT NULL,
+	"charges_enabled" boolean DEFAULT false NOT NULL,
+	"payouts_enabled" boolean DEFAULT false NOT NULL,
+	"needs_documents" boolean DEFAULT true NOT NULL,
+	"payout_schedule" jsonb,
+	"required_documents" jsonb,
+	"requirements" jsonb,
+	"capabilities" jsonb,
+	"bank_accounts" jsonb,
+	"cards" jsonb,
+	"pending_actions" integer DEFAULT 0 NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "kycs_edit_token_hash_unique" UNIQUE("edit_token_hash"),
+	CONSTRAINT "kycs_provider_account_id_unique" UNIQUE("provider_account_id")
+);
+--> statement-breakpoint
 CREATE TABLE "members" (
 	"id" text PRIMARY KEY NOT NULL,
 	"app_id" text NOT NULL,
@@ -112,6 +160,21 @@ CREATE TABLE "prices" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "triggers" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"wallet_id" text NOT NULL,
+	"name" text NOT NULL,
+	"custom_address_enabled" boolean DEFAULT false NOT NULL,
+	"custom_address" text,
+	"call_data" jsonb NOT NULL,
+	"params_data" jsonb NOT NULL,
+	"params_data_input" jsonb,
+	"params_data_example" text,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "sessions" (
 	"id" text PRIMARY KEY NOT NULL,
 	"user_id" text NOT NULL,
@@ -134,6 +197,24 @@ CREATE TABLE "users" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
 	CONSTRAINT "users_email_unique" UNIQUE("email"),
 	CONSTRAINT "users_username_unique" UNIQUE("username")
+);
+--> statement-breakpoint
+CREATE TABLE "wallets" (
+	"id" text PRIMARY KEY NOT NULL,
+	"app_id" text NOT NULL,
+	"name" text NOT NULL,
+	"type" text NOT NULL,
+	"managed" boolean NOT NULL,
+	"network_id" text NOT NULL,
+	"test_network" boolean NOT NULL,
+	"account_id" text NOT NULL,
+	"public_key" text,
+	"permission" text,
+	"secret_key_id" text NOT NULL,
+	"secret_wrapped_key" text NOT NULL,
+	"secret_ciphertext" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "webhook_attempts" (
@@ -260,12 +341,16 @@ CREATE TABLE "sandbox_transfers" (
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "apps" ADD CONSTRAINT "apps_created_by_users_id_fk" FOREIGN KEY ("created_by") REFERENCES "public"."users"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "kycs" ADD CONSTRAINT "kycs_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "members" ADD CONSTRAINT "members_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payment_events" ADD CONSTRAINT "payment_events_payment_id_payments_id_fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "payments" ADD CONSTRAINT "payments_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "prices" ADD CONSTRAINT "prices_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "triggers" ADD CONSTRAINT "triggers_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "triggers" ADD CONSTRAINT "triggers_wallet_id_wallets_id_fk" FOREIGN KEY ("wallet_id") REFERENCES "public"."wallets"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sessions" ADD CONSTRAINT "sessions_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "wallets" ADD CONSTRAINT "wallets_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_attempts" ADD CONSTRAINT "webhook_attempts_delivery_id_webhook_deliveries_id_fk" FOREIGN KEY ("delivery_id") REFERENCES "public"."webhook_deliveries"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_app_id_apps_id_fk" FOREIGN KEY ("app_id") REFERENCES "public"."apps"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD CONSTRAINT "webhook_deliveries_endpoint_id_webhook_endpoints_id_fk" FOREIGN KEY ("endpoint_id") REFERENCES "public"."webhook_endpoints"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -276,6 +361,10 @@ ALTER TABLE "sandbox_refunds" ADD CONSTRAINT "sandbox_refunds_intent_id_sandbox_
 ALTER TABLE "sandbox_transfers" ADD CONSTRAINT "sandbox_transfers_source_intent_id_sandbox_intents_id_fk" FOREIGN KEY ("source_intent_id") REFERENCES "public"."sandbox_intents"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "api_keys_app_idx" ON "api_keys" USING btree ("app_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "apps_created_by_idx" ON "apps" USING btree ("created_by");--> statement-breakpoint
+CREATE INDEX "kyc_events_app_idx" ON "kyc_events" USING btree ("app_id","created_at");--> statement-breakpoint
+CREATE INDEX "kyc_events_kyc_idx" ON "kyc_events" USING btree ("kyc_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "kycs_app_identifier_idx" ON "kycs" USING btree ("app_id","identifier");--> statement-breakpoint
+CREATE INDEX "kycs_app_list_idx" ON "kycs" USING btree ("app_id","created_at","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_app_email_idx" ON "members" USING btree ("app_id","email");--> statement-breakpoint
 CREATE UNIQUE INDEX "members_app_user_idx" ON "members" USING btree ("app_id","user_id");--> statement-breakpoint
 CREATE INDEX "members_user_idx" ON "members" USING btree ("user_id");--> statement-breakpoint
@@ -285,7 +374,11 @@ CREATE INDEX "payments_app_created_idx" ON "payments" USING btree ("app_id","cre
 CREATE INDEX "payments_price_idx" ON "payments" USING btree ("price_id");--> statement-breakpoint
 CREATE INDEX "payments_intent_idx" ON "payments" USING btree ("intent_id");--> statement-breakpoint
 CREATE INDEX "prices_app_created_idx" ON "prices" USING btree ("app_id","created_at" DESC NULLS LAST,"id" DESC NULLS LAST);--> statement-breakpoint
+CREATE INDEX "triggers_app_list_idx" ON "triggers" USING btree ("app_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "triggers_wallet_idx" ON "triggers" USING btree ("wallet_id");--> statement-breakpoint
 CREATE INDEX "sessions_user_idx" ON "sessions" USING btree ("user_id");--> statement-breakpoint
+CREATE INDEX "wallets_app_list_idx" ON "wallets" USING btree ("app_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "wallets_secret_key_idx" ON "wallets" USING btree ("secret_key_id");--> statement-breakpoint
 CREATE INDEX "webhook_attempts_delivery_idx" ON "webhook_attempts" USING btree ("delivery_id","attempted_at");--> statement-breakpoint
 CREATE INDEX "webhook_deliveries_endpoint_idx" ON "webhook_deliveries" USING btree ("endpoint_id","created_at","id");--> statement-breakpoint
 CREATE INDEX "webhook_endpoints_app_list_idx" ON "webhook_endpoints" USING btree ("app_id","created_at","id");--> statement-breakpoint

@@ -7,6 +7,12 @@ import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { auctionJobs, onDeferredPayment } from "./modules/auctions/jobs.ts";
 import { auctionRoutes } from "./modules/auctions/routes.ts";
+import { createKycContext } from "./modules/kyc/context.ts";
+import { kycActionJob } from "./modules/kyc/jobs.ts";
+import { kycRoutes } from "./modules/kyc/routes.ts";
+import { sellerAccountOf } from "./modules/kyc/sellers.ts";
+import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
+import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
@@ -14,14 +20,20 @@ import { paymentJobs } from "./modules/payments/jobs.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
+import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { walletRoutes } from "./modules/wallets/routes.ts";
 import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { startRevocations } from "./platform/auth/revocations.ts";
 import { hashToken } from "./platform/auth/secrets.ts";
+import { createChainRegistry } from "./platform/chains/index.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
+import type { Custody } from "./platform/crypto/custody.ts";
+import { createCustody } from "./platform/crypto/custody.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
@@ -42,8 +54,10 @@ export interface BuildOptions {
   /** An already open database (tests pass an isolated one); otherwise opened from the config. */
   database?: DatabaseHandle;
   mailer?: Mailer;
+  custody?: Custody;
   now?: () => Date;
   rates?: RatesProvider;
+  chains?: ChainRegistry;
 }
 
 export interface Application {
@@ -66,7 +80,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       dataDir: config.dataDir,
       onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     }));
-  const jobs = createJobs(database, logger);
+  const jobs = createJobs(database, logger, { timeoutSeconds: config.jobTimeoutSeconds });
   const now = options.now ?? (() => new Date());
   const credentialCache = new CredentialCache({
     ttlMs: config.authCacheSeconds * 1000,
@@ -80,9 +94,11 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     db: database.db,
     jobs,
     mailer: options.mailer ?? new SandboxMailer(logger),
+    custody: options.custody ?? createCustody(config),
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database.db, now),
+    chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
   };
 
@@ -91,6 +107,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   jobs.register(paymentJobs(deps));
   jobs.register(auctionJobs(deps));
   deps.onDeferredPayment = onDeferredPayment(deps);
+  const kyc = createKycContext(deps);
+  jobs.register([kycActionJob(deps, kyc)]);
+  deps.sellerAccounts ??= (kycId) => sellerAccountOf(deps.db, kycId);
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -114,6 +133,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await apiKeyRoutes(server, deps);
+    await walletRoutes(server, deps);
+    await triggerRoutes(server, deps);
     await webhookRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
     await priceRoutes(server, deps);
@@ -121,6 +142,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
     await auctionRoutes(server, deps);
+    await kycRoutes(server, deps, kyc);
+    await kycWidgetRoutes(server, deps, kyc);
+    await kycWebhookRoutes(server, deps, kyc);
   });
 
   return {

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { CHAINS, type Chain, NETWORKS, type Network } from "./platform/chains/adapter.ts";
 import { loadMoneySettings, type MoneySettings } from "./platform/money/settings.ts";
 
 /** Every setting the service reads, validated once at start-up. */
@@ -18,6 +19,8 @@ export interface Config {
   runWorker: boolean;
   /** How long a resolved credential is remembered; revocations reach every process at once anyway. */
   authCacheSeconds: number;
+  /** How long a job may run before it is taken for crashed and retried. */
+  jobTimeoutSeconds: number;
   /** Which payment provider serves `card` and `us_bank_account`: `sandbox` or `stripe`. */
   paymentsProvider: "sandbox" | "stripe";
   /** Stripe secret (or restricted) key; required when `paymentsProvider` is `stripe`. */
@@ -28,10 +31,33 @@ export interface Config {
   webhooksAllowLoopback: boolean;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
   masterKey: Buffer | undefined;
+  /** Former master keys (SECRETS_MASTER_KEY_PREVIOUS): they still unwrap until `rotate-master-key` has run. */
+  masterKeyPrevious: Buffer[];
   /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
   money: MoneySettings;
   /** How long a card authorisation holds (7 days at Stripe): bids held longer are dropped (docs/auctions.md). */
   auctionHoldHours: number;
+  /** Chain adapters: settings per chain and network (docs/chains.md lists them with their sources). */
+  chains: ChainsConfig;
+}
+
+export interface ChainNetworkSettings {
+  /** Node RPC endpoint; required only when that chain is used with CHAINS=real. */
+  rpcUrl: string | undefined;
+  /** Confirmations counted before a transaction is final (EVM) or shown as the finality estimate. */
+  requiredConfirmations: number;
+  /** Average seconds per block, for `confirmation_status.average_seconds`. */
+  blockSeconds: number;
+  /** Explorer link template; `{tx}` is replaced by the transaction id. */
+  explorerUrl: string;
+}
+
+export interface ChainsConfig {
+  /** `sandbox` (a deterministic in-process chain; the default in sandbox mode) or `real` (the nodes below). */
+  mode: "sandbox" | "real";
+  /** EVM: a transaction still pending this long is reported stuck, to be resent with a higher fee. */
+  evmResendAfterSeconds: number;
+  networks: Record<Chain, Record<Network, ChainNetworkSettings>>;
 }
 
 export class ConfigError extends Error {
@@ -59,6 +85,15 @@ function boolean(env: Env, name: string, fallback: boolean): boolean {
   if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
   if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
   throw new ConfigError(name, `expected true or false, got "${raw}"`);
+}
+
+/** A base64 AES-256 key: exactly 32 bytes once decoded, so a truncated paste fails at start-up. */
+function base64Key(name: string, raw: string): Buffer {
+  const value = raw.trim();
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value) || Buffer.from(value, "base64").length !== 32) {
+    throw new ConfigError(name, "must be base64 of exactly 32 bytes (e.g. `openssl rand -base64 32`)");
+  }
+  return Buffer.from(value, "base64");
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -92,13 +127,19 @@ export function loadConfig(env: Env = process.env): Config {
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     runWorker: boolean(env, "RUN_WORKER", true),
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
+    jobTimeoutSeconds: integer(env, "JOB_TIMEOUT_SECONDS", 300, 1, 24 * 3600),
     ...paymentSettings(env, sandbox),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     masterKey: masterKey(env),
+    masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
+      .split(",")
+      .filter((k) => k.trim() !== "")
+      .map((k) => base64Key("SECRETS_MASTER_KEY_PREVIOUS", k)),
     money: loadMoneySettings(env, sandbox, (setting, message) => {
       throw new ConfigError(setting, message);
     }),
     auctionHoldHours: integer(env, "AUCTION_HOLD_HOURS", 24 * 7, 1, 24 * 31),
+    chains: loadChainsConfig(env, sandbox),
   };
 }
 
@@ -139,4 +180,100 @@ function masterKey(env: Env): Buffer | undefined {
   if (key.length !== 32)
     throw new ConfigError("SECRETS_MASTER_KEY", "must be 32 random bytes, base64-encoded");
   return key;
+}
+
+/** Defaults per chain and network; each number's source is in docs/chains.md. */
+const CHAIN_DEFAULTS: Record<Chain, Record<Network, Omit<ChainNetworkSettings, "rpcUrl">>> = {
+  evm: {
+    mainnet: { requiredConfirmations: 12, blockSeconds: 12, explorerUrl: "https://etherscan.io/tx/{tx}" },
+    testnet: {
+      requiredConfirmations: 3,
+      blockSeconds: 12,
+      explorerUrl: "https://sepolia.etherscan.io/tx/{tx}",
+    },
+  },
+  solana: {
+    mainnet: {
+      requiredConfirmations: 32,
+      blockSeconds: 0.4,
+      explorerUrl: "https://explorer.solana.com/tx/{tx}",
+    },
+    testnet: {
+      requiredConfirmations: 32,
+      blockSeconds: 0.4,
+      explorerUrl: "https://explorer.solana.com/tx/{tx}?cluster=devnet",
+    },
+  },
+  near: {
+    mainnet: { requiredConfirmations: 3, blockSeconds: 1, explorerUrl: "https://nearblocks.io/txns/{tx}" },
+    testnet: {
+      requiredConfirmations: 3,
+      blockSeconds: 1,
+      explorerUrl: "https://testnet.nearblocks.io/txns/{tx}",
+    },
+  },
+  wax: {
+    mainnet: {
+      requiredConfirmations: 330,
+      blockSeconds: 0.5,
+      explorerUrl: "https://waxblock.io/transaction/{tx}",
+    },
+    testnet: {
+      requiredConfirmations: 330,
+      blockSeconds: 0.5,
+      explorerUrl: "https://testnet.waxblock.io/transaction/{tx}",
+    },
+  },
+};
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > 3600) {
+    throw new ConfigError(name, `expected a number of seconds above 0 and at most 3600, got "${raw}"`);
+  }
+  return value;
+}
+
+function httpUrl(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(name, "must be an http(s) URL");
+  return raw.replace(/\/$/, "");
+}
+
+/** `CHAINS` follows `SANDBOX` unless set: live mode means real chains. */
+export function loadChainsConfig(env: Env, sandbox = true): ChainsConfig {
+  const mode = env.CHAINS || (sandbox ? "sandbox" : "real");
+  if (mode !== "sandbox" && mode !== "real") throw new ConfigError("CHAINS", "must be sandbox or real");
+  const networks = {} as ChainsConfig["networks"];
+  for (const chain of CHAINS) {
+    networks[chain] = {} as Record<Network, ChainNetworkSettings>;
+    for (const network of NETWORKS) {
+      const prefix = `${chain.toUpperCase()}_${network.toUpperCase()}`;
+      const defaults = CHAIN_DEFAULTS[chain][network];
+      const explorerUrl = env[`${prefix}_EXPLORER_URL`] || defaults.explorerUrl;
+      if (!/^https?:\/\//.test(explorerUrl) || !explorerUrl.includes("{tx}")) {
+        throw new ConfigError(`${prefix}_EXPLORER_URL`, "must be an http(s) URL containing {tx}");
+      }
+      networks[chain][network] = {
+        rpcUrl: httpUrl(env, `${prefix}_RPC_URL`),
+        requiredConfirmations: integer(
+          env,
+          `${prefix}_CONFIRMATIONS`,
+          defaults.requiredConfirmations,
+          1,
+          10_000,
+        ),
+        blockSeconds: positiveNumber(env, `${prefix}_BLOCK_SECONDS`, defaults.blockSeconds),
+        explorerUrl,
+      };
+    }
+  }
+  return {
+    mode,
+    evmResendAfterSeconds: integer(env, "EVM_RESEND_AFTER_SECONDS", 180, 5, 86_400),
+    networks,
+  };
 }

@@ -1,6 +1,8 @@
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { Revocations } from "./platform/auth/revocations.ts";
+import type { ChainRegistry } from "./platform/chains/registry.ts";
+import type { Custody } from "./platform/crypto/custody.ts";
 import type { Database, DatabaseHandle, Tx } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
@@ -15,6 +17,8 @@ export interface Deps {
   db: Database;
   jobs: Jobs;
   mailer: Mailer;
+  /** Seals and opens wallet secrets under the master keys. */
+  custody: Custody;
   /** Publishes credential revocations to every process's credential cache. */
   revocations: Revocations;
   paymentProviders: PaymentProviders;
@@ -29,4 +33,6 @@ export interface Deps {
    * (auction bids wait for their hold); set by the auctions module.
    */
   onDeferredPayment?: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
+  /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
+  chains: ChainRegistry;
 }

@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { assertProblem, call, createApp, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
 import { createPrice } from "../helpers/prices.ts";
+import { createTestTrigger } from "../helpers/triggers.ts";
 
 let t: TestApp;
 let fx: Awaited<ReturnType<typeof tenantFixture>>;
@@ -57,6 +58,7 @@ describe("POST /prices/{app_id}", () => {
   });
 
   test("stores every field given, and a developer may create", async () => {
+    const trigger = await createTestTrigger(t, fx.owner.token, fx.app.id);
     const body = {
       name: "Mint",
       amount: 0.5,
@@ -67,7 +69,7 @@ describe("POST /prices/{app_id}", () => {
       chain: "evm",
       contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
       metadata: { sku: "A-1", tags: ["x"] },
-      trigger_id: "trg_someone",
+      trigger_id: trigger.id,
       kyc_id: "kyc_someone",
       expires_at: "2099-01-01T00:00:00.000Z",
     };
@@ -207,14 +209,15 @@ describe("GET /prices/{app_id}", () => {
 describe("PATCH /prices/{app_id}/{price_id}", () => {
   test("changes the fields given and keeps the others", async () => {
     const price = await createPrice(t, fx.owner.token, fx.app.id, { metadata: { a: 1 } });
+    const trigger = await createTestTrigger(t, fx.owner.token, fx.app.id);
     const answer = await call(t, "PATCH", `/prices/${fx.app.id}/${price.id}`, {
       token: fx.developer.token,
-      body: { name: "Renamed", amount: "20.10", trigger_id: "trg_1", contract: null },
+      body: { name: "Renamed", amount: "20.10", trigger_id: trigger.id, contract: null },
     });
     const changed = expectStatus(answer, 200);
     assert.equal(changed.name, "Renamed");
     assert.equal(changed.amount, 20.1);
-    assert.equal(changed.trigger_id, "trg_1");
+    assert.equal(changed.trigger_id, trigger.id);
     assert.deepEqual(changed.metadata, { a: 1 });
     assert.equal(changed.currency, "usd");
     assert.equal(changed.created_at, price.created_at);

@@ -3,6 +3,7 @@ import { after, before, test } from "node:test";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { createPrice } from "../helpers/prices.ts";
+import { createTestTrigger } from "../helpers/triggers.ts";
 
 let t: TestApp;
 let fx: Awaited<ReturnType<typeof tenantFixture>>;
@@ -14,9 +15,10 @@ before(async () => {
 after(async () => t?.close());
 
 test("GET /p/{price_id} needs no credential, shows public fields only and counts the view", async () => {
+  const trigger = await createTestTrigger(t, fx.owner.token, fx.app.id);
   const price = await createPrice(t, fx.owner.token, fx.app.id, {
     metadata: { internal_order: "secret-ref" },
-    trigger_id: "trg_x",
+    trigger_id: trigger.id,
     kyc_id: "kyc_x",
   });
   const first = expectStatus(await call(t, "GET", `/p/${price.id}`), 200);

@@ -1,8 +1,115 @@
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { type PaymentJob, SETTLE_JOB } from "./job-names.ts";
-import type { PaymentRow } from "./lifecycle.ts";
+import type { Chain, Network, PreparedCall, SentTransaction } from "../../platform/chains/adapter.ts";
+import { ChainError } from "../../platform/chains/adapter.ts";
+import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
+import { crashPoint } from "../../platform/jobs/faults.ts";
+import { apps } from "../apps/tables.ts";
+import { prices } from "../prices/tables.ts";
+import { type RenderedCall, renderCall } from "../triggers/render.ts";
+import { triggers } from "../triggers/tables.ts";
+import { decryptWalletSecret } from "../wallets/secrets.ts";
+import { wallets } from "../wallets/tables.ts";
+import { CONFIRMATIONS_JOB, type PaymentJob, RELEASE_HOLD_JOB, SETTLE_JOB } from "./job-names.ts";
+import { type PaymentRow, transition } from "./lifecycle.ts";
+import { payments } from "./tables.ts";
 
-/** Sends the trigger's contract call, or, for a price without a trigger, settles at once. */
+// Failures the chain will answer the same way however often we ask: the call fails, no retry.
+const FINAL_CHAIN_ERRORS = new Set([
+  "rejected",
+  "invalid_call",
+  "bad_key",
+  "missing_key",
+  "missing_account",
+  "wrong_chain",
+]);
+
+/** From the trigger's rendered call to what the chain adapter sends. */
+export function toPreparedCall(rendered: RenderedCall): PreparedCall {
+  switch (rendered.chain) {
+    case "evm":
+      return {
+        chain: "evm",
+        to: rendered.evm.to as `0x${string}`,
+        data: rendered.evm.data as `0x${string}`,
+        value: BigInt(rendered.evm.value || "0"),
+        gasLimit: BigInt(rendered.evm.gas_limit ?? "300000"),
+      };
+    case "near":
+      return {
+        chain: "near",
+        receiverId: rendered.near.receiver_id,
+        methodName: rendered.near.method_name,
+        args: rendered.near.args,
+        gas: BigInt(rendered.near.gas),
+        deposit: BigInt(rendered.near.deposit),
+      };
+    case "wax":
+      return {
+        chain: "wax",
+        account: rendered.wax.account,
+        name: rendered.wax.name,
+        authorization: rendered.wax.authorization,
+        data: rendered.wax.data,
+      };
+    case "solana":
+      return {
+        chain: "solana",
+        programId: rendered.solana.program_id,
+        accounts: rendered.solana.accounts.map((a) => ({
+          address: a.address,
+          signer: a.is_signer,
+          writable: a.is_writable,
+        })),
+        data: Buffer.from(rendered.solana.data_base64, "base64"),
+        computeUnits: rendered.solana.compute_units ? Number(rendered.solana.compute_units) : undefined,
+      };
+  }
+}
+
+async function context(deps: Deps, payment: PaymentRow) {
+  const [row] = await deps.db
+    .select({ trigger: triggers, wallet: wallets, price: prices, app: apps })
+    .from(triggers)
+    .innerJoin(wallets, eq(wallets.id, triggers.walletId))
+    .innerJoin(prices, eq(prices.id, payment.priceId))
+    .innerJoin(apps, eq(apps.id, payment.appId))
+    .where(and(eq(triggers.id, payment.triggerId!), eq(triggers.appId, payment.appId)));
+  return row;
+}
+
+/** The contract call failed: a held card is released; a collected bank debit is left to refund or retry. */
+async function chainFailed(
+  deps: Deps,
+  paymentId: string,
+  error: { message: string; reason?: string },
+  extra = {},
+) {
+  await deps.db.transaction(async (tx) => {
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+    if (!payment || payment.status !== "hold") return;
+    const set = {
+      transactionResponse: { ...payment.transactionResponse, ...extra, error },
+      sentTransaction: null,
+    };
+    if (payment.capturedAmount === 0n) {
+      await transition(deps, tx, payment, "cancelled", {
+        actor: "system",
+        reason: `contract call failed: ${error.message}`,
+        set,
+      });
+      await deps.jobs.send<PaymentJob>(tx, RELEASE_HOLD_JOB, { paymentId });
+    } else {
+      await transition(deps, tx, payment, "failed-captured", {
+        actor: "system",
+        reason: `contract call failed: ${error.message}`,
+        set,
+      });
+    }
+  });
+}
+
+/** Sends the trigger's contract call from the app's wallet, or, for a price without a trigger, settles at once. */
 export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<void> {
   if (!payment.triggerId) {
     await deps.db.transaction(async (tx) => {
@@ -10,7 +117,88 @@ export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<voi
     });
     return;
   }
-  throw new Error("chain calls are wired when the chain adapters land");
+  if (payment.sentTransaction && payment.status === "hold") {
+    // Sent and recorded already (this job ran before and died after recording): follow it.
+    await deps.db.transaction((tx) =>
+      deps.jobs.send<PaymentJob>(tx, CONFIRMATIONS_JOB, { paymentId: payment.id }),
+    );
+    return;
+  }
+  const found = await context(deps, payment);
+  if (!found) return chainFailed(deps, payment.id, { message: "the trigger or its wallet no longer exists" });
+  const { trigger, wallet, price, app } = found;
+  let call: PreparedCall;
+  try {
+    const input = (payment.triggerDataInput.params_data_input ?? {}) as Record<string, unknown>;
+    call = toPreparedCall(renderCall(trigger, wallet, input, "/trigger_data_input/params_data_input"));
+  } catch (error) {
+    return chainFailed(deps, payment.id, { message: error instanceof Error ? error.message : String(error) });
+  }
+  const secret = await decryptWalletSecret(deps, wallet.id);
+  const network = price.networkType as Network;
+  const adapter = deps.chains.adapter(wallet.type as Chain, network);
+  let sent: SentTransaction;
+  try {
+    sent = await adapter.send(call, {
+      privateKey: secret.secret,
+      accountId: secret.accountId,
+      permission: secret.permission ?? undefined,
+    });
+  } catch (error) {
+    if (error instanceof ChainError && FINAL_CHAIN_ERRORS.has(error.code)) {
+      return chainFailed(deps, payment.id, { message: error.message, reason: error.reason });
+    }
+    throw error; // the node is unreachable or busy: the job retries with backoff
+  }
+  crashPoint("chain-call-sent");
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(payments)
+      .set({
+        sentTransaction: sent as unknown as Record<string, unknown>,
+        transactionId: sent.transactionId,
+        transactionUrl: app.useExplorer ? adapter.explorerUrl(sent.transactionId) : null,
+        updatedAt: deps.now(),
+      })
+      .where(eq(payments.id, payment.id));
+    await deps.jobs.send<PaymentJob>(tx, CONFIRMATIONS_JOB, { paymentId: payment.id }, { startAfter: 1 });
+  });
 }
 
-export async function followChainCall(_deps: Deps, _payment: PaymentRow): Promise<void> {}
+/** Counts confirmations until the call is final, then settles; a failed or dropped call fails the step. */
+export async function followChainCall(deps: Deps, payment: PaymentRow): Promise<void> {
+  const sent = payment.sentTransaction as unknown as SentTransaction | null;
+  if (!sent) return;
+  const adapter = deps.chains.adapter(sent.chain, sent.network);
+  const status = await adapter.status(sent);
+  const response = transactionResponse(sent.chain, status);
+  if (status.state === "failed" || status.state === "dropped") {
+    const error = status.error ?? {
+      message: status.state === "dropped" ? "the transaction was dropped" : "the call failed",
+    };
+    return chainFailed(deps, payment.id, error, { [sent.chain]: response[sent.chain] });
+  }
+  await deps.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+    if (!current || (current.status !== "hold" && current.status !== "failed-captured")) return;
+    await tx
+      .update(payments)
+      .set({
+        confirmationStatus: confirmationStatus(status),
+        transactionResponse: { ...current.transactionResponse, ...response },
+        updatedAt: deps.now(),
+      })
+      .where(eq(payments.id, payment.id));
+    if (status.state === "confirmed") {
+      await deps.jobs.send<PaymentJob>(tx, SETTLE_JOB, { paymentId: payment.id });
+    } else {
+      const wait = Math.max(1, Math.min(30, Math.round(status.averageSeconds || 1)));
+      await deps.jobs.send<PaymentJob>(
+        tx,
+        CONFIRMATIONS_JOB,
+        { paymentId: payment.id },
+        { startAfter: wait },
+      );
+    }
+  });
+}

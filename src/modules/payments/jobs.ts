@@ -1,6 +1,7 @@
 import { and, eq, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
+import { crashPoint } from "../../platform/jobs/faults.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { PaymentDeclinedError, type ProviderIntent } from "../../platform/providers/payments/types.ts";
 import { followChainCall, runChainStep } from "./chain-step.ts";
@@ -238,6 +239,7 @@ function settleJob(deps: Deps): JobDefinition<PaymentJob> {
         const intent = await provider.captureIntent(payment.intentId, undefined, {
           idempotencyKey: `${payment.id}:capture`,
         });
+        crashPoint("capture-sent");
         captured = intent.amountReceived;
         await deps.db.update(payments).set({ capturedAmount: captured }).where(eq(payments.id, payment.id));
       }
@@ -257,6 +259,7 @@ function settleJob(deps: Deps): JobDefinition<PaymentJob> {
             },
             { idempotencyKey: `${payment.id}:transfer:${transfer.key}` },
           );
+          crashPoint("transfer-sent");
           done[transfer.key] = made.id;
           await deps.db.update(payments).set({ transfers: done }).where(eq(payments.id, payment.id));
         } catch (error) {

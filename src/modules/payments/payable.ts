@@ -1,18 +1,35 @@
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
+import { notFound } from "../../platform/http/errors.ts";
 import type { prices } from "../prices/tables.ts";
+import { renderCall } from "../triggers/render.ts";
+import { triggers } from "../triggers/tables.ts";
+import { wallets } from "../wallets/tables.ts";
 
 type PriceRow = typeof prices.$inferSelect;
 
 /**
  * What must hold for a price to be paid beyond its expiry: the trigger's parameters are valid
  * and the seller may be paid. Answers the trigger parameters as they will be used.
+ *
+ * The parameters are rendered into the trigger's call exactly as the chain step will, so a
+ * payment whose call cannot be made is refused (400 naming the parameter) before any money moves.
+ * TO BE COMPLETED when seller KYC lands: the seller may be paid.
  */
 export async function checkPayable(
   _deps: Deps,
-  _tx: Tx,
-  _price: PriceRow,
+  tx: Tx,
+  price: PriceRow,
   params: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
+  if (!price.triggerId) return params;
+  const [row] = await tx
+    .select({ trigger: triggers, wallet: wallets })
+    .from(triggers)
+    .innerJoin(wallets, eq(wallets.id, triggers.walletId))
+    .where(and(eq(triggers.id, price.triggerId), eq(triggers.appId, price.appId)));
+  if (!row) throw notFound("Trigger");
+  renderCall(row.trigger, row.wallet, params, "/body/trigger_data_input/params_data_input");
   return params;
 }

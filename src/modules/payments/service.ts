@@ -11,6 +11,7 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
 import { getApp } from "../apps/service.ts";
+import { refuseInactiveSeller } from "../kyc/sellers.ts";
 import { requireAppRole } from "../members/access.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { feeContext, loadPrice } from "../prices/service.ts";
@@ -64,12 +65,17 @@ export async function openPayment(
   input: CreatePaymentInput,
 ) {
   const token = newSecret("pt_");
+  let loaded: typeof prices.$inferSelect | undefined;
   const row = await deps.db.transaction(async (tx) => {
+    // Inside the transaction: on the embedded database a statement outside it costs several times more.
+    if (actor !== "shopper") await requireAppRole(tx, actor, appId, "edit");
     const price = await loadPrice(tx, appId, input.price_id).catch(() => {
       throw invalid("/body/price_id", "no such price in this app");
     });
+    loaded = price;
     if (isExpired(price, deps.now()))
       throw new AppError("conflict", "This price has expired and cannot be paid");
+    if (price.kycId) await refuseInactiveSeller(tx, appId, price.kycId);
     const currency = currencyOf(price.currency, "price.currency");
     let amount = price.amount;
     if (input.amount !== undefined) {
@@ -138,7 +144,7 @@ export async function openPayment(
     await deps.jobs.send<PaymentJob>(tx, PREPARE_INTENT_JOB, { paymentId: created.id });
     return created;
   });
-  return { row, token };
+  return { row, token, price: loaded! };
 }
 
 async function present(deps: Deps, actor: Principal, row: PaymentRow, paymentToken?: string) {
@@ -150,9 +156,9 @@ async function present(deps: Deps, actor: Principal, row: PaymentRow, paymentTok
 }
 
 export async function createPayment(deps: Deps, actor: Principal, appId: string, input: CreatePaymentInput) {
-  await requireAppRole(deps.db, actor, appId, "edit");
-  const { row, token } = await openPayment(deps, actor, appId, input);
-  return present(deps, actor, row, token);
+  const { row, token, price } = await openPayment(deps, actor, appId, input);
+  const app = await getApp(deps, actor, appId);
+  return presentPayment(row, { app, price, now: deps.now(), paymentToken: token });
 }
 
 export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId: string, lock = false) {

@@ -1,6 +1,8 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
+import { invalid } from "../../platform/http/errors.ts";
 import { payments } from "../payments/tables.ts";
+import { triggers } from "../triggers/tables.ts";
 
 export interface LinkedRecords {
   triggerId?: string | null;
@@ -10,16 +12,21 @@ export interface LinkedRecords {
 /**
  * Checks that a price's trigger and seller KYC record belong to the price's app.
  *
- * TO BE COMPLETED AT MERGE: the triggers and KYC tables are being built in parallel, so no such
- * record can be looked up yet and the ids are stored as given. When those modules land, this
- * function selects each given id with `app_id = appId` and throws `invalid("/body/trigger_id" |
- * "/body/kyc_id", "…not found in this app")` when it is missing. Every write of a price calls it.
+ * Every write of a price calls it. Another app's trigger reads as unknown.
+ *
+ * TO BE COMPLETED AT MERGE: the KYC table is being built in parallel, so `kyc_id` is stored as
+ * given. When it lands, select the id with `app_id = appId` as for the trigger and throw
+ * `invalid("/body/kyc_id", "…")` when it is missing.
  */
-export async function checkLinkedRecords(
-  _db: Executor,
-  _appId: string,
-  _links: LinkedRecords,
-): Promise<void> {}
+export async function checkLinkedRecords(db: Executor, appId: string, links: LinkedRecords): Promise<void> {
+  if (links.triggerId) {
+    const [trigger] = await db
+      .select({ id: triggers.id })
+      .from(triggers)
+      .where(and(eq(triggers.appId, appId), eq(triggers.id, links.triggerId)));
+    if (!trigger) throw invalid("/body/trigger_id", "is not a trigger of this app");
+  }
+}
 
 /** Whether any payment refers to the price; a price with payments is expired instead of deleted. */
 export async function priceHasPayments(db: Executor, priceId: string): Promise<boolean> {

@@ -16,24 +16,27 @@ export interface EmittedEvent {
 /**
  * Records an event and enqueues one delivery job per endpoint subscribed to it, inside the
  * caller's transaction: the event and its deliveries commit with the change they announce, or
- * not at all.
+ * not at all. An event no endpoint listens to is not stored (nothing could deliver or replay it),
+ * which keeps the payment hot path to one read here.
  */
 export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event: EmittedEvent) {
   if (!(EVENT_TYPES as readonly string[]).includes(event.type)) {
     throw new Error(`Unknown webhook event type ${event.type}`);
   }
   const now = deps.now();
+  const endpoints = (
+    await tx
+      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+      .from(webhookEndpoints)
+      .where(eq(webhookEndpoints.appId, event.appId))
+  ).filter((endpoint) => matches(endpoint.events, event.type));
+  const deliveryIds: string[] = [];
+  if (endpoints.length === 0) return { eventId: null, deliveryIds };
   const [row] = await tx
     .insert(webhookEvents)
     .values({ id: newId("evt"), appId: event.appId, type: event.type, data: event.data, createdAt: now })
     .returning();
-  const endpoints = await tx
-    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.appId, event.appId));
-  const deliveryIds: string[] = [];
   for (const endpoint of endpoints) {
-    if (!matches(endpoint.events, event.type)) continue;
     const id = newId("whd");
     await tx.insert(webhookDeliveries).values({
       id,

@@ -32,11 +32,34 @@ export interface Jobs {
   readonly boss: PgBoss;
 }
 
-export function createJobs(database: DatabaseHandle, logger: Logger): Jobs {
+export interface JobsOptions {
+  /**
+   * How long a job may run before pg-boss takes its worker for dead and retries it elsewhere: the
+   * bound on how late a crashed worker's job runs again.
+   */
+  timeoutSeconds?: number;
+}
+
+export function createJobs(database: DatabaseHandle, logger: Logger, options: JobsOptions = {}): Jobs {
+  // Expired (crashed) jobs are noticed by the supervisor: look as often as a job may run.
+  const superviseIntervalSeconds = Math.max(1, Math.min(60, options.timeoutSeconds ?? 60));
+  const monitorIntervalSeconds = superviseIntervalSeconds;
   const boss =
     database.engine === "pglite"
-      ? new PgBoss({ db: fromPglite(database.pglite!), backend: "pglite", schema: "pgboss" })
-      : new PgBoss({ connectionString: database.connectionString!, schema: "pgboss", max: 5 });
+      ? new PgBoss({
+          db: fromPglite(database.pglite!),
+          backend: "pglite",
+          schema: "pgboss",
+          superviseIntervalSeconds,
+          monitorIntervalSeconds,
+        })
+      : new PgBoss({
+          connectionString: database.connectionString!,
+          schema: "pgboss",
+          max: 5,
+          superviseIntervalSeconds,
+          monitorIntervalSeconds,
+        });
   boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
   const definitions = new Map<string, JobDefinition<object>>();
 
@@ -60,6 +83,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger): Jobs {
           retryDelay: definition.retryDelaySeconds ?? 2,
           retryBackoff: true,
           retryDelayMax: 15 * 60,
+          expireInSeconds: options.timeoutSeconds ?? 300,
         });
       }
       for (const definition of definitions.values()) {

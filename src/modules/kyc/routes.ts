@@ -1,0 +1,119 @@
+import type { Deps } from "../../deps.ts";
+import { ListQuery, listHeaders, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { NoContent } from "../../platform/http/schemas.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { AppParams } from "../apps/schemas.ts";
+import type { KycContext } from "./context.ts";
+import { CreateKycBody, KycEnvelope, KycListEnvelope, KycParams, UpdateKycBody } from "./schemas.ts";
+import * as service from "./service.ts";
+
+const tags = ["kyc"];
+
+/** The interface's Seller KYC endpoints; every answer is wrapped in `{data: …}` as it says. */
+export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
+  app.post(
+    "/apps/:app_id/kycs",
+    {
+      schema: {
+        tags,
+        summary: "Create a seller's KYC record, or answer the existing one for this identifier",
+        description:
+          "201 when created; 200 with the existing record (nothing created) when the identifier exists. " +
+          "Call it each time the widget is shown and render `GET /kyc/{edit_token}`.",
+        params: AppParams,
+        body: CreateKycBody,
+        response: { 200: KycEnvelope, 201: KycEnvelope },
+      },
+    },
+    async (request, reply) => {
+      const { kyc, created } = await service.createKyc(
+        deps,
+        ctx,
+        request.actor,
+        request.params.app_id,
+        request.body,
+      );
+      return reply.code(created ? 201 : 200).send({ data: kyc });
+    },
+  );
+
+  app.get(
+    "/apps/:app_id/kycs",
+    {
+      schema: {
+        tags,
+        summary: "The app's KYC records, newest first",
+        params: AppParams,
+        querystring: ListQuery,
+        response: { 200: { description: "KYC records", headers: listHeaders, ...KycListEnvelope } },
+      },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { items, total } = await service.listKycs(deps, ctx, request.actor, request.params.app_id, page);
+      setListHeaders(request, reply, page, total);
+      return { data: items };
+    },
+  );
+
+  app.get(
+    "/apps/:app_id/kycs/:kyc_id",
+    { schema: { tags, summary: "One KYC record", params: KycParams, response: { 200: KycEnvelope } } },
+    async (request) => ({
+      data: await service.getKyc(deps, ctx, request.actor, request.params.app_id, request.params.kyc_id),
+    }),
+  );
+
+  app.patch(
+    "/apps/:app_id/kycs/:kyc_id",
+    {
+      schema: {
+        tags,
+        summary: "Activate or deactivate a seller (inactive: no new payments for their prices)",
+        params: KycParams,
+        body: UpdateKycBody,
+        response: { 200: KycEnvelope },
+      },
+    },
+    async (request) => ({
+      data: await service.setActive(
+        deps,
+        ctx,
+        request.actor,
+        request.params.app_id,
+        request.params.kyc_id,
+        request.body.active,
+      ),
+    }),
+  );
+
+  app.patch(
+    "/apps/:app_id/kycs/:kyc_id/refresh-token",
+    {
+      schema: {
+        tags,
+        summary: "Regenerate the edit_token; the old one stops working at once",
+        params: KycParams,
+        response: { 200: KycEnvelope },
+      },
+    },
+    async (request) => ({
+      data: await service.refreshToken(
+        deps,
+        ctx,
+        request.actor,
+        request.params.app_id,
+        request.params.kyc_id,
+      ),
+    }),
+  );
+
+  app.delete(
+    "/apps/:app_id/kycs/:kyc_id",
+    { schema: { tags, summary: "Delete a KYC record", params: KycParams, response: { 204: NoContent } } },
+    async (request, reply) => {
+      await service.deleteKyc(deps, request.actor, request.params.app_id, request.params.kyc_id);
+      return reply.code(204).send(null);
+    },
+  );
+}

@@ -1,0 +1,22 @@
+import type { Config } from "../../config.ts";
+import { masterKeyOf, seal, unseal } from "../../platform/crypto/sealed.ts";
+
+/**
+ * Sealing for what the KYC module must read back: the edit token (answered on every POST, as
+ * the interface asks) and the widget's inputs while they wait in a job. Each value is bound to
+ * its record's id, so a sealed value copied onto another record does not open.
+ */
+export interface Sealer {
+  seal(plain: string, kycId: string): string;
+  open(sealed: string, kycId: string): string;
+}
+
+const context = (kycId: string) => `kyc:${kycId}`;
+
+export function createSealer(config: Pick<Config, "masterKey" | "dataDir">): Sealer {
+  const key = masterKeyOf(config);
+  return {
+    seal: (plain, kycId) => seal(key, plain, context(kycId)),
+    open: (sealed, kycId) => unseal(key, sealed, context(kycId)),
+  };
+}

@@ -1,0 +1,181 @@
+import multipart from "@fastify/multipart";
+import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { Type } from "typebox";
+import type { Deps } from "../../deps.ts";
+import { AppError } from "../../platform/http/errors.ts";
+import { Body } from "../../platform/http/schemas.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { fieldErrors } from "../../platform/http/validation.ts";
+import type { KycContext } from "./context.ts";
+import { contentSecurityPolicy, errorPage, widgetPage } from "./page.ts";
+import { RateLimiter } from "./rate-limit.ts";
+import * as widget from "./widget.ts";
+
+const tags = ["kyc widget"];
+// The edit token is in every widget URL, and request logs carry URLs: the widget's routes log
+// only warnings and errors, which carry no URL.
+const QUIET = "warn";
+const DOCUMENT_LIMIT = 1024 * 1024;
+const Token = Type.Object({ edit_token: Type.String({ minLength: 20, maxLength: 128 }) });
+const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+
+const DetailsForm = Body({
+  first_name: Text(100),
+  last_name: Text(100),
+  email: Type.String({ format: "email", maxLength: 320 }),
+  dob: Type.String({ format: "date" }),
+  country: Type.Union([Type.Literal("US"), Type.Literal("GB"), Type.Literal("FR"), Type.Literal("DE")]),
+  address_line1: Text(200),
+  city: Text(100),
+  postal_code: Text(20),
+  tos: Type.Literal("accepted"),
+});
+
+const BankForm = Body({
+  account_holder_name: Text(200),
+  routing_number: Type.String({ pattern: "^[0-9]{9}$" }),
+  account_number: Type.String({ pattern: "^[0-9]{4,17}$" }),
+  country: Type.Literal("US"),
+  currency: Type.Literal("usd"),
+});
+
+function secureHeaders(reply: FastifyReply, csp: string) {
+  reply.header("content-security-policy", csp);
+  // The token is in the URL: it must not leak through a Referer or a cache.
+  reply.header("referrer-policy", "no-referrer");
+  reply.header("cache-control", "no-store");
+  reply.header("x-content-type-options", "nosniff");
+}
+
+/** The hosted KYC widget: HTML pages and form posts, authenticated by the edit token alone. */
+export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContext) {
+  const perIp = new RateLimiter(120, 60_000);
+  const perToken = new RateLimiter(60, 60_000);
+
+  await server.register(async (scope) => {
+    const app = scope as unknown as Server;
+    await app.register(multipart, { limits: { fileSize: DOCUMENT_LIMIT, files: 1, fields: 0, parts: 1 } });
+    app.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: 64 * 1024 },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    app.addHook("onRequest", async (request: FastifyRequest<{ Params: { edit_token?: string } }>, reply) => {
+      secureHeaders(reply, contentSecurityPolicy(null));
+      perIp.hit(request.ip);
+      if (request.params.edit_token) perToken.hit(request.params.edit_token);
+    });
+    // Browsers get pages, not problem documents, for every failure of the widget.
+    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+      let status = 500;
+      let message = "Something went wrong on our side";
+      let details: string[] = [];
+      if (error instanceof AppError) {
+        status = error.status;
+        message = error.message;
+        if (error.headers) reply.headers(error.headers);
+        details = (error.errors ?? []).map((e) => `${e.path}: ${e.message}`);
+      } else if (error.validation) {
+        status = 400;
+        message = "Some fields are not valid";
+        details = fieldErrors(error.validation as Parameters<typeof fieldErrors>[0], "body").map(
+          (e) => `${e.path}: ${e.message}`,
+        );
+      } else if (error.statusCode && error.statusCode < 500) {
+        status = error.statusCode;
+        message = status === 413 ? "The file is too large (1 MiB at most)" : "The request is not valid";
+      } else {
+        request.log.error({ err: error }, "widget error");
+      }
+      return reply
+        .code(status)
+        .type("text/html; charset=utf-8")
+        .send(errorPage(status, message, details));
+    });
+
+    const done = (reply: FastifyReply, token: string) =>
+      reply.redirect(`/kyc/${encodeURIComponent(token)}`, 303);
+
+    app.get(
+      "/kyc/:edit_token",
+      {
+        config: { public: true },
+        logLevel: QUIET,
+        schema: { tags, summary: "The hosted KYC/payout page", params: Token },
+      },
+      async (request, reply) => {
+        const { kyc, app: owner } = await widget.recordByToken(deps, request.params.edit_token);
+        secureHeaders(reply, contentSecurityPolicy(owner, ctx.provider.onboardingOrigin));
+        return reply
+          .type("text/html; charset=utf-8")
+          .send(
+            widgetPage(
+              kyc,
+              owner,
+              request.params.edit_token,
+              ctx.provider.hostsOnboarding(kyc.accountType as "custom" | "express" | "standard"),
+            ),
+          );
+      },
+    );
+
+    app.post(
+      "/kyc/:edit_token/details",
+      {
+        config: { public: true },
+        logLevel: QUIET,
+        schema: { tags, summary: "Widget form: the seller's details", params: Token, body: DetailsForm },
+      },
+      async (request, reply) => {
+        await widget.submitDetails(deps, ctx, request.params.edit_token, request.body, request.ip);
+        return done(reply, request.params.edit_token);
+      },
+    );
+
+    app.post(
+      "/kyc/:edit_token/bank-account",
+      {
+        config: { public: true },
+        logLevel: QUIET,
+        schema: { tags, summary: "Widget form: the payout bank account", params: Token, body: BankForm },
+      },
+      async (request, reply) => {
+        await widget.addBankAccount(deps, ctx, request.params.edit_token, request.body);
+        return done(reply, request.params.edit_token);
+      },
+    );
+
+    app.post(
+      "/kyc/:edit_token/onboarding",
+      {
+        config: { public: true },
+        logLevel: QUIET,
+        schema: { tags, summary: "Widget: continue on the provider's hosted onboarding", params: Token },
+      },
+      async (request, reply) =>
+        reply.redirect(await widget.hostedOnboarding(deps, ctx, request.params.edit_token), 303),
+    );
+
+    app.post(
+      "/kyc/:edit_token/documents",
+      {
+        config: { public: true },
+        logLevel: QUIET,
+        schema: { tags, summary: "Widget form: an identity document (multipart, 1 MiB)", params: Token },
+      },
+      async (request, reply) => {
+        // The token is checked before the upload is read, so strangers cannot make us buffer files.
+        await widget.recordByToken(deps, request.params.edit_token);
+        const file = await request.file();
+        if (!file) throw new AppError("validation_failed", "Choose a file to upload");
+        const content = await file.toBuffer();
+        await widget.uploadDocument(deps, ctx, request.params.edit_token, {
+          filename: file.filename.slice(0, 200) || "document",
+          content_type: file.mimetype,
+          content,
+        });
+        return done(reply, request.params.edit_token);
+      },
+    );
+  });
+}

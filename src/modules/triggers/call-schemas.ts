@@ -1,0 +1,123 @@
+import { Type } from "typebox";
+import { Body, Nullable } from "../../platform/http/schemas.ts";
+
+const Digits = (description: string) => Type.String({ pattern: "^[0-9]{1,40}$", description });
+const Template = Type.String({
+  maxLength: 20_000,
+  description: 'JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md)',
+});
+const JsonObject = (description: string) => Type.Record(Type.String(), Type.Unknown(), { description });
+const ArgList = (description: string) =>
+  Type.Array(Type.Record(Type.String(), Type.Unknown()), { maxItems: 64, description });
+const Abi = (description: string) => Type.String({ minLength: 2, maxLength: 200_000, description });
+const MethodName = Type.String({ minLength: 1, maxLength: 256 });
+const DATA_INPUT = "Argument values by name; strings may reference parameters as {{name}}; wins over `data`";
+
+export const NearCallInput = Body({
+  contract_id: Type.String({ minLength: 2, maxLength: 64, description: "The contract's account id" }),
+  method_name: MethodName,
+  method_type: Type.Optional(
+    Type.Union([Type.Literal("change"), Type.Literal("view")], { default: "change" }),
+  ),
+  attached_deposit_amount: Type.Optional(Digits("Attached deposit in yoctoNEAR (integer text); default 0")),
+  gas_amount: Type.Optional(Digits("Gas in gas units; default 30 Tgas, at most 300 Tgas")),
+  data: Type.Optional(JsonObject("Fixed JSON arguments")),
+  data_input: Type.Optional(JsonObject(DATA_INPUT)),
+  template: Type.Optional(Nullable(Template)),
+});
+
+export const EvmCallInput = Body({
+  contract_id: Type.String({ minLength: 42, maxLength: 42, description: "The contract address" }),
+  method_name: MethodName,
+  method_type: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 32, description: "Defaults to the ABI's stateMutability" }),
+  ),
+  abi: Abi("The contract's JSON ABI (at least the called function)"),
+  gas_limit: Type.Optional(Digits("Gas limit; estimated at send time when absent")),
+  data: Type.Optional(ArgList("Fixed argument values: [{name, value}]")),
+  data_input: Type.Optional(JsonObject(DATA_INPUT)),
+  template: Type.Optional(Nullable(Template)),
+});
+
+export const WaxCallInput = Body({
+  contract_id: Type.String({ minLength: 1, maxLength: 12, description: "The contract's account" }),
+  method_name: Type.String({ minLength: 1, maxLength: 12, description: "The action's name" }),
+  abi: Abi("The contract's Antelope ABI as JSON text"),
+  gas_limit: Type.Optional(Digits("Kept for the interface; WAX bills CPU/NET, not gas")),
+  data: Type.Optional(ArgList("Fixed action fields: [{name, value}]")),
+  data_input: Type.Optional(JsonObject(DATA_INPUT)),
+  template: Type.Optional(Nullable(Template)),
+});
+
+export const SolanaCallInput = Body({
+  contract_id: Type.String({ minLength: 32, maxLength: 44, description: "The program id" }),
+  method_name: MethodName,
+  method_type: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
+  abi: Type.Optional(
+    Nullable(
+      Abi('JSON text: {"accounts": [{"address", "signer"?, "writable"?}]}, addresses may be {{name}}'),
+    ),
+  ),
+  compute_units: Type.Optional(Digits("Compute-unit limit, at most 1,400,000")),
+  data: Type.Optional(ArgList("Instruction data layout: [{name, type, value?}] encoded in order")),
+  data_input: Type.Optional(JsonObject(DATA_INPUT)),
+  template: Type.Optional(Nullable(Template)),
+});
+
+export const CallDataInput = Body(
+  {
+    near: Type.Optional(NearCallInput),
+    evm: Type.Optional(EvmCallInput),
+    wax: Type.Optional(WaxCallInput),
+    solana: Type.Optional(SolanaCallInput),
+  },
+  "Exactly one key: the chain of the trigger's wallet",
+);
+
+const common = {
+  contract_id: Type.String(),
+  method_name: Type.String(),
+  data_input: Type.Record(Type.String(), Type.Unknown()),
+  template: Nullable(Type.String()),
+};
+
+export const CallData = Type.Object(
+  {
+    near: Nullable(
+      Type.Object({
+        ...common,
+        method_type: Type.String(),
+        attached_deposit_amount: Type.String(),
+        gas_amount: Type.String(),
+        data: Type.Record(Type.String(), Type.Unknown()),
+      }),
+    ),
+    evm: Nullable(
+      Type.Object({
+        ...common,
+        method_type: Type.String(),
+        abi: Type.String(),
+        gas_limit: Nullable(Type.String()),
+        data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    ),
+    wax: Nullable(
+      Type.Object({
+        ...common,
+        abi: Type.String(),
+        gas_limit: Nullable(Type.String()),
+        data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    ),
+    solana: Nullable(
+      Type.Object({
+        ...common,
+        method_type: Nullable(Type.String()),
+        abi: Nullable(Type.String()),
+        compute_units: Nullable(Type.String()),
+        data: Type.Array(Type.Record(Type.String(), Type.Unknown())),
+      }),
+    ),
+  },
+  { description: "Every chain key is present; only the wallet's chain is filled, the others are null" },
+);

@@ -1,0 +1,208 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import { type Chain, normalizeAccount } from "../../platform/chains/accounts.ts";
+import type { Executor } from "../../platform/db/index.ts";
+import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import { getApp } from "../apps/service.ts";
+import { requireAppRole } from "../members/access.ts";
+import { prices } from "../prices/tables.ts";
+import { wallets } from "../wallets/tables.ts";
+import { type CallDataInput, prepareCallData } from "./call-data.ts";
+import { exampleInput, parseParams } from "./params.ts";
+import { presentTrigger } from "./presenter.ts";
+import { renderCall } from "./render.ts";
+import { triggers } from "./tables.ts";
+
+export interface TriggerInput {
+  name?: string;
+  wallet_id?: string;
+  call_data?: CallDataInput;
+  params_data?: Record<string, unknown>;
+  params_data_input?: Record<string, unknown>;
+  params_data_example?: string;
+  custom_address_enabled?: boolean;
+  custom_address?: string | null;
+}
+
+type WalletRow = typeof wallets.$inferSelect;
+type TriggerRow = typeof triggers.$inferSelect;
+
+/**
+ * The body's wallet must be one of this app's: another app's wallet reads as unknown. The share
+ * lock keeps it from being deleted before the trigger that uses it is saved.
+ */
+async function walletOfApp(tx: Executor, appId: string, walletId: string): Promise<WalletRow> {
+  const [wallet] = await tx
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
+    .for("share");
+  if (!wallet) throw invalid("/body/wallet_id", "is not a wallet of this app");
+  return wallet;
+}
+
+/**
+ * Everything a saved trigger must satisfy, checked on the merged record: descriptors, the call on
+ * the wallet's chain, the custom address, and the example input.
+ */
+function validated(wallet: WalletRow, merged: Required<Omit<TriggerInput, "wallet_id" | "name">>) {
+  const chain = wallet.type as Chain;
+  const params = parseParams(merged.params_data, "/body/params_data");
+  const callData = prepareCallData(chain, merged.call_data, params, "/body/call_data");
+  let customAddress = merged.custom_address;
+  if (customAddress !== null) {
+    customAddress = normalizeAccount(chain, customAddress) ?? null;
+    if (!customAddress) throw invalid("/body/custom_address", `is not a valid ${chain} address`);
+  } else if (merged.custom_address_enabled) {
+    throw invalid("/body/custom_address", "is required when custom_address_enabled is true");
+  }
+  const trigger = {
+    callData,
+    paramsData: merged.params_data,
+    customAddressEnabled: merged.custom_address_enabled,
+    customAddress,
+  };
+  const input = Object.keys(merged.params_data_input).length > 0 ? merged.params_data_input : null;
+  // A given example is rendered end to end, proving at save time that the call can be encoded.
+  // A generated one is not: descriptors cannot say that a string must be, say, a WAX asset.
+  if (input) renderCall(trigger, wallet, input, "/body/params_data_input", "/body/call_data");
+  return {
+    ...trigger,
+    paramsDataInput: input,
+    paramsDataExample: merged.params_data_example || JSON.stringify(input ?? exampleInput(params)),
+  };
+}
+
+async function loadTrigger(db: Executor, appId: string, triggerId: string) {
+  const [row] = await db
+    .select({ trigger: triggers, wallet: wallets })
+    .from(triggers)
+    .innerJoin(wallets, eq(wallets.id, triggers.walletId))
+    .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)));
+  if (!row) throw notFound("Trigger");
+  return row;
+}
+
+export async function createTrigger(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  input: TriggerInput & { name: string; wallet_id: string; call_data: CallDataInput },
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await deps.db.transaction(async (tx) => {
+    const wallet = await walletOfApp(tx, appId, input.wallet_id);
+    const fields = validated(wallet, {
+      call_data: input.call_data,
+      params_data: input.params_data ?? {},
+      params_data_input: input.params_data_input ?? {},
+      params_data_example: input.params_data_example ?? "",
+      custom_address_enabled: input.custom_address_enabled ?? false,
+      custom_address: input.custom_address ?? null,
+    });
+    const [trigger] = await tx
+      .insert(triggers)
+      .values({ id: newId("trg"), appId, walletId: wallet.id, name: input.name, ...fields })
+      .returning();
+    return { trigger, wallet };
+  });
+  return presentTrigger(row.trigger, row.wallet, await getApp(deps, actor, appId));
+}
+
+export async function listTriggers(deps: Deps, actor: Principal, appId: string, page: Page) {
+  const app = await getApp(deps, actor, appId);
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select({ trigger: triggers, wallet: wallets })
+      .from(triggers)
+      .innerJoin(wallets, eq(wallets.id, triggers.walletId))
+      .where(eq(triggers.appId, appId))
+      .orderBy(desc(triggers.createdAt), desc(triggers.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(triggers).where(eq(triggers.appId, appId)),
+  ]);
+  return { items: rows.map((r) => presentTrigger(r.trigger, r.wallet, app)), total };
+}
+
+export async function getTrigger(deps: Deps, actor: Principal, appId: string, triggerId: string) {
+  const app = await getApp(deps, actor, appId);
+  const row = await loadTrigger(deps.db, appId, triggerId);
+  return presentTrigger(row.trigger, row.wallet, app);
+}
+
+export async function updateTrigger(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  triggerId: string,
+  input: TriggerInput,
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await deps.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(triggers)
+      .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)))
+      .for("update");
+    if (!current) throw notFound("Trigger");
+    const wallet = await walletOfApp(tx, appId, input.wallet_id ?? current.walletId);
+    if (input.call_data === undefined && !(wallet.type in (current.callData as object))) {
+      throw invalid("/body/call_data", `is required: the new wallet is on another chain (${wallet.type})`);
+    }
+    const fields = validated(wallet, {
+      call_data: input.call_data ?? (current.callData as CallDataInput),
+      params_data: input.params_data ?? (current.paramsData as Record<string, unknown>),
+      params_data_input:
+        input.params_data_input ?? ((current.paramsDataInput ?? {}) as Record<string, unknown>),
+      // The stored example stays while the parameters and example input stay; otherwise it is
+      // made again from the new ones.
+      params_data_example:
+        input.params_data_example ??
+        (input.params_data === undefined && input.params_data_input === undefined
+          ? (current.paramsDataExample ?? "")
+          : ""),
+      custom_address_enabled: input.custom_address_enabled ?? current.customAddressEnabled,
+      custom_address: input.custom_address === undefined ? current.customAddress : input.custom_address,
+    });
+    const [trigger] = await tx
+      .update(triggers)
+      .set({ name: input.name, walletId: wallet.id, ...fields, updatedAt: deps.now() })
+      .where(eq(triggers.id, triggerId))
+      .returning();
+    return { trigger, wallet };
+  });
+  return presentTrigger(row.trigger, row.wallet, await getApp(deps, actor, appId));
+}
+
+export async function deleteTrigger(deps: Deps, actor: Principal, appId: string, triggerId: string) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  await deps.db.transaction(async (tx) => {
+    const [trigger] = await tx
+      .select({ id: triggers.id })
+      .from(triggers)
+      .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)))
+      .for("update");
+    if (!trigger) throw notFound("Trigger");
+    // A price keeps the id of the call its payments run: deleting the trigger would strand them.
+    const [{ used }] = await tx.select({ used: count() }).from(prices).where(eq(prices.triggerId, triggerId));
+    if (used > 0) throw conflict(`The trigger is used by ${used} price(s); unlink or delete them first`);
+    await tx.delete(triggers).where(eq(triggers.id, triggerId));
+  });
+}
+
+/** The call the trigger would make for `input`, without sending anything. */
+export async function renderTrigger(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  triggerId: string,
+  input: Record<string, unknown> | undefined,
+) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const { trigger, wallet } = await loadTrigger(deps.db, appId, triggerId);
+  return renderCall(trigger as TriggerRow, wallet, input ?? {});
+}

@@ -1,0 +1,42 @@
+import type { Chain } from "../../platform/chains/accounts.ts";
+import type { getApp } from "../apps/service.ts";
+import type { wallets } from "./tables.ts";
+
+type WalletRow = typeof wallets.$inferSelect;
+type AppView = Awaited<ReturnType<typeof getApp>>;
+
+/** The chain object of `wallet_data`; every secret field is null, whatever is stored. */
+export function chainData(row: WalletRow) {
+  const common = { network_id: row.networkId, account_id: row.accountId, test_network: row.testNetwork };
+  switch (row.type as Chain) {
+    case "near":
+      return { near: { ...common, phrase_or_key: null } };
+    case "evm":
+      return { evm: { ...common, private_key: null } };
+    case "wax":
+      return {
+        wax: {
+          ...common,
+          permission: row.permission ?? "active",
+          public_key: row.publicKey ?? "",
+          private_key: null,
+        },
+      };
+    case "solana":
+      return { solana: { ...common, private_key: null } };
+  }
+}
+
+export function presentWallet(row: WalletRow, app: AppView) {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type as Chain,
+    managed: row.managed,
+    wallet_data: { near: null, evm: null, wax: null, solana: null, ...chainData(row) },
+    app,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+    magic_network: row.testNetwork ? "testnet" : "mainnet",
+  };
+}

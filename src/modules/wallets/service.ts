@@ -1,0 +1,152 @@
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import type { Chain } from "../../platform/chains/accounts.ts";
+import type { Executor } from "../../platform/db/index.ts";
+import { conflict, notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import { getApp } from "../apps/service.ts";
+import { requireAppRole } from "../members/access.ts";
+import { triggers } from "../triggers/tables.ts";
+import { keyChange, keyForNewWallet, type WalletDataInput } from "./key-material.ts";
+import { presentWallet } from "./presenter.ts";
+import { envelopeColumns, walletContext } from "./secrets.ts";
+import { wallets } from "./tables.ts";
+
+export interface CreateWalletInput {
+  name: string;
+  type: Chain;
+  wallet_data?: WalletDataInput;
+}
+
+export interface UpdateWalletInput {
+  name?: string;
+  wallet_data?: WalletDataInput;
+}
+
+// Where a wallet points when the caller names no network: the chains' public test networks in
+// sandbox mode, their main networks otherwise. EVM network ids are chain ids (Sepolia, Ethereum).
+const DEFAULT_NETWORK: Record<Chain, { test: string; main: string }> = {
+  near: { test: "testnet", main: "mainnet" },
+  evm: { test: "11155111", main: "1" },
+  solana: { test: "devnet", main: "mainnet-beta" },
+  wax: { test: "testnet", main: "mainnet" },
+};
+
+/** A wallet of the app, or 404: another app's wallet id is answered as if it did not exist. */
+export async function loadWallet(db: Executor, appId: string, walletId: string) {
+  const [row] = await db
+    .select()
+    .from(wallets)
+    .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)));
+  if (!row) throw notFound("Wallet");
+  return row;
+}
+
+export async function createWallet(deps: Deps, actor: Principal, appId: string, input: CreateWalletInput) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const key = await keyForNewWallet(input.type, input.wallet_data);
+  const own = input.wallet_data?.[input.type];
+  const testNetwork = own?.test_network ?? deps.config.sandbox;
+  const defaults = DEFAULT_NETWORK[input.type];
+  const id = newId("wal");
+  const [row] = await deps.db
+    .insert(wallets)
+    .values({
+      id,
+      appId,
+      name: input.name,
+      type: input.type,
+      managed: key.managed,
+      networkId: own?.network_id ?? (testNetwork ? defaults.test : defaults.main),
+      testNetwork,
+      accountId: key.accountId,
+      publicKey: key.publicKey,
+      permission: key.permission,
+      ...envelopeColumns(deps.custody.seal(walletContext(id), key.secret)),
+    })
+    .returning();
+  return presentWallet(row, await getApp(deps, actor, appId));
+}
+
+export async function listWallets(deps: Deps, actor: Principal, appId: string, page: Page) {
+  const app = await getApp(deps, actor, appId);
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select()
+      .from(wallets)
+      .where(eq(wallets.appId, appId))
+      .orderBy(desc(wallets.createdAt), desc(wallets.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(wallets).where(eq(wallets.appId, appId)),
+  ]);
+  return { items: rows.map((row) => presentWallet(row, app)), total };
+}
+
+export async function getWallet(deps: Deps, actor: Principal, appId: string, walletId: string) {
+  const app = await getApp(deps, actor, appId);
+  return presentWallet(await loadWallet(deps.db, appId, walletId), app);
+}
+
+export async function updateWallet(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  walletId: string,
+  input: UpdateWalletInput,
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await deps.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(wallets)
+      .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
+      .for("update");
+    if (!current) throw notFound("Wallet");
+    const change = await keyChange(
+      { type: current.type as Chain, accountId: current.accountId, publicKey: current.publicKey },
+      input.wallet_data,
+    );
+    const [updated] = await tx
+      .update(wallets)
+      .set({
+        name: input.name,
+        accountId: change.accountId,
+        publicKey: change.publicKey,
+        // An imported key replaces the generated one: the service no longer holds the only copy.
+        ...(change.secret === undefined
+          ? {}
+          : {
+              managed: false,
+              ...envelopeColumns(deps.custody.seal(walletContext(walletId), change.secret)),
+            }),
+        updatedAt: deps.now(),
+      })
+      .where(eq(wallets.id, walletId))
+      .returning();
+    return updated;
+  });
+  return presentWallet(row, await getApp(deps, actor, appId));
+}
+
+export async function deleteWallet(deps: Deps, actor: Principal, appId: string, walletId: string) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  await deps.db.transaction(async (tx) => {
+    // The row lock makes a trigger created at this moment wait (its foreign key check needs a
+    // share lock on this row), so the check below cannot miss it.
+    const [wallet] = await tx
+      .select({ id: wallets.id })
+      .from(wallets)
+      .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
+      .for("update");
+    if (!wallet) throw notFound("Wallet");
+    const [{ used }] = await tx
+      .select({ used: count() })
+      .from(triggers)
+      .where(eq(triggers.walletId, walletId));
+    if (used > 0) throw conflict(`The wallet is used by ${used} trigger(s); delete or move them first`);
+    await tx.delete(wallets).where(eq(wallets.id, walletId));
+  });
+}

@@ -1,0 +1,35 @@
+import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { apps } from "../apps/tables.ts";
+
+export const wallets = pgTable(
+  "wallets",
+  {
+    id: text("id").primaryKey(),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    // near, evm, wax or solana.
+    type: text("type").notNull(),
+    // True when the service generated the key; false once key material was imported.
+    managed: boolean("managed").notNull(),
+    networkId: text("network_id").notNull(),
+    testNetwork: boolean("test_network").notNull(),
+    accountId: text("account_id").notNull(),
+    // NEAR (`ed25519:…`) and WAX (`PUB_K1_…`) public keys; EVM and Solana derive theirs from the account.
+    publicKey: text("public_key"),
+    // WAX permission the key signs with (`active` unless told).
+    permission: text("permission"),
+    // The private key, sealed by envelope encryption (src/platform/crypto/envelope.ts): the id of
+    // the master key that wrapped the data key, the wrapped data key, and the encrypted secret.
+    secretKeyId: text("secret_key_id").notNull(),
+    secretWrappedKey: text("secret_wrapped_key").notNull(),
+    secretCiphertext: text("secret_ciphertext").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index("wallets_app_list_idx").on(t.appId, t.createdAt, t.id),
+    index("wallets_secret_key_idx").on(t.secretKeyId),
+  ],
+);

@@ -1,0 +1,177 @@
+/**
+ * The one interface every chain sits behind. Payments prepare a call (the trigger's call data
+ * rendered for one chain), send it from the app's wallet and poll its status until it settles.
+ * Everything here is plain data so a sent transaction can be stored and followed by any process.
+ */
+
+export const CHAINS = Object.freeze(["evm", "solana", "near", "wax"] as const);
+export type Chain = (typeof CHAINS)[number];
+
+export const NETWORKS = Object.freeze(["mainnet", "testnet"] as const);
+export type Network = (typeof NETWORKS)[number];
+
+/** A contract call on an EVM chain: calldata already ABI-encoded. */
+export interface EvmCall {
+  chain: "evm";
+  to: `0x${string}`;
+  data: `0x${string}`;
+  /** Wei sent with the call. */
+  value: bigint;
+  gasLimit: bigint;
+}
+
+/** A NEAR function call. */
+export interface NearCall {
+  chain: "near";
+  receiverId: string;
+  methodName: string;
+  /** JSON arguments, serialized as the contract's JSON ABI expects. */
+  args: unknown;
+  /** Gas units (1 TGas = 10^12). */
+  gas: bigint;
+  /** Attached deposit in yoctoNEAR. */
+  deposit: bigint;
+}
+
+/** An Antelope (WAX) action, its data already serialized with the contract's ABI. */
+export interface WaxCall {
+  chain: "wax";
+  account: string;
+  name: string;
+  authorization: { actor: string; permission: string }[];
+  /** Hex of the ABI-serialized action data. */
+  data: string;
+}
+
+export interface SolanaAccountMeta {
+  address: string;
+  signer: boolean;
+  writable: boolean;
+}
+
+export interface SolanaInstruction {
+  programId: string;
+  accounts: SolanaAccountMeta[];
+  data: Uint8Array;
+}
+
+/**
+ * A Solana instruction (the trigger's call); the fee payer (the wallet) signs. Multi-instruction
+ * transactions (creating a tree or a collection) add `extraInstructions` and the secret keys of new
+ * accounts that must sign (`extraSigners`, same format as the wallet's key).
+ */
+export interface SolanaCall extends SolanaInstruction {
+  chain: "solana";
+  /** Compute-unit limit; omitted means the runtime default. */
+  computeUnits?: number;
+  extraInstructions?: SolanaInstruction[];
+  extraSigners?: string[];
+}
+
+export type PreparedCall = EvmCall | NearCall | WaxCall | SolanaCall;
+
+/**
+ * The wallet's key material, decrypted only for the duration of a send. `privateKey` formats:
+ * EVM 0x-hex; Solana base58 of the 64-byte secret key; NEAR `ed25519:…`; WAX `PVT_K1_…` or WIF.
+ */
+export interface SignerSecret {
+  privateKey: string;
+  /** NEAR and WAX account name; derived from the key on EVM and Solana. */
+  accountId?: string;
+  /** WAX permission, `active` when omitted. */
+  permission?: string;
+}
+
+/**
+ * What `send` answers and what the caller stores: enough to follow the transaction later from any
+ * process (and to replace it on EVM).
+ */
+export interface SentTransaction {
+  chain: Chain;
+  network: Network;
+  transactionId: string;
+  /** The sending account. */
+  from: string;
+  /** ISO time of submission, for the resend deadline. */
+  sentAt: string;
+  /** EVM only: the nonce and the fee caps, so a replacement can reuse the nonce and outbid the fee. */
+  nonce?: number;
+  maxFeePerGas?: string;
+  maxPriorityFeePerGas?: string;
+  /** Solana: the blockhash the transaction lives by, to tell a dropped transaction from a late one. */
+  blockhash?: string;
+  lastValidBlockHeight?: string;
+  /** Sandbox only: the chosen outcome, so any process (or a restarted one) can follow it. */
+  sandboxOutcome?: string;
+  /** WAX: the block the node included the transaction in, and when the transaction expires. */
+  blockNumber?: number;
+  expiresAt?: string;
+}
+
+export type TransactionState = "pending" | "confirmed" | "failed" | "dropped";
+
+export interface TransactionError {
+  message: string;
+  /** Revert reason (EVM), failing receipt's error (NEAR), assertion (WAX). */
+  reason?: string;
+  /** Program logs (Solana) or receipt logs (NEAR). */
+  logs?: string[];
+}
+
+export interface TransactionStatus {
+  state: TransactionState;
+  confirmations: number;
+  requiredConfirmations: number;
+  /** Average seconds per confirmation, for the `confirmation_status` estimate. */
+  averageSeconds: number;
+  /** True when still pending past the resend deadline (EVM: call `send` again with `replacing`). */
+  stuck?: boolean;
+  /** Chain-specific finality step reached, e.g. Solana `processed|confirmed|finalized`. */
+  stage?: string;
+  error?: TransactionError;
+  output?: Record<string, unknown>;
+}
+
+export interface SendOptions {
+  /** EVM: resend this stuck transaction with the same nonce and a higher fee. */
+  replacing?: SentTransaction;
+}
+
+export interface ChainAdapter {
+  readonly chain: Chain;
+  readonly network: Network;
+  send(call: PreparedCall, signer: SignerSecret, options?: SendOptions): Promise<SentTransaction>;
+  status(sent: SentTransaction): Promise<TransactionStatus>;
+  /** Link to the transaction in the network's explorer. */
+  explorerUrl(transactionId: string): string;
+}
+
+/** Failures of the chain layer itself (bad call for this adapter, node unreachable, rejected send). */
+export class ChainError extends Error {
+  /**
+   * `rejected`: the chain refused the call itself (a WAX assertion): the call failed, do not
+   * retry. Any other code (`node_unavailable`, `send_failed`, …) may succeed on a later attempt;
+   * `bad_key`, `missing_key`, `missing_account`, `wrong_chain`, `invalid_call` need the wallet or
+   * trigger fixed.
+   */
+  readonly code: string;
+  readonly reason: string | undefined;
+  constructor(code: string, message: string, options?: { cause?: unknown; reason?: string }) {
+    super(message, { cause: options?.cause });
+    this.code = code;
+    this.reason = options?.reason;
+  }
+}
+
+export function expectCall<C extends PreparedCall["chain"]>(
+  call: PreparedCall,
+  chain: C,
+): Extract<PreparedCall, { chain: C }> {
+  if (call.chain !== chain)
+    throw new ChainError("wrong_chain", `a ${call.chain} call sent to the ${chain} adapter`);
+  return call as Extract<PreparedCall, { chain: C }>;
+}
+
+export function renderExplorerUrl(template: string, transactionId: string): string {
+  return template.replaceAll("{tx}", encodeURIComponent(transactionId));
+}

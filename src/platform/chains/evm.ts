@@ -1,0 +1,259 @@
+import {
+  BaseError,
+  createPublicClient,
+  decodeErrorResult,
+  getAddress,
+  type Hex,
+  http,
+  type PublicClient,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { ChainNetworkSettings } from "../../config.ts";
+import {
+  type ChainAdapter,
+  ChainError,
+  expectCall,
+  type Network,
+  type PreparedCall,
+  renderExplorerUrl,
+  type SendOptions,
+  type SentTransaction,
+  type SignerSecret,
+  type TransactionStatus,
+} from "./adapter.ts";
+import { KeyedMutex } from "./mutex.ts";
+
+/** A replacement must outbid the stuck transaction: geth and anvil want at least +10% on both caps. */
+const REPLACEMENT_BUMP_PERCENT = 125n;
+
+export interface EvmAdapterOptions {
+  network: Network;
+  rpcUrl: string;
+  settings: ChainNetworkSettings;
+  resendAfterSeconds: number;
+  now?: () => Date;
+}
+
+/**
+ * EVM chains through viem. Nonces: one in-process lock per sending address, and the next nonce is
+ * the larger of the chain's pending count and the last one this process used, so concurrent sends
+ * from one wallet get contiguous nonces. Several processes sending from the same wallet at once can
+ * still collide (the pending count lags); the losing send fails with "nonce too low" and is retried
+ * by its job — see docs/chains.md.
+ */
+export class EvmAdapter implements ChainAdapter {
+  readonly chain = "evm" as const;
+  readonly network: Network;
+  readonly client: PublicClient;
+  private readonly settings: ChainNetworkSettings;
+  private readonly resendAfterMs: number;
+  private readonly now: () => Date;
+  private readonly locks = new KeyedMutex();
+  private readonly nextNonce = new Map<string, number>();
+  private chainId: number | undefined;
+
+  constructor(options: EvmAdapterOptions) {
+    this.network = options.network;
+    this.settings = options.settings;
+    this.resendAfterMs = options.resendAfterSeconds * 1000;
+    this.now = options.now ?? (() => new Date());
+    this.client = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 1 }) });
+  }
+
+  async send(
+    prepared: PreparedCall,
+    signer: SignerSecret,
+    options: SendOptions = {},
+  ): Promise<SentTransaction> {
+    const call = expectCall(prepared, "evm");
+    const account = privateKeyToAccount(signer.privateKey as Hex);
+    const chainId = await this.getChainId();
+    const replacing = options.replacing;
+    return this.locks.run(account.address.toLowerCase(), async () => {
+      const fees = await this.client.estimateFeesPerGas();
+      let maxFeePerGas = fees.maxFeePerGas;
+      let maxPriorityFeePerGas = fees.maxPriorityFeePerGas;
+      let nonce: number;
+      if (replacing?.nonce !== undefined) {
+        nonce = replacing.nonce;
+        maxFeePerGas = max(
+          maxFeePerGas,
+          (BigInt(replacing.maxFeePerGas ?? 0) * REPLACEMENT_BUMP_PERCENT) / 100n,
+        );
+        maxPriorityFeePerGas = max(
+          maxPriorityFeePerGas,
+          (BigInt(replacing.maxPriorityFeePerGas ?? 0) * REPLACEMENT_BUMP_PERCENT) / 100n,
+        );
+      } else {
+        const pending = await this.client.getTransactionCount({
+          address: account.address,
+          blockTag: "pending",
+        });
+        nonce = Math.max(pending, this.nextNonce.get(account.address) ?? 0);
+      }
+      const raw = await account.signTransaction({
+        type: "eip1559",
+        chainId,
+        nonce,
+        to: call.to,
+        data: call.data,
+        value: call.value,
+        gas: call.gasLimit,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      });
+      let hash: Hex;
+      try {
+        hash = await this.client.sendRawTransaction({ serializedTransaction: raw });
+      } catch (error) {
+        this.nextNonce.delete(account.address);
+        // The stuck transaction was mined meanwhile: it stands, nothing to replace.
+        if (replacing && /nonce too low|already known/i.test(errorText(error))) return replacing;
+        throw new ChainError("send_failed", `the node refused the transaction: ${shortMessage(error)}`, {
+          cause: error,
+        });
+      }
+      if (!replacing) this.nextNonce.set(account.address, nonce + 1);
+      return {
+        chain: "evm",
+        network: this.network,
+        transactionId: hash,
+        from: account.address,
+        sentAt: this.now().toISOString(),
+        nonce,
+        maxFeePerGas: maxFeePerGas.toString(),
+        maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+      };
+    });
+  }
+
+  async status(sent: SentTransaction): Promise<TransactionStatus> {
+    const hash = sent.transactionId as Hex;
+    const base = {
+      requiredConfirmations: this.settings.requiredConfirmations,
+      averageSeconds: this.settings.blockSeconds,
+    };
+    const receipt = await this.client
+      .getTransactionReceipt({ hash })
+      .catch(notFound(TransactionReceiptNotFoundError));
+    if (receipt) {
+      const block = await this.client.getBlock({ blockNumber: receipt.blockNumber }).catch(() => null);
+      // The receipt's block was replaced (reorg): the transaction is waiting again.
+      if (!block || block.hash !== receipt.blockHash) {
+        return { ...base, state: "pending", confirmations: 0, stage: "reorged" };
+      }
+      const latest = await this.client.getBlockNumber({ cacheTime: 0 });
+      const confirmations = Number(latest - receipt.blockNumber + 1n);
+      const output = {
+        block_number: Number(receipt.blockNumber),
+        block_hash: receipt.blockHash,
+        gas_used: receipt.gasUsed.toString(),
+        logs: receipt.logs.length,
+      };
+      if (receipt.status === "reverted") {
+        const reason = await this.revertReason(hash, receipt.blockNumber);
+        return {
+          ...base,
+          state: "failed",
+          confirmations,
+          output,
+          error: { message: "execution reverted", reason },
+        };
+      }
+      const state = confirmations >= base.requiredConfirmations ? "confirmed" : "pending";
+      return { ...base, state, confirmations, output, stage: "mined" };
+    }
+    const stuck = this.now().getTime() - Date.parse(sent.sentAt) > this.resendAfterMs;
+    const inPool = await this.client.getTransaction({ hash }).catch(notFound(TransactionNotFoundError));
+    if (!inPool && sent.nonce !== undefined) {
+      const used = await this.client.getTransactionCount({ address: sent.from as Hex, blockTag: "latest" });
+      // Its nonce went to another transaction (its replacement, or a send from elsewhere).
+      if (used > sent.nonce) {
+        return {
+          ...base,
+          state: "dropped",
+          confirmations: 0,
+          error: { message: "nonce used by another transaction" },
+        };
+      }
+    }
+    // Neither mined nor in the pool (reorged out, or evicted): this process's nonce count for the
+    // wallet is ahead of the chain, so the next send asks the chain again instead of leaving a gap.
+    if (!inPool) this.nextNonce.delete(getAddress(sent.from));
+    return { ...base, state: "pending", confirmations: 0, stuck, stage: inPool ? "mempool" : "unknown" };
+  }
+
+  explorerUrl(transactionId: string): string {
+    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
+  }
+
+  private async getChainId(): Promise<number> {
+    this.chainId ??= await this.client.getChainId();
+    return this.chainId;
+  }
+
+  /** Receipts carry no reason: replay the call on the parent block's state to read it. */
+  private async revertReason(hash: Hex, blockNumber: bigint): Promise<string | undefined> {
+    const tx = await this.client.getTransaction({ hash });
+    try {
+      await this.client.call({
+        account: tx.from,
+        to: tx.to,
+        data: tx.input,
+        value: tx.value,
+        gas: tx.gas,
+        blockNumber: blockNumber - 1n,
+      });
+      return undefined;
+    } catch (error) {
+      return decodeRevert(error);
+    }
+  }
+}
+
+function decodeRevert(error: unknown): string {
+  let data: Hex | undefined;
+  if (error instanceof BaseError) {
+    error.walk((e) => {
+      const candidate = (e as { data?: unknown }).data;
+      if (typeof candidate === "string" && candidate.startsWith("0x")) data = candidate as Hex;
+      return false;
+    });
+  }
+  if (data && data.length > 2) {
+    try {
+      const decoded = decodeErrorResult({ data });
+      return decoded.errorName === "Error"
+        ? String(decoded.args?.[0])
+        : `${decoded.errorName}(${decoded.args})`;
+    } catch {
+      return data;
+    }
+  }
+  return shortMessage(error);
+}
+
+function notFound(kind: new (...args: never[]) => Error) {
+  return (error: unknown) => {
+    if (error instanceof kind) return null;
+    throw new ChainError("node_unavailable", `the EVM node failed: ${shortMessage(error)}`, { cause: error });
+  };
+}
+
+function shortMessage(error: unknown): string {
+  return error instanceof BaseError
+    ? error.shortMessage
+    : error instanceof Error
+      ? error.message
+      : String(error);
+}
+
+function errorText(error: unknown): string {
+  return error instanceof BaseError ? `${error.shortMessage} ${error.details}` : String(error);
+}
+
+function max(a: bigint, b: bigint): bigint {
+  return a > b ? a : b;
+}

@@ -1,0 +1,193 @@
+import { createHash } from "node:crypto";
+import type { ChainNetworkSettings } from "../../config.ts";
+import {
+  type Chain,
+  type ChainAdapter,
+  ChainError,
+  type Network,
+  type PreparedCall,
+  renderExplorerUrl,
+  type SentTransaction,
+  type SignerSecret,
+  type TransactionStatus,
+} from "./adapter.ts";
+
+/**
+ * How a sandbox transaction ends. Chosen per call, in this order:
+ * 1. `SandboxLedger.nextOutcome(o)` (a per-test override, used by the next send only);
+ * 2. a marker in the call's payload — the ASCII text `sandbox:revert`, `sandbox:drop` or
+ *    `sandbox:slow` anywhere in the EVM calldata, NEAR method name or JSON args, WAX action name or
+ *    data, or Solana instruction data (so a trigger parameter with that value selects it);
+ * 3. otherwise `success`.
+ */
+export const SANDBOX_OUTCOMES = Object.freeze(["success", "revert", "drop", "slow"] as const);
+export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
+
+/** `slow` confirms this many times slower than the network's block time. */
+const SLOW_FACTOR = 10;
+
+interface SandboxRecord {
+  sent: SentTransaction;
+  outcome: SandboxOutcome;
+}
+
+/** The state of every sandbox chain of one process: deterministic ids and a clock passed in. */
+export class SandboxLedger {
+  readonly now: () => Date;
+  private sequence = 0;
+  private override: SandboxOutcome | undefined;
+  private readonly records = new Map<string, SandboxRecord>();
+
+  constructor(now: () => Date = () => new Date()) {
+    this.now = now;
+  }
+
+  nextOutcome(outcome: SandboxOutcome): void {
+    this.override = outcome;
+  }
+
+  record(chain: Chain, network: Network, call: PreparedCall, signer: SignerSecret): SentTransaction {
+    if (!signer.privateKey) throw new ChainError("missing_key", "the wallet has no key to sign with");
+    const payload = payloadText(call);
+    const outcome =
+      this.override ?? SANDBOX_OUTCOMES.find((o) => payload.includes(`sandbox:${o}`)) ?? "success";
+    this.override = undefined;
+    this.sequence += 1;
+    const sentAt = this.now().toISOString();
+    // The time is part of the id so a restarted process (sequence back at 1) makes new ids.
+    const digest = createHash("sha256")
+      .update(`${chain}:${network}:${sentAt}:${this.sequence}:${payload}`)
+      .digest();
+    const sent: SentTransaction = {
+      chain,
+      network,
+      transactionId: formatId(chain, digest),
+      // The key itself never leaves; a stable digest stands for the account.
+      from: signer.accountId ?? sandboxAccount(chain, signer.privateKey),
+      sentAt,
+      sandboxOutcome: outcome,
+    };
+    this.records.set(sent.transactionId, { sent, outcome });
+    return sent;
+  }
+
+  find(transactionId: string): SandboxRecord | undefined {
+    return this.records.get(transactionId);
+  }
+}
+
+export class SandboxChainAdapter implements ChainAdapter {
+  readonly chain: Chain;
+  readonly network: Network;
+  private readonly settings: ChainNetworkSettings;
+  private readonly ledger: SandboxLedger;
+
+  constructor(chain: Chain, network: Network, settings: ChainNetworkSettings, ledger: SandboxLedger) {
+    this.chain = chain;
+    this.network = network;
+    this.settings = settings;
+    this.ledger = ledger;
+  }
+
+  async send(call: PreparedCall, signer: SignerSecret): Promise<SentTransaction> {
+    if (call.chain !== this.chain) {
+      throw new ChainError("wrong_chain", `a ${call.chain} call sent to the ${this.chain} adapter`);
+    }
+    return this.ledger.record(this.chain, this.network, call, signer);
+  }
+
+  async status(sent: SentTransaction): Promise<TransactionStatus> {
+    const required = this.settings.requiredConfirmations;
+    // Followed from the stored record when this process did not send it (a worker, a restart).
+    const known = this.ledger.find(sent.transactionId);
+    const stored = SANDBOX_OUTCOMES.find((o) => o === sent.sandboxOutcome);
+    const record = known ?? (stored ? { sent, outcome: stored } : undefined);
+    const base = { requiredConfirmations: required, averageSeconds: this.settings.blockSeconds };
+    if (!record)
+      return { ...base, state: "dropped", confirmations: 0, error: { message: "unknown transaction" } };
+    const blockSeconds = this.settings.blockSeconds * (record.outcome === "slow" ? SLOW_FACTOR : 1);
+    const elapsed = (this.ledger.now().getTime() - Date.parse(record.sent.sentAt)) / 1000;
+    const blocks = Math.max(0, Math.floor(elapsed / blockSeconds));
+    const average = { ...base, averageSeconds: blockSeconds };
+    if (blocks === 0) return { ...average, state: "pending", confirmations: 0 };
+    switch (record.outcome) {
+      case "revert":
+        return {
+          ...average,
+          state: "failed",
+          confirmations: blocks,
+          error: { message: "execution reverted", reason: "sandbox:revert requested by the call" },
+        };
+      case "drop":
+        return {
+          ...average,
+          state: "dropped",
+          confirmations: 0,
+          error: { message: "dropped from the mempool" },
+        };
+      default: {
+        const confirmations = Math.min(blocks, required);
+        return {
+          ...average,
+          state: confirmations >= required ? "confirmed" : "pending",
+          confirmations,
+          output: { sandbox: true },
+        };
+      }
+    }
+  }
+
+  explorerUrl(transactionId: string): string {
+    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
+  }
+}
+
+function sandboxAccount(chain: Chain, privateKey: string): string {
+  const id = formatId(chain, createHash("sha256").update(privateKey).digest());
+  return chain === "evm" ? id.slice(0, 42) : id;
+}
+
+function payloadText(call: PreparedCall): string {
+  switch (call.chain) {
+    case "evm":
+      return Buffer.from(call.data.slice(2), "hex").toString("latin1");
+    case "near":
+      return `${call.methodName} ${JSON.stringify(call.args)}`;
+    case "wax":
+      return `${call.name} ${Buffer.from(call.data, "hex").toString("latin1")}`;
+    case "solana":
+      return [call, ...(call.extraInstructions ?? [])]
+        .map((ix) => Buffer.from(ix.data).toString("latin1"))
+        .join(" ");
+  }
+}
+
+const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+function base58(bytes: Uint8Array): string {
+  let n = BigInt(`0x${Buffer.from(bytes).toString("hex") || "0"}`);
+  let out = "";
+  while (n > 0n) {
+    out = BASE58[Number(n % 58n)] + out;
+    n /= 58n;
+  }
+  for (const b of bytes) {
+    if (b !== 0) break;
+    out = `1${out}`;
+  }
+  return out;
+}
+
+/** Ids shaped like the real chain's, so links and validations behave the same. */
+function formatId(chain: Chain, digest: Buffer): string {
+  switch (chain) {
+    case "evm":
+      return `0x${digest.toString("hex")}`;
+    case "solana":
+      return base58(Buffer.concat([digest, createHash("sha256").update(digest).digest()]));
+    case "near":
+      return base58(digest);
+    case "wax":
+      return digest.toString("hex");
+  }
+}

@@ -1,0 +1,149 @@
+import {
+  type Blockhash,
+  createSolanaRpc,
+  getBase64EncodedWireTransaction,
+  getSignatureFromTransaction,
+  type Signature,
+} from "@solana/kit";
+import type { ChainNetworkSettings } from "../../config.ts";
+import {
+  type ChainAdapter,
+  ChainError,
+  expectCall,
+  type Network,
+  type PreparedCall,
+  renderExplorerUrl,
+  type SentTransaction,
+  type SignerSecret,
+  type TransactionStatus,
+} from "./adapter.ts";
+import { buildSignedTransaction, callInstructions, solanaSigner } from "./solana-tx.ts";
+
+export interface SolanaAdapterOptions {
+  network: Network;
+  rpcUrl: string;
+  settings: ChainNetworkSettings;
+  now?: () => Date;
+}
+
+/**
+ * Solana through @solana/kit's RPC client. A transaction is `pending` while processed or
+ * confirmed and `confirmed` once finalized (the rule in docs/chains.md); it is `dropped` when it
+ * never landed and its blockhash expired, so it can no longer land.
+ */
+export class SolanaAdapter implements ChainAdapter {
+  readonly chain = "solana" as const;
+  readonly network: Network;
+  private readonly rpc: ReturnType<typeof createSolanaRpc>;
+  private readonly settings: ChainNetworkSettings;
+  private readonly now: () => Date;
+
+  constructor(options: SolanaAdapterOptions) {
+    this.network = options.network;
+    this.settings = options.settings;
+    this.now = options.now ?? (() => new Date());
+    this.rpc = createSolanaRpc(options.rpcUrl);
+  }
+
+  async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
+    const call = expectCall(prepared, "solana");
+    const signer = await solanaSigner(secret.privateKey);
+    const { value: lifetime } = await this.rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
+    const extraSigners = await Promise.all((call.extraSigners ?? []).map(solanaSigner));
+    const transaction = await buildSignedTransaction(callInstructions(call), signer, lifetime, extraSigners);
+    try {
+      await this.rpc
+        .sendTransaction(getBase64EncodedWireTransaction(transaction), {
+          encoding: "base64",
+          // A failing instruction is reported by `status` with its logs, like a revert on EVM.
+          skipPreflight: true,
+        })
+        .send();
+    } catch (error) {
+      throw new ChainError("send_failed", `the node refused the transaction: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+    return {
+      chain: "solana",
+      network: this.network,
+      transactionId: getSignatureFromTransaction(transaction),
+      from: signer.address,
+      sentAt: this.now().toISOString(),
+      lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+      blockhash: lifetime.blockhash,
+    };
+  }
+
+  async status(sent: SentTransaction): Promise<TransactionStatus> {
+    const signature = sent.transactionId as Signature;
+    const base = {
+      requiredConfirmations: this.settings.requiredConfirmations,
+      averageSeconds: this.settings.blockSeconds,
+    };
+    const { value } = await this.rpc
+      .getSignatureStatuses([signature], { searchTransactionHistory: true })
+      .send();
+    const found = value[0];
+    if (!found) {
+      if (sent.blockhash && sent.lastValidBlockHeight) {
+        const valid = await this.rpc
+          .isBlockhashValid(sent.blockhash as Blockhash, { commitment: "processed" })
+          .send()
+          .catch(() => ({ value: true }));
+        if (!valid.value) {
+          return {
+            ...base,
+            state: "dropped",
+            confirmations: 0,
+            error: { message: "blockhash expired before landing" },
+          };
+        }
+      }
+      return { ...base, state: "pending", confirmations: 0 };
+    }
+    const stage = found.confirmationStatus ?? "processed";
+    // A null count means rooted, i.e. finalized.
+    const confirmations =
+      stage === "finalized" || found.confirmations === null
+        ? base.requiredConfirmations
+        : Math.min(Number(found.confirmations), base.requiredConfirmations - 1);
+    if (found.err) {
+      const logs = await this.logs(signature);
+      return {
+        ...base,
+        state: "failed",
+        confirmations,
+        stage,
+        error: { message: "transaction failed", reason: JSON.stringify(found.err, bigintJson), logs },
+      };
+    }
+    return {
+      ...base,
+      state: stage === "finalized" ? "confirmed" : "pending",
+      confirmations,
+      stage,
+      output: { slot: Number(found.slot) },
+    };
+  }
+
+  explorerUrl(transactionId: string): string {
+    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
+  }
+
+  private async logs(signature: Signature): Promise<string[]> {
+    const tx = await this.rpc
+      .getTransaction(signature, {
+        commitment: "confirmed",
+        maxSupportedTransactionVersion: 0,
+        encoding: "json",
+      })
+      .send()
+      .catch(() => null);
+    return [...(tx?.meta?.logMessages ?? [])];
+  }
+}
+
+function bigintJson(_key: string, value: unknown): unknown {
+  return typeof value === "bigint" ? value.toString() : value;
+}

@@ -1,0 +1,186 @@
+import {
+  ABI,
+  Action,
+  APIClient,
+  APIError,
+  FetchProvider,
+  PackedTransaction,
+  PrivateKey,
+  Serializer,
+  SignedTransaction,
+  Transaction,
+} from "@wharfkit/antelope";
+import type { ChainNetworkSettings } from "../../config.ts";
+import {
+  type ChainAdapter,
+  ChainError,
+  expectCall,
+  type Network,
+  type PreparedCall,
+  renderExplorerUrl,
+  type SentTransaction,
+  type SignerSecret,
+  type TransactionStatus,
+} from "./adapter.ts";
+
+export interface WaxAdapterOptions {
+  network: Network;
+  rpcUrl: string;
+  settings: ChainNetworkSettings;
+  now?: () => Date;
+  /** Per-request timeout of the node API. */
+  timeoutMs?: number;
+}
+
+/** Seconds a transaction stays valid; past this it can no longer be included. */
+const EXPIRATION_SECONDS = 120;
+
+/** ABI-serializes an action's data (the trigger's `call_data.wax.abi`) into the hex a WaxCall carries. */
+export function serializeWaxAction(abi: unknown, name: string, data: Record<string, unknown>): string {
+  return Serializer.encode({ object: data, type: name, abi: ABI.from(abi as ABI) }).hexString;
+}
+
+/**
+ * WAX (Antelope) through @wharfkit/antelope: the action is signed with the wallet's key for the
+ * chain id and pushed; a contract assertion is refused at push time (a ChainError with code
+ * `rejected`, never retried). A pushed transaction is confirmed once its block is irreversible
+ * (`last_irreversible_block_num` has passed it) and that block still holds the transaction.
+ */
+export class WaxAdapter implements ChainAdapter {
+  readonly chain = "wax" as const;
+  readonly network: Network;
+  private readonly client: APIClient;
+  private readonly settings: ChainNetworkSettings;
+  private readonly now: () => Date;
+
+  constructor(options: WaxAdapterOptions) {
+    this.network = options.network;
+    this.settings = options.settings;
+    this.now = options.now ?? (() => new Date());
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const timedFetch = (input: string | URL | Request, init?: RequestInit) =>
+      fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    this.client = new APIClient({ provider: new FetchProvider(options.rpcUrl, { fetch: timedFetch }) });
+  }
+
+  async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
+    const call = expectCall(prepared, "wax");
+    let key: PrivateKey;
+    try {
+      key = PrivateKey.from(secret.privateKey);
+    } catch {
+      throw new ChainError("bad_key", "the WAX key is neither PVT_K1_… nor WIF");
+    }
+    const info = await this.client.v1.chain.get_info().catch((error) => {
+      throw new ChainError("node_unavailable", `the WAX node failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    });
+    const action = Action.from({
+      account: call.account,
+      name: call.name,
+      authorization: call.authorization,
+      data: call.data,
+    });
+    const transaction = Transaction.from({
+      ...info.getTransactionHeader(EXPIRATION_SECONDS),
+      actions: [action],
+    });
+    const signature = key.signDigest(transaction.signingDigest(info.chain_id));
+    const signed = SignedTransaction.from({ ...transaction, signatures: [signature] });
+    const sent: SentTransaction = {
+      chain: "wax",
+      network: this.network,
+      transactionId: String(transaction.id),
+      from: secret.accountId ?? String(call.authorization[0]?.actor ?? ""),
+      sentAt: this.now().toISOString(),
+      expiresAt: transaction.expiration.toDate().toISOString(),
+    };
+    try {
+      const response = await this.client.v1.chain.push_transaction(PackedTransaction.fromSigned(signed));
+      return { ...sent, blockNumber: Number(response.processed.block_num) };
+    } catch (error) {
+      if (error instanceof APIError) {
+        const reason = error.details.map((d) => d.message).join("; ") || error.message;
+        throw new ChainError("rejected", `the node rejected the transaction: ${reason}`, {
+          cause: error,
+          reason,
+        });
+      }
+      // No answer in time: the transaction may still be included, so it is followed by id.
+      if ((error as Error).name === "TimeoutError" || /timeout|abort/i.test(String(error))) return sent;
+      throw new ChainError("node_unavailable", `the WAX node failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
+  }
+
+  async status(sent: SentTransaction): Promise<TransactionStatus> {
+    const base = {
+      requiredConfirmations: this.settings.requiredConfirmations,
+      averageSeconds: this.settings.blockSeconds,
+    };
+    const expired = sent.expiresAt !== undefined && this.now().getTime() > Date.parse(sent.expiresAt);
+    const info = await this.client.v1.chain.get_info();
+    const blockNumber = sent.blockNumber ?? (await this.findBlock(sent.transactionId));
+    if (blockNumber === undefined) {
+      if (expired)
+        return {
+          ...base,
+          state: "dropped",
+          confirmations: 0,
+          error: { message: "expired before inclusion" },
+        };
+      return { ...base, state: "pending", confirmations: 0, stage: "unknown" };
+    }
+    const head = Number(info.head_block_num);
+    const irreversible = Number(info.last_irreversible_block_num);
+    if (irreversible < blockNumber) {
+      const confirmations = Math.max(0, Math.min(head - blockNumber + 1, base.requiredConfirmations - 1));
+      return {
+        ...base,
+        state: "pending",
+        confirmations,
+        stage: "in_block",
+        output: { block_num: blockNumber },
+      };
+    }
+    if (!(await this.blockHolds(blockNumber, sent.transactionId))) {
+      // Its block was forked out before becoming irreversible.
+      if (expired)
+        return { ...base, state: "dropped", confirmations: 0, error: { message: "forked out and expired" } };
+      return { ...base, state: "pending", confirmations: 0, stage: "forked" };
+    }
+    return {
+      ...base,
+      state: "confirmed",
+      confirmations: base.requiredConfirmations,
+      stage: "irreversible",
+      output: { block_num: blockNumber },
+    };
+  }
+
+  explorerUrl(transactionId: string): string {
+    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
+  }
+
+  /** Blocks are read raw: their shape differs across node versions and only ids matter here. */
+  private async blockHolds(blockNumber: number, transactionId: string): Promise<boolean> {
+    const { json } = await this.client.provider.call({
+      path: "/v1/chain/get_block",
+      params: { block_num_or_id: blockNumber },
+    });
+    const transactions = (json?.transactions ?? []) as { trx?: string | { id?: string } }[];
+    return transactions.some((t) => (typeof t.trx === "string" ? t.trx : t.trx?.id) === transactionId);
+  }
+
+  /** After a timed-out push the block is unknown: nodes with trx_finality_status can say it. */
+  private async findBlock(transactionId: string): Promise<number | undefined> {
+    const { status, json } = await this.client.provider.call({
+      path: "/v1/chain/get_transaction_status",
+      params: { id: transactionId },
+    });
+    if (status !== 200 || !json?.block_number || json.state === "UNKNOWN") return undefined;
+    return Number(json.block_number);
+  }
+}

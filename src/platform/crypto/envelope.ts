@@ -1,0 +1,101 @@
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import type { Keyring } from "./keyring.ts";
+
+/**
+ * A secret sealed by envelope encryption: the secret is encrypted with a fresh 256-bit data key,
+ * and the data key is encrypted ("wrapped") by a master key. Rotating the master key re-wraps the
+ * data key only; the secret's own ciphertext never changes.
+ */
+export interface Envelope {
+  /** Id of the master key that wrapped `wrappedKey` (see `toMasterKey`). */
+  keyId: string;
+  /** `v1.` + base64(iv | encrypted data key | tag). */
+  wrappedKey: string;
+  /** `v1.` + base64(iv | encrypted secret | tag). */
+  ciphertext: string;
+}
+
+/** Decryption failed: a tampered or swapped ciphertext, another record's context, or an unknown key. */
+export class CustodyError extends Error {}
+
+const VERSION = "v1.";
+// 96-bit IVs are what GCM is specified for; a fresh random one per encryption, never reused under
+// the same key because every data key encrypts exactly one secret.
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+
+function encrypt(key: Buffer, plaintext: Buffer, aad: string): string {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
+  cipher.setAAD(Buffer.from(aad, "utf8"));
+  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
+  return VERSION + Buffer.concat([iv, body, cipher.getAuthTag()]).toString("base64");
+}
+
+function decrypt(key: Buffer, sealed: string, aad: string): Buffer {
+  if (!sealed.startsWith(VERSION)) throw new CustodyError("Unknown envelope version");
+  const raw = Buffer.from(sealed.slice(VERSION.length), "base64");
+  if (raw.length < IV_BYTES + TAG_BYTES) throw new CustodyError("Truncated envelope");
+  const decipher = createDecipheriv("aes-256-gcm", key, raw.subarray(0, IV_BYTES), {
+    authTagLength: TAG_BYTES,
+  });
+  decipher.setAAD(Buffer.from(aad, "utf8"));
+  decipher.setAuthTag(raw.subarray(raw.length - TAG_BYTES));
+  try {
+    return Buffer.concat([decipher.update(raw.subarray(IV_BYTES, raw.length - TAG_BYTES)), decipher.final()]);
+  } catch {
+    throw new CustodyError("The secret could not be decrypted: wrong record, tampered data or wrong key");
+  }
+}
+
+// The context (e.g. `wallet:wal_…`) is bound into both layers as additional authenticated data,
+// so a ciphertext or wrapped key copied onto another record fails to decrypt instead of yielding
+// that other record's secret.
+const wrapAad = (context: string) => `data-key|${context}`;
+const secretAad = (context: string) => `secret|${context}`;
+
+export function seal(keyring: Keyring, context: string, plaintext: string): Envelope {
+  const dataKey = randomBytes(32);
+  try {
+    const master = keyring.current;
+    return {
+      keyId: master.id,
+      wrappedKey: encrypt(master.key, dataKey, wrapAad(context)),
+      ciphertext: encrypt(dataKey, Buffer.from(plaintext, "utf8"), secretAad(context)),
+    };
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+function unwrap(keyring: Keyring, context: string, envelope: Envelope): Buffer {
+  const master = keyring.get(envelope.keyId);
+  if (!master) throw new CustodyError(`Master key ${envelope.keyId} is not configured`);
+  return decrypt(master.key, envelope.wrappedKey, wrapAad(context));
+}
+
+export function open(keyring: Keyring, context: string, envelope: Envelope): string {
+  const dataKey = unwrap(keyring, context, envelope);
+  try {
+    return decrypt(dataKey, envelope.ciphertext, secretAad(context)).toString("utf8");
+  } finally {
+    dataKey.fill(0);
+  }
+}
+
+/** The same envelope with its data key wrapped by the current master key (the ciphertext is kept). */
+export function rewrap(keyring: Keyring, context: string, envelope: Envelope): Envelope {
+  const dataKey = unwrap(keyring, context, envelope);
+  try {
+    // Proves the data key still opens the secret before the old wrapping is thrown away.
+    decrypt(dataKey, envelope.ciphertext, secretAad(context));
+    const master = keyring.current;
+    return {
+      keyId: master.id,
+      wrappedKey: encrypt(master.key, dataKey, wrapAad(context)),
+      ciphertext: envelope.ciphertext,
+    };
+  } finally {
+    dataKey.fill(0);
+  }
+}

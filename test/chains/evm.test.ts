@@ -1,0 +1,196 @@
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, describe, test } from "node:test";
+import { encodeFunctionData, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { EvmCall } from "../../src/platform/chains/adapter.ts";
+import { EvmAdapter } from "../../src/platform/chains/evm.ts";
+import { type Anvil, chainsConfig, compileContract, manualClock, startAnvil } from "../helpers/chains.ts";
+
+// anvil's well-known development keys (accounts 0 and 1 of "test … junk"); they hold no real funds.
+const DEPLOYER = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
+const WALLET = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+const BUYER = "0x000000000000000000000000000000000000bEEF";
+
+let anvil: Anvil;
+let adapter: EvmAdapter;
+let ticket: Hex;
+let abi: any[];
+const clock = manualClock();
+
+/** anvil mines each transaction as it arrives, but its receipt can lag the send by a moment. */
+async function mined<T extends { transactionId: string }>(sent: T): Promise<T> {
+  await adapter.client.waitForTransactionReceipt({ hash: sent.transactionId as Hex, pollingInterval: 20 });
+  return sent;
+}
+
+function mint(amount: bigint, memo = "payment"): EvmCall {
+  return {
+    chain: "evm",
+    to: ticket,
+    data: encodeFunctionData({ abi, functionName: "mint", args: [BUYER, amount, memo] }),
+    value: 0n,
+    gasLimit: 200_000n,
+  };
+}
+
+before(async () => {
+  const compiled = compileContract("Ticket.sol", "Ticket");
+  abi = compiled.abi;
+  anvil = await startAnvil();
+  const settings = chainsConfig().networks.evm.testnet; // 3 confirmations
+  adapter = new EvmAdapter({
+    network: "testnet",
+    rpcUrl: anvil.url,
+    settings,
+    resendAfterSeconds: 60,
+    now: clock.now,
+  });
+  const from = privateKeyToAccount(DEPLOYER).address;
+  const hash = await anvil.rpc("eth_sendTransaction", [{ from, data: compiled.bytecode, gas: "0xf4240" }]);
+  const receipt = await anvil.rpc("eth_getTransactionReceipt", [hash]);
+  ticket = receipt.contractAddress;
+});
+
+after(async () => {
+  await anvil?.stop();
+});
+
+describe("EVM adapter on anvil", () => {
+  test("a contract call is sent, and confirmations count up as blocks are mined", async () => {
+    const sent = await mined(await adapter.send(mint(2n), { privateKey: WALLET }));
+    assert.match(sent.transactionId, /^0x[0-9a-f]{64}$/);
+    assert.equal(sent.from, privateKeyToAccount(WALLET).address);
+    let status = await adapter.status(sent);
+    assert.equal(status.state, "pending");
+    assert.equal(status.confirmations, 1);
+    assert.equal(status.requiredConfirmations, 3);
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    status = await adapter.status(sent);
+    assert.equal(status.confirmations, 2);
+    assert.equal(status.state, "pending");
+    await anvil.rpc("anvil_mine", ["0x1"]);
+    status = await adapter.status(sent);
+    assert.equal(status.confirmations, 3);
+    assert.equal(status.state, "confirmed");
+    assert.equal(status.output?.logs, 1);
+    const minted = await adapter.client.readContract({
+      address: ticket,
+      abi,
+      functionName: "minted",
+      args: [BUYER],
+    });
+    assert.equal(minted, 2n);
+    assert.equal(
+      adapter.explorerUrl(sent.transactionId),
+      `https://sepolia.etherscan.io/tx/${sent.transactionId}`,
+    );
+  });
+
+  test("a revert is reported as failed with its reason", async () => {
+    const sent = await mined(await adapter.send(mint(0n), { privateKey: WALLET }));
+    const status = await adapter.status(sent);
+    assert.equal(status.state, "failed");
+    assert.equal(status.error?.message, "execution reverted");
+    assert.equal(status.error?.reason, "amount must be positive");
+    const other = await adapter.status(await mined(await adapter.send(mint(101n), { privateKey: WALLET })));
+    assert.equal(other.error?.reason, "too many tickets");
+  });
+
+  test("50 concurrent sends from one wallet use contiguous nonces and all succeed", async () => {
+    const first = await adapter.client.getTransactionCount({ address: privateKeyToAccount(WALLET).address });
+    const sends = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => adapter.send(mint(1n, `n${i}`), { privateKey: WALLET })),
+    );
+    const nonces = sends.map((s) => s.nonce!).sort((a, b) => a - b);
+    assert.deepEqual(
+      nonces,
+      Array.from({ length: 50 }, (_, i) => first + i),
+    );
+    await Promise.all(sends.map(mined));
+    await anvil.rpc("anvil_mine", ["0x3"]);
+    const states = await Promise.all(sends.map((s) => adapter.status(s)));
+    assert.deepEqual(new Set(states.map((s) => s.state)), new Set(["confirmed"]));
+  });
+
+  test("a reorg that removes the receipt's block moves the transaction back to pending", async () => {
+    const snapshot = await anvil.rpc("evm_snapshot");
+    const sent = await mined(await adapter.send(mint(3n), { privateKey: WALLET }));
+    await anvil.rpc("anvil_mine", ["0x2"]);
+    assert.equal((await adapter.status(sent)).state, "confirmed");
+    await anvil.rpc("evm_revert", [snapshot]);
+    await anvil.rpc("anvil_mine", ["0x4"]);
+    const status = await adapter.status(sent);
+    assert.equal(status.state, "pending");
+    assert.equal(status.confirmations, 0);
+    assert.equal(status.stage, "unknown");
+  });
+
+  test("a receipt still served for a block the chain no longer has is treated as reorged", async () => {
+    // A node behind a cache (or a lagging replica) can keep answering the old receipt after a
+    // reorg: a proxy in front of anvil pins the receipt from before the reorg.
+    const pinned = new Map<string, unknown>();
+    const proxy = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", async () => {
+        const request = JSON.parse(body);
+        const calls = Array.isArray(request) ? request : [request];
+        const answers = await Promise.all(
+          calls.map(async (c: any) =>
+            c.method === "eth_getTransactionReceipt" && pinned.has(c.params[0])
+              ? { jsonrpc: "2.0", id: c.id, result: pinned.get(c.params[0]) }
+              : { jsonrpc: "2.0", id: c.id, result: await anvil.rpc(c.method, c.params) },
+          ),
+        );
+        res.setHeader("content-type", "application/json");
+        res.end(JSON.stringify(Array.isArray(request) ? answers : answers[0]));
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const settings = chainsConfig().networks.evm.testnet;
+      const viaProxy = new EvmAdapter({ network: "testnet", rpcUrl: url, settings, resendAfterSeconds: 60 });
+      const snapshot = await anvil.rpc("evm_snapshot");
+      const sent = await mined(await viaProxy.send(mint(5n), { privateKey: WALLET }));
+      await anvil.rpc("anvil_mine", ["0x2"]);
+      assert.equal((await viaProxy.status(sent)).state, "confirmed");
+      pinned.set(sent.transactionId, await anvil.rpc("eth_getTransactionReceipt", [sent.transactionId]));
+      await anvil.rpc("evm_revert", [snapshot]);
+      await anvil.rpc("anvil_mine", ["0x3"]);
+      const status = await viaProxy.status(sent);
+      assert.equal(status.state, "pending");
+      assert.equal(status.stage, "reorged");
+      assert.equal(status.confirmations, 0);
+    } finally {
+      proxy.close();
+    }
+  });
+
+  test("a transaction stuck past the deadline is resent with the same nonce and a higher fee", async () => {
+    await anvil.rpc("evm_setAutomine", [false]);
+    try {
+      const sent = await adapter.send(mint(4n), { privateKey: WALLET });
+      let status = await adapter.status(sent);
+      assert.equal(status.state, "pending");
+      assert.equal(status.stuck, false);
+      clock.advance(61);
+      status = await adapter.status(sent);
+      assert.equal(status.stuck, true);
+      const replacement = await adapter.send(mint(4n), { privateKey: WALLET }, { replacing: sent });
+      assert.notEqual(replacement.transactionId, sent.transactionId);
+      assert.equal(replacement.nonce, sent.nonce);
+      assert.ok(BigInt(replacement.maxFeePerGas!) > BigInt(sent.maxFeePerGas!));
+      assert.ok(BigInt(replacement.maxPriorityFeePerGas!) > BigInt(sent.maxPriorityFeePerGas!));
+      await anvil.rpc("anvil_mine", ["0x3"]);
+      assert.equal((await adapter.status(replacement)).state, "confirmed");
+      assert.equal((await adapter.status(sent)).state, "dropped");
+    } finally {
+      await anvil.rpc("evm_setAutomine", [true]);
+    }
+  });
+});

@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { bank, CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+import { createPrice } from "../helpers/prices.ts";
+import { evmTrigger } from "../helpers/triggers.ts";
+import { newMasterKey } from "../helpers/wallets.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let price: any;
+
+const RECEIVER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const input = (order: string) => ({
+  params_data_input: { receiver: RECEIVER, quantity: 2, order_id: order },
+});
+
+before(async () => {
+  // Sandbox chains on a fast clock: 3 confirmations, one a second.
+  t = await buildTestApp({
+    SECRETS_MASTER_KEY: newMasterKey(),
+    EVM_TESTNET_CONFIRMATIONS: "3",
+    EVM_TESTNET_BLOCK_SECONDS: "1",
+  });
+  f = await tenantFixture(t);
+  expectStatus(
+    await call(t, "PATCH", `/apps/${f.app.id}`, { token: f.owner.token, body: { use_explorer: true } }),
+    200,
+  );
+  const wallet = expectStatus(
+    await call(t, "POST", `/wallets/${f.app.id}`, {
+      token: f.owner.token,
+      body: { name: "Minter", type: "evm" },
+    }),
+    201,
+  );
+  const trigger = expectStatus(
+    await call(t, "POST", `/triggers/${f.app.id}`, { token: f.owner.token, body: evmTrigger(wallet.id) }),
+    201,
+  );
+  price = await createPrice(t, f.owner.token, f.app.id, { amount: 15, trigger_id: trigger.id, chain: "evm" });
+});
+after(() => t.close());
+
+describe("payments that run a contract call", () => {
+  test("card held, call sent and confirmed, then captured: paid with the transaction", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+      trigger_data_input: input("A-1"),
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    const paid = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+    assert.match(paid.transaction_id, /^0x[0-9a-f]{64}$/);
+    assert.ok(paid.transaction_url.includes(paid.transaction_id), "an explorer link, as the app asked");
+    assert.equal(paid.confirmation_status.confirmed, true);
+    assert.equal(paid.confirmation_status.progress, 100);
+    assert.ok(paid.confirmation_status.confirmations >= 3);
+    assert.deepEqual(paid.trigger_data_input, input("A-1"));
+    assert.ok(paid.transaction_response.evm, "the chain's answer is recorded");
+  });
+
+  test("a reverted call releases the card hold: cancelled, nothing charged, the reason recorded", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+      trigger_data_input: input("sandbox:revert"),
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    const cancelled = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "cancelled");
+    assert.match(JSON.stringify(cancelled.transaction_response.error), /revert/);
+  });
+
+  test("a reverted call after a bank debit leaves failed-captured, which can be refunded", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "us_bank_account",
+      trigger_data_input: input("sandbox:revert"),
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, bank()), 200);
+    await waitForStatus(t, f.owner.token, f.app.id, payment.id, "failed-captured");
+    const refunded = expectStatus(
+      await call(t, "POST", `/payments/${f.app.id}/${payment.id}/refund`, { token: f.owner.token, body: {} }),
+      200,
+    );
+    assert.equal(refunded.status, "refunded");
+  });
+
+  test("parameters that do not fit the trigger are refused at creation, naming the parameter", async () => {
+    const answer = await call(t, "POST", `/payments/${f.app.id}`, {
+      token: f.owner.token,
+      body: {
+        price_id: price.id,
+        payment_provider: "card",
+        trigger_data_input: { params_data_input: { receiver: "nope", quantity: 1 } },
+      },
+    });
+    const problem = assertProblem(answer, 400, "validation_failed");
+    assert.match(JSON.stringify(problem.errors), /receiver/);
+  });
+});

@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import { sandboxEvents, sandboxIntents } from "../../src/platform/providers/payments/sandbox/tables.ts";
+import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { expectStatus, tenantFixture } from "../helpers/http.ts";
+import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+import { createPrice } from "../helpers/prices.ts";
+
+// A killed worker's job is retried once it times out; short here so the test is quick.
+const JOB_TIMEOUT = "2";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let price: any;
+let dir: string;
+
+function startWorker(env: Record<string, string>): { child: ChildProcess; exited: Promise<string | null> } {
+  const child = spawn(process.execPath, ["test/fixtures/worker.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: t.connectionString!,
+      SANDBOX: "true",
+      JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<string | null>((resolve) =>
+    child.once("exit", (_code, signal) => resolve(signal)),
+  );
+  return { child, exited };
+}
+
+describe("a worker killed inside a step", {
+  skip: !onPostgres && "needs PostgreSQL: worker processes share the database",
+}, () => {
+  before(async () => {
+    // The API in this process, without a worker: the worker runs in the child processes.
+    t = await buildTestApp({ RUN_WORKER: "false", JOB_TIMEOUT_SECONDS: JOB_TIMEOUT });
+    f = await tenantFixture(t);
+    price = await createPrice(t, f.owner.token, f.app.id, { amount: 40 });
+    dir = mkdtempSync(path.join(os.tmpdir(), "crash-"));
+  });
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await t?.close();
+  });
+
+  test("right after the capture was sent: one capture, and the payment ends paid", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    const crashing = startWorker({ FAULT_CRASH_AT: "capture-sent", FAULT_MARKER: path.join(dir, "capture") });
+    assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the capture step");
+    const healthy = startWorker({});
+    try {
+      await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+    } finally {
+      healthy.child.kill("SIGTERM");
+      await healthy.exited;
+    }
+    const intents = await t.deps.db.select().from(sandboxIntents);
+    const mine = intents.filter((i) => (i.metadata as Record<string, string>).payment_id === payment.id);
+    assert.equal(mine.length, 1, "one intent");
+    assert.equal(mine[0].amountReceived, mine[0].amount, "captured in full");
+    const events = await t.deps.db.select().from(sandboxEvents).where(eq(sandboxEvents.intentId, mine[0].id));
+    assert.equal(events.filter((e) => e.type === "payment_intent.succeeded").length, 1, "captured once");
+  });
+});
