@@ -3,18 +3,31 @@ import { after, before, describe, test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
-import { createAuction, placeBid, shopperSession, waitForBid } from "../helpers/auctions.ts";
+import {
+  createAuction,
+  listenToAuctionEvents,
+  placeBid,
+  shopperSession,
+  waitForBid,
+} from "../helpers/auctions.ts";
 import { assertProblem, call, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
 import { CARDS, waitForStatus } from "../helpers/payments.ts";
+import type { Receiver } from "../helpers/webhooks.ts";
 
 let t: TestApp;
 let f: Awaited<ReturnType<typeof tenantFixture>>;
 
+let receiver: Receiver;
+
 before(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
   f = await tenantFixture(t);
+  receiver = await listenToAuctionEvents(t, f.owner.token, f.app.id);
 });
-after(() => t.close());
+after(async () => {
+  await t.close();
+  await receiver.stop();
+});
 
 const events = async (type: string) =>
   t.deps.db

@@ -9,18 +9,31 @@ import { EXECUTE_JOB } from "../../src/modules/payments/job-names.ts";
 import { paymentEvents } from "../../src/modules/payments/tables.ts";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
-import { createAuction, placeBid, shopperSession, waitForBid } from "../helpers/auctions.ts";
+import {
+  createAuction,
+  listenToAuctionEvents,
+  placeBid,
+  shopperSession,
+  waitForBid,
+} from "../helpers/auctions.ts";
 import { expectStatus, tenantFixture } from "../helpers/http.ts";
 import { waitForStatus } from "../helpers/payments.ts";
+import type { Receiver } from "../helpers/webhooks.ts";
 
 let t: TestApp;
 let f: Awaited<ReturnType<typeof tenantFixture>>;
 
+let receiver: Receiver;
+
 before(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
   f = await tenantFixture(t);
+  receiver = await listenToAuctionEvents(t, f.owner.token, f.app.id);
 });
-after(() => t.close());
+after(async () => {
+  await t.close();
+  await receiver.stop();
+});
 
 async function jobsFor(name: string, key: string, value: string) {
   const result = await t.deps.db.execute(

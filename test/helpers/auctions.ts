@@ -2,6 +2,7 @@ import type { TestApp } from "./app.ts";
 import { eventually } from "./contract.ts";
 import { call, expectStatus } from "./http.ts";
 import { CARDS, card } from "./payments.ts";
+import { Receiver } from "./webhooks.ts";
 
 export const inMinutes = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
 
@@ -83,4 +84,18 @@ export async function waitForBid(
       `bid ${bidId} never became ${status}: ${JSON.stringify(last?.bids?.map((b: any) => [b.id, b.status, b.reason]))}`,
     );
   }
+}
+
+/**
+ * A loopback endpoint subscribed to the app's `auction.*` events: events are stored only when an
+ * endpoint listens. Build the app with WEBHOOKS_ALLOW_LOOPBACK=true.
+ */
+export async function listenToAuctionEvents(t: TestApp, token: string, appId: string) {
+  const receiver = new Receiver();
+  const url = await receiver.start();
+  expectStatus(
+    await call(t, "POST", `/webhooks/${appId}`, { token, body: { url, events: ["auction.*"] } }),
+    201,
+  );
+  return receiver;
 }
