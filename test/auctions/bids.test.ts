@@ -10,6 +10,7 @@ import {
   shopperSession,
   waitForBid,
 } from "../helpers/auctions.ts";
+import { eventually } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
 import { CARDS, waitForStatus } from "../helpers/payments.ts";
 import type { Receiver } from "../helpers/webhooks.ts";
@@ -65,6 +66,8 @@ describe("bids", () => {
     assert.equal(view.current_amount, 12);
     assert.equal((await events("auction.outbid")).length, 1);
     assert.equal((await events("auction.bid_placed")).length, 2);
+    // And the app's endpoint hears about it.
+    await eventually(() => receiver.received.some((r) => r.body.includes("auction.outbid")));
   });
 
   test("a declined card leaves the bid refused and its payment failed", async () => {
