@@ -5,6 +5,8 @@ import type { Deps } from "./deps.ts";
 import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
+import { auctionJobs, onDeferredPayment } from "./modules/auctions/jobs.ts";
+import { auctionRoutes } from "./modules/auctions/routes.ts";
 import { createKycContext } from "./modules/kyc/context.ts";
 import { kycActionJob } from "./modules/kyc/jobs.ts";
 import { kycRoutes } from "./modules/kyc/routes.ts";
@@ -103,6 +105,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
   jobs.register([webhookDeliveryJob(deps)]);
   jobs.register(paymentJobs(deps));
+  jobs.register(auctionJobs(deps));
+  deps.onDeferredPayment = onDeferredPayment(deps);
   const kyc = createKycContext(deps);
   jobs.register([kycActionJob(deps, kyc)]);
   deps.sellerAccounts ??= (kycId) => sellerAccountOf(deps.db, kycId);
@@ -137,6 +141,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await paymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
+    await auctionRoutes(server, deps);
     await kycRoutes(server, deps, kyc);
     await kycWidgetRoutes(server, deps, kyc);
     await kycWebhookRoutes(server, deps, kyc);

@@ -35,6 +35,8 @@ export interface Config {
   masterKeyPrevious: Buffer[];
   /** Charge currency, platform and provider fees, exchange rates (docs/fees.md). */
   money: MoneySettings;
+  /** How long a card authorisation holds (7 days at Stripe): bids held longer are dropped (docs/auctions.md). */
+  auctionHoldHours: number;
   /** Chain adapters: settings per chain and network (docs/chains.md lists them with their sources). */
   chains: ChainsConfig;
 }
@@ -136,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     money: loadMoneySettings(env, sandbox, (setting, message) => {
       throw new ConfigError(setting, message);
     }),
+    auctionHoldHours: integer(env, "AUCTION_HOLD_HOURS", 24 * 7, 1, 24 * 31),
     chains: loadChainsConfig(env, sandbox),
   };
 }

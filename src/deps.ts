@@ -3,7 +3,7 @@ import type { Config } from "./config.ts";
 import type { Revocations } from "./platform/auth/revocations.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
-import type { Database, DatabaseHandle } from "./platform/db/index.ts";
+import type { Database, DatabaseHandle, Tx } from "./platform/db/index.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
 import type { RatesProvider } from "./platform/money/rates.ts";
@@ -28,6 +28,11 @@ export interface Deps {
   now: () => Date;
   /** Exchange rates for prices charged in another currency (a static table by default). */
   rates: RatesProvider;
+  /**
+   * Called inside the transaction that moves a `defer_execution` payment to `hold` or `failed`
+   * (auction bids wait for their hold); set by the auctions module.
+   */
+  onDeferredPayment?: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
   /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
   chains: ChainRegistry;
 }

@@ -71,7 +71,7 @@ export async function applyIntent(
       case "requires_capture":
       case "succeeded": {
         // A held card, or a collected bank debit: the money is secured, the contract call may run.
-        await transition(deps, tx, payment, "hold", {
+        const held = await transition(deps, tx, payment, "hold", {
           actor,
           reason: intent.status === "succeeded" ? "bank debit collected" : "card authorised",
           set: {
@@ -81,6 +81,7 @@ export async function applyIntent(
           },
         });
         if (!payment.deferExecution) await deps.jobs.send<PaymentJob>(tx, EXECUTE_JOB, { paymentId });
+        else await deps.onDeferredPayment?.(tx, held);
         return;
       }
       case "processing":
@@ -91,7 +92,7 @@ export async function applyIntent(
       case "canceled":
       case "requires_payment_method": {
         const error = intent.lastError;
-        await transition(deps, tx, payment, "failed", {
+        const failed = await transition(deps, tx, payment, "failed", {
           actor,
           reason: error?.message ?? "the provider refused the payment",
           set: {
@@ -107,6 +108,7 @@ export async function applyIntent(
             },
           },
         });
+        if (payment.deferExecution) await deps.onDeferredPayment?.(tx, failed);
         return;
       }
       default:

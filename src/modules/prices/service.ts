@@ -1,14 +1,15 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, or, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { invalid, notFound } from "../../platform/http/errors.ts";
+import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import type { AppType } from "../../platform/money/fees.ts";
 import { apps } from "../apps/tables.ts";
+import { auctions } from "../auctions/tables.ts";
 import { requireAppRole } from "../members/access.ts";
 import { assertSellerShare } from "./fee-check.ts";
 import { checkLinkedRecords, priceHasPayments } from "./links.ts";
@@ -57,6 +58,15 @@ async function checkedAmount(
     throw invalid("/body/amount", "must be greater than 0 for a static price");
   await assertSellerShare(deps, await feeContext(db, appId), amount, currency);
   return amount;
+}
+
+/** The auction a price belongs to (its bid or end price), if any. */
+async function auctionOf(db: Executor, priceId: string) {
+  const [auction] = await db
+    .select({ id: auctions.id })
+    .from(auctions)
+    .where(or(eq(auctions.onBidPriceId, priceId), eq(auctions.onEndPriceId, priceId)));
+  return auction;
 }
 
 const toDate = (value: string | null | undefined) =>
@@ -149,6 +159,15 @@ export async function updatePrice(
   // each pass a check the other one invalidates (e.g. type static and amount 0).
   const row = await deps.db.transaction(async (tx) => {
     const current = await loadPrice(tx, appId, priceId, true);
+    const money = [input.amount, input.currency, input.type, input.category];
+    if (
+      current.category !== "payment" &&
+      money.some((v) => v !== undefined) &&
+      (await auctionOf(tx, priceId))
+    ) {
+      // The auction's amount rules its prices: PATCH /auctions/{id} changes both together.
+      throw conflict("This price belongs to an auction: change the auction instead");
+    }
     const type = input.type ?? current.type;
     let amount: bigint | undefined;
     let currencyCode: string | undefined;
@@ -199,6 +218,9 @@ export async function deletePrice(deps: Deps, actor: Principal, appId: string, p
       .where(and(eq(prices.appId, appId), eq(prices.id, priceId)))
       .for("update");
     if (!row) throw notFound("Price");
+    // An auction's two prices live and die with it (DELETE /auctions/{app_id}/{auction_id}).
+    const auction = await auctionOf(tx, priceId);
+    if (auction) throw conflict(`This price belongs to the auction ${auction.id}: delete the auction`);
     if (await priceHasPayments(tx, priceId)) {
       await tx.update(prices).set({ expired: true, updatedAt: deps.now() }).where(eq(prices.id, priceId));
     } else {

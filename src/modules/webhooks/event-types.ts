@@ -15,6 +15,7 @@ export const EVENT_TYPES = Object.freeze([
   "auction.bid_placed",
   "auction.outbid",
   "auction.ended",
+  "auction.bid_expired",
 ] as const);
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,0 +1,58 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import { formatAmount } from "../../platform/money/amount.ts";
+import { currencyOf } from "../../platform/money/currencies.ts";
+import { executePayment } from "../payments/service.ts";
+import { prices } from "../prices/tables.ts";
+import { emitEvent } from "../webhooks/events.ts";
+import { auctions, bids } from "./tables.ts";
+
+/**
+ * Closes an auction at its end time: in one transaction under the auction's row lock, the auction
+ * and its two prices expire, the standing bid wins and its held payment is executed (contract
+ * call, then capture), and `auction.ended` is emitted. `closed_at` is set in that same
+ * transaction, so a second run (a retried job, a crash after commit) finds it closed and does
+ * nothing, and a crash before commit leaves nothing behind: one capture, one winner.
+ * Bids still waiting for their hold are refused when it lands (`settleBid` sees the auction closed).
+ */
+export async function closeAuction(deps: Deps, auctionId: string) {
+  await deps.db.transaction(async (tx) => {
+    const [auction] = await tx.select().from(auctions).where(eq(auctions.id, auctionId)).for("update");
+    if (!auction || auction.closedAt !== null) return;
+    const now = deps.now();
+    if (auction.endsAt.getTime() > now.getTime() + 1000) return; // woken early: the job is rescheduled
+    const placed = await tx
+      .select()
+      .from(bids)
+      .where(and(eq(bids.auctionId, auctionId), eq(bids.status, "placed")));
+    const winner = placed.reduce<(typeof placed)[number] | undefined>(
+      (best, bid) => (!best || bid.amount > best.amount ? bid : best),
+      undefined,
+    );
+    if (winner) {
+      await executePayment(deps, tx, winner.paymentId);
+      await tx.update(bids).set({ status: "won", updatedAt: now }).where(eq(bids.id, winner.id));
+    }
+    await tx
+      .update(auctions)
+      .set({ expired: true, closedAt: now, winnerBidId: winner?.id ?? null, updatedAt: now })
+      .where(eq(auctions.id, auctionId));
+    await tx
+      .update(prices)
+      .set({ expired: true, updatedAt: now })
+      .where(inArray(prices.id, [auction.onBidPriceId, auction.onEndPriceId]));
+    const currency = currencyOf(auction.currency, "currency");
+    await emitEvent(deps, tx, {
+      appId: auction.appId,
+      type: "auction.ended",
+      data: {
+        auction_id: auction.id,
+        winner_bid_id: winner?.id ?? null,
+        winner_shopper_id: winner?.shopperId ?? null,
+        amount: winner ? formatAmount(winner.amount, currency) : null,
+        currency: currency.code,
+        payment_id: winner?.paymentId ?? null,
+      },
+    });
+  });
+}

@@ -1,0 +1,125 @@
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Deps } from "../../deps.ts";
+import { notFound } from "../../platform/http/errors.ts";
+import { formatAmount } from "../../platform/money/amount.ts";
+import { currencyOf } from "../../platform/money/currencies.ts";
+import { auctions, bids, shoppers } from "./tables.ts";
+
+const SHOWN = ["placed", "outbid", "won", "expired"];
+
+/** `jane@example.com` -> `j***@example.com`: bidders see each other's bids, not addresses. */
+const mask = (email: string) => {
+  const [user, domain] = email.split("@");
+  return `${user.slice(0, 1)}***@${domain}`;
+};
+
+/** What the public page shows: the current price, the end time and the bid history. */
+export async function publicState(deps: Deps, auctionId: string) {
+  const [auction] = await deps.db.select().from(auctions).where(eq(auctions.id, auctionId));
+  if (!auction) throw notFound("Auction");
+  const currency = currencyOf(auction.currency, "currency");
+  const rows = await deps.db
+    .select({ bid: bids, email: shoppers.email })
+    .from(bids)
+    .innerJoin(shoppers, eq(shoppers.id, bids.shopperId))
+    .where(and(eq(bids.auctionId, auctionId), inArray(bids.status, SHOWN)))
+    .orderBy(asc(bids.createdAt), asc(bids.id));
+  const standing = rows.find((r) => r.bid.status === "placed" || r.bid.status === "won");
+  const next = standing ? standing.bid.amount + auction.minIncrement : auction.amount;
+  return {
+    id: auction.id,
+    app_id: auction.appId,
+    name: auction.name,
+    currency: currency.code,
+    starting_amount: formatAmount(auction.amount, currency),
+    current_amount: standing ? formatAmount(standing.bid.amount, currency) : null,
+    minimum_bid: formatAmount(next, currency),
+    ends_at: auction.endsAt.toISOString(),
+    expired: auction.expired,
+    views: auction.views,
+    bids: rows.map((r) => ({
+      id: r.bid.id,
+      shopper_id: r.bid.shopperId,
+      bidder: mask(r.email),
+      amount: formatAmount(r.bid.amount, currency),
+      status: r.bid.status,
+      created_at: r.bid.createdAt.toISOString(),
+    })),
+  };
+}
+
+const POLL_MS = 1000;
+const HEARTBEAT_MS = 15_000;
+
+/**
+ * Server-sent events for the public page. Each open stream reads the auction once a second and
+ * sends the state when it changed: any API process serves any stream, whichever process placed
+ * the bid (no in-process emitter to share), at one small query per stream per second.
+ */
+export async function streamState(
+  deps: Deps,
+  auctionId: string,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  let last = JSON.stringify(await publicState(deps, auctionId));
+  reply.hijack();
+  const raw = reply.raw;
+  raw.writeHead(200, {
+    "content-type": "text/event-stream; charset=utf-8",
+    "cache-control": "no-store",
+    connection: "keep-alive",
+    "x-request-id": request.id,
+    "x-accel-buffering": "no",
+  });
+  raw.write(`retry: 2000\nevent: state\ndata: ${last}\n\n`);
+  let busy = false;
+  let quietFor = 0;
+  const timer = setInterval(async () => {
+    if (busy) return;
+    busy = true;
+    try {
+      const state = JSON.stringify(await publicState(deps, auctionId));
+      if (state !== last) {
+        last = state;
+        quietFor = 0;
+        raw.write(`event: state\ndata: ${state}\n\n`);
+      } else {
+        quietFor += POLL_MS;
+        if (quietFor >= HEARTBEAT_MS) {
+          quietFor = 0;
+          raw.write(": keep-alive\n\n");
+        }
+      }
+    } catch (error) {
+      request.log.warn({ err: error }, "auction stream stopped");
+      stop();
+    } finally {
+      busy = false;
+    }
+  }, POLL_MS);
+  const stop = () => {
+    clearInterval(timer);
+    if (!raw.writableEnded) raw.end();
+  };
+  request.raw.on("close", stop);
+  return stop;
+}
+
+/** The public page's read: counts the view in the same statement, so concurrent views all count. */
+export async function viewAuction(deps: Deps, auctionId: string) {
+  const [row] = await deps.db
+    .update(auctions)
+    .set({ views: sql`${auctions.views} + 1` })
+    .where(eq(auctions.id, auctionId))
+    .returning();
+  if (!row) throw notFound("Auction");
+  return {
+    id: row.id,
+    app_id: row.appId,
+    name: row.name,
+    currency: row.currency,
+    ends_at: row.endsAt.toISOString(),
+  };
+}

@@ -1,0 +1,236 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { and, eq } from "drizzle-orm";
+import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import {
+  createAuction,
+  listenToAuctionEvents,
+  placeBid,
+  shopperSession,
+  waitForBid,
+} from "../helpers/auctions.ts";
+import { eventually } from "../helpers/contract.ts";
+import { assertProblem, call, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
+import { CARDS, waitForStatus } from "../helpers/payments.ts";
+import type { Receiver } from "../helpers/webhooks.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+
+let receiver: Receiver;
+
+before(async () => {
+  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
+  f = await tenantFixture(t);
+  receiver = await listenToAuctionEvents(t, f.owner.token, f.app.id);
+});
+after(async () => {
+  await t.close();
+  await receiver.stop();
+});
+
+const events = async (type: string) =>
+  t.deps.db
+    .select()
+    .from(webhookEvents)
+    .where(and(eq(webhookEvents.appId, f.app.id), eq(webhookEvents.type, type)));
+
+describe("bids", () => {
+  test("a bid is placed once its hold lands; a higher bid releases the outbid hold at once", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id, { amount: 10, min_increment: 2 });
+    const alice = await shopperSession(t, f.app.id, auction.id, "alice@example.com");
+    const bob = await shopperSession(t, f.app.id, auction.id, "bob@example.com");
+    const first = expectStatus(await placeBid(t, alice.token, f.app.id, auction.id, 10), 202);
+    assert.equal(first.status, "pending");
+    assert.equal(first.amount, 10);
+    assert.match(first.payment.id, /^pay_/);
+    let view = await waitForBid(t, f.owner.token, f.app.id, auction.id, first.id, "placed");
+    assert.equal(view.current_amount, 10);
+    const bid = view.bids[0];
+    assert.equal(bid.shopper.phone_or_email, "alice@example.com");
+    assert.equal(bid.shopper.auth_method, "email");
+    assert.equal(bid.payment.status, "hold");
+    assert.equal(bid.payment.price.id, auction.on_bid_payment_intent.id);
+    assert.equal(bid.auction, auction.id);
+
+    // Not beating the standing bid by the increment: 409; below the start: 400.
+    assertProblem(await placeBid(t, bob.token, f.app.id, auction.id, 11), 409, "conflict");
+    assertProblem(await placeBid(t, bob.token, f.app.id, auction.id, 5), 400, "validation_failed");
+
+    const second = expectStatus(await placeBid(t, bob.token, f.app.id, auction.id, 12), 202);
+    view = await waitForBid(t, f.owner.token, f.app.id, auction.id, second.id, "placed");
+    const outbid = view.bids.find((b: { id: string }) => b.id === first.id);
+    assert.equal(outbid.status, "outbid");
+    assert.equal(outbid.payment.status, "cancelled");
+    assert.equal(view.current_amount, 12);
+    assert.equal((await events("auction.outbid")).length, 1);
+    assert.equal((await events("auction.bid_placed")).length, 2);
+    // And the app's endpoint hears about it.
+    await eventually(() => receiver.received.some((r) => r.body.includes("auction.outbid")));
+  });
+
+  test("a declined card leaves the bid refused and its payment failed", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id);
+    const carol = await shopperSession(t, f.app.id, auction.id, "carol@example.com");
+    const bid = expectStatus(await placeBid(t, carol.token, f.app.id, auction.id, 15, CARDS.declined), 202);
+    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "refused");
+    assert.equal(view.bids[0].payment.status, "failed");
+    assert.equal(view.current_amount, null);
+  });
+
+  test("a bid in another currency is converted, with the rate recorded", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id, { amount: 10, currency: "usd" });
+    const dan = await shopperSession(t, f.app.id, auction.id, "dan@example.com");
+    const bid = expectStatus(
+      await placeBid(t, dan.token, f.app.id, auction.id, 20, CARDS.ok, { currency: "EUR" }),
+      202,
+    );
+    // The sandbox's rate: 1 eur = 1.08 usd.
+    assert.equal(bid.amount, 21.6);
+    assert.equal(bid.currency, "usd");
+    assert.deepEqual(bid.currency_conversion, { from_currency: "eur", from_amount: 20, rate: 1.08 });
+    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "placed");
+    assert.deepEqual(view.currency_conversion, { from_currency: "eur", from_amount: 20, rate: 1.08 });
+    assert.deepEqual(view.bids[0].currency_conversion, bid.currency_conversion);
+    assertProblem(
+      await placeBid(t, dan.token, f.app.id, auction.id, 30, CARDS.ok, { currency: "jpy" }),
+      400,
+      "validation_failed",
+    );
+  });
+
+  test("security: no token, a user's token, another app's shopper: 401; unknown fields 400", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id);
+    const url = `/auctions/${f.app.id}/${auction.id}/bids`;
+    const body = {
+      amount: 20,
+      payment_method: { type: "card", number: CARDS.ok, exp_month: 12, exp_year: 2030, cvc: "123" },
+    };
+    assertProblem(await call(t, "POST", url, { body }), 401, "unauthenticated");
+    assertProblem(await call(t, "POST", url, { token: f.owner.token, body }), 401, "unauthenticated");
+    assertProblem(
+      await call(t, "POST", url, { token: "shp_forgedforgedforgedforgedforged", body }),
+      401,
+      "unauthenticated",
+    );
+    const other = await signup(t);
+    const otherApp = expectStatus(
+      await call(t, "POST", "/apps", {
+        token: other.token,
+        body: { name: "Other", app_fee: 0, use_explorer: false },
+      }),
+      201,
+    );
+    const otherAuction = await createAuction(t, other.token, otherApp.id);
+    const stranger = await shopperSession(t, otherApp.id, otherAuction.id, "stranger@example.com");
+    assertProblem(await call(t, "POST", url, { token: stranger.token, body }), 401, "unauthenticated");
+    // The auction id under another app: not found.
+    const eve = await shopperSession(t, f.app.id, auction.id, "eve@example.com");
+    assertProblem(
+      await call(t, "POST", `/auctions/${f.app.id}/${otherAuction.id}/bids`, { token: eve.token, body }),
+      404,
+      "not_found",
+    );
+    const unknown = await call(t, "POST", url, { token: eve.token, body: { ...body, surprise: 1 } });
+    const problem = assertProblem(unknown, 400, "validation_failed");
+    assert.ok(problem.errors.some((e: { path: string }) => e.path === "/body/surprise"));
+    assertProblem(
+      await call(t, "POST", url, { token: eve.token, raw: '{"amount": ' }),
+      400,
+      "validation_failed",
+    );
+    assert.ok(
+      t.logs.every((line) => !line.includes(CARDS.ok)),
+      "card numbers are never logged",
+    );
+  });
+
+  test("at the end: the winner is charged, the loser released, everything expired; later bids 409", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id, {
+      amount: 10,
+      ends_at: new Date(Date.now() + 4000).toISOString(),
+    });
+    const [fay, gus] = await Promise.all([
+      shopperSession(t, f.app.id, auction.id, "fay@example.com"),
+      shopperSession(t, f.app.id, auction.id, "gus@example.com"),
+    ]);
+    const low = expectStatus(await placeBid(t, fay.token, f.app.id, auction.id, 10), 202);
+    await waitForBid(t, f.owner.token, f.app.id, auction.id, low.id, "placed");
+    const high = expectStatus(await placeBid(t, gus.token, f.app.id, auction.id, 20), 202);
+    await waitForBid(t, f.owner.token, f.app.id, auction.id, high.id, "placed");
+    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, high.id, "won");
+    assert.equal(view.expired, true);
+    assert.equal(view.winner_bid_id, high.id);
+    assert.equal(view.on_bid_payment_intent.expired, true);
+    assert.equal(view.on_end_payment_intent.expired, true);
+    await waitForStatus(t, f.owner.token, f.app.id, high.payment.id, "paid");
+    const loser = await waitForStatus(t, f.owner.token, f.app.id, low.payment.id, "cancelled");
+    assert.equal(loser.status, "cancelled");
+    const ended = (await events("auction.ended")).filter(
+      (e) => (e.data as Record<string, unknown>).auction_id === auction.id,
+    );
+    assert.equal(ended.length, 1);
+    assert.equal((ended[0].data as Record<string, unknown>).winner_bid_id, high.id);
+    assertProblem(await placeBid(t, fay.token, f.app.id, auction.id, 50), 409, "conflict");
+  });
+
+  test("an auction with no bid closes without charging anything", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id, {
+      ends_at: new Date(Date.now() + 1500).toISOString(),
+    });
+    const closed = await (async () => {
+      for (let i = 0; i < 100; i++) {
+        const view = expectStatus(
+          await call(t, "GET", `/auctions/${f.app.id}/${auction.id}`, { token: f.owner.token }),
+          200,
+        );
+        if (view.expired) return view;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error("the auction never closed");
+    })();
+    assert.equal(closed.winner_bid_id, null);
+    const payments = expectStatus(
+      await call(t, "GET", `/payments/${f.app.id}?price_id=${auction.on_bid_payment_intent.id}`, {
+        token: f.owner.token,
+      }),
+      200,
+    );
+    assert.deepEqual(payments, []);
+  });
+
+  test("a retried bid with the same Idempotency-Key is answered, not held twice", async () => {
+    const auction = await createAuction(t, f.owner.token, f.app.id);
+    const hal = await shopperSession(t, f.app.id, auction.id, "hal@example.com");
+    const headers = { "idempotency-key": "bid-attempt-1" };
+    const first = expectStatus(
+      await placeBid(t, hal.token, f.app.id, auction.id, 30, CARDS.ok, {}, headers),
+      202,
+    );
+    const again = expectStatus(
+      await placeBid(t, hal.token, f.app.id, auction.id, 30, CARDS.ok, {}, headers),
+      202,
+    );
+    assert.equal(again.id, first.id);
+    assert.equal(again.payment.id, first.payment.id);
+    assertProblem(
+      await placeBid(t, hal.token, f.app.id, auction.id, 31, CARDS.ok, {}, headers),
+      409,
+      "idempotency_key_reused",
+    );
+    const bad = await placeBid(
+      t,
+      hal.token,
+      f.app.id,
+      auction.id,
+      31,
+      CARDS.ok,
+      {},
+      { "idempotency-key": "with space" },
+    );
+    assertProblem(bad, 400, "validation_failed");
+    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, first.id, "placed");
+    assert.equal(view.bids.length, 1);
+  });
+});

@@ -1,0 +1,96 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import type { TestApp } from "../helpers/app.ts";
+import { createAuction, mailedCode } from "../helpers/auctions.ts";
+import { buildServedApp, launchBrowser } from "../helpers/browser.ts";
+import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { waitForStatus } from "../helpers/payments.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let browser: Browser;
+let base: string;
+
+before(async () => {
+  ({ t, base } = await buildServedApp());
+  f = await tenantFixture(t);
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await t?.close();
+});
+
+async function open(url: string) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (error) => errors.push(error.message));
+  page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+  await page.goto(url);
+  return { page, errors };
+}
+
+async function signIn(page: Page, email: string) {
+  const before = t.mailer.to(email).length;
+  await page.fill("#email", email);
+  await page.click("#send-code");
+  await page.fill("#code", await mailedCode(t, email, before));
+  await page.click("#sign-in");
+  await page.waitForSelector("#bidding:not([hidden])");
+}
+
+async function bid(page: Page, amount: string) {
+  await page.fill("#amount", amount);
+  await page.click("#bid");
+}
+
+type Doc = { getElementById(id: string): { textContent: string | null } | null };
+/** Waits (without reloading) until the element's text is `text`; a function, as the CSP forbids eval. */
+const textIs = (page: Page, id: string, text: string, timeout = 20_000) =>
+  page.waitForFunction(
+    ([elementId, expected]) =>
+      (globalThis as unknown as { document: Doc }).document.getElementById(elementId)?.textContent ===
+      expected,
+    [id, text],
+    { timeout },
+  );
+const standing = (page: Page, text: string, timeout?: number) => textIs(page, "standing", text, timeout);
+
+test("two shoppers bid; the first sees itself outbid live; at the end the winner pays", async () => {
+  const auction = await createAuction(t, f.owner.token, f.app.id, {
+    name: "Poster",
+    amount: 10,
+    ends_at: new Date(Date.now() + 25_000).toISOString(),
+  });
+  const url = `${base}/a/${auction.id}`;
+  const first = await open(url);
+  const second = await open(url);
+  assert.equal(await first.page.textContent("h1"), "Poster");
+
+  await signIn(first.page, "first@example.com");
+  await bid(first.page, "10");
+  await standing(first.page, "You are the highest bidder");
+
+  await signIn(second.page, "second@example.com");
+  await bid(second.page, "15");
+  await standing(second.page, "You are the highest bidder");
+  // No reload: the first page hears it over the event stream.
+  await standing(first.page, "You have been outbid");
+  assert.match(String(await first.page.textContent("#current")), /^15$/);
+
+  await standing(second.page, "You won this auction", 45_000);
+  await textIs(first.page, "state", "Ended");
+  const view = expectStatus(
+    await call(t, "GET", `/auctions/${f.app.id}/${auction.id}`, { token: f.owner.token }),
+    200,
+  );
+  const byEmail = (email: string) => view.bids.find((b: any) => b.shopper.phone_or_email === email);
+  await waitForStatus(t, f.owner.token, f.app.id, byEmail("second@example.com").payment.id, "paid");
+  await waitForStatus(t, f.owner.token, f.app.id, byEmail("first@example.com").payment.id, "cancelled");
+  assert.ok(view.views >= 2);
+  assert.deepEqual(first.errors, [], "no script errors and no CSP violations");
+  assert.deepEqual(second.errors, []);
+});

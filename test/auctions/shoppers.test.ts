@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import { shopperCodes, shopperSessions } from "../../src/modules/auctions/tables.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { createAuction, mailedCode, placeBid, shopperSession } from "../helpers/auctions.ts";
+import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let auction: any;
+let base: string;
+
+before(async () => {
+  t = await buildTestApp();
+  f = await tenantFixture(t);
+  auction = await createAuction(t, f.owner.token, f.app.id);
+  base = `/auctions/${f.app.id}/${auction.id}/shoppers`;
+});
+after(() => t.close());
+
+describe("shoppers: sign-in by one-time code", () => {
+  test("a mailed code opens a session; code and token are stored hashed", async () => {
+    const session = await shopperSession(t, f.app.id, auction.id, "Jane@Example.com");
+    assert.match(session.token, /^shp_/);
+    assert.deepEqual(Object.keys(session.shopper).sort(), [
+      "auth_method",
+      "created_at",
+      "disabled",
+      "id",
+      "phone_or_email",
+    ]);
+    assert.equal(session.shopper.phone_or_email, "jane@example.com");
+    assert.equal(session.shopper.auth_method, "email");
+    assert.equal(session.shopper.disabled, false);
+    const code = await mailedCode(t, "jane@example.com");
+    const codes = await t.deps.db
+      .select()
+      .from(shopperCodes)
+      .where(eq(shopperCodes.email, "jane@example.com"));
+    assert.ok(codes.every((c) => !c.codeHash.includes(code)));
+    const sessions = await t.deps.db.select().from(shopperSessions);
+    assert.ok(sessions.every((s) => s.tokenHash !== session.token && !s.tokenHash.includes(session.token)));
+    assert.ok(
+      t.logs.every((line) => !line.includes(session.token)),
+      "the token is never logged",
+    );
+    // The code works once.
+    assertProblem(
+      await call(t, "POST", `${base}/session`, { body: { email: "jane@example.com", code } }),
+      401,
+      "unauthenticated",
+    );
+    // The same shopper signs in again.
+    const again = await shopperSession(t, f.app.id, auction.id, "jane@example.com");
+    assert.equal(again.shopper.id, session.shopper.id);
+  });
+
+  test("a wrong code is 401; five wrong tries burn the code", async () => {
+    const email = "guesser@example.com";
+    expectStatus(await call(t, "POST", `${base}/code`, { body: { email } }), 204);
+    const code = await mailedCode(t, email);
+    const wrong = code === "000000" ? "111111" : "000000";
+    for (let i = 0; i < 5; i++) {
+      assertProblem(
+        await call(t, "POST", `${base}/session`, { body: { email, code: wrong } }),
+        401,
+        "unauthenticated",
+      );
+    }
+    assertProblem(
+      await call(t, "POST", `${base}/session`, { body: { email, code } }),
+      401,
+      "unauthenticated",
+    );
+  });
+
+  test("an expired code is refused", async () => {
+    const email = "late@example.com";
+    expectStatus(await call(t, "POST", `${base}/code`, { body: { email } }), 204);
+    const code = await mailedCode(t, email);
+    await t.deps.db
+      .update(shopperCodes)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(shopperCodes.email, email));
+    assertProblem(
+      await call(t, "POST", `${base}/session`, { body: { email, code } }),
+      401,
+      "unauthenticated",
+    );
+  });
+
+  test("codes are rate-limited per email (429 with Retry-After)", async () => {
+    const email = "spam@example.com";
+    for (let i = 0; i < 5; i++) expectStatus(await call(t, "POST", `${base}/code`, { body: { email } }), 204);
+    const refused = await call(t, "POST", `${base}/code`, { body: { email } });
+    assertProblem(refused, 429, "rate_limited");
+    assert.ok(Number(refused.headers["retry-after"]) > 0);
+  });
+
+  test("bad bodies are 400 with the field named; unknown auctions 404", async () => {
+    for (const [path, body, field] of [
+      ["code", { email: "not-an-email" }, "/body/email"],
+      ["code", { email: "a@example.com", surprise: 1 }, "/body/surprise"],
+      ["session", { email: "a@example.com", code: "12ab56" }, "/body/code"],
+      ["session", { email: "a@example.com", code: "123456", extra: true }, "/body/extra"],
+    ] as const) {
+      const problem = assertProblem(
+        await call(t, "POST", `${base}/${path}`, { body }),
+        400,
+        "validation_failed",
+      );
+      assert.ok(
+        problem.errors.some((e: { path: string }) => e.path === field),
+        JSON.stringify(problem.errors),
+      );
+    }
+    assertProblem(
+      await call(t, "POST", `/auctions/${f.app.id}/auc_missing/shoppers/code`, {
+        body: { email: "a@example.com" },
+      }),
+      404,
+      "not_found",
+    );
+    // An auction named under another app is not found.
+    assertProblem(
+      await call(t, "POST", `/auctions/${f.otherApp.id}/${auction.id}/shoppers/code`, {
+        body: { email: "a@example.com" },
+      }),
+      404,
+      "not_found",
+    );
+  });
+
+  test("members disable a shopper, who then cannot bid (403); outsiders get 404", async () => {
+    const session = await shopperSession(t, f.app.id, auction.id, "banned@example.com");
+    const url = `/auctions/${f.app.id}/shoppers/${session.shopper.id}`;
+    assertProblem(
+      await call(t, "PATCH", url, { token: f.outsider.token, body: { disabled: true } }),
+      404,
+      "not_found",
+    );
+    assertProblem(
+      await call(t, "PATCH", `/auctions/${f.otherApp.id}/shoppers/${session.shopper.id}`, {
+        token: f.outsider.token,
+        body: { disabled: true },
+      }),
+      404,
+      "not_found",
+    );
+    const disabled = expectStatus(
+      await call(t, "PATCH", url, { token: f.developer.token, body: { disabled: true } }),
+      200,
+    );
+    assert.equal(disabled.disabled, true);
+    assertProblem(await placeBid(t, session.token, f.app.id, auction.id, 50), 403, "forbidden");
+    expectStatus(await call(t, "PATCH", url, { token: f.owner.token, body: { disabled: false } }), 200);
+    expectStatus(await placeBid(t, session.token, f.app.id, auction.id, 50), 202);
+  });
+});
