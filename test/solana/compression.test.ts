@@ -51,6 +51,32 @@ describe("Solana trees", () => {
     assert.ok(Date.parse(done.updated_at) >= Date.parse(tree.updated_at));
   });
 
+  it("records a failed transaction with its reason, and resends a dropped one with the same account", async () => {
+    t.deps.chains.sandbox.nextOutcome("revert");
+    const reverted = expectStatus(
+      await call(t, "POST", trees, { token: f.owner.token, body: treeBody }),
+      201,
+    );
+    const failed = await eventually(async () => {
+      const row = await fetchOne(trees, reverted.id);
+      return row?.status === "failed" ? row : undefined;
+    });
+    assert.match(failed.error, /sandbox:revert/);
+    assert.notEqual(failed.tx_signature, "");
+
+    t.deps.chains.sandbox.nextOutcome("drop");
+    const dropped = expectStatus(await call(t, "POST", trees, { token: f.owner.token, body: treeBody }), 201);
+    const first = await eventually(
+      async () => (await fetchOne(trees, dropped.id))?.tx_signature || undefined,
+    );
+    const done = await eventually(async () => {
+      const row = await fetchOne(trees, dropped.id);
+      return row?.status === "confirmed" ? row : undefined;
+    });
+    assert.notEqual(done.tx_signature, first, "sent again as a new transaction");
+    assert.equal(done.address, dropped.address, "for the same tree account");
+  });
+
   it("refuses invalid pairs and canopies, naming the field", async () => {
     const cases: [Record<string, unknown>, string][] = [
       [
@@ -110,7 +136,7 @@ describe("Solana trees", () => {
     const page = await call(t, "GET", `${trees}?page=2&limit=1`, { token: f.owner.token });
     expectStatus(page, 200);
     assert.equal(page.body.length, 1);
-    assert.equal(page.headers["x-total-count"], "2");
+    assert.equal(page.headers["x-total-count"], "4");
     assert.match(String(page.headers.link), /rel="first"/);
     await checkRouteBasics(t, { method: "POST", url: trees, body: treeBody, token: f.owner.token });
     await checkRouteBasics(t, { method: "GET", url: trees, token: f.owner.token, list: true });

@@ -87,7 +87,7 @@ async function fail(deps: Deps, job: CreationJob, message: string) {
 
 async function send(deps: Deps, job: CreationJob) {
   const row = await load(deps.db, job);
-  if (!row || row.status !== "pending") return;
+  if (row?.status !== "pending") return;
   if (row.sentTransaction) {
     // Sent and recorded already (this job ran before and died after recording): follow it.
     await deps.db.transaction((tx) => deps.jobs.send<CreationJob>(tx, FOLLOW_CREATION_JOB, job));
@@ -119,7 +119,7 @@ async function send(deps: Deps, job: CreationJob) {
 
 async function follow(deps: Deps, job: CreationJob) {
   const row = await load(deps.db, job);
-  if (!row || row.status !== "pending" || !row.sentTransaction) return;
+  if (row?.status !== "pending" || !row.sentTransaction) return;
   const sent = row.sentTransaction as unknown as SentTransaction;
   const status = await deps.chains.adapter("solana", sent.network).status(sent);
   await deps.db.transaction(async (tx) => {
