@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { treeCost } from "../../src/platform/chains/solana-trees.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
@@ -207,5 +208,18 @@ describe("Solana collections", () => {
     const list = await call(t, "GET", collections, { token: f.developer.token });
     expectStatus(list, 200);
     assert.equal(list.headers["x-total-count"], String(list.body.length));
+  });
+});
+
+describe("docs/solana.md", () => {
+  it("gives the size and rent the service computes", async () => {
+    const text = await readFile(new URL("../../docs/solana.md", import.meta.url), "utf8");
+    const rows = [...text.matchAll(/^\| (\d+) \| (\d+) \| (\d+) \| [\d,]+ \| ([\d,]+) \| ([\d,]+) \|/gm)];
+    assert.ok(rows.length >= 5);
+    for (const [, depth, buffer, canopy, size, rent] of rows) {
+      const cost = treeCost(Number(depth), Number(buffer), Number(canopy));
+      assert.equal(size.replaceAll(",", ""), String(cost.space));
+      assert.equal(rent.replaceAll(",", ""), cost.lamports.toString());
+    }
   });
 });
