@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
+import { eq } from "drizzle-orm";
+import { creationContext } from "../../src/modules/solana/job-names.ts";
+import { solanaTrees } from "../../src/modules/solana/tables.ts";
+import { envelopeOf } from "../../src/modules/wallets/secrets.ts";
 import { treeCost } from "../../src/platform/chains/solana-trees.ts";
+import { solanaSigner } from "../../src/platform/chains/solana-tx.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { checkRouteBasics, eventually } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
@@ -50,6 +55,12 @@ describe("Solana trees", () => {
     assert.match(done.tx_signature, /^[1-9A-HJ-NP-Za-km-z]{64,88}$/);
     assert.equal(done.address, tree.address);
     assert.ok(Date.parse(done.updated_at) >= Date.parse(tree.updated_at));
+    // The tree's secret key is kept sealed: never answered, never logged.
+    const [row] = await t.deps.db.select().from(solanaTrees).where(eq(solanaTrees.id, tree.id));
+    const secret = t.deps.custody.open(creationContext("tree", tree.id), envelopeOf(row));
+    assert.equal((await solanaSigner(secret)).address, tree.address);
+    for (const text of [...t.logs, JSON.stringify(done), JSON.stringify(tree)])
+      assert.ok(!text.includes(secret));
   });
 
   it("records a failed transaction with its reason, and resends a dropped one with the same account", async () => {
