@@ -143,6 +143,16 @@ describe("Solana trees", () => {
     assertProblem(await call(t, "GET", trees, { token: f.outsider.token }), 404, "not_found");
   });
 
+  it("accepts the app's API key; another app's key finds nothing", async () => {
+    const key = async (token: string, appId: string) =>
+      expectStatus(await call(t, "POST", `/apps/${appId}/api-keys`, { token, body: { name: "server" } }), 201)
+        .key as string;
+    const own = await key(f.owner.token, f.app.id);
+    const other = await key(f.outsider.token, f.otherApp.id);
+    expectStatus(await call(t, "GET", trees, { token: own }), 200);
+    assertProblem(await call(t, "GET", trees, { token: other }), 404, "not_found");
+  });
+
   it("lists with paging headers and passes the route basics", async () => {
     expectStatus(await call(t, "POST", trees, { token: f.owner.token, body: treeBody }), 201);
     const page = await call(t, "GET", `${trees}?page=2&limit=1`, { token: f.owner.token });
