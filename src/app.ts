@@ -20,6 +20,8 @@ import { paymentJobs } from "./modules/payments/jobs.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
+import { solanaJobs } from "./modules/solana/jobs.ts";
+import { solanaRoutes } from "./modules/solana/routes.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
@@ -107,6 +109,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   jobs.register(paymentJobs(deps));
   jobs.register(auctionJobs(deps));
   deps.onDeferredPayment = onDeferredPayment(deps);
+  jobs.register(solanaJobs(deps));
   const kyc = createKycContext(deps);
   jobs.register([kycActionJob(deps, kyc)]);
   deps.sellerAccounts ??= (kycId) => sellerAccountOf(deps.db, kycId);
@@ -145,6 +148,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await kycRoutes(server, deps, kyc);
     await kycWidgetRoutes(server, deps, kyc);
     await kycWebhookRoutes(server, deps, kyc);
+    await solanaRoutes(server, deps);
   });
 
   return {

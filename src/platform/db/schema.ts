@@ -7,6 +7,7 @@ export * from "../../modules/kyc/tables.ts";
 export * from "../../modules/members/tables.ts";
 export * from "../../modules/payments/tables.ts";
 export * from "../../modules/prices/tables.ts";
+export * from "../../modules/solana/tables.ts";
 export * from "../../modules/triggers/tables.ts";
 export * from "../../modules/users/tables.ts";
 export * from "../../modules/wallets/tables.ts";

@@ -1,0 +1,179 @@
+import { address } from "@solana/kit";
+import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
+import { and, count, desc, eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Action, Principal } from "../../platform/auth/principal.ts";
+import { collectionProblems, findMetadataAccounts } from "../../platform/chains/solana-compression.ts";
+import { treeCost, validateTree } from "../../platform/chains/solana-trees.ts";
+import { generateSolanaSecret, solanaSigner } from "../../platform/chains/solana-tx.ts";
+import { AppError, notFound } from "../../platform/http/errors.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { newId } from "../../platform/ids.ts";
+import { requireAppRole } from "../members/access.ts";
+import { envelopeColumns } from "../wallets/secrets.ts";
+import { loadWallet } from "../wallets/service.ts";
+import { type CreationJob, type CreationKind, creationContext, SEND_CREATION_JOB } from "./job-names.ts";
+import { presentCollection, presentTree } from "./presenters.ts";
+import { solanaCollections, solanaTrees } from "./tables.ts";
+
+/** Solana's MAX_PERMITTED_DATA_LENGTH: no account, a tree with a deep canopy included, may be larger. */
+export const MAX_ACCOUNT_BYTES = 10 * 1024 * 1024;
+
+export interface CreateTreeInput {
+  max_depth_size_pair: { max_depth: number; max_buffer_size: number };
+  canopy_depth: number;
+}
+
+export interface CreateCollectionInput {
+  name: string;
+  symbol: string;
+  uri: string;
+}
+
+/** A Solana wallet of the app, or 404: another app's wallet and a wallet of another chain alike. */
+async function solanaWallet(deps: Deps, actor: Principal, appId: string, walletId: string, action: Action) {
+  await requireAppRole(deps.db, actor, appId, action);
+  const wallet = await loadWallet(deps.db, appId, walletId);
+  if (wallet.type !== "solana") throw notFound("Wallet");
+  return { wallet, network: wallet.testNetwork ? "testnet" : "mainnet" };
+}
+
+function sealNewAccount(deps: Deps, kind: CreationKind, id: string, secret: string) {
+  return envelopeColumns(deps.custody.seal(creationContext(kind, id), secret));
+}
+
+export async function createTree(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  walletId: string,
+  input: CreateTreeInput,
+) {
+  const { wallet, network } = await solanaWallet(deps, actor, appId, walletId, "edit");
+  const { max_depth: maxDepth, max_buffer_size: maxBufferSize } = input.max_depth_size_pair;
+  const problems = validateTree(maxDepth, maxBufferSize, input.canopy_depth);
+  const cost = treeCost(maxDepth, maxBufferSize, input.canopy_depth);
+  if (!problems.length && cost.space > MAX_ACCOUNT_BYTES) {
+    problems.push({
+      field: "canopy_depth",
+      message: `the tree account would take ${cost.space} bytes, above Solana's ${MAX_ACCOUNT_BYTES}-byte account limit: use a smaller canopy`,
+    });
+  }
+  if (problems.length) {
+    const errors = problems.map((p) => ({ path: `/body/${p.field}`, message: p.message }));
+    throw new AppError("validation_failed", errors.map((e) => `${e.path}: ${e.message}`).join("; "), {
+      errors,
+    });
+  }
+  const id = newId("tree");
+  const secret = generateSolanaSecret();
+  const { address: treeAddress } = await solanaSigner(secret);
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(solanaTrees)
+      .values({
+        id,
+        appId,
+        walletId: wallet.id,
+        network,
+        address: treeAddress,
+        maxDepth,
+        maxBufferSize,
+        canopyDepth: input.canopy_depth,
+        accountSize: cost.space,
+        rentLamports: cost.lamports,
+        ...sealNewAccount(deps, "tree", id, secret),
+      })
+      .returning();
+    await deps.jobs.send<CreationJob>(tx, SEND_CREATION_JOB, { kind: "tree", id });
+    return created;
+  });
+  return presentTree(row);
+}
+
+export async function createCollection(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  walletId: string,
+  input: CreateCollectionInput,
+) {
+  const { wallet, network } = await solanaWallet(deps, actor, appId, walletId, "edit");
+  const problems = collectionProblems(input);
+  if (problems.length) {
+    const errors = problems.map((p) => {
+      const [field, ...message] = p.split(": ");
+      return { path: `/body/${field}`, message: message.join(": ") };
+    });
+    throw new AppError("validation_failed", problems.join("; "), { errors });
+  }
+  const id = newId("col");
+  const secret = generateSolanaSecret();
+  const { address: mint } = await solanaSigner(secret);
+  const [tokenAccount] = await findAssociatedTokenPda({
+    owner: address(wallet.accountId),
+    mint,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  const { metadata, masterEdition } = await findMetadataAccounts(mint);
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(solanaCollections)
+      .values({
+        id,
+        appId,
+        walletId: wallet.id,
+        network,
+        name: input.name,
+        symbol: input.symbol,
+        uri: input.uri,
+        mintAddress: mint,
+        tokenAccountAddress: tokenAccount,
+        metadataAccountAddress: metadata,
+        masterEditionAccountAddress: masterEdition,
+        ...sealNewAccount(deps, "collection", id, secret),
+      })
+      .returning();
+    await deps.jobs.send<CreationJob>(tx, SEND_CREATION_JOB, { kind: "collection", id });
+    return created;
+  });
+  return presentCollection(row);
+}
+
+export async function listTrees(deps: Deps, actor: Principal, appId: string, walletId: string, page: Page) {
+  await solanaWallet(deps, actor, appId, walletId, "view");
+  const where = and(eq(solanaTrees.appId, appId), eq(solanaTrees.walletId, walletId));
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select()
+      .from(solanaTrees)
+      .where(where)
+      .orderBy(desc(solanaTrees.createdAt), desc(solanaTrees.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(solanaTrees).where(where),
+  ]);
+  return { items: rows.map(presentTree), total };
+}
+
+export async function listCollections(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  walletId: string,
+  page: Page,
+) {
+  await solanaWallet(deps, actor, appId, walletId, "view");
+  const where = and(eq(solanaCollections.appId, appId), eq(solanaCollections.walletId, walletId));
+  const [rows, [{ total }]] = await Promise.all([
+    deps.db
+      .select()
+      .from(solanaCollections)
+      .where(where)
+      .orderBy(desc(solanaCollections.createdAt), desc(solanaCollections.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    deps.db.select({ total: count() }).from(solanaCollections).where(where),
+  ]);
+  return { items: rows.map(presentCollection), total };
+}
