@@ -23,3 +23,14 @@ export async function apiKeyOf(t: TestApp, ownerToken: string, appId: string): P
   });
   return expectStatus(answer, 201).key;
 }
+
+/** A seller KYC record of the app, for prices that name their seller. */
+export async function createTestKyc(
+  t: TestApp,
+  token: string,
+  appId: string,
+  identifier = `seller-${Date.now()}`,
+) {
+  const answer = await call(t, "POST", `/apps/${appId}/kycs`, { token, body: { identifier } });
+  return expectStatus(answer, 201).data as { id: string };
+}

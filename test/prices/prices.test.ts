@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { assertProblem, call, createApp, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
-import { createPrice } from "../helpers/prices.ts";
+import { createPrice, createTestKyc } from "../helpers/prices.ts";
 import { createTestTrigger } from "../helpers/triggers.ts";
 
 let t: TestApp;
@@ -59,6 +59,7 @@ describe("POST /prices/{app_id}", () => {
 
   test("stores every field given, and a developer may create", async () => {
     const trigger = await createTestTrigger(t, fx.owner.token, fx.app.id);
+    const seller = await createTestKyc(t, fx.owner.token, fx.app.id);
     const body = {
       name: "Mint",
       amount: 0.5,
@@ -70,11 +71,17 @@ describe("POST /prices/{app_id}", () => {
       contract: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
       metadata: { sku: "A-1", tags: ["x"] },
       trigger_id: trigger.id,
-      kyc_id: "kyc_someone",
+      kyc_id: seller.id,
       expires_at: "2099-01-01T00:00:00.000Z",
     };
     const price = await createPrice(t, fx.developer.token, fx.app.id, body);
     for (const [key, value] of Object.entries(body)) assert.deepEqual(price[key], value, key);
+    const foreign = await createTestKyc(t, fx.outsider.token, fx.otherApp.id);
+    const refused = await call(t, "POST", `/prices/${fx.app.id}`, {
+      token: fx.owner.token,
+      body: { name: "X", amount: 1, currency: "usd", kyc_id: foreign.id },
+    });
+    assert.equal(assertProblem(refused, 400, "validation_failed").errors[0].path, "/body/kyc_id");
   });
 
   test("amounts are exact: exponent notation, and strings beyond a double's precision", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
-import { createPrice } from "../helpers/prices.ts";
+import { createPrice, createTestKyc } from "../helpers/prices.ts";
 import { createTestTrigger } from "../helpers/triggers.ts";
 
 let t: TestApp;
@@ -16,10 +16,11 @@ after(async () => t?.close());
 
 test("GET /p/{price_id} needs no credential, shows public fields only and counts the view", async () => {
   const trigger = await createTestTrigger(t, fx.owner.token, fx.app.id);
+  const seller = await createTestKyc(t, fx.owner.token, fx.app.id);
   const price = await createPrice(t, fx.owner.token, fx.app.id, {
     metadata: { internal_order: "secret-ref" },
     trigger_id: trigger.id,
-    kyc_id: "kyc_x",
+    kyc_id: seller.id,
   });
   const first = expectStatus(await call(t, "GET", `/p/${price.id}`), 200);
   assert.deepEqual(Object.keys(first).sort(), [

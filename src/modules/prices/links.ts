@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
 import { invalid } from "../../platform/http/errors.ts";
+import { kycs } from "../kyc/tables.ts";
 import { payments } from "../payments/tables.ts";
 import { triggers } from "../triggers/tables.ts";
 
@@ -10,13 +11,8 @@ export interface LinkedRecords {
 }
 
 /**
- * Checks that a price's trigger and seller KYC record belong to the price's app.
- *
- * Every write of a price calls it. Another app's trigger reads as unknown.
- *
- * TO BE COMPLETED AT MERGE: the KYC table is being built in parallel, so `kyc_id` is stored as
- * given. When it lands, select the id with `app_id = appId` as for the trigger and throw
- * `invalid("/body/kyc_id", "…")` when it is missing.
+ * Checks that a price's trigger and seller KYC record belong to the price's app. Every write of a
+ * price calls it. Another app's trigger or KYC record reads as unknown.
  */
 export async function checkLinkedRecords(db: Executor, appId: string, links: LinkedRecords): Promise<void> {
   if (links.triggerId) {
@@ -25,6 +21,13 @@ export async function checkLinkedRecords(db: Executor, appId: string, links: Lin
       .from(triggers)
       .where(and(eq(triggers.appId, appId), eq(triggers.id, links.triggerId)));
     if (!trigger) throw invalid("/body/trigger_id", "is not a trigger of this app");
+  }
+  if (links.kycId) {
+    const [kyc] = await db
+      .select({ id: kycs.id })
+      .from(kycs)
+      .where(and(eq(kycs.appId, appId), eq(kycs.id, links.kycId)));
+    if (!kyc) throw invalid("/body/kyc_id", "is not a seller KYC record of this app");
   }
 }
 
