@@ -87,7 +87,7 @@ async function chainFailed(
 ) {
   await deps.db.transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
-    if (!payment || payment.status !== "hold") return;
+    if (payment?.status !== "hold") return;
     const set = {
       transactionResponse: { ...payment.transactionResponse, ...extra, error },
       sentTransaction: null,

@@ -53,7 +53,7 @@ export async function applyIntent(
       : null;
   await deps.db.transaction(async (tx) => {
     const payment = await locked(tx, paymentId);
-    if (!payment || payment.status !== "pending") return;
+    if (payment?.status !== "pending") return;
     switch (intent.status) {
       case "requires_action":
         await tx
@@ -157,7 +157,7 @@ function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
     name: AUTHORIZE_JOB,
     async handle(job) {
       const payment = await read(deps, job.paymentId);
-      if (!payment || payment.status !== "pending" || payment.authState !== "requested") return;
+      if (payment?.status !== "pending" || payment.authState !== "requested") return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
       const intentId = await ensureIntent(deps, payment);
       let intent: ProviderIntent;

@@ -375,7 +375,7 @@ export async function paymentByToken(deps: Deps, token: string) {
  */
 export async function executePayment(deps: Deps, tx: Tx, paymentId: string) {
   const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
-  if (!payment || payment.status !== "hold") {
+  if (payment?.status !== "hold") {
     throw new AppError("invalid_state_transition", "Only a held payment can be executed");
   }
   await deps.jobs.send(tx, EXECUTE_JOB, { paymentId });
