@@ -10,12 +10,10 @@ import { wallets } from "../wallets/tables.ts";
 type PriceRow = typeof prices.$inferSelect;
 
 /**
- * What must hold for a price to be paid beyond its expiry: the trigger's parameters are valid
- * and the seller may be paid. Answers the trigger parameters as they will be used.
- *
- * The parameters are rendered into the trigger's call exactly as the chain step will, so a
- * payment whose call cannot be made is refused (400 naming the parameter) before any money moves.
- * TO BE COMPLETED when seller KYC lands: the seller may be paid.
+ * The trigger's parameters of a new payment are valid: they are rendered into the trigger's call
+ * exactly as the chain step will, so a payment whose call cannot be made is refused (400 naming
+ * the parameter) before any money moves. Answers the parameters as they will be used. (Whether
+ * the seller may be paid is checked beside it in `openPayment`: `refuseInactiveSeller`.)
  */
 export async function checkPayable(
   _deps: Deps,
