@@ -5,11 +5,16 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
-import { sandboxEvents, sandboxIntents } from "../../src/platform/providers/payments/sandbox/tables.ts";
+import { kycs } from "../../src/modules/kyc/tables.ts";
+import {
+  sandboxEvents,
+  sandboxIntents,
+  sandboxTransfers,
+} from "../../src/platform/providers/payments/sandbox/tables.ts";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { expectStatus, tenantFixture } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
-import { createPrice } from "../helpers/prices.ts";
+import { createPrice, createTestKyc } from "../helpers/prices.ts";
 
 // A killed worker's job is retried once it times out; short here so the test is quick.
 const JOB_TIMEOUT = "2";
@@ -72,5 +77,38 @@ describe("a worker killed inside a step", {
     assert.equal(mine[0].amountReceived, mine[0].amount, "captured in full");
     const events = await t.deps.db.select().from(sandboxEvents).where(eq(sandboxEvents.intentId, mine[0].id));
     assert.equal(events.filter((e) => e.type === "payment_intent.succeeded").length, 1, "captured once");
+  });
+
+  test("right after a transfer was sent: one transfer to the seller, and the payment ends paid", async () => {
+    const seller = await createTestKyc(t, f.owner.token, f.app.id);
+    // A seller whose onboarding made a connected account (the widget's job does this in real use).
+    await t.deps.db
+      .update(kycs)
+      .set({ providerAccountId: "acct_crashtestseller" })
+      .where(eq(kycs.id, seller.id));
+    const sold = await createPrice(t, f.owner.token, f.app.id, { amount: 25, kyc_id: seller.id });
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: sold.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    const crashing = startWorker({
+      FAULT_CRASH_AT: "transfer-sent",
+      FAULT_MARKER: path.join(dir, "transfer"),
+    });
+    assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the transfer step");
+    const healthy = startWorker({});
+    try {
+      await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+    } finally {
+      healthy.child.kill("SIGTERM");
+      await healthy.exited;
+    }
+    const transfers = await t.deps.db
+      .select()
+      .from(sandboxTransfers)
+      .where(eq(sandboxTransfers.destination, "acct_crashtestseller"));
+    assert.equal(transfers.length, 1, "one transfer");
+    assert.equal(transfers[0].amount, 2475n, "the seller's share: 25.00 less the 1% platform fee");
   });
 });
