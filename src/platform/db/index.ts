@@ -76,8 +76,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
 /** Applies the committed SQL migrations; on PostgreSQL one process at a time, under an advisory lock. */
 export async function migrateDatabase(handle: DatabaseHandle): Promise<void> {
   if (handle.engine === "pglite") {
-    // biome-ignore lint/suspicious/noExplicitAny: the migrator wants the engine-specific type
-    await migratePglite(handle.db as any, { migrationsFolder: MIGRATIONS_DIR });
+    // The handle keeps the engine-neutral type; the migrator wants the PGlite-specific one.
+    await migratePglite(drizzlePglite(handle.pglite!), { migrationsFolder: MIGRATIONS_DIR });
     return;
   }
   const client = await handle.pool!.connect();
