@@ -6,6 +6,7 @@
 // With the embedded key file (no SECRETS_MASTER_KEY): a fresh key is put first in the file, then
 // everything is re-wrapped; the old keys stay in the file, harmless, until removed by hand.
 import { ConfigError, loadConfig } from "../src/config.ts";
+import { resealKycTokens } from "../src/modules/kyc/rotation.ts";
 import { rewrapWalletSecrets } from "../src/modules/wallets/secrets.ts";
 import { resealWebhookSecrets } from "../src/modules/webhooks/rotation.ts";
 import { Custody } from "../src/platform/crypto/custody.ts";
@@ -33,8 +34,9 @@ async function main() {
     await migrateDatabase(database);
     const { rewrapped } = await rewrapWalletSecrets({ db: database.db, custody: new Custody(() => keyring) });
     const { resealed } = await resealWebhookSecrets(database.db, keyring);
+    const kyc = await resealKycTokens(database.db, keyring);
     console.log(
-      `Re-wrapped ${rewrapped} wallet secret(s) and re-sealed ${resealed} webhook secret(s) under master key ${keyring.current.id}`,
+      `Re-wrapped ${rewrapped} wallet secret(s) and re-sealed ${resealed} webhook secret(s) and ${kyc.resealed} KYC edit token(s) under master key ${keyring.current.id}`,
     );
   } finally {
     await database.close();

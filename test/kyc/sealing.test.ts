@@ -3,7 +3,11 @@ import { randomBytes } from "node:crypto";
 import { test } from "node:test";
 import { createSealer } from "../../src/modules/kyc/sealing.ts";
 
-const config = (key: Buffer) => ({ masterKey: key, dataDir: "/nonexistent" });
+const config = (key: Buffer, previous: Buffer[] = []) => ({
+  masterKey: key,
+  masterKeyPrevious: previous,
+  dataDir: "/nonexistent",
+});
 
 test("sealed values open only under the same key and record, and fail when tampered with", () => {
   const sealer = createSealer(config(randomBytes(32)));
@@ -16,4 +20,15 @@ test("sealed values open only under the same key and record, and fail when tampe
   const parts = sealed.split(".");
   parts[3] = Buffer.from("tampered").toString("base64url");
   assert.throws(() => sealer.open(parts.join("."), "kyc_1"));
+});
+
+test("after a master-key rotation, values sealed under the former key still open", () => {
+  const former = randomBytes(32);
+  const sealed = createSealer(config(former)).seal("kyc_et_before-rotation", "kyc_1");
+  const rotated = createSealer(config(randomBytes(32), [former]));
+  assert.equal(rotated.open(sealed, "kyc_1"), "kyc_et_before-rotation");
+  assert.throws(
+    () => createSealer(config(randomBytes(32))).open(sealed, "kyc_1"),
+    "not without the former key",
+  );
 });

@@ -100,7 +100,10 @@ describe("master key settings", () => {
       assert.equal(readFileSync(previousFile, "utf8").trim().split("\n").length, 1);
       assert.equal(statSync(previousFile).mode & 0o777, 0o600);
       // sealed.ts (webhook secrets) reads the same file and so uses the same current key.
-      assert.deepEqual(sealedMasterKeyOf({ dataDir: dir, masterKey: undefined }), rotated.current.key);
+      assert.deepEqual(
+        sealedMasterKeyOf({ dataDir: dir, masterKey: undefined, masterKeyPrevious: [] }),
+        rotated.current.key,
+      );
       chmodSync(keyFilePath(dir), 0o644);
       assert.throws(() => keyringFromFile(dir), /owner only/);
     } finally {

@@ -1,5 +1,5 @@
 import type { Config } from "../../config.ts";
-import { masterKeyOf, seal, unseal } from "../../platform/crypto/sealed.ts";
+import { seal, sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
 
 /**
  * Sealing for what the KYC module must read back: the edit token (answered on every POST, as
@@ -13,10 +13,11 @@ export interface Sealer {
 
 const context = (kycId: string) => `kyc:${kycId}`;
 
-export function createSealer(config: Pick<Config, "masterKey" | "dataDir">): Sealer {
-  const key = masterKeyOf(config);
+export function createSealer(config: Pick<Config, "masterKey" | "masterKeyPrevious" | "dataDir">): Sealer {
+  const keys = sealingKeys(config);
   return {
-    seal: (plain, kycId) => seal(key, plain, context(kycId)),
-    open: (sealed, kycId) => unseal(key, sealed, context(kycId)),
+    seal: (plain, kycId) => seal(keys.current.key, plain, context(kycId)),
+    // Any key of the ring: edit tokens sealed before a master-key rotation keep opening.
+    open: (sealed, kycId) => unsealWithAny(keys, sealed, context(kycId)).plaintext,
   };
 }

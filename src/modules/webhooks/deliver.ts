@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { masterKeyOf, unseal } from "../../platform/crypto/sealed.ts";
+import { sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
 import { newId } from "../../platform/ids.ts";
 import { type SendResult, send } from "./send.ts";
 import { signatureHeader } from "./signing.ts";
@@ -21,14 +21,15 @@ export function eventBody(event: typeof webhookEvents.$inferSelect): string {
 }
 
 function signingSecrets(deps: DeliverDeps, endpoint: typeof webhookEndpoints.$inferSelect): string[] {
-  const key = masterKeyOf(deps.config);
-  const secrets = [unseal(key, endpoint.secretSealed, endpoint.id)];
+  // Any key of the ring: between a restart with a new master key and the re-seal, deliveries go on.
+  const keys = sealingKeys(deps.config);
+  const secrets = [unsealWithAny(keys, endpoint.secretSealed, endpoint.id).plaintext];
   if (
     endpoint.previousSecretSealed &&
     endpoint.previousSecretExpiresAt &&
     endpoint.previousSecretExpiresAt > deps.now()
   ) {
-    secrets.push(unseal(key, endpoint.previousSecretSealed, `${endpoint.id}:previous`));
+    secrets.push(unsealWithAny(keys, endpoint.previousSecretSealed, `${endpoint.id}:previous`).plaintext);
   }
   return secrets;
 }

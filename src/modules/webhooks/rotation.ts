@@ -1,26 +1,12 @@
 import { eq } from "drizzle-orm";
 import type { Keyring } from "../../platform/crypto/keyring.ts";
-import { seal, unseal } from "../../platform/crypto/sealed.ts";
+import { seal, unsealWithAny } from "../../platform/crypto/sealed.ts";
 import type { Database } from "../../platform/db/index.ts";
 import { webhookEndpoints } from "./tables.ts";
 
-function openWithAny(
-  keyring: Keyring,
-  sealed: string,
-  context: string,
-): { secret: string; current: boolean } {
-  const keys = [
-    keyring.current,
-    ...keyring.ids.filter((id) => id !== keyring.current.id).map((id) => keyring.get(id)!),
-  ];
-  for (const key of keys) {
-    try {
-      return { secret: unseal(key.key, sealed, context), current: key.id === keyring.current.id };
-    } catch {
-      // Sealed under another key of the ring: try the next.
-    }
-  }
-  throw new Error(`A webhook secret (${context}) opens under none of the configured master keys`);
+function openWithAny(keyring: Keyring, sealed: string, context: string) {
+  const { plaintext, current } = unsealWithAny(keyring, sealed, context);
+  return { secret: plaintext, current };
 }
 
 /**

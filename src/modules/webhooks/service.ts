@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { masterKeyOf, seal, unseal } from "../../platform/crypto/sealed.ts";
+import { masterKeyOf, seal, sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
@@ -89,7 +89,8 @@ export async function deleteEndpoint(deps: Deps, actor: Principal, appId: string
 export async function rotateSecret(deps: Deps, actor: Principal, appId: string, id: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const secret = newSigningSecret();
-  const key = masterKeyOf(deps.config);
+  const keys = sealingKeys(deps.config);
+  const key = keys.current.key;
   const row = await deps.db.transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -97,7 +98,7 @@ export async function rotateSecret(deps: Deps, actor: Principal, appId: string, 
       .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)))
       .for("update");
     if (!current) throw notFound("Webhook endpoint");
-    const previous = unseal(key, current.secretSealed, id);
+    const previous = unsealWithAny(keys, current.secretSealed, id).plaintext;
     const [updated] = await tx
       .update(webhookEndpoints)
       .set({

@@ -1,30 +1,46 @@
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import type { Config } from "../../config.ts";
+import { type Keyring, keyringFromConfig } from "./keyring.ts";
 
-const cache = new Map<string, Buffer>();
+type KeySettings = Parameters<typeof keyringFromConfig>[0];
+const rings = new WeakMap<KeySettings, Keyring>();
 
 /**
- * The key that seals stored secrets: SECRETS_MASTER_KEY when set (required when several hosts share one
- * database), otherwise 32 random bytes generated once in DATA_DIR, readable only by the owner.
+ * The master keys that seal stored secrets: the same keyring wallet custody uses
+ * (SECRETS_MASTER_KEY and SECRETS_MASTER_KEY_PREVIOUS, or the key files in DATA_DIR), so after a
+ * rotation a value sealed under a former key still opens until `npm run rotate-master-key` re-seals it.
  */
-export function masterKeyOf(config: Pick<Config, "masterKey" | "dataDir">): Buffer {
-  if (config.masterKey) return config.masterKey;
-  const file = path.join(config.dataDir, "master.key");
-  const cached = cache.get(file);
-  if (cached) return cached;
-  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  try {
-    // "wx": two processes starting together cannot both write a key; the loser reads the winner's.
-    writeFileSync(file, randomBytes(32).toString("base64"), { flag: "wx", mode: 0o600 });
-  } catch (error) {
-    if ((error as { code?: string }).code !== "EEXIST") throw error;
+export function sealingKeys(config: KeySettings): Keyring {
+  let ring = rings.get(config);
+  if (!ring) {
+    ring = keyringFromConfig(config);
+    rings.set(config, ring);
   }
-  const key = Buffer.from(readFileSync(file, "utf8").trim(), "base64");
-  if (key.length !== 32) throw new Error(`${file} does not hold a 32-byte key`);
-  cache.set(file, key);
-  return key;
+  return ring;
+}
+
+/** The key new values are sealed under. */
+export function masterKeyOf(config: KeySettings): Buffer {
+  return sealingKeys(config).current.key;
+}
+
+/** Opens a value sealed under any key of the ring, the current one first. */
+export function unsealWithAny(
+  keyring: Keyring,
+  sealed: string,
+  context: string,
+): { plaintext: string; current: boolean } {
+  const keys = [
+    keyring.current,
+    ...keyring.ids.filter((id) => id !== keyring.current.id).map((id) => keyring.get(id)!),
+  ];
+  for (const key of keys) {
+    try {
+      return { plaintext: unseal(key.key, sealed, context), current: key.id === keyring.current.id };
+    } catch {
+      // Sealed under another key of the ring: try the next.
+    }
+  }
+  throw new Error(`A sealed secret (${context}) opens under none of the configured master keys`);
 }
 
 /**
