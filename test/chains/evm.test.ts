@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { encodeFunctionData, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { EvmCall } from "../../src/platform/chains/adapter.ts";
+import { ChainError, type EvmCall } from "../../src/platform/chains/adapter.ts";
 import { EvmAdapter } from "../../src/platform/chains/evm.ts";
 import { type Anvil, chainsConfig, compileContract, manualClock, startAnvil } from "../helpers/chains.ts";
 
@@ -192,5 +192,52 @@ describe("EVM adapter on anvil", () => {
     } finally {
       await anvil.rpc("evm_setAutomine", [true]);
     }
+  });
+
+  test("signed bytes broadcast again are one transaction, in the pool or mined; bytes whose nonce went elsewhere are stale", async () => {
+    const from = privateKeyToAccount(WALLET).address;
+    const before = await adapter.client.getTransactionCount({ address: from });
+    const mintedBefore = await adapter.client.readContract({
+      address: ticket,
+      abi,
+      functionName: "minted",
+      args: [BUYER],
+    });
+    await anvil.rpc("evm_setAutomine", [false]);
+    let signed: Awaited<ReturnType<typeof adapter.sign>>;
+    try {
+      signed = await adapter.sign(mint(1n, "once"), { privateKey: WALLET });
+      assert.equal(signed.nonce, before);
+      const first = await adapter.broadcast(signed);
+      // A worker that died before recording the broadcast sends the stored bytes again: in the pool…
+      const again = await adapter.broadcast(signed);
+      assert.equal(first.transactionId, signed.transactionId);
+      assert.equal(again.transactionId, signed.transactionId);
+      assert.equal("raw" in again, false, "the sent record leaves the bytes out");
+      await anvil.rpc("anvil_mine", ["0x1"]);
+    } finally {
+      await anvil.rpc("evm_setAutomine", [true]);
+    }
+    // …or already mined.
+    assert.equal((await adapter.broadcast(signed)).transactionId, signed.transactionId);
+    assert.equal(await adapter.client.getTransactionCount({ address: from }), before + 1, "one transaction");
+    const mintedAfter = await adapter.client.readContract({
+      address: ticket,
+      abi,
+      functionName: "minted",
+      args: [BUYER],
+    });
+    assert.equal((mintedAfter as bigint) - (mintedBefore as bigint), 1n, "minted once");
+
+    // Signed, never broadcast, and its nonce taken by another transaction: it can never land.
+    const orphan = await adapter.sign(mint(1n, "orphan"), { privateKey: WALLET });
+    adapter.discard(orphan);
+    const other = await mined(await adapter.send(mint(1n, "other"), { privateKey: WALLET }));
+    assert.equal(other.nonce, orphan.nonce);
+    await assert.rejects(adapter.broadcast(orphan), (error: unknown) => {
+      assert.ok(error instanceof ChainError);
+      assert.equal(error.code, "stale");
+      return true;
+    });
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { KeyPair } from "@near-js/crypto";
-import type { NearCall } from "../../src/platform/chains/adapter.ts";
+import { ChainError, type NearCall } from "../../src/platform/chains/adapter.ts";
 import { NearAdapter } from "../../src/platform/chains/near.ts";
 import { chainsConfig } from "../helpers/chains.ts";
 import { type NearStandIn, startNearStandIn } from "../helpers/near.ts";
@@ -112,5 +112,27 @@ describe("NEAR adapter against a loopback RPC stand-in", () => {
       transactionId: "1".repeat(44),
     });
     assert.equal(unknown.state, "pending");
+  });
+
+  test("signed bytes broadcast again are one transaction; bytes whose nonce went elsewhere are stale", async () => {
+    const before = standIn.received.length;
+    const signed = await adapter.sign(call("buy", { ticket: 8 }), wallet);
+    await adapter.broadcast(signed);
+    // The stand-in answers a second copy InvalidNonce (its nonce is used): the adapter finds the
+    // transaction by hash and answers it as sent.
+    const again = await adapter.broadcast(signed);
+    assert.equal(again.transactionId, signed.transactionId);
+    assert.equal(standIn.received.length, before + 1, "one transaction");
+    assert.equal((await adapter.status(again)).state, "confirmed");
+
+    const orphan = await adapter.sign(call("buy", { ticket: 9 }), wallet);
+    adapter.discard(orphan);
+    const other = await adapter.send(call("buy", { ticket: 10 }), wallet);
+    assert.equal(other.nonce, orphan.nonce, "the discarded nonce went to the next call");
+    await assert.rejects(adapter.broadcast(orphan), (error: unknown) => {
+      assert.ok(error instanceof ChainError);
+      assert.equal(error.code, "stale");
+      return true;
+    });
   });
 });

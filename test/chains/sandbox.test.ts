@@ -215,4 +215,25 @@ describe("presenting a status for a payment", () => {
       near: { output: {} },
     });
   });
+
+  test("signed bytes broadcast again are the same transaction; a restarted process broadcasts stored bytes with their outcome", async () => {
+    const { clock, registry } = setup();
+    const evm = registry.adapter("evm", "testnet");
+    registry.sandbox.nextOutcome("revert");
+    const signed = await evm.sign(evmCall("mint"), KEY);
+    assert.equal(registry.sandbox.broadcasts(signed.transactionId), 0, "signing sends nothing");
+    const first = await evm.broadcast(signed);
+    const again = await evm.broadcast(signed);
+    assert.deepEqual(again, first);
+    assert.equal(registry.sandbox.broadcasts(signed.transactionId), 2);
+    clock.advance(12);
+    assert.equal((await evm.status(first)).state, "failed");
+
+    // A stored signature picked up by a new process: its ledger never saw it, the outcome travels with it.
+    const stored = JSON.parse(JSON.stringify(await evm.sign(evmCall("sandbox:drop"), KEY)));
+    const restarted = setup().registry;
+    const sent = await restarted.adapter("evm", "testnet").broadcast(stored);
+    assert.equal(sent.transactionId, stored.transactionId);
+    assert.equal(restarted.sandbox.broadcasts(stored.transactionId), 1);
+  });
 });

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { address, generateKeyPairSigner, lamports } from "@solana/kit";
 import { getTransferSolInstruction } from "@solana-program/system";
 import { FailedTransactionMetadata, LiteSVM, TransactionMetadata } from "litesvm";
-import type { SolanaCall } from "../../src/platform/chains/adapter.ts";
+import { ChainError, type SolanaCall } from "../../src/platform/chains/adapter.ts";
 import { SolanaAdapter } from "../../src/platform/chains/solana.ts";
 import { buildCreateCollection } from "../../src/platform/chains/solana-compression.ts";
 import {
@@ -203,5 +203,28 @@ describe("Solana adapter over RPC (loopback stand-in executing in litesvm)", () 
       adapter.send(memoCall(wallet.address, new Uint8Array([65])), { privateKey: "abc" }),
       /64 bytes/,
     );
+  });
+
+  test("signed bytes broadcast again are one transaction; bytes whose blockhash expired unsent are stale", async () => {
+    const wallet = await solanaSigner(walletKey);
+    const to = (await generateKeyPairSigner()).address;
+    const signed = await adapter.sign(transferCall(wallet.address, to, 1_000_000n), { privateKey: walletKey });
+    await adapter.broadcast(signed);
+    const again = await adapter.broadcast(signed);
+    assert.equal(again.transactionId, signed.transactionId);
+    assert.equal(svm.getBalance(address(to)), 1_000_000n, "transferred once");
+
+    const late = await adapter.sign(transferCall(wallet.address, to, 1n), { privateKey: walletKey });
+    standIn.blockhashValid = false;
+    try {
+      await assert.rejects(adapter.broadcast(late), (error: unknown) => {
+        assert.ok(error instanceof ChainError);
+        assert.equal(error.code, "stale");
+        return true;
+      });
+    } finally {
+      standIn.blockhashValid = true;
+    }
+    assert.equal(svm.getBalance(address(to)), 1_000_000n, "the stale transaction never ran");
   });
 });

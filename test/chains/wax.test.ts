@@ -52,6 +52,7 @@ before(async () => {
     accounts: { "shopwallet1@active": String(key.toPublic()) },
     abi: ABI_JSON,
     stallMs: 2500,
+    now: clock.now,
   });
   adapter = new WaxAdapter({
     network: "testnet",
@@ -129,5 +130,29 @@ describe("WAX adapter against a loopback chain-API stand-in", () => {
     // Just past the transaction's own expiration (the stand-in's block time plus 120 s).
     clock.advance((Date.parse(sent.expiresAt!) - clock.now().getTime()) / 1000 + 1);
     assert.equal((await adapter.status(sent)).state, "dropped");
+  });
+
+  test("signed bytes pushed again are one transaction; bytes past expiration never included are stale", async () => {
+    const before = standIn.received.length;
+    const signed = await adapter.sign(call("buy", "once"), wallet);
+    const first = await adapter.broadcast(signed);
+    // nodeos answers a second copy tx_duplicate: the same transaction.
+    const again = await adapter.broadcast(signed);
+    assert.equal(again.transactionId, first.transactionId);
+    assert.equal(standIn.received.length, before + 1, "one transaction");
+
+    const late = await adapter.sign(call("buy", "late"), wallet);
+    clock.advance(121);
+    await assert.rejects(adapter.broadcast(late), (error: unknown) => {
+      assert.ok(error instanceof ChainError);
+      assert.equal(error.code, "stale");
+      return true;
+    });
+    // Included before it expired, then pushed again after: followed, never signed anew.
+    const landed = await adapter.sign(call("buy", "landed"), wallet);
+    await adapter.broadcast(landed);
+    clock.advance(121);
+    assert.equal((await adapter.broadcast(landed)).transactionId, landed.transactionId);
+    assert.equal(standIn.received.length, before + 2);
   });
 });

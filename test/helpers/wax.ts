@@ -26,6 +26,8 @@ export async function startWaxStandIn(options: {
   accounts: Record<string, string>;
   abi: unknown;
   stallMs?: number;
+  /** The stand-in's clock for expirations; the real one when omitted. */
+  now?: () => Date;
 }): Promise<WaxStandIn> {
   const abi = ABI.from(options.abi as ABI);
   const chainId = randomBytes(32).toString("hex");
@@ -49,7 +51,7 @@ export async function startWaxStandIn(options: {
           last_irreversible_block_num: lib,
           last_irreversible_block_id: blockId(lib),
           head_block_id: blockId(head),
-          head_block_time: new Date().toISOString().slice(0, -1),
+          head_block_time: (options.now?.() ?? new Date()).toISOString().slice(0, -1),
           head_block_producer: "eosio",
           virtual_block_cpu_limit: 200000000,
           virtual_block_net_limit: 1048576000,
@@ -70,6 +72,12 @@ export async function startWaxStandIn(options: {
             return nodeError(3090003, "unsatisfied_authorization", `missing authority of ${auth.actor}`);
           }
         }
+      }
+      // nodeos answers these before running anything: bytes it already has, bytes past expiration.
+      if (where.has(String(tx.id)))
+        return nodeError(3040008, "tx_duplicate", `duplicate transaction ${tx.id}`);
+      if (tx.expiration.toMilliseconds() < (options.now?.() ?? new Date()).getTime()) {
+        return nodeError(3040005, "expired_tx_exception", "expired transaction");
       }
       const action = tx.actions[0];
       const name = String(action.name);
@@ -122,7 +130,13 @@ export async function startWaxStandIn(options: {
     },
     get_transaction_status: (body) => {
       const n = where.get(body.id);
-      return [200, n === undefined ? { state: "UNKNOWN" } : { state: "IN_BLOCK", block_number: n }];
+      // Like nodeos's trx_finality_status plugin, it tracks every block since the first.
+      return [
+        200,
+        n === undefined
+          ? { state: "UNKNOWN", earliest_tracked_block_number: 1 }
+          : { state: "IN_BLOCK", block_number: n, earliest_tracked_block_number: 1 },
+      ];
     },
   };
 

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
+import { privateKeyToAccount } from "viem/accounts";
 import { kycs } from "../../src/modules/kyc/tables.ts";
 import {
   sandboxEvents,
@@ -12,9 +13,12 @@ import {
   sandboxTransfers,
 } from "../../src/platform/providers/payments/sandbox/tables.ts";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
-import { expectStatus, tenantFixture } from "../helpers/http.ts";
+import { type Anvil, startAnvil } from "../helpers/chains.ts";
+import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice, createTestKyc } from "../helpers/prices.ts";
+import { evmTrigger } from "../helpers/triggers.ts";
+import { newMasterKey } from "../helpers/wallets.ts";
 
 // A killed worker's job is retried once it times out; short here so the test is quick.
 const JOB_TIMEOUT = "2";
@@ -23,6 +27,11 @@ let t: TestApp;
 let f: Awaited<ReturnType<typeof tenantFixture>>;
 let price: any;
 let dir: string;
+let anvil: Anvil;
+const masterKey = newMasterKey();
+// anvil's development account 1 ("test … junk"): it holds no real funds.
+const WALLET_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
+const WALLET_ADDRESS = privateKeyToAccount(WALLET_KEY).address;
 
 function startWorker(env: Record<string, string>): { child: ChildProcess; exited: Promise<string | null> } {
   const child = spawn(process.execPath, ["test/fixtures/worker.ts"], {
@@ -31,6 +40,12 @@ function startWorker(env: Record<string, string>): { child: ChildProcess; exited
       DATABASE_URL: t.connectionString!,
       SANDBOX: "true",
       JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
+      SECRETS_MASTER_KEY: masterKey,
+      // Contract calls go to a real EVM node (anvil, mining each transaction as it arrives).
+      CHAINS: "real",
+      EVM_TESTNET_RPC_URL: anvil.url,
+      EVM_TESTNET_CONFIRMATIONS: "1",
+      EVM_TESTNET_BLOCK_SECONDS: "1",
       ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],
@@ -46,15 +61,65 @@ describe("a worker killed inside a step", {
 }, () => {
   before(async () => {
     // The API in this process, without a worker: the worker runs in the child processes.
-    t = await buildTestApp({ RUN_WORKER: "false", JOB_TIMEOUT_SECONDS: JOB_TIMEOUT });
+    t = await buildTestApp({
+      RUN_WORKER: "false",
+      JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
+      SECRETS_MASTER_KEY: masterKey,
+    });
     f = await tenantFixture(t);
     price = await createPrice(t, f.owner.token, f.app.id, { amount: 40 });
     dir = mkdtempSync(path.join(os.tmpdir(), "crash-"));
+    anvil = await startAnvil();
   });
   after(async () => {
     rmSync(dir, { recursive: true, force: true });
+    await anvil?.stop();
     await t?.close();
   });
+
+  /** A price whose trigger calls a contract from the anvil-funded wallet. */
+  async function chainPrice() {
+    const wallet = expectStatus(
+      await call(t, "POST", `/wallets/${f.app.id}`, {
+        token: f.owner.token,
+        body: { name: "Minter", type: "evm", wallet_data: { evm: { private_key: WALLET_KEY } } },
+      }),
+      201,
+    );
+    const trigger = expectStatus(
+      await call(t, "POST", `/triggers/${f.app.id}`, { token: f.owner.token, body: evmTrigger(wallet.id) }),
+      201,
+    );
+    return createPrice(t, f.owner.token, f.app.id, { amount: 12, trigger_id: trigger.id, chain: "evm" });
+  }
+
+  for (const point of ["chain-call-signed", "chain-call-sent"]) {
+    test(`right after the contract call was ${point === "chain-call-signed" ? "signed and stored" : "broadcast"}: one transaction on the chain, and the payment ends paid`, async () => {
+      const before = Number(await anvil.rpc("eth_getTransactionCount", [WALLET_ADDRESS, "latest"]));
+      const payment = await createPayment(t, f.owner.token, f.app.id, {
+        price_id: (await chainPrice()).id,
+        payment_provider: "card",
+        trigger_data_input: {
+          params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 1 },
+        },
+      });
+      expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+      const crashing = startWorker({ FAULT_CRASH_AT: point, FAULT_MARKER: path.join(dir, point) });
+      assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the chain step");
+      const healthy = startWorker({});
+      let paid: any;
+      try {
+        paid = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+      } finally {
+        healthy.child.kill("SIGTERM");
+        await healthy.exited;
+      }
+      const after = Number(await anvil.rpc("eth_getTransactionCount", [WALLET_ADDRESS, "latest"]));
+      assert.equal(after - before, 1, "exactly one transaction from the wallet");
+      const receipt = await anvil.rpc("eth_getTransactionReceipt", [paid.transaction_id]);
+      assert.equal(receipt?.status, "0x1", "the payment names the transaction that was mined");
+    });
+  }
 
   test("right after the capture was sent: one capture, and the payment ends paid", async () => {
     const payment = await createPayment(t, f.owner.token, f.app.id, {

@@ -1,6 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import type { Chain, Network, PreparedCall, SentTransaction } from "../../platform/chains/adapter.ts";
+import type {
+  Chain,
+  Network,
+  PreparedCall,
+  SentTransaction,
+  SignedTransaction,
+} from "../../platform/chains/adapter.ts";
 import { ChainError } from "../../platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
 import { crashPoint } from "../../platform/jobs/faults.ts";
@@ -109,7 +115,15 @@ async function chainFailed(
   });
 }
 
-/** Sends the trigger's contract call from the app's wallet, or, for a price without a trigger, settles at once. */
+type Recorded = SentTransaction & { raw?: string };
+
+/**
+ * Runs the trigger's contract call from the app's wallet, or, for a price without a trigger,
+ * settles at once. Exactly once across crashes: the call is signed and the signed bytes are stored
+ * before anything leaves, then broadcast, then recorded as sent. A run that dies anywhere in between
+ * finds the stored bytes on retry and broadcasts those same bytes, which the chain takes as the one
+ * transaction they are; it signs again only when the chain says those bytes can never land.
+ */
 export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<void> {
   if (!payment.triggerId) {
     await deps.db.transaction(async (tx) => {
@@ -117,34 +131,28 @@ export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<voi
     });
     return;
   }
-  if (payment.sentTransaction && payment.status === "hold") {
-    // Sent and recorded already (this job ran before and died after recording): follow it.
+  const recorded = payment.sentTransaction as unknown as Recorded | null;
+  if (recorded && !recorded.raw && payment.status === "hold") {
+    // Broadcast and recorded already (this job ran before and died after recording): follow it.
     await deps.db.transaction((tx) =>
       deps.jobs.send<PaymentJob>(tx, CONFIRMATIONS_JOB, { paymentId: payment.id }),
     );
     return;
   }
-  const found = await context(deps, payment);
-  if (!found) return chainFailed(deps, payment.id, { message: "the trigger or its wallet no longer exists" });
-  const { trigger, wallet, price, app } = found;
-  let call: PreparedCall;
-  try {
-    const input = (payment.triggerDataInput.params_data_input ?? {}) as Record<string, unknown>;
-    call = toPreparedCall(renderCall(trigger, wallet, input, "/trigger_data_input/params_data_input"));
-  } catch (error) {
-    return chainFailed(deps, payment.id, { message: error instanceof Error ? error.message : String(error) });
-  }
-  const secret = await decryptWalletSecret(deps, wallet.id);
-  const network = price.networkType as Network;
-  const adapter = deps.chains.adapter(wallet.type as Chain, network);
+  const signed = recorded?.raw
+    ? (recorded as SignedTransaction)
+    : await signAndStore(deps, payment, recorded);
+  if (!signed) return;
+  const adapter = deps.chains.adapter(signed.chain, signed.network);
   let sent: SentTransaction;
   try {
-    sent = await adapter.send(call, {
-      privateKey: secret.secret,
-      accountId: secret.accountId,
-      permission: secret.permission ?? undefined,
-    });
+    sent = await adapter.broadcast(signed);
   } catch (error) {
+    if (error instanceof ChainError && error.code === "stale") {
+      // These bytes can never land: forget them, and the retry signs the call again.
+      await compareAndSet(deps, payment.id, signed, null);
+      throw error;
+    }
     if (error instanceof ChainError && FINAL_CHAIN_ERRORS.has(error.code)) {
       return chainFailed(deps, payment.id, { message: error.message, reason: error.reason });
     }
@@ -152,17 +160,87 @@ export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<voi
   }
   crashPoint("chain-call-sent");
   await deps.db.transaction(async (tx) => {
+    const [app] = await tx
+      .select({ useExplorer: apps.useExplorer })
+      .from(apps)
+      .where(eq(apps.id, payment.appId));
     await tx
       .update(payments)
       .set({
         sentTransaction: sent as unknown as Record<string, unknown>,
         transactionId: sent.transactionId,
-        transactionUrl: app.useExplorer ? adapter.explorerUrl(sent.transactionId) : null,
+        transactionUrl: app?.useExplorer ? adapter.explorerUrl(sent.transactionId) : null,
         updatedAt: deps.now(),
       })
       .where(eq(payments.id, payment.id));
     await deps.jobs.send<PaymentJob>(tx, CONFIRMATIONS_JOB, { paymentId: payment.id }, { startAfter: 1 });
   });
+}
+
+/**
+ * Renders and signs the call, and stores the signed bytes if nothing else was stored since
+ * `recorded` was read. Answers null when the call failed (recorded as such) or another run of this
+ * step stored its own bytes first, which that run broadcasts.
+ */
+async function signAndStore(
+  deps: Deps,
+  payment: PaymentRow,
+  recorded: Recorded | null,
+): Promise<SignedTransaction | null> {
+  const found = await context(deps, payment);
+  if (!found) {
+    await chainFailed(deps, payment.id, { message: "the trigger or its wallet no longer exists" });
+    return null;
+  }
+  const { trigger, wallet, price } = found;
+  let call: PreparedCall;
+  try {
+    const input = (payment.triggerDataInput.params_data_input ?? {}) as Record<string, unknown>;
+    call = toPreparedCall(renderCall(trigger, wallet, input, "/trigger_data_input/params_data_input"));
+  } catch (error) {
+    await chainFailed(deps, payment.id, { message: error instanceof Error ? error.message : String(error) });
+    return null;
+  }
+  const secret = await decryptWalletSecret(deps, wallet.id);
+  const adapter = deps.chains.adapter(wallet.type as Chain, price.networkType as Network);
+  let signed: SignedTransaction;
+  try {
+    signed = await adapter.sign(call, {
+      privateKey: secret.secret,
+      accountId: secret.accountId,
+      permission: secret.permission ?? undefined,
+    });
+  } catch (error) {
+    if (error instanceof ChainError && FINAL_CHAIN_ERRORS.has(error.code)) {
+      await chainFailed(deps, payment.id, { message: error.message, reason: error.reason });
+      return null;
+    }
+    throw error;
+  }
+  if (!(await compareAndSet(deps, payment.id, recorded, signed))) {
+    adapter.discard(signed);
+    return null;
+  }
+  crashPoint("chain-call-signed");
+  return signed;
+}
+
+/** Replaces the stored transaction only if it is still `expected` (by id), for a payment still running its call. */
+async function compareAndSet(
+  deps: Deps,
+  paymentId: string,
+  expected: Recorded | null,
+  next: Recorded | null,
+): Promise<boolean> {
+  const stored = expected
+    ? sql`${payments.sentTransaction}->>'transactionId' = ${expected.transactionId}`
+    : isNull(payments.sentTransaction);
+  const updated = await deps.db
+    .update(payments)
+    .set({ sentTransaction: next as unknown as Record<string, unknown> | null, updatedAt: deps.now() })
+    .where(and(eq(payments.id, paymentId), inArray(payments.status, ["hold", "failed-captured"]), stored))
+    .returning({ id: payments.id });
+  return updated.length === 1;
 }
 
 /** Counts confirmations until the call is final, then settles; a failed or dropped call fails the step. */

@@ -4,6 +4,7 @@ import {
   ChainError,
   type Network,
   type SentTransaction,
+  type SignedTransaction,
   type SolanaCall,
 } from "../../platform/chains/adapter.ts";
 import { buildCreateCollection, buildCreateTree } from "../../platform/chains/solana-compression.ts";
@@ -85,23 +86,40 @@ async function fail(deps: Deps, job: CreationJob, message: string) {
   await save(deps.db, job, { status: "failed", error: message, updatedAt: deps.now() });
 }
 
+/**
+ * Signs the creating transaction and stores the signed bytes before broadcasting them, so a run
+ * that dies after the broadcast broadcasts the same bytes on retry (one transaction, one fee)
+ * instead of signing another.
+ */
 async function send(deps: Deps, job: CreationJob) {
   const row = await load(deps.db, job);
   if (row?.status !== "pending") return;
-  if (row.sentTransaction) {
-    // Sent and recorded already (this job ran before and died after recording): follow it.
+  const recorded = row.sentTransaction as unknown as (SentTransaction & { raw?: string }) | null;
+  if (recorded && !recorded.raw) {
+    // Broadcast and recorded already (this job ran before and died after recording): follow it.
     await deps.db.transaction((tx) => deps.jobs.send<CreationJob>(tx, FOLLOW_CREATION_JOB, job));
     return;
   }
-  const wallet = await decryptWalletSecret(deps, row.walletId);
-  const accountKey = deps.custody.open(creationContext(job.kind, row.id), envelopeOf(row));
+  const adapter = deps.chains.adapter("solana", row.network as Network);
   let sent: SentTransaction;
   try {
-    const call = await buildCall(job.kind, row, wallet.secret, accountKey);
-    sent = await deps.chains
-      .adapter("solana", row.network as Network)
-      .send(call, { privateKey: wallet.secret });
+    let signed = recorded?.raw ? (recorded as SignedTransaction) : undefined;
+    if (!signed) {
+      const wallet = await decryptWalletSecret(deps, row.walletId);
+      const accountKey = deps.custody.open(creationContext(job.kind, row.id), envelopeOf(row));
+      const call = await buildCall(job.kind, row, wallet.secret, accountKey);
+      signed = await adapter.sign(call, { privateKey: wallet.secret });
+      await save(deps.db, job, {
+        sentTransaction: signed as unknown as Record<string, unknown>,
+        updatedAt: deps.now(),
+      });
+    }
+    sent = await adapter.broadcast(signed);
   } catch (error) {
+    if (error instanceof ChainError && error.code === "stale") {
+      // Its blockhash expired unsent: the retry signs again with a fresh one.
+      await save(deps.db, job, { sentTransaction: null, updatedAt: deps.now() });
+    }
     if (error instanceof ChainError && FINAL_CHAIN_ERRORS.has(error.code))
       return fail(deps, job, error.message);
     throw error; // the node is unreachable or busy: the job retries with backoff

@@ -98,6 +98,8 @@ export interface SentTransaction {
   nonce?: number;
   maxFeePerGas?: string;
   maxPriorityFeePerGas?: string;
+  /** NEAR: the access key that signed, whose nonce the transaction used. */
+  publicKey?: string;
   /** Solana: the blockhash the transaction lives by, to tell a dropped transaction from a late one. */
   blockhash?: string;
   lastValidBlockHeight?: string;
@@ -106,6 +108,19 @@ export interface SentTransaction {
   /** WAX: the block the node included the transaction in, and when the transaction expires. */
   blockNumber?: number;
   expiresAt?: string;
+  /** WAX: the head block when signed, to tell from the node's status tracking that it never landed. */
+  signedAtBlock?: number;
+}
+
+/**
+ * A call signed for the chain and not yet known to be broadcast. The caller stores it before
+ * broadcasting, so a process that dies between the broadcast and its record broadcasts these same
+ * bytes again on retry — the chain sees one transaction — instead of signing a second one. `raw` is
+ * not a secret: it can only do what it says, and it is public once broadcast.
+ */
+export interface SignedTransaction extends SentTransaction {
+  /** The signed transaction as the node takes it (EVM 0x-hex, Solana base64 wire, NEAR base64 borsh, WAX hex). */
+  raw: string;
 }
 
 export type TransactionState = "pending" | "confirmed" | "failed" | "dropped";
@@ -140,6 +155,18 @@ export interface SendOptions {
 export interface ChainAdapter {
   readonly chain: Chain;
   readonly network: Network;
+  /** Signs the call (reserving its nonce where the chain has one) without sending anything. */
+  sign(call: PreparedCall, signer: SignerSecret, options?: SendOptions): Promise<SignedTransaction>;
+  /**
+   * Hands signed bytes to the network. Safe to repeat with the same bytes (a retry after a crash): a
+   * transaction the node already has or already included is answered as sent, never made twice.
+   * Throws ChainError `stale` when these bytes can never land (their nonce went to another
+   * transaction, their blockhash or expiry passed) and were not included: sign again.
+   */
+  broadcast(signed: SignedTransaction): Promise<SentTransaction>;
+  /** Gives back what `sign` reserved (a nonce) for a signed transaction that will not be broadcast. */
+  discard(signed: SignedTransaction): void;
+  /** Sign and broadcast in one step, for callers that record nothing in between. */
   send(call: PreparedCall, signer: SignerSecret, options?: SendOptions): Promise<SentTransaction>;
   status(sent: SentTransaction): Promise<TransactionStatus>;
   /** Link to the transaction in the network's explorer. */
@@ -150,7 +177,7 @@ export interface ChainAdapter {
 export class ChainError extends Error {
   /**
    * `rejected`: the chain refused the call itself (a WAX assertion): the call failed, do not
-   * retry. Any other code (`node_unavailable`, `send_failed`, …) may succeed on a later attempt;
+   * retry. `stale`: a signed transaction that can no longer land: sign the call again. Any other code (`node_unavailable`, `send_failed`, …) may succeed on a later attempt;
    * `bad_key`, `missing_key`, `missing_account`, `wrong_chain`, `invalid_call` need the wallet or
    * trigger fixed.
    */
@@ -174,4 +201,10 @@ export function expectCall<C extends PreparedCall["chain"]>(
 
 export function renderExplorerUrl(template: string, transactionId: string): string {
   return template.replaceAll("{tx}", encodeURIComponent(transactionId));
+}
+
+/** What `broadcast` answers: the stored record without the signed bytes, stamped with the send time. */
+export function asSent(signed: SignedTransaction, sentAt: Date): SentTransaction {
+  const { raw: _raw, ...sent } = signed;
+  return { ...sent, sentAt: sentAt.toISOString() };
 }

@@ -5,6 +5,7 @@ import {
   getAddress,
   type Hex,
   http,
+  keccak256,
   type PublicClient,
   TransactionNotFoundError,
   TransactionReceiptNotFoundError,
@@ -12,6 +13,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import type { ChainNetworkSettings } from "../../config.ts";
 import {
+  asSent,
   type ChainAdapter,
   ChainError,
   expectCall,
@@ -20,6 +22,7 @@ import {
   renderExplorerUrl,
   type SendOptions,
   type SentTransaction,
+  type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
@@ -67,6 +70,22 @@ export class EvmAdapter implements ChainAdapter {
     signer: SignerSecret,
     options: SendOptions = {},
   ): Promise<SentTransaction> {
+    const signed = await this.sign(prepared, signer, options);
+    try {
+      return await this.broadcast(signed);
+    } catch (error) {
+      // The stuck transaction was mined meanwhile: it stands, nothing to replace.
+      if (options.replacing && error instanceof ChainError && error.code === "stale")
+        return options.replacing;
+      throw error;
+    }
+  }
+
+  async sign(
+    prepared: PreparedCall,
+    signer: SignerSecret,
+    options: SendOptions = {},
+  ): Promise<SignedTransaction> {
     const call = expectCall(prepared, "evm");
     const account = privateKeyToAccount(signer.privateKey as Hex);
     const chainId = await this.getChainId();
@@ -92,6 +111,9 @@ export class EvmAdapter implements ChainAdapter {
           blockTag: "pending",
         });
         nonce = Math.max(pending, this.nextNonce.get(account.address) ?? 0);
+        // Reserved now, so a call signed next from this wallet takes the following nonce even
+        // before this one reaches the node.
+        this.nextNonce.set(account.address, nonce + 1);
       }
       const raw = await account.signTransaction({
         type: "eip1559",
@@ -104,29 +126,50 @@ export class EvmAdapter implements ChainAdapter {
         maxFeePerGas,
         maxPriorityFeePerGas,
       });
-      let hash: Hex;
-      try {
-        hash = await this.client.sendRawTransaction({ serializedTransaction: raw });
-      } catch (error) {
-        this.nextNonce.delete(account.address);
-        // The stuck transaction was mined meanwhile: it stands, nothing to replace.
-        if (replacing && /nonce too low|already known/i.test(errorText(error))) return replacing;
-        throw new ChainError("send_failed", `the node refused the transaction: ${shortMessage(error)}`, {
-          cause: error,
-        });
-      }
-      if (!replacing) this.nextNonce.set(account.address, nonce + 1);
       return {
         chain: "evm",
         network: this.network,
-        transactionId: hash,
+        transactionId: keccak256(raw),
         from: account.address,
         sentAt: this.now().toISOString(),
         nonce,
         maxFeePerGas: maxFeePerGas.toString(),
         maxPriorityFeePerGas: maxPriorityFeePerGas.toString(),
+        raw,
       };
     });
+  }
+
+  async broadcast(signed: SignedTransaction): Promise<SentTransaction> {
+    const hash = signed.transactionId as Hex;
+    try {
+      await this.client.sendRawTransaction({ serializedTransaction: signed.raw as Hex });
+    } catch (error) {
+      const text = errorText(error);
+      // These bytes reached the node before (a retry after a crash): the same transaction, once.
+      // geth says "already known", anvil "transaction already imported".
+      if (/already known|already imported|known transaction/i.test(text)) return asSent(signed, this.now());
+      if (/nonce too low/i.test(text)) {
+        const receipt = await this.client
+          .getTransactionReceipt({ hash })
+          .catch(notFound(TransactionReceiptNotFoundError));
+        if (receipt) return asSent(signed, this.now());
+        this.nextNonce.delete(getAddress(signed.from));
+        throw new ChainError("stale", "its nonce went to another transaction: sign the call again", {
+          cause: error,
+        });
+      }
+      this.nextNonce.delete(getAddress(signed.from));
+      throw new ChainError("send_failed", `the node refused the transaction: ${shortMessage(error)}`, {
+        cause: error,
+      });
+    }
+    return asSent(signed, this.now());
+  }
+
+  discard(signed: SignedTransaction): void {
+    // The next signature asks the node again rather than leave a gap at this nonce.
+    this.nextNonce.delete(getAddress(signed.from));
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {

@@ -1,10 +1,15 @@
 import { JsonRpcProvider } from "@near-js/providers";
 import { KeyPairSigner } from "@near-js/signers";
-import { actionCreators, createTransaction } from "@near-js/transactions";
+import {
+  actionCreators,
+  createTransaction,
+  SignedTransaction as NearSignedTransaction,
+} from "@near-js/transactions";
 import type { FinalExecutionOutcome } from "@near-js/types";
 import { baseDecode, baseEncode } from "@near-js/utils";
 import type { ChainNetworkSettings } from "../../config.ts";
 import {
+  asSent,
   type ChainAdapter,
   ChainError,
   expectCall,
@@ -12,6 +17,7 @@ import {
   type PreparedCall,
   renderExplorerUrl,
   type SentTransaction,
+  type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
@@ -61,6 +67,10 @@ export class NearAdapter implements ChainAdapter {
   }
 
   async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
+    return this.broadcast(await this.sign(prepared, secret));
+  }
+
+  async sign(prepared: PreparedCall, secret: SignerSecret): Promise<SignedTransaction> {
     const call = expectCall(prepared, "near");
     if (!secret.accountId) throw new ChainError("missing_account", "a NEAR wallet needs its account id");
     const accountId = secret.accountId;
@@ -71,7 +81,7 @@ export class NearAdapter implements ChainAdapter {
       throw new ChainError("bad_key", "the NEAR key is not an ed25519:… secret key");
     }
     const publicKey = await signer.getPublicKey();
-    const lockKey = `${accountId}/${publicKey.toString()}`;
+    const lockKey = nonceKey(accountId, publicKey.toString());
     return this.locks.run(lockKey, async () => {
       const accessKey = await this.provider
         .viewAccessKey(accountId, publicKey, { finality: "final" })
@@ -79,15 +89,15 @@ export class NearAdapter implements ChainAdapter {
           throw new ChainError(
             "access_key_missing",
             `no usable access key of ${accountId}: ${(error as Error).message}`,
-            {
-              cause: error,
-            },
+            { cause: error },
           );
         });
       const block = await this.provider.block({ finality: "final" });
       const chainNext = BigInt(accessKey.nonce) + 1n;
       const local = this.nextNonce.get(lockKey) ?? 0n;
       const nonce = chainNext > local ? chainNext : local;
+      // Reserved now, so the next call signed with this key takes the following nonce.
+      this.nextNonce.set(lockKey, nonce + 1n);
       const action = actionCreators.functionCall(
         call.methodName,
         call.args as object,
@@ -103,32 +113,62 @@ export class NearAdapter implements ChainAdapter {
         baseDecode(block.header.hash),
       );
       const [hash, signed] = await signer.signTransaction(tx);
-      const transactionId = baseEncode(hash);
-      try {
-        await this.provider.sendTransactionUntil(signed, "NONE");
-      } catch (error) {
-        // A timed-out send may still land: the hash is known, so follow it rather than resend.
-        if (!/timeout/i.test(String((error as Error).message))) {
-          this.nextNonce.delete(lockKey);
-          throw new ChainError(
-            "send_failed",
-            `the node refused the transaction: ${(error as Error).message}`,
-            {
-              cause: error,
-            },
-          );
-        }
-      }
-      this.nextNonce.set(lockKey, nonce + 1n);
       return {
         chain: "near",
         network: this.network,
-        transactionId,
+        transactionId: baseEncode(hash),
         from: accountId,
         sentAt: this.now().toISOString(),
         nonce: Number(nonce),
+        publicKey: publicKey.toString(),
+        raw: Buffer.from(signed.encode()).toString("base64"),
       };
     });
+  }
+
+  /**
+   * A node answers a transaction it already has with its status; one whose nonce was used shows
+   * whether that was this transaction (it is known by hash) or another one (`stale`).
+   */
+  async broadcast(signed: SignedTransaction): Promise<SentTransaction> {
+    const transaction = NearSignedTransaction.decode(Buffer.from(signed.raw, "base64"));
+    try {
+      await this.provider.sendTransactionUntil(transaction, "NONE");
+    } catch (error) {
+      const message = String((error as Error).message);
+      // A timed-out send may still land: the hash is known, so follow it rather than resend.
+      if (/timeout/i.test(message)) return asSent(signed, this.now());
+      this.discard(signed);
+      if (/InvalidNonce|Expired/i.test(message)) {
+        if (await this.known(signed)) return asSent(signed, this.now());
+        throw new ChainError(
+          "stale",
+          `the transaction can no longer land (${message}): sign the call again`,
+          {
+            cause: error,
+          },
+        );
+      }
+      throw new ChainError("send_failed", `the node refused the transaction: ${message}`, { cause: error });
+    }
+    return asSent(signed, this.now());
+  }
+
+  discard(signed: SignedTransaction): void {
+    // The next signature asks the node for the nonce rather than leave a gap.
+    if (signed.publicKey) this.nextNonce.delete(nonceKey(signed.from, signed.publicKey));
+  }
+
+  private async known(signed: SignedTransaction): Promise<boolean> {
+    try {
+      await this.provider.txStatus(signed.transactionId, signed.from, "NONE");
+      return true;
+    } catch (error) {
+      const message = String((error as Error).message);
+      if (/doesn't exist|UNKNOWN_TRANSACTION/i.test(message)) return false;
+      // Not knowing is not "unknown": ask again later rather than sign a second transaction.
+      throw new ChainError("node_unavailable", `the NEAR node failed: ${message}`, { cause: error });
+    }
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
@@ -183,6 +223,10 @@ export class NearAdapter implements ChainAdapter {
   explorerUrl(transactionId: string): string {
     return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
+}
+
+function nonceKey(accountId: string, publicKey: string): string {
+  return `${accountId}/${publicKey}`;
 }
 
 function isFailure(status: unknown): status is { Failure: unknown } {

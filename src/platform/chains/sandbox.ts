@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { ChainNetworkSettings } from "../../config.ts";
 import {
+  asSent,
   type Chain,
   type ChainAdapter,
   ChainError,
@@ -8,6 +9,7 @@ import {
   type PreparedCall,
   renderExplorerUrl,
   type SentTransaction,
+  type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
@@ -29,6 +31,7 @@ const SLOW_FACTOR = 10;
 interface SandboxRecord {
   sent: SentTransaction;
   outcome: SandboxOutcome;
+  broadcasts: number;
 }
 
 /** The state of every sandbox chain of one process: deterministic ids and a clock passed in. */
@@ -46,7 +49,8 @@ export class SandboxLedger {
     this.override = outcome;
   }
 
-  record(chain: Chain, network: Network, call: PreparedCall, signer: SignerSecret): SentTransaction {
+  /** Signs: the outcome is chosen and the id fixed, but nothing is on the chain until broadcast. */
+  sign(chain: Chain, network: Network, call: PreparedCall, signer: SignerSecret): SignedTransaction {
     if (!signer.privateKey) throw new ChainError("missing_key", "the wallet has no key to sign with");
     const payload = payloadText(call);
     const outcome =
@@ -58,17 +62,44 @@ export class SandboxLedger {
     const digest = createHash("sha256")
       .update(`${chain}:${network}:${sentAt}:${this.sequence}:${payload}`)
       .digest();
-    const sent: SentTransaction = {
+    const transactionId = formatId(chain, digest);
+    return {
       chain,
       network,
-      transactionId: formatId(chain, digest),
+      transactionId,
       // The key itself never leaves; a stable digest stands for the account.
       from: signer.accountId ?? sandboxAccount(chain, signer.privateKey),
       sentAt,
       sandboxOutcome: outcome,
+      raw: Buffer.from(`sandbox:${transactionId}`).toString("base64"),
     };
-    this.records.set(sent.transactionId, { sent, outcome });
+  }
+
+  /**
+   * Puts signed bytes on the sandbox chain. The same bytes again are the same transaction (its
+   * count of broadcasts grows, nothing else), as a node's duplicate check would have it; a process
+   * that did not sign them (a restarted worker) takes the outcome they carry.
+   */
+  broadcast(signed: SignedTransaction): SentTransaction {
+    const known = this.records.get(signed.transactionId);
+    if (known) {
+      known.broadcasts += 1;
+      return known.sent;
+    }
+    const outcome = SANDBOX_OUTCOMES.find((o) => o === signed.sandboxOutcome) ?? "success";
+    const sent = asSent(signed, this.now());
+    this.records.set(sent.transactionId, { sent, outcome, broadcasts: 1 });
     return sent;
+  }
+
+  /** How many times these bytes were broadcast in this process (a test's measure of "sent once"). */
+  broadcasts(transactionId: string): number {
+    return this.records.get(transactionId)?.broadcasts ?? 0;
+  }
+
+  /** Sign and broadcast at once, for tests that drive the ledger directly. */
+  record(chain: Chain, network: Network, call: PreparedCall, signer: SignerSecret): SentTransaction {
+    return this.broadcast(this.sign(chain, network, call, signer));
   }
 
   find(transactionId: string): SandboxRecord | undefined {
@@ -90,10 +121,22 @@ export class SandboxChainAdapter implements ChainAdapter {
   }
 
   async send(call: PreparedCall, signer: SignerSecret): Promise<SentTransaction> {
+    return this.broadcast(await this.sign(call, signer));
+  }
+
+  async sign(call: PreparedCall, signer: SignerSecret): Promise<SignedTransaction> {
     if (call.chain !== this.chain) {
       throw new ChainError("wrong_chain", `a ${call.chain} call sent to the ${this.chain} adapter`);
     }
-    return this.ledger.record(this.chain, this.network, call, signer);
+    return this.ledger.sign(this.chain, this.network, call, signer);
+  }
+
+  async broadcast(signed: SignedTransaction): Promise<SentTransaction> {
+    return this.ledger.broadcast(signed);
+  }
+
+  discard(): void {
+    // Sandbox signatures reserve nothing.
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
@@ -101,7 +144,7 @@ export class SandboxChainAdapter implements ChainAdapter {
     // Followed from the stored record when this process did not send it (a worker, a restart).
     const known = this.ledger.find(sent.transactionId);
     const stored = SANDBOX_OUTCOMES.find((o) => o === sent.sandboxOutcome);
-    const record = known ?? (stored ? { sent, outcome: stored } : undefined);
+    const record = known ?? (stored ? { sent, outcome: stored, broadcasts: 1 } : undefined);
     const base = { requiredConfirmations: required, averageSeconds: this.settings.blockSeconds };
     if (!record)
       return { ...base, state: "dropped", confirmations: 0, error: { message: "unknown transaction" } };

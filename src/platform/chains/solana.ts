@@ -1,4 +1,5 @@
 import {
+  type Base64EncodedWireTransaction,
   type Blockhash,
   createSolanaRpc,
   getBase64EncodedWireTransaction,
@@ -7,6 +8,7 @@ import {
 } from "@solana/kit";
 import type { ChainNetworkSettings } from "../../config.ts";
 import {
+  asSent,
   type ChainAdapter,
   ChainError,
   expectCall,
@@ -14,6 +16,7 @@ import {
   type PreparedCall,
   renderExplorerUrl,
   type SentTransaction,
+  type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
@@ -46,14 +49,48 @@ export class SolanaAdapter implements ChainAdapter {
   }
 
   async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
+    return this.broadcast(await this.sign(prepared, secret));
+  }
+
+  async sign(prepared: PreparedCall, secret: SignerSecret): Promise<SignedTransaction> {
     const call = expectCall(prepared, "solana");
     const signer = await solanaSigner(secret.privateKey);
     const { value: lifetime } = await this.rpc.getLatestBlockhash({ commitment: "confirmed" }).send();
     const extraSigners = await Promise.all((call.extraSigners ?? []).map(solanaSigner));
     const transaction = await buildSignedTransaction(callInstructions(call), signer, lifetime, extraSigners);
+    return {
+      chain: "solana",
+      network: this.network,
+      transactionId: getSignatureFromTransaction(transaction),
+      from: signer.address,
+      sentAt: this.now().toISOString(),
+      lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
+      blockhash: lifetime.blockhash,
+      raw: getBase64EncodedWireTransaction(transaction),
+    };
+  }
+
+  /**
+   * The same bytes sent twice are one transaction: the runtime keeps one result per signature. A
+   * signature that never landed and whose blockhash expired can no longer land: `stale`.
+   */
+  async broadcast(signed: SignedTransaction): Promise<SentTransaction> {
+    const { value } = await this.rpc
+      .getSignatureStatuses([signed.transactionId as Signature], { searchTransactionHistory: true })
+      .send()
+      .catch(() => ({ value: [null] }));
+    if (value[0]) return asSent(signed, this.now());
+    if (signed.blockhash) {
+      const valid = await this.rpc
+        .isBlockhashValid(signed.blockhash as Blockhash, { commitment: "processed" })
+        .send()
+        .catch(() => ({ value: true }));
+      if (!valid.value)
+        throw new ChainError("stale", "its blockhash expired before it landed: sign the call again");
+    }
     try {
       await this.rpc
-        .sendTransaction(getBase64EncodedWireTransaction(transaction), {
+        .sendTransaction(signed.raw as Base64EncodedWireTransaction, {
           encoding: "base64",
           // A failing instruction is reported by `status` with its logs, like a revert on EVM.
           skipPreflight: true,
@@ -64,15 +101,11 @@ export class SolanaAdapter implements ChainAdapter {
         cause: error,
       });
     }
-    return {
-      chain: "solana",
-      network: this.network,
-      transactionId: getSignatureFromTransaction(transaction),
-      from: signer.address,
-      sentAt: this.now().toISOString(),
-      lastValidBlockHeight: lifetime.lastValidBlockHeight.toString(),
-      blockhash: lifetime.blockhash,
-    };
+    return asSent(signed, this.now());
+  }
+
+  discard(): void {
+    // Nothing is reserved: the blockhash lets any number of transactions be signed.
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {

@@ -1,17 +1,18 @@
 import {
   ABI,
   Action,
+  SignedTransaction as AntelopeSignedTransaction,
   APIClient,
   APIError,
   FetchProvider,
   PackedTransaction,
   PrivateKey,
   Serializer,
-  SignedTransaction,
   Transaction,
 } from "@wharfkit/antelope";
 import type { ChainNetworkSettings } from "../../config.ts";
 import {
+  asSent,
   type ChainAdapter,
   ChainError,
   expectCall,
@@ -19,6 +20,7 @@ import {
   type PreparedCall,
   renderExplorerUrl,
   type SentTransaction,
+  type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
@@ -34,6 +36,10 @@ export interface WaxAdapterOptions {
 
 /** Seconds a transaction stays valid; past this it can no longer be included. */
 const EXPIRATION_SECONDS = 120;
+
+/** nodeos error codes: the transaction is already known; its expiration has passed. */
+const TX_DUPLICATE = 3040008;
+const EXPIRED_TX = 3040005;
 
 /** ABI-serializes an action's data (the trigger's `call_data.wax.abi`) into the hex a WaxCall carries. */
 export function serializeWaxAction(abi: unknown, name: string, data: Record<string, unknown>): string {
@@ -64,6 +70,10 @@ export class WaxAdapter implements ChainAdapter {
   }
 
   async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
+    return this.broadcast(await this.sign(prepared, secret));
+  }
+
+  async sign(prepared: PreparedCall, secret: SignerSecret): Promise<SignedTransaction> {
     const call = expectCall(prepared, "wax");
     let key: PrivateKey;
     try {
@@ -87,20 +97,43 @@ export class WaxAdapter implements ChainAdapter {
       actions: [action],
     });
     const signature = key.signDigest(transaction.signingDigest(info.chain_id));
-    const signed = SignedTransaction.from({ ...transaction, signatures: [signature] });
-    const sent: SentTransaction = {
+    const signed = AntelopeSignedTransaction.from({ ...transaction, signatures: [signature] });
+    return {
       chain: "wax",
       network: this.network,
       transactionId: String(transaction.id),
       from: secret.accountId ?? String(call.authorization[0]?.actor ?? ""),
       sentAt: this.now().toISOString(),
       expiresAt: transaction.expiration.toDate().toISOString(),
+      signedAtBlock: Number(info.head_block_num),
+      raw: Serializer.encode({ object: signed }).hexString,
     };
+  }
+
+  /**
+   * Pushing bytes the node already has is answered `tx_duplicate`: the same transaction, once.
+   * Bytes past their expiration that no block holds can no longer be included: `stale`.
+   */
+  async broadcast(signed: SignedTransaction): Promise<SentTransaction> {
+    const transaction = Serializer.decode({ data: signed.raw, type: AntelopeSignedTransaction });
+    const sent = asSent(signed, this.now());
     try {
-      const response = await this.client.v1.chain.push_transaction(PackedTransaction.fromSigned(signed));
+      const response = await this.client.v1.chain.push_transaction(PackedTransaction.fromSigned(transaction));
       return { ...sent, blockNumber: Number(response.processed.block_num) };
     } catch (error) {
       if (error instanceof APIError) {
+        if (error.code === TX_DUPLICATE) return sent;
+        if (error.code === EXPIRED_TX) {
+          // Included, or this node cannot tell: follow it by id rather than sign a second one.
+          if ((await this.neverIncluded(signed)) !== true) return sent;
+          throw new ChainError(
+            "stale",
+            "the transaction expired before it was included: sign the call again",
+            {
+              cause: error,
+            },
+          );
+        }
         const reason = error.details.map((d) => d.message).join("; ") || error.message;
         throw new ChainError("rejected", `the node rejected the transaction: ${reason}`, {
           cause: error,
@@ -113,6 +146,10 @@ export class WaxAdapter implements ChainAdapter {
         cause: error,
       });
     }
+  }
+
+  discard(): void {
+    // Nothing is reserved: Antelope transactions carry no account nonce.
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
@@ -172,6 +209,20 @@ export class WaxAdapter implements ChainAdapter {
     });
     const transactions = (json?.transactions ?? []) as { trx?: string | { id?: string } }[];
     return transactions.some((t) => (typeof t.trx === "string" ? t.trx : t.trx?.id) === transactionId);
+  }
+
+  /**
+   * True only when the node's transaction-status tracking reaches back before the signature and
+   * knows nothing of the transaction; a node without that plugin, or tracking too little, cannot say.
+   */
+  private async neverIncluded(signed: SignedTransaction): Promise<boolean> {
+    const { status, json } = await this.client.provider.call({
+      path: "/v1/chain/get_transaction_status",
+      params: { id: signed.transactionId },
+    });
+    if (status !== 200 || json?.state !== "UNKNOWN" || signed.signedAtBlock === undefined) return false;
+    const earliest = Number(json.earliest_tracked_block_number);
+    return Number.isFinite(earliest) && earliest <= signed.signedAtBlock;
   }
 
   /** After a timed-out push the block is unknown: nodes with trx_finality_status can say it. */
