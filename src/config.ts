@@ -27,6 +27,10 @@ export interface Config {
   stripeSecretKey: string | undefined;
   /** Signing secret of the Stripe webhook endpoint (`whsec_…`); required with Stripe. */
   stripeWebhookSecret: string | undefined;
+  /** Seller onboarding provider (`KYC_PROVIDER`, by default the payments provider) and its Connect webhook secret. */
+  kyc: { provider: "sandbox" | "stripe"; connectWebhookSecret: string | undefined };
+  /** Where the Stripe SDK connects: Stripe itself unless STRIPE_API_HOST names a stand-in (tests). */
+  stripeApi: { host?: string; port?: number; protocol?: "http" | "https" };
   /** Let outbound webhooks reach loopback addresses: local development and tests only. */
   webhooksAllowLoopback: boolean;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
@@ -129,6 +133,8 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
     jobTimeoutSeconds: integer(env, "JOB_TIMEOUT_SECONDS", 300, 1, 24 * 3600),
     ...paymentSettings(env, sandbox),
+    kyc: kycSettings(env, sandbox),
+    stripeApi: stripeApi(env),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     masterKey: masterKey(env),
     masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
@@ -171,6 +177,36 @@ function paymentSettings(env: Env, sandbox: boolean) {
     }
   }
   return { paymentsProvider: provider as "sandbox" | "stripe", stripeSecretKey, stripeWebhookSecret };
+}
+
+function kycSettings(env: Env, sandbox: boolean): Config["kyc"] {
+  const fallback = paymentSettings(env, sandbox).paymentsProvider;
+  const provider = env.KYC_PROVIDER || fallback;
+  if (provider !== "sandbox" && provider !== "stripe") {
+    throw new ConfigError("KYC_PROVIDER", `must be sandbox or stripe, got "${provider}"`);
+  }
+  const connectWebhookSecret = env.STRIPE_CONNECT_WEBHOOK_SECRET || undefined;
+  if (connectWebhookSecret !== undefined && !/^whsec_[A-Za-z0-9+/=]+$/.test(connectWebhookSecret)) {
+    throw new ConfigError("STRIPE_CONNECT_WEBHOOK_SECRET", "must be a webhook signing secret (whsec_…)");
+  }
+  if (provider === "stripe") {
+    if (!env.STRIPE_SECRET_KEY)
+      throw new ConfigError("STRIPE_SECRET_KEY", "is required when KYC_PROVIDER is stripe");
+    if (!connectWebhookSecret) {
+      throw new ConfigError("STRIPE_CONNECT_WEBHOOK_SECRET", "is required when KYC_PROVIDER is stripe");
+    }
+  }
+  return { provider, connectWebhookSecret };
+}
+
+function stripeApi(env: Env): Config["stripeApi"] {
+  const host = env.STRIPE_API_HOST || undefined;
+  if (host === undefined) return {};
+  const protocol = env.STRIPE_API_PROTOCOL || "https";
+  if (protocol !== "http" && protocol !== "https") {
+    throw new ConfigError("STRIPE_API_PROTOCOL", "must be http or https");
+  }
+  return { host, port: integer(env, "STRIPE_API_PORT", 443, 1, 65535), protocol };
 }
 
 function masterKey(env: Env): Buffer | undefined {

@@ -144,23 +144,21 @@ describe("the service with KYC_PROVIDER=stripe", () => {
   const standIn = new StripeStandIn();
   let t: TestApp;
   let f: Awaited<ReturnType<typeof kycFixture>>;
-  const saved = { ...process.env };
   before(async () => {
     const port = await standIn.start();
-    // The provider is chosen from the environment at start-up, as in production.
-    Object.assign(process.env, {
+    // The provider is chosen from the settings at start-up, as in production.
+    t = await buildTestApp({
       KYC_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: SECRET_KEY,
       STRIPE_CONNECT_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_HOST: "127.0.0.1",
       STRIPE_API_PORT: String(port),
       STRIPE_API_PROTOCOL: "http",
+      SECRETS_MASTER_KEY: randomBytes(32).toString("base64"),
     });
-    t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
     f = await kycFixture(t);
   });
   after(async () => {
-    process.env = saved;
     await t?.close();
     await standIn.stop();
   });

@@ -39,6 +39,31 @@ test("payment settings are validated and errors name the setting", () => {
   assert.equal(loadConfig({ SANDBOX: "true" }).paymentsProvider, "sandbox");
 });
 
+test("KYC settings are validated at start-up, naming the setting", () => {
+  assert.equal(settingOf({ KYC_PROVIDER: "persona" }), "KYC_PROVIDER");
+  assert.equal(settingOf({ KYC_PROVIDER: "stripe" }), "STRIPE_SECRET_KEY");
+  assert.equal(
+    settingOf({ KYC_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_abc" }),
+    "STRIPE_CONNECT_WEBHOOK_SECRET",
+  );
+  assert.equal(settingOf({ STRIPE_CONNECT_WEBHOOK_SECRET: "nope" }), "STRIPE_CONNECT_WEBHOOK_SECRET");
+  assert.equal(
+    settingOf({ STRIPE_API_HOST: "127.0.0.1", STRIPE_API_PROTOCOL: "ftp" }),
+    "STRIPE_API_PROTOCOL",
+  );
+  assert.equal(settingOf({ STRIPE_API_HOST: "127.0.0.1", STRIPE_API_PORT: "99999" }), "STRIPE_API_PORT");
+  // Unset, it follows the payments provider.
+  assert.equal(loadConfig({ SANDBOX: "true" }).kyc.provider, "sandbox");
+  const stripe = loadConfig({
+    PAYMENTS_PROVIDER: "stripe",
+    STRIPE_SECRET_KEY: "sk_test_abc",
+    STRIPE_WEBHOOK_SECRET: "whsec_abc",
+    STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_def",
+  });
+  assert.equal(stripe.kyc.provider, "stripe");
+  assert.equal(stripe.kyc.connectWebhookSecret, "whsec_def");
+});
+
 test("the registry answers the configured provider for both methods and refuses others", () => {
   const db = {} as Database;
   const sandbox = createPaymentProviders(loadConfig({ SANDBOX: "true" }), db, () => new Date());
@@ -51,6 +76,7 @@ test("the registry answers the configured provider for both methods and refuses 
       PAYMENTS_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: "sk_test_abc",
       STRIPE_WEBHOOK_SECRET: "whsec_abc",
+      KYC_PROVIDER: "sandbox",
     }),
     db,
     () => new Date(),

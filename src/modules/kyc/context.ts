@@ -10,31 +10,18 @@ export interface KycContext {
   sealer: Sealer;
 }
 
-type Env = Record<string, string | undefined>;
-
 /**
- * The provider is chosen by id (KYC_PROVIDER, by default the payments provider): `stripe` needs
- * STRIPE_SECRET_KEY and STRIPE_CONNECT_WEBHOOK_SECRET. STRIPE_API_HOST/PORT/PROTOCOL point the
- * SDK at a stand-in server (tests only).
+ * The provider named by the validated config (`KYC_PROVIDER`, by default the payments provider):
+ * `stripe` runs on STRIPE_SECRET_KEY and STRIPE_CONNECT_WEBHOOK_SECRET, which the config requires.
  */
-export function createKycContext(deps: Deps, env: Env = process.env): KycContext {
-  const sealer = createSealer(deps.config);
-  const id = env.KYC_PROVIDER || deps.config.paymentsProvider;
-  if (id === "stripe") {
-    const secretKey = deps.config.stripeSecretKey ?? env.STRIPE_SECRET_KEY;
-    const webhookSecret = env.STRIPE_CONNECT_WEBHOOK_SECRET;
-    if (!secretKey || !webhookSecret) {
-      throw new Error("KYC_PROVIDER=stripe needs STRIPE_SECRET_KEY and STRIPE_CONNECT_WEBHOOK_SECRET");
-    }
-    const provider = new StripeConnectProvider({
-      secretKey,
-      webhookSecret,
-      host: env.STRIPE_API_HOST || undefined,
-      port: env.STRIPE_API_PORT ? Number(env.STRIPE_API_PORT) : undefined,
-      protocol: env.STRIPE_API_PROTOCOL === "http" ? "http" : undefined,
-    });
-    return { provider, sealer };
-  }
-  if (id !== "sandbox") throw new Error(`Unknown KYC_PROVIDER ${id}`);
-  return { provider: new SandboxKycProvider(deps.db), sealer };
+export function createKycContext(deps: Deps): KycContext {
+  const { config } = deps;
+  const sealer = createSealer(config);
+  if (config.kyc.provider === "sandbox") return { provider: new SandboxKycProvider(deps.db), sealer };
+  const provider = new StripeConnectProvider({
+    secretKey: config.stripeSecretKey!,
+    webhookSecret: config.kyc.connectWebhookSecret!,
+    ...config.stripeApi,
+  });
+  return { provider, sealer };
 }
