@@ -1,5 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { eq } from "drizzle-orm";
+import { MAX_CHAIN_SENDINGS } from "../../src/modules/payments/chain-step.ts";
+import { payments } from "../../src/modules/payments/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { bank, CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
@@ -70,6 +73,33 @@ describe("payments that run a contract call", () => {
     expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
     const cancelled = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "cancelled");
     assert.match(JSON.stringify(cancelled.transaction_response.error), /revert/);
+  });
+
+  test("a dropped transaction is signed and sent again: paid with the second one", async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+      trigger_data_input: input("A-drop-once"),
+    });
+    t.deps.chains.sandbox.nextOutcome("drop"); // the next transaction signed is dropped
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    const paid = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
+    const [row] = await t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+    assert.equal((row.sentTransaction as { sending?: number }).sending, 2, "the second sending landed");
+    assert.equal((row.sentTransaction as { transactionId: string }).transactionId, paid.transaction_id);
+  });
+
+  test(`a transaction dropped ${MAX_CHAIN_SENDINGS} times fails the call: the card hold is released`, async () => {
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+      trigger_data_input: input("sandbox:drop"),
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    const cancelled = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "cancelled");
+    assert.match(JSON.stringify(cancelled.transaction_response.error), /dropped/);
+    const [row] = await t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+    assert.equal(row.sentTransaction, null);
   });
 
   test("a reverted call after a bank debit leaves failed-captured, which can be refunded", async () => {

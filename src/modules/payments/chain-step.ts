@@ -9,6 +9,7 @@ import type {
 } from "../../platform/chains/adapter.ts";
 import { ChainError } from "../../platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
+import type { Executor } from "../../platform/db/index.ts";
 import { crashPoint } from "../../platform/jobs/faults.ts";
 import { apps } from "../apps/tables.ts";
 import { prices } from "../prices/tables.ts";
@@ -16,7 +17,13 @@ import { type RenderedCall, renderCall } from "../triggers/render.ts";
 import { triggers } from "../triggers/tables.ts";
 import { decryptWalletSecret } from "../wallets/secrets.ts";
 import { wallets } from "../wallets/tables.ts";
-import { CONFIRMATIONS_JOB, type PaymentJob, RELEASE_HOLD_JOB, SETTLE_JOB } from "./job-names.ts";
+import {
+  CONFIRMATIONS_JOB,
+  EXECUTE_JOB,
+  type PaymentJob,
+  RELEASE_HOLD_JOB,
+  SETTLE_JOB,
+} from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
 import { payments } from "./tables.ts";
 
@@ -115,7 +122,11 @@ async function chainFailed(
   });
 }
 
-type Recorded = SentTransaction & { raw?: string };
+/** A dropped transaction can never land, so the call is signed and sent again: this many sendings in all. */
+export const MAX_CHAIN_SENDINGS = 3;
+
+/** The stored transaction: signed bytes until broadcast, and which sending of the call it is. */
+type Recorded = SentTransaction & { raw?: string; sending?: number };
 
 /**
  * Runs the trigger's contract call from the app's wallet, or, for a price without a trigger,
@@ -124,7 +135,7 @@ type Recorded = SentTransaction & { raw?: string };
  * finds the stored bytes on retry and broadcasts those same bytes, which the chain takes as the one
  * transaction they are; it signs again only when the chain says those bytes can never land.
  */
-export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<void> {
+export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1): Promise<void> {
   if (!payment.triggerId) {
     await deps.db.transaction(async (tx) => {
       await deps.jobs.send<PaymentJob>(tx, SETTLE_JOB, { paymentId: payment.id });
@@ -141,7 +152,7 @@ export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<voi
   }
   const signed = recorded?.raw
     ? (recorded as SignedTransaction)
-    : await signAndStore(deps, payment, recorded);
+    : await signAndStore(deps, payment, recorded, sending);
   if (!signed) return;
   const adapter = deps.chains.adapter(signed.chain, signed.network);
   let sent: SentTransaction;
@@ -150,7 +161,7 @@ export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<voi
   } catch (error) {
     if (error instanceof ChainError && error.code === "stale") {
       // These bytes can never land: forget them, and the retry signs the call again.
-      await compareAndSet(deps, payment.id, signed, null);
+      await compareAndSet(deps.db, deps, payment.id, signed, null);
       throw error;
     }
     if (error instanceof ChainError && FINAL_CHAIN_ERRORS.has(error.code)) {
@@ -164,10 +175,11 @@ export async function runChainStep(deps: Deps, payment: PaymentRow): Promise<voi
       .select({ useExplorer: apps.useExplorer })
       .from(apps)
       .where(eq(apps.id, payment.appId));
+    const stored: Recorded = { ...sent, sending: (signed as Recorded).sending };
     await tx
       .update(payments)
       .set({
-        sentTransaction: sent as unknown as Record<string, unknown>,
+        sentTransaction: stored as unknown as Record<string, unknown>,
         transactionId: sent.transactionId,
         transactionUrl: app?.useExplorer ? adapter.explorerUrl(sent.transactionId) : null,
         updatedAt: deps.now(),
@@ -186,6 +198,7 @@ async function signAndStore(
   deps: Deps,
   payment: PaymentRow,
   recorded: Recorded | null,
+  sending: number,
 ): Promise<SignedTransaction | null> {
   const found = await context(deps, payment);
   if (!found) {
@@ -203,13 +216,14 @@ async function signAndStore(
   }
   const secret = await decryptWalletSecret(deps, wallet.id);
   const adapter = deps.chains.adapter(wallet.type as Chain, price.networkType as Network);
-  let signed: SignedTransaction;
+  let signed: SignedTransaction & { sending: number };
   try {
-    signed = await adapter.sign(call, {
+    const bytes = await adapter.sign(call, {
       privateKey: secret.secret,
       accountId: secret.accountId,
       permission: secret.permission ?? undefined,
     });
+    signed = { ...bytes, sending };
   } catch (error) {
     if (error instanceof ChainError && FINAL_CHAIN_ERRORS.has(error.code)) {
       await chainFailed(deps, payment.id, { message: error.message, reason: error.reason });
@@ -217,7 +231,7 @@ async function signAndStore(
     }
     throw error;
   }
-  if (!(await compareAndSet(deps, payment.id, recorded, signed))) {
+  if (!(await compareAndSet(deps.db, deps, payment.id, recorded, signed))) {
     adapter.discard(signed);
     return null;
   }
@@ -227,6 +241,7 @@ async function signAndStore(
 
 /** Replaces the stored transaction only if it is still `expected` (by id), for a payment still running its call. */
 async function compareAndSet(
+  db: Executor,
   deps: Deps,
   paymentId: string,
   expected: Recorded | null,
@@ -235,7 +250,7 @@ async function compareAndSet(
   const stored = expected
     ? sql`${payments.sentTransaction}->>'transactionId' = ${expected.transactionId}`
     : isNull(payments.sentTransaction);
-  const updated = await deps.db
+  const updated = await db
     .update(payments)
     .set({ sentTransaction: next as unknown as Record<string, unknown> | null, updatedAt: deps.now() })
     .where(and(eq(payments.id, paymentId), inArray(payments.status, ["hold", "failed-captured"]), stored))
@@ -245,11 +260,21 @@ async function compareAndSet(
 
 /** Counts confirmations until the call is final, then settles; a failed or dropped call fails the step. */
 export async function followChainCall(deps: Deps, payment: PaymentRow): Promise<void> {
-  const sent = payment.sentTransaction as unknown as SentTransaction | null;
-  if (!sent) return;
+  const sent = payment.sentTransaction as unknown as Recorded | null;
+  if (!sent || sent.raw) return;
   const adapter = deps.chains.adapter(sent.chain, sent.network);
   const status = await adapter.status(sent);
   const response = transactionResponse(sent.chain, status);
+  const sending = sent.sending ?? 1;
+  if (status.state === "dropped" && sending < MAX_CHAIN_SENDINGS) {
+    // It never landed and never will: forget it, and the call is signed and sent again.
+    await deps.db.transaction(async (tx) => {
+      if (await compareAndSet(tx, deps, payment.id, sent, null)) {
+        await deps.jobs.send<PaymentJob>(tx, EXECUTE_JOB, { paymentId: payment.id, sending: sending + 1 });
+      }
+    });
+    return;
+  }
   if (status.state === "failed" || status.state === "dropped") {
     const error = status.error ?? {
       message: status.state === "dropped" ? "the transaction was dropped" : "the call failed",

@@ -25,4 +25,6 @@ export interface PaymentJob {
   retry?: boolean;
   /** Sync job: how many times it looked already (absent: woken by a webhook, no further polling). */
   polls?: number;
+  /** Execute job: which sending of the contract call this is (absent: the first). */
+  sending?: number;
 }

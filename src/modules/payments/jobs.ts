@@ -206,10 +206,10 @@ function syncJob(deps: Deps): JobDefinition<PaymentJob> {
 function executeJob(deps: Deps): JobDefinition<PaymentJob> {
   return {
     name: EXECUTE_JOB,
-    async handle({ paymentId }) {
+    async handle({ paymentId, sending }) {
       const payment = await read(deps, paymentId);
       if (!payment || (payment.status !== "hold" && payment.status !== "failed-captured")) return;
-      await runChainStep(deps, payment);
+      await runChainStep(deps, payment, sending);
     },
   };
 }
