@@ -39,22 +39,62 @@ test("payment settings are validated and errors name the setting", () => {
   assert.equal(loadConfig({ SANDBOX: "true" }).paymentsProvider, "sandbox");
 });
 
+const STRIPE_TEST = {
+  SANDBOX: "true",
+  PAYMENTS_PROVIDER: "stripe",
+  STRIPE_SECRET_KEY: "sk_test_abc",
+  STRIPE_WEBHOOK_SECRET: "whsec_abc",
+  STRIPE_PUBLISHABLE_KEY: "pk_test_abc",
+};
+
+test("the hosted checkout's Stripe.js settings are validated and name the setting", () => {
+  // The page makes card payment methods with Stripe.js, so Stripe needs the publishable key…
+  const { STRIPE_PUBLISHABLE_KEY: _, ...withoutKey } = STRIPE_TEST;
+  assert.equal(settingOf(withoutKey), "STRIPE_PUBLISHABLE_KEY");
+  // …a publishable one of the server's mode (a secret key in its place is refused, never shown).
+  assert.equal(
+    settingOf({ ...STRIPE_TEST, STRIPE_PUBLISHABLE_KEY: "sk_test_abc" }),
+    "STRIPE_PUBLISHABLE_KEY",
+  );
+  assert.equal(
+    settingOf({ ...STRIPE_TEST, STRIPE_PUBLISHABLE_KEY: "pk_live_abc" }),
+    "STRIPE_PUBLISHABLE_KEY",
+  );
+  assert.equal(settingOf({ SANDBOX: "true", STRIPE_PUBLISHABLE_KEY: "nope" }), "STRIPE_PUBLISHABLE_KEY");
+  // Not needed with the sandbox provider.
+  assert.equal(loadConfig({ SANDBOX: "true" }).stripePublishableKey, undefined);
+  const config = loadConfig(STRIPE_TEST);
+  assert.equal(config.stripePublishableKey, "pk_test_abc");
+  assert.equal(config.stripeJsUrl, "https://js.stripe.com/v3/");
+  assert.equal(config.stripeApi, undefined);
+  // Stripe.js comes over https; plain http only from a loopback stand-in.
+  assert.equal(settingOf({ STRIPE_JS_URL: "http://js.example.com/v3/" }), "STRIPE_JS_URL");
+  assert.equal(settingOf({ STRIPE_JS_URL: "js.stripe.com/v3/" }), "STRIPE_JS_URL");
+  assert.equal(settingOf({ STRIPE_JS_URL: "javascript:alert(1)" }), "STRIPE_JS_URL");
+  assert.equal(
+    loadConfig({ STRIPE_JS_URL: "http://127.0.0.1:9999/v3/" }).stripeJsUrl,
+    "http://127.0.0.1:9999/v3/",
+  );
+  assert.equal(settingOf({ STRIPE_API_PORT: "12" }), "STRIPE_API_HOST");
+  assert.equal(
+    settingOf({ STRIPE_API_HOST: "127.0.0.1", STRIPE_API_PROTOCOL: "ftp" }),
+    "STRIPE_API_PROTOCOL",
+  );
+  assert.equal(settingOf({ STRIPE_API_HOST: "127.0.0.1", STRIPE_API_PORT: "99999" }), "STRIPE_API_PORT");
+  assert.deepEqual(
+    loadConfig({ STRIPE_API_HOST: "127.0.0.1", STRIPE_API_PORT: "8080", STRIPE_API_PROTOCOL: "http" })
+      .stripeApi,
+    { host: "127.0.0.1", port: 8080, protocol: "http" },
+  );
+});
+
 test("the registry answers the configured provider for both methods and refuses others", () => {
   const db = {} as Database;
   const sandbox = createPaymentProviders(loadConfig({ SANDBOX: "true" }), db, () => new Date());
   assert.equal(sandbox.forMethod("card").id, "sandbox");
   assert.equal(sandbox.forMethod("us_bank_account").id, "sandbox");
   assert.throws(() => sandbox.forMethod("paypal"), { code: "validation_failed" });
-  const stripe = createPaymentProviders(
-    loadConfig({
-      SANDBOX: "true",
-      PAYMENTS_PROVIDER: "stripe",
-      STRIPE_SECRET_KEY: "sk_test_abc",
-      STRIPE_WEBHOOK_SECRET: "whsec_abc",
-    }),
-    db,
-    () => new Date(),
-  );
+  const stripe = createPaymentProviders(loadConfig(STRIPE_TEST), db, () => new Date());
   assert.equal(stripe.forMethod("card").id, "stripe");
   assert.equal(stripe.byId("sandbox").id, "sandbox");
 });
