@@ -218,18 +218,22 @@ function paymentSettings(env: Env, sandbox: boolean) {
   ) {
     throw new ConfigError("STRIPE_JS_URL", "must be an https URL (http only on a loopback address)");
   }
+  // Stripe asks that Stripe.js always come from js.stripe.com (PCI); a stand-in is for test mode.
+  if (!sandbox && provider === "stripe" && jsUrl.origin !== "https://js.stripe.com") {
+    throw new ConfigError("STRIPE_JS_URL", "must be on https://js.stripe.com in live mode");
+  }
   return {
     paymentsProvider: provider as "sandbox" | "stripe",
     stripeSecretKey,
     stripeWebhookSecret,
     stripePublishableKey,
     stripeJsUrl: jsUrl.href,
-    stripeApi: stripeApiAddress(env),
+    stripeApi: stripeApiAddress(env, sandbox),
   };
 }
 
 /** STRIPE_API_HOST/PORT/PROTOCOL: point the Stripe SDK at a stand-in server (tests only). */
-function stripeApiAddress(env: Env): StripeApiAddress | undefined {
+function stripeApiAddress(env: Env, sandbox: boolean): StripeApiAddress | undefined {
   const host = env.STRIPE_API_HOST || undefined;
   const protocol = env.STRIPE_API_PROTOCOL || "https";
   if (protocol !== "http" && protocol !== "https") {
@@ -246,6 +250,8 @@ function stripeApiAddress(env: Env): StripeApiAddress | undefined {
     return undefined;
   }
   if (!/^[A-Za-z0-9.-]+$/.test(host)) throw new ConfigError("STRIPE_API_HOST", "must be a host name");
+  // The secret key goes wherever this points: a live server talks to Stripe itself, nowhere else.
+  if (!sandbox) throw new ConfigError("STRIPE_API_HOST", "is for test stand-ins and refused in live mode");
   return { host, port, protocol };
 }
 

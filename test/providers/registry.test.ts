@@ -75,6 +75,15 @@ test("the hosted checkout's Stripe.js settings are validated and name the settin
     loadConfig({ STRIPE_JS_URL: "http://127.0.0.1:9999/v3/" }).stripeJsUrl,
     "http://127.0.0.1:9999/v3/",
   );
+  const live = {
+    ...STRIPE_TEST,
+    SANDBOX: "false",
+    STRIPE_SECRET_KEY: "sk_live_abc",
+    STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
+  };
+  assert.equal(loadConfig(live).stripeJsUrl, "https://js.stripe.com/v3/");
+  assert.equal(settingOf({ ...live, STRIPE_JS_URL: "https://cdn.example.com/v3/" }), "STRIPE_JS_URL");
+  assert.equal(settingOf({ ...live, STRIPE_API_HOST: "127.0.0.1" }), "STRIPE_API_HOST");
   assert.equal(settingOf({ STRIPE_API_PORT: "12" }), "STRIPE_API_HOST");
   assert.equal(
     settingOf({ STRIPE_API_HOST: "127.0.0.1", STRIPE_API_PROTOCOL: "ftp" }),
