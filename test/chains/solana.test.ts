@@ -208,7 +208,9 @@ describe("Solana adapter over RPC (loopback stand-in executing in litesvm)", () 
   test("signed bytes broadcast again are one transaction; bytes whose blockhash expired unsent are stale", async () => {
     const wallet = await solanaSigner(walletKey);
     const to = (await generateKeyPairSigner()).address;
-    const signed = await adapter.sign(transferCall(wallet.address, to, 1_000_000n), { privateKey: walletKey });
+    const signed = await adapter.sign(transferCall(wallet.address, to, 1_000_000n), {
+      privateKey: walletKey,
+    });
     await adapter.broadcast(signed);
     const again = await adapter.broadcast(signed);
     assert.equal(again.transactionId, signed.transactionId);

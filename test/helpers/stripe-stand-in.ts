@@ -69,6 +69,8 @@ export class StripeStandIn {
   readonly paymentMethods = new Map<string, PaymentMethod & { number: string }>();
   /** `http://127.0.0.1:<port>` once started. */
   origin = "";
+  /** First answers by Idempotency-Key: a repeated request gets the same object, as at Stripe. */
+  private readonly idempotent = new Map<string, { request: string; status: number; text: string }>();
   /** While true every request answers 500, as Stripe does when it is down. */
   down = false;
   private server: Server | undefined;
@@ -90,14 +92,37 @@ export class StripeStandIn {
           return;
         }
         this.seen.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, form });
-        const [status, answer] = this.route(
-          req.method ?? "",
-          url.pathname,
-          form,
-          String(req.headers.authorization ?? ""),
-        );
+        const key = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
+        const replay = typeof key === "string" ? this.idempotent.get(key) : undefined;
+        let status: number;
+        let text: string;
+        if (replay && replay.request !== `${url.pathname}?${body}`) {
+          // Stripe refuses a key reused with other parameters rather than replaying.
+          status = 400;
+          text = JSON.stringify({
+            error: {
+              type: "idempotency_error",
+              message:
+                "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+            },
+          });
+        } else if (replay) {
+          [status, text] = [replay.status, replay.text];
+        } else {
+          const [code, answer] = this.route(
+            req.method ?? "",
+            url.pathname,
+            form,
+            String(req.headers.authorization ?? ""),
+          );
+          [status, text] = [code, JSON.stringify(answer)];
+          // Stripe saves the first answer under the key (5xx excepted) and replays it byte for byte.
+          if (typeof key === "string" && status < 500) {
+            this.idempotent.set(key, { request: `${url.pathname}?${body}`, status, text });
+          }
+        }
         res.writeHead(status, { "content-type": "application/json", "request-id": `req_${++this.counter}` });
-        res.end(JSON.stringify(answer));
+        res.end(text);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
