@@ -29,8 +29,15 @@ export interface Config {
   stripeWebhookSecret: string | undefined;
   /** Seller onboarding provider (`KYC_PROVIDER`, by default the payments provider) and its Connect webhook secret. */
   kyc: { provider: "sandbox" | "stripe"; connectWebhookSecret: string | undefined };
-  /** Where the Stripe SDK connects: Stripe itself unless STRIPE_API_HOST names a stand-in (tests). */
-  stripeApi: { host?: string; port?: number; protocol?: "http" | "https" };
+  /**
+   * Stripe publishable key (`pk_test_…`/`pk_live_…`) the hosted checkout gives Stripe.js; public by
+   * design, required with Stripe because the page makes the card's payment method with it.
+   */
+  stripePublishableKey: string | undefined;
+  /** Where the hosted checkout loads Stripe.js from; tests point it at a loopback stand-in. */
+  stripeJsUrl: string;
+  /** Where the Stripe SDK sends API calls (STRIPE_API_HOST/PORT/PROTOCOL); absent: Stripe's own. */
+  stripeApi: StripeApiAddress | undefined;
   /** Let outbound webhooks reach loopback addresses: local development and tests only. */
   webhooksAllowLoopback: boolean;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
@@ -43,6 +50,12 @@ export interface Config {
   auctionHoldHours: number;
   /** Chain adapters: settings per chain and network (docs/chains.md lists them with their sources). */
   chains: ChainsConfig;
+}
+
+export interface StripeApiAddress {
+  host: string;
+  port: number | undefined;
+  protocol: "http" | "https";
 }
 
 export interface ChainNetworkSettings {
@@ -134,7 +147,6 @@ export function loadConfig(env: Env = process.env): Config {
     jobTimeoutSeconds: integer(env, "JOB_TIMEOUT_SECONDS", 300, 1, 24 * 3600),
     ...paymentSettings(env, sandbox),
     kyc: kycSettings(env, sandbox),
-    stripeApi: stripeApi(env),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     masterKey: masterKey(env),
     masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
@@ -176,7 +188,74 @@ function paymentSettings(env: Env, sandbox: boolean) {
       );
     }
   }
-  return { paymentsProvider: provider as "sandbox" | "stripe", stripeSecretKey, stripeWebhookSecret };
+  const stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY || undefined;
+  if (stripePublishableKey !== undefined && !/^pk_(test|live)_[A-Za-z0-9]+$/.test(stripePublishableKey)) {
+    throw new ConfigError(
+      "STRIPE_PUBLISHABLE_KEY",
+      "must be a Stripe publishable key (pk_test_… or pk_live_…)",
+    );
+  }
+  if (provider === "stripe") {
+    // The hosted checkout turns the card into a payment method with Stripe.js, which needs this key.
+    if (!stripePublishableKey) {
+      throw new ConfigError("STRIPE_PUBLISHABLE_KEY", "is required when PAYMENTS_PROVIDER is stripe");
+    }
+    if (sandbox !== stripePublishableKey.startsWith("pk_test_")) {
+      throw new ConfigError(
+        "STRIPE_PUBLISHABLE_KEY",
+        sandbox ? "must be a test key in sandbox mode" : "must be a live key",
+      );
+    }
+  }
+  const stripeJsUrl = env.STRIPE_JS_URL || "https://js.stripe.com/v3/";
+  let jsUrl: URL | undefined;
+  try {
+    jsUrl = new URL(stripeJsUrl);
+  } catch {}
+  // https only, but a loopback stand-in may be http: the page's CSP names this URL's origin.
+  const loopback = jsUrl && /^(127\.\d+\.\d+\.\d+|localhost|\[::1\])$/.test(jsUrl.hostname);
+  if (
+    !jsUrl ||
+    !(jsUrl.protocol === "https:" || (jsUrl.protocol === "http:" && loopback)) ||
+    jsUrl.username
+  ) {
+    throw new ConfigError("STRIPE_JS_URL", "must be an https URL (http only on a loopback address)");
+  }
+  // Stripe asks that Stripe.js always come from js.stripe.com (PCI); a stand-in is for test mode.
+  if (!sandbox && provider === "stripe" && jsUrl.origin !== "https://js.stripe.com") {
+    throw new ConfigError("STRIPE_JS_URL", "must be on https://js.stripe.com in live mode");
+  }
+  return {
+    paymentsProvider: provider as "sandbox" | "stripe",
+    stripeSecretKey,
+    stripeWebhookSecret,
+    stripePublishableKey,
+    stripeJsUrl: jsUrl.href,
+    stripeApi: stripeApiAddress(env, sandbox),
+  };
+}
+
+/** STRIPE_API_HOST/PORT/PROTOCOL: point the Stripe SDK at a stand-in server (tests only). */
+function stripeApiAddress(env: Env, sandbox: boolean): StripeApiAddress | undefined {
+  const host = env.STRIPE_API_HOST || undefined;
+  const protocol = env.STRIPE_API_PROTOCOL || "https";
+  if (protocol !== "http" && protocol !== "https") {
+    throw new ConfigError("STRIPE_API_PROTOCOL", "must be http or https");
+  }
+  const port = env.STRIPE_API_PORT ? integer(env, "STRIPE_API_PORT", 443, 1, 65535) : undefined;
+  if (!host) {
+    if (port !== undefined || env.STRIPE_API_PROTOCOL) {
+      throw new ConfigError(
+        "STRIPE_API_HOST",
+        "is required when STRIPE_API_PORT or STRIPE_API_PROTOCOL is set",
+      );
+    }
+    return undefined;
+  }
+  if (!/^[A-Za-z0-9.-]+$/.test(host)) throw new ConfigError("STRIPE_API_HOST", "must be a host name");
+  // The secret key goes wherever this points: a live server talks to Stripe itself, nowhere else.
+  if (!sandbox) throw new ConfigError("STRIPE_API_HOST", "is for test stand-ins and refused in live mode");
+  return { host, port, protocol };
 }
 
 function kycSettings(env: Env, sandbox: boolean): Config["kyc"] {
@@ -197,16 +276,6 @@ function kycSettings(env: Env, sandbox: boolean): Config["kyc"] {
     }
   }
   return { provider, connectWebhookSecret };
-}
-
-function stripeApi(env: Env): Config["stripeApi"] {
-  const host = env.STRIPE_API_HOST || undefined;
-  if (host === undefined) return {};
-  const protocol = env.STRIPE_API_PROTOCOL || "https";
-  if (protocol !== "http" && protocol !== "https") {
-    throw new ConfigError("STRIPE_API_PROTOCOL", "must be http or https");
-  }
-  return { host, port: integer(env, "STRIPE_API_PORT", 443, 1, 65535), protocol };
 }
 
 function masterKey(env: Env): Buffer | undefined {

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { CARD_FRAME_HTML, STRIPE_JS, threeDSecurePage } from "./stripe-js-stand-in.ts";
 
 export interface SeenRequest {
   method: string;
@@ -24,13 +25,52 @@ interface Intent {
   metadata: Record<string, string>;
 }
 
+interface PaymentMethod {
+  id: string;
+  object: "payment_method";
+  type: "card";
+  card: { brand: string; last4: string; exp_month: number; exp_year: number };
+  billing_details: { email: string | null };
+}
+
+/** What Stripe's test cards do at confirmation (docs.stripe.com/testing). */
+const TEST_CARDS: Record<string, "decline" | "insufficient_funds" | "3ds"> = {
+  "4000000000000002": "decline",
+  "4000000000009995": "insufficient_funds",
+  "4000002760003184": "3ds",
+  "4000002500003155": "3ds",
+};
+
+/** Stripe's ready-made test payment methods, usable without creating one first. */
+const TEST_PAYMENT_METHODS: Record<string, "ok" | "decline" | "3ds"> = {
+  pm_card_visa: "ok",
+  pm_card_chargeDeclined: "decline",
+  pm_card_authenticationRequired: "3ds",
+};
+
+const luhn = (digits: string) =>
+  [...digits].reverse().reduce((sum, d, i) => {
+    const n = Number(d) * (i % 2 ? 2 : 1);
+    return sum + (n > 9 ? n - 9 : n);
+  }, 0) %
+    10 ===
+  0;
+
 /**
  * A loopback stand-in for api.stripe.com: it records what the SDK sends and answers the way
  * Stripe's API reference documents (objects, 402 card errors, 400 state errors, 5xx outages).
+ * It also plays js.stripe.com (a stand-in Stripe.js at `/v3/`, whose card frame creates payment
+ * methods here with the publishable key) and the issuer's 3-D Secure page (`/3ds/{intent}`).
  */
 export class StripeStandIn {
   readonly seen: SeenRequest[] = [];
   readonly intents = new Map<string, Intent>();
+  /** Payment methods made with `POST /v1/payment_methods`, and the test card each was made from. */
+  readonly paymentMethods = new Map<string, PaymentMethod & { number: string }>();
+  /** `http://127.0.0.1:<port>` once started. */
+  origin = "";
+  /** First answers by Idempotency-Key: a repeated request gets the same object, as at Stripe. */
+  private readonly idempotent = new Map<string, { request: string; status: number; text: string }>();
   /** While true every request answers 500, as Stripe does when it is down. */
   down = false;
   private server: Server | undefined;
@@ -45,14 +85,50 @@ export class StripeStandIn {
       req.on("end", () => {
         const url = new URL(req.url ?? "/", "http://stand-in");
         const form = new URLSearchParams(req.method === "GET" ? url.search : body);
+        const page = this.browser(req.method ?? "", url.pathname, form);
+        if (page) {
+          res.writeHead(page.status, page.headers);
+          res.end(page.body);
+          return;
+        }
         this.seen.push({ method: req.method ?? "", path: url.pathname, headers: req.headers, form });
-        const [status, answer] = this.route(req.method ?? "", url.pathname, form);
+        const key = req.method === "POST" ? req.headers["idempotency-key"] : undefined;
+        const replay = typeof key === "string" ? this.idempotent.get(key) : undefined;
+        let status: number;
+        let text: string;
+        if (replay && replay.request !== `${url.pathname}?${body}`) {
+          // Stripe refuses a key reused with other parameters rather than replaying.
+          status = 400;
+          text = JSON.stringify({
+            error: {
+              type: "idempotency_error",
+              message:
+                "Keys for idempotent requests can only be used with the same parameters they were first used with.",
+            },
+          });
+        } else if (replay) {
+          [status, text] = [replay.status, replay.text];
+        } else {
+          const [code, answer] = this.route(
+            req.method ?? "",
+            url.pathname,
+            form,
+            String(req.headers.authorization ?? ""),
+          );
+          [status, text] = [code, JSON.stringify(answer)];
+          // Stripe saves the first answer under the key (5xx excepted) and replays it byte for byte.
+          if (typeof key === "string" && status < 500) {
+            this.idempotent.set(key, { request: `${url.pathname}?${body}`, status, text });
+          }
+        }
         res.writeHead(status, { "content-type": "application/json", "request-id": `req_${++this.counter}` });
-        res.end(JSON.stringify(answer));
+        res.end(text);
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, "127.0.0.1", resolve));
-    return (this.server!.address() as AddressInfo).port;
+    const { port } = this.server!.address() as AddressInfo;
+    this.origin = `http://127.0.0.1:${port}`;
+    return port;
   }
 
   async stop(): Promise<void> {
@@ -76,9 +152,107 @@ export class StripeStandIn {
     return out;
   }
 
-  private route(method: string, path: string, form: URLSearchParams): [number, unknown] {
+  /** What a browser asks for: Stripe.js, the card frame, the 3-D Secure page and its answer. */
+  private browser(
+    method: string,
+    path: string,
+    form: URLSearchParams,
+  ): { status: number; headers: Record<string, string>; body: string } | undefined {
+    const html = (body: string) => ({
+      status: 200,
+      headers: { "content-type": "text/html; charset=utf-8" },
+      body,
+    });
+    if (method === "GET" && (path === "/v3/" || path === "/v3")) {
+      return { status: 200, headers: { "content-type": "text/javascript; charset=utf-8" }, body: STRIPE_JS };
+    }
+    if (method === "GET" && path === "/v3/elements/card.html") return html(CARD_FRAME_HTML);
+    const challenge = /^\/3ds\/([^/]+)$/.exec(path);
+    if (!challenge) return undefined;
+    const intent = this.intents.get(decodeURIComponent(challenge[1]));
+    if (intent?.status !== "requires_action") {
+      return { status: 404, headers: { "content-type": "text/plain" }, body: "No authentication pending" };
+    }
+    if (method === "GET") return html(threeDSecurePage(intent.id));
+    const passed = form.get("result") === "pass";
+    const next = intent.next_action as { redirect_to_url: { return_url: string | null } };
+    intent.next_action = null;
+    if (passed) {
+      intent.status = "requires_capture";
+      intent.amount_capturable = intent.amount;
+      intent.latest_charge = this.id("ch");
+    } else {
+      intent.status = "requires_payment_method";
+      intent.last_payment_error = {
+        type: "card_error",
+        code: "payment_intent_authentication_failure",
+        message:
+          "We are unable to authenticate your payment method. Please choose a different payment method and try again.",
+      };
+    }
+    const back = new URL(next.redirect_to_url.return_url ?? `${this.origin}/`);
+    back.searchParams.set("payment_intent", intent.id);
+    back.searchParams.set("payment_intent_client_secret", `${intent.id}_secret_standin`);
+    back.searchParams.set("redirect_status", passed ? "succeeded" : "failed");
+    return { status: 302, headers: { location: back.toString() }, body: "" };
+  }
+
+  /** `POST /v1/payment_methods`, as Stripe.js calls it with the publishable key. */
+  private createPaymentMethod(form: URLSearchParams, authorization: string): [number, unknown] {
+    if (!/^Bearer (pk|sk)_test_/.test(authorization)) {
+      return [401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } }];
+    }
+    const cardError = (code: string, param: string, message: string): [number, unknown] => [
+      402,
+      { error: { type: "card_error", code, param, message } },
+    ];
+    if (form.get("type") !== "card") {
+      return [400, { error: { type: "invalid_request_error", param: "type", message: "Only card here" } }];
+    }
+    const number = form.get("card[number]") ?? "";
+    if (!/^\d{12,19}$/.test(number) || !luhn(number)) {
+      return cardError("invalid_number", "number", "Your card number is invalid.");
+    }
+    const month = Number(form.get("card[exp_month]"));
+    const rawYear = Number(form.get("card[exp_year]"));
+    const year = rawYear < 100 ? 2000 + rawYear : rawYear;
+    if (!(month >= 1 && month <= 12)) {
+      return cardError("invalid_expiry_month", "exp_month", "Your card's expiration month is invalid.");
+    }
+    if (!(year >= new Date().getUTCFullYear())) {
+      return cardError("invalid_expiry_year", "exp_year", "Your card's expiration year is invalid.");
+    }
+    if (!/^\d{3,4}$/.test(form.get("card[cvc]") ?? "")) {
+      return cardError("invalid_cvc", "cvc", "Your card's security code is invalid.");
+    }
+    const method = {
+      id: this.id("pm"),
+      object: "payment_method" as const,
+      type: "card" as const,
+      card: {
+        brand: number.startsWith("4") ? "visa" : "unknown",
+        last4: number.slice(-4),
+        exp_month: month,
+        exp_year: year,
+      },
+      billing_details: { email: form.get("billing_details[email]") },
+    };
+    this.paymentMethods.set(method.id, { ...method, number });
+    return [200, method];
+  }
+
+  /** What confirming with `payment_method` does: a known test method's behaviour, or 404. */
+  private behaviourOf(id: string): "ok" | "decline" | "insufficient_funds" | "3ds" | undefined {
+    if (TEST_PAYMENT_METHODS[id]) return TEST_PAYMENT_METHODS[id];
+    const made = this.paymentMethods.get(id);
+    return made ? (TEST_CARDS[made.number] ?? "ok") : undefined;
+  }
+
+  private route(method: string, path: string, form: URLSearchParams, authorization = ""): [number, unknown] {
     if (this.down) return [500, { error: { type: "api_error", message: "An unknown error occurred" } }];
     const parts = path.split("/").filter(Boolean);
+    if (method === "POST" && path === "/v1/payment_methods")
+      return this.createPaymentMethod(form, authorization);
     if (method === "POST" && path === "/v1/payment_intents") {
       const types = [...form].filter(([k]) => k.startsWith("allowed_payment_method_types")).map(([, v]) => v);
       const intent: Intent = {
@@ -147,25 +321,39 @@ export class StripeStandIn {
     ];
     if (action === "confirm") {
       if (intent.status !== "requires_payment_method") return unexpected();
-      if (form.get("payment_method") === "pm_card_chargeDeclined") {
-        intent.last_payment_error = {
-          type: "card_error",
-          code: "card_declined",
-          decline_code: "generic_decline",
-          message: "Your card was declined.",
-        };
+      const paymentMethod = form.get("payment_method");
+      const behaviour = paymentMethod ? this.behaviourOf(paymentMethod) : "ok";
+      if (!behaviour) {
         return [
-          402,
+          400,
           {
             error: {
-              type: "card_error",
-              code: "card_declined",
-              decline_code: "generic_decline",
-              message: "Your card was declined.",
-              payment_intent: intent,
+              type: "invalid_request_error",
+              code: "resource_missing",
+              param: "payment_method",
+              message: `No such PaymentMethod: '${paymentMethod}'`,
             },
           },
         ];
+      }
+      if (behaviour === "decline" || behaviour === "insufficient_funds") {
+        const error = {
+          type: "card_error",
+          code: "card_declined",
+          decline_code: behaviour === "decline" ? "generic_decline" : "insufficient_funds",
+          message: behaviour === "decline" ? "Your card was declined." : "Your card has insufficient funds.",
+        };
+        intent.last_payment_error = error;
+        return [402, { error: { ...error, payment_intent: intent } }];
+      }
+      if (behaviour === "3ds") {
+        // With a return_url Stripe answers a redirect to the issuer's page, which comes back to it.
+        intent.status = "requires_action";
+        intent.next_action = {
+          type: "redirect_to_url",
+          redirect_to_url: { url: `${this.origin}/3ds/${intent.id}`, return_url: form.get("return_url") },
+        };
+        return [200, intent];
       }
       if (form.get("payment_method_data[type]") === "us_bank_account") {
         intent.status = "processing";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { checkoutPolicy } from "../../src/modules/payments/checkout-page.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
@@ -78,4 +79,25 @@ test("an HTML value cannot break out of the page", async () => {
   });
   const page = await call(t, "GET", `/checkout/${hostile.id}`);
   assert.ok(!page.text.includes("<script>alert(1)</script>"));
+});
+
+test("without Stripe the page loads nothing from outside: no Stripe.js, no frames, API calls to itself", async () => {
+  const page = await call(t, "GET", `/checkout/${price.id}`);
+  const policy = String(page.headers["content-security-policy"]);
+  assert.match(policy, /(^|; )script-src 'nonce-[^' ]+'(;|$)/, "script-src is the nonce alone");
+  assert.match(policy, /(^|; )connect-src 'self'(;|$)/);
+  assert.doesNotMatch(policy, /frame-src|https?:\/\//);
+  assert.ok(!page.text.includes("stripe.com"));
+  assert.match(page.text, /id="number"/, "the sandbox's own test-card fields");
+});
+
+test("Stripe's Stripe.js gets its documented origins, a stand-in only its own", () => {
+  const stripe = checkoutPolicy("n0nce", "https://js.stripe.com/v3/");
+  assert.match(stripe, /script-src 'nonce-n0nce' https:\/\/js\.stripe\.com;/);
+  assert.match(stripe, /frame-src https:\/\/js\.stripe\.com;/);
+  assert.match(stripe, /connect-src 'self' https:\/\/api\.stripe\.com;/);
+  const standIn = checkoutPolicy("n0nce", "http://127.0.0.1:4567/v3/");
+  assert.equal((standIn.match(/http:\/\/127\.0\.0\.1:4567/g) ?? []).length, 3);
+  assert.doesNotMatch(standIn, /stripe\.com/);
+  assert.doesNotMatch(checkoutPolicy("n0nce", null), /https?:|frame-src/);
 });

@@ -128,8 +128,13 @@ describe("configuration", () => {
     assert.equal(loadConfig({}).sandbox, true, "the embedded database defaults to sandbox mode");
     assert.equal(loadConfig({ DATABASE_URL: "postgres://x/y" }).sandbox, true, "live mode must be asked for");
     assert.equal(
-      loadConfig({ SANDBOX: "false", STRIPE_SECRET_KEY: "sk_live_x1", STRIPE_WEBHOOK_SECRET: "whsec_x" })
-        .sandbox,
+      loadConfig({
+        SANDBOX: "false",
+        STRIPE_SECRET_KEY: "sk_live_x1",
+        STRIPE_WEBHOOK_SECRET: "whsec_x",
+        STRIPE_PUBLISHABLE_KEY: "pk_live_x1",
+        STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_y",
+      }).sandbox,
       false,
     );
   });

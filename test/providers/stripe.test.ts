@@ -23,10 +23,11 @@ before(async () => {
 });
 after(async () => stand.stop());
 
+let held = 0;
 async function heldCard() {
   const intent = await stripe.createIntent(
     { amount: 1250n, currency: "USD", method: "card", metadata: { payment: "pay_1" } },
-    { idempotencyKey: "create-1" },
+    { idempotencyKey: `create-${++held}` },
   );
   return stripe.confirmIntent(
     intent.id,
@@ -159,6 +160,16 @@ describe("Stripe provider against the stand-in", () => {
     await stripe.getIntent(intent.id, { connectedAccount: "acct_direct" });
     assert.equal(stand.last().method, "GET");
     assert.equal(stand.last().headers["stripe-account"], "acct_direct");
+  });
+
+  test("a repeated call with its Idempotency-Key answers the first object, as Stripe replays it", async () => {
+    const input = { amount: 700n, currency: "usd", method: "card" as const };
+    const first = await stripe.createIntent(input, { idempotencyKey: "twice" });
+    const again = await stripe.createIntent(input, { idempotencyKey: "twice" });
+    assert.equal(again.id, first.id);
+    await assert.rejects(stripe.createIntent({ ...input, amount: 701n }, { idempotencyKey: "twice" }), {
+      code: "idempotency_key_reused",
+    });
   });
 
   test("a card error is a typed decline; a wrong state is a state conflict", async () => {

@@ -9,7 +9,7 @@ import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { viewPublicPrice } from "../prices/service.ts";
 import { prices } from "../prices/tables.ts";
-import { checkoutPage } from "./checkout-page.ts";
+import { checkoutPage, checkoutPolicy } from "./checkout-page.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { ConfirmPaymentBody } from "./schemas.ts";
 import { openPayment, paymentByToken, requestAuthorization } from "./service.ts";
@@ -76,17 +76,19 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
     async (request, reply) => {
       const price = await viewPublicPrice(deps, request.params.price_id);
       const nonce = randomBytes(16).toString("base64");
+      const { config } = deps;
+      // Cards go through the app's provider: with Stripe the page needs Stripe.js, and only then.
+      const stripe =
+        config.paymentsProvider === "stripe" && config.stripePublishableKey
+          ? { publishableKey: config.stripePublishableKey, jsUrl: config.stripeJsUrl }
+          : null;
       reply
-        .header(
-          "content-security-policy",
-          `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; ` +
-            "img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        )
+        .header("content-security-policy", checkoutPolicy(nonce, stripe?.jsUrl ?? null))
         .header("referrer-policy", "no-referrer")
         .header("x-content-type-options", "nosniff")
         .header("cache-control", "no-store")
         .type("text/html; charset=utf-8");
-      return checkoutPage({ price, sandbox: deps.config.sandbox }, nonce);
+      return checkoutPage({ price, sandbox: config.sandbox, stripe }, nonce);
     },
   );
 

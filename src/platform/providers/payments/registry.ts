@@ -31,6 +31,7 @@ export function createPaymentProviders(
       new StripePaymentProvider({
         secretKey: config.stripeSecretKey,
         webhookSecret: config.stripeWebhookSecret,
+        ...(config.stripeApi ?? {}),
       }),
     );
   }
