@@ -1,8 +1,9 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import { type ExtractTablesWithRelations, getTableColumns, getTableName, type Table } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -123,4 +124,85 @@ export function prepared<T>(db: Database, name: string, build: (db: Database) =>
     cache.set(name, statement);
   }
   return statement;
+}
+
+/**
+ * Parameters of a hand-written statement: `add` keeps a value and answers its placeholder. Values
+ * are passed as text (or null) and PostgreSQL casts them to the column's type, the same on both
+ * engines: bigint as its digits, dates as ISO strings, JSON already serialised.
+ */
+export class Params {
+  readonly values: (string | null)[] = [];
+  add(value: unknown): string {
+    this.values.push(
+      value == null
+        ? null
+        : typeof value === "string"
+          ? value
+          : value instanceof Date
+            ? value.toISOString()
+            : typeof value === "object"
+              ? JSON.stringify(value)
+              : String(value),
+    );
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * `insert into <table> (<columns>) values (<placeholders>)` for one row, each value converted as
+ * Drizzle converts it for that column (a part of a hand-written statement; see `runStatement`).
+ */
+export function insertInto<T extends Table>(table: T, values: T["$inferInsert"], params: Params): string {
+  const columns = getTableColumns(table) as Record<string, { name: string; mapToDriverValue(v: unknown): unknown }>;
+  const names: string[] = [];
+  const placeholders: string[] = [];
+  for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+    if (value === undefined) continue;
+    const column = columns[key];
+    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+    names.push(`"${column.name}"`);
+    placeholders.push(params.add(value === null ? null : column.mapToDriverValue(value)));
+  }
+  return `insert into "${getTableName(table)}" (${names.join(", ")}) values (${placeholders.join(", ")})`;
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs one statement outside any transaction: a single statement is atomic, so several inserts
+ * written as data-modifying `WITH` parts commit together or not at all, in one round trip. On
+ * PostgreSQL it is a named prepared statement, parsed and planned once per connection.
+ */
+export async function runStatement(
+  handle: DatabaseHandle,
+  text: string,
+  values: (string | null)[],
+): Promise<Record<string, unknown>[]> {
+  if (handle.engine === "pglite") return (await handle.pglite!.query<Record<string, unknown>>(text, values)).rows;
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
+    // The texts are a handful of shapes; the bound only guards against a caller that varies them.
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return (await handle.pool!.query<Record<string, unknown>>({ name, text, values })).rows;
+}
+
+type ColumnList = [string, { name: string; mapFromDriverValue(value: unknown): unknown }][];
+const columnLists = new WeakMap<Table, ColumnList>();
+
+/** A row as Drizzle answers it (property names, bigint, Date, parsed JSON) from a raw driver row. */
+export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  let columns = columnLists.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)) as unknown as ColumnList;
+    columnLists.set(table, columns);
+  }
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of columns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
 }

@@ -8,7 +8,7 @@ import {
   type WorkOptions,
 } from "pg-boss";
 import type { Logger } from "pino";
-import type { DatabaseHandle, Tx } from "../db/index.ts";
+import type { DatabaseHandle, Params, Tx } from "../db/index.ts";
 
 /** A job kind: its queue name, retry policy and the code that performs the side effect. */
 export interface JobDefinition<T extends object> {
@@ -24,6 +24,13 @@ export interface JobDefinition<T extends object> {
 export interface Jobs {
   /** Enqueues a job inside the caller's transaction, so it commits or vanishes with the change. */
   send<T extends object>(tx: Tx, name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /**
+   * The INSERT that `send` would run, as a part of the caller's own statement (a data-modifying
+   * `WITH` part; see `runStatement`), its payload added to `params`. Nothing is written until the
+   * caller runs that statement, so the job commits exactly with the caller's change. Only for
+   * queues without NOTIFY (all of this service's queues).
+   */
+  sendPart<T extends object>(params: Params, name: string, data: T, options?: SendOptions): Promise<string>;
   // biome-ignore lint/suspicious/noExplicitAny: a registry holds jobs of every payload type
   register(definitions: JobDefinition<any>[]): void;
   start(options: { work: boolean }): Promise<void>;
@@ -74,6 +81,28 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
         ...options,
         db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       });
+    },
+    async sendPart(params, name, data, options) {
+      if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
+      // pg-boss builds its INSERT and hands it to the `db` adapter; this adapter keeps it instead
+      // of running it, so the job row is exactly the one `send` would write.
+      let captured: { text: string; values: unknown[] } | undefined;
+      const capture = {
+        async executeSql(text: string, values: unknown[]) {
+          captured = { text, values };
+          return { rows: [{ id: "" }] };
+        },
+      };
+      await boss.send(name, data, { ...options, db: capture });
+      if (
+        !captured ||
+        !/^\s*INSERT INTO/i.test(captured.text) ||
+        (captured.text.match(/\$\d+/g) ?? []).join() !== "$1"
+      ) {
+        throw new Error(`pg-boss did not build a one-parameter INSERT for ${name}`);
+      }
+      const placeholder = params.add(String(captured.values[0]));
+      return captured.text.replace("$1", () => placeholder);
     },
     async start({ work }) {
       await boss.start();
