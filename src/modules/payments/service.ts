@@ -3,13 +3,14 @@ import type { Deps } from "../../deps.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import {
-  type Database,
+  type Executor,
   insertInto,
   Params,
   prepared,
+  type Runner,
   rowOf,
-  runStatement,
   type Tx,
+  withStatements,
 } from "../../platform/db/index.ts";
 import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
@@ -70,7 +71,7 @@ const actorName = (actor: Principal | "shopper") =>
  * answer), the caller's role, the price, whether the price's seller is active, and the app's
  * webhook endpoints (for `payment.pending`). `user_id` is the calling user, else null.
  */
-const paymentContext = (db: Database) =>
+const paymentContext = (db: Executor) =>
   db
     .select({
       app: apps,
@@ -106,8 +107,20 @@ export async function openPayment(
   appId: string,
   input: CreatePaymentInput,
 ) {
+  return withStatements(deps.database, (db, run) => open(deps, db, run, actor, appId, input));
+}
+
+async function open(
+  deps: Deps,
+  db: Executor,
+  run: Runner,
+  actor: Principal | "shopper",
+  appId: string,
+  input: CreatePaymentInput,
+) {
   const token = newSecret("pt_");
-  const [context] = await prepared(deps.db, "payment_context", paymentContext).execute({
+  const read = db === deps.db ? prepared(deps.db, "payment_context", paymentContext) : paymentContext(db);
+  const [context] = await read.execute({
     app_id: appId,
     price_id: input.price_id,
     user_id: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
@@ -121,8 +134,10 @@ export async function openPayment(
   }
   const price = context?.price;
   if (!context || !price) throw invalid("/body/price_id", "no such price in this app");
-  if (isExpired(price, deps.now())) throw new AppError("conflict", "This price has expired and cannot be paid");
-  if (context.sellerActive === false) throw new AppError("conflict", "The seller of this price is deactivated");
+  if (isExpired(price, deps.now()))
+    throw new AppError("conflict", "This price has expired and cannot be paid");
+  if (context.sellerActive === false)
+    throw new AppError("conflict", "The seller of this price is deactivated");
   const currency = currencyOf(price.currency, "price.currency");
   let amount = price.amount;
   if (input.amount !== undefined) {
@@ -130,7 +145,7 @@ export async function openPayment(
     amount = parseAmount(input.amount, currency, "/body/amount");
     if (amount < price.amount) throw invalid("/body/amount", "must be at least the price's amount");
   }
-  const params = await checkPayable(deps, deps.db, price, input.trigger_data_input?.params_data_input ?? {});
+  const params = await checkPayable(deps, db, price, input.trigger_data_input?.params_data_input ?? {});
   const quote = await quotePriceItem(deps.config.money, deps.rates, {
     amount,
     currency,
@@ -203,11 +218,7 @@ export async function openPayment(
     // The provider intent is made ahead of the shopper's payment method, off the request path.
     `intent_job as (${await deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id })})`,
   ];
-  const [written] = await runStatement(
-    deps.database,
-    `with ${parts.join(",\n")}\nselect * from payment`,
-    values.values,
-  );
+  const [written] = await run(`with ${parts.join(",\n")}\nselect * from payment`, values.values);
   const row = rowOf(payments, written);
   return { row, token, price, app: presentApp(context.app, context.owner, role) };
 }

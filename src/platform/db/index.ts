@@ -3,7 +3,14 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import { type ExtractTablesWithRelations, getTableColumns, getTableName, type Table } from "drizzle-orm";
+import {
+  type ExtractTablesWithRelations,
+  getTableColumns,
+  getTableName,
+  type SQL,
+  sql,
+  type Table,
+} from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -151,10 +158,13 @@ export class Params {
 
 /**
  * `insert into <table> (<columns>) values (<placeholders>)` for one row, each value converted as
- * Drizzle converts it for that column (a part of a hand-written statement; see `runStatement`).
+ * Drizzle converts it for that column (a part of a hand-written statement; see `withStatements`).
  */
 export function insertInto<T extends Table>(table: T, values: T["$inferInsert"], params: Params): string {
-  const columns = getTableColumns(table) as Record<string, { name: string; mapToDriverValue(v: unknown): unknown }>;
+  const columns = getTableColumns(table) as Record<
+    string,
+    { name: string; mapToDriverValue(v: unknown): unknown }
+  >;
   const names: string[] = [];
   const placeholders: string[] = [];
   for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
@@ -170,23 +180,58 @@ export function insertInto<T extends Table>(table: T, values: T["$inferInsert"],
 const statementNames = new Map<string, string>();
 
 /**
- * Runs one statement outside any transaction: a single statement is atomic, so several inserts
- * written as data-modifying `WITH` parts commit together or not at all, in one round trip. On
- * PostgreSQL it is a named prepared statement, parsed and planned once per connection.
+ * One statement on PostgreSQL, outside any transaction, as a named prepared statement: parsed and
+ * planned once per connection. A single statement is atomic, so several inserts written as
+ * data-modifying `WITH` parts commit together or not at all, in one round trip.
  */
-export async function runStatement(
-  handle: DatabaseHandle,
-  text: string,
-  values: (string | null)[],
-): Promise<Record<string, unknown>[]> {
-  if (handle.engine === "pglite") return (await handle.pglite!.query<Record<string, unknown>>(text, values)).rows;
+async function runStatement(pool: pg.Pool, text: string, values: (string | null)[]) {
   let name = statementNames.get(text);
   if (!name) {
     name = `s_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
     // The texts are a handful of shapes; the bound only guards against a caller that varies them.
     if (statementNames.size < 1000) statementNames.set(text, name);
   }
-  return (await handle.pool!.query<Record<string, unknown>>({ name, text, values })).rows;
+  return (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
+}
+
+/** Runs one hand-written statement (positional parameters) and answers its rows. */
+export type Runner = (text: string, values: (string | null)[]) => Promise<Record<string, unknown>[]>;
+
+/** A hand-written statement as Drizzle SQL, to run on a Drizzle transaction. */
+function drizzleSql(text: string, values: (string | null)[]): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, match.index)), sql`${values[Number(match[1]) - 1]}`);
+    last = match.index + match[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
+}
+
+/**
+ * Runs `work` with an executor for Drizzle queries and a runner for hand-written statements, for a
+ * few statements that need no transaction of their own (reads, then one atomic write). On
+ * PostgreSQL they go to the pool, one round trip each. On the embedded engine they share one
+ * transaction: PGlite writes its files back after every statement outside a transaction, which
+ * costs more there than the statements themselves.
+ */
+export async function withStatements<T>(
+  handle: DatabaseHandle,
+  work: (db: Executor, run: Runner) => Promise<T>,
+): Promise<T> {
+  if (handle.engine === "postgres") {
+    return work(handle.db, (text, values) => runStatement(handle.pool!, text, values));
+  }
+  return handle.db.transaction((tx) =>
+    work(tx, async (text, values) => {
+      // Both engines answer `{ rows }`; the engine-neutral result type does not say so.
+      const result = (await tx.execute(drizzleSql(text, values))) as unknown as {
+        rows: Record<string, unknown>[];
+      };
+      return result.rows;
+    }),
+  );
 }
 
 type ColumnList = [string, { name: string; mapFromDriverValue(value: unknown): unknown }][];
