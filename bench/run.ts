@@ -232,10 +232,17 @@ for (const { label, rows, writes } of results) {
     }
   }
 }
-console.log("\n| engine | prepare-intent jobs enqueued | done when the load stopped | rest done after | failed |");
+console.log(
+  "\n| engine | prepare-intent jobs enqueued | done when the load stopped | rest done after | failed |",
+);
 console.log("|---|---:|---:|---:|---:|");
 for (const { label, jobs } of results) {
   const drain = jobs.drainSeconds === null ? "not within 120 s" : `${jobs.drainSeconds.toFixed(1)} s`;
   console.log(`| ${label} | ${jobs.created} | ${jobs.doneAtEnd} | ${drain} | ${jobs.failed} |`);
 }
-console.log(`\nload average ${os.loadavg().map((n) => n.toFixed(2)).join(", ")}`);
+console.log(
+  `\nload average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ")}`,
+);

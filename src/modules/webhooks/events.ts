@@ -76,11 +76,19 @@ export async function eventParts(
   ];
   for (const [i, endpoint] of subscribed.entries()) {
     const id = newId("whd");
-    const delivery = { id, appId: event.appId, endpointId: endpoint.id, eventId, createdAt: now, updatedAt: now };
+    const delivery = {
+      id,
+      appId: event.appId,
+      endpointId: endpoint.id,
+      eventId,
+      createdAt: now,
+      updatedAt: now,
+    };
     parts.push(`${prefix}d${i} as (${insertInto(webhookDeliveries, delivery, params)})`);
-    const job = await deps.jobs.sendPart<WebhookDeliveryJob>(params, WEBHOOK_DELIVERY_JOB, { deliveryId: id });
+    const job = await deps.jobs.sendPart<WebhookDeliveryJob>(params, WEBHOOK_DELIVERY_JOB, {
+      deliveryId: id,
+    });
     parts.push(`${prefix}j${i} as (${job})`);
   }
   return parts;
 }
-
