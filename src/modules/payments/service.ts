@@ -67,9 +67,9 @@ const actorName = (actor: Principal | "shopper") =>
   actor === "shopper" ? "shopper" : actor.kind === "user" ? `user:${actor.userId}` : `api_key:${actor.keyId}`;
 
 /**
- * Everything a new payment needs, in one prepared statement: the app with its creator (for the
- * answer), the caller's role, the price, whether the price's seller is active, and the app's
- * webhook endpoints (for `payment.pending`). `user_id` is the calling user, else null.
+ * Everything a new payment needs, in one statement (prepared on PostgreSQL): the app with its
+ * creator (for the answer), the caller's role, the price, whether the price's seller is active,
+ * and the app's webhook endpoints (for `payment.pending`). `user_id` is the calling user, else null.
  */
 const paymentContext = (db: Executor) =>
   db
@@ -136,6 +136,7 @@ async function open(
   if (!context || !price) throw invalid("/body/price_id", "no such price in this app");
   if (isExpired(price, deps.now()))
     throw new AppError("conflict", "This price has expired and cannot be paid");
+  // DECISIONS 10: a seller the app deactivated (`PATCH active: false`) takes no new payments.
   if (context.sellerActive === false)
     throw new AppError("conflict", "The seller of this price is deactivated");
   const currency = currencyOf(price.currency, "price.currency");
