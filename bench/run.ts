@@ -19,27 +19,42 @@ interface Started {
   stop(): Promise<void>;
 }
 
-async function startServer(env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, ["bench/server.ts"], {
+/** Starts a script that prints a `{"ready": …}` line once it serves; answers that line and a stop. */
+async function startChild<T>(script: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [script], {
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
   const lines = createInterface({ input: child.stdout });
-  const ready = await new Promise<{ app: number; bare: number; engine: string }>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`bench server exited with ${code}`)));
+  const ready = await new Promise<T>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
     lines.on("line", (line) => {
       if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
     });
   });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once("exit", () => resolve());
+      child.kill("SIGTERM");
+    });
+  return { ready, stop };
+}
+
+async function startServer(env: Record<string, string>, separateWorker: boolean): Promise<Started> {
+  // With a separate worker the API process runs no jobs and a second process runs only them.
+  const server = await startChild<{ app: number; bare: number; engine: string }>("bench/server.ts", {
+    ...env,
+    RUN_WORKER: separateWorker ? "false" : "true",
+  });
+  const worker = separateWorker ? await startChild("bench/worker.ts", env) : undefined;
   return {
-    app: `http://127.0.0.1:${ready.app}`,
-    bare: `http://127.0.0.1:${ready.bare}`,
-    engine: ready.engine,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    app: `http://127.0.0.1:${server.ready.app}`,
+    bare: `http://127.0.0.1:${server.ready.bare}`,
+    engine: server.ready.engine,
+    stop: async () => {
+      await worker?.stop();
+      await server.stop();
+    },
   };
 }
 
@@ -81,8 +96,18 @@ async function measure(title: string, url: string, headers: Record<string, strin
   };
 }
 
-async function benchEngine(label: string, env: Record<string, string>) {
-  const server = await startServer(env);
+const PREPARE_INTENT = "payments.prepare-intent";
+
+/** The prepare-intent job counts by state (created, active, completed, retry, failed). */
+async function jobCounts(server: Started): Promise<Record<string, number>> {
+  return json(`${server.bare}/bare/jobs/${PREPARE_INTENT}`);
+}
+
+const pending = (counts: Record<string, number>) =>
+  (counts.created ?? 0) + (counts.active ?? 0) + (counts.retry ?? 0);
+
+async function benchEngine(label: string, env: Record<string, string>, separateWorker = false) {
+  const server = await startServer(env, separateWorker);
   try {
     const signup = await json(`${server.app}/auth/signup`, {
       method: "POST",
@@ -139,22 +164,41 @@ async function benchEngine(label: string, env: Record<string, string>) {
       auth,
       { ...create, rate: Math.max(1, Math.round(peak.rps * 0.7)) },
     );
-    return { label, rows: reads, writes: [bareInsert, peak, steady] };
+    // Every create enqueued a prepare-intent job: how many the worker had done when the load
+    // stopped, and how long the rest took (at most two minutes are waited for).
+    const atEnd = await jobCounts(server);
+    const stopped = Date.now();
+    let drained = atEnd;
+    while (pending(drained) > 0 && Date.now() - stopped < 120_000) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      drained = await jobCounts(server);
+    }
+    const jobs = {
+      created: pending(atEnd) + (atEnd.completed ?? 0) + (atEnd.failed ?? 0),
+      doneAtEnd: atEnd.completed ?? 0,
+      drainSeconds: pending(drained) > 0 ? null : (Date.now() - stopped) / 1000,
+      failed: drained.failed ?? 0,
+    };
+    return { label, rows: reads, writes: [bareInsert, peak, steady], jobs };
   } finally {
     await server.stop();
   }
 }
 
+// BENCH_ENGINES=postgres (or pglite) runs one engine only, for quicker iterations.
+const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
 const results = [];
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-"));
-try {
-  results.push(await benchEngine("PGlite (embedded)", { DATA_DIR: dataDir, DATABASE_URL: "" }));
-} finally {
-  rmSync(dataDir, { recursive: true, force: true });
+if (engines.includes("pglite")) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-"));
+  try {
+    results.push(await benchEngine("PGlite (embedded)", { DATA_DIR: dataDir, DATABASE_URL: "" }));
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-if (serverUrl) {
+if (serverUrl && engines.includes("postgres")) {
   const name = `bench_${Date.now()}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -162,7 +206,10 @@ if (serverUrl) {
   const target = new URL(serverUrl);
   target.pathname = `/${name}`;
   try {
-    results.push(await benchEngine("PostgreSQL", { DATABASE_URL: target.toString() }));
+    // BENCH_WORKER=separate runs the job worker in its own process (docs/benchmarks.md).
+    const separate = process.env.BENCH_WORKER === "separate";
+    const title = separate ? "PostgreSQL, separate worker" : "PostgreSQL";
+    results.push(await benchEngine(title, { DATABASE_URL: target.toString() }, separate));
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -185,3 +232,17 @@ for (const { label, rows, writes } of results) {
     }
   }
 }
+console.log(
+  "\n| engine | prepare-intent jobs enqueued | done when the load stopped | rest done after | failed |",
+);
+console.log("|---|---:|---:|---:|---:|");
+for (const { label, jobs } of results) {
+  const drain = jobs.drainSeconds === null ? "not within 120 s" : `${jobs.drainSeconds.toFixed(1)} s`;
+  console.log(`| ${label} | ${jobs.created} | ${jobs.doneAtEnd} | ${drain} | ${jobs.failed} |`);
+}
+console.log(
+  `\nload average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ")}`,
+);

@@ -33,6 +33,14 @@ bare.post("/bare/inserts", async (_request, reply) => {
   await (database.pool ? database.pool.query(insert, values) : database.pglite!.query(insert, values));
   return reply.code(201).send({ ok: true });
 });
+// The job backlog of one queue, so the runner can tell whether the worker kept up.
+const jobStates = "select state, count(*)::int as count from pgboss.job where name = $1 group by state";
+bare.get<{ Params: { name: string } }>("/bare/jobs/:name", async (request) => {
+  const result = database.pool
+    ? await database.pool.query(jobStates, [request.params.name])
+    : await database.pglite!.query<{ state: string; count: number }>(jobStates, [request.params.name]);
+  return Object.fromEntries(result.rows.map((row) => [row.state, row.count]));
+});
 await bare.listen({ port: 0, host: "127.0.0.1" });
 
 const port = (server: { server: { address(): unknown } }) =>

@@ -32,12 +32,3 @@ export async function sellerAccountOf(db: Executor, kycId: string): Promise<stri
   const [row] = await db.select({ accountId: kycs.providerAccountId }).from(kycs).where(eq(kycs.id, kycId));
   return row?.accountId ?? undefined;
 }
-
-/** DECISIONS 10: a seller the app deactivated (`PATCH active: false`) takes no new payments. */
-export async function refuseInactiveSeller(db: Executor, appId: string, kycId: string): Promise<void> {
-  const [row] = await db
-    .select({ active: kycs.active })
-    .from(kycs)
-    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)));
-  if (row && !row.active) throw new AppError("conflict", "The seller of this price is deactivated");
-}

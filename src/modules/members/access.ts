@@ -15,7 +15,11 @@ export async function requireAppRole(
   appId: string,
   action: Action,
 ): Promise<Role> {
-  const role = await roleIn(db, actor, appId);
+  return checkRole(await roleIn(db, actor, appId), action);
+}
+
+/** `requireAppRole` for a role already read (in a caller's own query): 404, 403 or the role. */
+export function checkRole(role: Role | undefined, action: Action): Role {
   if (!role) throw notFound("App");
   if (!roleAllows(role, action)) {
     throw new AppError("forbidden", `The ${role} role may not ${action.replace("_", " ")} in this app`);

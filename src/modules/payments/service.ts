@@ -1,22 +1,35 @@
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../platform/auth/principal.ts";
+import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import type { Tx } from "../../platform/db/index.ts";
+import {
+  type Executor,
+  insertInto,
+  Params,
+  prepared,
+  type Runner,
+  rowOf,
+  type Tx,
+  withStatements,
+} from "../../platform/db/index.ts";
 import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
+import type { AppType } from "../../platform/money/fees.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
-import { getApp } from "../apps/service.ts";
-import { refuseInactiveSeller } from "../kyc/sellers.ts";
-import { requireAppRole } from "../members/access.ts";
+import { getApp, presentApp } from "../apps/service.ts";
+import { apps } from "../apps/tables.ts";
+import { kycs } from "../kyc/tables.ts";
+import { checkRole, requireAppRole } from "../members/access.ts";
+import { members } from "../members/tables.ts";
 import { isExpired } from "../prices/presenters.ts";
-import { feeContext, loadPrice } from "../prices/service.ts";
 import { prices } from "../prices/tables.ts";
-import { emitEvent } from "../webhooks/events.ts";
+import { users } from "../users/tables.ts";
+import { eventParts } from "../webhooks/events.ts";
+import { webhookEndpoints } from "../webhooks/tables.ts";
 import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
@@ -54,9 +67,39 @@ const actorName = (actor: Principal | "shopper") =>
   actor === "shopper" ? "shopper" : actor.kind === "user" ? `user:${actor.userId}` : `api_key:${actor.keyId}`;
 
 /**
+ * Everything a new payment needs, in one statement (prepared on PostgreSQL): the app with its
+ * creator (for the answer), the caller's role, the price, whether the price's seller is active,
+ * and the app's webhook endpoints (for `payment.pending`). `user_id` is the calling user, else null.
+ */
+const paymentContext = (db: Executor) =>
+  db
+    .select({
+      app: apps,
+      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
+      role: sql<string | null>`(select ${members.role} from ${members} where ${members.appId} = ${apps.id}
+        and ${members.userId} = ${sql.placeholder("user_id")}::text and ${members.acceptedAt} is not null)`,
+      price: prices,
+      sellerActive: sql<boolean | null>`(select ${kycs.active} from ${kycs}
+        where ${kycs.appId} = ${apps.id} and ${kycs.id} = ${prices.kycId})`,
+      endpoints: sql<{ id: string; events: string[] }[]>`(select coalesce(json_agg(json_build_object(
+        'id', ${webhookEndpoints.id}, 'events', ${webhookEndpoints.events})), '[]'::json)
+        from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${apps.id})`,
+    })
+    .from(apps)
+    .innerJoin(users, eq(users.id, apps.createdBy))
+    .leftJoin(prices, and(eq(prices.appId, apps.id), eq(prices.id, sql.placeholder("price_id"))))
+    .where(eq(apps.id, sql.placeholder("app_id")))
+    .prepare("payment_context");
+
+/**
  * Creates a pending payment for a price: the amount (a dynamic price takes the shopper's, at least
  * its own), the fee split and the exchange rate are fixed now and never recomputed. Used by the
  * API and by the hosted checkout (`actor` "shopper").
+ *
+ * Two round trips: one read of everything needed, then one statement that writes the payment,
+ * its first event, the `payment.pending` webhook deliveries and the provider-intent job, atomic
+ * as any single statement (no BEGIN/COMMIT). Reads in a transaction would not see a steadier
+ * picture: at READ COMMITTED each statement has its own snapshot either way.
  */
 export async function openPayment(
   deps: Deps,
@@ -64,42 +107,64 @@ export async function openPayment(
   appId: string,
   input: CreatePaymentInput,
 ) {
+  return withStatements(deps.database, (db, run) => open(deps, db, run, actor, appId, input));
+}
+
+async function open(
+  deps: Deps,
+  db: Executor,
+  run: Runner,
+  actor: Principal | "shopper",
+  appId: string,
+  input: CreatePaymentInput,
+) {
   const token = newSecret("pt_");
-  let loaded: typeof prices.$inferSelect | undefined;
-  const row = await deps.db.transaction(async (tx) => {
-    // Inside the transaction: on the embedded database a statement outside it costs several times more.
-    if (actor !== "shopper") await requireAppRole(tx, actor, appId, "edit");
-    const price = await loadPrice(tx, appId, input.price_id).catch(() => {
-      throw invalid("/body/price_id", "no such price in this app");
-    });
-    loaded = price;
-    if (isExpired(price, deps.now()))
-      throw new AppError("conflict", "This price has expired and cannot be paid");
-    if (price.kycId) await refuseInactiveSeller(tx, appId, price.kycId);
-    const currency = currencyOf(price.currency, "price.currency");
-    let amount = price.amount;
-    if (input.amount !== undefined) {
-      if (price.type !== "dynamic") throw invalid("/body/amount", "only a dynamic price takes an amount");
-      amount = parseAmount(input.amount, currency, "/body/amount");
-      if (amount < price.amount) throw invalid("/body/amount", "must be at least the price's amount");
-    }
-    const params = await checkPayable(deps, tx, price, input.trigger_data_input?.params_data_input ?? {});
-    const { appType, appFeeBps } = await feeContext(tx, appId);
-    const quote = await quotePriceItem(deps.config.money, deps.rates, {
-      amount,
-      currency,
-      provider: input.payment_provider,
-      appType,
-      appFeeBps,
-    });
-    const fees = quote.fees;
-    if (fees.amount_seller < 0n) throw new AppError("conflict", "The fees leave the seller a negative share");
-    const provider = deps.paymentProviders.forMethod(input.payment_provider);
-    const now = deps.now();
-    const [created] = await tx
-      .insert(payments)
-      .values({
-        id: newId("pay"),
+  const read = db === deps.db ? prepared(deps.db, "payment_context", paymentContext) : paymentContext(db);
+  const [context] = await read.execute({
+    app_id: appId,
+    price_id: input.price_id,
+    user_id: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
+  });
+  let role: Role | undefined;
+  if (actor !== "shopper") {
+    // An API key acts for its one app, with the developer role.
+    const found =
+      actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : context?.role;
+    role = checkRole(context ? (found as Role | undefined) : undefined, "edit");
+  }
+  const price = context?.price;
+  if (!context || !price) throw invalid("/body/price_id", "no such price in this app");
+  if (isExpired(price, deps.now()))
+    throw new AppError("conflict", "This price has expired and cannot be paid");
+  // DECISIONS 10: a seller the app deactivated (`PATCH active: false`) takes no new payments.
+  if (context.sellerActive === false)
+    throw new AppError("conflict", "The seller of this price is deactivated");
+  const currency = currencyOf(price.currency, "price.currency");
+  let amount = price.amount;
+  if (input.amount !== undefined) {
+    if (price.type !== "dynamic") throw invalid("/body/amount", "only a dynamic price takes an amount");
+    amount = parseAmount(input.amount, currency, "/body/amount");
+    if (amount < price.amount) throw invalid("/body/amount", "must be at least the price's amount");
+  }
+  const params = await checkPayable(deps, db, price, input.trigger_data_input?.params_data_input ?? {});
+  const quote = await quotePriceItem(deps.config.money, deps.rates, {
+    amount,
+    currency,
+    provider: input.payment_provider,
+    appType: context.app.type as AppType,
+    appFeeBps: context.app.appFeeBps,
+  });
+  const fees = quote.fees;
+  if (fees.amount_seller < 0n) throw new AppError("conflict", "The fees leave the seller a negative share");
+  const provider = deps.paymentProviders.forMethod(input.payment_provider);
+  const now = deps.now();
+  const id = newId("pay");
+  const values = new Params();
+  const parts = [
+    `payment as (${insertInto(
+      payments,
+      {
+        id,
         appId,
         priceId: price.id,
         status: "pending",
@@ -124,27 +189,39 @@ export async function openPayment(
         confirmationStatus: {},
         createdAt: now,
         updatedAt: now,
-      })
-      .returning();
-    await tx.insert(paymentEvents).values({
-      id: newId("pev"),
-      paymentId: created.id,
-      fromStatus: null,
-      toStatus: "pending",
-      actor: actorName(actor),
-      reason: "created",
-      createdAt: now,
-    });
-    await emitEvent(deps, tx, {
-      appId,
-      type: "payment.pending",
-      data: { id: created.id, status: "pending", previous_status: null, reason: "created" },
-    });
+      },
+      values,
+    )} returning *)`,
+    `event as (${insertInto(
+      paymentEvents,
+      {
+        id: newId("pev"),
+        paymentId: id,
+        fromStatus: null,
+        toStatus: "pending",
+        actor: actorName(actor),
+        reason: "created",
+        createdAt: now,
+      },
+      values,
+    )})`,
+    ...(await eventParts(
+      deps,
+      context.endpoints,
+      {
+        appId,
+        type: "payment.pending",
+        data: { id, status: "pending", previous_status: null, reason: "created" },
+      },
+      values,
+      "webhook_",
+    )),
     // The provider intent is made ahead of the shopper's payment method, off the request path.
-    await deps.jobs.send<PaymentJob>(tx, PREPARE_INTENT_JOB, { paymentId: created.id });
-    return created;
-  });
-  return { row, token, price: loaded! };
+    `intent_job as (${await deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id })})`,
+  ];
+  const [written] = await run(`with ${parts.join(",\n")}\nselect * from payment`, values.values);
+  const row = rowOf(payments, written);
+  return { row, token, price, app: presentApp(context.app, context.owner, role) };
 }
 
 async function present(deps: Deps, actor: Principal, row: PaymentRow, paymentToken?: string) {
@@ -156,8 +233,7 @@ async function present(deps: Deps, actor: Principal, row: PaymentRow, paymentTok
 }
 
 export async function createPayment(deps: Deps, actor: Principal, appId: string, input: CreatePaymentInput) {
-  const { row, token, price } = await openPayment(deps, actor, appId, input);
-  const app = await getApp(deps, actor, appId);
+  const { row, token, price, app } = await openPayment(deps, actor, appId, input);
   return presentPayment(row, { app, price, now: deps.now(), paymentToken: token });
 }
 

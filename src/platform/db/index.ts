@@ -1,8 +1,16 @@
+import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PGlite } from "@electric-sql/pglite";
-import type { ExtractTablesWithRelations } from "drizzle-orm";
+import {
+  type ExtractTablesWithRelations,
+  getTableColumns,
+  getTableName,
+  type SQL,
+  sql,
+  type Table,
+} from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -123,4 +131,123 @@ export function prepared<T>(db: Database, name: string, build: (db: Database) =>
     cache.set(name, statement);
   }
   return statement;
+}
+
+/**
+ * Parameters of a hand-written statement: `add` keeps a value and answers its placeholder. Values
+ * are passed as text (or null) and PostgreSQL casts them to the column's type, the same on both
+ * engines: bigint as its digits, dates as ISO strings, JSON already serialised.
+ */
+export class Params {
+  readonly values: (string | null)[] = [];
+  add(value: unknown): string {
+    this.values.push(
+      value == null
+        ? null
+        : typeof value === "string"
+          ? value
+          : value instanceof Date
+            ? value.toISOString()
+            : typeof value === "object"
+              ? JSON.stringify(value)
+              : String(value),
+    );
+    return `$${this.values.length}`;
+  }
+}
+
+/**
+ * `insert into <table> (<columns>) values (<placeholders>)` for one row, each value converted as
+ * Drizzle converts it for that column (a part of a hand-written statement; see `withStatements`).
+ */
+export function insertInto<T extends Table>(table: T, values: T["$inferInsert"], params: Params): string {
+  const columns = getTableColumns(table) as Record<
+    string,
+    { name: string; mapToDriverValue(v: unknown): unknown }
+  >;
+  const names: string[] = [];
+  const placeholders: string[] = [];
+  for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+    if (value === undefined) continue;
+    const column = columns[key];
+    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+    names.push(`"${column.name}"`);
+    placeholders.push(params.add(value === null ? null : column.mapToDriverValue(value)));
+  }
+  return `insert into "${getTableName(table)}" (${names.join(", ")}) values (${placeholders.join(", ")})`;
+}
+
+const statementNames = new Map<string, string>();
+
+/**
+ * One statement on PostgreSQL, outside any transaction, as a named prepared statement: parsed and
+ * planned once per connection. A single statement is atomic, so several inserts written as
+ * data-modifying `WITH` parts commit together or not at all, in one round trip.
+ */
+async function runStatement(pool: pg.Pool, text: string, values: (string | null)[]) {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `s_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
+    // The texts are a handful of shapes; the bound only guards against a caller that varies them.
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
+}
+
+/** Runs one hand-written statement (positional parameters) and answers its rows. */
+export type Runner = (text: string, values: (string | null)[]) => Promise<Record<string, unknown>[]>;
+
+/** A hand-written statement as Drizzle SQL, to run on a Drizzle transaction. */
+function drizzleSql(text: string, values: (string | null)[]): SQL {
+  const chunks: SQL[] = [];
+  let last = 0;
+  for (const match of text.matchAll(/\$(\d+)/g)) {
+    chunks.push(sql.raw(text.slice(last, match.index)), sql`${values[Number(match[1]) - 1]}`);
+    last = match.index + match[0].length;
+  }
+  chunks.push(sql.raw(text.slice(last)));
+  return sql.join(chunks);
+}
+
+/**
+ * Runs `work` with an executor for Drizzle queries and a runner for hand-written statements, for a
+ * few statements that need no transaction of their own (reads, then one atomic write). On
+ * PostgreSQL they go to the pool, one round trip each. On the embedded engine they share one
+ * transaction: PGlite writes its files back after every statement outside a transaction, which
+ * costs more there than the statements themselves.
+ */
+export async function withStatements<T>(
+  handle: DatabaseHandle,
+  work: (db: Executor, run: Runner) => Promise<T>,
+): Promise<T> {
+  if (handle.engine === "postgres") {
+    return work(handle.db, (text, values) => runStatement(handle.pool!, text, values));
+  }
+  return handle.db.transaction((tx) =>
+    work(tx, async (text, values) => {
+      // Both engines answer `{ rows }`; the engine-neutral result type does not say so.
+      const result = (await tx.execute(drizzleSql(text, values))) as unknown as {
+        rows: Record<string, unknown>[];
+      };
+      return result.rows;
+    }),
+  );
+}
+
+type ColumnList = [string, { name: string; mapFromDriverValue(value: unknown): unknown }][];
+const columnLists = new WeakMap<Table, ColumnList>();
+
+/** A row as Drizzle answers it (property names, bigint, Date, parsed JSON) from a raw driver row. */
+export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  let columns = columnLists.get(table);
+  if (!columns) {
+    columns = Object.entries(getTableColumns(table)) as unknown as ColumnList;
+    columnLists.set(table, columns);
+  }
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of columns) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
 }

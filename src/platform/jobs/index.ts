@@ -3,12 +3,13 @@ import {
   type DrizzleTransactionLike,
   fromDrizzle,
   fromPglite,
+  type JobResult,
   PgBoss,
   type SendOptions,
   type WorkOptions,
 } from "pg-boss";
 import type { Logger } from "pino";
-import type { DatabaseHandle, Tx } from "../db/index.ts";
+import type { DatabaseHandle, Params, Tx } from "../db/index.ts";
 
 /** A job kind: its queue name, retry policy and the code that performs the side effect. */
 export interface JobDefinition<T extends object> {
@@ -24,6 +25,13 @@ export interface JobDefinition<T extends object> {
 export interface Jobs {
   /** Enqueues a job inside the caller's transaction, so it commits or vanishes with the change. */
   send<T extends object>(tx: Tx, name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /**
+   * The INSERT that `send` would run, as a part of the caller's own statement (a data-modifying
+   * `WITH` part; see `withStatements`), its payload added to `params`. Nothing is written until the
+   * caller runs that statement, so the job commits exactly with the caller's change. Only for
+   * queues without NOTIFY (all of this service's queues).
+   */
+  sendPart<T extends object>(params: Params, name: string, data: T, options?: SendOptions): Promise<string>;
   // biome-ignore lint/suspicious/noExplicitAny: a registry holds jobs of every payload type
   register(definitions: JobDefinition<any>[]): void;
   start(options: { work: boolean }): Promise<void>;
@@ -39,6 +47,9 @@ export interface JobsOptions {
    */
   timeoutSeconds?: number;
 }
+
+/** Jobs a worker fetches at once, per queue and process. */
+const BATCH = 8;
 
 export function createJobs(database: DatabaseHandle, logger: Logger, options: JobsOptions = {}): Jobs {
   // Expired (crashed) jobs are noticed by the supervisor: look as often as a job may run.
@@ -75,6 +86,28 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
         db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       });
     },
+    async sendPart(params, name, data, options) {
+      if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
+      // pg-boss builds its INSERT and hands it to the `db` adapter; this adapter keeps it instead
+      // of running it, so the job row is exactly the one `send` would write.
+      let captured: { text: string; values: unknown[] } | undefined;
+      const capture = {
+        async executeSql(text: string, values: unknown[]) {
+          captured = { text, values };
+          return { rows: [{ id: "" }] };
+        },
+      };
+      await boss.send(name, data, { ...options, db: capture });
+      if (
+        !captured ||
+        !/^\s*INSERT INTO/i.test(captured.text) ||
+        (captured.text.match(/\$\d+/g) ?? []).join() !== "$1"
+      ) {
+        throw new Error(`pg-boss did not build a one-parameter INSERT for ${name}`);
+      }
+      const placeholder = params.add(String(captured.values[0]));
+      return captured.text.replace("$1", () => placeholder);
+    },
     async start({ work }) {
       await boss.start();
       for (const definition of definitions.values()) {
@@ -90,17 +123,31 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
         if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
       }
       if (!work) return;
-      const workOptions: WorkOptions = { pollingIntervalSeconds: 0.5, batchSize: 1 };
+      // Up to BATCH jobs a fetch, run side by side and settled one by one; while fetches come back
+      // full the worker fetches again at once, so a backlog drains as fast as the handlers run
+      // (with one job a fetch, every fetch would wait out the poll: two jobs a second a queue).
+      const workOptions = {
+        pollingIntervalSeconds: 0.5,
+        batchSize: BATCH,
+        burstWhenBatchFull: true,
+        perJobResults: true,
+      } satisfies WorkOptions;
       for (const definition of definitions.values()) {
-        await boss.work<object>(definition.name, workOptions, async ([job]) => {
-          const log = logger.child({ job: definition.name, job_id: job.id });
-          try {
-            await definition.handle(job.data, { id: job.id, retryCount: job.retryCount ?? 0 });
-          } catch (error) {
-            log.warn({ err: error }, "job failed; pg-boss will retry it");
-            throw error;
-          }
-        });
+        await boss.work<object>(definition.name, workOptions, async (batch) =>
+          Promise.all(
+            batch.map(async (job): Promise<JobResult> => {
+              try {
+                await definition.handle(job.data, { id: job.id, retryCount: job.retryCount ?? 0 });
+                return { id: job.id, status: "completed" };
+              } catch (error) {
+                const log = logger.child({ job: definition.name, job_id: job.id });
+                log.warn({ err: error }, "job failed; pg-boss will retry it");
+                const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
+                return { id: job.id, status: "failed", output: { name, message, stack } };
+              }
+            }),
+          ),
+        );
       }
     },
     async stop() {

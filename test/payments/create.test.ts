@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { sql } from "drizzle-orm";
+import type { Deps } from "../../src/deps.ts";
+import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
+import { openPayment } from "../../src/modules/payments/service.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { eventually } from "../helpers/contract.ts";
+import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { createPayment } from "../helpers/payments.ts";
+import { createPrice } from "../helpers/prices.ts";
+import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
+
+// A new payment is written by one statement (the payment, its first event, the `payment.pending`
+// deliveries and the provider-intent job): these check that each part is there, and that a part
+// that fails leaves none of the others.
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let price: { id: string };
+before(async () => {
+  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
+  f = await tenantFixture(t);
+  price = await createPrice(t, f.owner.token, f.app.id, { amount: 20, currency: "usd" });
+});
+after(() => t.close());
+
+async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
+  const result = await t.deps.db.execute(query);
+  return ((result as { rows?: unknown[] }).rows ?? result) as T[];
+}
+
+const intentJobs = (paymentId: string) =>
+  rows<{ n: number }>(
+    sql`select count(*)::int as n from pgboss.job where name = ${PREPARE_INTENT_JOB} and data->>'paymentId' = ${paymentId}`,
+  ).then(([row]) => row.n);
+
+test("a new payment has its event, its payment.pending delivery and its intent job", async () => {
+  const receiver = new Receiver();
+  const other = new Receiver();
+  try {
+    const subscribed = expectStatus(
+      await call(t, "POST", `/webhooks/${f.app.id}`, {
+        token: f.owner.token,
+        body: { url: await receiver.start(), events: ["payment.*"] },
+      }),
+      201,
+    );
+    const unsubscribed = expectStatus(
+      await call(t, "POST", `/webhooks/${f.app.id}`, {
+        token: f.owner.token,
+        body: { url: await other.start(), events: ["kyc.updated"] },
+      }),
+      201,
+    );
+    const payment = await createPayment(t, f.developer.token, f.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    assert.equal(payment.status, "pending");
+    assert.equal(payment.app.id, f.app.id);
+    assert.equal(payment.app.permissions.can_edit, true);
+    assert.equal(payment.price.id, price.id);
+
+    const events = await rows<{
+      from_status: string | null;
+      to_status: string;
+      actor: string;
+      reason: string;
+    }>(
+      sql`select from_status, to_status, actor, reason from payment_events where payment_id = ${payment.id}`,
+    );
+    assert.deepEqual(events, [
+      { from_status: null, to_status: "pending", actor: `user:${f.developer.user.id}`, reason: "created" },
+    ]);
+    assert.equal(await intentJobs(payment.id), 1);
+
+    const [delivery] = await waitForDeliveries(t, f.owner.token, f.app.id, subscribed.id, (d) =>
+      d.some((x) => x.event.type === "payment.pending" && x.status === "succeeded"),
+    );
+    assert.equal(delivery.event.type, "payment.pending");
+    const pending = receiver.received
+      .map((hit) => JSON.parse(hit.body))
+      .find((body) => body.type === "payment.pending");
+    assert.deepEqual(pending?.data, {
+      id: payment.id,
+      status: "pending",
+      previous_status: null,
+      reason: "created",
+    });
+    const none = await call(t, "GET", `/webhooks/${f.app.id}/${unsubscribed.id}/deliveries`, {
+      token: f.owner.token,
+    });
+    assert.deepEqual(expectStatus(none, 200), []);
+    assert.equal(other.received.length, 0);
+
+    // The intent job runs: the payment gets its provider intent.
+    await eventually(async () => {
+      const [row] = await rows<{ intent_id: string | null }>(
+        sql`select intent_id from payments where id = ${payment.id}`,
+      );
+      return row.intent_id ?? undefined;
+    });
+  } finally {
+    await receiver.stop();
+    await other.stop();
+  }
+});
+
+test("a part of the write that fails leaves no payment, event or job behind", async () => {
+  const count = async () =>
+    (await rows<{ n: number }>(sql`select count(*)::int as n from payments where app_id = ${f.app.id}`))[0].n;
+  const before = await count();
+  const jobsBefore = (
+    await rows<{ n: number }>(
+      sql`select count(*)::int as n from pgboss.job where name = ${PREPARE_INTENT_JOB}`,
+    )
+  )[0].n;
+  // The job part names a queue that does not exist: its foreign key fails, so the whole statement does.
+  const failing: Deps = {
+    ...t.deps,
+    jobs: {
+      ...t.deps.jobs,
+      async sendPart(params, name, data, options) {
+        const part = await t.deps.jobs.sendPart(params, name, data, options);
+        return part.replaceAll(`'${PREPARE_INTENT_JOB}'`, "'no-such-queue'");
+      },
+    },
+  };
+  await assert.rejects(
+    openPayment(failing, "shopper", f.app.id, { price_id: price.id, payment_provider: "card" }),
+    (error: Error & { cause?: Error }) => /q_fkey/.test(`${error.message} ${error.cause?.message}`),
+  );
+  assert.equal(await count(), before);
+  const jobsAfter = (
+    await rows<{ n: number }>(
+      sql`select count(*)::int as n from pgboss.job where name = ${PREPARE_INTENT_JOB}`,
+    )
+  )[0].n;
+  assert.equal(jobsAfter, jobsBefore);
+  const orphans = await rows<{ n: number }>(
+    sql`select count(*)::int as n from payment_events e where not exists (select 1 from payments p where p.id = e.payment_id)`,
+  );
+  assert.equal(orphans[0].n, 0);
+});
