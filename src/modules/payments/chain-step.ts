@@ -7,7 +7,7 @@ import type {
   SentTransaction,
   SignedTransaction,
 } from "../../platform/chains/adapter.ts";
-import { ChainError } from "../../platform/chains/adapter.ts";
+import { ChainError, isSigned, type StoredTransaction } from "../../platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { crashPoint } from "../../platform/jobs/faults.ts";
@@ -126,7 +126,7 @@ async function chainFailed(
 export const MAX_CHAIN_SENDINGS = 3;
 
 /** The stored transaction: signed bytes until broadcast, and which sending of the call it is. */
-type Recorded = SentTransaction & { raw?: string; sending?: number };
+type Recorded = StoredTransaction & { sending?: number };
 
 /**
  * Runs the trigger's contract call from the app's wallet, or, for a price without a trigger,
@@ -143,16 +143,15 @@ export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1)
     return;
   }
   const recorded = payment.sentTransaction as unknown as Recorded | null;
-  if (recorded && !recorded.raw && payment.status === "hold") {
+  if (recorded && !isSigned(recorded) && payment.status === "hold") {
     // Broadcast and recorded already (this job ran before and died after recording): follow it.
     await deps.db.transaction((tx) =>
       deps.jobs.send<PaymentJob>(tx, CONFIRMATIONS_JOB, { paymentId: payment.id }),
     );
     return;
   }
-  const signed = recorded?.raw
-    ? (recorded as SignedTransaction)
-    : await signAndStore(deps, payment, recorded, sending);
+  const signed =
+    recorded && isSigned(recorded) ? recorded : await signAndStore(deps, payment, recorded, sending);
   if (!signed) return;
   const adapter = deps.chains.adapter(signed.chain, signed.network);
   let sent: SentTransaction;
@@ -261,7 +260,7 @@ async function compareAndSet(
 /** Counts confirmations until the call is final, then settles; a failed or dropped call fails the step. */
 export async function followChainCall(deps: Deps, payment: PaymentRow): Promise<void> {
   const sent = payment.sentTransaction as unknown as Recorded | null;
-  if (!sent || sent.raw) return;
+  if (!sent || isSigned(sent)) return;
   const adapter = deps.chains.adapter(sent.chain, sent.network);
   const status = await adapter.status(sent);
   const response = transactionResponse(sent.chain, status);

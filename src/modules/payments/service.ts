@@ -98,8 +98,9 @@ const paymentContext = (db: Executor) =>
  *
  * Two round trips: one read of everything needed, then one statement that writes the payment,
  * its first event, the `payment.pending` webhook deliveries and the provider-intent job, atomic
- * as any single statement (no BEGIN/COMMIT). Reads in a transaction would not see a steadier
- * picture: at READ COMMITTED each statement has its own snapshot either way.
+ * as any single statement (no BEGIN/COMMIT). The read needs no transaction around it: at READ
+ * COMMITTED each statement has its own snapshot, inside a transaction or not, so wrapping the two
+ * would add a round trip and no consistency.
  */
 export async function openPayment(
   deps: Deps,

@@ -2,10 +2,11 @@ import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import {
   ChainError,
+  isSigned,
   type Network,
   type SentTransaction,
-  type SignedTransaction,
   type SolanaCall,
+  type StoredTransaction,
 } from "../../platform/chains/adapter.ts";
 import { buildCreateCollection, buildCreateTree } from "../../platform/chains/solana-compression.ts";
 import { solanaCallFromInstructions, solanaSigner } from "../../platform/chains/solana-tx.ts";
@@ -94,8 +95,8 @@ async function fail(deps: Deps, job: CreationJob, message: string) {
 async function send(deps: Deps, job: CreationJob) {
   const row = await load(deps.db, job);
   if (row?.status !== "pending") return;
-  const recorded = row.sentTransaction as unknown as (SentTransaction & { raw?: string }) | null;
-  if (recorded && !recorded.raw) {
+  const recorded = row.sentTransaction as unknown as StoredTransaction | null;
+  if (recorded && !isSigned(recorded)) {
     // Broadcast and recorded already (this job ran before and died after recording): follow it.
     await deps.db.transaction((tx) => deps.jobs.send<CreationJob>(tx, FOLLOW_CREATION_JOB, job));
     return;
@@ -103,7 +104,7 @@ async function send(deps: Deps, job: CreationJob) {
   const adapter = deps.chains.adapter("solana", row.network as Network);
   let sent: SentTransaction;
   try {
-    let signed = recorded?.raw ? (recorded as SignedTransaction) : undefined;
+    let signed = recorded && isSigned(recorded) ? recorded : undefined;
     if (!signed) {
       const wallet = await decryptWalletSecret(deps, row.walletId);
       const accountKey = deps.custody.open(creationContext(job.kind, row.id), envelopeOf(row));

@@ -14,48 +14,57 @@ export interface EmittedEvent {
 }
 
 /**
- * Records an event and enqueues one delivery job per endpoint subscribed to it, inside the
- * caller's transaction: the event and its deliveries commit with the change they announce, or
- * not at all. An event no endpoint listens to is not stored (nothing could deliver or replay it),
- * which keeps the payment hot path to one read here.
+ * The rows an event writes for the app's endpoints: the event and one delivery per endpoint
+ * subscribed to it, or nothing when none listens (nothing could deliver or replay it). The one
+ * place that decides them, for `emitEvent` and `eventParts` alike.
  */
-export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event: EmittedEvent) {
+function eventRows(
+  event: EmittedEvent,
+  endpoints: readonly { id: string; events: readonly string[] }[],
+  now: Date,
+) {
   if (!(EVENT_TYPES as readonly string[]).includes(event.type)) {
     throw new Error(`Unknown webhook event type ${event.type}`);
   }
-  const now = deps.now();
-  const endpoints = (
-    await tx
-      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.appId, event.appId))
-  ).filter((endpoint) => matches(endpoint.events, event.type));
-  const deliveryIds: string[] = [];
-  if (endpoints.length === 0) return { eventId: null, deliveryIds };
-  const [row] = await tx
-    .insert(webhookEvents)
-    .values({ id: newId("evt"), appId: event.appId, type: event.type, data: event.data, createdAt: now })
-    .returning();
-  for (const endpoint of endpoints) {
-    const id = newId("whd");
-    await tx.insert(webhookDeliveries).values({
-      id,
-      appId: event.appId,
-      endpointId: endpoint.id,
-      eventId: row.id,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: id });
-    deliveryIds.push(id);
+  const subscribed = endpoints.filter((endpoint) => matches(endpoint.events, event.type));
+  if (subscribed.length === 0) return undefined;
+  const row = { id: newId("evt"), appId: event.appId, type: event.type, data: event.data, createdAt: now };
+  const deliveries = subscribed.map((endpoint) => ({
+    id: newId("whd"),
+    appId: event.appId,
+    endpointId: endpoint.id,
+    eventId: row.id,
+    createdAt: now,
+    updatedAt: now,
+  }));
+  return { row, deliveries };
+}
+
+/**
+ * Records an event and enqueues one delivery job per endpoint subscribed to it, inside the
+ * caller's transaction: the event and its deliveries commit with the change they announce, or
+ * not at all. An event no endpoint listens to is not stored, which keeps the payment hot path to
+ * one read here.
+ */
+export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event: EmittedEvent) {
+  const endpoints = await tx
+    .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.appId, event.appId));
+  const rows = eventRows(event, endpoints, deps.now());
+  if (!rows) return { eventId: null, deliveryIds: [] as string[] };
+  await tx.insert(webhookEvents).values(rows.row);
+  for (const delivery of rows.deliveries) {
+    await tx.insert(webhookDeliveries).values(delivery);
+    await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id });
   }
-  return { eventId: row.id, deliveryIds };
+  return { eventId: rows.row.id, deliveryIds: rows.deliveries.map((d) => d.id) };
 }
 
 /**
  * What `emitEvent` writes, as parts of the caller's single statement (data-modifying `WITH` parts
- * named `<prefix>…`), for a caller that has read the app's endpoints already: the same event row,
- * one delivery and one delivery job per subscribed endpoint, and nothing when none listens.
+ * named `<prefix>…`), for a caller that has read the app's endpoints already: the same rows and
+ * one delivery job per delivery.
  */
 export async function eventParts(
   deps: Pick<Deps, "jobs" | "now">,
@@ -64,29 +73,13 @@ export async function eventParts(
   params: Params,
   prefix: string,
 ): Promise<string[]> {
-  if (!(EVENT_TYPES as readonly string[]).includes(event.type)) {
-    throw new Error(`Unknown webhook event type ${event.type}`);
-  }
-  const subscribed = endpoints.filter((endpoint) => matches(endpoint.events, event.type));
-  if (subscribed.length === 0) return [];
-  const now = deps.now();
-  const eventId = newId("evt");
-  const parts = [
-    `${prefix}e as (${insertInto(webhookEvents, { id: eventId, appId: event.appId, type: event.type, data: event.data, createdAt: now }, params)})`,
-  ];
-  for (const [i, endpoint] of subscribed.entries()) {
-    const id = newId("whd");
-    const delivery = {
-      id,
-      appId: event.appId,
-      endpointId: endpoint.id,
-      eventId,
-      createdAt: now,
-      updatedAt: now,
-    };
+  const rows = eventRows(event, endpoints, deps.now());
+  if (!rows) return [];
+  const parts = [`${prefix}e as (${insertInto(webhookEvents, rows.row, params)})`];
+  for (const [i, delivery] of rows.deliveries.entries()) {
     parts.push(`${prefix}d${i} as (${insertInto(webhookDeliveries, delivery, params)})`);
     const job = await deps.jobs.sendPart<WebhookDeliveryJob>(params, WEBHOOK_DELIVERY_JOB, {
-      deliveryId: id,
+      deliveryId: delivery.id,
     });
     parts.push(`${prefix}j${i} as (${job})`);
   }

@@ -203,6 +203,14 @@ export function renderExplorerUrl(template: string, transactionId: string): stri
   return template.replaceAll("{tx}", encodeURIComponent(transactionId));
 }
 
+/** A stored transaction: the signed bytes still to broadcast (`raw` present) or the sent record. */
+export type StoredTransaction = SentTransaction | SignedTransaction;
+
+/** True while the stored transaction is signed bytes not yet known to be broadcast. */
+export function isSigned(stored: StoredTransaction): stored is SignedTransaction {
+  return typeof (stored as Partial<SignedTransaction>).raw === "string";
+}
+
 /** What `broadcast` answers: the stored record without the signed bytes, stamped with the send time. */
 export function asSent(signed: SignedTransaction, sentAt: Date): SentTransaction {
   const { raw: _raw, ...sent } = signed;

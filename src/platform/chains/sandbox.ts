@@ -97,11 +97,6 @@ export class SandboxLedger {
     return this.records.get(transactionId)?.broadcasts ?? 0;
   }
 
-  /** Sign and broadcast at once, for tests that drive the ledger directly. */
-  record(chain: Chain, network: Network, call: PreparedCall, signer: SignerSecret): SentTransaction {
-    return this.broadcast(this.sign(chain, network, call, signer));
-  }
-
   find(transactionId: string): SandboxRecord | undefined {
     return this.records.get(transactionId);
   }
