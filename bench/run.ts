@@ -42,9 +42,11 @@ async function startChild<T>(script: string, env: Record<string, string>) {
 
 async function startServer(env: Record<string, string>, separateWorker: boolean): Promise<Started> {
   // With a separate worker the API process runs no jobs and a second process runs only them.
+  // BENCH_WORKER=off runs no worker at all: a diagnostic of the create path alone, never a result.
+  const noWorker = separateWorker || process.env.BENCH_WORKER === "off";
   const server = await startChild<{ app: number; bare: number; engine: string }>("bench/server.ts", {
     ...env,
-    RUN_WORKER: separateWorker ? "false" : "true",
+    RUN_WORKER: noWorker ? "false" : "true",
   });
   const worker = separateWorker ? await startChild("bench/worker.ts", env) : undefined;
   return {

@@ -34,12 +34,16 @@ bare.post("/bare/inserts", async (_request, reply) => {
   return reply.code(201).send({ ok: true });
 });
 // The job backlog of one queue, so the runner can tell whether the worker kept up.
-const jobStates = "select state, count(*)::int as count from pgboss.job where name = $1 group by state";
+// Jobs still in the outbox (not yet relayed into pg-boss) count as created.
+const jobStates = `select state::text, count(*)::int as count from pgboss.job where name = $1 group by state
+  union all select 'created', count(*)::int from job_outbox where name = $1`;
 bare.get<{ Params: { name: string } }>("/bare/jobs/:name", async (request) => {
   const result = database.pool
     ? await database.pool.query(jobStates, [request.params.name])
     : await database.pglite!.query<{ state: string; count: number }>(jobStates, [request.params.name]);
-  return Object.fromEntries(result.rows.map((row) => [row.state, row.count]));
+  const counts: Record<string, number> = {};
+  for (const row of result.rows) counts[row.state] = (counts[row.state] ?? 0) + row.count;
+  return counts;
 });
 await bare.listen({ port: 0, host: "127.0.0.1" });
 

@@ -99,7 +99,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     custody: options.custody ?? createCustody(config),
     revocations,
     now,
-    paymentProviders: createPaymentProviders(config, database.db, now),
+    paymentProviders: createPaymentProviders(config, database, now),
     chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
   };

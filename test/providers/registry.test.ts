@@ -100,12 +100,12 @@ test("the hosted checkout's Stripe.js settings are validated and name the settin
 });
 
 test("the registry answers the configured provider for both methods and refuses others", () => {
-  const db = {} as Database;
-  const sandbox = createPaymentProviders(loadConfig({ SANDBOX: "true" }), db, () => new Date());
+  const database = { db: {} as Database, engine: "pglite" as const };
+  const sandbox = createPaymentProviders(loadConfig({ SANDBOX: "true" }), database, () => new Date());
   assert.equal(sandbox.forMethod("card").id, "sandbox");
   assert.equal(sandbox.forMethod("us_bank_account").id, "sandbox");
   assert.throws(() => sandbox.forMethod("paypal"), { code: "validation_failed" });
-  const stripe = createPaymentProviders(loadConfig(STRIPE_TEST), db, () => new Date());
+  const stripe = createPaymentProviders(loadConfig(STRIPE_TEST), database, () => new Date());
   assert.equal(stripe.forMethod("card").id, "stripe");
   assert.equal(stripe.byId("sandbox").id, "sandbox");
 });

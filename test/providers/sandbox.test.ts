@@ -347,17 +347,20 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
 
   test("outage mode fails every call as provider_unavailable, shared through the database", async () => {
     const other = new SandboxPaymentProvider({ db: t.deps.db, now: () => clock, publicUrl: "http://x" });
+    const refusedKey = key();
+    const input = { amount: 1n, currency: "usd", method: "card" as const };
     await provider.setOutage(true);
     try {
       await assert.rejects(cardIntent(), { code: "provider_unavailable", status: 502 });
-      await assert.rejects(
-        other.createIntent({ amount: 1n, currency: "usd", method: "card" }, { idempotencyKey: key() }),
-        { code: "provider_unavailable" },
-      );
+      await assert.rejects(other.createIntent(input, { idempotencyKey: refusedKey }), {
+        code: "provider_unavailable",
+      });
     } finally {
       await provider.setOutage(false);
     }
     assert.equal((await cardIntent()).status, "requires_payment_method");
+    // A refused call wrote nothing, its key included: the same request now goes through.
+    assert.equal((await other.createIntent(input, { idempotencyKey: refusedKey })).amount, 1n);
   });
 
   test("every status change is an event whose signed webhook verifies; a tampered one does not", async () => {

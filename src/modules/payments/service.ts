@@ -206,7 +206,7 @@ async function open(
       },
       values,
     )})`,
-    ...(await eventParts(
+    ...eventParts(
       deps,
       context.endpoints,
       {
@@ -216,11 +216,12 @@ async function open(
       },
       values,
       "webhook_",
-    )),
+    ),
     // The provider intent is made ahead of the shopper's payment method, off the request path.
-    `intent_job as (${await deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id })})`,
+    `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id })})`,
   ];
   const [written] = await run(`with ${parts.join(",\n")}\nselect * from payment`, values.values);
+  deps.jobs.relaySoon();
   const row = rowOf(payments, written);
   return { row, token, price, app: presentApp(context.app, context.owner, role) };
 }

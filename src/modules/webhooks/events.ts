@@ -66,19 +66,19 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
  * named `<prefix>…`), for a caller that has read the app's endpoints already: the same rows and
  * one delivery job per delivery.
  */
-export async function eventParts(
+export function eventParts(
   deps: Pick<Deps, "jobs" | "now">,
   endpoints: readonly { id: string; events: readonly string[] }[],
   event: EmittedEvent,
   params: Params,
   prefix: string,
-): Promise<string[]> {
+): string[] {
   const rows = eventRows(event, endpoints, deps.now());
   if (!rows) return [];
   const parts = [`${prefix}e as (${insertInto(webhookEvents, rows.row, params)})`];
   for (const [i, delivery] of rows.deliveries.entries()) {
     parts.push(`${prefix}d${i} as (${insertInto(webhookDeliveries, delivery, params)})`);
-    const job = await deps.jobs.sendPart<WebhookDeliveryJob>(params, WEBHOOK_DELIVERY_JOB, {
+    const job = deps.jobs.sendPart<WebhookDeliveryJob>(params, WEBHOOK_DELIVERY_JOB, {
       deliveryId: delivery.id,
     });
     parts.push(`${prefix}j${i} as (${job})`);

@@ -159,11 +159,18 @@ export class Params {
 /**
  * `insert into <table> (<columns>) values (<placeholders>)` for one row, each value converted as
  * Drizzle converts it for that column (a part of a hand-written statement; see `withStatements`).
+ * With `when`, the row is written only if that condition holds: `insert … select <values> where …`,
+ * each placeholder cast to its column's type (a select list does not take it from the column).
  */
-export function insertInto<T extends Table>(table: T, values: T["$inferInsert"], params: Params): string {
+export function insertInto<T extends Table>(
+  table: T,
+  values: T["$inferInsert"],
+  params: Params,
+  when?: string,
+): string {
   const columns = getTableColumns(table) as Record<
     string,
-    { name: string; mapToDriverValue(v: unknown): unknown }
+    { name: string; mapToDriverValue(v: unknown): unknown; getSQLType(): string }
   >;
   const names: string[] = [];
   const placeholders: string[] = [];
@@ -172,9 +179,13 @@ export function insertInto<T extends Table>(table: T, values: T["$inferInsert"],
     const column = columns[key];
     if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
     names.push(`"${column.name}"`);
-    placeholders.push(params.add(value === null ? null : column.mapToDriverValue(value)));
+    const placeholder = params.add(value === null ? null : column.mapToDriverValue(value));
+    placeholders.push(when === undefined ? placeholder : `${placeholder}::${column.getSQLType()}`);
   }
-  return `insert into "${getTableName(table)}" (${names.join(", ")}) values (${placeholders.join(", ")})`;
+  const into = `insert into "${getTableName(table)}" (${names.join(", ")})`;
+  return when === undefined
+    ? `${into} values (${placeholders.join(", ")})`
+    : `${into} select ${placeholders.join(", ")} where ${when}`;
 }
 
 const statementNames = new Map<string, string>();
@@ -210,6 +221,26 @@ function drizzleSql(text: string, values: (string | null)[]): SQL {
 }
 
 /**
+ * A runner for hand-written statements that each stand alone (atomic as any single statement):
+ * named and prepared on PostgreSQL, through Drizzle on the embedded engine.
+ */
+export function statementRunner(handle: Pick<DatabaseHandle, "db" | "engine" | "pool">): Runner {
+  if (handle.engine === "postgres") return (text, values) => runStatement(handle.pool!, text, values);
+  return drizzleRunner(handle.db);
+}
+
+/** A runner that sends hand-written statements through Drizzle (unnamed), on a database or a transaction. */
+export function drizzleRunner(db: Executor): Runner {
+  return async (text, values) => {
+    // Both engines answer `{ rows }`; the engine-neutral result type does not say so.
+    const result = (await db.execute(drizzleSql(text, values))) as unknown as {
+      rows: Record<string, unknown>[];
+    };
+    return result.rows;
+  };
+}
+
+/**
  * Runs `work` with an executor for Drizzle queries and a runner for hand-written statements, for a
  * few statements that need no transaction of their own (reads, then one atomic write). On
  * PostgreSQL they go to the pool, one round trip each. On the embedded engine they share one
@@ -223,15 +254,7 @@ export async function withStatements<T>(
   if (handle.engine === "postgres") {
     return work(handle.db, (text, values) => runStatement(handle.pool!, text, values));
   }
-  return handle.db.transaction((tx) =>
-    work(tx, async (text, values) => {
-      // Both engines answer `{ rows }`; the engine-neutral result type does not say so.
-      const result = (await tx.execute(drizzleSql(text, values))) as unknown as {
-        rows: Record<string, unknown>[];
-      };
-      return result.rows;
-    }),
-  );
+  return handle.db.transaction((tx) => work(tx, drizzleRunner(tx)));
 }
 
 type ColumnList = [string, { name: string; mapFromDriverValue(value: unknown): unknown }][];

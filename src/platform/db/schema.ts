@@ -13,4 +13,5 @@ export * from "../../modules/users/tables.ts";
 export * from "../../modules/wallets/tables.ts";
 export * from "../../modules/webhooks/tables.ts";
 export * from "../http/idempotency-table.ts";
+export * from "../jobs/outbox-table.ts";
 export * from "../providers/payments/sandbox/tables.ts";

@@ -10,6 +10,7 @@ import {
 } from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle, Params, Tx } from "../db/index.ts";
+import { createOutboxRelay, outboxInsert } from "./outbox.ts";
 
 /** A job kind: its queue name, retry policy and the code that performs the side effect. */
 export interface JobDefinition<T extends object> {
@@ -26,12 +27,16 @@ export interface Jobs {
   /** Enqueues a job inside the caller's transaction, so it commits or vanishes with the change. */
   send<T extends object>(tx: Tx, name: string, data: T, options?: SendOptions): Promise<string | null>;
   /**
-   * The INSERT that `send` would run, as a part of the caller's own statement (a data-modifying
-   * `WITH` part; see `withStatements`), its payload added to `params`. Nothing is written until the
-   * caller runs that statement, so the job commits exactly with the caller's change. Only for
-   * queues without NOTIFY (all of this service's queues).
+   * A job as a part of the caller's own statement (a data-modifying `WITH` part; see
+   * `withStatements`), its payload added to `params`: an INSERT into the job outbox, which commits
+   * exactly with the caller's change and is moved into pg-boss by the relay. Call `relaySoon`
+   * once the statement has run, or the job waits for the relay's next look (half a second).
    */
-  sendPart<T extends object>(params: Params, name: string, data: T, options?: SendOptions): Promise<string>;
+  sendPart<T extends object>(params: Params, name: string, data: T): string;
+  /** Runs the outbox relay shortly: after a statement with `sendPart` parts has committed. */
+  relaySoon(): void;
+  /** Moves every job waiting in the outbox into pg-boss now; answers how many (for tests). */
+  drainOutbox(): Promise<number>;
   // biome-ignore lint/suspicious/noExplicitAny: a registry holds jobs of every payload type
   register(definitions: JobDefinition<any>[]): void;
   start(options: { work: boolean }): Promise<void>;
@@ -73,6 +78,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
         });
   boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
   const definitions = new Map<string, JobDefinition<object>>();
+  const relay = createOutboxRelay(database.db, boss, logger, () => [...definitions.keys()]);
 
   return {
     boss,
@@ -86,28 +92,12 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
         db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       });
     },
-    async sendPart(params, name, data, options) {
+    sendPart(params, name, data) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
-      // pg-boss builds its INSERT and hands it to the `db` adapter; this adapter keeps it instead
-      // of running it, so the job row is exactly the one `send` would write.
-      let captured: { text: string; values: unknown[] } | undefined;
-      const capture = {
-        async executeSql(text: string, values: unknown[]) {
-          captured = { text, values };
-          return { rows: [{ id: "" }] };
-        },
-      };
-      await boss.send(name, data, { ...options, db: capture });
-      if (
-        !captured ||
-        !/^\s*INSERT INTO/i.test(captured.text) ||
-        (captured.text.match(/\$\d+/g) ?? []).join() !== "$1"
-      ) {
-        throw new Error(`pg-boss did not build a one-parameter INSERT for ${name}`);
-      }
-      const placeholder = params.add(String(captured.values[0]));
-      return captured.text.replace("$1", () => placeholder);
+      return outboxInsert(params, name, data);
     },
+    relaySoon: () => relay.soon(),
+    drainOutbox: () => relay.drain(),
     async start({ work }) {
       await boss.start();
       for (const definition of definitions.values()) {
@@ -122,6 +112,8 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
       for (const definition of definitions.values()) {
         if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
       }
+      // Every process relays the outbox, the API's included: its own creates reach pg-boss at once.
+      relay.start();
       if (!work) return;
       // Up to BATCH jobs a fetch, run side by side and settled one by one; while fetches come back
       // full the worker fetches again at once, so a backlog drains as fast as the handlers run
@@ -151,6 +143,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
       }
     },
     async stop() {
+      await relay.stop();
       await boss.stop({ graceful: true, timeout: 5000 });
     },
   };

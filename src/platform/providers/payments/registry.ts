@@ -1,5 +1,5 @@
 import type { Config } from "../../../config.ts";
-import type { Database } from "../../db/index.ts";
+import { type DatabaseHandle, statementRunner } from "../../db/index.ts";
 import { invalid } from "../../http/errors.ts";
 import { SandboxPaymentProvider } from "./sandbox/provider.ts";
 import { StripePaymentProvider } from "./stripe/provider.ts";
@@ -18,11 +18,16 @@ export interface PaymentProviders {
 
 export function createPaymentProviders(
   config: Config,
-  db: Database,
+  database: Pick<DatabaseHandle, "db" | "engine" | "pool">,
   now: () => Date,
   overrides: Partial<Record<ProviderId, PaymentProvider>> = {},
 ): PaymentProviders {
-  const sandbox = new SandboxPaymentProvider({ db, now, publicUrl: config.publicUrl });
+  const sandbox = new SandboxPaymentProvider({
+    db: database.db,
+    run: statementRunner(database),
+    now,
+    publicUrl: config.publicUrl,
+  });
   const providers = new Map<ProviderId, PaymentProvider>([["sandbox", overrides.sandbox ?? sandbox]]);
   if (overrides.stripe) providers.set("stripe", overrides.stripe);
   else if (config.stripeSecretKey && config.stripeWebhookSecret) {

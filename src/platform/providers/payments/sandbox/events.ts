@@ -27,20 +27,29 @@ function typeOf(intent: ProviderIntent): string {
   }
 }
 
-export async function recordEvent(
-  tx: Tx,
+/** The event row an intent's change writes: the intent as Stripe's webhook shows it. */
+export function eventRow(
   row: typeof sandboxIntents.$inferSelect,
   intent: ProviderIntent,
   type = typeOf(intent),
-): Promise<void> {
-  await tx.insert(sandboxEvents).values({
+): typeof sandboxEvents.$inferInsert {
+  return {
     id: newId("evt"),
     type,
     intentId: row.id,
     account: row.account,
     data: toStripeIntent(intent),
     createdAt: row.updatedAt,
-  });
+  };
+}
+
+export async function recordEvent(
+  tx: Tx,
+  row: typeof sandboxIntents.$inferSelect,
+  intent: ProviderIntent,
+  type = typeOf(intent),
+): Promise<void> {
+  await tx.insert(sandboxEvents).values(eventRow(row, intent, type));
 }
 
 function sign(secret: string, timestamp: number, body: string): string {

@@ -1,5 +1,12 @@
 import { and, eq, lte, sql } from "drizzle-orm";
-import type { Database, Executor, Tx } from "../../../db/index.ts";
+import {
+  type Database,
+  drizzleRunner,
+  type Executor,
+  insertInto,
+  type Runner,
+  type Tx,
+} from "../../../db/index.ts";
 import { AppError, invalid, notFound } from "../../../http/errors.ts";
 import { newId } from "../../../ids.ts";
 import type {
@@ -17,15 +24,17 @@ import type {
   TransferInput,
 } from "../types.ts";
 import { PaymentDeclinedError, providerUnavailable } from "../types.ts";
-import { recordEvent, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
-import { once } from "./idempotency.ts";
+import { eventRow, recordEvent, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
+import { once, onceInOneStatement } from "./idempotency.ts";
 import { resolveInstrument } from "./instruments.ts";
-import { sandboxFlags, sandboxIntents, sandboxRefunds, sandboxTransfers } from "./tables.ts";
+import { sandboxEvents, sandboxFlags, sandboxIntents, sandboxRefunds, sandboxTransfers } from "./tables.ts";
 
 type IntentRow = typeof sandboxIntents.$inferSelect;
 
 export interface SandboxOptions {
   db: Database;
+  /** Runs the one-statement writes (named and prepared on PostgreSQL); Drizzle's by default. */
+  run?: Runner;
   now: () => Date;
   /** Base of the 3-D Secure page URL the sandbox answers as the intent's next action. */
   publicUrl: string;
@@ -161,27 +170,46 @@ export class SandboxPaymentProvider implements PaymentProvider {
   async createIntent(input: CreateIntentInput, options: CallOptions): Promise<ProviderIntent> {
     if (input.amount <= 0n) throw invalid("/amount", "must be positive");
     if (!/^[a-z]{3}$/i.test(input.currency)) throw invalid("/currency", "must be an ISO 4217 code");
-    return this.call(options, "create_intent", input, async (tx, account) => {
-      const [row] = await tx
-        .insert(sandboxIntents)
-        .values({
-          id: newId("pi"),
-          account,
-          method: input.method,
-          amount: input.amount,
-          currency: input.currency.toLowerCase(),
-          status: "requires_payment_method",
-          // Cards are held and captured later; bank debits cannot be held.
-          captureMethod: input.method === "card" ? "manual" : "automatic",
-          metadata: input.metadata ?? {},
-          transferGroup: input.transferGroup ?? null,
-          createdAt: this.options.now(),
-          updatedAt: this.options.now(),
-        })
-        .returning();
-      await recordEvent(tx, row, presentIntent(row), "payment_intent.created");
-      return { ok: presentIntent(row) };
-    });
+    const account = options.connectedAccount ?? "";
+    const now = this.options.now();
+    const row: IntentRow = {
+      id: newId("pi"),
+      account,
+      method: input.method,
+      amount: input.amount,
+      amountCapturable: 0n,
+      amountReceived: 0n,
+      amountRefunded: 0n,
+      currency: input.currency.toLowerCase(),
+      status: "requires_payment_method",
+      // Cards are held and captured later; bank debits cannot be held.
+      captureMethod: input.method === "card" ? "manual" : "automatic",
+      paymentMethodLabel: null,
+      nextAction: null,
+      lastError: null,
+      metadata: input.metadata ?? {},
+      transferGroup: input.transferGroup ?? null,
+      settlesAt: null,
+      settleOutcome: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    const intent = presentIntent(row);
+    // Every payment makes one intent: its claim, intent and event are one statement.
+    const result = await onceInOneStatement<Result<ProviderIntent>>(
+      this.options.run ?? drizzleRunner(this.options.db),
+      this.options.db,
+      { account, key: options.idempotencyKey, operation: "create_intent", params: input },
+      OUTAGE,
+      { ok: intent },
+      (params, when) => [
+        insertInto(sandboxIntents, row, params, when),
+        insertInto(sandboxEvents, eventRow(row, intent, "payment_intent.created"), params, when),
+      ],
+    );
+    if ("outage" in result) throw providerUnavailable("The sandbox payment provider is in outage mode");
+    if ("declined" in result.answer) throw new Error("An intent's creation is never declined");
+    return result.answer.ok;
   }
 
   async getIntent(intentId: string, options: { connectedAccount?: string } = {}): Promise<ProviderIntent> {

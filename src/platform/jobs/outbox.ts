@@ -1,0 +1,147 @@
+import { inArray, sql } from "drizzle-orm";
+import { type DrizzleTransactionLike, fromDrizzle, type PgBoss } from "pg-boss";
+import type { Logger } from "pino";
+import type { Database, Params } from "../db/index.ts";
+import { jobOutbox } from "./outbox-table.ts";
+
+/** Rows moved per transaction: one pg-boss insert per queue in the batch. */
+export const RELAY_BATCH = 500;
+/** How soon the relay runs after a statement wrote rows, and how often it looks otherwise. */
+const SOON_MS = 5;
+const POLL_MS = 500;
+
+export interface OutboxRelay {
+  /** Runs the relay shortly: call it once a statement that wrote outbox rows has committed. */
+  soon(): void;
+  /** Moves every waiting row now; answers how many moved (tests, and the relay's own loop). */
+  drain(): Promise<number>;
+  start(): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The outbox row for a job, as a part of the caller's own statement (see `Jobs.sendPart`).
+ * Written beside a payment, it costs one small insert instead of pg-boss's own, which checks the
+ * queue row under a shared lock and fills seventeen partial indexes: measured with pgbench, that
+ * insert halved the throughput of the statement that creates a payment (docs/benchmarks.md).
+ */
+export function outboxInsert(params: Params, name: string, data: object): string {
+  return `insert into "job_outbox" ("name", "data") values (${params.add(name)}, ${params.add(data)})`;
+}
+
+/**
+ * Moves outbox rows into pg-boss. Each batch is one transaction: the rows are deleted and their
+ * jobs inserted together, so a crash in between leaves both where they were. Rows another relay
+ * is moving are skipped (`skip locked`), so every process may run one. Only rows of `queues()`
+ * (the registered ones) are moved: pg-boss looks up a queue it has not seen outside the
+ * transaction, which on the embedded engine's one connection would wait for ever.
+ */
+export function createOutboxRelay(
+  db: Database,
+  boss: PgBoss,
+  logger: Logger,
+  queues: () => string[],
+): OutboxRelay {
+  async function moveBatch(names: string[]): Promise<number> {
+    return db.transaction(async (tx) => {
+      const waiting = tx
+        .select({ id: jobOutbox.id })
+        .from(jobOutbox)
+        .where(inArray(jobOutbox.name, names))
+        .orderBy(jobOutbox.id)
+        .limit(RELAY_BATCH)
+        .for("update", { skipLocked: true });
+      const moved = await tx
+        .delete(jobOutbox)
+        .where(inArray(jobOutbox.id, waiting))
+        .returning({ name: jobOutbox.name, data: jobOutbox.data });
+      const byQueue = new Map<string, { data: object }[]>();
+      for (const row of moved) {
+        const list = byQueue.get(row.name) ?? [];
+        list.push({ data: row.data });
+        byQueue.set(row.name, list);
+      }
+      const adapter = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
+      for (const [name, jobs] of byQueue) await boss.insert(name, jobs, { db: adapter });
+      return moved.length;
+    });
+  }
+
+  async function relay(): Promise<number> {
+    const names = queues();
+    try {
+      return await moveBatch(names);
+    } catch (error) {
+      // A queue deleted behind this process's back fails its insert and so the whole batch: move
+      // queue by queue, so its rows hold back only their own queue (and say so in the log).
+      logger.error({ err: error }, "job outbox relay failed; moving queue by queue");
+      let moved = 0;
+      for (const name of names) {
+        try {
+          if (!(await boss.getQueue(name))) throw new Error(`Queue ${name} does not exist`);
+          moved += await moveBatch([name]);
+        } catch (queueError) {
+          logger.error({ err: queueError, queue: name }, "job outbox rows for this queue cannot be moved");
+        }
+      }
+      return moved;
+    }
+  }
+
+  let stopped = true;
+  let running = false;
+  let again = false;
+  let timer: NodeJS.Timeout | undefined;
+  let timerAt = Number.POSITIVE_INFINITY;
+  let idle: Promise<void> = Promise.resolve();
+
+  function schedule(delay: number) {
+    if (stopped) return;
+    if (running) {
+      again ||= delay <= SOON_MS;
+      return;
+    }
+    const at = Date.now() + delay;
+    if (timer && timerAt <= at) return;
+    clearTimeout(timer);
+    timer = setTimeout(tick, delay);
+    timerAt = at;
+  }
+
+  function tick() {
+    timer = undefined;
+    timerAt = Number.POSITIVE_INFINITY;
+    running = true;
+    again = false;
+    idle = (async () => {
+      try {
+        // A full batch means more are waiting: go on at once.
+        while (!stopped && (await relay()) === RELAY_BATCH);
+      } catch (error) {
+        logger.error({ err: error }, "job outbox relay failed; trying again shortly");
+      } finally {
+        running = false;
+        schedule(again ? SOON_MS : POLL_MS);
+      }
+    })();
+  }
+
+  return {
+    soon: () => schedule(SOON_MS),
+    async drain() {
+      let total = 0;
+      for (let moved = RELAY_BATCH; moved === RELAY_BATCH; total += moved) moved = await relay();
+      return total;
+    },
+    start() {
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      timer = undefined;
+      await idle;
+    },
+  };
+}
