@@ -1,6 +1,6 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import type { Tx } from "../../platform/db/index.ts";
+import { type Database, prepared, type Tx } from "../../platform/db/index.ts";
 import { crashPoint } from "../../platform/jobs/faults.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { PaymentDeclinedError, type ProviderIntent } from "../../platform/providers/payments/types.ts";
@@ -28,8 +28,22 @@ async function locked(tx: Tx, paymentId: string) {
   return row as PaymentRow | undefined;
 }
 
+// Every job reads its payment first, and every new payment gets its intent id: both prepared.
+const paymentById = (db: Database) =>
+  db
+    .select()
+    .from(payments)
+    .where(eq(payments.id, sql.placeholder("id")))
+    .prepare("payment_by_id");
+const setIntentId = (db: Database) =>
+  db
+    .update(payments)
+    .set({ intentId: sql`${sql.placeholder("intent_id")}::text` })
+    .where(and(eq(payments.id, sql.placeholder("id")), isNull(payments.intentId)))
+    .prepare("payment_set_intent_id");
+
 async function read(deps: Deps, paymentId: string) {
-  const [row] = await deps.db.select().from(payments).where(eq(payments.id, paymentId));
+  const [row] = await prepared(deps.db, "payment_by_id", paymentById).execute({ id: paymentId });
   return row as PaymentRow | undefined;
 }
 
@@ -135,10 +149,10 @@ async function ensureIntent(deps: Deps, payment: PaymentRow): Promise<string> {
     },
     { idempotencyKey: `${payment.id}:intent` },
   );
-  await deps.db
-    .update(payments)
-    .set({ intentId: intent.id })
-    .where(and(eq(payments.id, payment.id), isNull(payments.intentId)));
+  await prepared(deps.db, "payment_set_intent_id", setIntentId).execute({
+    intent_id: intent.id,
+    id: payment.id,
+  });
   return intent.id;
 }
 

@@ -8,7 +8,6 @@ import {
   Params,
   prepared,
   type Runner,
-  rowOf,
   type Tx,
   withStatements,
 } from "../../platform/db/index.ts";
@@ -160,39 +159,47 @@ async function open(
   const provider = deps.paymentProviders.forMethod(input.payment_provider);
   const now = deps.now();
   const id = newId("pay");
+  // Every column is written, so the row answered is the row stored and nothing is read back.
+  const row: PaymentRow = {
+    id,
+    appId,
+    priceId: price.id,
+    status: "pending",
+    method: input.payment_provider,
+    providerId: provider.id,
+    amount,
+    currency: currency.code,
+    chargeAmount: fees.amount_total,
+    chargeCurrency: fees.currency.code,
+    sellerAmount: fees.amount_seller,
+    appAmount: fees.amount_app,
+    platformAmount: fees.amount_platform,
+    priceItem: quote.priceItem as unknown as Record<string, unknown>,
+    rate: { num: String(quote.rate.ratio.num), den: String(quote.rate.ratio.den) },
+    triggerId: price.triggerId,
+    triggerDataInput: { params_data_input: params },
+    kycId: price.kycId,
+    shopperEmail: input.shopper_email?.toLowerCase() ?? null,
+    deferExecution: input.defer_execution ?? false,
+    paymentTokenHash: hashToken(token),
+    transactionResponse: {},
+    confirmationStatus: {},
+    createdAt: now,
+    updatedAt: now,
+    intentId: null,
+    capturedAmount: 0n,
+    refundedAmount: 0n,
+    nextAction: null,
+    sentTransaction: null,
+    transactionId: null,
+    transactionUrl: null,
+    authState: "none",
+    transfers: {},
+    confirmAttempts: 0,
+  };
   const values = new Params();
   const parts = [
-    `payment as (${insertInto(
-      payments,
-      {
-        id,
-        appId,
-        priceId: price.id,
-        status: "pending",
-        method: input.payment_provider,
-        providerId: provider.id,
-        amount,
-        currency: currency.code,
-        chargeAmount: fees.amount_total,
-        chargeCurrency: fees.currency.code,
-        sellerAmount: fees.amount_seller,
-        appAmount: fees.amount_app,
-        platformAmount: fees.amount_platform,
-        priceItem: quote.priceItem as unknown as Record<string, unknown>,
-        rate: { num: String(quote.rate.ratio.num), den: String(quote.rate.ratio.den) },
-        triggerId: price.triggerId,
-        triggerDataInput: { params_data_input: params },
-        kycId: price.kycId,
-        shopperEmail: input.shopper_email?.toLowerCase() ?? null,
-        deferExecution: input.defer_execution ?? false,
-        paymentTokenHash: hashToken(token),
-        transactionResponse: {},
-        confirmationStatus: {},
-        createdAt: now,
-        updatedAt: now,
-      },
-      values,
-    )} returning *)`,
+    `payment as (${insertInto(payments, row, values)})`,
     `event as (${insertInto(
       paymentEvents,
       {
@@ -220,9 +227,8 @@ async function open(
     // The provider intent is made ahead of the shopper's payment method, off the request path.
     `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id })})`,
   ];
-  const [written] = await run(`with ${parts.join(",\n")}\nselect * from payment`, values.values);
+  await run(`with ${parts.join(",\n")}\nselect 1`, values.values);
   deps.jobs.relaySoon();
-  const row = rowOf(payments, written);
   return { row, token, price, app: presentApp(context.app, context.owner, role) };
 }
 

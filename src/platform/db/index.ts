@@ -256,21 +256,3 @@ export async function withStatements<T>(
   }
   return handle.db.transaction((tx) => work(tx, drizzleRunner(tx)));
 }
-
-type ColumnList = [string, { name: string; mapFromDriverValue(value: unknown): unknown }][];
-const columnLists = new WeakMap<Table, ColumnList>();
-
-/** A row as Drizzle answers it (property names, bigint, Date, parsed JSON) from a raw driver row. */
-export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
-  let columns = columnLists.get(table);
-  if (!columns) {
-    columns = Object.entries(getTableColumns(table)) as unknown as ColumnList;
-    columnLists.set(table, columns);
-  }
-  const row: Record<string, unknown> = {};
-  for (const [key, column] of columns) {
-    const value = raw[column.name];
-    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
-  }
-  return row as T["$inferSelect"];
-}
