@@ -3,13 +3,12 @@ import type { Deps } from "../../deps.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import {
-  type Executor,
+  type Database,
   insertInto,
   Params,
   prepared,
-  type Runner,
+  statementRunner,
   type Tx,
-  withStatements,
 } from "../../platform/db/index.ts";
 import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
@@ -70,7 +69,7 @@ const actorName = (actor: Principal | "shopper") =>
  * creator (for the answer), the caller's role, the price, whether the price's seller is active,
  * and the app's webhook endpoints (for `payment.pending`). `user_id` is the calling user, else null.
  */
-const paymentContext = (db: Executor) =>
+const paymentContext = (db: Database) =>
   db
     .select({
       app: apps,
@@ -97,7 +96,7 @@ const paymentContext = (db: Executor) =>
  *
  * Two round trips: one read of everything needed, then one statement that writes the payment,
  * its first event, the `payment.pending` webhook deliveries and the provider-intent job, atomic
- * as any single statement (no BEGIN/COMMIT). The read needs no transaction around it: at READ
+ * as any single statement (no BEGIN/COMMIT, on either engine). The read needs no transaction: at READ
  * COMMITTED each statement has its own snapshot, inside a transaction or not, so wrapping the two
  * would add a round trip and no consistency.
  */
@@ -107,20 +106,9 @@ export async function openPayment(
   appId: string,
   input: CreatePaymentInput,
 ) {
-  return withStatements(deps.database, (db, run) => open(deps, db, run, actor, appId, input));
-}
-
-async function open(
-  deps: Deps,
-  db: Executor,
-  run: Runner,
-  actor: Principal | "shopper",
-  appId: string,
-  input: CreatePaymentInput,
-) {
+  const run = statementRunner(deps.database);
   const token = newSecret("pt_");
-  const read = db === deps.db ? prepared(deps.db, "payment_context", paymentContext) : paymentContext(db);
-  const [context] = await read.execute({
+  const [context] = await prepared(deps.db, "payment_context", paymentContext).execute({
     app_id: appId,
     price_id: input.price_id,
     user_id: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
@@ -146,7 +134,7 @@ async function open(
     amount = parseAmount(input.amount, currency, "/body/amount");
     if (amount < price.amount) throw invalid("/body/amount", "must be at least the price's amount");
   }
-  const params = await checkPayable(deps, db, price, input.trigger_data_input?.params_data_input ?? {});
+  const params = await checkPayable(deps, deps.db, price, input.trigger_data_input?.params_data_input ?? {});
   const quote = await quotePriceItem(deps.config.money, deps.rates, {
     amount,
     currency,

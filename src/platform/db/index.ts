@@ -222,7 +222,10 @@ function drizzleSql(text: string, values: (string | null)[]): SQL {
 
 /**
  * A runner for hand-written statements that each stand alone (atomic as any single statement):
- * named and prepared on PostgreSQL, through Drizzle on the embedded engine.
+ * named and prepared on PostgreSQL, through Drizzle on the embedded engine. No transaction around
+ * them: on the embedded engine a transaction holds PGlite's one connection for its whole length,
+ * JavaScript between its statements included, and payment creates ran about a third faster
+ * without one (docs/benchmarks.md).
  */
 export function statementRunner(handle: Pick<DatabaseHandle, "db" | "engine" | "pool">): Runner {
   if (handle.engine === "postgres") return (text, values) => runStatement(handle.pool!, text, values);
@@ -238,21 +241,4 @@ export function drizzleRunner(db: Executor): Runner {
     };
     return result.rows;
   };
-}
-
-/**
- * Runs `work` with an executor for Drizzle queries and a runner for hand-written statements, for a
- * few statements that need no transaction of their own (reads, then one atomic write). On
- * PostgreSQL they go to the pool, one round trip each. On the embedded engine they share one
- * transaction: PGlite writes its files back after every statement outside a transaction, which
- * costs more there than the statements themselves.
- */
-export async function withStatements<T>(
-  handle: DatabaseHandle,
-  work: (db: Executor, run: Runner) => Promise<T>,
-): Promise<T> {
-  if (handle.engine === "postgres") {
-    return work(handle.db, (text, values) => runStatement(handle.pool!, text, values));
-  }
-  return handle.db.transaction((tx) => work(tx, drizzleRunner(tx)));
 }

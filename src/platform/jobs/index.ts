@@ -28,7 +28,7 @@ export interface Jobs {
   send<T extends object>(tx: Tx, name: string, data: T, options?: SendOptions): Promise<string | null>;
   /**
    * A job as a part of the caller's own statement (a data-modifying `WITH` part; see
-   * `withStatements`), its payload added to `params`: an INSERT into the job outbox, which commits
+   * `statementRunner`), its payload added to `params`: an INSERT into the job outbox, which commits
    * exactly with the caller's change and is moved into pg-boss by the relay. Call `relaySoon`
    * once the statement has run, or the job waits for the relay's next look (half a second).
    */
