@@ -224,8 +224,7 @@ function drizzleSql(text: string, values: (string | null)[]): SQL {
  * A runner for hand-written statements that each stand alone (atomic as any single statement):
  * named and prepared on PostgreSQL, through Drizzle on the embedded engine. No transaction around
  * them: on the embedded engine a transaction holds PGlite's one connection for its whole length,
- * JavaScript between its statements included, and payment creates ran about a third faster
- * without one (docs/benchmarks.md).
+ * JavaScript between its statements included, while the job worker waits (docs/benchmarks.md).
  */
 export function statementRunner(handle: Pick<DatabaseHandle, "db" | "engine" | "pool">): Runner {
   if (handle.engine === "postgres") return (text, values) => runStatement(handle.pool!, text, values);
