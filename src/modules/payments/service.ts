@@ -13,7 +13,6 @@ import {
 import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
-import { parseAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { AppType } from "../../platform/money/fees.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
@@ -23,6 +22,7 @@ import { apps } from "../apps/tables.ts";
 import { kycs } from "../kyc/tables.ts";
 import { checkRole, requireAppRole } from "../members/access.ts";
 import { members } from "../members/tables.ts";
+import { amountToPay } from "../prices/amount.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { prices } from "../prices/tables.ts";
 import { users } from "../users/tables.ts";
@@ -94,11 +94,10 @@ const paymentContext = (db: Database) =>
  * its own), the fee split and the exchange rate are fixed now and never recomputed. Used by the
  * API and by the hosted checkout (`actor` "shopper").
  *
- * Two round trips: one read of everything needed, then one statement that writes the payment,
- * its first event, the `payment.pending` webhook deliveries and the provider-intent job, atomic
- * as any single statement (no BEGIN/COMMIT, on either engine). The read needs no transaction: at READ
- * COMMITTED each statement has its own snapshot, inside a transaction or not, so wrapping the two
- * would add a round trip and no consistency.
+ * Two round trips and no BEGIN/COMMIT, on either engine. The first reads everything needed. The
+ * second writes the payment, its first event, the `payment.pending` webhook deliveries and the
+ * provider-intent job; being one statement, it commits all of them or none. The read needs no
+ * transaction around it, because at READ COMMITTED each statement has its own snapshot anyway.
  */
 export async function openPayment(
   deps: Deps,
@@ -128,12 +127,7 @@ export async function openPayment(
   if (context.sellerActive === false)
     throw new AppError("conflict", "The seller of this price is deactivated");
   const currency = currencyOf(price.currency, "price.currency");
-  let amount = price.amount;
-  if (input.amount !== undefined) {
-    if (price.type !== "dynamic") throw invalid("/body/amount", "only a dynamic price takes an amount");
-    amount = parseAmount(input.amount, currency, "/body/amount");
-    if (amount < price.amount) throw invalid("/body/amount", "must be at least the price's amount");
-  }
+  const amount = amountToPay(price, input.amount, currency, "/body/amount");
   const params = await checkPayable(deps, deps.db, price, input.trigger_data_input?.params_data_input ?? {});
   const quote = await quotePriceItem(deps.config.money, deps.rates, {
     amount,

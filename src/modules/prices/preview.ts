@@ -1,11 +1,10 @@
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { invalid } from "../../platform/http/errors.ts";
-import { parseAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
 import { requireAppRole } from "../members/access.ts";
+import { amountToPay } from "./amount.ts";
 import { feeContext, loadPrice } from "./service.ts";
 
 export interface PreviewQuery {
@@ -27,12 +26,7 @@ export async function previewPriceItem(
   await requireAppRole(deps.db, actor, appId, "view");
   const price = await loadPrice(deps.db, appId, priceId);
   const currency = currencyOf(price.currency, "currency");
-  let amount = price.amount;
-  if (query.amount !== undefined) {
-    if (price.type !== "dynamic") throw invalid("/query/amount", "can be given only for a dynamic price");
-    amount = parseAmount(query.amount, currency, "/query/amount");
-    if (amount < price.amount) throw invalid("/query/amount", "must be at least the price's amount");
-  }
+  const amount = amountToPay(price, query.amount, currency, "/query/amount");
   const app = await feeContext(deps.db, appId);
   const quote = await quotePriceItem(deps.config.money, deps.rates, {
     amount,

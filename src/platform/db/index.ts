@@ -158,7 +158,7 @@ export class Params {
 
 /**
  * `insert into <table> (<columns>) values (<placeholders>)` for one row, each value converted as
- * Drizzle converts it for that column (a part of a hand-written statement; see `withStatements`).
+ * Drizzle converts it for that column (a part of a hand-written statement; see `statementRunner`).
  * With `when`, the row is written only if that condition holds: `insert … select <values> where …`,
  * each placeholder cast to its column's type (a select list does not take it from the column).
  */
@@ -208,7 +208,7 @@ async function runStatement(pool: pg.Pool, text: string, values: (string | null)
 /** Runs one hand-written statement (positional parameters) and answers its rows. */
 export type Runner = (text: string, values: (string | null)[]) => Promise<Record<string, unknown>[]>;
 
-/** A hand-written statement as Drizzle SQL, to run on a Drizzle transaction. */
+/** A hand-written statement as Drizzle SQL, for the embedded engine's runner. */
 function drizzleSql(text: string, values: (string | null)[]): SQL {
   const chunks: SQL[] = [];
   let last = 0;
@@ -221,17 +221,18 @@ function drizzleSql(text: string, values: (string | null)[]): SQL {
 }
 
 /**
- * A runner for hand-written statements that each stand alone (atomic as any single statement):
- * named and prepared on PostgreSQL, through Drizzle on the embedded engine. No transaction around
- * them: on the embedded engine a transaction holds PGlite's one connection for its whole length,
- * JavaScript between its statements included, while the job worker waits (docs/benchmarks.md).
+ * Runs hand-written statements that each stand alone, each one atomic by itself. On PostgreSQL they
+ * are named prepared statements; on the embedded engine they go through Drizzle. None is wrapped in
+ * a transaction, because on the embedded engine a transaction holds PGlite's one connection for its
+ * whole length (the JavaScript between its statements too) and the job worker waits on it
+ * (docs/benchmarks.md).
  */
 export function statementRunner(handle: Pick<DatabaseHandle, "db" | "engine" | "pool">): Runner {
   if (handle.engine === "postgres") return (text, values) => runStatement(handle.pool!, text, values);
   return drizzleRunner(handle.db);
 }
 
-/** A runner that sends hand-written statements through Drizzle (unnamed), on a database or a transaction. */
+/** A runner that sends hand-written statements through Drizzle, as unnamed statements. */
 export function drizzleRunner(db: Executor): Runner {
   return async (text, values) => {
     // Both engines answer `{ rows }`; the engine-neutral result type does not say so.

@@ -79,9 +79,11 @@ export class SandboxPaymentProvider implements PaymentProvider {
   readonly id = "sandbox" as const;
   readonly webhookSecret: string;
   private readonly options: SandboxOptions;
+  private readonly run: Runner;
 
   constructor(options: SandboxOptions) {
     this.options = options;
+    this.run = options.run ?? drizzleRunner(options.db);
     this.webhookSecret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
   }
 
@@ -197,7 +199,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const intent = presentIntent(row);
     // Every payment makes one intent: its claim, intent and event are one statement.
     const result = await onceInOneStatement<Result<ProviderIntent>>(
-      this.options.run ?? drizzleRunner(this.options.db),
+      this.run,
       this.options.db,
       { account, key: options.idempotencyKey, operation: "create_intent", params: input },
       OUTAGE,
