@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PGlite } from "@electric-sql/pglite";
+import type { PGlite } from "@electric-sql/pglite";
 import {
   type ExtractTablesWithRelations,
   getTableColumns,
@@ -17,6 +17,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { StatementCachingPGlite } from "./pglite-statements.ts";
 import * as schema from "./schema.ts";
 
 export type Schema = typeof schema;
@@ -75,7 +76,9 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     dir = path.join(options.dataDir, "pgdata");
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
-  const pglite = new PGlite(dir);
+  // Every statement is kept prepared after its first run: PGlite otherwise parses and plans it on
+  // each run, which in WebAssembly is most of a short statement's cost.
+  const pglite = new StatementCachingPGlite(dir);
   await pglite.waitReady;
   const db = drizzlePglite(pglite, { schema }) as unknown as Database;
   return { db, engine: "pglite", pglite, close: () => pglite.close() };
@@ -221,15 +224,16 @@ function drizzleSql(text: string, values: (string | null)[]): SQL {
 }
 
 /**
- * Runs hand-written statements that each stand alone, each one atomic by itself. On PostgreSQL they
- * are named prepared statements; on the embedded engine they go through Drizzle. None is wrapped in
- * a transaction, because on the embedded engine a transaction holds PGlite's one connection for its
- * whole length (the JavaScript between its statements too) and the job worker waits on it
- * (docs/benchmarks.md).
+ * Runs hand-written statements that each stand alone, each one atomic by itself, as named prepared
+ * statements on either engine (PGlite keeps every statement prepared: `StatementCachingPGlite`).
+ * None is wrapped in a transaction, because on the embedded engine a transaction holds PGlite's one
+ * connection for its whole length (the JavaScript between its statements too) and the job worker
+ * waits on it (docs/benchmarks.md).
  */
-export function statementRunner(handle: Pick<DatabaseHandle, "db" | "engine" | "pool">): Runner {
+export function statementRunner(handle: Pick<DatabaseHandle, "engine" | "pool" | "pglite">): Runner {
   if (handle.engine === "postgres") return (text, values) => runStatement(handle.pool!, text, values);
-  return drizzleRunner(handle.db);
+  const pglite = handle.pglite!;
+  return async (text, values) => (await pglite.query<Record<string, unknown>>(text, values)).rows;
 }
 
 /** A runner that sends hand-written statements through Drizzle, as unnamed statements. */
