@@ -121,6 +121,14 @@ async function jobCounts(server: Started): Promise<Record<string, number>> {
   return json(`${server.bare}/bare/jobs/${PREPARE_INTENT}`);
 }
 
+/** Waits until the outbox is empty (the relay caught up with the last row), then two seconds. */
+async function settle(server: Started) {
+  for (let i = 0; i < 40 && (await json(`${server.bare}/bare/outbox`)).waiting > 0; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+}
+
 const pending = (counts: Record<string, number>) =>
   (counts.created ?? 0) + (counts.active ?? 0) + (counts.retry ?? 0);
 
@@ -177,6 +185,9 @@ async function benchEngine(label: string, env: Record<string, string>, separateW
       create,
     );
     const rate = Math.max(1, Math.round(peak.rps * 0.7));
+    // A row at a steady rate starts from a server that has finished the full-load row before it
+    // (its last requests answered, its outbox relayed), not in the middle of that row's tail.
+    await settle(server);
     const steady = await measurePaced(
       "POST /payments/{app_id} at 70% of peak, paced",
       `${server.app}/payments/${app.id}`,

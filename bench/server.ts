@@ -45,6 +45,12 @@ bare.get<{ Params: { name: string } }>("/bare/jobs/:name", async (request) => {
   for (const row of result.rows) counts[row.state] = (counts[row.state] ?? 0) + row.count;
   return counts;
 });
+// Jobs written but not yet relayed into pg-boss, so the runner can let a row settle.
+bare.get("/bare/outbox", async () => {
+  const count = "select count(*)::int as waiting from job_outbox";
+  const result = database.pool ? await database.pool.query(count) : await database.pglite!.query(count);
+  return result.rows[0];
+});
 await bare.listen({ port: 0, host: "127.0.0.1" });
 
 const port = (server: { server: { address(): unknown } }) =>

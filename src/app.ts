@@ -122,7 +122,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   };
 
   let ready = false;
-  const { app, metrics, routes } = await createServer({
+  const { app, metrics, activity, routes } = await createServer({
     logger,
     authenticate,
     publicUrl: config.publicUrl,
@@ -157,7 +157,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     routes,
     async start() {
       await migrateDatabase(database);
-      await jobs.start({ work: config.runWorker });
+      // The worker of a process that serves the API gives way to its requests (Jobs.start).
+      await jobs.start({ work: config.runWorker, yieldTo: activity });
       await app.ready();
       ready = true;
     },

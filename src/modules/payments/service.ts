@@ -1,15 +1,8 @@
-import { and, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import {
-  type Database,
-  insertInto,
-  Params,
-  prepared,
-  statementRunner,
-  type Tx,
-} from "../../platform/db/index.ts";
+import { insertInto, Params, statementRunner, type Tx } from "../../platform/db/index.ts";
 import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
@@ -18,16 +11,12 @@ import type { AppType } from "../../platform/money/fees.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
 import { getApp, presentApp } from "../apps/service.ts";
-import { apps } from "../apps/tables.ts";
-import { kycs } from "../kyc/tables.ts";
 import { checkRole, requireAppRole } from "../members/access.ts";
-import { members } from "../members/tables.ts";
 import { amountToPay } from "../prices/amount.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { prices } from "../prices/tables.ts";
-import { users } from "../users/tables.ts";
 import { eventParts } from "../webhooks/events.ts";
-import { webhookEndpoints } from "../webhooks/tables.ts";
+import { type PaymentContext, PaymentContexts, readContext, unchangedSince } from "./context.ts";
 import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
@@ -65,39 +54,17 @@ const actorName = (actor: Principal | "shopper") =>
   actor === "shopper" ? "shopper" : actor.kind === "user" ? `user:${actor.userId}` : `api_key:${actor.keyId}`;
 
 /**
- * Everything a new payment needs, in one statement (prepared on PostgreSQL): the app with its
- * creator (for the answer), the caller's role, the price, whether the price's seller is active,
- * and the app's webhook endpoints (for `payment.pending`). `user_id` is the calling user, else null.
- */
-const paymentContext = (db: Database) =>
-  db
-    .select({
-      app: apps,
-      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
-      role: sql<string | null>`(select ${members.role} from ${members} where ${members.appId} = ${apps.id}
-        and ${members.userId} = ${sql.placeholder("user_id")}::text and ${members.acceptedAt} is not null)`,
-      price: prices,
-      sellerActive: sql<boolean | null>`(select ${kycs.active} from ${kycs}
-        where ${kycs.appId} = ${apps.id} and ${kycs.id} = ${prices.kycId})`,
-      endpoints: sql<{ id: string; events: string[] }[]>`(select coalesce(json_agg(json_build_object(
-        'id', ${webhookEndpoints.id}, 'events', ${webhookEndpoints.events})), '[]'::json)
-        from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${apps.id})`,
-    })
-    .from(apps)
-    .innerJoin(users, eq(users.id, apps.createdBy))
-    .leftJoin(prices, and(eq(prices.appId, apps.id), eq(prices.id, sql.placeholder("price_id"))))
-    .where(eq(apps.id, sql.placeholder("app_id")))
-    .prepare("payment_context");
-
-/**
  * Creates a pending payment for a price: the amount (a dynamic price takes the shopper's, at least
  * its own), the fee split and the exchange rate are fixed now and never recomputed. Used by the
  * API and by the hosted checkout (`actor` "shopper").
  *
- * Two round trips and no BEGIN/COMMIT, on either engine. The first reads everything needed. The
- * second writes the payment, its first event, the `payment.pending` webhook deliveries and the
- * provider-intent job; being one statement, it commits all of them or none. The read needs no
- * transaction around it, because at READ COMMITTED each statement has its own snapshot anyway.
+ * One round trip when this process created a payment of the same price for the same caller in the
+ * last minute, two otherwise, and no BEGIN/COMMIT on either engine. The context (app, price,
+ * trigger, role, seller, webhook endpoints) is read in one statement and remembered; the write is
+ * one statement too: the payment, its first event, the `payment.pending` webhook deliveries and
+ * the provider-intent job, all written only if every row the context came from is unchanged
+ * (`unchangedSince`), so all or none commit and none on a stale context. A remembered context
+ * that is stale, or that refused the payment, is read afresh and decided again.
  */
 export async function openPayment(
   deps: Deps,
@@ -105,13 +72,51 @@ export async function openPayment(
   appId: string,
   input: CreatePaymentInput,
 ) {
-  const run = statementRunner(deps.database);
+  const key = {
+    appId,
+    priceId: input.price_id,
+    userId: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
+  };
+  const contexts = PaymentContexts.of(deps.db);
+  const remembered = contexts.get(key);
+  if (remembered) {
+    try {
+      const opened = await writePayment(deps, actor, input, key, remembered);
+      if (opened) return opened;
+    } catch (error) {
+      // Only a refusal is decided again; a failed write is not retried (it may have committed).
+      if (!(error instanceof AppError)) throw error;
+    }
+    contexts.delete(key);
+  }
+  // A change between the read and the write (an app or price edited at that moment) reads again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const context = await readContext(deps.db, key);
+    const opened = await writePayment(deps, actor, input, key, context);
+    if (opened) {
+      contexts.set(key, context!);
+      return opened;
+    }
+  }
+  throw new AppError(
+    "conflict",
+    "The price or its app kept changing while the payment was created; try again",
+  );
+}
+
+/**
+ * Decides and writes a new payment on `context`; answers nothing (and writes nothing) if a row
+ * the context came from has changed since it was read.
+ */
+async function writePayment(
+  deps: Deps,
+  actor: Principal | "shopper",
+  input: CreatePaymentInput,
+  key: { appId: string; priceId: string; userId: string | null },
+  context: PaymentContext | undefined,
+) {
+  const { appId } = key;
   const token = newSecret("pt_");
-  const [context] = await prepared(deps.db, "payment_context", paymentContext).execute({
-    app_id: appId,
-    price_id: input.price_id,
-    user_id: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
-  });
   let role: Role | undefined;
   if (actor !== "shopper") {
     // An API key acts for its one app, with the developer role.
@@ -128,7 +133,7 @@ export async function openPayment(
     throw new AppError("conflict", "The seller of this price is deactivated");
   const currency = currencyOf(price.currency, "price.currency");
   const amount = amountToPay(price, input.amount, currency, "/body/amount");
-  const params = await checkPayable(deps, deps.db, price, input.trigger_data_input?.params_data_input ?? {});
+  const params = checkPayable(context, input.trigger_data_input?.params_data_input ?? {});
   const quote = await quotePriceItem(deps.config.money, deps.rates, {
     amount,
     currency,
@@ -180,8 +185,10 @@ export async function openPayment(
     confirmAttempts: 0,
   };
   const values = new Params();
+  const written = "(select ok from current_context)";
   const parts = [
-    `payment as (${insertInto(payments, row, values)})`,
+    `current_context as (select ${unchangedSince(key, context.versions, values)} as ok)`,
+    `payment as (${insertInto(payments, row, values, written)})`,
     `event as (${insertInto(
       paymentEvents,
       {
@@ -194,6 +201,7 @@ export async function openPayment(
         createdAt: now,
       },
       values,
+      written,
     )})`,
     ...eventParts(
       deps,
@@ -205,11 +213,16 @@ export async function openPayment(
       },
       values,
       "webhook_",
+      written,
     ),
     // The provider intent is made ahead of the shopper's payment method, off the request path.
-    `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id })})`,
+    `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id }, written)})`,
   ];
-  await run(`with ${parts.join(",\n")}\nselect 1`, values.values);
+  const [result] = await statementRunner(deps.database)(
+    `with ${parts.join(",\n")}\nselect ok from current_context`,
+    values.values,
+  );
+  if (result?.ok !== true) return undefined;
   deps.jobs.relaySoon();
   return { row, token, price, app: presentApp(context.app, context.owner, role) };
 }

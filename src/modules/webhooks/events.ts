@@ -64,7 +64,7 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
 /**
  * What `emitEvent` writes, as parts of the caller's single statement (data-modifying `WITH` parts
  * named `<prefix>…`), for a caller that has read the app's endpoints already: the same rows and
- * one delivery job per delivery.
+ * one delivery job per delivery. With `when`, each is written only if that condition holds.
  */
 export function eventParts(
   deps: Pick<Deps, "jobs" | "now">,
@@ -72,15 +72,19 @@ export function eventParts(
   event: EmittedEvent,
   params: Params,
   prefix: string,
+  when?: string,
 ): string[] {
   const rows = eventRows(event, endpoints, deps.now());
   if (!rows) return [];
-  const parts = [`${prefix}e as (${insertInto(webhookEvents, rows.row, params)})`];
+  const parts = [`${prefix}e as (${insertInto(webhookEvents, rows.row, params, when)})`];
   for (const [i, delivery] of rows.deliveries.entries()) {
-    parts.push(`${prefix}d${i} as (${insertInto(webhookDeliveries, delivery, params)})`);
-    const job = deps.jobs.sendPart<WebhookDeliveryJob>(params, WEBHOOK_DELIVERY_JOB, {
-      deliveryId: delivery.id,
-    });
+    parts.push(`${prefix}d${i} as (${insertInto(webhookDeliveries, delivery, params, when)})`);
+    const job = deps.jobs.sendPart<WebhookDeliveryJob>(
+      params,
+      WEBHOOK_DELIVERY_JOB,
+      { deliveryId: delivery.id },
+      when,
+    );
     parts.push(`${prefix}j${i} as (${job})`);
   }
   return parts;

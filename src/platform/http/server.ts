@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 import { readCredential } from "../auth/credentials.ts";
 import type { Authenticator, Principal } from "../auth/principal.ts";
 import { newId } from "../ids.ts";
+import { ApiActivity } from "./activity.ts";
 import { AppError, ERROR_STATUS, type ErrorCode, titleOf } from "./errors.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { Problem } from "./schemas.ts";
@@ -116,8 +117,9 @@ export interface RegisteredRoute {
 
 export async function createServer(
   options: ServerOptions,
-): Promise<{ app: Server; metrics: HttpMetrics; routes: RegisteredRoute[] }> {
+): Promise<{ app: Server; metrics: HttpMetrics; activity: ApiActivity; routes: RegisteredRoute[] }> {
   const metrics = new HttpMetrics();
+  const activity = new ApiActivity();
   const routes: RegisteredRoute[] = [];
   const app = Fastify({
     loggerInstance: options.logger,
@@ -178,6 +180,7 @@ export async function createServer(
   await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { deepLinking: true } });
 
   app.addHook("onRequest", async (request, reply) => {
+    activity.touch();
     reply.header("x-request-id", request.id);
     if (request.is404 || request.routeOptions.config.public || request.routeOptions.schema?.hide) return;
     const credential = readCredential(request.headers.authorization);
@@ -194,6 +197,7 @@ export async function createServer(
   });
 
   app.addHook("onResponse", async (request, reply) => {
+    activity.touch();
     const route = request.routeOptions.url ?? "unmatched";
     metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });
@@ -202,5 +206,5 @@ export async function createServer(
   app.setNotFoundHandler((request, reply) =>
     sendProblem(request, reply, "not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
   );
-  return { app, metrics, routes };
+  return { app, metrics, activity, routes };
 }

@@ -10,6 +10,7 @@ import {
 } from "pg-boss";
 import type { Logger } from "pino";
 import type { DatabaseHandle, Params, Tx } from "../db/index.ts";
+import type { ApiActivity } from "../http/activity.ts";
 import { createOutboxRelay, outboxInsert } from "./outbox.ts";
 
 /** A job kind: its queue name, retry policy and the code that performs the side effect. */
@@ -29,17 +30,24 @@ export interface Jobs {
   /**
    * A job as a part of the caller's own statement (a data-modifying `WITH` part; see
    * `statementRunner`), its payload added to `params`: an INSERT into the job outbox, which commits
-   * exactly with the caller's change and is moved into pg-boss by the relay. Call `relaySoon`
-   * once the statement has run, or the job waits for the relay's next look (half a second).
+   * exactly with the caller's change and is moved into pg-boss by the relay. With `when`, the job
+   * is written only if that condition holds (as `insertInto`'s). Call `relaySoon` once the
+   * statement has run, or the job waits for the relay's next look (half a second).
    */
-  sendPart<T extends object>(params: Params, name: string, data: T): string;
+  sendPart<T extends object>(params: Params, name: string, data: T, when?: string): string;
   /** Runs the outbox relay shortly: after a statement with `sendPart` parts has committed. */
   relaySoon(): void;
   /** Moves every job waiting in the outbox into pg-boss now; answers how many (for tests). */
   drainOutbox(): Promise<number>;
   // biome-ignore lint/suspicious/noExplicitAny: a registry holds jobs of every payload type
   register(definitions: JobDefinition<any>[]): void;
-  start(options: { work: boolean }): Promise<void>;
+  /**
+   * Starts the queue and, with `work`, the worker. With `yieldTo` (the process's own API), every
+   * job first waits until no request has started or finished for YIELD_QUIET_MS, for at most
+   * YIELD_MAX_WAIT_MS: requests get the first call on the machine's CPU, and a burst of them
+   * leaves its jobs to run right after it, yet jobs never stop, even under constant load.
+   */
+  start(options: { work: boolean; yieldTo?: ApiActivity }): Promise<void>;
   stop(): Promise<void>;
   /** The pg-boss instance, for tests and the health check. */
   readonly boss: PgBoss;
@@ -55,6 +63,18 @@ export interface JobsOptions {
 
 /** Jobs a worker fetches at once, per queue and process. */
 const BATCH = 8;
+/** A pause in the API this long counts as quiet enough for a job (see `Jobs.start`). */
+export const YIELD_QUIET_MS = 10;
+/** The longest a job waits for the API to go quiet: under constant load, BATCH jobs a quarter second a queue. */
+export const YIELD_MAX_WAIT_MS = 250;
+
+/** Resolves once `activity` has been quiet for YIELD_QUIET_MS, or after YIELD_MAX_WAIT_MS. */
+export async function apiQuiet(activity: ApiActivity): Promise<void> {
+  const deadline = Date.now() + YIELD_MAX_WAIT_MS;
+  while (!activity.quietFor(YIELD_QUIET_MS) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, YIELD_QUIET_MS));
+  }
+}
 
 export function createJobs(database: DatabaseHandle, logger: Logger, options: JobsOptions = {}): Jobs {
   // Expired (crashed) jobs are noticed by the supervisor: look as often as a job may run.
@@ -92,13 +112,13 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
         db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       });
     },
-    sendPart(params, name, data) {
+    sendPart(params, name, data, when) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
-      return outboxInsert(params, name, data);
+      return outboxInsert(params, name, data, when);
     },
     relaySoon: () => relay.soon(),
     drainOutbox: () => relay.drain(),
-    async start({ work }) {
+    async start({ work, yieldTo }) {
       await boss.start();
       for (const definition of definitions.values()) {
         await boss.createQueue(definition.name, {
@@ -129,6 +149,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
           Promise.all(
             batch.map(async (job): Promise<JobResult> => {
               try {
+                if (yieldTo) await apiQuiet(yieldTo);
                 await definition.handle(job.data, { id: job.id, retryCount: job.retryCount ?? 0 });
                 return { id: job.id, status: "completed" };
               } catch (error) {

@@ -1,0 +1,233 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { type SQL, sql } from "drizzle-orm";
+import { PaymentContexts, readContext, unchangedSince } from "../../src/modules/payments/context.ts";
+import { Params, statementRunner } from "../../src/platform/db/index.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { createPrice, createTestKyc } from "../helpers/prices.ts";
+import { evmTrigger } from "../helpers/triggers.ts";
+import { newMasterKey } from "../helpers/wallets.ts";
+import { Receiver } from "../helpers/webhooks.ts";
+
+// A process remembers what a payment of a price was decided on (app, price, trigger, role, seller,
+// webhook endpoints), so the next create of that price costs one statement. The write checks that
+// none of it changed; these tests change each part and expect the change to count at once.
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let wallet: { id: string };
+let trigger: { id: string };
+let kyc: { id: string };
+let price: { id: string };
+const input = { params_data_input: { receiver: "0x5fbdb2315678afecb367f032d93f642f64180aa3", quantity: 2 } };
+
+before(async () => {
+  t = await buildTestApp({ SECRETS_MASTER_KEY: newMasterKey(), WEBHOOKS_ALLOW_LOOPBACK: "true" });
+  f = await tenantFixture(t);
+  wallet = expectStatus(
+    await call(t, "POST", `/wallets/${f.app.id}`, {
+      token: f.owner.token,
+      body: { name: "Minter", type: "evm" },
+    }),
+    201,
+  );
+  trigger = expectStatus(
+    await call(t, "POST", `/triggers/${f.app.id}`, { token: f.owner.token, body: evmTrigger(wallet.id) }),
+    201,
+  );
+  kyc = await createTestKyc(t, f.owner.token, f.app.id);
+  price = await createPrice(t, f.owner.token, f.app.id, {
+    amount: 20,
+    trigger_id: trigger.id,
+    kyc_id: kyc.id,
+    chain: "evm",
+  });
+});
+after(() => t.close());
+
+async function rows<T>(query: SQL): Promise<T[]> {
+  const result = await t.deps.db.execute(query);
+  return ((result as { rows?: unknown[] }).rows ?? result) as T[];
+}
+
+const create = (token = f.developer.token) =>
+  call(t, "POST", `/payments/${f.app.id}`, {
+    token,
+    body: { price_id: price.id, payment_provider: "card", trigger_data_input: input },
+  });
+
+describe("the write's check of its context", () => {
+  const key = () => ({ appId: f.app.id, priceId: price.id, userId: f.developer.user.id as string });
+
+  /** Whether the create's guard still holds for `versions`. */
+  async function holds(versions: string) {
+    const params = new Params();
+    const [row] = await statementRunner(t.deps.database)(
+      `select ${unchangedSince(key(), versions, params)} as ok`,
+      params.values,
+    );
+    return row.ok;
+  }
+
+  // Each row a payment is decided on, touched without changing a value: a new row version is a
+  // change as far as the guard knows, which errs on the side of reading again.
+  const touches: [string, () => SQL][] = [
+    ["the app", () => sql`update apps set name = name where id = ${f.app.id}`],
+    ["the app's creator", () => sql`update users set username = username where id = ${f.owner.user.id}`],
+    ["the price", () => sql`update prices set amount = amount where id = ${price.id}`],
+    ["the trigger", () => sql`update triggers set call_data = call_data where id = ${trigger.id}`],
+    ["the trigger's wallet", () => sql`update wallets set name = name where id = ${wallet.id}`],
+    [
+      "the caller's membership",
+      () =>
+        sql`update members set role = role where app_id = ${f.app.id} and user_id = ${f.developer.user.id}`,
+    ],
+    ["the seller", () => sql`update kycs set active = active where id = ${kyc.id}`],
+  ];
+  for (const [what, touch] of touches) {
+    test(`a change to ${what} fails it`, async () => {
+      const context = await readContext(t.deps.db, key());
+      assert.ok(context);
+      assert.equal(await holds(context.versions), true);
+      await t.deps.db.execute(touch());
+      assert.equal(await holds(context.versions), false);
+    });
+  }
+
+  test("a webhook endpoint added, changed or removed fails it", async () => {
+    const receiver = new Receiver();
+    try {
+      let context = await readContext(t.deps.db, key());
+      const endpoint = expectStatus(
+        await call(t, "POST", `/webhooks/${f.app.id}`, {
+          token: f.owner.token,
+          body: { url: await receiver.start(), events: ["payment.*"] },
+        }),
+        201,
+      );
+      assert.equal(await holds(context!.versions), false, "added");
+      context = await readContext(t.deps.db, key());
+      await t.deps.db.execute(sql`update webhook_endpoints set events = events where id = ${endpoint.id}`);
+      assert.equal(await holds(context!.versions), false, "changed");
+      context = await readContext(t.deps.db, key());
+      expectStatus(
+        await call(t, "DELETE", `/webhooks/${f.app.id}/${endpoint.id}`, { token: f.owner.token }),
+        204,
+      );
+      assert.equal(await holds(context!.versions), false, "removed");
+    } finally {
+      await receiver.stop();
+    }
+  });
+
+  test("a caller who is not a member has a context of their own, and the guard holds for it", async () => {
+    const outsiderKey = { ...key(), userId: f.outsider.user.id as string };
+    const context = await readContext(t.deps.db, outsiderKey);
+    assert.equal(context?.role, null);
+    const params = new Params();
+    const [row] = await statementRunner(t.deps.database)(
+      `select ${unchangedSince(outsiderKey, context!.versions, params)} as ok`,
+      params.values,
+    );
+    assert.equal(row.ok, true);
+  });
+});
+
+describe("creates on a remembered context", () => {
+  const stored = async (id: string) =>
+    (
+      await rows<{ amount: string; app_amount: string }>(
+        sql`select amount::text, app_amount::text from payments where id = ${id}`,
+      )
+    )[0];
+
+  test("the second create of a price by the same caller uses the remembered context", async () => {
+    expectStatus(await create(), 201);
+    const remembered = PaymentContexts.of(t.deps.db).get({
+      appId: f.app.id,
+      priceId: price.id,
+      userId: f.developer.user.id,
+    });
+    assert.ok(remembered, "the context is remembered after a create");
+    expectStatus(await create(), 201);
+  });
+
+  test("a new amount, app fee, endpoint or expiry counts from the next create", async () => {
+    const first = expectStatus(await create(), 201);
+    assert.equal((await stored(first.id)).amount, "2000");
+
+    expectStatus(
+      await call(t, "PATCH", `/prices/${f.app.id}/${price.id}`, {
+        token: f.owner.token,
+        body: { amount: 25 },
+      }),
+      200,
+    );
+    const repriced = expectStatus(await create(), 201);
+    assert.equal((await stored(repriced.id)).amount, "2500");
+
+    expectStatus(
+      await call(t, "PATCH", `/apps/${f.app.id}`, {
+        token: f.owner.token,
+        body: { type: "marketplace", app_fee: 10 },
+      }),
+      200,
+    );
+    const refeed = expectStatus(await create(), 201);
+    assert.equal((await stored(repriced.id)).app_amount, "0");
+    assert.equal((await stored(refeed.id)).app_amount, "250", "10% of 25.00");
+
+    const receiver = new Receiver();
+    try {
+      const endpoint = expectStatus(
+        await call(t, "POST", `/webhooks/${f.app.id}`, {
+          token: f.owner.token,
+          body: { url: await receiver.start(), events: ["payment.pending"] },
+        }),
+        201,
+      );
+      const announced = expectStatus(await create(), 201);
+      const deliveries = await rows<{ n: number }>(
+        sql`select count(*)::int as n from webhook_deliveries d join webhook_events e on e.id = d.event_id
+          where d.endpoint_id = ${endpoint.id} and e.data->>'id' = ${announced.id}`,
+      );
+      assert.equal(deliveries[0].n, 1, "the new endpoint hears of the next payment");
+    } finally {
+      await receiver.stop();
+    }
+
+    expectStatus(
+      await call(t, "PATCH", `/prices/${f.app.id}/${price.id}`, {
+        token: f.owner.token,
+        body: { expired: true },
+      }),
+      200,
+    );
+    expectStatus(await create(), 409);
+  });
+
+  test("a member removed is refused at their next create", async () => {
+    const other = await createPrice(t, f.owner.token, f.app.id, { amount: 7 });
+    const body = { price_id: other.id, payment_provider: "card" };
+    expectStatus(await call(t, "POST", `/payments/${f.app.id}`, { token: f.developer.token, body }), 201);
+    expectStatus(
+      await call(t, "DELETE", `/members/${f.app.id}/${f.developerMemberId}`, { token: f.owner.token }),
+      204,
+    );
+    expectStatus(await call(t, "POST", `/payments/${f.app.id}`, { token: f.developer.token, body }), 404);
+  });
+
+  test("a refusal on a remembered context is decided again on a fresh read", async () => {
+    const fresh = await createPrice(t, f.owner.token, f.app.id, { amount: 5 });
+    const body = { price_id: fresh.id, payment_provider: "card" };
+    // The outsider is refused (no such app for them); the refusal is not remembered.
+    expectStatus(await call(t, "POST", `/payments/${f.app.id}`, { token: f.outsider.token, body }), 404);
+    const remembered = PaymentContexts.of(t.deps.db).get({
+      appId: f.app.id,
+      priceId: fresh.id,
+      userId: f.outsider.user.id,
+    });
+    assert.equal(remembered, undefined);
+  });
+});
