@@ -211,7 +211,7 @@ async function runStatement(pool: pg.Pool, text: string, values: (string | null)
 /** Runs one hand-written statement (positional parameters) and answers its rows. */
 export type Runner = (text: string, values: (string | null)[]) => Promise<Record<string, unknown>[]>;
 
-/** A hand-written statement as Drizzle SQL, for the embedded engine's runner. */
+/** A hand-written statement as Drizzle SQL, for `drizzleRunner`. */
 function drizzleSql(text: string, values: (string | null)[]): SQL {
   const chunks: SQL[] = [];
   let last = 0;

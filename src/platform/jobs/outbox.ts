@@ -1,7 +1,7 @@
 import { inArray, sql } from "drizzle-orm";
 import { type DrizzleTransactionLike, fromDrizzle, type PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import type { Database, Params } from "../db/index.ts";
+import { type Database, insertInto, type Params } from "../db/index.ts";
 import { jobOutbox } from "./outbox-table.ts";
 
 /** Rows moved per transaction: one pg-boss insert per queue in the batch. */
@@ -28,10 +28,7 @@ export interface OutboxRelay {
  * (docs/benchmarks.md). The relay inserts jobs a batch at a time, off the request.
  */
 export function outboxInsert(params: Params, name: string, data: object, when?: string): string {
-  const into = `insert into "job_outbox" ("name", "data")`;
-  return when === undefined
-    ? `${into} values (${params.add(name)}, ${params.add(data)})`
-    : `${into} select ${params.add(name)}::text, ${params.add(data)}::jsonb where ${when}`;
+  return insertInto(jobOutbox, { name, data }, params, when);
 }
 
 /**
