@@ -1,6 +1,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { type Database, type Params, prepared } from "../../platform/db/index.ts";
+import { ExpiringMap } from "../../platform/expiring-map.ts";
 import { apps } from "../apps/tables.ts";
 import { kycs } from "../kyc/tables.ts";
 import { members } from "../members/tables.ts";
@@ -119,7 +120,10 @@ const CONTEXT_TTL_MS = 60_000;
  * memory for prices no longer paid.
  */
 export class PaymentContexts {
-  readonly #entries = new Map<string, { context: PaymentContext; staleAt: number }>();
+  readonly #entries = new ExpiringMap<string, PaymentContext>({
+    ttlMs: CONTEXT_TTL_MS,
+    maxEntries: MAX_CONTEXTS,
+  });
 
   static #byDatabase = new WeakMap<Database, PaymentContexts>();
   /** One set per database handle (per process, per test app). */
@@ -134,23 +138,12 @@ export class PaymentContexts {
 
   static #key = (key: ContextKey) => `${key.appId}\u0000${key.priceId}\u0000${key.userId ?? ""}`;
 
-  get(key: ContextKey, now = Date.now()): PaymentContext | undefined {
-    const name = PaymentContexts.#key(key);
-    const entry = this.#entries.get(name);
-    if (!entry) return undefined;
-    if (entry.staleAt <= now) {
-      this.#entries.delete(name);
-      return undefined;
-    }
-    return entry.context;
+  get(key: ContextKey): PaymentContext | undefined {
+    return this.#entries.get(PaymentContexts.#key(key));
   }
 
-  set(key: ContextKey, context: PaymentContext, now = Date.now()): void {
-    const name = PaymentContexts.#key(key);
-    this.#entries.delete(name);
-    // Maps iterate in insertion order: the first entry is the oldest.
-    if (this.#entries.size >= MAX_CONTEXTS) this.#entries.delete(this.#entries.keys().next().value as string);
-    this.#entries.set(name, { context, staleAt: now + CONTEXT_TTL_MS });
+  set(key: ContextKey, context: PaymentContext): void {
+    this.#entries.set(PaymentContexts.#key(key), context);
   }
 
   delete(key: ContextKey): void {

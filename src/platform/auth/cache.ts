@@ -1,3 +1,4 @@
+import { ExpiringMap } from "../expiring-map.ts";
 import type { Principal } from "./principal.ts";
 
 /** What a revocation names: one session, one API key, or every key of an app. */
@@ -5,8 +6,6 @@ export type Revocation = { sessionId: string } | { keyId: string } | { appId: st
 
 interface Entry {
   principal: Principal;
-  /** When this entry must be looked up again, whatever happens. */
-  staleAt: number;
   /** The credential's own expiry (sessions), checked on every hit. */
   expiresAt: number | undefined;
 }
@@ -20,48 +19,42 @@ interface Entry {
  * never writes its answer back (the generation check), so a revoked credential cannot be re-cached.
  */
 export class CredentialCache {
-  private readonly entries = new Map<string, Entry>();
+  /** An entry lapses after `ttlMs` whatever happens: the bound on a lost notification. */
+  private readonly entries: ExpiringMap<string, Entry>;
   private generation = 0;
   private readonly ttlMs: number;
-  private readonly maxEntries: number;
   private readonly now: () => number;
 
   constructor(options: { ttlMs: number; maxEntries?: number; now?: () => number }) {
     this.ttlMs = options.ttlMs;
-    this.maxEntries = options.maxEntries ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.entries = new ExpiringMap({
+      ttlMs: options.ttlMs,
+      maxEntries: options.maxEntries ?? 10_000,
+      now: this.now,
+    });
   }
 
   async resolve(
     hash: string,
     load: () => Promise<{ principal: Principal; expiresAt?: Date } | undefined>,
   ): Promise<Principal | undefined> {
-    const now = this.now();
     const hit = this.entries.get(hash);
-    if (hit && hit.staleAt > now && (hit.expiresAt === undefined || hit.expiresAt > now))
-      return hit.principal;
+    if (hit && (hit.expiresAt === undefined || hit.expiresAt > this.now())) return hit.principal;
     if (hit) this.entries.delete(hash);
     if (this.ttlMs === 0) return (await load())?.principal;
     const generation = this.generation;
     const loaded = await load();
     if (!loaded) return undefined;
     if (generation === this.generation) {
-      if (this.entries.size >= this.maxEntries) {
-        // Maps iterate in insertion order: drop the oldest entry.
-        this.entries.delete(this.entries.keys().next().value as string);
-      }
-      this.entries.set(hash, {
-        principal: loaded.principal,
-        staleAt: now + this.ttlMs,
-        expiresAt: loaded.expiresAt?.getTime(),
-      });
+      this.entries.set(hash, { principal: loaded.principal, expiresAt: loaded.expiresAt?.getTime() });
     }
     return loaded.principal;
   }
 
   revoke(revocation: Revocation): void {
     this.generation++;
-    for (const [hash, { principal }] of this.entries) {
+    for (const [hash, { principal }] of this.entries.entries()) {
       const matches =
         ("sessionId" in revocation &&
           principal.kind === "user" &&
