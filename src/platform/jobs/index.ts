@@ -47,7 +47,7 @@ export interface Jobs {
    * YIELD_MAX_WAIT_MS: requests get the first call on the machine's CPU, and a burst of them
    * leaves its jobs to run right after it, yet jobs never stop, even under constant load.
    */
-  start(options: { work: boolean; yieldTo?: ApiActivity }): Promise<void>;
+  start(options: { work: boolean; yieldTo?: Pick<ApiActivity, "quietFor"> }): Promise<void>;
   stop(): Promise<void>;
   /** The pg-boss instance, for tests and the health check. */
   readonly boss: PgBoss;
@@ -69,7 +69,7 @@ export const YIELD_QUIET_MS = 10;
 export const YIELD_MAX_WAIT_MS = 250;
 
 /** Resolves once `activity` has been quiet for YIELD_QUIET_MS, or after YIELD_MAX_WAIT_MS. */
-export async function apiQuiet(activity: ApiActivity): Promise<void> {
+export async function apiQuiet(activity: Pick<ApiActivity, "quietFor">): Promise<void> {
   const deadline = Date.now() + YIELD_MAX_WAIT_MS;
   while (!activity.quietFor(YIELD_QUIET_MS) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, YIELD_QUIET_MS));
