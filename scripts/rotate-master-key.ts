@@ -1,15 +1,13 @@
-// Re-wraps every wallet's data key, and re-seals every webhook secret, under the current master key
-// (docs/custody.md).
+// Moves every stored secret to the current master key (docs/custody.md): wallet keys and Solana
+// tree and collection keys are re-wrapped; webhook secrets, KYC edit tokens, payment tokens, queued KYC
+// inputs and sandbox mails are re-sealed.
 //
 // With SECRETS_MASTER_KEY set: set it to the new key and SECRETS_MASTER_KEY_PREVIOUS to the old
 // one(s) first; this re-wraps, after which the old keys can be dropped from the environment.
 // With the embedded key file (no SECRETS_MASTER_KEY): a fresh key is put first in the file, then
 // everything is re-wrapped; the old keys stay in the file, harmless, until removed by hand.
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { resealKycTokens } from "../src/modules/kyc/rotation.ts";
-import { rewrapWalletSecrets } from "../src/modules/wallets/secrets.ts";
-import { resealWebhookSecrets } from "../src/modules/webhooks/rotation.ts";
-import { Custody } from "../src/platform/crypto/custody.ts";
+import { resealEverything } from "../src/master-key-rotation.ts";
 import { keyringFromConfig, rotateKeyFile } from "../src/platform/crypto/keyring.ts";
 import { migrateDatabase, openDatabase } from "../src/platform/db/index.ts";
 
@@ -32,11 +30,12 @@ async function main() {
   });
   try {
     await migrateDatabase(database);
-    const { rewrapped } = await rewrapWalletSecrets({ db: database.db, custody: new Custody(() => keyring) });
-    const { resealed } = await resealWebhookSecrets(database.db, keyring);
-    const kyc = await resealKycTokens(database.db, keyring);
+    const counts = await resealEverything(database.db, keyring);
     console.log(
-      `Re-wrapped ${rewrapped} wallet secret(s) and re-sealed ${resealed} webhook secret(s) and ${kyc.resealed} KYC edit token(s) under master key ${keyring.current.id}`,
+      `Re-wrapped ${counts.wallets} wallet secret(s) and ${counts.solanaAccounts} Solana tree/collection key(s); ` +
+        `re-sealed ${counts.webhookSecrets} webhook secret(s), ${counts.kycTokens} KYC edit token(s), ${counts.paymentTokens} payment token(s), ` +
+        `${counts.kycJobInputs} queued KYC input(s) and ${counts.sandboxMails} sandbox mail(s) ` +
+        `under master key ${keyring.current.id}`,
     );
   } finally {
     await database.close();

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { Deps } from "./deps.ts";
@@ -13,6 +14,7 @@ import { kycRoutes } from "./modules/kyc/routes.ts";
 import { sellerAccountOf } from "./modules/kyc/sellers.ts";
 import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
 import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
+import { invitationRoutes } from "./modules/members/invitation-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
@@ -20,6 +22,9 @@ import { paymentJobs } from "./modules/payments/jobs.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
+import { sandboxInboxRoutes } from "./modules/sandbox-inbox/routes.ts";
+import { pruneSandboxMailJob } from "./modules/sandbox-inbox/service.ts";
+import { sandboxMailStore } from "./modules/sandbox-inbox/store.ts";
 import { solanaJobs } from "./modules/solana/jobs.ts";
 import { solanaRoutes } from "./modules/solana/routes.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
@@ -32,14 +37,17 @@ import { CredentialCache } from "./platform/auth/cache.ts";
 import type { Authenticator } from "./platform/auth/principal.ts";
 import { startRevocations } from "./platform/auth/revocations.ts";
 import { hashToken } from "./platform/auth/secrets.ts";
+import { reportEvmChainIds } from "./platform/chains/evm-startup.ts";
 import { createChainRegistry } from "./platform/chains/index.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
 import { createCustody } from "./platform/crypto/custody.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
+import { registerDrain } from "./platform/http/drain.ts";
 import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
+import { purgeRateLimitCountersJob, RateLimiter } from "./platform/http/rate-limit.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
-import { systemRoutes } from "./platform/http/system-routes.ts";
+import { type HealthChecks, systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
 import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
@@ -69,7 +77,25 @@ export interface Application {
   routes: RegisteredRoute[];
   /** Migrates, starts the job queue (and the worker when configured) and readies the routes. */
   start(): Promise<void>;
+  /** What /health and /health/ready answer (also served by a worker-only process's health port). */
+  health: HealthChecks;
+  /**
+   * A graceful stop: /health turns 503, every request in flight finishes, the server stops
+   * listening, running jobs finish or are handed back to another worker, and the database closes,
+   * all within `SHUTDOWN_TIMEOUT_SECONDS`.
+   */
+  shutdown(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** True if the database answers a trivial query within two seconds. */
+async function databaseAnswers(database: DatabaseHandle): Promise<boolean> {
+  const timeout = new Promise<boolean>((resolve) => setTimeout(resolve, 2000, false).unref());
+  const probe = database.db.execute(sql`select 1`).then(
+    () => true,
+    () => false,
+  );
+  return Promise.race([probe, timeout]);
 }
 
 /** Builds the whole service with production defaults for every dependency not passed in. */
@@ -80,9 +106,13 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
+      sharedBuffersMb: config.pgliteSharedBuffersMb,
       onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     }));
-  const jobs = createJobs(database, logger, { timeoutSeconds: config.jobTimeoutSeconds });
+  const jobs = createJobs(database, logger, {
+    timeoutSeconds: config.jobTimeoutSeconds,
+    pollSeconds: config.jobPollSeconds,
+  });
   const now = options.now ?? (() => new Date());
   const credentialCache = new CredentialCache({
     ttlMs: config.authCacheSeconds * 1000,
@@ -95,16 +125,25 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     database,
     db: database.db,
     jobs,
-    mailer: options.mailer ?? new SandboxMailer(logger),
+    // In sandbox mode every mail is also kept for the sandbox inbox (`/sandbox/mail`).
+    mailer:
+      options.mailer ??
+      new SandboxMailer(logger, config.sandbox ? sandboxMailStore(database.db, config) : undefined),
     custody: options.custody ?? createCustody(config),
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database, now),
     chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
+    rateLimiter: new RateLimiter(database.db, now, config.rateLimits),
   };
 
-  jobs.register([invitationJob(deps), purgeIdempotencyKeysJob(deps.db, now)]);
+  jobs.register([
+    invitationJob(deps),
+    purgeIdempotencyKeysJob(deps.db, now),
+    purgeRateLimitCountersJob(deps.db, now),
+  ]);
+  if (config.sandbox) jobs.register([pruneSandboxMailJob(deps)]);
   jobs.register([webhookDeliveryJob(deps)]);
   jobs.register(paymentJobs(deps));
   jobs.register(auctionJobs(deps));
@@ -122,24 +161,37 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   };
 
   let ready = false;
+  let stopped = false;
   const { app, metrics, activity, routes } = await createServer({
     logger,
     authenticate,
     publicUrl: config.publicUrl,
     version: pkg.version,
+    trustProxy: config.trustProxy,
   });
   registerIdempotency(app, deps.db, now);
+  const http = registerDrain(app, activity);
+  const health: HealthChecks = {
+    async state(probeDatabase) {
+      if (http.draining) return "draining";
+      if (!ready) return "starting";
+      if (probeDatabase && !(await databaseAnswers(database))) return "database_unreachable";
+      return "ok";
+    },
+  };
   await app.register(async (scope) => {
     const server = scope as unknown as Server;
-    await systemRoutes(server, metrics, { ready: () => ready });
+    await systemRoutes(server, metrics, health, config.metricsToken);
     await userRoutes(server, deps);
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
+    await invitationRoutes(server, deps);
     await apiKeyRoutes(server, deps);
     await walletRoutes(server, deps);
     await triggerRoutes(server, deps);
     await webhookRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
+    if (config.sandbox) await sandboxInboxRoutes(server, deps);
     await priceRoutes(server, deps);
     await paymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
@@ -161,8 +213,23 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       await jobs.start({ work: config.runWorker, yieldTo: activity });
       await app.ready();
       ready = true;
+      // Reported in the background: a slow node must not hold up start-up.
+      void reportEvmChainIds(deps.chains, logger).catch(() => {});
+    },
+    health,
+    async shutdown() {
+      if (stopped) return;
+      stopped = true;
+      const deadline = Date.now() + config.shutdownTimeoutSeconds * 1000;
+      await http.drain(deadline);
+      ready = false;
+      await jobs.stop(Math.max(1000, deadline - Date.now()));
+      await revocations.stop();
+      await database.close();
     },
     async close() {
+      if (stopped) return;
+      stopped = true;
       ready = false;
       await app.close();
       await jobs.stop();

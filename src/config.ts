@@ -1,12 +1,18 @@
 import path from "node:path";
-import { CHAINS, type Chain, NETWORKS, type Network } from "./platform/chains/adapter.ts";
+import { type ChainsConfig, loadChainsConfig } from "./config/chains.ts";
+import { boolean, ConfigError, type Env, integer } from "./config/parse.ts";
+import { type ProcessSettings, processSettings } from "./config/process.ts";
+import { DEFAULT_COUNT_CAP } from "./platform/http/pagination.ts";
+import { parseRateLimits, type RateLimitSettings } from "./platform/http/rate-limit.ts";
 import { loadMoneySettings, type MoneySettings } from "./platform/money/settings.ts";
 
 /** Every setting the service reads, validated once at start-up. */
-export interface Config {
+export interface Config extends ProcessSettings {
   port: number;
   host: string;
   dataDir: string;
+  /** The embedded database's buffer cache in MB (PGLITE_SHARED_BUFFERS_MB); unused on PostgreSQL. */
+  pgliteSharedBuffersMb: number;
   /** PostgreSQL connection string; when absent the embedded PGlite database in `dataDir` is used. */
   databaseUrl: string | undefined;
   /** Test mode: sandbox providers and chains, `sk_test_` keys. */
@@ -15,12 +21,12 @@ export interface Config {
   /** Public base URL used in Link headers, invitation mails and hosted pages. */
   publicUrl: string;
   sessionTtlHours: number;
-  /** Run the job worker in this process (the API and the worker can be split in production). */
-  runWorker: boolean;
   /** How long a resolved credential is remembered; revocations reach every process at once anyway. */
   authCacheSeconds: number;
   /** How long a job may run before it is taken for crashed and retried. */
   jobTimeoutSeconds: number;
+  /** How often an idle worker looks for jobs no notification announced (JOB_POLL_SECONDS). */
+  jobPollSeconds: number;
   /** Which payment provider serves `card` and `us_bank_account`: `sandbox` or `stripe`. */
   paymentsProvider: "sandbox" | "stripe";
   /** Stripe secret (or restricted) key; required when `paymentsProvider` is `stripe`. */
@@ -40,6 +46,10 @@ export interface Config {
   stripeApi: StripeApiAddress | undefined;
   /** Let outbound webhooks reach loopback addresses: local development and tests only. */
   webhooksAllowLoopback: boolean;
+  /** How long the sandbox inbox (`/sandbox/mail`) keeps a mail. */
+  sandboxMailRetentionHours: number;
+  /** Bearer token `GET /metrics` asks for; absent: metrics are not served (404). */
+  metricsToken: string | undefined;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
   masterKey: Buffer | undefined;
   /** Former master keys (SECRETS_MASTER_KEY_PREVIOUS): they still unwrap until `rotate-master-key` has run. */
@@ -48,8 +58,16 @@ export interface Config {
   money: MoneySettings;
   /** How long a card authorisation holds (7 days at Stripe): bids held longer are dropped (docs/auctions.md). */
   auctionHoldHours: number;
+  /** How many outbid bids (other shoppers' best) keep their card hold as runners-up until the winner pays. */
+  auctionBackupHolds: number;
+  /** `X-Total-Count` is exact up to this many records; past it the count stops and says it is capped. */
+  listCountCap: number;
   /** Chain adapters: settings per chain and network (docs/chains.md lists them with their sources). */
   chains: ChainsConfig;
+  /** Per-client and per-price request limits (`RATE_LIMITS` overrides; docs/reliability.md). */
+  rateLimits: RateLimitSettings;
+  /** Which proxies' `X-Forwarded-For` names the client (`TRUST_PROXY`, Fastify's `trustProxy`). */
+  trustProxy: boolean | number | string;
 }
 
 export interface StripeApiAddress {
@@ -58,51 +76,8 @@ export interface StripeApiAddress {
   protocol: "http" | "https";
 }
 
-export interface ChainNetworkSettings {
-  /** Node RPC endpoint; required only when that chain is used with CHAINS=real. */
-  rpcUrl: string | undefined;
-  /** Confirmations counted before a transaction is final (EVM) or shown as the finality estimate. */
-  requiredConfirmations: number;
-  /** Average seconds per block, for `confirmation_status.average_seconds`. */
-  blockSeconds: number;
-  /** Explorer link template; `{tx}` is replaced by the transaction id. */
-  explorerUrl: string;
-}
-
-export interface ChainsConfig {
-  /** `sandbox` (a deterministic in-process chain; the default in sandbox mode) or `real` (the nodes below). */
-  mode: "sandbox" | "real";
-  /** EVM: a transaction still pending this long is reported stuck, to be resent with a higher fee. */
-  evmResendAfterSeconds: number;
-  networks: Record<Chain, Record<Network, ChainNetworkSettings>>;
-}
-
-export class ConfigError extends Error {
-  readonly setting: string;
-  constructor(setting: string, message: string) {
-    super(`Invalid setting ${setting}: ${message}`);
-    this.setting = setting;
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^\d+$/.test(raw)) throw new ConfigError(name, `expected an integer, got "${raw}"`);
-  const value = Number(raw);
-  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
-  return value;
-}
-
-function boolean(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (["1", "true", "yes", "on"].includes(raw.toLowerCase())) return true;
-  if (["0", "false", "no", "off"].includes(raw.toLowerCase())) return false;
-  throw new ConfigError(name, `expected true or false, got "${raw}"`);
-}
+export type { ChainNetworkSettings, ChainsConfig } from "./config/chains.ts";
+export { ConfigError, loadChainsConfig };
 
 /** A base64 AES-256 key: exactly 32 bytes once decoded, so a truncated paste fails at start-up. */
 function base64Key(name: string, raw: string): Buffer {
@@ -111,6 +86,15 @@ function base64Key(name: string, raw: string): Buffer {
     throw new ConfigError(name, "must be base64 of exactly 32 bytes (e.g. `openssl rand -base64 32`)");
   }
   return Buffer.from(value, "base64");
+}
+
+/** A secret long enough not to be guessed, in characters a header carries as is. */
+function metricsToken(env: Env): string | undefined {
+  const raw = env.METRICS_TOKEN || undefined;
+  if (raw !== undefined && !/^[A-Za-z0-9._~+/=-]{24,256}$/.test(raw)) {
+    throw new ConfigError("METRICS_TOKEN", "must be 24 to 256 characters of A-Z a-z 0-9 . _ ~ + / = -");
+  }
+  return raw;
 }
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -142,12 +126,16 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     publicUrl,
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
-    runWorker: boolean(env, "RUN_WORKER", true),
+    ...processSettings(env),
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
     jobTimeoutSeconds: integer(env, "JOB_TIMEOUT_SECONDS", 300, 1, 24 * 3600),
+    pgliteSharedBuffersMb: integer(env, "PGLITE_SHARED_BUFFERS_MB", 32, 1, 4096),
+    jobPollSeconds: integer(env, "JOB_POLL_SECONDS", 5, 1, 300),
     ...paymentSettings(env, sandbox),
     kyc: kycSettings(env, sandbox),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
+    sandboxMailRetentionHours: integer(env, "SANDBOX_MAIL_RETENTION_HOURS", 72, 1, 24 * 30),
+    metricsToken: metricsToken(env),
     masterKey: masterKey(env),
     masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
       .split(",")
@@ -157,8 +145,31 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(setting, message);
     }),
     auctionHoldHours: integer(env, "AUCTION_HOLD_HOURS", 24 * 7, 1, 24 * 31),
+    auctionBackupHolds: integer(env, "AUCTION_BACKUP_HOLDS", 1, 0, 10),
+    listCountCap: integer(env, "LIST_COUNT_CAP", DEFAULT_COUNT_CAP, 1, 10_000_000),
     chains: loadChainsConfig(env, sandbox),
+    rateLimits: rateLimits(env),
+    trustProxy: trustProxy(env),
   };
+}
+
+function rateLimits(env: Env): RateLimitSettings {
+  const parsed = parseRateLimits(env.RATE_LIMITS);
+  if (typeof parsed === "string") throw new ConfigError("RATE_LIMITS", parsed);
+  return parsed;
+}
+
+/**
+ * Off by default: the client is the connection's peer. Behind a load balancer, `true` trusts every
+ * hop, a number trusts that many hops, and a list of addresses or CIDR ranges trusts those proxies.
+ */
+function trustProxy(env: Env): boolean | number | string {
+  const value = (env.TRUST_PROXY ?? "").trim();
+  if (value === "" || value === "false") return false;
+  if (value === "true") return true;
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  if (/^[0-9a-fA-F.:/, ]+$/.test(value)) return value;
+  throw new ConfigError("TRUST_PROXY", "must be true, false, a hop count, or addresses/CIDR ranges");
 }
 
 function paymentSettings(env: Env, sandbox: boolean) {
@@ -285,100 +296,4 @@ function masterKey(env: Env): Buffer | undefined {
   if (key.length !== 32)
     throw new ConfigError("SECRETS_MASTER_KEY", "must be 32 random bytes, base64-encoded");
   return key;
-}
-
-/** Defaults per chain and network; each number's source is in docs/chains.md. */
-const CHAIN_DEFAULTS: Record<Chain, Record<Network, Omit<ChainNetworkSettings, "rpcUrl">>> = {
-  evm: {
-    mainnet: { requiredConfirmations: 12, blockSeconds: 12, explorerUrl: "https://etherscan.io/tx/{tx}" },
-    testnet: {
-      requiredConfirmations: 3,
-      blockSeconds: 12,
-      explorerUrl: "https://sepolia.etherscan.io/tx/{tx}",
-    },
-  },
-  solana: {
-    mainnet: {
-      requiredConfirmations: 32,
-      blockSeconds: 0.4,
-      explorerUrl: "https://explorer.solana.com/tx/{tx}",
-    },
-    testnet: {
-      requiredConfirmations: 32,
-      blockSeconds: 0.4,
-      explorerUrl: "https://explorer.solana.com/tx/{tx}?cluster=devnet",
-    },
-  },
-  near: {
-    mainnet: { requiredConfirmations: 3, blockSeconds: 1, explorerUrl: "https://nearblocks.io/txns/{tx}" },
-    testnet: {
-      requiredConfirmations: 3,
-      blockSeconds: 1,
-      explorerUrl: "https://testnet.nearblocks.io/txns/{tx}",
-    },
-  },
-  wax: {
-    mainnet: {
-      requiredConfirmations: 330,
-      blockSeconds: 0.5,
-      explorerUrl: "https://waxblock.io/transaction/{tx}",
-    },
-    testnet: {
-      requiredConfirmations: 330,
-      blockSeconds: 0.5,
-      explorerUrl: "https://testnet.waxblock.io/transaction/{tx}",
-    },
-  },
-};
-
-function positiveNumber(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(value > 0) || value > 3600) {
-    throw new ConfigError(name, `expected a number of seconds above 0 and at most 3600, got "${raw}"`);
-  }
-  return value;
-}
-
-function httpUrl(env: Env, name: string): string | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return undefined;
-  if (!/^https?:\/\/[^\s]+$/.test(raw)) throw new ConfigError(name, "must be an http(s) URL");
-  return raw.replace(/\/$/, "");
-}
-
-/** `CHAINS` follows `SANDBOX` unless set: live mode means real chains. */
-export function loadChainsConfig(env: Env, sandbox = true): ChainsConfig {
-  const mode = env.CHAINS || (sandbox ? "sandbox" : "real");
-  if (mode !== "sandbox" && mode !== "real") throw new ConfigError("CHAINS", "must be sandbox or real");
-  const networks = {} as ChainsConfig["networks"];
-  for (const chain of CHAINS) {
-    networks[chain] = {} as Record<Network, ChainNetworkSettings>;
-    for (const network of NETWORKS) {
-      const prefix = `${chain.toUpperCase()}_${network.toUpperCase()}`;
-      const defaults = CHAIN_DEFAULTS[chain][network];
-      const explorerUrl = env[`${prefix}_EXPLORER_URL`] || defaults.explorerUrl;
-      if (!/^https?:\/\//.test(explorerUrl) || !explorerUrl.includes("{tx}")) {
-        throw new ConfigError(`${prefix}_EXPLORER_URL`, "must be an http(s) URL containing {tx}");
-      }
-      networks[chain][network] = {
-        rpcUrl: httpUrl(env, `${prefix}_RPC_URL`),
-        requiredConfirmations: integer(
-          env,
-          `${prefix}_CONFIRMATIONS`,
-          defaults.requiredConfirmations,
-          1,
-          10_000,
-        ),
-        blockSeconds: positiveNumber(env, `${prefix}_BLOCK_SECONDS`, defaults.blockSeconds),
-        explorerUrl,
-      };
-    }
-  }
-  return {
-    mode,
-    evmResendAfterSeconds: integer(env, "EVM_RESEND_AFTER_SECONDS", 180, 5, 86_400),
-    networks,
-  };
 }

@@ -4,6 +4,7 @@ import type { Revocations } from "./platform/auth/revocations.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
 import type { Database, DatabaseHandle, Tx } from "./platform/db/index.ts";
+import type { RateLimiter } from "./platform/http/rate-limit.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
 import type { RatesProvider } from "./platform/money/rates.ts";
@@ -29,10 +30,13 @@ export interface Deps {
   /** Exchange rates for prices charged in another currency (a static table by default). */
   rates: RatesProvider;
   /**
-   * Called inside the transaction that moves a `defer_execution` payment to `hold` or `failed`
-   * (auction bids wait for their hold); set by the auctions module.
+   * Called inside the transaction that moves a `defer_execution` payment to any status (auction
+   * bids wait for their hold, and a winner's failed payment hands the sale over); set by the
+   * auctions module.
    */
   onDeferredPayment?: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
   /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
   chains: ChainRegistry;
+  /** The one rate limiter, counted in the database so every process shares the allowance. */
+  rateLimiter: RateLimiter;
 }

@@ -1,5 +1,6 @@
 import { buildApplication } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { startHealthServer } from "./platform/http/health-server.ts";
 import { createLogger } from "./platform/log.ts";
 
 async function main() {
@@ -16,18 +17,41 @@ async function main() {
   const logger = createLogger(config.logLevel);
   const application = await buildApplication({ config, logger });
   await application.start();
-  await application.app.listen({ port: config.port, host: config.host });
-  logger.info(
-    {
-      engine: application.deps.database.engine,
-      sandbox: config.sandbox,
-      docs: `${config.publicUrl}/docs`,
-    },
-    `listening; API docs at ${config.publicUrl}/docs`,
-  );
+  const role = config.runApi ? (config.runWorker ? "api+worker" : "api") : "worker";
+  const engine = application.deps.database.engine;
+  let healthServer: Awaited<ReturnType<typeof startHealthServer>> | undefined;
+  if (config.runApi) {
+    await application.app.listen({ port: config.port, host: config.host });
+    logger.info(
+      { engine, role, sandbox: config.sandbox, docs: `${config.publicUrl}/docs` },
+      `listening; API docs at ${config.publicUrl}/docs`,
+    );
+  } else {
+    if (config.healthPort) {
+      healthServer = await startHealthServer(config.healthPort, config.host, application.health);
+    }
+    logger.info(
+      { engine, role, health_port: config.healthPort ?? null },
+      "worker running; no API in this process",
+    );
+  }
+
+  let stopping = false;
   const shutdown = async (signal: string) => {
-    logger.info({ signal }, "shutting down");
-    await application.close();
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, timeout_seconds: config.shutdownTimeoutSeconds }, "draining, then shutting down");
+    // A last resort: whatever hangs past the timeout (and a margin for closing), the process ends.
+    setTimeout(
+      () => {
+        logger.error("shutdown did not finish in time; exiting");
+        process.exit(1);
+      },
+      (config.shutdownTimeoutSeconds + 10) * 1000,
+    ).unref();
+    await application.shutdown();
+    healthServer?.close();
+    logger.info("shut down");
     process.exit(0);
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));

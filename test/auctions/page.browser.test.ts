@@ -6,6 +6,7 @@ import { createAuction, mailedCode } from "../helpers/auctions.ts";
 import { buildServedApp, launchBrowser } from "../helpers/browser.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { waitForStatus } from "../helpers/payments.ts";
+import { createTestTrigger } from "../helpers/triggers.ts";
 
 let t: TestApp;
 let f: Awaited<ReturnType<typeof tenantFixture>>;
@@ -93,4 +94,40 @@ test("two shoppers bid; the first sees itself outbid live; at the end the winner
   assert.ok(view.views >= 2);
   assert.deepEqual(first.errors, [], "no script errors and no CSP violations");
   assert.deepEqual(second.errors, []);
+});
+
+test("an auction whose trigger takes parameters asks for them, checks them and sends them with the bid", async () => {
+  // The sample trigger declares receiver (an Ethereum address), an optional order_id and quantity.
+  const trigger = await createTestTrigger(t, f.owner.token, f.app.id);
+  const auction = await createAuction(t, f.owner.token, f.app.id, {
+    name: "Minted print",
+    trigger_id: trigger.id,
+  });
+  const { page, errors } = await open(`${base}/a/${auction.id}`);
+  await signIn(page, "params@example.com");
+  assert.match(String(await page.textContent("#param-receiver-help")), /Who receives/);
+  assert.match(String(await page.textContent("label[for=param-order_id]")), /Order id \(optional\)/);
+  const sent: unknown[] = [];
+  page.on("request", (request) => request.url().endsWith("/bids") && sent.push(request.postDataJSON()));
+
+  await page.getByLabel("Receiver").fill("not an address");
+  await page.getByLabel("Quantity").fill("two");
+  await bid(page, "12");
+  assert.match(String(await page.textContent("#param-receiver-error")), /^Enter an Ethereum address/);
+  assert.match(String(await page.textContent("#param-quantity-error")), /^Enter a number/);
+  assert.equal(await page.textContent("#message"), "Please check the highlighted fields.");
+  assert.equal(sent.length, 0, "nothing is sent while a field is wrong");
+
+  await page.getByLabel("Receiver").fill("0x70997970C51812dc3A010C7d01b50e0d17dc79C8");
+  await page.getByLabel("Quantity").fill("2");
+  const request = page.waitForRequest((r) => r.url().endsWith("/bids"));
+  await bid(page, "12");
+  assert.deepEqual((await request).postDataJSON().trigger_data_input, {
+    params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 2 },
+  });
+  assert.deepEqual(
+    errors.filter((e) => !/status of 4\d\d/.test(e)),
+    [],
+    "no script errors, no CSP violations",
+  );
 });

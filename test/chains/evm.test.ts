@@ -12,6 +12,8 @@ import { type Anvil, chainsConfig, compileContract, manualClock, startAnvil } fr
 const DEPLOYER = "0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80";
 const WALLET = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const BUYER = "0x000000000000000000000000000000000000bEEF";
+// anvil serves chain 31337: the testnet network is declared as that local chain.
+const LOCAL = { EVM_TESTNET_CHAIN_ID: "31337" };
 
 let anvil: Anvil;
 let adapter: EvmAdapter;
@@ -39,7 +41,7 @@ before(async () => {
   const compiled = compileContract("Ticket.sol", "Ticket");
   abi = compiled.abi;
   anvil = await startAnvil();
-  const settings = chainsConfig().networks.evm.testnet; // 3 confirmations
+  const settings = chainsConfig(LOCAL).networks.evm.testnet; // 3 confirmations
   adapter = new EvmAdapter({
     network: "testnet",
     rpcUrl: anvil.url,
@@ -49,8 +51,13 @@ before(async () => {
   });
   const from = privateKeyToAccount(DEPLOYER).address;
   const hash = await anvil.rpc("eth_sendTransaction", [{ from, data: compiled.bytecode, gas: "0xf4240" }]);
-  const receipt = await anvil.rpc("eth_getTransactionReceipt", [hash]);
-  ticket = receipt.contractAddress;
+  // anvil mines at once, but on a loaded machine the receipt can take a moment to be served.
+  let receipt: { contractAddress: string } | null = null;
+  for (let i = 0; i < 100 && !receipt; i++) {
+    receipt = await anvil.rpc("eth_getTransactionReceipt", [hash]);
+    if (!receipt) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  ticket = receipt!.contractAddress as Hex;
 });
 
 after(async () => {
@@ -82,10 +89,7 @@ describe("EVM adapter on anvil", () => {
       args: [BUYER],
     });
     assert.equal(minted, 2n);
-    assert.equal(
-      adapter.explorerUrl(sent.transactionId),
-      `https://sepolia.etherscan.io/tx/${sent.transactionId}`,
-    );
+    assert.equal(adapter.explorerUrl(sent.transactionId), null, "a local chain has no explorer");
   });
 
   test("a revert is reported as failed with its reason", async () => {
@@ -153,7 +157,7 @@ describe("EVM adapter on anvil", () => {
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     try {
       const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-      const settings = chainsConfig().networks.evm.testnet;
+      const settings = chainsConfig(LOCAL).networks.evm.testnet;
       const viaProxy = new EvmAdapter({ network: "testnet", rpcUrl: url, settings, resendAfterSeconds: 60 });
       const snapshot = await anvil.rpc("evm_snapshot");
       const sent = await mined(await viaProxy.send(mint(5n), { privateKey: WALLET }));
@@ -239,5 +243,78 @@ describe("EVM adapter on anvil", () => {
       assert.equal(error.code, "stale");
       return true;
     });
+  });
+});
+
+describe("EVM chain identity on anvil (chain 31337)", () => {
+  const sepolia = () =>
+    new EvmAdapter({
+      network: "testnet",
+      rpcUrl: anvil.url,
+      settings: chainsConfig().networks.evm.testnet, // the default: Sepolia, 11155111
+      resendAfterSeconds: 60,
+      now: clock.now,
+    });
+  const pendingCount = () =>
+    adapter.client.getTransactionCount({ address: privateKeyToAccount(WALLET).address, blockTag: "pending" });
+
+  test("a node serving another chain than the network's is refused before anything is signed", async () => {
+    const before = await pendingCount();
+    const blockBefore = await adapter.client.getBlockNumber({ cacheTime: 0 });
+    await assert.rejects(sepolia().sign(mint(1n), { privateKey: WALLET }), (error: unknown) => {
+      assert.ok(error instanceof ChainError);
+      assert.equal(error.code, "wrong_network");
+      assert.match(error.message, /EVM_TESTNET_RPC_URL serves EVM chain 31337/);
+      assert.match(error.message, /chain 11155111 \(EVM_TESTNET_CHAIN_ID\)/);
+      assert.match(error.message, /nothing was signed/);
+      return true;
+    });
+    await assert.rejects(sepolia().send(mint(1n), { privateKey: WALLET }), /EVM_TESTNET_RPC_URL serves/);
+    assert.equal(await pendingCount(), before, "nothing reached the node");
+    assert.equal(await adapter.client.getBlockNumber({ cacheTime: 0 }), blockBefore, "no block was made");
+  });
+
+  test("a transaction signed for the right chain is neither broadcast to nor judged by a node of another chain", async () => {
+    const signed = await adapter.sign(mint(1n, "elsewhere"), { privateKey: WALLET });
+    adapter.discard(signed);
+    const wrongNode = sepolia();
+    for (const attempt of [wrongNode.broadcast(signed), wrongNode.status(signed)]) {
+      await assert.rejects(attempt, (error: unknown) => {
+        assert.ok(error instanceof ChainError);
+        // Retried, never final: the bytes may be on the right chain already.
+        assert.equal(error.code, "wrong_node");
+        assert.match(error.message, /EVM_TESTNET_RPC_URL serves EVM chain 31337/);
+        return true;
+      });
+    }
+    const found = await adapter.client
+      .getTransaction({ hash: signed.transactionId as Hex })
+      .catch(() => null);
+    assert.equal(found, null, "the bytes were not sent");
+  });
+
+  test("a wallet made for another chain id is refused without asking the node; its own chain id signs", async () => {
+    // A node that cannot be reached: the refusal comes before any question to it.
+    const unreachable = new EvmAdapter({
+      network: "testnet",
+      rpcUrl: "http://127.0.0.1:9",
+      settings: chainsConfig(LOCAL).networks.evm.testnet,
+      resendAfterSeconds: 60,
+    });
+    await assert.rejects(
+      unreachable.sign(mint(1n), { privateKey: WALLET, networkId: "11155111" }),
+      (error: unknown) => {
+        assert.ok(error instanceof ChainError);
+        assert.equal(error.code, "wrong_network");
+        assert.match(
+          error.message,
+          /wallet is for EVM network "11155111".*chain 31337 \(EVM_TESTNET_CHAIN_ID\)/,
+        );
+        return true;
+      },
+    );
+    const signed = await adapter.sign(mint(1n), { privateKey: WALLET, networkId: "31337" });
+    adapter.discard(signed);
+    assert.equal(signed.nonce, await pendingCount());
   });
 });

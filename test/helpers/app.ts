@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import pg from "pg";
 import { type Application, buildApplication } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
+import { sandboxMailStore } from "../../src/modules/sandbox-inbox/store.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/platform/db/index.ts";
 import { createLogger } from "../../src/platform/log.ts";
 import { SandboxMailer } from "../../src/platform/mail/index.ts";
@@ -52,6 +53,17 @@ export interface TestApp extends Application {
   connectionString: string | undefined;
 }
 
+const PER_ADDRESS_LIMITS_OFF = [
+  "login_per_ip",
+  "signup_per_ip",
+  "checkout_per_ip",
+  "kyc_widget_per_ip",
+  "shopper_code_per_ip",
+  "shopper_session_per_ip",
+]
+  .map((name) => `${name}=1000000/60`)
+  .join(",");
+
 export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const { handle, drop } = await isolatedDatabase();
   const logs: string[] = [];
@@ -61,9 +73,19 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
       callback();
     },
   });
-  const config = loadConfig({ SANDBOX: "true", LOG_LEVEL: "info", PORT: "0", ...env });
+  const config = loadConfig({
+    SANDBOX: "true",
+    LOG_LEVEL: "info",
+    PORT: "0",
+    // Every request of a test comes from 127.0.0.1: per-address limits would count a whole file's
+    // sign-ups and checkouts as one client's. The per-account, per-price, per-email and per-token
+    // limits keep their defaults; test/platform/rate-limits.test.ts sets the per-address ones.
+    RATE_LIMITS: PER_ADDRESS_LIMITS_OFF,
+    ...env,
+  });
   const logger = createLogger(config.logLevel, sink);
-  const mailer = new SandboxMailer(logger);
+  // As the app's own: in sandbox mode every mail also lands in the sandbox inbox (`/sandbox/mail`).
+  const mailer = new SandboxMailer(logger, config.sandbox ? sandboxMailStore(handle.db, config) : undefined);
   const application = await buildApplication({ config, logger, database: handle, mailer });
   await application.start();
   return {

@@ -31,8 +31,9 @@ export interface Anvil {
 /**
  * Starts anvil from Foundry's npm platform package (`@foundry-rs/anvil-linux-amd64`, the binary
  * the `@foundry-rs/anvil` wrapper would pick) on a port the OS picks, and answers once it listens.
+ * `blockSeconds` mines a block on that interval, as a live chain does, instead of one per transaction.
  */
-export async function startAnvil(): Promise<Anvil> {
+export async function startAnvil(options: { blockSeconds?: number } = {}): Promise<Anvil> {
   const platformPackage = `@foundry-rs/anvil-${process.platform}-${process.arch === "x64" ? "amd64" : process.arch}`;
   let binary: string;
   try {
@@ -43,7 +44,9 @@ export async function startAnvil(): Promise<Anvil> {
       `anvil is not installed for this platform: add ${platformPackage} to optionalDependencies`,
     );
   }
-  const child: ChildProcess = spawn(binary, ["--host", "127.0.0.1", "--port", "0", "--chain-id", "31337"], {
+  const args = ["--host", "127.0.0.1", "--port", "0", "--chain-id", "31337"];
+  if (options.blockSeconds) args.push("--block-time", String(options.blockSeconds));
+  const child: ChildProcess = spawn(binary, args, {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {

@@ -105,3 +105,29 @@ export const GOOD_BANK = {
   country: "US",
   currency: "usd",
 };
+
+/**
+ * A seller onboarded the way a seller does it: the app creates the KYC record, the seller posts
+ * the widget's forms one after the other (details, the sandbox's good test bank account, an
+ * identity document), and the widget's jobs make and verify the sandbox account. Answers the
+ * record once it is completed.
+ */
+export async function onboardSeller(t: TestApp, appId: string, apiKey: string, identifier: string) {
+  const created = expectStatus(
+    await createKyc(t, appId, apiKey, { identifier, email: SELLER_DETAILS.email, account_type: "custom" }),
+    201,
+  ).data;
+  const widget = `/kyc/${created.edit_token}`;
+  const once = (check: (kyc: any) => boolean) =>
+    eventually(async () => {
+      const answer = await call(t, "GET", `/apps/${appId}/kycs/${created.id}`, { token: apiKey });
+      const kyc = expectStatus(answer, 200).data;
+      return check(kyc) ? kyc : undefined;
+    }, 60_000);
+  expectStatus(await postForm(t, `${widget}/details`, SELLER_DETAILS), 303);
+  await once((kyc) => kyc.details_submitted);
+  expectStatus(await postForm(t, `${widget}/bank-account`, GOOD_BANK), 303);
+  await once((kyc) => kyc.bank_accounts?.length === 1);
+  expectStatus(await postFile(t, `${widget}/documents`, "passport.png", Buffer.from("png-bytes")), 303);
+  return once((kyc) => kyc.business_status === "completed");
+}

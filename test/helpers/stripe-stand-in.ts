@@ -25,6 +25,19 @@ interface Intent {
   metadata: Record<string, string>;
 }
 
+interface Transfer {
+  id: string;
+  object: "transfer";
+  amount: number;
+  amount_reversed: number;
+  currency: string;
+  destination: string;
+  source_transaction: string | null;
+  transfer_group: string | null;
+  metadata: Record<string, string>;
+  reversed: boolean;
+}
+
 interface PaymentMethod {
   id: string;
   object: "payment_method";
@@ -67,6 +80,12 @@ export class StripeStandIn {
   readonly intents = new Map<string, Intent>();
   /** Payment methods made with `POST /v1/payment_methods`, and the test card each was made from. */
   readonly paymentMethods = new Map<string, PaymentMethod & { number: string }>();
+  /**
+   * Connected accounts this Stripe knows, with their `transfers` capability: a test adds the
+   * accounts its onboarding would have made. A transfer elsewhere is refused as Stripe refuses it.
+   */
+  readonly connectedAccounts = new Map<string, "active" | "inactive" | "pending">();
+  readonly transfers = new Map<string, Transfer>();
   /** `http://127.0.0.1:<port>` once started. */
   origin = "";
   /** First answers by Idempotency-Key: a repeated request gets the same object, as at Stripe. */
@@ -282,18 +301,14 @@ export class StripeStandIn {
         { id: this.id("re"), object: "refund", amount, status: "succeeded", payment_intent: intent.id },
       ];
     }
-    if (method === "POST" && path === "/v1/transfers") {
-      return [
-        200,
-        {
-          id: this.id("tr"),
-          object: "transfer",
-          amount: Number(form.get("amount")),
-          currency: form.get("currency"),
-          destination: form.get("destination"),
-          source_transaction: form.get("source_transaction"),
-        },
-      ];
+    if (method === "POST" && path === "/v1/transfers") return this.createTransfer(form);
+    if (parts[0] === "v1" && parts[1] === "transfers" && parts[2]) {
+      const transfer = this.transfers.get(parts[2]);
+      if (!transfer) return this.missing("id");
+      if (method === "GET" && parts.length === 3) return [200, transfer];
+      if (method === "POST" && parts[3] === "reversals" && parts.length === 4) {
+        return this.reverse(transfer, form);
+      }
     }
     if (parts[0] === "v1" && parts[1] === "payment_intents" && parts[2]) {
       const intent = this.intents.get(parts[2]);
@@ -305,6 +320,82 @@ export class StripeStandIn {
       404,
       { error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path})` } },
     ];
+  }
+
+  /** `POST /v1/transfers`, as Stripe checks it: a known destination able to receive, a real charge. */
+  private createTransfer(form: URLSearchParams): [number, unknown] {
+    const refuse = (code: string, param: string, message: string): [number, unknown] => [
+      400,
+      { error: { type: "invalid_request_error", code, param, message } },
+    ];
+    const destination = form.get("destination") ?? "";
+    const capability = this.connectedAccounts.get(destination);
+    if (!capability)
+      return refuse("resource_missing", "destination", `No such destination: '${destination}'`);
+    if (capability !== "active") {
+      return refuse(
+        "insufficient_capabilities_for_transfer",
+        "destination",
+        "Your destination account needs to have at least one of the following capabilities enabled: transfers, crypto_transfers, legacy_payments",
+      );
+    }
+    const amount = Number(form.get("amount"));
+    const source = form.get("source_transaction");
+    if (source) {
+      const charged = [...this.intents.values()].find((i) => i.latest_charge === source);
+      if (charged?.status !== "succeeded") {
+        return refuse("resource_missing", "source_transaction", `No such charge: '${source}'`);
+      }
+      const sent = [...this.transfers.values()]
+        .filter((t) => t.source_transaction === source)
+        .reduce((sum, t) => sum + t.amount, 0);
+      if (sent + amount > charged.amount_received) {
+        return refuse("balance_insufficient", "amount", "The transfer exceeds the source transaction");
+      }
+    }
+    const transfer: Transfer = {
+      id: this.id("tr"),
+      object: "transfer",
+      amount,
+      amount_reversed: 0,
+      currency: form.get("currency") ?? "",
+      destination,
+      source_transaction: source,
+      transfer_group: form.get("transfer_group"),
+      metadata: this.metadata(form),
+      reversed: false,
+    };
+    this.transfers.set(transfer.id, transfer);
+    return [200, transfer];
+  }
+
+  /** `POST /v1/transfers/{id}/reversals`: all that is left by default, never more. */
+  private reverse(transfer: Transfer, form: URLSearchParams): [number, unknown] {
+    const left = transfer.amount - transfer.amount_reversed;
+    const amount = form.has("amount") ? Number(form.get("amount")) : left;
+    if (left <= 0 || amount <= 0 || amount > left) {
+      return [
+        400,
+        {
+          error: {
+            type: "invalid_request_error",
+            param: "amount",
+            message: `You cannot reverse ${amount}: only ${left} of the transfer is left`,
+          },
+        },
+      ];
+    }
+    transfer.amount_reversed += amount;
+    transfer.reversed = transfer.amount_reversed === transfer.amount;
+    const reversal = {
+      id: this.id("trr"),
+      object: "transfer_reversal",
+      amount,
+      currency: transfer.currency,
+      transfer: transfer.id,
+      metadata: this.metadata(form),
+    };
+    return [200, reversal];
   }
 
   private act(intent: Intent, action: string, form: URLSearchParams): [number, unknown] {

@@ -217,7 +217,11 @@ test("widget failures are pages: bad input 400, unknown token 404, deactivated s
     await createKyc(t, f.app.id, f.apiKey, { identifier: "seller-unverified" }),
     201,
   ).data;
-  await assert.rejects(requirePayableSeller(t.deps.db, f.app.id, unverified.id), /not completed KYC/);
+  await assert.rejects(
+    requirePayableSeller(t.deps.db, f.app.id, unverified.id),
+    (error: { code?: string; message: string }) =>
+      error.code === "seller_not_payable" && /to start onboarding/.test(error.message),
+  );
   expectStatus(
     await call(t, "PATCH", `/apps/${f.app.id}/kycs/${created.id}`, {
       token: f.apiKey,

@@ -3,7 +3,9 @@ import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { MAX_CHAIN_SENDINGS } from "../../src/modules/payments/chain-step.ts";
 import { payments } from "../../src/modules/payments/tables.ts";
+import { sandboxIntents } from "../../src/platform/providers/payments/sandbox/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { eventually } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { bank, CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
@@ -115,6 +117,51 @@ describe("payments that run a contract call", () => {
       200,
     );
     assert.equal(refunded.status, "refunded");
+  });
+
+  test("a wallet made for another chain id is refused before signing: cancelled, the hold released", async () => {
+    const mainnetWallet = expectStatus(
+      await call(t, "POST", `/wallets/${f.app.id}`, {
+        token: f.owner.token,
+        body: { name: "Mainnet minter", type: "evm", wallet_data: { evm: { network_id: "1" } } },
+      }),
+      201,
+    );
+    const trigger = expectStatus(
+      await call(t, "POST", `/triggers/${f.app.id}`, {
+        token: f.owner.token,
+        body: evmTrigger(mainnetWallet.id),
+      }),
+      201,
+    );
+    // The price runs on the test network, Sepolia (11155111): not the wallet's chain.
+    const testnetPrice = await createPrice(t, f.owner.token, f.app.id, {
+      amount: 15,
+      trigger_id: trigger.id,
+      chain: "evm",
+    });
+    const payment = await createPayment(t, f.owner.token, f.app.id, {
+      price_id: testnetPrice.id,
+      payment_provider: "card",
+      trigger_data_input: input("W-1"),
+    });
+    expectStatus(await confirm(t, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    const cancelled = await waitForStatus(t, f.owner.token, f.app.id, payment.id, "cancelled");
+    assert.equal(
+      cancelled.transaction_response.error.message,
+      'the wallet is for EVM network "1", but the price\'s testnet network is chain 11155111 (EVM_TESTNET_CHAIN_ID)',
+    );
+    assert.equal(cancelled.transaction_id, null);
+    const [row] = await t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+    assert.equal(row.sentTransaction, null, "nothing was signed");
+    const intent = await eventually(async () => {
+      const [found] = await t.deps.db
+        .select()
+        .from(sandboxIntents)
+        .where(eq(sandboxIntents.id, row.intentId!));
+      return found?.status === "canceled" ? found : undefined;
+    });
+    assert.equal(intent.amountReceived, 0n, "nothing charged");
   });
 
   test("parameters that do not fit the trigger are refused at creation, naming the parameter", async () => {

@@ -144,19 +144,22 @@ test("a 4242 card becomes a Stripe.js payment method and the payment ends paid",
   await page.close();
 });
 
-test("a declined card shows a clear message and the price stays payable", async () => {
+test("a declined card shows a clear message; the next card pays the same payment", async () => {
+  const before = (await listPayments()).length;
   const { page } = await openCheckout();
   await payWithCard(page, CARDS.declined);
   await outcome(page, "error");
   assert.match(String(await page.textContent("#message")), /declined/i);
   assert.equal(await page.isVisible("#pay"), true, "the form is back");
-  const [failed] = await listPayments();
-  assert.equal(failed.status, "failed");
+  const [waiting] = await listPayments();
+  assert.equal(waiting.status, "pending", "the payment waits for another card");
   await typeCard(page, CARDS.ok);
   await page.click("#submit");
   await outcome(page, "ok");
-  const [paid] = await listPayments();
-  assert.equal(paid.status, "paid");
+  const after = await listPayments();
+  assert.equal(after.length, before + 1, "one payment for both tries");
+  assert.equal(after[0].id, waiting.id);
+  assert.equal(after[0].status, "paid");
   await page.close();
 });
 
@@ -183,7 +186,7 @@ test("a 3-D Secure card goes through the issuer's page and comes back paid", asy
   await page.close();
 });
 
-test("a failed 3-D Secure step fails the payment and the form comes back", async () => {
+test("a failed 3-D Secure step leaves the payment waiting and the form comes back", async () => {
   const { page } = await openCheckout();
   await payWithCard(page, CARDS.threeDS);
   await page.waitForURL(new RegExp(`^${stand.origin}/3ds/`), { timeout: 60_000 });
@@ -192,7 +195,7 @@ test("a failed 3-D Secure step fails the payment and the form comes back", async
   assert.match(String(await page.textContent("#message")), /unable to authenticate/i);
   assert.equal(await page.isVisible("#pay"), true);
   const [payment] = await listPayments();
-  assert.equal(payment.status, "failed");
+  assert.equal(payment.status, "pending", "another card can still pay it");
   await page.close();
 });
 

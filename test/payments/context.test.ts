@@ -5,7 +5,8 @@ import { PaymentContexts, readContext, unchangedSince } from "../../src/modules/
 import { Params, statementRunner } from "../../src/platform/db/index.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
-import { createPrice, createTestKyc } from "../helpers/prices.ts";
+import { onboardSeller } from "../helpers/kyc.ts";
+import { createPrice } from "../helpers/prices.ts";
 import { evmTrigger } from "../helpers/triggers.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import { Receiver } from "../helpers/webhooks.ts";
@@ -36,7 +37,8 @@ before(async () => {
     await call(t, "POST", `/triggers/${f.app.id}`, { token: f.owner.token, body: evmTrigger(wallet.id) }),
     201,
   );
-  kyc = await createTestKyc(t, f.owner.token, f.app.id);
+  // A seller who can be paid: onboarded through the widget.
+  kyc = await onboardSeller(t, f.app.id, f.owner.token, "context-seller");
   price = await createPrice(t, f.owner.token, f.app.id, {
     amount: 20,
     trigger_id: trigger.id,
@@ -150,6 +152,17 @@ describe("creates on a remembered context", () => {
       userId: f.developer.user.id,
     });
     assert.ok(remembered, "the context is remembered after a create");
+    expectStatus(await create(), 201);
+  });
+
+  test("a seller deactivated is refused at the next create, and payable again once reactivated", async () => {
+    expectStatus(await create(), 201);
+    const url = `/apps/${f.app.id}/kycs/${kyc.id}`;
+    expectStatus(await call(t, "PATCH", url, { token: f.owner.token, body: { active: false } }), 200);
+    const refused = await create();
+    assert.equal(refused.status, 409);
+    assert.equal(refused.body.code, "seller_not_payable");
+    expectStatus(await call(t, "PATCH", url, { token: f.owner.token, body: { active: true } }), 200);
     expectStatus(await create(), 201);
   });
 

@@ -6,7 +6,6 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { privateKeyToAccount } from "viem/accounts";
-import { kycs } from "../../src/modules/kyc/tables.ts";
 import {
   sandboxEvents,
   sandboxIntents,
@@ -15,13 +14,16 @@ import {
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { type Anvil, startAnvil } from "../helpers/chains.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { onboardSeller } from "../helpers/kyc.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
-import { createPrice, createTestKyc } from "../helpers/prices.ts";
+import { createPrice } from "../helpers/prices.ts";
 import { evmTrigger } from "../helpers/triggers.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 
 // A killed worker's job is retried once it times out; short here so the test is quick.
 const JOB_TIMEOUT = "2";
+// anvil's chain id: the test network is declared as the local chain (docs/chains.md).
+const LOCAL_CHAIN_ID = "31337";
 
 let t: TestApp;
 let f: Awaited<ReturnType<typeof tenantFixture>>;
@@ -44,6 +46,7 @@ function startWorker(env: Record<string, string>): { child: ChildProcess; exited
       // Contract calls go to a real EVM node (anvil, mining each transaction as it arrives).
       CHAINS: "real",
       EVM_TESTNET_RPC_URL: anvil.url,
+      EVM_TESTNET_CHAIN_ID: LOCAL_CHAIN_ID,
       EVM_TESTNET_CONFIRMATIONS: "1",
       EVM_TESTNET_BLOCK_SECONDS: "1",
       ...env,
@@ -65,6 +68,8 @@ describe("a worker killed inside a step", {
       RUN_WORKER: "false",
       JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
       SECRETS_MASTER_KEY: masterKey,
+      // Wallets default to the test network's chain id: anvil's.
+      EVM_TESTNET_CHAIN_ID: LOCAL_CHAIN_ID,
     });
     f = await tenantFixture(t);
     price = await createPrice(t, f.owner.token, f.app.id, { amount: 40 });
@@ -145,12 +150,15 @@ describe("a worker killed inside a step", {
   });
 
   test("right after a transfer was sent: one transfer to the seller, and the payment ends paid", async () => {
-    const seller = await createTestKyc(t, f.owner.token, f.app.id);
-    // A seller whose onboarding made a connected account (the widget's job does this in real use).
-    await t.deps.db
-      .update(kycs)
-      .set({ providerAccountId: "acct_crashtestseller" })
-      .where(eq(kycs.id, seller.id));
+    // The seller onboards through the widget; a healthy worker runs its jobs.
+    const onboarding = startWorker({});
+    let seller: { id: string; account_id: string };
+    try {
+      seller = await onboardSeller(t, f.app.id, f.owner.token, "crash-seller");
+    } finally {
+      onboarding.child.kill("SIGTERM");
+      await onboarding.exited;
+    }
     const sold = await createPrice(t, f.owner.token, f.app.id, { amount: 25, kyc_id: seller.id });
     const payment = await createPayment(t, f.owner.token, f.app.id, {
       price_id: sold.id,
@@ -172,7 +180,7 @@ describe("a worker killed inside a step", {
     const transfers = await t.deps.db
       .select()
       .from(sandboxTransfers)
-      .where(eq(sandboxTransfers.destination, "acct_crashtestseller"));
+      .where(eq(sandboxTransfers.destination, seller.account_id));
     assert.equal(transfers.length, 1, "one transfer");
     assert.equal(transfers[0].amount, 2475n, "the seller's share: 25.00 less the 1% platform fee");
   });

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
+import { openPayment } from "../../src/modules/payments/create.ts";
 import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
-import { openPayment } from "../../src/modules/payments/service.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
@@ -89,6 +89,7 @@ test("a new payment has its event, its payment.pending delivery and its intent j
       status: "pending",
       previous_status: null,
       reason: "created",
+      sequence: 1,
     });
     const none = await call(t, "GET", `/webhooks/${f.app.id}/${unsubscribed.id}/deliveries`, {
       token: f.owner.token,

@@ -7,8 +7,9 @@ import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { assertProblem, call, createApp, signup } from "../helpers/http.ts";
 
 let t: TestApp;
+const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 before(async () => {
-  t = await buildTestApp();
+  t = await buildTestApp({ METRICS_TOKEN });
 });
 after(() => t.close());
 
@@ -86,7 +87,7 @@ describe("system endpoints", () => {
     assert.deepEqual((await call(t, "GET", "/health")).body, { status: "ok" });
     const user = await signup(t);
     await createApp(t, user.token);
-    const metrics = await call(t, "GET", "/metrics");
+    const metrics = await call(t, "GET", "/metrics", { token: METRICS_TOKEN });
     assert.equal(metrics.status, 200);
     assert.match(metrics.text, /http_requests_total\{method="POST",route="\/apps",status="201"\} \d+/);
     assert.match(

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { freePort } from "../helpers/browser.ts";
 import { assertProblem, call, expectStatus, signup } from "../helpers/http.ts";
 
 let t: TestApp;
@@ -47,6 +52,22 @@ describe("Idempotency-Key", () => {
     expectStatus(await post("order-3", { name: "Good", app_fee: 1.23 }), 201);
   });
 
+  test("the same body with its keys in another order replays: bodies compare as JSON values", async () => {
+    const first = expectStatus(
+      await post("order-4", { name: "Ordered", app_fee: 2, use_explorer: true }),
+      201,
+    );
+    const again = await post("order-4", { use_explorer: true, app_fee: 2, name: "Ordered" });
+    assert.equal(again.status, 201, again.text);
+    assert.equal(again.headers["idempotent-replayed"], "true");
+    assert.equal(again.body.id, first.id);
+    assertProblem(
+      await post("order-4", { use_explorer: true, app_fee: 3, name: "Ordered" }),
+      409,
+      "idempotency_key_reused",
+    );
+  });
+
   test("a malformed key is 400 naming the header", async () => {
     const problem = assertProblem(await post("x".repeat(256), { name: "A" }), 400, "validation_failed");
     assert.equal(problem.errors[0].path, "/header/idempotency-key");
@@ -63,5 +84,118 @@ describe("Idempotency-Key", () => {
       assert.ok(a.status === 201 || (a.status === 409 && a.body.code === "conflict"), a.text);
     assert.equal(new Set(ok.map((a) => a.text)).size, 1, "every successful answer is the same");
     assert.equal(await appCount(), before + 1);
+  });
+});
+
+/** An API process on the test's PostgreSQL database that kills itself at the crash point named. */
+async function crashingApi(point: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "idem-crash-"));
+  const port = await freePort();
+  const child = spawn(process.execPath, ["test/fixtures/api.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: t.connectionString!,
+      SANDBOX: "true",
+      PORT: String(port),
+      FAULT_CRASH_AT: point,
+      FAULT_MARKER: path.join(dir, "marker"),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+  await new Promise<void>((resolve) =>
+    child.stdout!.on("data", (chunk) => String(chunk).includes("api ready") && resolve()),
+  );
+  return {
+    base: `http://127.0.0.1:${port}`,
+    exited,
+    stop() {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+describe("Idempotency-Key after a crash", {
+  skip: !onPostgres && "needs PostgreSQL: the crashing API process shares the database",
+}, () => {
+  test("a key whose request died with its process is free again within seconds", async () => {
+    const api = await crashingApi("idempotency-claimed");
+    try {
+      const before = await appCount();
+      // The request claims its key, then its process is killed before it does anything else.
+      const died = await fetch(`${api.base}/apps`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": "crashed",
+        },
+        body: JSON.stringify({ name: "After a crash" }),
+      }).catch((error: Error) => error);
+      assert.ok(died instanceof Error, "the connection dies with the process");
+      assert.equal(await api.exited, "SIGKILL");
+      // The retry (another process) waits at most a few seconds for the dead claim, then runs once.
+      const started = Date.now();
+      const retried = await post("crashed", { name: "After a crash" });
+      assert.equal(retried.status, 201, retried.text);
+      assert.ok(Date.now() - started < 10_000, "the key was free within seconds");
+      assert.equal(await appCount(), before + 1);
+      const replayed = await post("crashed", { name: "After a crash" });
+      assert.equal(replayed.headers["idempotent-replayed"], "true");
+      assert.equal(replayed.text, retried.text);
+    } finally {
+      api.stop();
+    }
+  });
+
+  test("a confirm whose process died after its change committed, before its answer was kept, is answered by its retry", async () => {
+    const app = expectStatus(await call(t, "POST", "/apps", { token, body: { name: "Crash shop" } }), 201);
+    const price = expectStatus(
+      await call(t, "POST", `/prices/${app.id}`, {
+        token,
+        body: { name: "Ticket", amount: 9, currency: "usd" },
+      }),
+      201,
+    );
+    const payment = expectStatus(
+      await call(t, "POST", `/payments/${app.id}`, {
+        token,
+        body: { price_id: price.id, payment_provider: "card" },
+      }),
+      201,
+    );
+    const body = {
+      payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2099, cvc: "123" },
+    };
+    const url = `/payments/${app.id}/${payment.id}/confirm`;
+    const api = await crashingApi("idempotency-answering");
+    try {
+      const died = await fetch(`${api.base}${url}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": "pay-once",
+        },
+        body: JSON.stringify(body),
+      }).catch((error: Error) => error);
+      assert.ok(died instanceof Error, "the answer was lost with the process");
+      assert.equal(await api.exited, "SIGKILL");
+    } finally {
+      api.stop();
+    }
+    // The confirm had committed: the retry answers it (not 409 "already being paid"), once.
+    const retried = await call(t, "POST", url, { token, body, headers: { "idempotency-key": "pay-once" } });
+    assert.equal(retried.status, 200, retried.text);
+    assert.equal(retried.body.id, payment.id);
+    const replayed = await call(t, "POST", url, { token, body, headers: { "idempotency-key": "pay-once" } });
+    assert.equal(replayed.headers["idempotent-replayed"], "true");
+    // Another confirm (another key) is still refused: one authorisation per payment.
+    assertProblem(
+      await call(t, "POST", url, { token, body, headers: { "idempotency-key": "pay-twice" } }),
+      409,
+      "invalid_state_transition",
+    );
   });
 });

@@ -2,13 +2,16 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
+import { SandboxKycProvider } from "../../src/platform/providers/kyc/sandbox.ts";
 import { SandboxPaymentProvider } from "../../src/platform/providers/payments/sandbox/provider.ts";
 import { sandboxEvents, sandboxIntents } from "../../src/platform/providers/payments/sandbox/tables.ts";
 import {
   PaymentDeclinedError,
   type PaymentMethodInput,
+  TransferRefusedError,
 } from "../../src/platform/providers/payments/types.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { GOOD_BANK, SELLER_DETAILS } from "../helpers/kyc.ts";
 
 let t: TestApp;
 let clock = new Date("2026-06-01T12:00:00Z");
@@ -246,6 +249,45 @@ describe("sandbox bank debits", () => {
     assert.equal(failed.amountReceived, 0n);
   });
 
+  test("the returning account is collected, then returned by its bank (charge.failed), and cannot be refunded", async () => {
+    const intent = await bankIntent();
+    await provider.confirmIntent(
+      intent.id,
+      { paymentMethod: bank("000111111113"), mandate },
+      { idempotencyKey: key() },
+    );
+    clock = new Date(clock.getTime() + 61_000);
+    const collected = await provider.getIntent(intent.id);
+    assert.equal(collected.status, "succeeded");
+    assert.equal(collected.amountReceived, 5000n);
+    // As long again later, the bank returns it.
+    clock = new Date(clock.getTime() + 30_000);
+    assert.equal((await provider.getIntent(intent.id)).status, "succeeded");
+    clock = new Date(clock.getTime() + 31_000);
+    assert.equal(await provider.settleDue(), 1);
+    const returned = await provider.getIntent(intent.id);
+    assert.equal(returned.status, "requires_payment_method");
+    assert.equal(returned.lastError?.code, "account_closed");
+    await assert.rejects(provider.refund({ intentId: intent.id }, { idempotencyKey: key() }), {
+      code: "invalid_state_transition",
+    });
+    const events = await t.deps.db.select().from(sandboxEvents).where(eq(sandboxEvents.intentId, intent.id));
+    const types = events.map((e) => e.type);
+    assert.ok(types.includes("payment_intent.succeeded"));
+    assert.ok(types.includes("payment_intent.payment_failed"));
+    const chargeFailed = events.find((e) => e.type === "charge.failed");
+    assert.ok(chargeFailed, "charge.failed is recorded");
+    // Delivered as a webhook, it parses into the reversal of that intent.
+    const signed = await provider.signedEvent(t.deps.db, chargeFailed.id);
+    const parsed = provider.parseWebhook(signed.body, signed.headers);
+    assert.equal(parsed.intent, null);
+    assert.deepEqual(parsed.reversal, {
+      intentId: intent.id,
+      code: "account_closed",
+      message: returned.lastError?.message,
+    });
+  });
+
   test("a bank debit needs a mandate and a test routing number", async () => {
     const intent = await bankIntent();
     await assert.rejects(
@@ -311,29 +353,134 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
     assert.deepEqual(a, b);
   });
 
-  test("transfers to a connected account, never more than the charge", async () => {
-    const intent = await cardIntent(1000n);
+  /** A connected account the KYC sandbox made and verified, as the widget's jobs make them. */
+  async function onboardedAccount(reference: string) {
+    const kyc = new SandboxKycProvider(t.deps.db);
+    const account = await kyc.createAccount(
+      { reference, type: "custom", email: null, country: "US" },
+      `${reference}-create`,
+    );
+    const { tos: _tos, ...details } = SELLER_DETAILS;
+    await kyc.submitDetails(account.id, { ...details, tos_ip: "203.0.113.9" }, `${reference}-details`);
+    await kyc.addBankAccount(account.id, GOOD_BANK, `${reference}-bank`);
+    await kyc.uploadIdentityDocument(
+      account.id,
+      { filename: "passport.png", content_type: "image/png", content: Buffer.from("png") },
+      `${reference}-document`,
+    );
+    assert.equal((await kyc.retrieveAccount(account.id)).payouts_enabled, true);
+    return { kyc, id: account.id };
+  }
+
+  async function capturedIntent(amount = 1000n) {
+    const intent = await cardIntent(amount);
     await provider.confirmIntent(
       intent.id,
       { paymentMethod: card("4242424242424242") },
       { idempotencyKey: key() },
     );
+    return intent;
+  }
+
+  test("transfers to a connected account, never more than the charge", async () => {
+    const seller = await onboardedAccount(`kyc_transfer_${key()}`);
+    const intent = await capturedIntent();
     const transferKey = key();
-    const input = { amount: 600n, currency: "usd", destination: "acct_seller1", sourceIntentId: intent.id };
+    const input = { amount: 600n, currency: "usd", destination: seller.id, sourceIntentId: intent.id };
     await assert.rejects(provider.transfer(input, { idempotencyKey: key() }), {
       code: "invalid_state_transition",
     });
     await provider.captureIntent(intent.id, undefined, { idempotencyKey: key() });
     const transfer = await provider.transfer(input, { idempotencyKey: transferKey });
-    assert.equal(transfer.destination, "acct_seller1");
+    assert.equal(transfer.destination, seller.id);
     assert.equal(transfer.amount, 600n);
     assert.deepEqual(await provider.transfer(input, { idempotencyKey: transferKey }), transfer);
     await assert.rejects(provider.transfer({ ...input, amount: 401n }, { idempotencyKey: key() }), {
       code: "validation_failed",
     });
-    await assert.rejects(provider.transfer({ ...input, destination: "bob" }, { idempotencyKey: key() }), {
-      code: "validation_failed",
+  });
+
+  test("a destination the sandbox never made, or one that cannot receive, is refused with Stripe's codes", async () => {
+    const intent = await capturedIntent();
+    await provider.captureIntent(intent.id, undefined, { idempotencyKey: key() });
+    const input = { amount: 100n, currency: "usd", sourceIntentId: intent.id };
+    // A well-formed id the sandbox did not make is refused like any other unknown account.
+    for (const destination of ["acct_seller1", "bob"]) {
+      await assert.rejects(
+        provider.transfer({ ...input, destination }, { idempotencyKey: key() }),
+        (error) => {
+          assert.ok(error instanceof TransferRefusedError);
+          assert.equal(error.reason, "resource_missing");
+          return true;
+        },
+      );
+    }
+    const kyc = new SandboxKycProvider(t.deps.db);
+    const fresh = await kyc.createAccount(
+      { reference: `kyc_fresh_${key()}`, type: "custom", email: null, country: "US" },
+      "create",
+    );
+    await assert.rejects(provider.transfer({ ...input, destination: fresh.id }, { idempotencyKey: key() }), {
+      reason: "insufficient_capabilities_for_transfer",
     });
+    // Paused payouts refuse; resumed, the same request (same key: a refusal kept nothing) goes through.
+    const seller = await onboardedAccount(`kyc_paused_${key()}`);
+    await seller.kyc.pausePayouts(seller.id, true, "pause-1");
+    const pausedKey = key();
+    await assert.rejects(
+      provider.transfer({ ...input, destination: seller.id }, { idempotencyKey: pausedKey }),
+      {
+        reason: "insufficient_capabilities_for_transfer",
+      },
+    );
+    assert.equal(
+      (await seller.kyc.retrieveAccount(seller.id)).requirements.disabled_reason,
+      "platform_paused",
+    );
+    await seller.kyc.pausePayouts(seller.id, false, "resume-1");
+    const made = await provider.transfer({ ...input, destination: seller.id }, { idempotencyKey: pausedKey });
+    assert.equal(made.destination, seller.id);
+  });
+
+  test("a transfer is reversed once in full, and reads as Stripe's transfer object", async () => {
+    const seller = await onboardedAccount(`kyc_reverse_${key()}`);
+    const intent = await capturedIntent();
+    await provider.captureIntent(intent.id, undefined, { idempotencyKey: key() });
+    const group = `pay_${key()}`;
+    const transfer = await provider.transfer(
+      {
+        amount: 700n,
+        currency: "usd",
+        destination: seller.id,
+        sourceIntentId: intent.id,
+        transferGroup: group,
+        metadata: { share: "seller" },
+      },
+      { idempotencyKey: key() },
+    );
+    const reverseKey = key();
+    const reversal = await provider.reverseTransfer(transfer.id, {}, { idempotencyKey: reverseKey });
+    assert.equal(reversal.amount, 700n);
+    assert.deepEqual(
+      await provider.reverseTransfer(transfer.id, {}, { idempotencyKey: reverseKey }),
+      reversal,
+    );
+    await assert.rejects(provider.reverseTransfer(transfer.id, {}, { idempotencyKey: key() }), {
+      reason: "transfer_already_reversed",
+    });
+    const [listed] = await provider.listTransfers({ transferGroup: group });
+    assert.equal(listed.id, transfer.id);
+    assert.equal(listed.object, "transfer");
+    assert.equal(listed.amount, 700);
+    assert.equal(listed.amount_reversed, 700);
+    assert.equal(listed.reversed, true);
+    assert.equal(listed.destination, seller.id);
+    assert.equal(listed.transfer_group, group);
+    assert.deepEqual(listed.metadata, { share: "seller" });
+    assert.deepEqual(
+      listed.reversals.data.map((r) => [r.id, r.amount, r.transfer]),
+      [[reversal.id, 700, transfer.id]],
+    );
   });
 
   test("an intent on a connected account is invisible from the platform", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { StripePaymentProvider } from "../../src/platform/providers/payments/stripe/provider.ts";
-import { PaymentDeclinedError } from "../../src/platform/providers/payments/types.ts";
+import { PaymentDeclinedError, TransferRefusedError } from "../../src/platform/providers/payments/types.ts";
 import { StripeStandIn } from "../helpers/stripe-stand-in.ts";
 
 const SECRET_KEY = "sk_test_standin123";
@@ -127,6 +127,7 @@ describe("Stripe provider against the stand-in", () => {
   });
 
   test("a transfer goes to the connected account from the intent's charge", async () => {
+    stand.connectedAccounts.set("acct_seller", "active");
     const held = await heldCard();
     await stripe.captureIntent(held.id, undefined, { idempotencyKey: "cap-2" });
     const charge = stand.intents.get(held.id)!.latest_charge;
@@ -149,6 +150,74 @@ describe("Stripe provider against the stand-in", () => {
     assert.equal(seen.form.get("transfer_group"), "pay_2");
     assert.equal(transfer.destination, "acct_seller");
     assert.equal(transfer.amount, 900n);
+  });
+
+  test("a transfer Stripe refuses is a TransferRefusedError with Stripe's code; an outage is not", async () => {
+    const held = await heldCard();
+    await stripe.captureIntent(held.id, undefined, { idempotencyKey: `cap-${held.id}` });
+    const transfer = (destination: string, key: string) =>
+      stripe.transfer(
+        { amount: 100n, currency: "usd", destination, sourceIntentId: held.id },
+        { idempotencyKey: key },
+      );
+    await assert.rejects(transfer("acct_nobody", "refused-1"), (error: unknown) => {
+      assert.ok(error instanceof TransferRefusedError);
+      assert.equal(error.reason, "resource_missing");
+      assert.match(error.message, /No such destination/);
+      return true;
+    });
+    stand.connectedAccounts.set("acct_paused", "inactive");
+    await assert.rejects(transfer("acct_paused", "refused-2"), (error: unknown) => {
+      assert.ok(error instanceof TransferRefusedError);
+      assert.equal(error.reason, "insufficient_capabilities_for_transfer");
+      return true;
+    });
+    stand.down = true;
+    try {
+      await assert.rejects(transfer("acct_paused", "refused-3"), (error: unknown) => {
+        assert.ok(!(error instanceof TransferRefusedError));
+        assert.equal((error as { code?: string }).code, "provider_unavailable");
+        return true;
+      });
+    } finally {
+      stand.down = false;
+    }
+  });
+
+  test("a transfer is reversed in full with a transfer reversal, keyed and tagged", async () => {
+    stand.connectedAccounts.set("acct_seller", "active");
+    const held = await heldCard();
+    await stripe.captureIntent(held.id, undefined, { idempotencyKey: `cap-${held.id}` });
+    const transfer = await stripe.transfer(
+      { amount: 900n, currency: "usd", destination: "acct_seller", sourceIntentId: held.id },
+      { idempotencyKey: `transfer-${held.id}` },
+    );
+    const reversal = await stripe.reverseTransfer(
+      transfer.id,
+      { metadata: { payment_id: "pay_3", share: "seller" } },
+      { idempotencyKey: "pay_3:reverse:seller" },
+    );
+    const seen = stand.last();
+    assert.equal(seen.method, "POST");
+    assert.equal(seen.path, `/v1/transfers/${transfer.id}/reversals`);
+    assert.equal(seen.headers["idempotency-key"], "pay_3:reverse:seller");
+    assert.equal(seen.form.get("amount"), null, "no amount: the whole transfer");
+    assert.equal(seen.form.get("metadata[payment_id]"), "pay_3");
+    assert.equal(reversal.amount, 900n);
+    assert.equal(reversal.transferId, transfer.id);
+    assert.equal(stand.transfers.get(transfer.id)?.reversed, true);
+    // A repeat with the key is answered as the first, and reverses nothing more.
+    const again = await stripe.reverseTransfer(
+      transfer.id,
+      { metadata: { payment_id: "pay_3", share: "seller" } },
+      { idempotencyKey: "pay_3:reverse:seller" },
+    );
+    assert.equal(again.id, reversal.id);
+    assert.equal(stand.transfers.get(transfer.id)?.amount_reversed, 900);
+    await assert.rejects(
+      stripe.reverseTransfer(transfer.id, {}, { idempotencyKey: "pay_3:reverse:again" }),
+      (error: unknown) => error instanceof TransferRefusedError,
+    );
   });
 
   test("a call on a connected account carries Stripe-Account", async () => {
@@ -253,6 +322,37 @@ describe("Stripe webhooks", () => {
     assert.equal(event.account, "acct_seller");
     assert.equal(event.intent?.status, "succeeded");
     assert.equal(event.intent?.amountReceived, 1250n);
+  });
+
+  test("charge.failed and charge.dispute.created parse into the reversal of their intent", () => {
+    const event = (type: string, object: Record<string, unknown>) => {
+      const body = JSON.stringify({ id: "evt_r", object: "event", type, created: 1, data: { object } });
+      return stripe.parseWebhook(body, { "stripe-signature": signature(body) });
+    };
+    const returned = event("charge.failed", {
+      id: "ch_1",
+      object: "charge",
+      payment_intent: "pi_9",
+      failure_code: "account_closed",
+      failure_message: "The bank account has been closed.",
+    });
+    assert.equal(returned.intent, null);
+    assert.deepEqual(returned.reversal, {
+      intentId: "pi_9",
+      code: "account_closed",
+      message: "The bank account has been closed.",
+    });
+    const disputed = event("charge.dispute.created", {
+      id: "dp_1",
+      object: "dispute",
+      payment_intent: { id: "pi_8" },
+      reason: "debit_not_authorized",
+    });
+    assert.equal(disputed.reversal?.intentId, "pi_8");
+    assert.equal(disputed.reversal?.code, "dispute_debit_not_authorized");
+    // An intent event, or a charge event with no intent, is no reversal.
+    assert.equal(stripe.parseWebhook(payload, { "stripe-signature": signature(payload) }).reversal, null);
+    assert.equal(event("charge.failed", { id: "ch_2", object: "charge" }).reversal, null);
   });
 
   test("a tampered body, another secret or no signature is refused", () => {

@@ -151,7 +151,8 @@ describe("what a trigger must satisfy", () => {
         { ...base.params_data, object: [{ name: "o", value: [{ nope: {} }] }] },
         "/body/params_data/object/0/value/0",
       ],
-      [{ ...base.params_data, number: {} }, "/body/params_data/number"],
+      [{ ...base.params_data, number: "quantity" }, "/body/params_data/number"],
+      [{ ...base.params_data, number: {} }, "/body/params_data/number/name"],
     ];
     for (const [params_data, path] of cases) {
       assert.equal(firstPath(await post({ ...base, params_data })), path, JSON.stringify(params_data));

@@ -7,9 +7,12 @@ import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { apps } from "../../src/modules/apps/tables.ts";
+import { creationContext } from "../../src/modules/solana/job-names.ts";
+import { solanaTrees } from "../../src/modules/solana/tables.ts";
 import { users } from "../../src/modules/users/tables.ts";
 import {
   decryptWalletSecret,
+  envelopeOf,
   rewrapWalletSecrets,
   walletContext,
 } from "../../src/modules/wallets/secrets.ts";
@@ -200,6 +203,22 @@ describe("npm run rotate-master-key on the embedded database", () => {
           })(),
         });
       }
+      const treeKey = custody.seal(creationContext("tree", "tree_1"), "tree account secret");
+      await database.db.insert(solanaTrees).values({
+        id: "tree_1",
+        appId: "app_1",
+        walletId: "wal_1",
+        network: "testnet",
+        address: "11111111111111111111111111111111",
+        maxDepth: 14,
+        maxBufferSize: 64,
+        canopyDepth: 0,
+        accountSize: 1,
+        rentLamports: 1n,
+        secretKeyId: treeKey.keyId,
+        secretWrappedKey: treeKey.wrappedKey,
+        secretCiphertext: treeKey.ciphertext,
+      });
       await database.db.insert(webhookEndpoints).values({
         id: "whe_1",
         appId: "app_1",
@@ -213,7 +232,10 @@ describe("npm run rotate-master-key on the embedded database", () => {
       const { stdout } = await run(process.execPath, ["scripts/rotate-master-key.ts"], {
         env: { PATH: process.env.PATH, DATA_DIR: dir },
       });
-      assert.match(stdout, /Re-wrapped 2 wallet secret\(s\) and re-sealed 1 webhook secret/);
+      assert.match(
+        stdout,
+        /Re-wrapped 2 wallet secret\(s\) and 1 Solana tree\/collection key\(s\); re-sealed 1 webhook secret/,
+      );
 
       const rotated = keyringFromFile(dir);
       assert.notEqual(rotated.current.id, oldId);
@@ -222,6 +244,11 @@ describe("npm run rotate-master-key on the embedded database", () => {
         const newOnly = { db: database.db, custody: new Custody(() => new Keyring(rotated.current)) };
         for (const [id, secret] of secrets)
           assert.equal((await decryptWalletSecret(newOnly, id)).secret, secret);
+        const [tree] = await database.db.select().from(solanaTrees);
+        assert.equal(
+          newOnly.custody.open(creationContext("tree", "tree_1"), envelopeOf(tree)),
+          "tree account secret",
+        );
         const [endpoint] = await database.db.select().from(webhookEndpoints);
         assert.equal(unseal(rotated.current.key, endpoint.secretSealed, "whe_1"), "whsec_one");
         assert.equal(

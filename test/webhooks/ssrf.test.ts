@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { emitEvent } from "../../src/modules/webhooks/events.ts";
+import { send } from "../../src/modules/webhooks/send.ts";
 import { refusalOf } from "../../src/modules/webhooks/ssrf.ts";
 import { webhookEndpoints } from "../../src/modules/webhooks/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
@@ -45,11 +46,23 @@ describe("SSRF refusals at registration", () => {
     "file:///etc/passwd",
     "http://user:pass@example.com/hook",
     "not a url",
+    // IPv4 carried inside IPv6, past an IPv4-only check.
+    "http://[::127.0.0.1]/",
+    "http://[::ffff:0:127.0.0.1]/",
+    "http://[64:ff9b:1::a00:1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
+    "http://[2002:7f00:1::1]/",
+    "http://[2002:a00:1::1]/",
+    "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
+    // Reserved IPv6 ranges.
+    "http://[fec0::1]/",
+    "http://[2001:db8::1]/",
+    "http://[4000::1]/",
   ]) {
     test(`${url} is refused`, async () => {
       const problem = assertProblem(await register(url), 400, "validation_failed");
       assert.equal(problem.errors[0].path, "/body/url");
-      if (/localhost|127\.|\[::1\]|::ffff:127|0x7f|2130706433/.test(url))
+      if (/localhost|\/\/127\.|\[::1\]|\[::ffff:127|0x7f|2130706433/.test(url))
         assert.match(problem.detail, /loopback/);
     });
   }
@@ -81,13 +94,39 @@ test("address classes", () => {
     ["::ffff:7f00:1", false],
     ["64:ff9b::a9fe:a9fe", false],
     ["::ffff:8.8.8.8", true],
+    ["2001:4860:4860::8888", true],
+    // The well-known NAT64 prefix is what DNS64 answers for a public IPv4-only name: judged by
+    // the IPv4 address it carries.
+    ["64:ff9b::808:808", true],
+    ["64:ff9b::7f00:1", false],
+    // IPv4-compatible (deprecated), IPv4-translated, local-use NAT64, 6to4 and Teredo: refused
+    // whatever they carry.
+    ["::127.0.0.1", false],
+    ["::8.8.8.8", false],
+    ["::ffff:0:127.0.0.1", false],
+    ["::ffff:0:8.8.8.8", false],
+    ["64:ff9b:1::a00:1", false],
+    ["2002:7f00:1::1", false],
+    ["2002:a00:1::1", false],
+    ["2002:808:808::1", false],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", false],
+    ["fec0::1", false],
+    ["100::1", false],
+    ["2001:db8::1", false],
+    ["4000::1", false],
+    ["192.0.0.8", false],
+    ["198.18.0.1", false],
+    ["0.0.0.0", false],
   ];
   for (const [address, allowed] of cases) {
     assert.equal(refusalOf(address, false) === undefined, allowed, address);
   }
-  // The development setting opens loopback only.
+  // The development setting opens loopback only, not loopback carried by a tunnel form.
   assert.equal(refusalOf("127.0.0.1", true), undefined);
   assert.equal(refusalOf("::1", true), undefined);
+  assert.notEqual(refusalOf("::127.0.0.1", true), undefined);
+  assert.notEqual(refusalOf("2002:7f00:1::1", true), undefined);
+  assert.notEqual(refusalOf("64:ff9b::7f00:1", true), undefined);
   assert.notEqual(refusalOf("10.0.0.1", true), undefined);
   assert.notEqual(refusalOf("169.254.169.254", true), undefined);
 });
@@ -113,6 +152,34 @@ test("the address is checked again at delivery time: a refused one is never cont
     assert.equal(delivery.status, "retrying");
     assert.equal(delivery.attempts[0].status_code, null);
     assert.match(delivery.attempts[0].error, /loopback/);
+  } finally {
+    await receiver.stop();
+  }
+});
+
+test("a delivery connects to the address that was checked, with the URL's name as Host", async () => {
+  const receiver = new Receiver();
+  try {
+    const url = new URL(await receiver.start());
+    // The name does not resolve at all: only the pinned address can be reached.
+    const target = new URL(`http://receiver.invalid:${url.port}/hook`);
+    const result = await send({ url: target, address: "127.0.0.1", family: 4 }, {}, "{}");
+    assert.equal(result.statusCode, 200);
+    assert.equal(receiver.received.length, 1);
+    assert.equal(receiver.received[0].headers.host, `receiver.invalid:${url.port}`);
+  } finally {
+    await receiver.stop();
+  }
+});
+
+test("a redirect is not followed: a 3xx is a failed attempt", async () => {
+  const receiver = new Receiver();
+  receiver.statuses = [302];
+  try {
+    const url = new URL(await receiver.start());
+    const result = await send({ url, address: "127.0.0.1", family: 4 }, {}, "{}");
+    assert.equal(result.statusCode, 302);
+    assert.equal(receiver.received.length, 1);
   } finally {
     await receiver.stop();
   }

@@ -39,8 +39,13 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await keys.listKeys(deps, request.actor, request.params.app_id, page);
-      setListHeaders(request, reply, page, total);
+      const { items, total, neighbours } = await keys.listKeys(
+        deps,
+        request.actor,
+        request.params.app_id,
+        page,
+      );
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );

@@ -1,10 +1,10 @@
-import { and, count, desc, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { type Database, prepared } from "../../platform/db/index.ts";
 import { forbidden, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../members/access.ts";
 import { apiKeys } from "./tables.ts";
@@ -52,17 +52,25 @@ export async function createKey(deps: Deps, actor: Principal, appId: string, nam
 export async function listKeys(deps: Deps, actor: Principal, appId: string, page: Page) {
   requireKeyManager(actor);
   await requireAppRole(deps.db, actor, appId, "view");
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: apiKeys,
+    createdAt: apiKeys.createdAt,
+    id: apiKeys.id,
+    scope: eq(apiKeys.appId, appId),
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(apiKeys)
-      .where(eq(apiKeys.appId, appId))
-      .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(apiKeys).where(eq(apiKeys.appId, appId)),
+      .where(and(eq(apiKeys.appId, appId), window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, apiKeys, eq(apiKeys.appId, appId)),
   ]);
-  return { items: rows.map(present), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map(present), total, neighbours };
 }
 
 export async function revokeKey(deps: Deps, actor: Principal, appId: string, keyId: string) {

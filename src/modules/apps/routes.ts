@@ -33,8 +33,8 @@ export async function appRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await apps.listApps(deps, request.actor, page);
-      setListHeaders(request, reply, page, total);
+      const { items, total, neighbours } = await apps.listApps(deps, request.actor, page);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );
@@ -64,7 +64,11 @@ export async function appRoutes(app: Server, deps: Deps) {
     {
       schema: {
         tags,
-        summary: "Delete an app (owner only)",
+        summary: "Delete an app (owner only); 409 naming what is open while money is in flight",
+        description:
+          "Refused (409, counts per kind in the problem's `open`) while payments are pending, processing, " +
+          "on hold, failed-captured or failed-transfers, or bids are on hold. Its payments and their " +
+          "events are kept; every read of the app is 404 afterwards (docs/payments.md, Deleting an app).",
         params: AppParams,
         response: { 204: NoContent },
       },

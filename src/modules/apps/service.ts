@@ -1,17 +1,18 @@
-import { and, count, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { type Principal, permissionsOf, type Role } from "../../platform/auth/principal.ts";
 import { type Database, prepared } from "../../platform/db/index.ts";
-import { notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { bpsToPercent, percentToBps } from "../../platform/money/percent.ts";
 import { requireAppRole } from "../members/access.ts";
 import { members } from "../members/tables.ts";
+import { describeOpenMoney, openMoneyOf } from "../payments/open-money.ts";
 import { presentSummary } from "../users/presenters.ts";
 import { requireUser } from "../users/service.ts";
 import { users } from "../users/tables.ts";
-import { apps } from "./tables.ts";
+import { apps, deletedApps } from "./tables.ts";
 
 export interface AppInput {
   name?: string;
@@ -118,24 +119,39 @@ export async function createApp(deps: Deps, actor: Principal, input: AppInput & 
 
 export async function listApps(deps: Deps, actor: Principal, page: Page) {
   if (actor.kind === "api_key") {
+    // A key sees its one app: a cursor can only name that app, after (or before) which nothing follows.
+    const cursor = page.startingAfter ?? page.endingBefore;
+    if (cursor !== undefined && cursor !== actor.appId) {
+      const field = page.startingAfter !== undefined ? "starting_after" : "ending_before";
+      throw invalid(`/query/${field}`, "no record of this list has this id");
+    }
     const row = await loadView(deps.db, actor, actor.appId);
-    const items = page.offset === 0 ? [presentApp(row.app, row.owner, "developer")] : [];
-    return { items, total: 1 };
+    const items =
+      page.offset === 0 && cursor === undefined ? [presentApp(row.app, row.owner, "developer")] : [];
+    return { items, total: { count: 1, capped: false }, neighbours: {} };
   }
   const mine = and(eq(members.userId, actor.userId), isNotNull(members.acceptedAt));
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: apps,
+    createdAt: apps.createdAt,
+    id: apps.id,
+    scope: inArray(apps.id, deps.db.select({ id: members.appId }).from(members).where(mine)),
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select({ app: apps, owner: ownerColumns, role: members.role })
       .from(members)
       .innerJoin(apps, eq(apps.id, members.appId))
       .innerJoin(users, eq(users.id, apps.createdBy))
-      .where(mine)
-      .orderBy(desc(apps.createdAt), desc(apps.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(members).where(mine),
+      .where(and(mine, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, members, mine),
   ]);
-  return { items: rows.map((r) => presentApp(r.app, r.owner, r.role as Role)), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.app.id);
+  return { items: rows.map((r) => presentApp(r.app, r.owner, r.role as Role)), total, neighbours };
 }
 
 export async function updateApp(deps: Deps, actor: Principal, appId: string, input: AppInput) {
@@ -155,8 +171,36 @@ export async function updateApp(deps: Deps, actor: Principal, appId: string, inp
   return getApp(deps, actor, appId);
 }
 
+/**
+ * Deletes an app and everything of it except its financial records: refused (409, with the counts
+ * in `open`) while any of its money is in flight. Its payments and their events are kept, and the
+ * app is recorded in `deleted_apps`; every read of the app is 404 from then on.
+ */
 export async function deleteApp(deps: Deps, actor: Principal, appId: string) {
   await requireAppRole(deps.db, actor, appId, "delete");
   // The app's API keys go with it (cascade); their cached resolutions must go too.
-  await deps.revocations.revokeWith(deps.db, { appId }, (tx) => tx.delete(apps).where(eq(apps.id, appId)));
+  await deps.revocations.revokeWith(deps.db, { appId }, async (tx) => {
+    // Locked, then counted: what is in flight is counted after every change that was waiting on the
+    // app row. A payment opened in this very instant may still be written after the count; it stays
+    // pending with nothing charged, as confirming it needs the app or its price, both gone.
+    const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for("update");
+    if (!app) throw notFound("App");
+    const open = await openMoneyOf(tx, appId);
+    const described = describeOpenMoney(open);
+    if (described) {
+      throw new AppError(
+        "conflict",
+        `This app has money in flight (${described}): settle, cancel or refund it before deleting the app`,
+        { extensions: { open } },
+      );
+    }
+    await tx.insert(deletedApps).values({
+      id: app.id,
+      name: app.name,
+      createdBy: app.createdBy,
+      deletedBy: actor.kind === "user" ? `user:${actor.userId}` : `api_key:${actor.keyId}`,
+      deletedAt: deps.now(),
+    });
+    await tx.delete(apps).where(eq(apps.id, appId));
+  });
 }

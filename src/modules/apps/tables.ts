@@ -20,3 +20,15 @@ export const apps = pgTable(
   },
   (t) => [index("apps_created_by_idx").on(t.createdBy)],
 );
+
+/**
+ * Apps that were deleted: who, when, and the name they had. Their payments (and payment events)
+ * are kept, with this id as their `app_id`; everything else of the app is gone with it.
+ */
+export const deletedApps = pgTable("deleted_apps", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  createdBy: text("created_by").notNull(),
+  deletedBy: text("deleted_by").notNull(),
+  deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull().defaultNow(),
+});

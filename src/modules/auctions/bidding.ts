@@ -7,12 +7,22 @@ import { newId } from "../../platform/ids.ts";
 import { formatAmount, formatAmountText, parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import { divRoundHalfUp } from "../../platform/money/rational.ts";
-import { type ConfirmInput, openPayment, releasePayment, requestAuthorization } from "../payments/service.ts";
+import { openPayment } from "../payments/create.ts";
+import { type ConfirmInput, releasePayment, requestAuthorization } from "../payments/service.ts";
 import { payments } from "../payments/tables.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import { HOLD_EXPIRING_JOB } from "./job-names.ts";
-import { type AuctionRow, type BidRow, type BidStatus, presentConversion } from "./presenters.ts";
-import { loadAuction } from "./service.ts";
+import type { AuctionRow } from "./presenters.ts";
+import {
+  dropLapsedHold,
+  followWinner,
+  holdWindow,
+  liveUntil,
+  setBidStatus,
+  standingLost,
+  trimRunnersUp,
+} from "./runner-up.ts";
+import { loadAuction, presentBidToShopper } from "./service.ts";
 import { authenticateShopper } from "./shoppers.ts";
 import { auctions, bids, shoppers } from "./tables.ts";
 
@@ -20,6 +30,8 @@ export interface BidInput {
   amount: number | string;
   currency?: string;
   payment_method: ConfirmInput["payment_method"];
+  /** The trigger's parameters for this bid: checked now, used by the call if this bid wins. */
+  trigger_data_input?: { params_data_input: Record<string, unknown> };
 }
 
 /** The lowest amount the next bid may have: the start, or the standing bid plus the increment. */
@@ -77,21 +89,20 @@ export async function createBid(
       errors: [{ path: "/header/idempotency-key", message: "must be 1 to 255 printable ASCII characters" }],
     });
   }
-  const requestHash = createHash("sha256")
-    .update(JSON.stringify([auctionId, String(input.amount), input.currency ?? null]))
-    .digest("base64url");
+  const requested: unknown[] = [auctionId, String(input.amount), input.currency ?? null];
+  if (input.trigger_data_input) requested.push(input.trigger_data_input.params_data_input);
+  const requestHash = createHash("sha256").update(JSON.stringify(requested)).digest("base64url");
   const replay = async () => {
     if (idempotencyKey === undefined) return undefined;
     const [earlier] = await deps.db
-      .select({ bid: bids, payment: payments })
+      .select()
       .from(bids)
-      .innerJoin(payments, eq(payments.id, bids.paymentId))
       .where(and(eq(bids.shopperId, shopper.id), eq(bids.idempotencyKey, idempotencyKey)));
     if (!earlier) return undefined;
-    if (earlier.bid.requestHash !== requestHash) {
+    if (earlier.requestHash !== requestHash) {
       throw new AppError("idempotency_key_reused", "This Idempotency-Key was used with a different bid");
     }
-    return receipt(earlier.bid, earlier.payment);
+    return presentBidToShopper(deps, earlier.id);
   };
   const earlier = await replay();
   if (earlier) return earlier;
@@ -117,6 +128,8 @@ export async function createBid(
     amount: formatAmountText(amount, currency),
     shopper_email: shopper.email,
     defer_execution: true,
+    // Checked against the auction's trigger here (400 naming the parameter), kept on the payment.
+    trigger_data_input: input.trigger_data_input,
   });
   const now = deps.now();
   const [bid] = await deps.db
@@ -148,43 +161,19 @@ export async function createBid(
       "A request with this Idempotency-Key is still being processed; retry later",
     );
   }
-  const authorised = await requestAuthorization(
-    deps,
-    "shopper",
-    payment,
-    { payment_method: input.payment_method },
-    mandate,
-  );
-  return receipt(bid, authorised);
-}
-
-function receipt(bid: BidRow, payment: { id: string; status: string }) {
-  const currency = currencyOf(bid.currency, "currency");
-  return {
-    id: bid.id,
-    auction: bid.auctionId,
-    currency: currency.code,
-    currency_conversion: presentConversion(bid.conversion),
-    amount: formatAmount(bid.amount, currency),
-    status: bid.status as BidStatus,
-    payment: { id: payment.id, status: payment.status },
-    created_at: bid.createdAt.toISOString(),
-  };
-}
-
-async function setBid(deps: Deps, tx: Tx, bid: BidRow, status: string, reason: string | null) {
-  const now = deps.now();
-  await tx
-    .update(bids)
-    .set({ status, reason, updatedAt: now, placedAt: status === "placed" ? now : bid.placedAt })
-    .where(eq(bids.id, bid.id));
+  await requestAuthorization(deps, "shopper", payment, { payment_method: input.payment_method }, mandate);
+  return presentBidToShopper(deps, bid.id);
 }
 
 /**
- * Runs when a bid's payment reaches `hold` or `failed`: under the auction's row lock (so bids on
- * one auction are placed one at a time), the bid is placed if it still beats the standing bid by
- * the increment and the auction is open, and the standing bid's hold is released in the same
- * transaction; otherwise the bid is refused and its own hold released.
+ * Runs whenever a bid's payment moves, under the auction's row lock (so bids on one auction are
+ * settled one at a time):
+ * - a pending bid whose payment reached `hold` is placed if it still beats the standing bid by the
+ *   increment and the auction is open; the standing bid becomes `outbid`, and which outbid holds
+ *   stay as runners-up is decided (`trimRunnersUp`), the others released in the same transaction.
+ *   Otherwise the bid is refused and its own hold released; a failed payment refuses it.
+ * - a winning bid's payment was captured, or failed: `followWinner`.
+ * - a standing bid's payment was cancelled by the app: the bid no longer stands.
  */
 export async function settleBid(deps: Deps, paymentId: string) {
   await deps.db.transaction(async (tx) => {
@@ -193,10 +182,12 @@ export async function settleBid(deps: Deps, paymentId: string) {
     // The auction first, then payments: every writer of bids takes the locks in this order.
     const auction = await loadAuction(tx, found.appId, found.auctionId, true);
     const [bid] = await tx.select().from(bids).where(eq(bids.id, found.id));
-    if (bid.status !== "pending") return;
     const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+    if (bid.status === "won") return followWinner(deps, tx, auction, bid, payment);
+    if (bid.status === "placed" && payment.status !== "hold") return standingLost(deps, tx, auction, bid);
+    if (bid.status !== "pending") return;
     if (payment.status === "failed" || payment.status === "cancelled") {
-      await setBid(deps, tx, bid, "refused", "the card was not authorised");
+      await setBidStatus(deps, tx, bid, "refused", "the card was not authorised");
       return;
     }
     if (payment.status !== "hold") return;
@@ -210,7 +201,7 @@ export async function settleBid(deps: Deps, paymentId: string) {
           ? "a higher bid was placed first"
           : null;
     if (refusal) {
-      await setBid(deps, tx, bid, "refused", refusal);
+      await setBidStatus(deps, tx, bid, "refused", refusal);
       await releasePayment(deps, tx, paymentId, `bid refused: ${refusal}`);
       return;
     }
@@ -219,8 +210,11 @@ export async function settleBid(deps: Deps, paymentId: string) {
       .from(bids)
       .where(and(eq(bids.auctionId, auction.id), eq(bids.status, "placed")));
     for (const previous of outbid) {
-      await setBid(deps, tx, previous, "outbid", `outbid by ${bid.id}`);
-      await releasePayment(deps, tx, previous.paymentId, "outbid");
+      await setBidStatus(deps, tx, previous, "outbid", `outbid by ${bid.id}`);
+    }
+    await setBidStatus(deps, tx, bid, "placed", null);
+    const kept = await trimRunnersUp(deps, tx, auction, bid);
+    for (const previous of outbid) {
       await emitEvent(deps, tx, {
         appId: auction.appId,
         type: "auction.outbid",
@@ -229,10 +223,10 @@ export async function settleBid(deps: Deps, paymentId: string) {
           bid_id: previous.id,
           shopper_id: previous.shopperId,
           outbid_by: bid.id,
+          hold_kept: kept.has(previous.id),
         },
       });
     }
-    await setBid(deps, tx, bid, "placed", null);
     await tx.update(auctions).set({ updatedAt: deps.now() }).where(eq(auctions.id, auction.id));
     const currency = currencyOf(auction.currency, "currency");
     await emitEvent(deps, tx, {
@@ -247,26 +241,18 @@ export async function settleBid(deps: Deps, paymentId: string) {
       },
     });
     // A card authorisation lapses after the hold lifetime: look again shortly before it does.
-    const holdMs = deps.config.auctionHoldHours * 3600 * 1000;
-    const lapses = new Date(deps.now().getTime() + holdMs);
-    if (lapses.getTime() < auction.endsAt.getTime()) {
-      const margin = Math.min(holdMs / 4, 12 * 3600 * 1000);
-      await deps.jobs.send(
-        tx,
-        HOLD_EXPIRING_JOB,
-        { bidId: bid.id },
-        {
-          startAfter: new Date(lapses.getTime() - margin),
-        },
-      );
+    const lapses = liveUntil(deps, { ...bid, placedAt: deps.now() });
+    if (lapses.getTime() + holdWindow(deps).marginMs < auction.endsAt.getTime()) {
+      await deps.jobs.send(tx, HOLD_EXPIRING_JOB, { bidId: bid.id }, { startAfter: lapses });
     }
   });
 }
 
 /**
- * The standing bid's hold is about to lapse before the auction ends. Re-authorising needs the
- * card again, which this service never stores, so the bid is dropped: its hold released, the
- * event `auction.bid_expired` sent so the app can ask the shopper to bid again.
+ * A bid's hold is about to lapse. Re-authorising needs the card again, which this service never
+ * stores, so the bid is dropped: its hold released, `auction.bid_expired` sent so the app can ask
+ * the shopper to bid again. This is the standing bid of an auction still open, or a runner-up
+ * (open or closed auction) still keeping its hold.
  */
 export async function expireHold(deps: Deps, bidId: string) {
   await deps.db.transaction(async (tx) => {
@@ -274,13 +260,9 @@ export async function expireHold(deps: Deps, bidId: string) {
     if (!found) return;
     const auction = await loadAuction(tx, found.appId, found.auctionId, true);
     const [bid] = await tx.select().from(bids).where(eq(bids.id, bidId));
-    if (bid.status !== "placed" || auction.closedAt !== null) return;
-    await setBid(deps, tx, bid, "expired", "the card hold lapsed before the auction ended");
-    await releasePayment(deps, tx, bid.paymentId, "hold lapsed before the auction ended");
-    await emitEvent(deps, tx, {
-      appId: auction.appId,
-      type: "auction.bid_expired",
-      data: { auction_id: auction.id, bid_id: bid.id, shopper_id: bid.shopperId },
-    });
+    const [payment] = await tx.select().from(payments).where(eq(payments.id, bid.paymentId));
+    const standing = bid.status === "placed" && auction.closedAt === null;
+    const runnerUp = bid.status === "outbid" && payment.status === "hold";
+    if (standing || runnerUp) await dropLapsedHold(deps, tx, auction, bid);
   });
 }

@@ -1,19 +1,22 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { executePayment } from "../payments/service.ts";
 import { prices } from "../prices/tables.ts";
 import { emitEvent } from "../webhooks/events.ts";
+import { liveBids } from "./runner-up.ts";
 import { auctions, bids } from "./tables.ts";
 
 /**
  * Closes an auction at its end time: in one transaction under the auction's row lock, the auction
- * and its two prices expire, the standing bid wins and its held payment is executed (contract
- * call, then capture), and `auction.ended` is emitted. `closed_at` is set in that same
- * transaction, so a second run (a retried job, a crash after commit) finds it closed and does
- * nothing, and a crash before commit leaves nothing behind: one capture, one winner.
- * Bids still waiting for their hold are refused when it lands (`settleBid` sees the auction closed).
+ * and its two prices expire, the best bid whose hold is live wins and its held payment is executed
+ * (contract call with that bid's `trigger_data_input`, then capture), and `auction.ended` is
+ * emitted. Runners-up keep their holds until the winner's payment is captured or fails
+ * (`followWinner`). `closed_at` is set in that same transaction, so a second run (a retried job, a
+ * crash after commit) finds it closed and does nothing, and a crash before commit leaves nothing
+ * behind: one capture, one winner. Bids still waiting for their hold are refused when it lands
+ * (`settleBid` sees the auction closed).
  */
 export async function closeAuction(deps: Deps, auctionId: string) {
   await deps.db.transaction(async (tx) => {
@@ -21,14 +24,7 @@ export async function closeAuction(deps: Deps, auctionId: string) {
     if (!auction || auction.closedAt !== null) return;
     const now = deps.now();
     if (auction.endsAt.getTime() > now.getTime() + 1000) return; // woken early: the job is rescheduled
-    const placed = await tx
-      .select()
-      .from(bids)
-      .where(and(eq(bids.auctionId, auctionId), eq(bids.status, "placed")));
-    const winner = placed.reduce<(typeof placed)[number] | undefined>(
-      (best, bid) => (!best || bid.amount > best.amount ? bid : best),
-      undefined,
-    );
+    const [winner] = await liveBids(deps, tx, auction);
     if (winner) {
       await executePayment(deps, tx, winner.paymentId);
       await tx.update(bids).set({ status: "won", updatedAt: now }).where(eq(bids.id, winner.id));

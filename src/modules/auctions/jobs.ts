@@ -49,10 +49,15 @@ export function auctionJobs(deps: Deps): JobDefinition<never>[] {
       name: SHOPPER_CODE_JOB,
       retryLimit: 10,
       async handle(data: ShopperCodeMail) {
+        // The code goes into the auction's page, where the shopper asked for it: the mail links back.
+        const page = data.auctionId
+          ? `Enter it on the auction's page to sign in and bid:\n${deps.config.publicUrl}/a/${data.auctionId}\n`
+          : "";
         await deps.mailer.send({
           to: data.email,
+          appId: data.appId,
           subject: `Your code to bid on ${data.auctionName}`,
-          text: `Your one-time code is ${data.code}. It works once, for 10 minutes.\n`,
+          text: `Your one-time code is ${data.code}. It works once, for 10 minutes.\n${page}`,
         });
       },
     } as JobDefinition<never>,

@@ -4,9 +4,10 @@ import type { Deps } from "../../deps.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
+import { triggerParams } from "../triggers/form.ts";
 import { auctions, bids, shoppers } from "./tables.ts";
 
-const SHOWN = ["placed", "outbid", "won", "expired"];
+const SHOWN = ["placed", "outbid", "won", "expired", "failed"];
 
 /** `jane@example.com` -> `j***@example.com`: bidders see each other's bids, not addresses. */
 const mask = (email: string) => {
@@ -38,6 +39,8 @@ export async function publicState(deps: Deps, auctionId: string) {
     ends_at: auction.endsAt.toISOString(),
     expired: auction.expired,
     views: auction.views,
+    /** Changes when the winner's payment fails and a runner-up wins (docs/auctions.md). */
+    winner_bid_id: auction.winnerBidId,
     bids: rows.map((r) => ({
       id: r.bid.id,
       shopper_id: r.bid.shopperId,
@@ -121,5 +124,7 @@ export async function viewAuction(deps: Deps, auctionId: string) {
     name: row.name,
     currency: row.currency,
     ends_at: row.endsAt.toISOString(),
+    /** The trigger's parameters: each bid carries them (`trigger_data_input`). */
+    params: await triggerParams(deps.db, row.triggerId),
   };
 }

@@ -1,21 +1,11 @@
 import { randomBytes } from "node:crypto";
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml } from "../../platform/http/html.ts";
+import { strictPolicy } from "../../platform/pages/html.ts";
+import { PARAM_FIELDS_STYLE, paramFields, TRIGGER_FORM_URL } from "../triggers/form.ts";
+import type { Param } from "../triggers/params.ts";
 
 /** Content-Security-Policy of the page: nothing from elsewhere, only this page's own script and style. */
-export function pagePolicy(nonce: string) {
-  return [
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-    // The page has no images; `data:` lets the empty icon below stop the browser asking for /favicon.ico.
-    "img-src data:",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-  ].join("; ");
-}
+export const pagePolicy = strictPolicy;
 
 // The browser side: sign in by code, bid with a (sandbox) card, follow the auction over SSE.
 // Everything is written with textContent, so nothing from the server is parsed as HTML.
@@ -30,9 +20,13 @@ async function post(path, body) {
   const r = await fetch(base + path, { method: "POST", headers, body: JSON.stringify(body) });
   const text = await r.text();
   const json = text ? JSON.parse(text) : null;
-  if (!r.ok) throw new Error((json && json.detail) || ("HTTP " + r.status));
+  if (!r.ok) throw Object.assign(new Error((json && json.detail) || ("HTTP " + r.status)), { errors: json && json.errors });
   return json;
 }
+// The trigger's parameter fields (TriggerForm, served with this page's nonce): checked here, sent
+// with the bid, and the server's answer shown next to each field.
+const params = window.TriggerForm;
+const PARAMS_PATH = "/body/trigger_data_input/params_data_input";
 function say(text) { $("message").textContent = text; }
 $("send-code").addEventListener("click", async () => {
   try { await post("/shoppers/code", { email: $("email").value }); say("A code was sent to " + $("email").value); }
@@ -47,14 +41,20 @@ $("sign-in").addEventListener("click", async () => {
   } catch (e) { say(e.message); }
 });
 $("bid").addEventListener("click", async () => {
+  const input = params ? params.read() : { ok: true, values: {} };
+  if (!input.ok) { say("Please check the highlighted fields."); return; }
   try {
     const [month, year] = $("exp").value.split("/").map((v) => parseInt(v, 10));
     const b = await post("/bids", {
       amount: $("amount").value,
       payment_method: { type: "card", number: $("card").value.replace(/ /g, ""), exp_month: month, exp_year: year < 100 ? 2000 + year : year, cvc: $("cvc").value },
+      ...(params && params.has ? { trigger_data_input: { params_data_input: input.values } } : {}),
     });
     say("Bid of " + b.amount + " " + b.currency.toUpperCase() + " received: waiting for the card hold");
-  } catch (e) { say(e.message); }
+  } catch (e) {
+    const placed = e.errors && params ? e.errors.length - params.showServerErrors(e.errors, PARAMS_PATH).length : 0;
+    say(placed > 0 ? "Please check the highlighted fields." : e.message);
+  }
 });
 function render(s) {
   $("current").textContent = s.current_amount === null ? "no bid yet (starts at " + s.starting_amount + ")" : String(s.current_amount);
@@ -91,12 +91,13 @@ export function renderAuctionPage(state: {
   name: string;
   currency: string;
   ends_at: string;
+  params?: Param[];
 }) {
   const nonce = randomBytes(16).toString("base64");
   const config = JSON.stringify({ id: state.id, app_id: state.app_id }).replace(/</g, "\\u003c");
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
-<title>${escapeHtml(state.name)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<title>${escapeHtml(state.name)}</title><style nonce="${nonce}">${STYLE}${PARAM_FIELDS_STYLE}</style></head>
 <body>
 <h1>${escapeHtml(state.name)}</h1>
 <p>Current price: <span id="current">…</span> ${escapeHtml(state.currency.toUpperCase())}</p>
@@ -112,10 +113,12 @@ export function renderAuctionPage(state: {
 <label>Card number <input id="card" value="4242 4242 4242 4242" autocomplete="off"></label>
 <label>Expiry (MM/YY) <input id="exp" value="12/30"></label>
 <label>CVC <input id="cvc" value="123"></label>
+${paramFields(state.params ?? [], "Details for your purchase")}
 <button id="bid" type="button">Bid</button></fieldset>
 <p id="message" role="status"></p>
 <h2>Bids</h2><ol id="bids" reversed></ol>
 <script type="application/json" id="cfg">${config}</script>
+<script nonce="${nonce}" src="${TRIGGER_FORM_URL}"></script>
 <script nonce="${nonce}">${SCRIPT}</script>
 </body></html>`;
   return { html, policy: pagePolicy(nonce) };

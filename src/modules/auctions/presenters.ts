@@ -12,8 +12,8 @@ export type AuctionRow = typeof auctions.$inferSelect;
 export type BidRow = typeof bids.$inferSelect;
 export type ShopperRow = typeof shoppers.$inferSelect;
 type PriceRow = typeof prices.$inferSelect;
-export type BidStatus = "pending" | "placed" | "outbid" | "refused" | "expired" | "won";
-type AppView = ReturnType<typeof presentApp>;
+export type BidStatus = "pending" | "placed" | "outbid" | "refused" | "expired" | "won" | "failed";
+export type AppView = ReturnType<typeof presentApp>;
 
 export function presentShopper(row: ShopperRow) {
   return {
@@ -39,6 +39,7 @@ export interface BidContext {
   payment: PaymentRow;
 }
 
+/** The interface's Bid: its shopper, and its payment as the payments module presents it. */
 export function presentBid(row: BidRow, context: BidContext & { app: AppView; price: PriceRow; now: Date }) {
   const currency = currencyOf(row.currency, "currency");
   return {

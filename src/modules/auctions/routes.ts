@@ -11,7 +11,8 @@ import {
   Auction,
   AuctionIdParams,
   AuctionParams,
-  BidReceipt,
+  Bid,
+  BidParams,
   CodeBody,
   CreateAuctionBody,
   CreateBidBody,
@@ -60,8 +61,13 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await service.listAuctions(deps, request.actor, request.params.app_id, page);
-      setListHeaders(request, reply, page, total);
+      const { items, total, neighbours } = await service.listAuctions(
+        deps,
+        request.actor,
+        request.params.app_id,
+        page,
+      );
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );
@@ -189,11 +195,12 @@ export async function auctionRoutes(app: Server, deps: Deps) {
       config: { public: true },
       schema: {
         tags,
-        summary: "Bid (shopper token); 202: placed once the card hold lands; `Idempotency-Key` replays a bid",
+        summary:
+          "Bid (shopper token); 202: the Bid, `pending` until its card hold lands; `Idempotency-Key` replays a bid",
         security: shopperAuth,
         params: AuctionParams,
         body: CreateBidBody,
-        response: { 202: BidReceipt },
+        response: { 202: Bid },
       },
     },
     async (request, reply) =>
@@ -211,6 +218,43 @@ export async function auctionRoutes(app: Server, deps: Deps) {
           request.headers["idempotency-key"] as string | undefined,
         ),
       ),
+  );
+
+  app.get(
+    "/auctions/:app_id/:auction_id/bids",
+    {
+      schema: {
+        tags,
+        summary: "Bids of an auction, oldest first",
+        params: AuctionParams,
+        querystring: ListQuery,
+        response: { 200: listResponse(Bid, "Bids, oldest first") },
+      },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { app_id, auction_id } = request.params;
+      const { items, total, neighbours } = await service.listBids(
+        deps,
+        request.actor,
+        app_id,
+        auction_id,
+        page,
+      );
+      setListHeaders(request, reply, page, total, neighbours);
+      return items;
+    },
+  );
+
+  app.get(
+    "/auctions/:app_id/:auction_id/bids/:bid_id",
+    {
+      schema: { tags, summary: "One bid", params: BidParams, response: { 200: Bid } },
+    },
+    async (request) => {
+      const { app_id, auction_id, bid_id } = request.params;
+      return service.getBid(deps, request.actor, app_id, auction_id, bid_id);
+    },
   );
 
   app.get(

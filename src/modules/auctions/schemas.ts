@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Payment } from "../payments/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 
 const NetworkType = Type.Union([Type.Literal("mainnet"), Type.Literal("testnet")]);
@@ -35,8 +36,12 @@ const BidStatus = Type.Union(
     Type.Literal("refused"),
     Type.Literal("expired"),
     Type.Literal("won"),
+    Type.Literal("failed"),
   ],
-  { description: "`pending` until the payment's hold lands; `placed` while it is a standing bid" },
+  {
+    description:
+      "`pending` until the payment's hold lands; `placed` while it is the standing bid; `failed`: it won but its payment failed, and the sale passed to the runner-up (docs/auctions.md)",
+  },
 );
 
 export const Bid = Type.Object({
@@ -48,21 +53,9 @@ export const Bid = Type.Object({
   status: BidStatus,
   reason: Nullable(Type.String()),
   shopper: Shopper,
-  payment: Type.Unknown({ description: "The bid's Payment" }),
+  payment: Payment,
   created_at: Timestamp,
   updated_at: Timestamp,
-});
-
-/** The answer to a bid: `pending` until its payment is on hold (a replay answers the bid as it is now). */
-export const BidReceipt = Type.Object({
-  id: Type.String(),
-  auction: Type.String(),
-  currency: Type.String(),
-  currency_conversion: CurrencyConversion,
-  amount: Type.Number(),
-  status: BidStatus,
-  payment: Type.Object({ id: Type.String(), status: Type.String() }),
-  created_at: Timestamp,
 });
 
 export const Auction = Type.Object({
@@ -122,6 +115,12 @@ export const CreateBidBody = Body({
   amount: Amount,
   currency: Type.Optional(Currency),
   payment_method: Type.Union([CardMethod, TokenMethod]),
+  trigger_data_input: Type.Optional(
+    Body(
+      { params_data_input: Type.Record(Type.String(), Type.Unknown()) },
+      "The trigger's parameters for this bid, checked now against the auction's trigger; the winning bid's call runs with them",
+    ),
+  ),
 });
 
 export const CodeBody = Body({ email: Email });
@@ -138,3 +137,4 @@ export const AuctionParams = Type.Object({ app_id: IdParam, auction_id: IdParam 
 export const AuctionIdParams = Type.Object({ id: IdParam });
 export const PublicAuctionParams = Type.Object({ auction_id: IdParam });
 export const ShopperParams = Type.Object({ app_id: IdParam, shopper_id: IdParam });
+export const BidParams = Type.Object({ app_id: IdParam, auction_id: IdParam, bid_id: IdParam });

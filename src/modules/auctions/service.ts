@@ -1,21 +1,23 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor, Tx } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow, type Window } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
-import { getApp } from "../apps/service.ts";
+import { getApp, presentApp } from "../apps/service.ts";
+import { apps } from "../apps/tables.ts";
 import { requireAppRole } from "../members/access.ts";
 import { payments } from "../payments/tables.ts";
 import { assertSellerShare } from "../prices/fee-check.ts";
 import { checkLinkedRecords } from "../prices/links.ts";
 import { feeContext } from "../prices/service.ts";
 import { prices } from "../prices/tables.ts";
+import { users } from "../users/tables.ts";
 import { CLOSE_AUCTION_JOB } from "./job-names.ts";
-import { type AuctionRow, presentAuction } from "./presenters.ts";
+import { type AuctionRow, presentAuction, presentBid } from "./presenters.ts";
 import { auctions, bids, shoppers } from "./tables.ts";
 
 export interface AuctionInput {
@@ -106,30 +108,113 @@ export async function loadAuction(db: Executor, appId: string, auctionId: string
   return row;
 }
 
-/** Every bid of the auctions, oldest first, with its shopper and payment. */
-async function bidsOf(db: Executor, auctionIds: string[]) {
-  if (auctionIds.length === 0) return [];
-  const rows = await db
+/** Bids matching `where`, oldest first, each with its shopper and payment. */
+async function bidsWhere(db: Executor, where: SQL | undefined, window?: Window) {
+  const query = db
     .select({ bid: bids, shopper: shoppers, payment: payments })
     .from(bids)
     .innerJoin(shoppers, eq(shoppers.id, bids.shopperId))
     .innerJoin(payments, eq(payments.id, bids.paymentId))
-    .where(inArray(bids.auctionId, auctionIds))
-    .orderBy(asc(bids.createdAt), asc(bids.id));
+    .where(and(where, window?.where))
+    .orderBy(...(window?.orderBy ?? [asc(bids.createdAt), asc(bids.id)]));
+  const rows = window ? await query.limit(window.limit).offset(window.offset) : await query;
   return rows.map((r) => ({ ...r.bid, shopper: r.shopper, payment: r.payment }));
 }
 
-async function present(deps: Deps, actor: Principal, rows: AuctionRow[]) {
+/** Every bid of the auctions, oldest first, with its shopper and payment. */
+async function bidsOf(db: Executor, auctionIds: string[]) {
+  if (auctionIds.length === 0) return [];
+  return bidsWhere(db, inArray(bids.auctionId, auctionIds));
+}
+
+/** The app as its shoppers see it inside their bid's payment: no role, so no permissions. */
+async function shopperAppView(db: Executor, appId: string) {
+  const [row] = await db
+    .select({
+      app: apps,
+      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
+    })
+    .from(apps)
+    .innerJoin(users, eq(users.id, apps.createdBy))
+    .where(eq(apps.id, appId));
+  if (!row) throw notFound("App");
+  return presentApp(row.app, row.owner, undefined);
+}
+
+/** One bid as the interface's Bid, for the shopper who placed it (the bid's 202 and its replays). */
+export async function presentBidToShopper(deps: Deps, bidId: string) {
+  const [bid] = await bidsWhere(deps.db, eq(bids.id, bidId));
+  const [auction] = await deps.db.select().from(auctions).where(eq(auctions.id, bid.auctionId));
+  const [[price], app] = await Promise.all([
+    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
+    shopperAppView(deps.db, bid.appId),
+  ]);
+  return presentBid(bid, { ...bid, app, price, now: deps.now() });
+}
+
+/** `GET /auctions/{app_id}/{auction_id}/bids`: the auction's bids, oldest first. */
+export async function listBids(deps: Deps, actor: Principal, appId: string, auctionId: string, page: Page) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const auction = await loadAuction(deps.db, appId, auctionId);
+  const mine = eq(bids.auctionId, auction.id);
+  const window = await pageWindow(deps.db, page, {
+    table: bids,
+    createdAt: bids.createdAt,
+    id: bids.id,
+    scope: mine,
+    newestFirst: false,
+  });
+  const [fetched, total, app, [price]] = await Promise.all([
+    bidsWhere(deps.db, mine, window),
+    countUpTo(deps, bids, mine),
+    getApp(deps, actor, appId),
+    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
+  ]);
+  const { rows, neighbours } = window.finish(fetched, (bid) => bid.id);
+  const now = deps.now();
+  return { items: rows.map((bid) => presentBid(bid, { ...bid, app, price, now })), total, neighbours };
+}
+
+export async function getBid(deps: Deps, actor: Principal, appId: string, auctionId: string, bidId: string) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const auction = await loadAuction(deps.db, appId, auctionId);
+  const [bid] = await bidsWhere(deps.db, and(eq(bids.auctionId, auction.id), eq(bids.id, bidId)));
+  if (!bid) throw notFound("Bid");
+  const [app, [price]] = await Promise.all([
+    getApp(deps, actor, appId),
+    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
+  ]);
+  return presentBid(bid, { ...bid, app, price, now: deps.now() });
+}
+
+/**
+ * Auction rows and their bids read in one snapshot. The close commits the winner's bid and the
+ * auction's `expired` together; two separate reads could see one without the other on PostgreSQL.
+ */
+async function readWithBids<T>(deps: Deps, readRows: (tx: Tx) => Promise<T & { rows: AuctionRow[] }>) {
+  return deps.db.transaction(
+    async (tx) => {
+      const read = await readRows(tx);
+      const bidRows = await bidsOf(
+        tx,
+        read.rows.map((r) => r.id),
+      );
+      return { ...read, bidRows };
+    },
+    { isolationLevel: "repeatable read", accessMode: "read only" },
+  );
+}
+
+async function present(
+  deps: Deps,
+  actor: Principal,
+  rows: AuctionRow[],
+  bidRows: Awaited<ReturnType<typeof bidsOf>>,
+) {
   if (rows.length === 0) return [];
   const app = await getApp(deps, actor, rows[0].appId);
   const priceIds = rows.flatMap((r) => [r.onBidPriceId, r.onEndPriceId]);
-  const [priceRows, bidRows] = await Promise.all([
-    deps.db.select().from(prices).where(inArray(prices.id, priceIds)),
-    bidsOf(
-      deps.db,
-      rows.map((r) => r.id),
-    ),
-  ]);
+  const priceRows = await deps.db.select().from(prices).where(inArray(prices.id, priceIds));
   const byId = new Map(priceRows.map((p) => [p.id, p]));
   const now = deps.now();
   return rows.map((row) => {
@@ -148,24 +233,35 @@ async function present(deps: Deps, actor: Principal, rows: AuctionRow[]) {
 
 export async function getAuction(deps: Deps, actor: Principal, appId: string, auctionId: string) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const [view] = await present(deps, actor, [await loadAuction(deps.db, appId, auctionId)]);
+  const { rows, bidRows } = await readWithBids(deps, async (tx) => ({
+    rows: [await loadAuction(tx, appId, auctionId)],
+  }));
+  const [view] = await present(deps, actor, rows, bidRows);
   return view;
 }
 
 export async function listAuctions(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const mine = eq(auctions.appId, appId);
-  const [rows, [{ total }]] = await Promise.all([
-    deps.db
+  const window = await pageWindow(deps.db, page, {
+    table: auctions,
+    createdAt: auctions.createdAt,
+    id: auctions.id,
+    scope: mine,
+    newestFirst: true,
+  });
+  const total = await countUpTo(deps, auctions, mine);
+  const { rows: fetched, bidRows } = await readWithBids(deps, async (tx) => ({
+    rows: await tx
       .select()
       .from(auctions)
-      .where(mine)
-      .orderBy(desc(auctions.createdAt), desc(auctions.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(auctions).where(mine),
-  ]);
-  return { items: await present(deps, actor, rows), total };
+      .where(and(mine, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+  }));
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: await present(deps, actor, rows, bidRows), total, neighbours };
 }
 
 async function hasBids(tx: Tx, auctionId: string) {

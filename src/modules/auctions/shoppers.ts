@@ -1,50 +1,33 @@
 import { createHash, randomInt, timingSafeEqual } from "node:crypto";
-import { and, count, desc, eq, gt, isNull, lt } from "drizzle-orm";
+import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import type { Executor } from "../../platform/db/index.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../members/access.ts";
 import { SHOPPER_CODE_JOB } from "./job-names.ts";
 import { presentShopper } from "./presenters.ts";
-import { auctions, shopperAttempts, shopperCodes, shopperSessions, shoppers } from "./tables.ts";
+import { auctions, shopperCodes, shopperSessions, shoppers } from "./tables.ts";
 
-// A 6-digit code has a million values: 5 tries per code, 5 codes per email per quarter hour and
-// 10 minutes of life keep a guesser's odds near 1 in 40,000 per quarter hour.
+// A 6-digit code has a million values: 5 tries per code, 5 codes per email per quarter hour (the
+// `shopper_code_per_email` rate limit) and 10 minutes of life keep a guesser's odds near 1 in
+// 40,000 per quarter hour.
 const CODE_TTL_MS = 10 * 60 * 1000;
 const CODE_ATTEMPTS = 5;
-const WINDOW_MS = 15 * 60 * 1000;
-const LIMITS = { codePerEmail: 5, codePerIp: 50, sessionPerIp: 30 };
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 export interface ShopperCodeMail {
   email: string;
   code: string;
   auctionName: string;
+  /** For the link back to the auction's page; absent on jobs queued before it was added. */
+  auctionId?: string;
+  appId?: string;
 }
 
 const codeHash = (codeId: string, code: string) =>
   createHash("sha256").update(`${codeId}:${code}`).digest("base64url");
-
-/** Counts an attempt under `key`, refusing with 429 past `limit` in the window. */
-async function limitAttempts(deps: Deps, db: Executor, key: string, limit: number) {
-  const since = new Date(deps.now().getTime() - WINDOW_MS);
-  await db
-    .delete(shopperAttempts)
-    .where(and(eq(shopperAttempts.key, key), lt(shopperAttempts.createdAt, since)));
-  const [{ n }] = await db
-    .select({ n: count() })
-    .from(shopperAttempts)
-    .where(and(eq(shopperAttempts.key, key), gt(shopperAttempts.createdAt, since)));
-  if (n >= limit) {
-    throw new AppError("rate_limited", "Too many attempts; try again in a few minutes", {
-      headers: { "retry-after": String(WINDOW_MS / 1000) },
-    });
-  }
-  await db.insert(shopperAttempts).values({ id: newId("sat"), key, createdAt: deps.now() });
-}
 
 async function auctionOf(deps: Deps, appId: string, auctionId: string) {
   const [row] = await deps.db
@@ -61,8 +44,8 @@ export async function requestCode(deps: Deps, appId: string, auctionId: string, 
   const code = String(randomInt(0, 1_000_000)).padStart(6, "0");
   const id = newId("scd");
   await deps.db.transaction(async (tx) => {
-    await limitAttempts(deps, tx, `code:ip:${ip}`, LIMITS.codePerIp);
-    await limitAttempts(deps, tx, `code:email:${appId}:${address}`, LIMITS.codePerEmail);
+    await deps.rateLimiter.hit("shopper_code_per_ip", ip, tx);
+    await deps.rateLimiter.hit("shopper_code_per_email", `${appId}:${address}`, tx);
     // A new code replaces the previous ones, so only the latest mail works.
     await tx
       .update(shopperCodes)
@@ -82,6 +65,8 @@ export async function requestCode(deps: Deps, appId: string, auctionId: string, 
       email: address,
       code,
       auctionName: auction.name,
+      auctionId: auction.id,
+      appId,
     });
   });
 }
@@ -100,7 +85,7 @@ export async function openSession(
   const token = newSecret("shp_");
   const now = deps.now();
   const outcome = await deps.db.transaction(async (tx) => {
-    await limitAttempts(deps, tx, `session:ip:${ip}`, LIMITS.sessionPerIp);
+    await deps.rateLimiter.hit("shopper_session_per_ip", ip, tx);
     const [code] = await tx
       .select()
       .from(shopperCodes)

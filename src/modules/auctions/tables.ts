@@ -38,7 +38,7 @@ export const auctions = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("auctions_app_created_idx").on(t.appId, t.createdAt.desc(), t.id.desc())],
+  (t) => [index("auctions_app_created_idx").on(t.appId, t.createdAt, t.id)],
 );
 
 /** A bidder: one per email and app, signed in by a one-time code. */
@@ -84,17 +84,6 @@ export const shopperSessions = pgTable("shopper_sessions", {
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** Recent attempts per key (`code:email`, `code:ip`, `session:ip`), for the sign-in rate limits. */
-export const shopperAttempts = pgTable(
-  "shopper_attempts",
-  {
-    id: text("id").primaryKey(),
-    key: text("key").notNull(),
-    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  },
-  (t) => [index("shopper_attempts_key_idx").on(t.key, t.createdAt)],
-);
-
 export const bids = pgTable(
   "bids",
   {
@@ -131,7 +120,7 @@ export const bids = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("bids_auction_idx").on(t.auctionId, t.createdAt),
+    index("bids_auction_idx").on(t.auctionId, t.createdAt, t.id),
     uniqueIndex("bids_shopper_key_idx").on(t.shopperId, t.idempotencyKey),
   ],
 );

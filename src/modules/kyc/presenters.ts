@@ -36,6 +36,7 @@ export function presentKyc(row: KycRow, app: AppRow, sealer: Sealer, publicUrl: 
     requirements: row.requirements as ProviderRequirements | null,
     active: row.active,
     widget_url: widgetUrl(publicUrl, editToken),
+    account_id: row.providerAccountId,
     app: {
       id: app.id,
       name: app.name,

@@ -50,8 +50,14 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await service.listKycs(deps, ctx, request.actor, request.params.app_id, page);
-      setListHeaders(request, reply, page, total);
+      const { items, total, neighbours } = await service.listKycs(
+        deps,
+        ctx,
+        request.actor,
+        request.params.app_id,
+        page,
+      );
+      setListHeaders(request, reply, page, total, neighbours);
       return { data: items };
     },
   );

@@ -136,6 +136,12 @@ export const Kyc = Type.Object({
   requirements: Nullable(Requirements),
   active: Type.Boolean({ description: "False stops new payments for prices linked to this seller" }),
   widget_url: Type.String({ description: "The hosted widget's address (extension)" }),
+  account_id: Nullable(
+    Type.String({
+      description:
+        "The seller's connected account at the provider (`acct_…`), where their transfers go; null until onboarding made it (extension)",
+    }),
+  ),
   app: KycApp,
   created_at: Timestamp,
   updated_at: Timestamp,

@@ -1,9 +1,9 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { conflict, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { apps } from "../apps/tables.ts";
 import { requireAppRole } from "../members/access.ts";
@@ -90,17 +90,25 @@ export async function getKyc(deps: Deps, ctx: KycContext, actor: Principal, appI
 export async function listKycs(deps: Deps, ctx: KycContext, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const app = await loadApp(deps, appId);
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: kycs,
+    createdAt: kycs.createdAt,
+    id: kycs.id,
+    scope: eq(kycs.appId, appId),
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(kycs)
-      .where(eq(kycs.appId, appId))
-      .orderBy(desc(kycs.createdAt), desc(kycs.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(kycs).where(eq(kycs.appId, appId)),
+      .where(and(eq(kycs.appId, appId), window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, kycs, eq(kycs.appId, appId)),
   ]);
-  return { items: rows.map((r) => presentKyc(r, app, ctx.sealer, deps.config.publicUrl)), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map((r) => presentKyc(r, app, ctx.sealer, deps.config.publicUrl)), total, neighbours };
 }
 
 export async function setActive(

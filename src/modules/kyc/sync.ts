@@ -2,6 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import type { ProviderAccount } from "../../platform/providers/kyc/types.ts";
+import { resumeSellerTransfers } from "../payments/transfers.ts";
 import { emitEvent as deliverEvent } from "../webhooks/events.ts";
 import { emitEvent } from "./events.ts";
 import type { KycRow } from "./presenters.ts";
@@ -12,7 +13,7 @@ type BusinessStatus = "pending" | "incomplete" | "completed";
 const isDocument = (requirement: string) =>
   requirement.includes("verification.") && requirement.endsWith("document");
 
-/** DECISIONS 10: completed once charges and payouts are enabled; incomplete once details were submitted. */
+/** docs/decisions.md, section 10: completed once charges and payouts are enabled; incomplete once details were submitted. */
 export function businessStatusOf(account: ProviderAccount): BusinessStatus {
   if (account.charges_enabled && account.payouts_enabled) return "completed";
   return account.details_submitted ? "incomplete" : "pending";
@@ -103,5 +104,7 @@ export async function applyAccount(
     // Outbound webhooks: the edit token stays out of the payload, apps read it from the API.
     await deliverEvent(deps, tx, { appId: current.appId, type: "kyc.updated", data: payload });
   }
+  // Payouts (re-)enabled: transfers that failed because the seller could not receive them go again.
+  if (!current.payoutsEnabled && updated.payoutsEnabled) await resumeSellerTransfers(deps, tx, current.id);
   return updated;
 }

@@ -2,13 +2,13 @@ import multipart from "@fastify/multipart";
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
+import { hashToken } from "../../platform/auth/secrets.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { Body } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { fieldErrors } from "../../platform/http/validation.ts";
 import type { KycContext } from "./context.ts";
 import { contentSecurityPolicy, errorPage, widgetPage } from "./page.ts";
-import { RateLimiter } from "./rate-limit.ts";
 import * as widget from "./widget.ts";
 
 const tags = ["kyc widget"];
@@ -49,9 +49,6 @@ function secureHeaders(reply: FastifyReply, csp: string) {
 
 /** The hosted KYC widget: HTML pages and form posts, authenticated by the edit token alone. */
 export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContext) {
-  const perIp = new RateLimiter(120, 60_000);
-  const perToken = new RateLimiter(60, 60_000);
-
   await server.register(async (scope) => {
     const app = scope as unknown as Server;
     await app.register(multipart, { limits: { fileSize: DOCUMENT_LIMIT, files: 1, fields: 0, parts: 1 } });
@@ -62,8 +59,10 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     );
     app.addHook("onRequest", async (request: FastifyRequest<{ Params: { edit_token?: string } }>, reply) => {
       secureHeaders(reply, contentSecurityPolicy(null));
-      perIp.hit(request.ip);
-      if (request.params.edit_token) perToken.hit(request.params.edit_token);
+      await deps.rateLimiter.hit("kyc_widget_per_ip", request.ip);
+      if (request.params.edit_token) {
+        await deps.rateLimiter.hit("kyc_widget_per_token", hashToken(request.params.edit_token));
+      }
     });
     // Browsers get pages, not problem documents, for every failure of the widget.
     app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -99,7 +98,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.get(
       "/kyc/:edit_token",
       {
-        config: { public: true },
+        config: { public: true, htmlErrors: true },
         logLevel: QUIET,
         schema: { tags, summary: "The hosted KYC/payout page", params: Token },
       },
@@ -122,7 +121,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/details",
       {
-        config: { public: true },
+        config: { public: true, htmlErrors: true },
         logLevel: QUIET,
         schema: { tags, summary: "Widget form: the seller's details", params: Token, body: DetailsForm },
       },
@@ -135,7 +134,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/bank-account",
       {
-        config: { public: true },
+        config: { public: true, htmlErrors: true },
         logLevel: QUIET,
         schema: { tags, summary: "Widget form: the payout bank account", params: Token, body: BankForm },
       },
@@ -148,7 +147,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/onboarding",
       {
-        config: { public: true },
+        config: { public: true, htmlErrors: true },
         logLevel: QUIET,
         schema: { tags, summary: "Widget: continue on the provider's hosted onboarding", params: Token },
       },
@@ -159,7 +158,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/documents",
       {
-        config: { public: true },
+        config: { public: true, htmlErrors: true },
         logLevel: QUIET,
         schema: { tags, summary: "Widget form: an identity document (multipart, 1 MiB)", params: Token },
       },

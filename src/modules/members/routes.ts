@@ -22,13 +22,13 @@ export async function memberRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await membersService.listMembers(
+      const { items, total, neighbours } = await membersService.listMembers(
         deps,
         request.actor,
         request.params.app_id,
         page,
       );
-      setListHeaders(request, reply, page, total);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );

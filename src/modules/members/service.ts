@@ -1,10 +1,10 @@
-import { and, asc, count, desc, eq, isNotNull } from "drizzle-orm";
+import { and, asc, eq, isNotNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { isUniqueViolation, type Tx } from "../../platform/db/index.ts";
 import { AppError, conflict, forbidden, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { getApp } from "../apps/service.ts";
 import { apps } from "../apps/tables.ts";
@@ -52,19 +52,27 @@ async function loadMember(deps: Deps, appId: string, memberId: string) {
 
 export async function listMembers(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const [app, rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: members,
+    createdAt: members.createdAt,
+    id: members.id,
+    scope: eq(members.appId, appId),
+    newestFirst: true,
+  });
+  const [app, fetched, total] = await Promise.all([
     getApp(deps, actor, appId),
     deps.db
       .select({ member: members, user: userColumns })
       .from(members)
       .leftJoin(users, eq(users.id, members.userId))
-      .where(eq(members.appId, appId))
-      .orderBy(desc(members.createdAt), desc(members.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(members).where(eq(members.appId, appId)),
+      .where(and(eq(members.appId, appId), window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, members, eq(members.appId, appId)),
   ]);
-  return { items: rows.map((r) => present(r.member, r.user, app)), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.member.id);
+  return { items: rows.map((r) => present(r.member, r.user, app)), total, neighbours };
 }
 
 export async function getMember(deps: Deps, actor: Principal, appId: string, memberId: string) {
@@ -90,6 +98,7 @@ export async function inviteMember(deps: Deps, actor: Principal, appId: string, 
       ]);
       await deps.jobs.send<InvitationMail>(tx, INVITATION_JOB, {
         email: normalized,
+        appId,
         appName: app.name,
         inviter: inviter.username,
         role,
@@ -103,6 +112,20 @@ export async function inviteMember(deps: Deps, actor: Principal, appId: string, 
       throw conflict("This email is already a member of the app or invited to it");
     throw error;
   }
+}
+
+/**
+ * What the invitation page shows to whoever holds the token (it came in the invitation mail):
+ * the app, the role and the invited address. A used, withdrawn or unknown token is 404.
+ */
+export async function viewInvitation(deps: Deps, inviteToken: string) {
+  const [row] = await deps.db
+    .select({ email: members.email, role: members.role, appName: apps.name })
+    .from(members)
+    .innerJoin(apps, eq(apps.id, members.appId))
+    .where(eq(members.inviteTokenHash, hashToken(inviteToken)));
+  if (!row) throw notFound("Invitation");
+  return { email: row.email, role: row.role as Role, appName: row.appName };
 }
 
 export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken: string) {

@@ -35,6 +35,7 @@ const FINAL_CHAIN_ERRORS = new Set([
   "missing_key",
   "missing_account",
   "wrong_chain",
+  "wrong_network",
 ]);
 
 /** From the trigger's rendered call to what the chain adapter sends. */
@@ -221,6 +222,7 @@ async function signAndStore(
       privateKey: secret.secret,
       accountId: secret.accountId,
       permission: secret.permission ?? undefined,
+      networkId: secret.networkId,
     });
     signed = { ...bytes, sending };
   } catch (error) {

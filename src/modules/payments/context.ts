@@ -3,6 +3,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import { type Database, type Params, prepared } from "../../platform/db/index.ts";
 import { ExpiringMap } from "../../platform/expiring-map.ts";
 import { apps } from "../apps/tables.ts";
+import type { SellerState } from "../kyc/sellers.ts";
 import { kycs } from "../kyc/tables.ts";
 import { members } from "../members/tables.ts";
 import { prices } from "../prices/tables.ts";
@@ -33,7 +34,7 @@ function versionsOf(userId: SQL): SQL {
 /**
  * Everything a new payment needs, in one statement (prepared): the app with its creator (for the
  * answer), the caller's role, the price with its trigger and wallet (to check the trigger's
- * parameters), whether the price's seller is active, the app's webhook endpoints (for
+ * parameters), the price's seller's standing (active, account, payouts), the app's webhook endpoints (for
  * `payment.pending`), and the versions of all of it. `user_id` is the calling user, else null.
  */
 const contextQuery = (db: Database) =>
@@ -51,7 +52,11 @@ const contextQuery = (db: Database) =>
         customAddress: triggers.customAddress,
       },
       wallet: { type: wallets.type, accountId: wallets.accountId, permission: wallets.permission },
-      sellerActive: sql<boolean | null>`(select ${kycs.active} from ${kycs}
+      // Whether the seller can receive transfers is decided on this (`sellerStanding`); the
+      // record's row version is among `versions`, so any change to it is seen by the write.
+      seller: sql<SellerState | null>`(select json_build_object('active', ${kycs.active},
+        'accountId', ${kycs.providerAccountId}, 'payoutsEnabled', ${kycs.payoutsEnabled},
+        'capabilities', ${kycs.capabilities}, 'requirements', ${kycs.requirements}) from ${kycs}
         where ${kycs.appId} = ${apps.id} and ${kycs.id} = ${prices.kycId})`,
       endpoints: sql<{ id: string; events: string[] }[]>`(select coalesce(json_agg(json_build_object(
         'id', ${webhookEndpoints.id}, 'events', ${webhookEndpoints.events})), '[]'::json)

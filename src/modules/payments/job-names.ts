@@ -9,12 +9,13 @@ export const CONFIRMATIONS_JOB = "payments.confirmations";
 export const SETTLE_JOB = "payments.settle";
 export const RELEASE_HOLD_JOB = "payments.release-hold";
 export const REFUND_JOB = "payments.refund";
+export const REVERSE_TRANSFERS_JOB = "payments.reverse-transfers";
 
 export interface AuthorizeJob {
   paymentId: string;
   attempt: number;
-  /** Sandbox test cards or a provider token: never a real card number (refused in live mode). */
-  method: PaymentMethodInput;
+  /** Always a payment method id: card and account numbers are never queued (payment-methods.ts). */
+  method: Extract<PaymentMethodInput, { type: "token" }>;
   returnUrl: string | null;
   mandate: { ipAddress: string; userAgent: string };
   actor: string;
@@ -25,6 +26,15 @@ export interface PaymentJob {
   retry?: boolean;
   /** Sync job: how many times it looked already (absent: woken by a webhook, no further polling). */
   polls?: number;
+  /** Sync job of a collected bank debit: which look for a return this is (returns.ts). */
+  watch?: number;
   /** Execute job: which sending of the contract call this is (absent: the first). */
   sending?: number;
+  /** Settle job: which try at the transfers this is after a transient failure (absent: the first). */
+  attempt?: number;
+  /**
+   * Settle job: the `retry_at` the failure that scheduled this try announced. A try that finds
+   * another one there was overtaken (by the app's `retry`, or a newer failure) and does nothing.
+   */
+  retryAt?: string;
 }

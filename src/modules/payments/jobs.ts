@@ -1,10 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { type Database, prepared, type Tx } from "../../platform/db/index.ts";
-import { crashPoint } from "../../platform/jobs/faults.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { PaymentDeclinedError, type ProviderIntent } from "../../platform/providers/payments/types.ts";
 import { followChainCall, runChainStep } from "./chain-step.ts";
+import { keepOpenForNextMethod } from "./checkout-tries.ts";
 import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
@@ -14,38 +14,28 @@ import {
   PREPARE_INTENT_JOB,
   REFUND_JOB,
   RELEASE_HOLD_JOB,
-  SETTLE_JOB,
+  REVERSE_TRANSFERS_JOB,
   SYNC_JOB,
 } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
+import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "./returns.ts";
+import { locked, read } from "./rows.ts";
+import { settleJob } from "./settle.ts";
 import { payments } from "./tables.ts";
-import { plannedTransfers } from "./transfers.ts";
+import { reverseTransfers } from "./transfers.ts";
+
+/** pg-boss's retries of a refund (provider down): the last one records a reversal it could not make. */
+const REFUND_RETRY_LIMIT = 8;
 
 const SYSTEM = "system";
 
-async function locked(tx: Tx, paymentId: string) {
-  const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
-  return row as PaymentRow | undefined;
-}
-
-// Every job reads its payment first, and every new payment gets its intent id: both prepared.
-const paymentById = (db: Database) =>
-  db
-    .select()
-    .from(payments)
-    .where(eq(payments.id, sql.placeholder("id")))
-    .prepare("payment_by_id");
+// Every new payment gets its intent id: prepared.
 const setIntentId = (db: Database) =>
   db
     .update(payments)
     .set({ intentId: sql`${sql.placeholder("intent_id")}::text` })
     .where(and(eq(payments.id, sql.placeholder("id")), isNull(payments.intentId)))
     .prepare("payment_set_intent_id");
-
-async function read(deps: Deps, paymentId: string) {
-  const [row] = await prepared(deps.db, "payment_by_id", paymentById).execute({ id: paymentId });
-  return row as PaymentRow | undefined;
-}
 
 /**
  * Applies what the provider says of an intent to a payment that is still waiting for its
@@ -94,8 +84,10 @@ export async function applyIntent(
             capturedAmount: intent.status === "succeeded" ? intent.amountReceived : 0n,
           },
         });
+        // A deferred payment (an auction bid) waits: `transition` told its owner it is held.
         if (!payment.deferExecution) await deps.jobs.send<PaymentJob>(tx, EXECUTE_JOB, { paymentId });
-        else await deps.onDeferredPayment?.(tx, held);
+        // A collected debit can still come back from the shopper's bank: keep an eye on it.
+        if (isCollectedDebit(held)) await watchForReturn(deps, tx, paymentId);
         return;
       }
       case "processing":
@@ -105,8 +97,9 @@ export async function applyIntent(
         return;
       case "canceled":
       case "requires_payment_method": {
+        if (await keepOpenForNextMethod(deps, tx, payment, intent)) return;
         const error = intent.lastError;
-        const failed = await transition(deps, tx, payment, "failed", {
+        await transition(deps, tx, payment, "failed", {
           actor,
           reason: error?.message ?? "the provider refused the payment",
           set: {
@@ -122,7 +115,6 @@ export async function applyIntent(
             },
           },
         });
-        if (payment.deferExecution) await deps.onDeferredPayment?.(tx, failed);
         return;
       }
       default:
@@ -203,15 +195,28 @@ function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
   };
 }
 
-/** Reads the intent again: after a 3-D Secure step, or while a bank debit is processing. */
+/**
+ * Reads the intent again: after a 3-D Secure step, while a bank debit is processing, and after a
+ * bank debit was collected, in case its bank returns it (returns.ts).
+ */
 function syncJob(deps: Deps): JobDefinition<PaymentJob> {
   return {
     name: SYNC_JOB,
-    async handle({ paymentId, polls }) {
+    async handle({ paymentId, polls, watch }) {
       const payment = await read(deps, paymentId);
-      if (!payment?.intentId || payment.status !== "pending") return;
+      if (!payment?.intentId) return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      await applyIntent(deps, paymentId, await provider.getIntent(payment.intentId), SYSTEM, polls ?? 900);
+      if (payment.status === "pending") {
+        await applyIntent(deps, paymentId, await provider.getIntent(payment.intentId), SYSTEM, polls ?? 900);
+        return;
+      }
+      if (!isCollectedDebit(payment)) return;
+      const returned = returnOf(await provider.getIntent(payment.intentId));
+      await deps.db.transaction(async (tx) => {
+        if (returned) await applyReturn(deps, tx, paymentId, returned, SYSTEM);
+        // Woken by a webhook (no `watch`): the watch already under way goes on by itself.
+        else if (watch !== undefined) await watchForReturn(deps, tx, paymentId, watch + 1);
+      });
     },
   };
 }
@@ -239,70 +244,6 @@ function confirmationsJob(deps: Deps): JobDefinition<PaymentJob> {
   };
 }
 
-/** Captures a held card (bank debits are already collected), transfers the shares, and pays. */
-function settleJob(deps: Deps): JobDefinition<PaymentJob> {
-  return {
-    name: SETTLE_JOB,
-    async handle({ paymentId }) {
-      const payment = await read(deps, paymentId);
-      const settling = ["hold", "failed-transfers", "failed-captured"];
-      if (!payment || !settling.includes(payment.status)) return;
-      const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      let captured = payment.capturedAmount;
-      if (captured === 0n && payment.intentId) {
-        const intent = await provider.captureIntent(payment.intentId, undefined, {
-          idempotencyKey: `${payment.id}:capture`,
-        });
-        crashPoint("capture-sent");
-        captured = intent.amountReceived;
-        await deps.db.update(payments).set({ capturedAmount: captured }).where(eq(payments.id, payment.id));
-      }
-      const done = { ...payment.transfers };
-      let failure: string | undefined;
-      for (const transfer of await plannedTransfers(deps, payment)) {
-        if (done[transfer.key]) continue;
-        try {
-          const made = await provider.transfer(
-            {
-              amount: transfer.amount,
-              currency: payment.chargeCurrency,
-              destination: transfer.destination,
-              sourceIntentId: payment.intentId ?? undefined,
-              transferGroup: payment.id,
-              metadata: { payment_id: payment.id, share: transfer.key },
-            },
-            { idempotencyKey: `${payment.id}:transfer:${transfer.key}` },
-          );
-          crashPoint("transfer-sent");
-          done[transfer.key] = made.id;
-          await deps.db.update(payments).set({ transfers: done }).where(eq(payments.id, payment.id));
-        } catch (error) {
-          failure = error instanceof Error ? error.message : String(error);
-          break;
-        }
-      }
-      await deps.db.transaction(async (tx) => {
-        const current = await locked(tx, paymentId);
-        if (!current || !settling.includes(current.status)) return;
-        if (failure) {
-          if (current.status !== "failed-transfers") {
-            // The charge is captured (paid); only the shares are missing (failed-transfers).
-            const paid = await transition(deps, tx, current, "paid", { actor: SYSTEM, reason: "captured" });
-            await transition(deps, tx, paid, "failed-transfers", {
-              actor: SYSTEM,
-              reason: `transfer failed: ${failure}`,
-            });
-          }
-          // Retried later by this same job, with backoff; the retry endpoint can hurry it.
-          await deps.jobs.send<PaymentJob>(tx, SETTLE_JOB, { paymentId }, { startAfter: 60 });
-          return;
-        }
-        await transition(deps, tx, current, "paid", { actor: SYSTEM, reason: "captured and transferred" });
-      });
-    },
-  };
-}
-
 function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
   return {
     name: RELEASE_HOLD_JOB,
@@ -315,10 +256,12 @@ function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
   };
 }
 
+/** The shopper's refund comes first; then the seller's transfer is taken back (docs/payments.md). */
 function refundJob(deps: Deps): JobDefinition<PaymentJob> {
   return {
     name: REFUND_JOB,
-    async handle({ paymentId }) {
+    retryLimit: REFUND_RETRY_LIMIT,
+    async handle({ paymentId }, meta) {
       const payment = await read(deps, paymentId);
       if (!payment?.intentId) return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
@@ -330,6 +273,51 @@ function refundJob(deps: Deps): JobDefinition<PaymentJob> {
         .update(payments)
         .set({ refundedAmount: refund.amount })
         .where(eq(payments.id, payment.id));
+      // Read again: a settle job that transferred meanwhile has recorded its transfer (or will
+      // send this job again, see settle.ts).
+      await takeBackTransfers(deps, paymentId, meta.retryCount >= REFUND_RETRY_LIMIT, "a refund");
+    },
+  };
+}
+
+/**
+ * The seller's transfers of a payment whose money went back to the shopper are reversed. When a
+ * reversal is refused, the seller kept their share, which the platform now owes itself: said on
+ * the payment and in the log, for the operator to settle with the seller.
+ */
+async function takeBackTransfers(deps: Deps, paymentId: string, lastTry: boolean, after: string) {
+  const payment = await read(deps, paymentId);
+  if (!payment) return;
+  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+  const failure = await reverseTransfers(deps, provider, payment, lastTry);
+  if (!failure) return;
+  const error = {
+    ...((payment.transactionResponse as { error?: object | null }).error ?? {}),
+    code: failure.code,
+    decline_code: null,
+    message: `The seller's transfer was not reversed after ${after}: ${failure.message}`,
+    retry_at: null,
+  };
+  await deps.db
+    .update(payments)
+    .set({
+      transactionResponse: sql`${payments.transactionResponse} || ${JSON.stringify({ error })}::jsonb`,
+      updatedAt: deps.now(),
+    })
+    .where(eq(payments.id, payment.id));
+  deps.logger.warn(
+    { payment_id: payment.id, app_id: payment.appId, kyc_id: payment.kycId, code: failure.code },
+    `seller transfer not reversed after ${after}`,
+  );
+}
+
+/** A bank debit returned after its seller was paid: the seller's transfer is taken back. */
+function reverseTransfersJob(deps: Deps): JobDefinition<PaymentJob> {
+  return {
+    name: REVERSE_TRANSFERS_JOB,
+    retryLimit: REFUND_RETRY_LIMIT,
+    async handle({ paymentId }, meta) {
+      await takeBackTransfers(deps, paymentId, meta.retryCount >= REFUND_RETRY_LIMIT, "a bank return");
     },
   };
 }
@@ -344,5 +332,6 @@ export function paymentJobs(deps: Deps): JobDefinition<never>[] {
     settleJob(deps),
     releaseHoldJob(deps),
     refundJob(deps),
+    reverseTransfersJob(deps),
   ] as JobDefinition<never>[];
 }

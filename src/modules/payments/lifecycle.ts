@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
@@ -18,14 +18,15 @@ export const PAYMENT_STATUSES = [
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
-/** The only moves a payment can make (DECISIONS section 7); anything else is 409. */
+/** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = Object.freeze({
   // `hold` means the money is secured: a card authorised, or a bank debit already collected.
   pending: ["hold", "paid", "failed", "cancelled"],
   hold: ["paid", "cancelled", "failed", "failed-captured"],
-  paid: ["refunded", "failed-transfers"],
-  "failed-captured": ["refunded", "paid"],
-  "failed-transfers": ["paid", "refunded"],
+  // `-> failed` after collection: only a bank debit its bank returned (returns.ts, docs/payments.md).
+  paid: ["refunded", "failed-transfers", "failed"],
+  "failed-captured": ["refunded", "paid", "failed"],
+  "failed-transfers": ["paid", "refunded", "failed"],
   failed: [],
   refunded: [],
   cancelled: [],
@@ -38,12 +39,29 @@ export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {
 export type PaymentRow = typeof payments.$inferSelect;
 
 /**
+ * The payload of a `payment.<status>` event. Deliveries are not ordered (a retried `hold` can
+ * arrive after `paid`), so each carries the status the payment reached and `sequence`, the
+ * payment's count of status changes so far (1 for `pending`): the higher one is the later state.
+ */
+export function paymentEventData(
+  id: string,
+  status: PaymentStatus,
+  previousStatus: PaymentStatus | null,
+  reason: string,
+  sequence: number,
+) {
+  return { id, status, previous_status: previousStatus, reason, sequence };
+}
+
+/**
  * Moves a payment from the status it was read in to `to`, inside the caller's transaction:
  * checks the move is allowed, updates only if nobody moved it meanwhile (the `status = from`
- * guard), records the event and emits `payment.<to>` to the app's webhooks. Answers the updated row.
+ * guard), records the event and emits `payment.<to>` to the app's webhooks. A `defer_execution`
+ * payment (an auction bid) also tells its owner, `onDeferredPayment`, in the same transaction.
+ * Answers the updated row.
  */
 export async function transition(
-  deps: Pick<Deps, "jobs" | "now">,
+  deps: Pick<Deps, "jobs" | "now" | "onDeferredPayment">,
   tx: Tx,
   payment: PaymentRow,
   to: PaymentStatus,
@@ -71,10 +89,17 @@ export async function transition(
     reason: why.reason,
     createdAt: now,
   });
+  // The payment's row lock (taken by the update above) serialises its transitions, so its event
+  // count, this event included, is a sequence number no other transition can share.
+  const [{ sequence }] = await tx
+    .select({ sequence: count() })
+    .from(paymentEvents)
+    .where(eq(paymentEvents.paymentId, payment.id));
   await emitEvent(deps, tx, {
     appId: payment.appId,
     type: `payment.${to}` as Parameters<typeof emitEvent>[2]["type"],
-    data: { id: payment.id, status: to, previous_status: from, reason: why.reason },
+    data: paymentEventData(payment.id, to, from, why.reason, sequence),
   });
+  if (updated.deferExecution) await deps.onDeferredPayment?.(tx, updated);
   return updated;
 }

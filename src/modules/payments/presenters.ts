@@ -19,9 +19,23 @@ const NO_CONFIRMATIONS = {
   confirmed: false,
 };
 
+/**
+ * A payment without a chain step (its price has no trigger) has nothing to confirm: once the money
+ * has moved (`paid`, and what can follow it) its confirmation is complete, with no confirmations
+ * required. A payment with a chain step reports what the chain step recorded.
+ */
+const SETTLED_WITHOUT_CHAIN = new Set(["paid", "failed-transfers", "refunded"]);
+
+export function confirmationOf(row: PaymentRow) {
+  if (!row.triggerId && SETTLED_WITHOUT_CHAIN.has(row.status)) {
+    return { ...NO_CONFIRMATIONS, progress: 100, confirmed: true };
+  }
+  return { ...NO_CONFIRMATIONS, ...row.confirmationStatus };
+}
+
 export function presentPayment(
   row: PaymentRow,
-  context: { app: AppView; price: PriceRow; now: Date; paymentToken?: string },
+  context: { app: AppView; price: PriceRow; now: Date; paymentToken?: string | null },
 ) {
   const charge = currencyOf(row.chargeCurrency, "charge_currency");
   return {
@@ -36,7 +50,7 @@ export function presentPayment(
     transaction_url: row.transactionUrl,
     price_item: row.priceItem as never,
     transaction_response: { ...EMPTY_RESPONSE, ...row.transactionResponse } as never,
-    confirmation_status: { ...NO_CONFIRMATIONS, ...row.confirmationStatus } as never,
+    confirmation_status: confirmationOf(row) as never,
     app: context.app,
     price: presentPrice(context.price, context.now),
     payment_token: context.paymentToken ?? null,

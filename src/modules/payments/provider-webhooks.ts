@@ -5,13 +5,15 @@ import { notFound } from "../../platform/http/errors.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { PROVIDER_IDS, type ProviderId } from "../../platform/providers/payments/types.ts";
 import { type PaymentJob, SYNC_JOB } from "./job-names.ts";
+import { applyReturn, paymentOfIntent } from "./returns.ts";
 import { payments, providerEvents } from "./tables.ts";
 
 /**
  * Inbound provider webhooks. The signature is checked on the raw body, so this scope parses JSON
- * bodies as bytes. A duplicate event is recorded once and applied once; the event only wakes the
- * sync job, which reads the intent's current state, so events arriving out of order or late
- * cannot move a payment backwards.
+ * bodies as bytes. A duplicate event is recorded once and applied once; an intent event only wakes
+ * the sync job, which reads the intent's current state, so events arriving out of order or late
+ * cannot move a payment backwards. A charge event that takes a collected bank debit back (a return
+ * or a dispute) moves its payment to `failed` at once (returns.ts).
  */
 export async function providerWebhookRoutes(app: Server, deps: Deps) {
   await app.register(async (scope) => {
@@ -46,6 +48,11 @@ export async function providerWebhookRoutes(app: Server, deps: Deps) {
               .from(payments)
               .where(eq(payments.intentId, event.intent.id));
             if (payment) await deps.jobs.send<PaymentJob>(tx, SYNC_JOB, { paymentId: payment.id });
+          }
+          if (event.reversal) {
+            // A collected bank debit returned or disputed: applied here, with the event's record.
+            const payment = await paymentOfIntent(tx, id, event.reversal.intentId);
+            if (payment) await applyReturn(deps, tx, payment.id, event.reversal, `provider:${id}`);
           }
           return false;
         });

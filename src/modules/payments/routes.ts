@@ -29,11 +29,17 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     async (request, reply) => {
       const page = pageOf(request.query);
       const { status, price_id } = request.query;
-      const { items, total } = await service.listPayments(deps, request.actor, request.params.app_id, page, {
-        status,
-        price_id,
-      });
-      setListHeaders(request, reply, page, total);
+      const { items, total, neighbours } = await service.listPayments(
+        deps,
+        request.actor,
+        request.params.app_id,
+        page,
+        {
+          status,
+          price_id,
+        },
+      );
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );
@@ -84,6 +90,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
           ipAddress: request.ip,
           userAgent: String(request.headers["user-agent"] ?? ""),
         },
+        request.idempotency && `${request.idempotency.scope} ${request.idempotency.key}`,
       ),
   );
 

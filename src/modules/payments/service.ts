@@ -1,46 +1,28 @@
-import { and, count, desc, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import type { Principal, Role } from "../../platform/auth/principal.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { insertInto, Params, statementRunner, type Tx } from "../../platform/db/index.ts";
-import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
-import { newId, newSecret } from "../../platform/ids.ts";
-import { currencyOf } from "../../platform/money/currencies.ts";
-import type { AppType } from "../../platform/money/fees.ts";
-import { quotePriceItem } from "../../platform/money/quote.ts";
-import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
-import { getApp, presentApp } from "../apps/service.ts";
-import { checkRole, requireAppRole } from "../members/access.ts";
-import { amountToPay } from "../prices/amount.ts";
+import type { Tx } from "../../platform/db/index.ts";
+import { AppError, notFound } from "../../platform/http/errors.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { getApp } from "../apps/service.ts";
+import { requireAppRole } from "../members/access.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { prices } from "../prices/tables.ts";
-import { eventParts } from "../webhooks/events.ts";
-import { type PaymentContext, PaymentContexts, readContext, unchangedSince } from "./context.ts";
+import { actorName, type CreatePaymentInput, openPayment } from "./create.ts";
 import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
   EXECUTE_JOB,
-  type PaymentJob,
-  PREPARE_INTENT_JOB,
   REFUND_JOB,
   RELEASE_HOLD_JOB,
   SETTLE_JOB,
 } from "./job-names.ts";
 import { type PaymentRow, type PaymentStatus, transition } from "./lifecycle.ts";
-import { checkPayable } from "./payable.ts";
+import { paymentMethodFor } from "./payment-methods.ts";
+import { openPaymentToken } from "./payment-token.ts";
 import { presentPayment } from "./presenters.ts";
-import { paymentEvents, payments } from "./tables.ts";
-
-export interface CreatePaymentInput {
-  price_id: string;
-  /** Internal: hold only (auction bids); see `payments.deferExecution`. */
-  defer_execution?: boolean;
-  payment_provider: "card" | "us_bank_account";
-  trigger_data_input?: { params_data_input: Record<string, unknown> };
-  amount?: number | string;
-  shopper_email?: string;
-}
+import { payments } from "./tables.ts";
 
 export interface ConfirmInput {
   payment_method:
@@ -50,189 +32,18 @@ export interface ConfirmInput {
   return_url?: string;
 }
 
-const actorName = (actor: Principal | "shopper") =>
-  actor === "shopper" ? "shopper" : actor.kind === "user" ? `user:${actor.userId}` : `api_key:${actor.keyId}`;
-
-/**
- * Creates a pending payment for a price: the amount (a dynamic price takes the shopper's, at least
- * its own), the fee split and the exchange rate are fixed now and never recomputed. Used by the
- * API and by the hosted checkout (`actor` "shopper").
- *
- * One round trip when this process created a payment of the same price for the same caller in the
- * last minute, two otherwise, and no BEGIN/COMMIT on either engine. The context (app, price,
- * trigger, role, seller, webhook endpoints) is read in one statement and remembered; the write is
- * one statement too: the payment, its first event, the `payment.pending` webhook deliveries and
- * the provider-intent job, all written only if every row the context came from is unchanged
- * (`unchangedSince`), so all or none commit and none on a stale context. A remembered context
- * that is stale, or that refused the payment, is read afresh and decided again.
- */
-export async function openPayment(
-  deps: Deps,
-  actor: Principal | "shopper",
-  appId: string,
-  input: CreatePaymentInput,
-) {
-  const key = {
-    appId,
-    priceId: input.price_id,
-    userId: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
-  };
-  const contexts = PaymentContexts.of(deps.db);
-  const remembered = contexts.get(key);
-  if (remembered) {
-    try {
-      const opened = await writePayment(deps, actor, input, key, remembered);
-      if (opened) return opened;
-    } catch (error) {
-      // Only a refusal is decided again; a failed write is not retried (it may have committed).
-      if (!(error instanceof AppError)) throw error;
-    }
-    contexts.delete(key);
-  }
-  // A change between the read and the write (an app or price edited at that moment) reads again.
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const context = await readContext(deps.db, key);
-    const opened = await writePayment(deps, actor, input, key, context);
-    if (opened) {
-      contexts.set(key, context!);
-      return opened;
-    }
-  }
-  throw new AppError(
-    "conflict",
-    "The price or its app kept changing while the payment was created; try again",
-  );
-}
-
-/**
- * Decides and writes a new payment on `context`; answers nothing (and writes nothing) if a row
- * the context came from has changed since it was read.
- */
-async function writePayment(
-  deps: Deps,
-  actor: Principal | "shopper",
-  input: CreatePaymentInput,
-  key: { appId: string; priceId: string; userId: string | null },
-  context: PaymentContext | undefined,
-) {
-  const { appId } = key;
-  const token = newSecret("pt_");
-  let role: Role | undefined;
-  if (actor !== "shopper") {
-    // An API key acts for its one app, with the developer role.
-    const found =
-      actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : context?.role;
-    role = checkRole(context ? (found as Role | undefined) : undefined, "edit");
-  }
-  const price = context?.price;
-  if (!context || !price) throw invalid("/body/price_id", "no such price in this app");
-  if (isExpired(price, deps.now()))
-    throw new AppError("conflict", "This price has expired and cannot be paid");
-  // DECISIONS 10: a seller the app deactivated (`PATCH active: false`) takes no new payments.
-  if (context.sellerActive === false)
-    throw new AppError("conflict", "The seller of this price is deactivated");
-  const currency = currencyOf(price.currency, "price.currency");
-  const amount = amountToPay(price, input.amount, currency, "/body/amount");
-  const params = checkPayable(context, input.trigger_data_input?.params_data_input ?? {});
-  const quote = await quotePriceItem(deps.config.money, deps.rates, {
-    amount,
-    currency,
-    provider: input.payment_provider,
-    appType: context.app.type as AppType,
-    appFeeBps: context.app.appFeeBps,
-  });
-  const fees = quote.fees;
-  if (fees.amount_seller < 0n) throw new AppError("conflict", "The fees leave the seller a negative share");
-  const provider = deps.paymentProviders.forMethod(input.payment_provider);
-  const now = deps.now();
-  const id = newId("pay");
-  // Every column is written, so the row answered is the row stored and nothing is read back.
-  const row: PaymentRow = {
-    id,
-    appId,
-    priceId: price.id,
-    status: "pending",
-    method: input.payment_provider,
-    providerId: provider.id,
-    amount,
-    currency: currency.code,
-    chargeAmount: fees.amount_total,
-    chargeCurrency: fees.currency.code,
-    sellerAmount: fees.amount_seller,
-    appAmount: fees.amount_app,
-    platformAmount: fees.amount_platform,
-    priceItem: quote.priceItem as unknown as Record<string, unknown>,
-    rate: { num: String(quote.rate.ratio.num), den: String(quote.rate.ratio.den) },
-    triggerId: price.triggerId,
-    triggerDataInput: { params_data_input: params },
-    kycId: price.kycId,
-    shopperEmail: input.shopper_email?.toLowerCase() ?? null,
-    deferExecution: input.defer_execution ?? false,
-    paymentTokenHash: hashToken(token),
-    transactionResponse: {},
-    confirmationStatus: {},
-    createdAt: now,
-    updatedAt: now,
-    intentId: null,
-    capturedAmount: 0n,
-    refundedAmount: 0n,
-    nextAction: null,
-    sentTransaction: null,
-    transactionId: null,
-    transactionUrl: null,
-    authState: "none",
-    transfers: {},
-    confirmAttempts: 0,
-  };
-  const values = new Params();
-  const written = "(select ok from current_context)";
-  const parts = [
-    `current_context as (select ${unchangedSince(key, context.versions, values)} as ok)`,
-    `payment as (${insertInto(payments, row, values, written)})`,
-    `event as (${insertInto(
-      paymentEvents,
-      {
-        id: newId("pev"),
-        paymentId: id,
-        fromStatus: null,
-        toStatus: "pending",
-        actor: actorName(actor),
-        reason: "created",
-        createdAt: now,
-      },
-      values,
-      written,
-    )})`,
-    ...eventParts(
-      deps,
-      context.endpoints,
-      {
-        appId,
-        type: "payment.pending",
-        data: { id, status: "pending", previous_status: null, reason: "created" },
-      },
-      values,
-      "webhook_",
-      written,
-    ),
-    // The provider intent is made ahead of the shopper's payment method, off the request path.
-    `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id }, written)})`,
-  ];
-  const [result] = await statementRunner(deps.database)(
-    `with ${parts.join(",\n")}\nselect ok from current_context`,
-    values.values,
-  );
-  if (result?.ok !== true) return undefined;
-  deps.jobs.relaySoon();
-  return { row, token, price, app: presentApp(context.app, context.owner, role) };
-}
-
-async function present(deps: Deps, actor: Principal, row: PaymentRow, paymentToken?: string) {
+/** A payment as the app's own credentials read it: with its payment token. */
+async function present(deps: Deps, actor: Principal, row: PaymentRow) {
   const [app, [price]] = await Promise.all([
     getApp(deps, actor, row.appId),
     deps.db.select().from(prices).where(eq(prices.id, row.priceId)),
   ]);
-  return presentPayment(row, { app, price, now: deps.now(), paymentToken });
+  return presentPayment(row, {
+    app,
+    price,
+    now: deps.now(),
+    paymentToken: openPaymentToken(deps.config, row),
+  });
 }
 
 export async function createPayment(deps: Deps, actor: Principal, appId: string, input: CreatePaymentInput) {
@@ -267,47 +78,42 @@ export async function listPayments(
   if (filters.status) conditions.push(eq(payments.status, filters.status));
   if (filters.price_id) conditions.push(eq(payments.priceId, filters.price_id));
   const where = and(...conditions);
-  const [rows, [{ total }], app] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: payments,
+    createdAt: payments.createdAt,
+    id: payments.id,
+    scope: eq(payments.appId, appId),
+    newestFirst: true,
+  });
+  const [fetched, total, app] = await Promise.all([
     deps.db
       .select({ payment: payments, price: prices })
       .from(payments)
       .innerJoin(prices, eq(prices.id, payments.priceId))
-      .where(where)
-      .orderBy(desc(payments.createdAt), desc(payments.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(payments).where(where),
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, payments, where),
     getApp(deps, actor, appId),
   ]);
+  const { rows, neighbours } = window.finish(fetched, (r) => r.payment.id);
   const now = deps.now();
-  return { items: rows.map((r) => presentPayment(r.payment, { app, price: r.price, now })), total };
-}
-
-function methodInput(input: ConfirmInput["payment_method"]): PaymentMethodInput {
-  switch (input.type) {
-    case "card":
-      return {
-        type: "card",
-        number: input.number.replace(/ /g, ""),
-        expMonth: input.exp_month,
-        expYear: input.exp_year,
-        cvc: input.cvc,
-      };
-    case "us_bank_account":
-      return {
-        type: "us_bank_account",
-        routingNumber: input.routing_number,
-        accountNumber: input.account_number,
-        accountHolderName: input.account_holder_name,
-      };
-    case "token":
-      return { type: "token", id: input.id };
-  }
+  const items = rows.map((r) =>
+    presentPayment(r.payment, {
+      app,
+      price: r.price,
+      now,
+      paymentToken: openPaymentToken(deps.config, r.payment),
+    }),
+  );
+  return { items, total, neighbours };
 }
 
 /**
  * Asks the provider to authorise (card) or debit (bank) the payment, as a job committed with the
- * request: the answer is the payment, still `pending`, which moves on as the job runs.
+ * request: the answer is the payment, still `pending`, which moves on as the job runs. A payment
+ * whose price has expired since it was opened is cancelled instead, and the answer is 409.
  */
 export async function requestAuthorization(
   deps: Deps,
@@ -315,27 +121,39 @@ export async function requestAuthorization(
   payment: PaymentRow,
   input: ConfirmInput,
   mandate: { ipAddress: string; userAgent: string },
+  idempotencyKey?: string,
 ) {
-  const method = methodInput(input.payment_method);
-  if (payment.providerId !== "sandbox" && method.type !== "token") {
-    // Raw card and account numbers never reach this service in live mode: Stripe.js tokenises them.
-    throw invalid(
-      "/body/payment_method/type",
-      "must be `token` (a Stripe.js payment method) with this provider",
-    );
-  }
-  if (method.type !== "token" && method.type !== payment.method) {
-    throw invalid("/body/payment_method/type", `this payment is paid by ${payment.method}`);
-  }
-  return deps.db.transaction(async (tx) => {
+  // Only a payment method id is stored or queued from here on: never card or account numbers.
+  const method = await paymentMethodFor(deps, payment, input.payment_method);
+  const outcome = await deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+    // The same confirm again (same Idempotency-Key) after its answer was lost: it did its work.
+    if (idempotencyKey && locked.confirmKey === idempotencyKey && locked.authState !== "none") {
+      return { updated: locked };
+    }
     if (locked.status !== "pending" || locked.authState !== "none") {
       throw new AppError("invalid_state_transition", "This payment is already being paid or is not pending");
+    }
+    const [price] = await tx.select().from(prices).where(eq(prices.id, locked.priceId));
+    if (!price || isExpired(price, deps.now())) {
+      // It can never be paid now: cancelled (nothing was charged) and its provider intent released,
+      // committed before the 409 answers.
+      await transition(deps, tx, locked, "cancelled", {
+        actor: actorName(actor),
+        reason: "the price expired before the payment was confirmed",
+      });
+      await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: locked.id });
+      return { expired: true as const };
     }
     const attempt = locked.confirmAttempts + 1;
     const [updated] = await tx
       .update(payments)
-      .set({ authState: "requested", confirmAttempts: attempt, updatedAt: deps.now() })
+      .set({
+        authState: "requested",
+        confirmAttempts: attempt,
+        confirmKey: idempotencyKey ?? null,
+        updatedAt: deps.now(),
+      })
       .where(eq(payments.id, payment.id))
       .returning();
     await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, {
@@ -346,8 +164,12 @@ export async function requestAuthorization(
       mandate,
       actor: actorName(actor),
     });
-    return updated;
+    return { updated };
   });
+  if ("expired" in outcome) {
+    throw new AppError("conflict", "This price has expired: the payment cannot be paid and is now cancelled");
+  }
+  return outcome.updated;
 }
 
 export async function confirmPayment(
@@ -357,10 +179,15 @@ export async function confirmPayment(
   paymentId: string,
   input: ConfirmInput,
   mandate: { ipAddress: string; userAgent: string },
+  idempotencyKey?: string,
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const payment = await loadPayment(deps.db, appId, paymentId);
-  return present(deps, actor, await requestAuthorization(deps, actor, payment, input, mandate));
+  return present(
+    deps,
+    actor,
+    await requestAuthorization(deps, actor, payment, input, mandate, idempotencyKey),
+  );
 }
 
 /** Runs `change` on the locked payment inside a transaction; jobs it sends commit with it. */

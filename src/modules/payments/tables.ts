@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { apps } from "../apps/tables.ts";
 
 const minor = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
 
@@ -8,9 +7,12 @@ export const payments = pgTable(
   "payments",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    /**
+     * No foreign key on purpose: a payment is a financial record and outlives its app. Deleting an
+     * app (refused while money is in flight) keeps its payments and their events; the app's id is
+     * then in `deleted_apps` (docs/payments.md, "Deleting an app").
+     */
+    appId: text("app_id").notNull(),
     priceId: text("price_id").notNull(),
     status: text("status").notNull(),
     /** `card` or `us_bank_account`: the interface's `payment_provider`. */
@@ -38,8 +40,13 @@ export const payments = pgTable(
     /** The seller's KYC record when the price names one; its account receives the seller share. */
     kycId: text("kyc_id"),
     shopperEmail: text("shopper_email"),
-    /** SHA-256 of the payment token the shopper's page uses. */
+    /** SHA-256 of the payment token the shopper's page uses: how a token is looked up. */
     paymentTokenHash: text("payment_token_hash").notNull().unique(),
+    /**
+     * The same token sealed with the master key (bound to the payment id), so reads by the app's
+     * own credentials can answer it; null for payments made before it was kept.
+     */
+    paymentTokenSealed: text("payment_token_sealed"),
     nextAction: jsonb("next_action").$type<{ type: string; url: string } | null>(),
     /** The chain step: what was sent (to follow it from any process) and what came back. */
     sentTransaction: jsonb("sent_transaction").$type<Record<string, unknown> | null>(),
@@ -54,17 +61,33 @@ export const payments = pgTable(
     deferExecution: boolean("defer_execution").notNull().default(false),
     /** Where the provider authorisation stands: `none`, `requested`, `action_required`, `done`. */
     authState: text("auth_state").notNull().default("none"),
-    /** Transfers already made: `{destination: transfer id}`, so a retried job skips them. */
+    /**
+     * Transfers already made, by share (`{seller: "tr_…"}`), so a retried job skips them; and their
+     * reversals once refunded (`{"seller:reversal": "trr_…"}`).
+     */
     transfers: jsonb("transfers").$type<Record<string, string>>().notNull().default({}),
+    /**
+     * Bumped each time the provider refused the transfers (nothing was made): the next try is a
+     * new request with its own idempotency key, not a replay of the refusal.
+     */
+    transferRound: integer("transfer_round").notNull().default(0),
+    /**
+     * The Idempotency-Key (with its caller's scope) of the confirm that asked for the current
+     * authorisation: a retry of that confirm whose first answer was lost (its process died after
+     * the change committed) is answered with the payment, not refused as already being paid.
+     */
+    confirmKey: text("confirm_key"),
     /** Attempt counter for provider confirmations, so each new attempt has its own idempotency key. */
     confirmAttempts: integer("confirm_attempts").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index("payments_app_created_idx").on(t.appId, t.createdAt.desc(), t.id.desc()),
+    index("payments_app_created_idx").on(t.appId, t.createdAt, t.id),
     index("payments_price_idx").on(t.priceId),
     index("payments_intent_idx").on(t.intentId),
+    // A seller's payouts coming back resumes their payments waiting at failed-transfers: few rows.
+    index("payments_failed_transfers_idx").on(t.kycId).where(sql`${t.status} = 'failed-transfers'`),
   ],
 );
 

@@ -13,7 +13,7 @@ export interface FeeContext {
 
 /**
  * Refuses a price whose seller share would be negative under the app's and the platform's fees
- * (DECISIONS 6), with every provider, in the price's currency and, when a rate is known, in the
+ * (docs/fees.md), with every provider, in the price's currency and, when a rate is known, in the
  * charge currency. A 400 on `/body/amount`: a larger amount (or lower fees) fixes it.
  */
 export async function assertSellerShare(deps: Deps, app: FeeContext, amount: bigint, currency: Currency) {

@@ -49,13 +49,13 @@ export async function priceRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await pricesService.listPrices(
+      const { items, total, neighbours } = await pricesService.listPrices(
         deps,
         request.actor,
         request.params.app_id,
         page,
       );
-      setListHeaders(request, reply, page, total);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );

@@ -1,9 +1,9 @@
-import { and, count, desc, eq, or, sql } from "drizzle-orm";
+import { and, eq, or, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
@@ -129,18 +129,26 @@ export async function getPrice(deps: Deps, actor: Principal, appId: string, pric
 export async function listPrices(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const mine = eq(prices.appId, appId);
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: prices,
+    createdAt: prices.createdAt,
+    id: prices.id,
+    scope: mine,
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(prices)
-      .where(mine)
-      .orderBy(desc(prices.createdAt), desc(prices.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(prices).where(mine),
+      .where(and(mine, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, prices, mine),
   ]);
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   const now = deps.now();
-  return { items: rows.map((row) => presentPrice(row, now)), total };
+  return { items: rows.map((row) => presentPrice(row, now)), total, neighbours };
 }
 
 export async function updatePrice(

@@ -31,5 +31,5 @@ export const prices = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("prices_app_created_idx").on(t.appId, t.createdAt.desc(), t.id.desc())],
+  (t) => [index("prices_app_created_idx").on(t.appId, t.createdAt, t.id)],
 );

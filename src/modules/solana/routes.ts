@@ -47,14 +47,14 @@ export async function solanaRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await solana.listTrees(
+      const { items, total, neighbours } = await solana.listTrees(
         deps,
         request.actor,
         request.params.app_id,
         request.params.wallet_id,
         page,
       );
-      setListHeaders(request, reply, page, total);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );
@@ -98,14 +98,14 @@ export async function solanaRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await solana.listCollections(
+      const { items, total, neighbours } = await solana.listCollections(
         deps,
         request.actor,
         request.params.app_id,
         request.params.wallet_id,
         page,
       );
-      setListHeaders(request, reply, page, total);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );

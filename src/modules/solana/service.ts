@@ -1,13 +1,13 @@
 import { address } from "@solana/kit";
 import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Action, Principal } from "../../platform/auth/principal.ts";
 import { collectionProblems, findMetadataAccounts } from "../../platform/chains/solana-compression.ts";
 import { treeCost, validateTree } from "../../platform/chains/solana-trees.ts";
 import { generateSolanaSecret, solanaSigner } from "../../platform/chains/solana-tx.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../members/access.ts";
 import { envelopeColumns } from "../wallets/secrets.ts";
@@ -143,17 +143,25 @@ export async function createCollection(
 export async function listTrees(deps: Deps, actor: Principal, appId: string, walletId: string, page: Page) {
   await solanaWallet(deps, actor, appId, walletId, "view");
   const where = and(eq(solanaTrees.appId, appId), eq(solanaTrees.walletId, walletId));
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: solanaTrees,
+    createdAt: solanaTrees.createdAt,
+    id: solanaTrees.id,
+    scope: where,
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(solanaTrees)
-      .where(where)
-      .orderBy(desc(solanaTrees.createdAt), desc(solanaTrees.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(solanaTrees).where(where),
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, solanaTrees, where),
   ]);
-  return { items: rows.map(presentTree), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map(presentTree), total, neighbours };
 }
 
 export async function listCollections(
@@ -165,15 +173,23 @@ export async function listCollections(
 ) {
   await solanaWallet(deps, actor, appId, walletId, "view");
   const where = and(eq(solanaCollections.appId, appId), eq(solanaCollections.walletId, walletId));
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: solanaCollections,
+    createdAt: solanaCollections.createdAt,
+    id: solanaCollections.id,
+    scope: where,
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(solanaCollections)
-      .where(where)
-      .orderBy(desc(solanaCollections.createdAt), desc(solanaCollections.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(solanaCollections).where(where),
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, solanaCollections, where),
   ]);
-  return { items: rows.map(presentCollection), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map(presentCollection), total, neighbours };
 }

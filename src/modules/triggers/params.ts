@@ -2,10 +2,11 @@ import { isNearAccountId, normalizeEvmAddress } from "../../platform/chains/acco
 import { AppError, type FieldError } from "../../platform/http/errors.ts";
 
 /**
- * Parameter descriptors (`params_data`). The object's keys are the five types; each holds a list
- * of descriptors whose `name` is the parameter's key in `params_data_input` and in templates:
+ * Parameter descriptors (`params_data`). The object's keys are the five types; each holds one
+ * descriptor (the interface's own form) or a list of them, whose `name` is the parameter's key in
+ * `params_data_input` and in templates:
  *
- *   { "string": [{ "name": "receiver", "is_ethereum_address": true }], "number": [{ "name": "qty" }] }
+ *   { "string": { "name": "receiver", "is_ethereum_address": true }, "number": [{ "name": "qty" }] }
  *
  * An `object` descriptor's `value` lists its fields as one-key objects `{ "<type>": descriptor }`;
  * an `array` descriptor's `value`, when given, is such a one-key object for its elements.
@@ -157,8 +158,14 @@ export function parseParams(raw: unknown, path: string): Param[] {
           out.add(`${path}/${type}`, `is not a parameter type (${PARAM_TYPES.join(", ")})`);
           continue;
         }
+        // The interface's form is one descriptor per type; a list declares several of one type.
+        if (isPlainObject(list)) {
+          const param = parseDescriptor(type as ParamType, list, `${path}/${type}`, 1, out, true);
+          if (param) params.push(param);
+          continue;
+        }
         if (!Array.isArray(list)) {
-          out.add(`${path}/${type}`, "must be an array of descriptors");
+          out.add(`${path}/${type}`, "must be a descriptor object or an array of descriptors");
           continue;
         }
         list.forEach((item, i) => {

@@ -29,13 +29,13 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await triggersService.listTriggers(
+      const { items, total, neighbours } = await triggersService.listTriggers(
         deps,
         request.actor,
         request.params.app_id,
         page,
       );
-      setListHeaders(request, reply, page, total);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );

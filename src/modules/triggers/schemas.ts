@@ -6,8 +6,9 @@ import { CallData, CallDataInput } from "./call-schemas.ts";
 
 const ParamsData = Type.Record(Type.String(), Type.Unknown(), {
   description:
-    "Parameter descriptors keyed by type: number, string, boolean, object, array; each a list of " +
-    "{name, desc, optional, nullable, …} (docs/triggers.md)",
+    "Parameter descriptors keyed by type: number, string, boolean, object, array; each one " +
+    "descriptor {name, desc, optional, nullable, …} or a list of them. Read back as written " +
+    "(docs/triggers.md)",
 });
 const ParamsInput = Type.Record(Type.String(), Type.Unknown(), {
   description: "Parameter values keyed by parameter name",

@@ -1,10 +1,10 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { type Chain, normalizeAccount } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { getApp } from "../apps/service.ts";
 import { requireAppRole } from "../members/access.ts";
@@ -114,18 +114,26 @@ export async function createTrigger(
 
 export async function listTriggers(deps: Deps, actor: Principal, appId: string, page: Page) {
   const app = await getApp(deps, actor, appId);
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: triggers,
+    createdAt: triggers.createdAt,
+    id: triggers.id,
+    scope: eq(triggers.appId, appId),
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select({ trigger: triggers, wallet: wallets })
       .from(triggers)
       .innerJoin(wallets, eq(wallets.id, triggers.walletId))
-      .where(eq(triggers.appId, appId))
-      .orderBy(desc(triggers.createdAt), desc(triggers.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(triggers).where(eq(triggers.appId, appId)),
+      .where(and(eq(triggers.appId, appId), window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, triggers, eq(triggers.appId, appId)),
   ]);
-  return { items: rows.map((r) => presentTrigger(r.trigger, r.wallet, app)), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.trigger.id);
+  return { items: rows.map((r) => presentTrigger(r.trigger, r.wallet, app)), total, neighbours };
 }
 
 export async function getTrigger(deps: Deps, actor: Principal, appId: string, triggerId: string) {

@@ -18,7 +18,7 @@ export async function userRoutes(app: Server, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const { user, token } = await users.signup(deps, request.body);
+      const { user, token } = await users.signup(deps, request.body, request.ip);
       return reply.code(201).send({ user: presentProfile(user), token });
     },
   );
@@ -35,7 +35,7 @@ export async function userRoutes(app: Server, deps: Deps) {
       },
     },
     async (request) => {
-      const session = await users.login(deps, request.body.email, request.body.password);
+      const session = await users.login(deps, request.body.email, request.body.password, request.ip);
       return { token: session.token, expires_at: session.expiresAt.toISOString() };
     },
   );

@@ -25,7 +25,9 @@ async function openSession(deps: Deps, db: Executor, userId: string) {
   return { token, expiresAt };
 }
 
-export async function signup(deps: Deps, input: SignupInput) {
+/** Creates an account and its first session; at most `signup_per_ip` a window from one address. */
+export async function signup(deps: Deps, input: SignupInput, ip: string) {
+  await deps.rateLimiter.hit("signup_per_ip", ip);
   const passwordHash = await hashPassword(input.password);
   try {
     return await deps.db.transaction(async (tx) => {
@@ -51,13 +53,23 @@ export async function signup(deps: Deps, input: SignupInput) {
   }
 }
 
-export async function login(deps: Deps, email: string, password: string) {
+/**
+ * A session for the right email and password. Limited per client address, and per account by a
+ * back-off that grows with each wrong password (even the right one waits it out), counted for
+ * unknown emails too so that the answers do not reveal which accounts exist.
+ */
+export async function login(deps: Deps, email: string, password: string, ip: string) {
+  const account = `login:${email.toLowerCase()}`;
+  await deps.rateLimiter.hit("login_per_ip", ip);
+  await deps.rateLimiter.checkBackoff(account);
   const [user] = await deps.db.select().from(users).where(eq(users.email, email.toLowerCase()));
   // Hash even when the email is unknown, so the answer time does not reveal which emails exist.
   const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok || user.disabled) {
+    await deps.rateLimiter.recordFailure(account);
     throw new AppError("unauthenticated", "The email or password is wrong");
   }
+  await deps.rateLimiter.clearFailures(account);
   return openSession(deps, deps.db, user.id);
 }
 

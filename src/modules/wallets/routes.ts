@@ -22,13 +22,13 @@ export async function walletRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await walletsService.listWallets(
+      const { items, total, neighbours } = await walletsService.listWallets(
         deps,
         request.actor,
         request.params.app_id,
         page,
       );
-      setListHeaders(request, reply, page, total);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );

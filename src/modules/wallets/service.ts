@@ -1,10 +1,10 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { getApp } from "../apps/service.ts";
 import { requireAppRole } from "../members/access.ts";
@@ -26,10 +26,10 @@ export interface UpdateWalletInput {
 }
 
 // Where a wallet points when the caller names no network: the chains' public test networks in
-// sandbox mode, their main networks otherwise. EVM network ids are chain ids (Sepolia, Ethereum).
-const DEFAULT_NETWORK: Record<Chain, { test: string; main: string }> = {
+// sandbox mode, their main networks otherwise. EVM network ids are chain ids: those the server's
+// networks are (EVM_TESTNET_CHAIN_ID / EVM_MAINNET_CHAIN_ID, Sepolia and Ethereum by default).
+const DEFAULT_NETWORK: Record<Exclude<Chain, "evm">, { test: string; main: string }> = {
   near: { test: "testnet", main: "mainnet" },
-  evm: { test: "11155111", main: "1" },
   solana: { test: "devnet", main: "mainnet-beta" },
   wax: { test: "testnet", main: "mainnet" },
 };
@@ -49,7 +49,11 @@ export async function createWallet(deps: Deps, actor: Principal, appId: string, 
   const key = await keyForNewWallet(input.type, input.wallet_data);
   const own = input.wallet_data?.[input.type];
   const testNetwork = own?.test_network ?? deps.config.sandbox;
-  const defaults = DEFAULT_NETWORK[input.type];
+  const evm = deps.config.chains.networks.evm;
+  const defaults =
+    input.type === "evm"
+      ? { test: String(evm.testnet.chainId), main: String(evm.mainnet.chainId) }
+      : DEFAULT_NETWORK[input.type];
   const id = newId("wal");
   const [row] = await deps.db
     .insert(wallets)
@@ -72,17 +76,25 @@ export async function createWallet(deps: Deps, actor: Principal, appId: string, 
 
 export async function listWallets(deps: Deps, actor: Principal, appId: string, page: Page) {
   const app = await getApp(deps, actor, appId);
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: wallets,
+    createdAt: wallets.createdAt,
+    id: wallets.id,
+    scope: eq(wallets.appId, appId),
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(wallets)
-      .where(eq(wallets.appId, appId))
-      .orderBy(desc(wallets.createdAt), desc(wallets.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(wallets).where(eq(wallets.appId, appId)),
+      .where(and(eq(wallets.appId, appId), window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, wallets, eq(wallets.appId, appId)),
   ]);
-  return { items: rows.map((row) => presentWallet(row, app)), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map((row) => presentWallet(row, app)), total, neighbours };
 }
 
 export async function getWallet(deps: Deps, actor: Principal, appId: string, walletId: string) {

@@ -1,6 +1,6 @@
 /**
  * The events apps can subscribe to. `payment.<status>` is emitted on every payment status change
- * (DECISIONS section 7), so `payment.*` follows a payment through its whole life.
+ * (docs/payments.md, "States"), so `payment.*` follows a payment through its whole life.
  */
 export const EVENT_TYPES = Object.freeze([
   "payment.pending",
@@ -16,6 +16,7 @@ export const EVENT_TYPES = Object.freeze([
   "auction.outbid",
   "auction.ended",
   "auction.bid_expired",
+  "auction.winner_changed",
 ] as const);
 
 export type EventType = (typeof EVENT_TYPES)[number];

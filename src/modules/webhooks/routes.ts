@@ -44,8 +44,13 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await webhooks.listEndpoints(deps, request.actor, request.params.app_id, page);
-      setListHeaders(request, reply, page, total);
+      const { items, total, neighbours } = await webhooks.listEndpoints(
+        deps,
+        request.actor,
+        request.params.app_id,
+        page,
+      );
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );
@@ -100,14 +105,14 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       const page = pageOf(request.query);
-      const { items, total } = await webhooks.listDeliveries(
+      const { items, total, neighbours } = await webhooks.listDeliveries(
         deps,
         request.actor,
         request.params.app_id,
         request.params.id,
         page,
       );
-      setListHeaders(request, reply, page, total);
+      setListHeaders(request, reply, page, total, neighbours);
       return items;
     },
   );

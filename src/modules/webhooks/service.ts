@@ -1,9 +1,9 @@
-import { and, asc, count, desc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { masterKeyOf, seal, sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
-import type { Page } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../members/access.ts";
 import { isKnownPattern } from "./event-types.ts";
@@ -59,17 +59,25 @@ export async function createEndpoint(
 export async function listEndpoints(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const where = eq(webhookEndpoints.appId, appId);
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: webhookEndpoints,
+    createdAt: webhookEndpoints.createdAt,
+    id: webhookEndpoints.id,
+    scope: where,
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(webhookEndpoints)
-      .where(where)
-      .orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(webhookEndpoints).where(where),
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, webhookEndpoints, where),
   ]);
-  return { items: rows.map((row) => presentEndpoint(row)), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map((row) => presentEndpoint(row)), total, neighbours };
 }
 
 export async function getEndpoint(deps: Deps, actor: Principal, appId: string, id: string) {
@@ -153,17 +161,25 @@ export async function listDeliveries(
   await requireAppRole(deps.db, actor, appId, "view");
   await loadEndpoint(deps, appId, endpointId);
   const where = eq(webhookDeliveries.endpointId, endpointId);
-  const [rows, [{ total }]] = await Promise.all([
+  const window = await pageWindow(deps.db, page, {
+    table: webhookDeliveries,
+    createdAt: webhookDeliveries.createdAt,
+    id: webhookDeliveries.id,
+    scope: where,
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
     deps.db
       .select()
       .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .limit(page.limit)
-      .offset(page.offset),
-    deps.db.select({ total: count() }).from(webhookDeliveries).where(where),
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, webhookDeliveries, where),
   ]);
-  return { items: await presentDeliveries(deps, rows), total };
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: await presentDeliveries(deps, rows), total, neighbours };
 }
 
 /** Sends one delivery's event again to its endpoint, as a new delivery with its own log. */

@@ -1,58 +1,68 @@
 import { lookup } from "node:dns/promises";
-import { BlockList, isIP } from "node:net";
+import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { AppError } from "../../platform/http/errors.ts";
 
-// Addresses a webhook may never reach: they lead into this host or the network it sits in.
-const refused = new BlockList();
-for (const [net, prefix] of [
-  ["0.0.0.0", 8], // "this network"
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["169.254.0.0", 16], // link-local, cloud metadata (169.254.169.254)
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-] as const) {
-  refused.addSubnet(net, prefix, "ipv4");
-}
-for (const [net, prefix] of [
-  ["::", 128], // unspecified
-  ["100::", 64], // discard
-  ["2001:db8::", 32], // documentation
-  ["fc00::", 7], // unique-local
-  ["fe80::", 10], // link-local
-  ["ff00::", 8], // multicast
-] as const) {
-  refused.addSubnet(net, prefix, "ipv6");
-}
-const loopback = new BlockList();
-loopback.addSubnet("127.0.0.0", 8, "ipv4");
-loopback.addAddress("::1", "ipv6");
+type IPv4 = ipaddr.IPv4;
+type IPv6 = ipaddr.IPv6;
 
-/** The IPv4 address an IPv6 one carries (mapped ::ffff:a.b.c.d, NAT64 64:ff9b::/96), if any. */
-function embeddedV4(address: string): string | undefined {
-  const m = /^(?:::ffff:|64:ff9b::)(?:(\d+\.\d+\.\d+\.\d+)|([0-9a-f]{1,4}):([0-9a-f]{1,4}))$/i.exec(address);
-  if (!m) return undefined;
-  if (m[1]) return m[1];
-  const hi = Number.parseInt(m[2], 16);
-  const lo = Number.parseInt(m[3], 16);
-  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+const PRIVATE = "a private, link-local or reserved address";
+// Global unicast (RFC 4291 2.4): the only IPv6 block a public receiver has addresses in.
+const GLOBAL_UNICAST: [IPv6, number] = ipaddr.IPv6.parseCIDR("2000::/3");
+// NAT64 with the well-known prefix (RFC 6052): what DNS64 answers for an IPv4-only name on an
+// IPv6-only network, so the IPv4 address it carries is what gets judged.
+const WELL_KNOWN_NAT64: [IPv6, number] = ipaddr.IPv6.parseCIDR("64:ff9b::/96");
+
+/** Why an IPv4 address may not be reached: anything but public unicast. */
+function refusalOfV4(address: IPv4, allowLoopback: boolean): string | undefined {
+  const range = address.range();
+  if (range === "loopback") return allowLoopback ? undefined : "a loopback address";
+  return range === "unicast" ? undefined : `${PRIVATE} (${range})`;
 }
 
-/** Why `address` may not be reached, or undefined when it is a public address. */
-export function refusalOf(address: string, allowLoopback: boolean): string | undefined {
-  const family = isIP(address) === 6 ? "ipv6" : "ipv4";
-  const v4 = family === "ipv6" ? embeddedV4(address) : undefined;
-  if (v4) return refusalOf(v4, allowLoopback);
-  if (loopback.check(address, family)) return allowLoopback ? undefined : "a loopback address";
-  if (refused.check(address, family)) return "a private, link-local or reserved address";
+/** The IPv4 address in the last 32 bits of an IPv6 one. */
+const lastV4 = (address: IPv6) => {
+  const [high, low] = address.parts.slice(6);
+  return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
+};
+
+/**
+ * Why an IPv6 address may not be reached. IPv6 can carry an IPv4 address in several ways that
+ * reach past an IPv4 check; each is named (ipaddr.js classifies them, RFC 6890's registry):
+ * IPv4-mapped and well-known NAT64 are judged by the IPv4 address they carry; IPv4-compatible,
+ * IPv4-translated, local-use NAT64, 6to4 and Teredo are refused outright (deprecated or local
+ * tunnels no public receiver uses).
+ */
+function refusalOfV6(address: IPv6, allowLoopback: boolean): string | undefined {
+  const range = address.range();
+  if (range === "loopback") return allowLoopback ? undefined : "a loopback address";
+  if (range === "ipv4Mapped") return refusalOfV4(lastV4(address), allowLoopback);
+  if (address.match(WELL_KNOWN_NAT64)) {
+    const why = refusalOfV4(lastV4(address), false);
+    return why && `a NAT64 address carrying ${why}`;
+  }
+  if (range === "rfc6052") return "a local-use NAT64 address";
+  if (range === "rfc6145") return "an IPv4-translated address";
+  if (range === "6to4") return "a 6to4 address";
+  if (range === "teredo") return "a Teredo address";
+  // ::a.b.c.d: the first 96 bits zero (:: itself is unspecified).
+  if (address.parts.slice(0, 6).every((part) => part === 0) && range !== "unspecified") {
+    return "an IPv4-compatible address";
+  }
+  if (range !== "unicast") return `${PRIVATE} (${range})`;
+  if (!address.match(GLOBAL_UNICAST)) return `${PRIVATE} (outside global unicast, 2000::/3)`;
   return undefined;
+}
+
+/** Why `address` (an IPv4 or IPv6 literal) may not be reached, or undefined when it is public. */
+export function refusalOf(address: string, allowLoopback: boolean): string | undefined {
+  const family = isIP(address);
+  if (family === 4) return refusalOfV4(ipaddr.IPv4.parse(address), allowLoopback);
+  if (family !== 6) return "not an IP address";
+  // Canonical form first: ipaddr.js reads the dotted tail of `::127.0.0.1` (IPv4-compatible) as
+  // if it were `::ffff:127.0.0.1`; the WHATWG URL parser writes it `::7f00:1`.
+  const canonical = new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  return refusalOfV6(ipaddr.IPv6.parse(canonical), allowLoopback);
 }
 
 export interface VettedUrl {

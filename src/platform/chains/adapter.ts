@@ -80,6 +80,11 @@ export interface SignerSecret {
   accountId?: string;
   /** WAX permission, `active` when omitted. */
   permission?: string;
+  /**
+   * The wallet's `network_id`. EVM refuses to sign when it is not the network's chain id (a key
+   * signs for any chain, so this is the only place a wallet made for one chain is told apart).
+   */
+  networkId?: string;
 }
 
 /**
@@ -169,8 +174,8 @@ export interface ChainAdapter {
   /** Sign and broadcast in one step, for callers that record nothing in between. */
   send(call: PreparedCall, signer: SignerSecret, options?: SendOptions): Promise<SentTransaction>;
   status(sent: SentTransaction): Promise<TransactionStatus>;
-  /** Link to the transaction in the network's explorer. */
-  explorerUrl(transactionId: string): string;
+  /** Link to the transaction in the network's explorer; null when the chain has none (a local chain). */
+  explorerUrl(transactionId: string): string | null;
 }
 
 /** Failures of the chain layer itself (bad call for this adapter, node unreachable, rejected send). */
@@ -179,7 +184,8 @@ export class ChainError extends Error {
    * `rejected`: the chain refused the call itself (a WAX assertion): the call failed, do not
    * retry. `stale`: a signed transaction that can no longer land: sign the call again. Any other code (`node_unavailable`, `send_failed`, …) may succeed on a later attempt;
    * `bad_key`, `missing_key`, `missing_account`, `wrong_chain`, `invalid_call` need the wallet or
-   * trigger fixed.
+   * trigger fixed; `wrong_network` (EVM: the wallet or the RPC endpoint is for another chain id)
+   * needs the wallet or the settings fixed, and nothing was signed.
    */
   readonly code: string;
   readonly reason: string | undefined;
@@ -199,8 +205,8 @@ export function expectCall<C extends PreparedCall["chain"]>(
   return call as Extract<PreparedCall, { chain: C }>;
 }
 
-export function renderExplorerUrl(template: string, transactionId: string): string {
-  return template.replaceAll("{tx}", encodeURIComponent(transactionId));
+export function renderExplorerUrl(template: string | null, transactionId: string): string | null {
+  return template === null ? null : template.replaceAll("{tx}", encodeURIComponent(transactionId));
 }
 
 /** A stored transaction: the signed bytes still to broadcast (`raw` present) or the sent record. */

@@ -26,6 +26,12 @@ import {
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
+import {
+  checkWalletNetwork,
+  DEFAULT_EVM_CHAIN_IDS,
+  rpcUrlSetting,
+  wrongChainMessage,
+} from "./evm-networks.ts";
 import { KeyedMutex } from "./mutex.ts";
 
 /** A replacement must outbid the stuck transaction: geth and anvil want at least +10% on both caps. */
@@ -55,11 +61,15 @@ export class EvmAdapter implements ChainAdapter {
   private readonly now: () => Date;
   private readonly locks = new KeyedMutex();
   private readonly nextNonce = new Map<string, number>();
-  private chainId: number | undefined;
+  /** The chain id this network is (`EVM_<NET>_CHAIN_ID`): the node must serve it, wallets must name it. */
+  readonly chainId: number;
+  /** Set once the node was seen serving `chainId`; a mismatch is asked again next time (the node may be fixed). */
+  private nodeVerified = false;
 
   constructor(options: EvmAdapterOptions) {
     this.network = options.network;
     this.settings = options.settings;
+    this.chainId = options.settings.chainId ?? DEFAULT_EVM_CHAIN_IDS[options.network];
     this.resendAfterMs = options.resendAfterSeconds * 1000;
     this.now = options.now ?? (() => new Date());
     this.client = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 1 }) });
@@ -87,8 +97,11 @@ export class EvmAdapter implements ChainAdapter {
     options: SendOptions = {},
   ): Promise<SignedTransaction> {
     const call = expectCall(prepared, "evm");
+    checkWalletNetwork(signer.networkId, this.chainId, this.network);
     const account = privateKeyToAccount(signer.privateKey as Hex);
-    const chainId = await this.getChainId();
+    // Never signed for a chain the network is not: the signature would be valid on that chain.
+    await this.verifyNode(true);
+    const chainId = this.chainId;
     const replacing = options.replacing;
     return this.locks.run(account.address.toLowerCase(), async () => {
       const fees = await this.client.estimateFeesPerGas();
@@ -142,6 +155,7 @@ export class EvmAdapter implements ChainAdapter {
 
   async broadcast(signed: SignedTransaction): Promise<SentTransaction> {
     const hash = signed.transactionId as Hex;
+    await this.verifyNode(false);
     try {
       await this.client.sendRawTransaction({ serializedTransaction: signed.raw as Hex });
     } catch (error) {
@@ -174,6 +188,7 @@ export class EvmAdapter implements ChainAdapter {
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
     const hash = sent.transactionId as Hex;
+    await this.verifyNode(false);
     const base = {
       requiredConfirmations: this.settings.requiredConfirmations,
       averageSeconds: this.settings.blockSeconds,
@@ -228,13 +243,42 @@ export class EvmAdapter implements ChainAdapter {
     return { ...base, state: "pending", confirmations: 0, stuck, stage: inPool ? "mempool" : "unknown" };
   }
 
-  explorerUrl(transactionId: string): string {
+  explorerUrl(transactionId: string): string | null {
     return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 
-  private async getChainId(): Promise<number> {
-    this.chainId ??= await this.client.getChainId();
-    return this.chainId;
+  /** The chain id the node at the RPC URL answers (`eth_chainId`). */
+  async servedChainId(): Promise<number> {
+    try {
+      return await this.client.getChainId();
+    } catch (error) {
+      throw new ChainError("node_unavailable", `the EVM node failed: ${shortMessage(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  /**
+   * Refuses a node that serves another chain. Before signing the refusal is final (`wrong_network`:
+   * nothing was signed, the payment's call fails). For a transaction already signed it is not: those
+   * bytes may have reached the right chain before the setting changed, and another chain's node
+   * would call them dropped, so they are neither sent there nor judged by it (`wrong_node`, retried
+   * until the setting is fixed).
+   */
+  private async verifyNode(beforeSigning: boolean): Promise<void> {
+    if (this.nodeVerified) return;
+    const served = await this.servedChainId();
+    if (served === this.chainId) {
+      this.nodeVerified = true;
+      return;
+    }
+    const message = wrongChainMessage(this.network, this.chainId, served);
+    if (beforeSigning) {
+      throw new ChainError("wrong_network", `${message}: nothing was signed`, {
+        reason: "rpc_chain_id_mismatch",
+      });
+    }
+    throw new ChainError("wrong_node", `${message}: waiting for ${rpcUrlSetting(this.network)} to be fixed`);
   }
 
   /** Receipts carry no reason: replay the call on the parent block's state to read it. */

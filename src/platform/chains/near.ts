@@ -220,7 +220,7 @@ export class NearAdapter implements ChainAdapter {
     };
   }
 
-  explorerUrl(transactionId: string): string {
+  explorerUrl(transactionId: string): string | null {
     return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 }

@@ -13,6 +13,7 @@ import {
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
+import { checkWalletNetwork } from "./evm-networks.ts";
 
 /**
  * How a sandbox transaction ends. Chosen per call, in this order:
@@ -123,6 +124,9 @@ export class SandboxChainAdapter implements ChainAdapter {
     if (call.chain !== this.chain) {
       throw new ChainError("wrong_chain", `a ${call.chain} call sent to the ${this.chain} adapter`);
     }
+    // The same refusal as a real node's network: a sandbox payment fails as the live one would.
+    if (this.settings.chainId !== undefined)
+      checkWalletNetwork(signer.networkId, this.settings.chainId, this.network);
     return this.ledger.sign(this.chain, this.network, call, signer);
   }
 
@@ -175,7 +179,7 @@ export class SandboxChainAdapter implements ChainAdapter {
     }
   }
 
-  explorerUrl(transactionId: string): string {
+  explorerUrl(transactionId: string): string | null {
     return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 }

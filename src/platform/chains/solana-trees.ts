@@ -115,7 +115,7 @@ export interface TreeProblem {
   message: string;
 }
 
-/** Problems with a requested tree, empty when it can be created (DECISIONS section 11). */
+/** Problems with a requested tree, empty when it can be created (docs/solana.md). */
 export function validateTree(maxDepth: number, maxBufferSize: number, canopyDepth: number): TreeProblem[] {
   const problems: TreeProblem[] = [];
   if (!isValidDepthSizePair(maxDepth, maxBufferSize)) {

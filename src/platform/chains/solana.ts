@@ -160,7 +160,7 @@ export class SolanaAdapter implements ChainAdapter {
     };
   }
 
-  explorerUrl(transactionId: string): string {
+  explorerUrl(transactionId: string): string | null {
     return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 

@@ -197,7 +197,7 @@ export class WaxAdapter implements ChainAdapter {
     };
   }
 
-  explorerUrl(transactionId: string): string {
+  explorerUrl(transactionId: string): string | null {
     return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 

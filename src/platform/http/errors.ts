@@ -11,8 +11,12 @@ export const ERROR_STATUS = Object.freeze({
   conflict: 409,
   invalid_state_transition: 409,
   idempotency_key_reused: 409,
+  seller_not_payable: 409,
+  request_timeout: 408,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  header_too_large: 431,
   rate_limited: 429,
   internal: 500,
   payment_declined: 402,
@@ -31,8 +35,12 @@ const TITLES: Record<ErrorCode, string> = {
   conflict: "Conflict",
   invalid_state_transition: "Invalid state transition",
   idempotency_key_reused: "Idempotency key reused",
+  seller_not_payable: "Seller cannot be paid",
+  request_timeout: "Request timeout",
   payload_too_large: "Payload too large",
+  uri_too_long: "URI too long",
   unsupported_media_type: "Unsupported media type",
+  header_too_large: "Request header fields too large",
   rate_limited: "Too many requests",
   internal: "Internal server error",
   payment_declined: "Payment declined",
@@ -46,19 +54,28 @@ export interface FieldError {
   message: string;
 }
 
+/** The extension members a problem may carry; each is declared in the Problem schema too. */
+export interface ProblemExtensions {
+  /** What keeps an app from being deleted: counts of its payments still in flight, per kind. */
+  open?: Record<string, number>;
+}
+
 export class AppError extends Error {
   readonly code: ErrorCode;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string> | undefined;
+  /** RFC 9457 extension members answered beside `detail`, e.g. `open` on a refused app delete. */
+  readonly extensions: ProblemExtensions | undefined;
   constructor(
     code: ErrorCode,
     detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: { errors?: FieldError[]; headers?: Record<string, string>; extensions?: ProblemExtensions } = {},
   ) {
     super(detail);
     this.code = code;
     this.errors = options.errors;
     this.headers = options.headers;
+    this.extensions = options.extensions;
   }
   get status(): number {
     return ERROR_STATUS[this.code];

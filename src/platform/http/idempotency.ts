@@ -3,15 +3,19 @@ import { and, eq, lt, or } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../auth/principal.ts";
 import type { Database } from "../db/index.ts";
+import { crashPoint } from "../jobs/faults.ts";
 import type { JobDefinition } from "../jobs/index.ts";
 import { AppError } from "./errors.ts";
 import { idempotencyKeys } from "./idempotency-table.ts";
 import type { Server } from "./server.ts";
 
-// Stripe's rules, which our users know: keys live 24 hours; a request still running after this
-// long is taken to have died with its process, and the key can be used again.
+// Stripe's rules, which our users know: keys live 24 hours.
 const KEEP_MS = 24 * 3600_000;
-const ABANDONED_MS = 60_000;
+// A running request renews its claim every HEARTBEAT_MS for as long as it runs; a claim not renewed
+// for ABANDONED_MS belongs to a process that died mid-request, and the key can be used again. So a
+// crash frees its key within seconds, while a slow request (however long) keeps it.
+const HEARTBEAT_MS = 2_000;
+const ABANDONED_MS = 8_000;
 const WAIT_MS = 10_000;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
 
@@ -25,9 +29,19 @@ function scopeOf(actor: Principal): string {
   return actor.kind === "api_key" ? `app:${actor.appId}` : `user:${actor.userId}`;
 }
 
+/** JSON with every object's keys sorted: the same body written with its keys in another order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value ?? null, (_key, item: unknown) => {
+    if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
+    const sorted: Record<string, unknown> = {};
+    for (const name of Object.keys(item).sort()) sorted[name] = (item as Record<string, unknown>)[name];
+    return sorted;
+  });
+}
+
 function requestHash(request: FastifyRequest): string {
   return createHash("sha256")
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .update(`${request.method} ${request.url}\n${canonicalJson(request.body)}`)
     .digest("base64url");
 }
 
@@ -36,8 +50,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * `Idempotency-Key` on every POST: the first complete answer is stored for 24 hours and replayed
  * for a repeat with the same request (header `idempotent-replayed: true`); the same key with
- * another request is 409 `idempotency_key_reused`; a repeat while the first is still running waits
- * for it, then replays, or after 10 s answers 409. Refused requests (400) store nothing, so a
+ * another request is 409 `idempotency_key_reused` (bodies compare as JSON values: key order does not
+ * matter); a repeat while the first is still running waits for it, then replays, or after 10 s
+ * answers 409. Refused requests (400) store nothing, so a
  * corrected request can reuse the key; 5xx answers are not stored, so the request can be retried.
  */
 export function registerIdempotency(app: Server, db: Database, now: () => Date) {
@@ -89,6 +104,8 @@ export function registerIdempotency(app: Server, db: Database, now: () => Date) 
         .returning({ key: idempotencyKeys.key });
       if (taken) {
         request.idempotency = { scope, key };
+        keepClaimed(db, now, reply, scope, key);
+        crashPoint("idempotency-claimed");
         return;
       }
       const [existing] = await db
@@ -124,6 +141,7 @@ export function registerIdempotency(app: Server, db: Database, now: () => Date) 
       await db.delete(idempotencyKeys).where(where);
       return payload;
     }
+    crashPoint("idempotency-answering");
     const contentType = reply.getHeader("content-type");
     await db
       .update(idempotencyKeys)
@@ -136,6 +154,27 @@ export function registerIdempotency(app: Server, db: Database, now: () => Date) 
       .where(where);
     return payload;
   });
+}
+
+/**
+ * Renews the claim while the request runs, and stops when its answer is sent or its connection
+ * closes; a process that dies stops renewing, which is how a retry knows the key is free.
+ */
+function keepClaimed(db: Database, now: () => Date, reply: FastifyReply, scope: string, key: string) {
+  const timer = setInterval(() => {
+    db.update(idempotencyKeys)
+      .set({ lockedAt: now() })
+      .where(
+        and(
+          eq(idempotencyKeys.scope, scope),
+          eq(idempotencyKeys.key, key),
+          eq(idempotencyKeys.state, "running"),
+        ),
+      )
+      .catch(() => {}); // a missed renewal only shortens the claim; the next one restores it
+  }, HEARTBEAT_MS);
+  timer.unref();
+  reply.raw.once("close", () => clearInterval(timer));
 }
 
 function replay(reply: FastifyReply, row: typeof idempotencyKeys.$inferSelect) {

@@ -16,6 +16,12 @@ export const Problem = Type.Object(
         }),
       ),
     ),
+    open: Type.Optional(
+      Type.Record(Type.String(), Type.Integer(), {
+        description:
+          "On a refused app delete (409): how many of the app's payments are still in flight, per kind (docs/payments.md).",
+      }),
+    ),
     request_id: Type.String(),
   },
   { $id: "Problem", description: "RFC 9457 problem details" },

@@ -12,7 +12,8 @@ import { readCredential } from "../auth/credentials.ts";
 import type { Authenticator, Principal } from "../auth/principal.ts";
 import { newId } from "../ids.ts";
 import { ApiActivity } from "./activity.ts";
-import { AppError, ERROR_STATUS, type ErrorCode, titleOf } from "./errors.ts";
+import { AppError, ERROR_STATUS, type ErrorCode, type ProblemExtensions, titleOf } from "./errors.ts";
+import { INPUT_LIMITS, inputProblems, parseJsonBody } from "./input-limits.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { Problem } from "./schemas.ts";
 import { fieldErrors, validatorCompiler } from "./validation.ts";
@@ -25,6 +26,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Route needs no credential (sign-up, log-in, health, hosted pages). */
     public?: boolean;
+    /** A hosted page whose errors are HTML pages for a browser, documented as `text/html`. */
+    htmlErrors?: boolean;
   }
 }
 
@@ -36,7 +39,7 @@ export type Server = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-export const BODY_LIMIT = 1024 * 1024;
+export const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
 const WWW_AUTHENTICATE = 'Bearer realm="api", Basic realm="api", charset="UTF-8"';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -45,9 +48,17 @@ export interface ServerOptions {
   authenticate: Authenticator;
   publicUrl: string;
   version: string;
+  /** Fastify's `trustProxy`: which proxies' `X-Forwarded-For` gives `request.ip` (TRUST_PROXY). */
+  trustProxy?: boolean | number | string;
 }
 
-function problem(request: FastifyRequest, code: ErrorCode, detail: string, errors?: unknown[]) {
+function problem(
+  request: FastifyRequest,
+  code: ErrorCode,
+  detail: string,
+  errors?: unknown[],
+  extensions?: ProblemExtensions,
+) {
   return {
     type: `urn:problem:${code}`,
     title: titleOf(code),
@@ -55,6 +66,7 @@ function problem(request: FastifyRequest, code: ErrorCode, detail: string, error
     detail,
     code,
     ...(errors ? { errors } : {}),
+    ...extensions,
     request_id: request.id,
   };
 }
@@ -65,19 +77,80 @@ function sendProblem(
   code: ErrorCode,
   detail: string,
   errors?: unknown[],
+  extensions?: ProblemExtensions,
 ) {
   return reply
     .code(ERROR_STATUS[code])
+    .header("x-request-id", request.id)
     .type("application/problem+json")
-    .send(problem(request, code, detail, errors));
+    .send(problem(request, code, detail, errors, extensions));
+}
+
+/** Errors Fastify meets before a route is found: a URL that does not decode, an over-long parameter. */
+function handleFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH") {
+    return sendProblem(
+      request,
+      reply,
+      "uri_too_long",
+      `A path parameter is longer than ${INPUT_LIMITS.paramLength} characters`,
+      [{ path: "/path", message: `must be at most ${INPUT_LIMITS.paramLength} characters per parameter` }],
+    );
+  }
+  if (error.code === "FST_ERR_BAD_URL") {
+    const message = "is not a valid percent-encoded UTF-8 URL";
+    return sendProblem(request, reply, "validation_failed", `The path ${message}`, [
+      { path: "/path", message },
+    ]);
+  }
+  return handleError(error, request, reply);
+}
+
+// Node's HTTP parser refuses some requests before Fastify sees them (over-long request line or
+// headers, malformed HTTP, a client too slow to send its headers); they still get a problem.
+const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
+  HPE_HEADER_OVERFLOW: ["header_too_large", "The request line and headers are larger than 16 KiB"],
+  ERR_HTTP_REQUEST_TIMEOUT: ["request_timeout", "The request was not received in time"],
+};
+
+function handleClientError(
+  this: FastifyInstance,
+  error: NodeJS.ErrnoException,
+  socket: import("node:net").Socket,
+) {
+  if (error.code === "ECONNRESET" || socket.destroyed) return;
+  const [code, detail] = CLIENT_ERRORS[error.code ?? ""] ?? [
+    "validation_failed",
+    "The request is not valid HTTP",
+  ];
+  const id = newId("req");
+  const status = ERROR_STATUS[code];
+  const body = JSON.stringify({
+    type: `urn:problem:${code}`,
+    title: titleOf(code),
+    status,
+    detail,
+    code,
+    request_id: id,
+  });
+  this.log.debug({ err: error, request_id: id }, "client error");
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${titleOf(code)}\r\nContent-Type: application/problem+json\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /** Maps every error to an RFC 9457 answer; the only place errors become HTTP. */
 function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
     if (error.headers) reply.headers(error.headers);
-    if (error.code === "unauthenticated") reply.header("www-authenticate", WWW_AUTHENTICATE);
-    return sendProblem(request, reply, error.code, error.message, error.errors);
+    if (error.code === "unauthenticated" && !error.headers?.["www-authenticate"]) {
+      reply.header("www-authenticate", WWW_AUTHENTICATE);
+    }
+    return sendProblem(request, reply, error.code, error.message, error.errors, error.extensions);
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
@@ -95,8 +168,14 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
   if (status === 415) {
     return sendProblem(request, reply, "unsupported_media_type", "Send the body as application/json");
   }
+  if (fastifyError.code === "FST_ERR_CTP_INVALID_CONTENT_LENGTH") {
+    const message = "does not match the Content-Length header";
+    return sendProblem(request, reply, "validation_failed", `The body ${message}`, [
+      { path: "/body", message },
+    ]);
+  }
   if (status === 400) {
-    // Fastify's own 400s: malformed JSON, empty JSON body.
+    // Any other 400 of Fastify's own (the JSON parser above answers malformed and empty bodies).
     const detail =
       fastifyError.code === "FST_ERR_CTP_EMPTY_JSON_BODY"
         ? "The body is empty but the content type is application/json"
@@ -124,17 +203,38 @@ export async function createServer(
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT,
+    // A hop count trusts that many proxies in front of us, as Express's `trust proxy` does.
+    // While a shutdown drains, requests that still arrive on open connections are answered, not
+    // refused with 503 (see `drainHttp`).
+    return503OnClosing: false,
+    trustProxy:
+      typeof options.trustProxy === "number"
+        ? (_address: string, hop: number) => hop < (options.trustProxy as number)
+        : (options.trustProxy ?? false),
     requestIdHeader: false,
     genReqId: (req) => {
       const given = req.headers["x-request-id"];
       return typeof given === "string" && CLIENT_REQUEST_ID.test(given) ? given : newId("req");
     },
     ajv: { customOptions: { removeAdditional: false } },
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.paramLength },
+    frameworkErrors: handleFrameworkError,
+    clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Server;
 
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(Problem);
+  // JSON is the one body the API reads; text sent as text/plain is 415, not a string to validate.
+  // Matched by pattern, so a scope that needs the raw bytes (signed provider webhooks) can still
+  // register its own `application/json` parser, which Fastify then prefers.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(/^application\/json\s*(;|$)/i, { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, parseJsonBody(body as string));
+    } catch (error) {
+      done(error as AppError, undefined);
+    }
+  });
 
   // Every route documents its error answers in the OpenAPI document.
   app.addHook("onRoute", (route) => {
@@ -145,6 +245,18 @@ export async function createServer(
     route.schema = route.schema ?? {};
     const response = (route.schema.response ?? {}) as Record<string, unknown>;
     const ref = { $ref: "Problem#" };
+    if (route.config?.htmlErrors) {
+      // The page's own errors are pages; a URL refused before the route is found is a problem.
+      const content = {
+        "text/html": { schema: { type: "string", description: "An HTML page saying what went wrong" } },
+        "application/problem+json": { schema: ref },
+      };
+      response["4XX"] ??= {
+        description: "Client error: an HTML page (a problem for a malformed URL)",
+        content,
+      };
+      response["5XX"] ??= { description: "Server error: an HTML page", content };
+    }
     response["4XX"] ??= {
       description: "Client error (RFC 9457 problem)",
       content: { "application/problem+json": { schema: ref } },
@@ -177,18 +289,41 @@ export async function createServer(
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
   });
-  await app.register(swaggerUi, { routePrefix: "/docs", uiConfig: { deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: "/docs",
+    // No validator badge: it would send the document to validator.swagger.io.
+    uiConfig: { deepLinking: true, validatorUrl: null },
+    // Swagger UI's own policy (scripts from this origin only), made stricter: never framed, and no
+    // upgrade of asset requests, which would break a plain-http development server. Its React
+    // code applies inline styles, so styles (never scripts) may be inline.
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
+        .replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'")
+        .replace(" validator.swagger.io", "")
+        .replace(/\s*upgrade-insecure-requests;?/, ""),
+  });
+
+  // The documentation pages and their assets: never framed, never sniffed, no referrer.
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.url !== "/docs" && !request.url.startsWith("/docs/")) return;
+    reply.header("x-frame-options", "DENY");
+    reply.header("x-content-type-options", "nosniff");
+    reply.header("referrer-policy", "no-referrer");
+  });
 
   app.addHook("onRequest", async (request, reply) => {
-    activity.touch();
+    reply.raw.once("close", activity.begin());
     reply.header("x-request-id", request.id);
     if (request.is404 || request.routeOptions.config.public || request.routeOptions.schema?.hide) return;
-    const credential = readCredential(request.headers.authorization);
-    const actor = credential ? await options.authenticate(credential) : undefined;
+    const reading = readCredential(request.headers.authorization);
+    if (reading && "refused" in reading) throw new AppError("unauthenticated", reading.refused);
+    const actor = reading ? await options.authenticate(reading.credential) : undefined;
     if (!actor) {
       throw new AppError(
         "unauthenticated",
-        credential
+        reading
           ? "The credential is invalid, expired or revoked"
           : "Send a credential in the authorization header",
       );
@@ -196,8 +331,21 @@ export async function createServer(
     request.actor = actor;
   });
 
+  // What no schema can say: no U+0000 or lone surrogate in any string, no `__proto__` key, no
+  // number rounded by JSON (docs/reliability.md). Before validation, so every such field is named.
+  app.addHook("preValidation", async (request) => {
+    const errors = [
+      ...inputProblems(request.params, "/path"),
+      ...inputProblems(request.query, "/query"),
+      ...inputProblems(request.body, "/body"),
+    ];
+    if (errors.length > 0) {
+      const detail = errors.map((e) => `${e.path} ${e.message}`).join("; ");
+      throw new AppError("validation_failed", detail, { errors });
+    }
+  });
+
   app.addHook("onResponse", async (request, reply) => {
-    activity.touch();
     const route = request.routeOptions.url ?? "unmatched";
     metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
   });

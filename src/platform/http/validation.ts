@@ -1,8 +1,56 @@
-import type { ErrorObject } from "ajv";
+import type { ErrorObject, FormatDefinition, FuncKeywordDefinition } from "ajv";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
 import type { FieldError } from "./errors.ts";
+import { depthOf, INPUT_LIMITS } from "./input-limits.ts";
+
+/**
+ * Years a timestamp may name. PostgreSQL has no year 0 and JavaScript dates stop at 275760; the
+ * service has no use for times before the Unix epoch or after 9999.
+ */
+export const TIMESTAMP_YEARS = Object.freeze({ min: 1970, max: 9999 });
+/** Years a calendar date (a date of birth) may name. */
+export const DATE_YEARS = Object.freeze({ min: 1900, max: 9999 });
+
+const inYears = (text: string, years: { min: number; max: number }) => {
+  const year = Number(text.slice(0, 4));
+  return year >= years.min && year <= years.max && !Number.isNaN(Date.parse(text));
+};
+
+function boundedFormat(ajv: Ajv, name: "date-time" | "date", years: { min: number; max: number }) {
+  const rfc3339 = ajv.formats[name] as FormatDefinition<string>;
+  const check = rfc3339.validate as (text: string) => boolean;
+  ajv.addFormat(name, {
+    type: "string",
+    // JavaScript reads `23:59:60` (a leap second) as an invalid date: refused too.
+    validate: (text: string) => check(text) && inYears(text, years),
+    compare: rfc3339.compare,
+  });
+}
+
+/** Free-form values (metadata, call data, params) are held to a depth and a size. */
+const freeFormKeyword: FuncKeywordDefinition = {
+  keyword: "freeForm",
+  schemaType: "boolean",
+  errors: true,
+  validate: function freeForm(_schema: boolean, data: unknown) {
+    const self = freeForm as unknown as { errors: Partial<ErrorObject>[] };
+    if (depthOf(data) > INPUT_LIMITS.freeFormDepth) {
+      self.errors = [
+        { keyword: "freeForm", message: `must nest at most ${INPUT_LIMITS.freeFormDepth} levels deep` },
+      ];
+      return false;
+    }
+    if (Buffer.byteLength(JSON.stringify(data) ?? "") > INPUT_LIMITS.freeFormBytes) {
+      self.errors = [
+        { keyword: "freeForm", message: `must be at most ${INPUT_LIMITS.freeFormBytes} bytes as JSON` },
+      ];
+      return false;
+    }
+    return true;
+  },
+};
 
 function makeAjv(coerce: boolean) {
   const ajv = new Ajv({
@@ -16,20 +64,59 @@ function makeAjv(coerce: boolean) {
     strict: false,
   });
   addFormats.default(ajv);
+  boundedFormat(ajv, "date-time", TIMESTAMP_YEARS);
+  boundedFormat(ajv, "date", DATE_YEARS);
+  ajv.addKeyword(freeFormKeyword);
   return ajv;
 }
 
 const bodyAjv = makeAjv(false);
 const textAjv = makeAjv(true);
 
+const ANNOTATIONS = new Set(["description", "title", "default", "examples", "$comment"]);
+/** A schema that accepts any JSON value (TypeBox's `Unknown`). */
+const acceptsAnything = (schema: unknown): boolean =>
+  schema === true ||
+  (typeof schema === "object" && schema !== null && Object.keys(schema).every((k) => ANNOTATIONS.has(k)));
+
+/** A schema whose value is caller-shaped JSON: any value, or an object or array of any values. */
+function isFreeForm(schema: Record<string, unknown>): boolean {
+  if (acceptsAnything(schema)) return true;
+  if (schema.type === "array") return acceptsAnything(schema.items);
+  if (schema.type !== "object" || schema.properties) return false;
+  const patterns = Object.values((schema.patternProperties ?? {}) as Record<string, unknown>);
+  return patterns.some(acceptsAnything) || acceptsAnything(schema.additionalProperties);
+}
+
+/**
+ * A copy of a request schema with `freeForm` on every free-form value, so no module has to
+ * remember the limit: the schema that documents the field stays as written.
+ */
+function withFreeFormLimits(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withFreeFormLimits);
+  if (typeof schema !== "object" || schema === null) return schema;
+  const record = schema as Record<string, unknown>;
+  if (isFreeForm(record)) return { ...record, freeForm: true };
+  const copy: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(record)) copy[key] = withFreeFormLimits(value);
+  return copy;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) =>
-  (httpPart === "body" ? bodyAjv : textAjv).compile(schema as object);
+  httpPart === "body"
+    ? bodyAjv.compile(withFreeFormLimits(schema) as object)
+    : textAjv.compile(schema as object);
 
 const PART_NAMES: Record<string, string> = {
   body: "body",
   querystring: "query",
   params: "path",
   headers: "header",
+};
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  "date-time": `must be an RFC 3339 date-time (2025-01-31T12:00:00Z) in the years ${TIMESTAMP_YEARS.min} to ${TIMESTAMP_YEARS.max}`,
+  date: `must be a date (2025-01-31) in the years ${DATE_YEARS.min} to ${DATE_YEARS.max}`,
 };
 
 /** Turns Ajv's errors into `{path, message}` pairs that name the field. */
@@ -44,6 +131,8 @@ export function fieldErrors(errors: ErrorObject[], context: string): FieldError[
     } else if (error.keyword === "additionalProperties") {
       path += `/${(error.params as { additionalProperty: string }).additionalProperty}`;
       message = "is not a known field";
+    } else if (error.keyword === "format") {
+      message = FORMAT_MESSAGES[(error.params as { format: string }).format] ?? message;
     }
     return { path, message };
   });

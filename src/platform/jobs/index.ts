@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import type { DatabaseHandle, Params, Tx } from "../db/index.ts";
 import type { ApiActivity } from "../http/activity.ts";
 import { createOutboxRelay, outboxInsert } from "./outbox.ts";
+import { createDueWakes } from "./wake.ts";
 
 /** A job kind: its queue name, retry policy and the code that performs the side effect. */
 export interface JobDefinition<T extends object> {
@@ -32,7 +33,7 @@ export interface Jobs {
    * `statementRunner`), its payload added to `params`: an INSERT into the job outbox, which commits
    * exactly with the caller's change and is moved into pg-boss by the relay. With `when`, the job
    * is written only if that condition holds (as `insertInto`'s). Call `relaySoon` once the
-   * statement has run, or the job waits for the relay's next look (half a second).
+   * statement has run, or the job waits for the relay's next look (JOB_POLL_SECONDS).
    */
   sendPart<T extends object>(params: Params, name: string, data: T, when?: string): string;
   /** Runs the outbox relay shortly: after a statement with `sendPart` parts has committed. */
@@ -48,7 +49,11 @@ export interface Jobs {
    * leaves its jobs to run right after it, yet jobs never stop, even under constant load.
    */
   start(options: { work: boolean; yieldTo?: Pick<ApiActivity, "quietFor"> }): Promise<void>;
-  stop(): Promise<void>;
+  /**
+   * Stops fetching, lets running jobs finish for up to `graceMs`, then hands the rest back failed
+   * ("pg-boss shut down while active"), so another worker retries each once under its retry policy.
+   */
+  stop(graceMs?: number): Promise<void>;
   /** The pg-boss instance, for tests and the health check. */
   readonly boss: PgBoss;
 }
@@ -59,7 +64,18 @@ export interface JobsOptions {
    * bound on how late a crashed worker's job runs again.
    */
   timeoutSeconds?: number;
+  /**
+   * How often an idle worker and the outbox relay look for work they were not told about. New jobs
+   * wake the worker at once (LISTEN/NOTIFY), so this only bounds how late a job runs whose wake-up
+   * was lost, or one another process deferred (see `wake.ts`).
+   */
+  pollSeconds?: number;
 }
+
+/** The idle look's interval when no `pollSeconds` is given. */
+export const DEFAULT_POLL_SECONDS = 5;
+/** A worker's poll while LISTEN/NOTIFY cannot be had (e.g. PgBouncer in transaction mode). */
+const POLL_WITHOUT_NOTIFY_SECONDS = 0.5;
 
 /** Jobs a worker fetches at once, per queue and process. */
 const BATCH = 8;
@@ -80,12 +96,17 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
   // Expired (crashed) jobs are noticed by the supervisor: look as often as a job may run.
   const superviseIntervalSeconds = Math.max(1, Math.min(60, options.timeoutSeconds ?? 60));
   const monitorIntervalSeconds = superviseIntervalSeconds;
+  const pollSeconds = options.pollSeconds ?? DEFAULT_POLL_SECONDS;
+  // A job written for now wakes the workers of its queue through NOTIFY (queues are created with
+  // `notify`), on PostgreSQL across processes and on PGlite within the one: an idle worker then
+  // needs no tight poll, which was most of an idle process's CPU (docs/benchmarks.md, "Idle cost").
   const boss =
     database.engine === "pglite"
       ? new PgBoss({
           db: fromPglite(database.pglite!),
           backend: "pglite",
           schema: "pgboss",
+          useListenNotify: true,
           superviseIntervalSeconds,
           monitorIntervalSeconds,
         })
@@ -93,12 +114,20 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
           connectionString: database.connectionString!,
           schema: "pgboss",
           max: 5,
+          useListenNotify: true,
           superviseIntervalSeconds,
           monitorIntervalSeconds,
         });
   boss.on("error", (error) => logger.error({ err: error }, "job queue error"));
   const definitions = new Map<string, JobDefinition<object>>();
-  const relay = createOutboxRelay(database.db, boss, logger, () => [...definitions.keys()]);
+  const relay = createOutboxRelay(
+    database.db,
+    boss,
+    logger,
+    () => [...definitions.keys()],
+    pollSeconds * 1000,
+  );
+  const dueWakes = createDueWakes(boss, logger);
 
   return {
     boss,
@@ -107,10 +136,12 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     },
     async send(tx, name, data, options) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
-      return boss.send(name, data, {
+      const id = await boss.send(name, data, {
         ...options,
         db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       });
+      dueWakes.sent(name, options);
+      return id;
     },
     sendPart(params, name, data, when) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
@@ -127,7 +158,11 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
           retryBackoff: true,
           retryDelayMax: 15 * 60,
           expireInSeconds: options.timeoutSeconds ?? 300,
+          notify: true,
         });
+        // A queue made before notifications were used keeps its options through createQueue.
+        const queue = await boss.getQueue(definition.name);
+        if (queue && !queue.notify) await boss.updateQueue(definition.name, { notify: true });
       }
       for (const definition of definitions.values()) {
         if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
@@ -139,14 +174,15 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
       // full the worker fetches again at once, so a backlog drains as fast as the handlers run
       // (with one job a fetch, every fetch would wait out the poll: two jobs a second a queue).
       const workOptions = {
-        pollingIntervalSeconds: 0.5,
+        pollingIntervalSeconds: Math.min(POLL_WITHOUT_NOTIFY_SECONDS, pollSeconds),
+        notifyPollingIntervalSeconds: pollSeconds,
         batchSize: BATCH,
         burstWhenBatchFull: true,
         perJobResults: true,
       } satisfies WorkOptions;
       for (const definition of definitions.values()) {
-        await boss.work<object>(definition.name, workOptions, async (batch) =>
-          Promise.all(
+        const workerId = await boss.work<object>(definition.name, workOptions, async (batch) => {
+          const results = await Promise.all(
             batch.map(async (job): Promise<JobResult> => {
               try {
                 if (yieldTo) await apiQuiet(yieldTo);
@@ -159,13 +195,18 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
                 return { id: job.id, status: "failed", output: { name, message, stack } };
               }
             }),
-          ),
-        );
+          );
+          const failed = results.filter((result) => result.status === "failed").map((result) => result.id);
+          if (failed.length > 0) dueWakes.failed(definition.name, failed);
+          return results;
+        });
+        dueWakes.worker(definition.name, workerId);
       }
     },
-    async stop() {
+    async stop(graceMs = 5000) {
       await relay.stop();
-      await boss.stop({ graceful: true, timeout: 5000 });
+      dueWakes.stop();
+      await boss.stop({ graceful: true, timeout: graceMs });
     },
   };
 }

@@ -6,9 +6,10 @@ import { jobOutbox } from "./outbox-table.ts";
 
 /** Rows moved per transaction: one pg-boss insert per queue in the batch. */
 export const RELAY_BATCH = 500;
-/** How soon the relay runs after a statement wrote rows, and how often it looks otherwise. */
+/** How soon the relay runs after a statement wrote rows. */
 const SOON_MS = 5;
-const POLL_MS = 500;
+/** How soon the relay tries again after a move failed. */
+const AFTER_FAILURE_MS = 500;
 
 export interface OutboxRelay {
   /** Runs the relay shortly: call it once a statement that wrote outbox rows has committed. */
@@ -37,12 +38,15 @@ export function outboxInsert(params: Params, name: string, data: object, when?: 
  * is moving are skipped (`skip locked`), so every process may run one. Only rows of `queues()`
  * (the registered ones) are moved: pg-boss looks up a queue it has not seen outside the
  * transaction, which on the embedded engine's one connection would wait for ever.
+ * Every writer calls `soon` once its statement has committed, so the relay's own look every
+ * `pollMs` only finds rows whose writer died before that (or whose move failed): it can be slow.
  */
 export function createOutboxRelay(
   db: Database,
   boss: PgBoss,
   logger: Logger,
   queues: () => string[],
+  pollMs: number,
 ): OutboxRelay {
   async function moveBatch(names: string[]): Promise<number> {
     return db.transaction(async (tx) => {
@@ -116,14 +120,16 @@ export function createOutboxRelay(
     running = true;
     again = false;
     idle = (async () => {
+      let next = pollMs;
       try {
         // A full batch means more are waiting: go on at once.
         while (!stopped && (await relay()) === RELAY_BATCH);
       } catch (error) {
         logger.error({ err: error }, "job outbox relay failed; trying again shortly");
+        next = AFTER_FAILURE_MS;
       } finally {
         running = false;
-        schedule(again ? SOON_MS : POLL_MS);
+        schedule(again ? SOON_MS : next);
       }
     })();
   }

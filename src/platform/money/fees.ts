@@ -3,7 +3,7 @@ import { divRoundHalfUp, maxBig, minBig, type Ratio } from "./rational.ts";
 import type { ProviderFee } from "./settings.ts";
 
 /**
- * The fee model of DECISIONS section 6, as pure functions over minor units (bigint).
+ * The fee model of docs/fees.md, as pure functions over minor units (bigint).
  * docs/fees.md explains it with worked examples, which test/money/fees-doc.test.ts checks.
  */
 
@@ -109,6 +109,28 @@ export function convert(amount: bigint, from: Currency, to: Currency, rate: Rati
   );
 }
 
+/**
+ * The unit, in minor units of the price's currency, that figures converted back from the charge
+ * are rounded to: the price currency's minor unit, or the largest power of ten of it that is still
+ * worth at most one minor unit of the charge currency, whichever is larger. A charge is exact to
+ * the cent, so its conversion into NEAR (10^-24) is shown to the 0.001 NEAR that a cent is worth
+ * at 3.25 usd per near (3.092 rather than 3.0923076923076924); a usd price charged in eur keeps
+ * its cents. Exact: found with integers, never a logarithm.
+ */
+export function convertedUnit(charge: Currency, price: Currency, rate: Ratio): bigint {
+  // 10^-d price units are worth rate x 10^-d charge units; at most one charge minor unit while
+  // rate.num x 10^charge.exponent <= rate.den x 10^d.
+  const worth = rate.num * 10n ** BigInt(charge.exponent);
+  let decimals = 0;
+  while (decimals < price.exponent && worth > rate.den * 10n ** BigInt(decimals)) decimals++;
+  return 10n ** BigInt(price.exponent - decimals);
+}
+
+/** `amount` rounded half-up to a whole number of `unit`s (all in minor units). */
+export function roundToUnit(amount: bigint, unit: bigint): bigint {
+  return divRoundHalfUp(amount, unit) * unit;
+}
+
 export function computeFees(input: FeeInput): FeeResult {
   const appFeeBps = input.appType === "marketplace" ? input.appFeeBps : 0;
   const converting = input.priceCurrency.code !== input.chargeCurrency.code;
@@ -127,14 +149,13 @@ export function computeFees(input: FeeInput): FeeResult {
     const back = { num: rate.den, den: rate.num };
     const own = breakdown(input.amount, input.amount, 0n, input.platformFeeBps, appFeeBps);
     // The charge expressed in the price's currency; never below the price, whatever the roundings.
-    const converted = convert(total, input.chargeCurrency, input.priceCurrency, back);
+    const unit = convertedUnit(input.chargeCurrency, input.priceCurrency, rate);
+    const converted = roundToUnit(convert(total, input.chargeCurrency, input.priceCurrency, back), unit);
     const ownTotal = maxBig(converted, input.amount);
     const transactionFee = ownTotal - input.amount;
-    const appTransaction = convert(
-      top.amount_app_transaction_fee,
-      input.chargeCurrency,
-      input.priceCurrency,
-      back,
+    const appTransaction = roundToUnit(
+      convert(top.amount_app_transaction_fee, input.chargeCurrency, input.priceCurrency, back),
+      unit,
     );
     conversion = {
       ...own,

@@ -1,4 +1,5 @@
-import { AppError } from "../http/errors.ts";
+import { AppError, invalid } from "../http/errors.ts";
+import { formatAmountText } from "./amount.ts";
 import type { Currency } from "./currencies.ts";
 import { type AppType, computeFees, type FeeInput, type FeeResult } from "./fees.ts";
 import { type PriceItem, presentPriceItem } from "./price-item.ts";
@@ -50,4 +51,18 @@ export async function quotePriceItem(
   };
   const fees = computeFees(input);
   return { input, fees, priceItem: presentPriceItem(input, fees), rate };
+}
+
+/**
+ * Refuses a charge above MAX_PAYMENT_AMOUNT (docs/payments.md). `pointer` names the field that set
+ * the amount: the dynamic amount given, or the price whose own amount is too large.
+ */
+export function checkPaymentCeiling(money: MoneySettings, amountTotal: bigint, pointer: string): void {
+  if (amountTotal <= money.maxPaymentAmount) return;
+  const currency = money.chargeCurrency;
+  throw invalid(
+    pointer,
+    `would charge ${formatAmountText(amountTotal, currency)} ${currency.code} with fees, above the ` +
+      `maximum of ${formatAmountText(money.maxPaymentAmount, currency)} ${currency.code} per payment`,
+  );
 }

@@ -4,7 +4,7 @@ export interface Ratio {
   den: bigint;
 }
 
-/** `n / d` rounded half-up, for n >= 0 and d > 0: the one rounding rule of money (DECISIONS 5). */
+/** `n / d` rounded half-up, for n >= 0 and d > 0: the one rounding rule of money (docs/fees.md). */
 export function divRoundHalfUp(n: bigint, d: bigint): bigint {
   return (2n * n + d) / (2n * d);
 }

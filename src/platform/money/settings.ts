@@ -23,6 +23,8 @@ export interface MoneySettings {
   /** The currency shoppers are charged in by the card and bank providers. */
   chargeCurrency: Currency;
   platformFeeBps: number;
+  /** The most one payment may charge, minor units of `chargeCurrency` (MAX_PAYMENT_AMOUNT). */
+  maxPaymentAmount: bigint;
   providers: Record<PaymentProvider, ProviderFee>;
   rates: ConfiguredRate[];
 }
@@ -52,6 +54,28 @@ function minFee(env: Env, name: string, fallback: string, currency: Currency, fa
   return BigInt(match[1] + fraction.padEnd(currency.exponent, "0"));
 }
 
+/**
+ * MAX_PAYMENT_AMOUNT, major units of the charge currency. By default just under a million
+ * (999999.99 usd, 999999 jpy): card networks and Stripe stop about there, and every column and
+ * JSON number that carries a charge stays exact far beyond it. At most 12 digits before the point,
+ * so the amount in minor units is still an exact JSON number.
+ */
+function maxPaymentAmount(env: Env, currency: Currency, fail: Fail): bigint {
+  const raw =
+    env.MAX_PAYMENT_AMOUNT || `999999${currency.exponent > 0 ? `.${"9".repeat(currency.exponent)}` : ""}`;
+  const match = /^(\d{1,12})(?:\.(\d+))?$/.exec(raw);
+  const fraction = match?.[2] ?? "";
+  if (!match || fraction.length > currency.exponent) {
+    fail(
+      "MAX_PAYMENT_AMOUNT",
+      `expected an amount in ${currency.code} below 10^12 with at most ${currency.exponent} decimals`,
+    );
+  }
+  const minor = BigInt(match[1] + fraction.padEnd(currency.exponent, "0"));
+  if (minor <= 0n) fail("MAX_PAYMENT_AMOUNT", "must be more than zero");
+  return minor;
+}
+
 function rates(raw: string, fail: Fail): ConfiguredRate[] {
   if (raw.trim() === "") return [];
   return raw.split(",").map((entry) => {
@@ -70,6 +94,7 @@ export function loadMoneySettings(env: Env, sandbox: boolean, fail: Fail): Money
   return {
     chargeCurrency,
     platformFeeBps: percentBps(env, "PLATFORM_FEE_PERCENT", "1", fail),
+    maxPaymentAmount: maxPaymentAmount(env, chargeCurrency, fail),
     providers: {
       // Defaults follow Stripe's US list prices: cards 2.9% (with a $0.30 floor here, as the fee
       // model is max(min, percent)), ACH debits 0.8%.

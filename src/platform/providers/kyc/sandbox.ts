@@ -38,6 +38,8 @@ interface SandboxState {
   document: { filename: string; verified: boolean } | null;
   bank_accounts: (BankAccountSummary & { error: { code: string; reason: string } | null })[];
   payout_schedule: PayoutSchedule;
+  /** Payouts paused by the sandbox's operator (`pausePayouts`), as a provider's risk team may pause them. */
+  payouts_paused?: boolean;
   /** Idempotency keys already applied: a retried call is answered without a second effect. */
   applied: string[];
 }
@@ -77,8 +79,13 @@ function snapshot(id: string, s: SandboxState): ProviderAccount {
   }
   const cardPayments: CapabilityStatus =
     detailsDone && documentDone && s.email ? "active" : detailsDone ? "pending" : "inactive";
-  const transfers: CapabilityStatus =
-    cardPayments === "active" && goodBank ? "active" : detailsDone ? "pending" : "inactive";
+  const transfers: CapabilityStatus = s.payouts_paused
+    ? "inactive"
+    : cardPayments === "active" && goodBank
+      ? "active"
+      : detailsDone
+        ? "pending"
+        : "inactive";
   return {
     id,
     type: s.type,
@@ -92,7 +99,7 @@ function snapshot(id: string, s: SandboxState): ProviderAccount {
       eventually_due: detailsDone ? due : [...due, DOCUMENT],
       past_due: [],
       errors,
-      disabled_reason: due.length > 0 ? "requirements.past_due" : null,
+      disabled_reason: s.payouts_paused ? "platform_paused" : due.length > 0 ? "requirements.past_due" : null,
     },
     capabilities: { card_payments: cardPayments, transfers },
     payout_schedule: s.payout_schedule,
@@ -181,13 +188,29 @@ export class SandboxKycProvider implements KycProvider {
     });
   }
 
+  /**
+   * Pauses (or resumes) an account's payouts: transfers to it are refused until resumed, the way
+   * a provider pauses an account it has doubts about. A sandbox-only test control.
+   */
+  async pausePayouts(accountId: string, paused: boolean, key: string) {
+    await this.#change(accountId, key, (s) => {
+      s.payouts_paused = paused;
+    });
+  }
+
   async retrieveAccount(accountId: string) {
-    const [row] = await this.#db
-      .select()
-      .from(kycSandboxAccounts)
-      .where(eq(kycSandboxAccounts.id, accountId));
-    if (!row) throw new Error(`Sandbox account ${accountId} does not exist`);
-    return snapshot(row.id, row.state as SandboxState);
+    const account = await this.findAccount(accountId);
+    if (!account) throw new Error(`Sandbox account ${accountId} does not exist`);
+    return account;
+  }
+
+  /**
+   * The account, or undefined when the sandbox never made it: what the payments sandbox asks before
+   * a transfer, inside its own transaction (`db`), since PGlite runs one transaction at a time.
+   */
+  async findAccount(accountId: string, db: Database | Tx = this.#db): Promise<ProviderAccount | undefined> {
+    const [row] = await db.select().from(kycSandboxAccounts).where(eq(kycSandboxAccounts.id, accountId));
+    return row ? snapshot(row.id, row.state as SandboxState) : undefined;
   }
 
   hostsOnboarding(_type: AccountType) {

@@ -1,4 +1,4 @@
-import type { IntentStatus, PaymentMethodType, ProviderIntent } from "./types.ts";
+import type { IntentStatus, PaymentMethodType, ProviderIntent, ProviderReversal } from "./types.ts";
 
 /** The fields of a Stripe PaymentIntent object this service reads (the SDK's type is much wider). */
 export interface StripeIntentShape {
@@ -76,4 +76,40 @@ export function toStripeIntent(intent: ProviderIntent): StripeIntentShape {
       : null,
     metadata: intent.metadata,
   };
+}
+
+/** The fields of a Stripe Charge or Dispute object that say collected money went back. */
+export interface StripeReversalShape {
+  object?: string;
+  id?: string;
+  payment_intent?: string | { id: string } | null;
+  failure_code?: string | null;
+  failure_message?: string | null;
+  reason?: string | null;
+}
+
+const intentIdOf = (value: StripeReversalShape["payment_intent"]) =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+/**
+ * A charge event that takes money back, as a reversal: `charge.failed` (for a bank debit, the
+ * bank returned it) and `charge.dispute.created` (the shopper disputed it). Whether the money had
+ * been collected is the payments module's to decide: a `charge.failed` of a debit still processing
+ * is an ordinary failure, which the intent's own event reports.
+ */
+export function reversalOf(type: string, object: StripeReversalShape): ProviderReversal | null {
+  const intentId = intentIdOf(object.payment_intent);
+  if (!intentId) return null;
+  if (type === "charge.failed" && object.object === "charge") {
+    return {
+      intentId,
+      code: object.failure_code ?? "debit_returned",
+      message: object.failure_message ?? "The bank returned the debit.",
+    };
+  }
+  if (type === "charge.dispute.created" && object.object === "dispute") {
+    const reason = object.reason ?? "general";
+    return { intentId, code: `dispute_${reason}`, message: `The shopper disputed the debit (${reason}).` };
+  }
+  return null;
 }

@@ -67,6 +67,25 @@ export interface ProviderTransfer {
   sourceIntentId: string | null;
 }
 
+/**
+ * Money already collected that the provider took back: a bank debit returned by the shopper's bank
+ * after it succeeded (Stripe `charge.failed`), or disputed (`charge.dispute.created`).
+ */
+export interface ProviderReversal {
+  intentId: string;
+  /** The bank's or the provider's reason: `account_closed`, `debit_not_authorized`… */
+  code: string;
+  message: string;
+}
+
+/** A reversal of (part of) a transfer: the money goes back from the connected account. */
+export interface ProviderTransferReversal {
+  id: string;
+  transferId: string;
+  amount: bigint;
+  currency: string;
+}
+
 /** An inbound provider event, verified and reduced to what the payments lifecycle needs. */
 export interface ProviderEvent {
   id: string;
@@ -78,6 +97,8 @@ export interface ProviderEvent {
   intent: ProviderIntent | null;
   /** The connected account the event happened on, for Connect events. */
   account: string | null;
+  /** Set for charge events that take collected money back (a return or a dispute). */
+  reversal?: ProviderReversal | null;
 }
 
 export type PaymentMethodInput =
@@ -135,6 +156,12 @@ export interface TransferInput {
   metadata?: Record<string, string>;
 }
 
+export interface ReverseTransferInput {
+  /** Absent: everything not yet reversed. */
+  amount?: bigint;
+  metadata?: Record<string, string>;
+}
+
 /**
  * One contract for every payment provider. Cards are authorised and held (manual capture); bank
  * debits cannot be held and are collected when confirmed. Declines throw `PaymentDeclinedError`,
@@ -148,7 +175,14 @@ export interface PaymentProvider {
   captureIntent(intentId: string, amount: bigint | undefined, options: CallOptions): Promise<ProviderIntent>;
   cancelIntent(intentId: string, options: CallOptions): Promise<ProviderIntent>;
   refund(input: RefundInput, options: CallOptions): Promise<ProviderRefund>;
+  /** Refused with `TransferRefusedError` when the destination cannot receive it. */
   transfer(input: TransferInput, options: CallOptions): Promise<ProviderTransfer>;
+  /** Takes a transfer back from its connected account (Stripe's transfer reversal). */
+  reverseTransfer(
+    transferId: string,
+    input: ReverseTransferInput,
+    options: CallOptions,
+  ): Promise<ProviderTransferReversal>;
   /** Verifies the signature on the raw body (never a re-serialised one) and parses the event. */
   parseWebhook(
     rawBody: Buffer | string,
@@ -164,6 +198,21 @@ export class PaymentDeclinedError extends AppError {
     super("payment_declined", message);
     this.declineCode = declineCode;
     this.intent = intent;
+  }
+}
+
+/**
+ * The provider answered that it made no transfer (or reversal) and will not make this one: the
+ * destination does not exist or cannot receive transfers, the transfer has nothing left to
+ * reverse. `reason` is the provider's own code (Stripe's: `resource_missing`,
+ * `insufficient_capabilities_for_transfer`, `balance_insufficient`…). Trying the same call again
+ * cannot help; something must change first.
+ */
+export class TransferRefusedError extends AppError {
+  readonly reason: string;
+  constructor(reason: string, message: string) {
+    super("conflict", message);
+    this.reason = reason;
   }
 }
 

@@ -3,7 +3,13 @@ import { eq } from "drizzle-orm";
 import type { Executor, Tx } from "../../../db/index.ts";
 import { notFound } from "../../../http/errors.ts";
 import { newId } from "../../../ids.ts";
-import { fromStripeIntent, type StripeIntentShape, toStripeIntent } from "../stripe-shape.ts";
+import {
+  fromStripeIntent,
+  reversalOf,
+  type StripeIntentShape,
+  type StripeReversalShape,
+  toStripeIntent,
+} from "../stripe-shape.ts";
 import { badSignature, type ProviderEvent, type ProviderIntent } from "../types.ts";
 import { sandboxEvents, type sandboxIntents } from "./tables.ts";
 
@@ -52,6 +58,36 @@ export async function recordEvent(
   await tx.insert(sandboxEvents).values(eventRow(row, intent, type));
 }
 
+/**
+ * The `charge.failed` event Stripe sends when a collected bank debit is returned: the charge
+ * object, with the bank's reason, naming its intent.
+ */
+export async function recordChargeFailed(
+  tx: Tx,
+  row: typeof sandboxIntents.$inferSelect,
+  reason: { code: string; message: string },
+): Promise<void> {
+  const charge: StripeReversalShape & Record<string, unknown> = {
+    id: `ch_${row.id.slice(3)}`,
+    object: "charge",
+    status: "failed",
+    amount: Number(row.amount),
+    currency: row.currency,
+    payment_intent: row.id,
+    payment_method_details: { type: row.method },
+    failure_code: reason.code,
+    failure_message: reason.message,
+  };
+  await tx.insert(sandboxEvents).values({
+    id: newId("evt"),
+    type: "charge.failed",
+    intentId: row.id,
+    account: row.account,
+    data: charge,
+    createdAt: row.updatedAt,
+  });
+}
+
 function sign(secret: string, timestamp: number, body: string): string {
   return createHmac("sha256", secret).update(`${timestamp}.${body}`).digest("hex");
 }
@@ -95,13 +131,15 @@ export function verifyEvent(
     type: string;
     created: number;
     account?: string;
-    data: { object: StripeIntentShape };
+    data: { object: StripeIntentShape | StripeReversalShape };
   };
+  const object = event.data.object;
   return {
     id: event.id,
     type: event.type,
     createdAt: new Date(event.created * 1000),
-    intent: event.data.object.object === "payment_intent" ? fromStripeIntent(event.data.object) : null,
+    intent: object.object === "payment_intent" ? fromStripeIntent(object as StripeIntentShape) : null,
     account: event.account ?? null,
+    reversal: reversalOf(event.type, object as StripeReversalShape),
   };
 }

@@ -5,7 +5,8 @@ export type Outcome =
   | { kind: "authorize" }
   | { kind: "decline"; code: "card_declined"; declineCode: string; message: string }
   | { kind: "three_d_secure" }
-  | { kind: "debit"; settles: "succeeded" | "failed" };
+  /** `returned`: collected (succeeded), then returned by the bank some time later. */
+  | { kind: "debit"; settles: "succeeded" | "failed" | "returned" };
 
 const CARDS: Record<string, Outcome> = {
   "4242424242424242": { kind: "authorize" },
@@ -44,6 +45,15 @@ const TOKENS: Record<string, string> = {
 export const TEST_ROUTING_NUMBER = "110000000";
 export const BANK_ACCOUNT_SUCCEEDS = "000123456789";
 export const BANK_ACCOUNT_FAILS = "000111111116";
+/** Collected, then returned by the bank after collection: account closed (ACH return R02). */
+export const BANK_ACCOUNT_RETURNED = "000111111113";
+
+/** Why a returned test debit came back: the last error its intent then reports. */
+export const RETURN_REASON = Object.freeze({
+  code: "account_closed",
+  message:
+    "The customer's bank account was closed: the bank returned the debit after it was collected (R02).",
+});
 
 export interface Resolved {
   method: "card" | "us_bank_account";
@@ -78,6 +88,8 @@ export function resolveInstrument(input: PaymentMethodInput, now: Date): Resolve
       return { method: "us_bank_account", outcome: { kind: "debit", settles: "succeeded" }, label };
     if (input.accountNumber === BANK_ACCOUNT_FAILS)
       return { method: "us_bank_account", outcome: { kind: "debit", settles: "failed" }, label };
+    if (input.accountNumber === BANK_ACCOUNT_RETURNED)
+      return { method: "us_bank_account", outcome: { kind: "debit", settles: "returned" }, label };
     return "account number is not a sandbox test account number";
   }
   const number = input.number.replace(/[\s-]/g, "");

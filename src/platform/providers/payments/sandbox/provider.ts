@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import {
   type Database,
   drizzleRunner,
@@ -7,29 +7,38 @@ import {
   type Runner,
   type Tx,
 } from "../../../db/index.ts";
-import { AppError, invalid, notFound } from "../../../http/errors.ts";
+import { invalid, notFound } from "../../../http/errors.ts";
 import { newId } from "../../../ids.ts";
+import { SandboxKycProvider } from "../../kyc/sandbox.ts";
 import type {
   CallOptions,
   ConfirmInput,
   CreateIntentInput,
-  IntentError,
-  IntentStatus,
+  PaymentMethodInput,
   PaymentProvider,
   ProviderEvent,
   ProviderIntent,
   ProviderRefund,
   ProviderTransfer,
+  ProviderTransferReversal,
   RefundInput,
+  ReverseTransferInput,
   TransferInput,
 } from "../types.ts";
 import { PaymentDeclinedError, providerUnavailable } from "../types.ts";
-import { eventRow, recordEvent, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
+import { eventRow, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
 import { once, onceInOneStatement } from "./idempotency.ts";
-import { resolveInstrument } from "./instruments.ts";
-import { sandboxEvents, sandboxFlags, sandboxIntents, sandboxRefunds, sandboxTransfers } from "./tables.ts";
-
-type IntentRow = typeof sandboxIntents.$inferSelect;
+import { type IntentRow, presentIntent, settleIntent, unexpectedState, updateIntent } from "./intent-rows.ts";
+import { createPaymentMethod, resolvePaymentMethod, type SandboxPaymentMethod } from "./payment-methods.ts";
+import { sandboxEvents, sandboxFlags, sandboxIntents, sandboxRefunds } from "./tables.ts";
+import {
+  type ConnectedAccounts,
+  checkDestination,
+  checkSourceLeft,
+  insertReversal,
+  insertTransfer,
+  stripeTransfers,
+} from "./transfers.ts";
 
 export interface SandboxOptions {
   db: Database;
@@ -41,35 +50,14 @@ export interface SandboxOptions {
   /** How long a bank debit stays `processing` before it settles (ACH takes days; tests want less). */
   settleAfterMs?: number;
   webhookSecret?: string;
+  /** The connected accounts transfers may go to; by default the KYC sandbox's, in the same database. */
+  connectedAccounts?: ConnectedAccounts;
 }
 
 type Declined = { declined: { declineCode: string; message: string; intent: ProviderIntent } };
 type Result<T> = { ok: T } | Declined;
 
 const OUTAGE = "outage";
-
-export function presentIntent(row: IntentRow): ProviderIntent {
-  return {
-    id: row.id,
-    status: row.status as IntentStatus,
-    method: row.method as ProviderIntent["method"],
-    amount: row.amount,
-    amountCapturable: row.amountCapturable,
-    amountReceived: row.amountReceived,
-    currency: row.currency,
-    captureMethod: row.captureMethod as ProviderIntent["captureMethod"],
-    nextAction: (row.nextAction as ProviderIntent["nextAction"]) ?? null,
-    lastError: (row.lastError as IntentError | null) ?? null,
-    paymentMethodLabel: row.paymentMethodLabel,
-    metadata: row.metadata as Record<string, string>,
-  };
-}
-
-const unexpectedState = (row: IntentRow, action: string) =>
-  new AppError(
-    "invalid_state_transition",
-    `This PaymentIntent's status is ${row.status}, so it cannot be ${action}`,
-  );
 
 /**
  * A real, stateful provider that never leaves the machine: intents, refunds and transfers live in
@@ -80,10 +68,13 @@ export class SandboxPaymentProvider implements PaymentProvider {
   readonly webhookSecret: string;
   private readonly options: SandboxOptions;
   private readonly run: Runner;
+  private readonly accounts: ConnectedAccounts;
 
   constructor(options: SandboxOptions) {
     this.options = options;
     this.run = options.run ?? drizzleRunner(options.db);
+    const kyc = new SandboxKycProvider(options.db);
+    this.accounts = options.connectedAccounts ?? ((id, tx) => kyc.findAccount(id, tx));
     this.webhookSecret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
   }
 
@@ -130,39 +121,20 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return this.settle(tx, row);
   }
 
-  private async update(tx: Tx, row: IntentRow, set: Partial<IntentRow>): Promise<IntentRow> {
-    const [next] = await tx
-      .update(sandboxIntents)
-      .set({ ...set, updatedAt: this.options.now() })
-      .where(eq(sandboxIntents.id, row.id))
-      .returning();
-    if (next.status !== row.status || set.lastError) await recordEvent(tx, next, presentIntent(next));
-    return next;
+  private update(tx: Tx, row: IntentRow, set: Partial<IntentRow>): Promise<IntentRow> {
+    return updateIntent(tx, row, set, this.options.now());
   }
 
-  /** A bank debit whose settlement time has come ends succeeded or failed, as ACH reports it. */
-  private async settle(tx: Tx, row: IntentRow): Promise<IntentRow> {
-    if (row.status !== "processing" || !row.settlesAt || row.settlesAt > this.options.now()) return row;
-    if (row.settleOutcome === "succeeded") {
-      return this.update(tx, row, { status: "succeeded", amountReceived: row.amount, settlesAt: null });
-    }
-    return this.update(tx, row, {
-      status: "requires_payment_method",
-      settlesAt: null,
-      lastError: {
-        code: "account_closed",
-        declineCode: null,
-        message: "The customer's bank account has been closed.",
-      },
-    });
+  private settle(tx: Tx, row: IntentRow): Promise<IntentRow> {
+    return settleIntent(tx, row, this.options.now(), this.options.settleAfterMs ?? 5000);
   }
 
-  /** Settles every bank debit that is due; a job can call this to have their events emitted. */
+  /** Settles (or returns) every bank debit that is due; a job can call this to have their events emitted. */
   async settleDue(): Promise<number> {
     const due = await this.options.db
       .select({ id: sandboxIntents.id, account: sandboxIntents.account })
       .from(sandboxIntents)
-      .where(and(eq(sandboxIntents.status, "processing"), lte(sandboxIntents.settlesAt, this.options.now())));
+      .where(lte(sandboxIntents.settlesAt, this.options.now()));
     for (const { id, account } of due) {
       await this.options.db.transaction((tx) => this.lock(tx, id, account));
     }
@@ -231,6 +203,13 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return this.getIntent(intentId, { connectedAccount: found.account || undefined });
   }
 
+  /** A card or bank account made into a payment method id, its numbers dropped (payment-methods.ts). */
+  createPaymentMethod(
+    input: Exclude<PaymentMethodInput, { type: "token" }>,
+  ): Promise<SandboxPaymentMethod | string> {
+    return createPaymentMethod(this.options.db, input, this.options.now());
+  }
+
   async confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent> {
     return this.call<ProviderIntent>(options, "confirm_intent", { intentId, input }, async (tx, account) => {
       const row = await this.lock(tx, intentId, account);
@@ -238,7 +217,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
         throw unexpectedState(row, "confirmed");
       }
       const now = this.options.now();
-      const resolved = resolveInstrument(input.paymentMethod, now);
+      const resolved = await resolvePaymentMethod(tx, input.paymentMethod, now);
       if (typeof resolved === "string") throw invalid("/payment_method", resolved);
       if (resolved.method !== row.method) {
         throw invalid("/payment_method", `this intent takes a ${row.method} payment method`);
@@ -376,46 +355,34 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   async transfer(input: TransferInput, options: CallOptions): Promise<ProviderTransfer> {
     if (input.amount <= 0n) throw invalid("/amount", "must be positive");
-    if (!/^acct_[A-Za-z0-9]+$/.test(input.destination)) {
-      throw invalid("/destination", "must be a connected account id (acct_…)");
-    }
     return this.call(options, "transfer", input, async (tx, account) => {
+      // Inside the key's claim: a repeat of a transfer made is answered as made, whatever the
+      // account's state now, and a refusal keeps nothing under the key (as Stripe's validation).
+      await checkDestination(tx, this.accounts, input.destination);
       const currency = input.currency.toLowerCase();
       if (input.sourceIntentId) {
         const row = await this.lock(tx, input.sourceIntentId, account);
         if (row.status !== "succeeded") throw unexpectedState(row, "transferred from");
         if (row.currency !== currency) throw invalid("/currency", "must be the source charge's currency");
-        const [{ sent }] = await tx
-          .select({ sent: sql<string>`coalesce(sum(${sandboxTransfers.amount}), 0)` })
-          .from(sandboxTransfers)
-          .where(eq(sandboxTransfers.sourceIntentId, row.id));
-        if (BigInt(sent) + input.amount > row.amountReceived - row.amountRefunded) {
-          throw invalid("/amount", "exceeds what is left of the source charge");
-        }
+        await checkSourceLeft(tx, row, input.amount);
       }
-      const [transfer] = await tx
-        .insert(sandboxTransfers)
-        .values({
-          id: newId("tr"),
-          amount: input.amount,
-          currency,
-          destination: input.destination,
-          sourceIntentId: input.sourceIntentId ?? null,
-          transferGroup: input.transferGroup ?? null,
-          metadata: input.metadata ?? {},
-          createdAt: this.options.now(),
-        })
-        .returning();
-      return {
-        ok: {
-          id: transfer.id,
-          amount: transfer.amount,
-          currency,
-          destination: transfer.destination,
-          sourceIntentId: transfer.sourceIntentId,
-        },
-      };
+      return { ok: await insertTransfer(tx, input, this.options.now()) };
     });
+  }
+
+  async reverseTransfer(
+    transferId: string,
+    input: ReverseTransferInput,
+    options: CallOptions,
+  ): Promise<ProviderTransferReversal> {
+    return this.call(options, "reverse_transfer", { transferId, ...input }, async (tx) => ({
+      ok: await insertReversal(tx, transferId, input, this.options.now()),
+    }));
+  }
+
+  /** Transfers as Stripe answers them, for the sandbox's read routes (`GET /sandbox/v1/transfers`). */
+  async listTransfers(filter: { id?: string; transferGroup?: string; destination?: string }) {
+    return stripeTransfers(this.options.db, filter);
   }
 
   /** The signed webhook request for one recorded event, as the sandbox would deliver it. */

@@ -1,10 +1,44 @@
 import { Type } from "typebox";
+import { invalid, notFound } from "../../../http/errors.ts";
 import { Body, Nullable } from "../../../http/schemas.ts";
 import type { Server } from "../../../http/server.ts";
 import type { SandboxPaymentProvider } from "./provider.ts";
 
 const Params = Type.Object({ intent_id: Type.String({ pattern: "^pi_[0-9a-z]{26}$" }) });
 const tags = ["sandbox"];
+
+const Metadata = Type.Record(Type.String(), Type.String());
+/** Stripe's transfer object, as far as the sandbox keeps one (amounts in minor units, times in Unix seconds). */
+const Transfer = Type.Object({
+  id: Type.String(),
+  object: Type.Literal("transfer"),
+  amount: Type.Integer(),
+  amount_reversed: Type.Integer(),
+  currency: Type.String(),
+  created: Type.Integer(),
+  destination: Type.String({ description: "The connected account (`acct_…`) that received it" }),
+  metadata: Metadata,
+  reversed: Type.Boolean({ description: "Whether the whole amount was reversed" }),
+  reversals: Type.Object({
+    object: Type.Literal("list"),
+    data: Type.Array(
+      Type.Object({
+        id: Type.String(),
+        object: Type.Literal("transfer_reversal"),
+        amount: Type.Integer(),
+        currency: Type.String(),
+        created: Type.Integer(),
+        metadata: Metadata,
+        transfer: Type.String(),
+      }),
+    ),
+    has_more: Type.Boolean(),
+    total_count: Type.Integer(),
+    url: Type.String(),
+  }),
+  source_transaction: Nullable(Type.String({ description: "The sandbox intent the money came from" })),
+  transfer_group: Nullable(Type.String({ description: "The payment id, for transfers of a payment" })),
+});
 
 // The page a 3-D Secure card's next action points at, standing in for the issuer's challenge.
 // Plain HTML and a few lines of script: the intent id is validated by the route's pattern, so it
@@ -42,7 +76,13 @@ for (const outcome of ["pass", "fail"]) {
 </body></html>`;
 }
 
-/** The sandbox's 3-D Secure challenge: served only in sandbox mode, to the shopper's browser. */
+/**
+ * The sandbox's own public routes, served only in sandbox mode: the 3-D Secure challenge the
+ * shopper's browser is sent to, and read-only views of the transfers the sandbox made (what
+ * Stripe's `GET /v1/transfers` shows a platform), so a marketplace can see its sellers' transfers
+ * and their reversals. Sandbox money is not real money and the ids are unguessable, so, like the
+ * challenge page, they take no credential.
+ */
 export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymentProvider) {
   app.get(
     "/sandbox/3ds/:intent_id",
@@ -77,6 +117,60 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
         request.body.outcome === "pass",
       );
       return { id: after.id, status: after.status, return_url: before.nextAction?.returnUrl ?? null };
+    },
+  );
+
+  app.get(
+    "/sandbox/v1/transfers",
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: "Sandbox transfers of a transfer group (a payment id) or to a connected account",
+        description:
+          "Stripe's `GET /v1/transfers` list, filtered as Stripe filters it; one of the filters is required. At most 100.",
+        querystring: Type.Object(
+          {
+            transfer_group: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+            destination: Type.Optional(Type.String({ pattern: "^acct_[0-9A-Za-z_]{1,64}$" })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            object: Type.Literal("list"),
+            data: Type.Array(Transfer),
+            has_more: Type.Boolean(),
+            url: Type.String(),
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { transfer_group: transferGroup, destination } = request.query;
+      if (!transferGroup && !destination) {
+        throw invalid("/query/transfer_group", "give a transfer_group or a destination");
+      }
+      const data = await sandbox.listTransfers({ transferGroup, destination });
+      return { object: "list" as const, data, has_more: false, url: "/v1/transfers" };
+    },
+  );
+
+  app.get(
+    "/sandbox/v1/transfers/:transfer_id",
+    {
+      config: { public: true },
+      schema: {
+        tags,
+        summary: "One sandbox transfer, with its reversals (Stripe's `GET /v1/transfers/{id}`)",
+        params: Type.Object({ transfer_id: Type.String({ pattern: "^tr_[0-9a-z]{26}$" }) }),
+        response: { 200: Transfer },
+      },
+    },
+    async (request) => {
+      const [transfer] = await sandbox.listTransfers({ id: request.params.transfer_id });
+      if (!transfer) throw notFound("Transfer");
+      return transfer;
     },
   );
 }

@@ -55,13 +55,45 @@ export const sandboxTransfers = pgTable(
     metadata: jsonb("metadata").notNull().default({}),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("sandbox_transfers_source_idx").on(t.sourceIntentId)],
+  (t) => [
+    index("sandbox_transfers_source_idx").on(t.sourceIntentId),
+    index("sandbox_transfers_group_idx").on(t.transferGroup),
+  ],
+);
+
+/** Transfers taken back from their connected account (Stripe's transfer reversals). */
+export const sandboxTransferReversals = pgTable(
+  "sandbox_transfer_reversals",
+  {
+    id: text("id").primaryKey(),
+    transferId: text("transfer_id")
+      .notNull()
+      .references(() => sandboxTransfers.id),
+    amount: bigint("amount", { mode: "bigint" }).notNull(),
+    currency: text("currency").notNull(),
+    metadata: jsonb("metadata").notNull().default({}),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("sandbox_transfer_reversals_transfer_idx").on(t.transferId)],
 );
 
 /**
  * One row per idempotency key, as Stripe keeps them: the first answer is stored and replayed for a
  * repeat; the same key for another request is refused.
  */
+/**
+ * Payment methods the sandbox made from a card or bank account (Stripe's `pm_…`): what the
+ * instrument leads to and its label, never its number, expiry or security code, so a real card
+ * typed into a sandbox checkout is not kept anywhere.
+ */
+export const sandboxPaymentMethods = pgTable("sandbox_payment_methods", {
+  id: text("id").primaryKey(),
+  method: text("method").notNull(),
+  outcome: jsonb("outcome").notNull(),
+  label: text("label").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
+
 export const sandboxRequests = pgTable(
   "sandbox_requests",
   {

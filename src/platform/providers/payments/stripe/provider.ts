@@ -1,6 +1,11 @@
 import Stripe from "stripe";
 import { AppError, invalid, notFound } from "../../../http/errors.ts";
-import { fromStripeIntent, type StripeIntentShape } from "../stripe-shape.ts";
+import {
+  fromStripeIntent,
+  reversalOf,
+  type StripeIntentShape,
+  type StripeReversalShape,
+} from "../stripe-shape.ts";
 import type {
   CallOptions,
   ConfirmInput,
@@ -10,10 +15,12 @@ import type {
   ProviderIntent,
   ProviderRefund,
   ProviderTransfer,
+  ProviderTransferReversal,
   RefundInput,
+  ReverseTransferInput,
   TransferInput,
 } from "../types.ts";
-import { badSignature, PaymentDeclinedError, providerUnavailable } from "../types.ts";
+import { badSignature, PaymentDeclinedError, providerUnavailable, TransferRefusedError } from "../types.ts";
 
 export interface StripeProviderOptions {
   secretKey: string;
@@ -66,6 +73,19 @@ function translate(error: unknown): never {
   }
   if (e.statusCode === 404) throw notFound("Stripe object");
   throw error;
+}
+
+/**
+ * A transfer or reversal Stripe refused (400/404 `invalid_request_error`: no such destination,
+ * `insufficient_capabilities_for_transfer`, `balance_insufficient`…) is a refusal with Stripe's
+ * code; outages and the rest are translated as for every call.
+ */
+function translateTransfer(error: unknown): never {
+  const e = error as StripeFailure;
+  if (e.type === "StripeInvalidRequestError" && (e.statusCode === 400 || e.statusCode === 404)) {
+    throw new TransferRefusedError(e.code ?? "transfer_refused", e.message ?? "Stripe refused the transfer");
+  }
+  return translate(error);
 }
 
 function requestOptions(options: Partial<CallOptions>) {
@@ -212,13 +232,38 @@ export class StripePaymentProvider implements PaymentProvider {
         },
         requestOptions(options),
       )
-      .catch(translate);
+      .catch(translateTransfer);
     return {
       id: transfer.id,
       amount: BigInt(transfer.amount),
       currency: transfer.currency,
       destination: typeof transfer.destination === "string" ? transfer.destination : input.destination,
       sourceIntentId: input.sourceIntentId ?? null,
+    };
+  }
+
+  async reverseTransfer(
+    transferId: string,
+    input: ReverseTransferInput,
+    options: CallOptions,
+  ): Promise<ProviderTransferReversal> {
+    // Separate charges and transfers: a refund does not take the seller's transfer back by itself
+    // (Stripe's `reverse_transfer` is for destination charges), a transfer reversal does.
+    const reversal = await this.stripe.transfers
+      .createReversal(
+        transferId,
+        {
+          ...(input.amount === undefined ? {} : { amount: Number(input.amount) }),
+          metadata: input.metadata,
+        },
+        requestOptions(options),
+      )
+      .catch(translateTransfer);
+    return {
+      id: reversal.id,
+      transferId,
+      amount: BigInt(reversal.amount),
+      currency: reversal.currency,
     };
   }
 
@@ -241,6 +286,7 @@ export class StripePaymentProvider implements PaymentProvider {
       createdAt: new Date(event.created * 1000),
       intent: object.object === "payment_intent" ? asIntent(object) : null,
       account: event.account ?? null,
+      reversal: reversalOf(event.type, object as StripeReversalShape),
     };
   }
 }

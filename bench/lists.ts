@@ -1,0 +1,147 @@
+// `npm run bench:lists`: how `GET /payments/{app_id}` holds up as an app's payments grow, on
+// PostgreSQL (BENCH_DATABASE_URL or DATABASE_URL; a database of its own is created and dropped).
+// The payments are copies of one made through the API, inserted set-based (bench/seed-payments.ts).
+// Prints a Markdown table for docs/benchmarks.md.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createInterface } from "node:readline";
+import autocannon from "autocannon";
+import pg from "pg";
+import { clonePayments } from "./seed-payments.ts";
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SIZES = (process.env.BENCH_LIST_SIZES ?? "1000,1000000").split(",").map(Number);
+const PAGE = 20;
+const DEPTH = 20;
+
+const baseUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+if (!baseUrl) {
+  console.error("bench:lists needs PostgreSQL: set BENCH_DATABASE_URL (or DATABASE_URL)");
+  process.exit(2);
+}
+const name = `bench_lists_${randomBytes(4).toString("hex")}`;
+const admin = new pg.Client({ connectionString: baseUrl });
+await admin.connect();
+await admin.query(`create database ${name}`);
+const target = new URL(baseUrl);
+target.pathname = `/${name}`;
+
+const child = spawn(process.execPath, ["bench/server.ts"], {
+  env: { ...process.env, DATABASE_URL: target.toString(), RUN_WORKER: "false" },
+  stdio: ["ignore", "pipe", "inherit"],
+});
+const ready = await new Promise<{ app: number }>((resolve, reject) => {
+  child.once("exit", (code) => reject(new Error(`bench/server.ts exited with ${code}`)));
+  createInterface({ input: child.stdout }).on("line", (line) => {
+    if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
+  });
+});
+const server = `http://127.0.0.1:${ready.app}`;
+const db = new pg.Client({ connectionString: target.toString() });
+await db.connect();
+
+async function json(
+  path: string,
+  init: { method?: string; body?: unknown; token?: string } = {},
+): Promise<any> {
+  const response = await fetch(`${server}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      "content-type": "application/json",
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok)
+    throw new Error(`${init.method ?? "GET"} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function measure(title: string, path: string, token: string) {
+  const result = await autocannon({
+    url: `${server}${path}`,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${title}: ${result.non2xx} non-2xx answers`);
+  return { title, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+const rows: { title: string; rps: number; p50: number; p99: number }[] = [];
+try {
+  const stamp = Date.now();
+  const signup = await json("/auth/signup", {
+    method: "POST",
+    body: {
+      email: `lists${stamp}@example.com`,
+      password: "benchmark password 1",
+      username: `lists${stamp}`,
+      first_name: "Bench",
+      last_name: "Lists",
+    },
+  });
+  const token: string = signup.token;
+  const app = await json("/apps", {
+    method: "POST",
+    token,
+    body: { name: "Lists", app_fee: 0, use_explorer: false },
+  });
+  const price = await json(`/prices/${app.id}`, {
+    method: "POST",
+    token,
+    body: { name: "Ticket", amount: 12.5, currency: "usd" },
+  });
+  const template = await json(`/payments/${app.id}`, {
+    method: "POST",
+    token,
+    body: { price_id: price.id, payment_provider: "card" },
+  });
+  let held = 1;
+  for (const size of SIZES) {
+    const started = Date.now();
+    // Copies are numbered on from the last seeding, so each size adds only what it lacks.
+    await clonePayments(db, template.id, size - held, held);
+    held = size;
+    console.error(`seeded ${size} payments in ${Math.round((Date.now() - started) / 1000)} s`);
+    // The record PAGE x DEPTH down the list (the template is the newest, its copies older in turn).
+    const deep = `${template.id}_${PAGE * DEPTH - 1}`;
+    const label = size.toLocaleString("en");
+    // Warm-up: the first requests pay for plans and caches.
+    await autocannon({
+      url: `${server}/payments/${app.id}`,
+      connections: CONNECTIONS,
+      duration: 1,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    rows.push(await measure(`${label} payments, page 1`, `/payments/${app.id}?limit=${PAGE}`, token));
+    rows.push(
+      await measure(
+        `${label} payments, ${DEPTH + 1}st page by cursor`,
+        `/payments/${app.id}?limit=${PAGE}&starting_after=${deep}`,
+        token,
+      ),
+    );
+    rows.push(
+      await measure(
+        `${label} payments, ${DEPTH + 1}st page by number`,
+        `/payments/${app.id}?limit=${PAGE}&page=${DEPTH + 1}`,
+        token,
+      ),
+    );
+  }
+} finally {
+  await db.end();
+  await new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+  await admin.query(`drop database if exists ${name} with (force)`);
+  await admin.end();
+}
+
+console.log(`\n${CONNECTIONS} connections, ${DURATION} s per row, PostgreSQL\n`);
+console.log("| Request | requests/s | p50 ms | p99 ms |");
+console.log("|---|---:|---:|---:|");
+for (const row of rows) console.log(`| ${row.title} | ${Math.round(row.rps)} | ${row.p50} | ${row.p99} |`);

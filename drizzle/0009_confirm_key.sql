@@ -1,0 +1,1 @@
+ALTER TABLE "payments" ADD COLUMN "confirm_key" text;

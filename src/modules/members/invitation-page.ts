@@ -1,0 +1,97 @@
+import { escapeHtml, layout } from "../../platform/pages/html.ts";
+
+export interface InvitationView {
+  invite_token: string;
+  email: string;
+  role: string;
+  app_name: string;
+}
+
+// Signs in (or signs up) through the public API, then accepts with `POST /members/accept`: the
+// page does nothing a program could not. The session token lives only in this page's memory.
+const SCRIPT = `
+const view = JSON.parse(document.getElementById("data").textContent);
+const $ = (id) => document.getElementById(id);
+let token = null;
+const say = (text, kind) => { $("message").textContent = text; $("message").className = kind || ""; };
+async function api(method, path, body) {
+  const headers = { "content-type": "application/json" };
+  if (token) headers.authorization = "Bearer " + token;
+  const answer = await fetch(path, { method, headers, body: JSON.stringify(body) });
+  const json = await answer.json().catch(() => null);
+  if (!answer.ok) throw new Error((json && json.detail) || "HTTP " + answer.status);
+  return json;
+}
+async function accept() {
+  const member = await api("POST", "/members/accept", { invite_token: view.invite_token });
+  $("forms").hidden = true; $("done").hidden = false; say("");
+  $("joined").textContent = "You joined " + member.app.name + " as " + member.role + ".";
+  $("app-id").textContent = member.app.id;
+}
+function busy(form, on) { for (const b of form.querySelectorAll("button")) b.disabled = on; }
+$("signin").addEventListener("submit", async (event) => {
+  event.preventDefault(); busy($("signin"), true); say("Signing in…");
+  try {
+    if (!token) token = (await api("POST", "/auth/login", { email: $("email").value, password: $("password").value })).token;
+    await accept();
+  } catch (error) { say(error.message, "error"); }
+  busy($("signin"), false);
+});
+$("signup").addEventListener("submit", async (event) => {
+  event.preventDefault(); busy($("signup"), true); say("Creating your account…");
+  try {
+    if (!token) token = (await api("POST", "/auth/signup", { email: view.email, password: $("new-password").value,
+      username: $("username").value, first_name: $("first-name").value, last_name: $("last-name").value })).token;
+    await accept();
+  } catch (error) { say(error.message, "error"); }
+  busy($("signup"), false);
+});
+$("show-signup").addEventListener("click", () => { $("signin").hidden = true; $("signup").hidden = false; });
+$("show-signin").addEventListener("click", () => { $("signup").hidden = true; $("signin").hidden = false; });
+`;
+
+/** The page an invitation mail links to: the app and the role, and a way in. */
+export function invitationPage(view: InvitationView, nonce: string): string {
+  const email = escapeHtml(view.email);
+  return layout(
+    nonce,
+    `Join ${view.app_name}`,
+    `<h1>Join <span id="app-name">${escapeHtml(view.app_name)}</span></h1>
+<p>You are invited to this app as <strong id="role">${escapeHtml(view.role)}</strong>. The invitation is
+for <strong id="invited-email">${email}</strong>: accept it with an account that has this address.</p>
+<div id="forms">
+<form id="signin">
+  <label for="email">Email</label><input id="email" type="email" value="${email}" autocomplete="email" required>
+  <label for="password">Password</label><input id="password" type="password" autocomplete="current-password" required>
+  <button type="submit">Sign in and accept</button>
+  <p>No account with this address yet? <button type="button" class="link" id="show-signup">Create one</button></p>
+</form>
+<form id="signup" hidden>
+  <p>Your account's address is <strong>${email}</strong>. The password needs at least 12 characters.</p>
+  <label for="username">Username</label><input id="username" autocomplete="username" required>
+  <label for="first-name">First name</label><input id="first-name" autocomplete="given-name" required>
+  <label for="last-name">Last name</label><input id="last-name" autocomplete="family-name" required>
+  <label for="new-password">Password</label><input id="new-password" type="password" minlength="12" autocomplete="new-password" required>
+  <button type="submit">Create the account and accept</button>
+  <p>Have an account? <button type="button" class="link" id="show-signin">Sign in</button></p>
+</form>
+</div>
+<div id="done" hidden>
+  <p class="ok" id="joined"></p>
+  <p>The app's id is <code id="app-id"></code>. Your account now reaches it through the API
+  (<a href="/docs">API documentation</a>).</p>
+</div>
+<p id="message" role="status" aria-live="polite"></p>`,
+    { data: view, code: SCRIPT },
+  );
+}
+
+/** For a link that no longer works: used, withdrawn, or never issued. */
+export function invitationGonePage(nonce: string): string {
+  return layout(
+    nonce,
+    "Invitation not valid",
+    `<h1>This invitation is not valid</h1>
+<p>It was already accepted, or withdrawn by the app's owner. Ask them for a new invitation.</p>`,
+  );
+}

@@ -1,0 +1,105 @@
+import { eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import { notFound } from "../../platform/http/errors.ts";
+import { formatAmountText } from "../../platform/money/amount.ts";
+import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
+import { formatMoney } from "../../platform/money/display.ts";
+import { convert } from "../../platform/money/fees.ts";
+import { quotePriceItem } from "../../platform/money/quote.ts";
+import type { PaymentProvider } from "../../platform/money/settings.ts";
+import { amountToPay } from "../prices/amount.ts";
+import { presentPublicPrice } from "../prices/presenters.ts";
+import { feeContext } from "../prices/service.ts";
+import { prices } from "../prices/tables.ts";
+import { triggerParams } from "../triggers/form.ts";
+import type { PaymentRow } from "./lifecycle.ts";
+
+/**
+ * What the shopper is charged, line by line, as the page shows it before paying and on the
+ * receipt: the price (in its own currency), the price in the charge currency when they differ,
+ * the fees added on top (the `price_item`'s `amount_transaction_fee`) and the total charged
+ * (`amount_total`). Every figure is formatted per its currency.
+ */
+export interface ChargeSummary {
+  price: string;
+  converted: string | null;
+  fees: string;
+  total: string;
+}
+
+function summarize(
+  amount: bigint,
+  priceCurrency: Currency,
+  charged: bigint,
+  total: bigint,
+  chargeCurrency: Currency,
+): ChargeSummary {
+  return {
+    price: formatMoney(amount, priceCurrency),
+    converted: priceCurrency.code === chargeCurrency.code ? null : formatMoney(charged, chargeCurrency),
+    fees: formatMoney(total - charged, chargeCurrency),
+    total: formatMoney(total, chargeCurrency),
+  };
+}
+
+type PriceRow = typeof prices.$inferSelect;
+
+/** The summary a payment of `price` would have now (`amount` only for dynamic prices). */
+export async function quoteCheckout(
+  deps: Deps,
+  price: PriceRow,
+  provider: PaymentProvider,
+  amountGiven: string | undefined,
+  amountPath: string,
+): Promise<ChargeSummary> {
+  const currency = currencyOf(price.currency, "currency");
+  const amount = amountToPay(price, amountGiven, currency, amountPath);
+  const quote = await quotePriceItem(deps.config.money, deps.rates, {
+    amount,
+    currency,
+    provider,
+    ...(await feeContext(deps.db, price.appId)),
+  });
+  return summarize(amount, currency, quote.fees.amount, quote.fees.amount_total, quote.fees.currency);
+}
+
+/** The summary of what a payment charges, from the amounts and the rate it stored when created. */
+export function paymentSummary(row: PaymentRow): ChargeSummary {
+  const currency = currencyOf(row.currency, "currency");
+  const chargeCurrency = currencyOf(row.chargeCurrency, "charge_currency");
+  const rate = { num: BigInt(row.rate.num), den: BigInt(row.rate.den) };
+  // The same conversion `computeFees` made, so the fees line is exactly `amount_transaction_fee`.
+  const charged =
+    currency.code === chargeCurrency.code ? row.amount : convert(row.amount, currency, chargeCurrency, rate);
+  return summarize(row.amount, currency, charged, row.chargeAmount, chargeCurrency);
+}
+
+export async function priceById(deps: Deps, priceId: string): Promise<PriceRow> {
+  const [price] = await deps.db.select().from(prices).where(eq(prices.id, priceId));
+  if (!price) throw notFound("Price");
+  return price;
+}
+
+/** Everything the page is rendered from. `row` is the price as the view counted it. */
+export async function checkoutView(deps: Deps, row: PriceRow, methods: PaymentProvider[]) {
+  const price = presentPublicPrice(row, deps.now());
+  const currency = currencyOf(row.currency, "currency");
+  const quotes: Partial<Record<PaymentProvider, ChargeSummary>> = {};
+  for (const method of methods) quotes[method] = await quoteCheckout(deps, row, method, undefined, "/amount");
+  return {
+    price: {
+      id: price.id,
+      name: price.name,
+      type: price.type,
+      currency: currency.code,
+      exponent: currency.exponent,
+      /** The price's amount (the least a dynamic price takes), minor units as text, and shown. */
+      amount_minor: row.amount.toString(),
+      amount_decimal: formatAmountText(row.amount, currency),
+      amount_text: formatMoney(row.amount, currency),
+      expired: price.expired,
+    },
+    quotes,
+    params: await triggerParams(deps.db, row.triggerId),
+  };
+}

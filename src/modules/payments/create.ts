@@ -1,0 +1,219 @@
+import type { Deps } from "../../deps.ts";
+import type { Principal, Role } from "../../platform/auth/principal.ts";
+import { hashToken } from "../../platform/auth/secrets.ts";
+import { insertInto, Params, statementRunner } from "../../platform/db/index.ts";
+import { AppError, invalid } from "../../platform/http/errors.ts";
+import { newId, newSecret } from "../../platform/ids.ts";
+import { currencyOf } from "../../platform/money/currencies.ts";
+import type { AppType } from "../../platform/money/fees.ts";
+import { checkPaymentCeiling, quotePriceItem } from "../../platform/money/quote.ts";
+import { presentApp } from "../apps/service.ts";
+import { sellerNotPayable, sellerStanding } from "../kyc/sellers.ts";
+import { checkRole } from "../members/access.ts";
+import { amountToPay } from "../prices/amount.ts";
+import { isExpired } from "../prices/presenters.ts";
+import { eventParts } from "../webhooks/events.ts";
+import { type PaymentContext, PaymentContexts, readContext, unchangedSince } from "./context.ts";
+import { type PaymentJob, PREPARE_INTENT_JOB } from "./job-names.ts";
+import { type PaymentRow, paymentEventData } from "./lifecycle.ts";
+import { checkPayable } from "./payable.ts";
+import { sealPaymentToken } from "./payment-token.ts";
+import { paymentEvents, payments } from "./tables.ts";
+
+export interface CreatePaymentInput {
+  price_id: string;
+  /** Internal: hold only (auction bids); see `payments.deferExecution`. */
+  defer_execution?: boolean;
+  payment_provider: "card" | "us_bank_account";
+  trigger_data_input?: { params_data_input: Record<string, unknown> };
+  amount?: number | string;
+  shopper_email?: string;
+}
+
+export const actorName = (actor: Principal | "shopper") =>
+  actor === "shopper" ? "shopper" : actor.kind === "user" ? `user:${actor.userId}` : `api_key:${actor.keyId}`;
+
+/**
+ * Creates a pending payment for a price: the amount (a dynamic price takes the shopper's, at least
+ * its own), the fee split and the exchange rate are fixed now and never recomputed. Used by the
+ * API and by the hosted checkout (`actor` "shopper").
+ *
+ * One round trip when this process created a payment of the same price for the same caller in the
+ * last minute, two otherwise, and no BEGIN/COMMIT on either engine. The context (app, price,
+ * trigger, role, seller, webhook endpoints) is read in one statement and remembered; the write is
+ * one statement too: the payment, its first event, the `payment.pending` webhook deliveries and
+ * the provider-intent job, all written only if every row the context came from is unchanged
+ * (`unchangedSince`), so all or none commit and none on a stale context. A remembered context
+ * that is stale, or that refused the payment, is read afresh and decided again.
+ */
+export async function openPayment(
+  deps: Deps,
+  actor: Principal | "shopper",
+  appId: string,
+  input: CreatePaymentInput,
+) {
+  const key = {
+    appId,
+    priceId: input.price_id,
+    userId: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
+  };
+  const contexts = PaymentContexts.of(deps.db);
+  const remembered = contexts.get(key);
+  if (remembered) {
+    try {
+      const opened = await writePayment(deps, actor, input, key, remembered);
+      if (opened) return opened;
+    } catch (error) {
+      // Only a refusal is decided again; a failed write is not retried (it may have committed).
+      if (!(error instanceof AppError)) throw error;
+    }
+    contexts.delete(key);
+  }
+  // A change between the read and the write (an app or price edited at that moment) reads again.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const context = await readContext(deps.db, key);
+    const opened = await writePayment(deps, actor, input, key, context);
+    if (opened) {
+      contexts.set(key, context!);
+      return opened;
+    }
+  }
+  throw new AppError(
+    "conflict",
+    "The price or its app kept changing while the payment was created; try again",
+  );
+}
+
+/**
+ * Decides and writes a new payment on `context`; answers nothing (and writes nothing) if a row
+ * the context came from has changed since it was read.
+ */
+async function writePayment(
+  deps: Deps,
+  actor: Principal | "shopper",
+  input: CreatePaymentInput,
+  key: { appId: string; priceId: string; userId: string | null },
+  context: PaymentContext | undefined,
+) {
+  const { appId } = key;
+  const token = newSecret("pt_");
+  let role: Role | undefined;
+  if (actor !== "shopper") {
+    // An API key acts for its one app, with the developer role.
+    const found =
+      actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : context?.role;
+    role = checkRole(context ? (found as Role | undefined) : undefined, "edit");
+  }
+  const price = context?.price;
+  if (!context || !price) throw invalid("/body/price_id", "no such price in this app");
+  if (isExpired(price, deps.now()))
+    throw new AppError("conflict", "This price has expired and cannot be paid");
+  // A seller's share is never kept silently: no payment unless the seller can receive it now
+  // (active, with an account whose payouts are enabled; docs/kyc.md).
+  if (price.kycId) {
+    const standing = sellerStanding(context.seller);
+    if (!standing.payable) throw sellerNotPayable(standing.needs);
+  }
+  const currency = currencyOf(price.currency, "price.currency");
+  const amount = amountToPay(price, input.amount, currency, "/body/amount");
+  const params = checkPayable(context, input.trigger_data_input?.params_data_input ?? {});
+  const quote = await quotePriceItem(deps.config.money, deps.rates, {
+    amount,
+    currency,
+    provider: input.payment_provider,
+    appType: context.app.type as AppType,
+    appFeeBps: context.app.appFeeBps,
+  });
+  const fees = quote.fees;
+  checkPaymentCeiling(
+    deps.config.money,
+    fees.amount_total,
+    input.amount === undefined ? "/body/price_id" : "/body/amount",
+  );
+  if (fees.amount_seller < 0n) throw new AppError("conflict", "The fees leave the seller a negative share");
+  const provider = deps.paymentProviders.forMethod(input.payment_provider);
+  const now = deps.now();
+  const id = newId("pay");
+  // Every column is written, so the row answered is the row stored and nothing is read back.
+  const row: PaymentRow = {
+    id,
+    appId,
+    priceId: price.id,
+    status: "pending",
+    method: input.payment_provider,
+    providerId: provider.id,
+    amount,
+    currency: currency.code,
+    chargeAmount: fees.amount_total,
+    chargeCurrency: fees.currency.code,
+    sellerAmount: fees.amount_seller,
+    appAmount: fees.amount_app,
+    platformAmount: fees.amount_platform,
+    priceItem: quote.priceItem as unknown as Record<string, unknown>,
+    rate: { num: String(quote.rate.ratio.num), den: String(quote.rate.ratio.den) },
+    triggerId: price.triggerId,
+    triggerDataInput: { params_data_input: params },
+    kycId: price.kycId,
+    shopperEmail: input.shopper_email?.toLowerCase() ?? null,
+    deferExecution: input.defer_execution ?? false,
+    paymentTokenHash: hashToken(token),
+    paymentTokenSealed: sealPaymentToken(deps.config, token, id),
+    transactionResponse: {},
+    confirmationStatus: {},
+    createdAt: now,
+    updatedAt: now,
+    intentId: null,
+    capturedAmount: 0n,
+    refundedAmount: 0n,
+    nextAction: null,
+    sentTransaction: null,
+    transactionId: null,
+    transactionUrl: null,
+    authState: "none",
+    transfers: {},
+    confirmAttempts: 0,
+    confirmKey: null,
+    transferRound: 0,
+  };
+  const values = new Params();
+  const written = "(select ok from current_context)";
+  const parts = [
+    `current_context as (select ${unchangedSince(key, context.versions, values)} as ok)`,
+    `payment as (${insertInto(payments, row, values, written)})`,
+    `event as (${insertInto(
+      paymentEvents,
+      {
+        id: newId("pev"),
+        paymentId: id,
+        fromStatus: null,
+        toStatus: "pending",
+        actor: actorName(actor),
+        reason: "created",
+        createdAt: now,
+      },
+      values,
+      written,
+    )})`,
+    ...eventParts(
+      deps,
+      context.endpoints,
+      {
+        appId,
+        type: "payment.pending",
+        data: paymentEventData(id, "pending", null, "created", 1),
+      },
+      values,
+      "webhook_",
+      written,
+    ),
+    // The provider intent is made ahead of the shopper's payment method, off the request path.
+    `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id }, written)})`,
+  ];
+  const [result] = await statementRunner(deps.database)(
+    `with ${parts.join(",\n")}\nselect ok from current_context`,
+    values.values,
+  );
+  if (result?.ok !== true) return undefined;
+  deps.jobs.relaySoon();
+  return { row, token, price, app: presentApp(context.app, context.owner, role) };
+}

@@ -1,0 +1,64 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { Tx } from "../../platform/db/index.ts";
+import { payments } from "./tables.ts";
+
+/**
+ * The kinds of money still in flight that keep an app from being deleted, and what ends each:
+ * - `pending`: opened and not being paid: cancel it (or let the shopper pay);
+ * - `processing`: an authorisation or a bank debit under way: wait for it to land;
+ * - `hold`: a held card or a collected bank debit whose contract call runs: wait, or cancel the hold;
+ * - `bids_on_hold`: auction bids backed by a hold: end the auction (or cancel the bid's payment);
+ * - `failed_captured`: collected but the contract call failed: refund or retry;
+ * - `failed_transfers`: paid but a seller transfer is missing: retry or refund.
+ * Paid, refunded, failed and cancelled payments are settled: they never block a delete, and are
+ * kept after it.
+ */
+export const OPEN_MONEY_KINDS = Object.freeze([
+  "pending",
+  "processing",
+  "hold",
+  "bids_on_hold",
+  "failed_captured",
+  "failed_transfers",
+] as const);
+export type OpenMoney = Record<(typeof OPEN_MONEY_KINDS)[number], number>;
+
+const OPEN_STATUSES = ["pending", "hold", "failed-captured", "failed-transfers"];
+
+/** Counts an app's money in flight per kind, inside the caller's transaction. */
+export async function openMoneyOf(tx: Tx, appId: string): Promise<OpenMoney> {
+  const counted = (condition: ReturnType<typeof sql>) =>
+    sql<number>`(count(*) filter (where ${condition}))::int`;
+  const bid = payments.deferExecution;
+  const [row] = await tx
+    .select({
+      pending: counted(sql`${payments.status} = 'pending' and not ${bid} and ${payments.authState} = 'none'`),
+      processing: counted(
+        sql`${payments.status} = 'pending' and not ${bid} and ${payments.authState} <> 'none'`,
+      ),
+      hold: counted(sql`${payments.status} = 'hold' and not ${bid}`),
+      bids_on_hold: counted(sql`${payments.status} in ('pending', 'hold') and ${bid}`),
+      failed_captured: counted(sql`${payments.status} = 'failed-captured'`),
+      failed_transfers: counted(sql`${payments.status} = 'failed-transfers'`),
+    })
+    .from(payments)
+    .where(and(eq(payments.appId, appId), inArray(payments.status, OPEN_STATUSES)));
+  return row;
+}
+
+const LABELS: Record<keyof OpenMoney, [string, string]> = {
+  pending: ["payment pending", "payments pending"],
+  processing: ["payment processing", "payments processing"],
+  hold: ["payment on hold", "payments on hold"],
+  bids_on_hold: ["bid on hold", "bids on hold"],
+  failed_captured: ["payment failed-captured", "payments failed-captured"],
+  failed_transfers: ["payment failed-transfers", "payments failed-transfers"],
+};
+
+/** `1 payment processing, 2 bids on hold`, or undefined when nothing is open. */
+export function describeOpenMoney(open: OpenMoney): string | undefined {
+  const parts = OPEN_MONEY_KINDS.filter((kind) => open[kind] > 0).map(
+    (kind) => `${open[kind]} ${LABELS[kind][open[kind] === 1 ? 0 : 1]}`,
+  );
+  return parts.length > 0 ? parts.join(", ") : undefined;
+}

@@ -1,0 +1,55 @@
+import type { Deps } from "../../deps.ts";
+import { invalid } from "../../platform/http/errors.ts";
+import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
+import type { PaymentRow } from "./lifecycle.ts";
+import type { ConfirmInput } from "./service.ts";
+
+function methodInput(input: ConfirmInput["payment_method"]): PaymentMethodInput {
+  switch (input.type) {
+    case "card":
+      return {
+        type: "card",
+        number: input.number.replace(/ /g, ""),
+        expMonth: input.exp_month,
+        expYear: input.exp_year,
+        cvc: input.cvc,
+      };
+    case "us_bank_account":
+      return {
+        type: "us_bank_account",
+        routingNumber: input.routing_number,
+        accountNumber: input.account_number,
+        accountHolderName: input.account_holder_name,
+      };
+    case "token":
+      return { type: "token", id: input.id };
+  }
+}
+
+/**
+ * The payment method a confirm pays with, as an id: what the authorize job, the tables and the
+ * logs hold. With Stripe the shopper's browser made it (Stripe.js), and raw numbers are refused.
+ * In sandbox mode raw test numbers are accepted for convenience, and are exchanged here for a
+ * sandbox payment method before anything is stored or queued, as Stripe's own API would; so a
+ * real card typed into a sandbox checkout is not kept anywhere (only its brand and last four).
+ */
+export async function paymentMethodFor(
+  deps: Pick<Deps, "paymentProviders">,
+  payment: PaymentRow,
+  input: ConfirmInput["payment_method"],
+): Promise<Extract<PaymentMethodInput, { type: "token" }>> {
+  const method = methodInput(input);
+  if (method.type === "token") return method;
+  if (payment.providerId !== "sandbox") {
+    throw invalid(
+      "/body/payment_method/type",
+      "must be `token` (a Stripe.js payment method) with this provider",
+    );
+  }
+  if (method.type !== payment.method) {
+    throw invalid("/body/payment_method/type", `this payment is paid by ${payment.method}`);
+  }
+  const made = await deps.paymentProviders.sandbox.createPaymentMethod(method);
+  if (typeof made === "string") throw invalid("/body/payment_method", made);
+  return { type: "token", id: made.id };
+}

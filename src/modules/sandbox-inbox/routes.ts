@@ -1,0 +1,66 @@
+import { Type } from "typebox";
+import type { Deps } from "../../deps.ts";
+import { listResponse, pageFields, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { newNonce, sendPage } from "../../platform/pages/html.ts";
+import { inboxPage } from "./page.ts";
+import { listMails } from "./service.ts";
+
+const tags = ["sandbox"];
+
+const Mail = Type.Object({
+  id: Type.String(),
+  to: Type.String({ description: "The recipient's address" }),
+  subject: Type.String(),
+  text: Type.String({ description: "The whole message, links and tokens included" }),
+  app_id: Nullable(Type.String({ description: "The app the mail is about, if any" })),
+  created_at: Timestamp,
+});
+
+const MailQuery = Type.Object(
+  {
+    ...pageFields,
+    to: Type.Optional(
+      Type.String({ format: "email", maxLength: 254, description: "Only mail to this address" }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * The sandbox inbox (sandbox mode only; the routes do not exist otherwise, so they answer 404):
+ * the mails the sandbox mailer sent, in full, to the people entitled to read them.
+ */
+export async function sandboxInboxRoutes(app: Server, deps: Deps) {
+  app.get(
+    "/sandbox/mail",
+    {
+      schema: {
+        tags,
+        summary:
+          "Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first",
+        querystring: MailQuery,
+        response: { 200: listResponse(Mail, "Mails, newest first") },
+      },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { items, total, neighbours } = await listMails(deps, request.actor, page, request.query.to);
+      setListHeaders(request, reply, page, total, neighbours);
+      return items;
+    },
+  );
+
+  app.get(
+    "/sandbox/mail/inbox",
+    {
+      config: { public: true },
+      schema: { tags, summary: "Sandbox mode: the inbox page (HTML); sign in to read your mail" },
+    },
+    async (_request, reply) => {
+      const nonce = newNonce();
+      return sendPage(reply, 200, nonce, inboxPage(nonce));
+    },
+  );
+}

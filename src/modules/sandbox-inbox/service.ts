@@ -1,0 +1,102 @@
+import { and, eq, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import type { Keyring } from "../../platform/crypto/keyring.ts";
+import { seal, unsealWithAny } from "../../platform/crypto/sealed.ts";
+import type { Database } from "../../platform/db/index.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import type { JobDefinition } from "../../platform/jobs/index.ts";
+import { members } from "../members/tables.ts";
+import { requireUser } from "../users/service.ts";
+import { users } from "../users/tables.ts";
+import { mailContext, openMailText } from "./store.ts";
+import { sandboxMails } from "./tables.ts";
+
+type MailRow = typeof sandboxMails.$inferSelect;
+
+function present(deps: Pick<Deps, "config">, row: MailRow) {
+  return {
+    id: row.id,
+    to: row.recipient,
+    subject: row.subject,
+    text: openMailText(deps.config, row),
+    app_id: row.appId,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The mails a signed-in user may read: those sent to their own address, and those about apps
+ * they own (the invitations they sent, their auctions' sign-in codes). A developer member reads
+ * only their own mail: invitations are an owner's business, as the invite token answer is.
+ */
+function readableBy(db: Database, userId: string, email: string): SQL {
+  const owned = db
+    .select({ appId: members.appId })
+    .from(members)
+    .where(and(eq(members.userId, userId), eq(members.role, "owner"), isNotNull(members.acceptedAt)));
+  return or(eq(sandboxMails.recipient, email), inArray(sandboxMails.appId, owned)) as SQL;
+}
+
+/** The caller's sandbox inbox, newest first; `to` narrows it to one recipient. */
+export async function listMails(deps: Deps, actor: Principal, page: Page, to?: string) {
+  const userId = requireUser(actor);
+  const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const where = and(
+    readableBy(deps.db, userId, user.email),
+    to ? eq(sandboxMails.recipient, to.toLowerCase()) : undefined,
+  );
+  const window = await pageWindow(deps.db, page, {
+    table: sandboxMails,
+    createdAt: sandboxMails.createdAt,
+    id: sandboxMails.id,
+    scope: where,
+    newestFirst: true,
+  });
+  const [fetched, total] = await Promise.all([
+    deps.db
+      .select()
+      .from(sandboxMails)
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, sandboxMails, where),
+  ]);
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map((row) => present(deps, row)), total, neighbours };
+}
+
+export const PRUNE_SANDBOX_MAIL_JOB = "sandbox.prune-mail";
+
+/** Drops mails older than SANDBOX_MAIL_RETENTION_HOURS, hourly (sandbox mode only). */
+export function pruneSandboxMailJob(deps: Pick<Deps, "db" | "config" | "now">): JobDefinition<object> {
+  return {
+    name: PRUNE_SANDBOX_MAIL_JOB,
+    schedule: "41 * * * *",
+    async handle() {
+      const cutoff = new Date(deps.now().getTime() - deps.config.sandboxMailRetentionHours * 3600_000);
+      await deps.db.delete(sandboxMails).where(lt(sandboxMails.createdAt, cutoff));
+    },
+  };
+}
+
+/**
+ * Re-seals every stored sandbox mail under the current master key, for `npm run rotate-master-key`.
+ * Rows already under it, and rows pruned or changed meanwhile, are left alone.
+ */
+export async function resealSandboxMails(db: Database, keyring: Keyring): Promise<{ resealed: number }> {
+  let resealed = 0;
+  const rows = await db.select({ id: sandboxMails.id, sealed: sandboxMails.textSealed }).from(sandboxMails);
+  for (const row of rows) {
+    const opened = unsealWithAny(keyring, row.sealed, mailContext(row.id));
+    if (opened.current) continue;
+    const updated = await db
+      .update(sandboxMails)
+      .set({ textSealed: seal(keyring.current.key, opened.plaintext, mailContext(row.id)) })
+      .where(and(eq(sandboxMails.id, row.id), eq(sandboxMails.textSealed, row.sealed)))
+      .returning({ id: sandboxMails.id });
+    resealed += updated.length;
+  }
+  return { resealed };
+}

@@ -1,0 +1,71 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyReply } from "fastify";
+import { escapeHtml, jsonForScript } from "../http/html.ts";
+
+/**
+ * Pieces the small hosted pages share (the invitation page, the sandbox inbox): server-rendered
+ * HTML whose one inline script and one inline style run under a per-response nonce, values passed
+ * to the script as a JSON data block (never spliced into markup or script), and headers that keep
+ * a page out of frames, caches and Referer headers.
+ */
+export { escapeHtml, jsonForScript };
+
+export const newNonce = () => randomBytes(16).toString("base64");
+
+/**
+ * Nothing from elsewhere: only the page's own nonce'd script and style, calls to this origin, and
+ * no form posts (the script sends JSON itself), frames or base changes.
+ */
+export function strictPolicy(nonce: string): string {
+  return [
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    `style-src 'nonce-${nonce}'`,
+    "connect-src 'self'",
+    // `data:` lets the empty icon stop the browser asking for /favicon.ico.
+    "img-src data:",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+  ].join("; ");
+}
+
+/** Sends a page with its policy; no-referrer and no-store, since some pages carry a token in the URL. */
+export function sendPage(reply: FastifyReply, status: number, nonce: string, html: string) {
+  return reply
+    .code(status)
+    .header("content-security-policy", strictPolicy(nonce))
+    .header("referrer-policy", "no-referrer")
+    .header("cache-control", "no-store")
+    .header("x-content-type-options", "nosniff")
+    .type("text/html; charset=utf-8")
+    .send(html);
+}
+
+const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
+h1{font-size:1.4rem}fieldset{border:1px solid #d5d9e2;border-radius:8px;margin:1rem 0;padding:1rem}
+label{display:block;margin:.5rem 0}input{display:block;width:100%;padding:.4rem;box-sizing:border-box;font:inherit}
+button{margin-top:.8rem;padding:.5rem 1rem;border-radius:6px;border:0;background:#3a4ee0;color:#fff;font:inherit;cursor:pointer}
+button.link{background:none;color:#3a4ee0;padding:0;text-decoration:underline}
+.errors,.error{color:#a3202a}.ok{color:#0a7a2f}[hidden]{display:none}
+pre{white-space:pre-wrap;word-break:break-all;background:#f2f4f8;padding:.8rem;border-radius:8px}
+article{border-top:1px solid #d5d9e2;padding:.5rem 0}small{color:#5a6070}`;
+
+/** The whole document: head, the shared style, the body, then the data block and script if any. */
+export function layout(
+  nonce: string,
+  title: string,
+  body: string,
+  script?: { data?: unknown; code: string },
+): string {
+  const data =
+    script?.data === undefined
+      ? ""
+      : `<script type="application/json" id="data">${jsonForScript(script.data)}</script>\n`;
+  const tail = script ? `${data}<script nonce="${nonce}">${script.code}</script>` : "";
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">
+<title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
+<body>${body}${tail}</body></html>`;
+}

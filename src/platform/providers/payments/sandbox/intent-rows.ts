@@ -1,0 +1,103 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "../../../db/index.ts";
+import { AppError } from "../../../http/errors.ts";
+import type { IntentError, IntentStatus, ProviderIntent } from "../types.ts";
+import { recordChargeFailed, recordEvent } from "./events.ts";
+import { RETURN_REASON } from "./instruments.ts";
+import { sandboxIntents } from "./tables.ts";
+
+// An intent row of the sandbox provider, and what every operation does to one.
+
+export type IntentRow = typeof sandboxIntents.$inferSelect;
+
+export function presentIntent(row: IntentRow): ProviderIntent {
+  return {
+    id: row.id,
+    status: row.status as IntentStatus,
+    method: row.method as ProviderIntent["method"],
+    amount: row.amount,
+    amountCapturable: row.amountCapturable,
+    amountReceived: row.amountReceived,
+    currency: row.currency,
+    captureMethod: row.captureMethod as ProviderIntent["captureMethod"],
+    nextAction: (row.nextAction as ProviderIntent["nextAction"]) ?? null,
+    lastError: (row.lastError as IntentError | null) ?? null,
+    paymentMethodLabel: row.paymentMethodLabel,
+    metadata: row.metadata as Record<string, string>,
+  };
+}
+
+export const unexpectedState = (row: IntentRow, action: string) =>
+  new AppError(
+    "invalid_state_transition",
+    `This PaymentIntent's status is ${row.status}, so it cannot be ${action}`,
+  );
+
+/** Writes `set` to an intent, recording the event a status change (or a new error) makes. */
+export async function updateIntent(
+  tx: Tx,
+  row: IntentRow,
+  set: Partial<IntentRow>,
+  now: Date,
+): Promise<IntentRow> {
+  const [next] = await tx
+    .update(sandboxIntents)
+    .set({ ...set, updatedAt: now })
+    .where(eq(sandboxIntents.id, row.id))
+    .returning();
+  if (next.status !== row.status || set.lastError) await recordEvent(tx, next, presentIntent(next));
+  return next;
+}
+
+/**
+ * A bank debit whose settlement time has come ends succeeded or failed, as ACH reports it. A
+ * returning test account succeeds first, then, as long again later, is returned by its bank: the
+ * intent wants a payment method again, with the bank's reason (`charge.failed` and
+ * `payment_intent.payment_failed`, as Stripe reports a return).
+ */
+export async function settleIntent(
+  tx: Tx,
+  row: IntentRow,
+  now: Date,
+  settleAfterMs: number,
+): Promise<IntentRow> {
+  if (!row.settlesAt || row.settlesAt > now) return row;
+  if (row.status === "succeeded" && row.settleOutcome === "returned") {
+    const returned = await updateIntent(
+      tx,
+      row,
+      {
+        status: "requires_payment_method",
+        settlesAt: null,
+        lastError: { code: RETURN_REASON.code, declineCode: null, message: RETURN_REASON.message },
+      },
+      now,
+    );
+    await recordChargeFailed(tx, returned, RETURN_REASON);
+    return returned;
+  }
+  if (row.status !== "processing") return row;
+  if (row.settleOutcome === "succeeded" || row.settleOutcome === "returned") {
+    const returnsAt = row.settleOutcome === "returned" ? new Date(now.getTime() + settleAfterMs) : null;
+    return updateIntent(
+      tx,
+      row,
+      { status: "succeeded", amountReceived: row.amount, settlesAt: returnsAt },
+      now,
+    );
+  }
+  return updateIntent(
+    tx,
+    row,
+    {
+      status: "requires_payment_method",
+      settlesAt: null,
+      lastError: {
+        code: "account_closed",
+        declineCode: null,
+        message: "The customer's bank account has been closed.",
+      },
+    },
+    now,
+  );
+}

@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { pruneSandboxMailJob } from "../../src/modules/sandbox-inbox/service.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { checkRouteBasics, eventually } from "../helpers/contract.ts";
+import { assertProblem, call, createApp, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+before(async () => {
+  t = await buildTestApp();
+  f = await tenantFixture(t);
+});
+after(() => t.close());
+
+const inbox = async (token: string, query = "") =>
+  expectStatus(await call(t, "GET", `/sandbox/mail${query}`, { token }), 200) as {
+    id: string;
+    to: string;
+    subject: string;
+    text: string;
+    app_id: string | null;
+  }[];
+
+async function invite(email: string, role = "developer", appId = f.app.id, token = f.owner.token) {
+  return expectStatus(await call(t, "POST", `/members/${appId}`, { token, body: { email, role } }), 201);
+}
+
+describe("the invitation mail and page", () => {
+  test("the mail links to the page, which shows the app and the role under a strict policy", async () => {
+    const invited = await invite("page-reader@example.com");
+    const mail = await eventually(async () =>
+      (await inbox(f.owner.token, "?to=page-reader@example.com")).at(0),
+    );
+    const link = `${t.deps.config.publicUrl}/invitations/${invited.invite_token}`;
+    assert.ok(mail.text.includes(link), mail.text);
+    assert.equal(mail.app_id, f.app.id);
+
+    const page = await call(t, "GET", `/invitations/${invited.invite_token}`);
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers["content-type"]), /text\/html/);
+    const csp = String(page.headers["content-security-policy"]);
+    for (const part of [
+      "default-src 'none'",
+      "connect-src 'self'",
+      "frame-ancestors 'none'",
+      "base-uri 'none'",
+    ]) {
+      assert.ok(csp.includes(part), csp);
+    }
+    const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+    assert.ok(nonce && page.text.includes(`<script nonce="${nonce}">`), "the script runs by its nonce");
+    assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval/);
+    assert.equal(page.headers["referrer-policy"], "no-referrer");
+    assert.equal(page.headers["cache-control"], "no-store");
+    assert.match(page.text, /Owner&#39;s app/);
+    assert.match(page.text, /page-reader@example\.com/);
+    assert.ok(
+      !t.logs.join("").includes(invited.invite_token),
+      "neither the mail's log copy nor the request log",
+    );
+  });
+
+  test("an app name cannot inject markup into the page", async () => {
+    const owner = await signup(t);
+    const app = await createApp(t, owner.token, { name: "</script><script>alert(1)</script>" });
+    const invited = await invite("escaped@example.com", "developer", app.id, owner.token);
+    const page = await call(t, "GET", `/invitations/${invited.invite_token}`);
+    assert.equal(page.status, 200);
+    assert.ok(!page.text.includes("<script>alert(1)"), "escaped in markup");
+    assert.ok(page.text.includes("\\u003c/script>\\u003cscript>alert(1)"), "and in the data block");
+  });
+
+  test("an unknown, used or withdrawn token answers a 404 page", async () => {
+    const withdrawn = await invite("withdrawn@example.com");
+    expectStatus(
+      await call(t, "DELETE", `/members/${f.app.id}/${withdrawn.id}`, { token: f.owner.token }),
+      204,
+    );
+    for (const token of [withdrawn.invite_token, "inv_unknown"]) {
+      const page = await call(t, "GET", `/invitations/${token}`);
+      assert.equal(page.status, 404);
+      assert.match(String(page.headers["content-type"]), /text\/html/);
+      assert.match(page.text, /not valid/);
+    }
+  });
+});
+
+describe("the sandbox inbox", () => {
+  test("a user reads the mail to their own address and about the apps they own, nothing else", async () => {
+    const invitee = await signup(t);
+    await invite(invitee.email);
+    await invite("someone-else@example.com");
+    const own = await eventually(async () => {
+      const mails = await inbox(invitee.token);
+      return mails.length ? mails : undefined;
+    });
+    assert.deepEqual(
+      own.map((m) => m.to),
+      [invitee.email],
+    );
+    assert.match(own[0].text, /\/invitations\/inv_/);
+    // The owner sees every invitation of the app; the developer member and the outsider do not.
+    const byOwner = await eventually(async () => {
+      const mails = await inbox(f.owner.token, "?to=someone-else@example.com");
+      return mails.length ? mails : undefined;
+    });
+    assert.equal(byOwner.length, 1);
+    assert.deepEqual(await inbox(f.developer.token, "?to=someone-else@example.com"), []);
+    assert.deepEqual(await inbox(f.outsider.token, `?to=${encodeURIComponent(invitee.email)}`), []);
+    assert.ok((await inbox(f.owner.token)).every((m) => m.app_id === f.app.id || m.to === f.owner.email));
+  });
+
+  test("lists with paging headers; API keys are refused; bad filters are 400", async () => {
+    const list = await call(t, "GET", "/sandbox/mail?limit=1", { token: f.owner.token });
+    expectStatus(list, 200);
+    assert.equal(list.body.length, 1);
+    assert.ok(Number(list.headers["x-total-count"]) >= 2);
+    assert.match(String(list.headers.link), /rel="next"/);
+    await checkRouteBasics(t, { method: "GET", url: "/sandbox/mail", token: f.owner.token, list: true });
+    const key = expectStatus(
+      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.owner.token, body: { name: "k" } }),
+      201,
+    ).key;
+    assertProblem(await call(t, "GET", "/sandbox/mail", { token: key }), 403, "forbidden");
+    const problem = assertProblem(
+      await call(t, "GET", "/sandbox/mail?to=not-an-address", { token: f.owner.token }),
+      400,
+      "validation_failed",
+    );
+    assert.ok(problem.errors.some((e: { path: string }) => e.path === "/query/to"));
+    const page = await call(t, "GET", "/sandbox/mail/inbox");
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers["content-security-policy"]), /default-src 'none'/);
+  });
+
+  test("mails older than SANDBOX_MAIL_RETENTION_HOURS are pruned", async () => {
+    const before = (await inbox(f.owner.token, "?limit=100")).length;
+    assert.ok(before > 0);
+    const soon = { ...t.deps, now: () => new Date(Date.now() + 71 * 3600_000) };
+    await pruneSandboxMailJob(soon).handle({}, { id: "test", retryCount: 0 });
+    assert.equal((await inbox(f.owner.token, "?limit=100")).length, before, "kept within 72 hours");
+    const later = { ...t.deps, now: () => new Date(Date.now() + 73 * 3600_000) };
+    await pruneSandboxMailJob(later).handle({}, { id: "test", retryCount: 0 });
+    assert.deepEqual(await inbox(f.owner.token), []);
+  });
+});
+
+describe("outside sandbox mode", () => {
+  test("the inbox does not exist and mails are not stored", async () => {
+    const live = await buildTestApp({ SANDBOX: "false", PAYMENTS_PROVIDER: "sandbox", CHAINS: "sandbox" });
+    try {
+      const user = await signup(live);
+      for (const url of ["/sandbox/mail", "/sandbox/mail/inbox"]) {
+        assertProblem(await call(live, "GET", url, { token: user.token }), 404, "not_found");
+      }
+      const app = await createApp(live, user.token);
+      expectStatus(
+        await call(live, "POST", `/members/${app.id}`, {
+          token: user.token,
+          body: { email: "live@example.com", role: "developer" },
+        }),
+        201,
+      );
+      await eventually(() => live.mailer.to("live@example.com").at(0));
+      const rows = await live.deps.db.execute("select count(*)::int as n from sandbox_mails");
+      assert.equal((rows as unknown as { rows: { n: number }[] }).rows[0].n, 0);
+    } finally {
+      await live.close();
+    }
+  });
+});

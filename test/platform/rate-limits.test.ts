@@ -1,0 +1,144 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { loadConfig } from "../../src/config.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { assertProblem, call, expectStatus, signup } from "../helpers/http.ts";
+
+const login = (t: TestApp, email: string, password: string, headers: Record<string, string> = {}) =>
+  call(t, "POST", "/auth/login", { body: { email, password }, headers });
+
+function retryAfter(answer: { headers: Record<string, unknown> }): number {
+  const value = Number(answer.headers["retry-after"]);
+  assert.ok(Number.isInteger(value) && value >= 1, `Retry-After is a whole number of seconds: ${value}`);
+  return value;
+}
+
+describe("log-in back-off per account", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp();
+  });
+  after(() => t.close());
+
+  test("five wrong passwords are free; then even the right one waits, and a success clears the run", async () => {
+    const person = await signup(t);
+    for (let i = 0; i < 5; i++)
+      assertProblem(await login(t, person.email, "wrong password!"), 401, "unauthenticated");
+    const waiting = await login(t, person.email, person.password);
+    assertProblem(waiting, 429, "rate_limited");
+    const seconds = retryAfter(waiting);
+    assert.ok(seconds <= 2, `the first wait is short (${seconds} s)`);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000 + 100));
+    expectStatus(await login(t, person.email, person.password), 200);
+    // The success ended the run: the next mistake is free again.
+    assertProblem(await login(t, person.email, "wrong password!"), 401, "unauthenticated");
+    expectStatus(await login(t, person.email, person.password), 200);
+  });
+
+  test("each further failure doubles the wait", async () => {
+    const person = await signup(t);
+    for (let i = 0; i < 5; i++) await login(t, person.email, "wrong password!");
+    const first = retryAfter(await login(t, person.email, "wrong password!"));
+    await new Promise((resolve) => setTimeout(resolve, first * 1000 + 100));
+    assertProblem(await login(t, person.email, "wrong password!"), 401, "unauthenticated");
+    const second = retryAfter(await login(t, person.email, person.password));
+    assert.ok(second > first, `the wait grew: ${first} s, then ${second} s`);
+  });
+
+  test("unknown emails are counted too, so answers do not tell which accounts exist", async () => {
+    for (let i = 0; i < 5; i++)
+      assertProblem(await login(t, "nobody@example.com", "wrong password!"), 401, "unauthenticated");
+    assertProblem(await login(t, "nobody@example.com", "wrong password!"), 429, "rate_limited");
+  });
+});
+
+describe("per-address limits", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp({ RATE_LIMITS: "signup_per_ip=2/3600,login_per_ip=3/900", TRUST_PROXY: "true" });
+  });
+  after(() => t.close());
+
+  test("sign-ups from one address stop at the limit with 429 and Retry-After; another address goes on", async () => {
+    const from = (ip: string) => ({ "x-forwarded-for": ip });
+    const body = (n: number) => ({
+      email: `limit${n}@example.com`,
+      password: "correct horse battery staple",
+      username: `limit${n}`,
+      first_name: "Ada",
+      last_name: "Lovelace",
+    });
+    expectStatus(await call(t, "POST", "/auth/signup", { body: body(1), headers: from("203.0.113.7") }), 201);
+    expectStatus(await call(t, "POST", "/auth/signup", { body: body(2), headers: from("203.0.113.7") }), 201);
+    const refused = await call(t, "POST", "/auth/signup", { body: body(3), headers: from("203.0.113.7") });
+    assertProblem(refused, 429, "rate_limited");
+    assert.ok(retryAfter(refused) > 3000, "the window is an hour");
+    // TRUST_PROXY: the client is the address the proxy names, so another client is not blocked.
+    expectStatus(
+      await call(t, "POST", "/auth/signup", { body: body(3), headers: from("198.51.100.4") }),
+      201,
+    );
+  });
+
+  test("log-ins from one address stop at the limit, whichever accounts they try", async () => {
+    const headers = { "x-forwarded-for": "192.0.2.99" };
+    for (let i = 0; i < 3; i++)
+      assertProblem(
+        await login(t, `someone${i}@example.com`, "wrong password!", headers),
+        401,
+        "unauthenticated",
+      );
+    assertProblem(await login(t, "someone9@example.com", "wrong password!", headers), 429, "rate_limited");
+  });
+});
+
+describe("hosted checkout limits", () => {
+  let t: TestApp;
+  before(async () => {
+    t = await buildTestApp({
+      RATE_LIMITS: "checkout_per_ip=2/600,checkout_per_price=3/600",
+      TRUST_PROXY: "true",
+    });
+  });
+  after(() => t.close());
+
+  test("anonymous payments stop per address and per price, before anything is written", async () => {
+    const owner = await signup(t);
+    const app = expectStatus(
+      await call(t, "POST", "/apps", {
+        token: owner.token,
+        body: { name: "Shop", app_fee: 0, use_explorer: false },
+      }),
+      201,
+    );
+    const price = expectStatus(
+      await call(t, "POST", `/prices/${app.id}`, {
+        token: owner.token,
+        body: { name: "Ticket", amount: 5, currency: "usd" },
+      }),
+      201,
+    );
+    const pay = (ip: string) =>
+      call(t, "POST", `/checkout/${price.id}/payments`, {
+        body: { email: "shopper@example.com", payment_provider: "card" },
+        headers: { "x-forwarded-for": ip },
+      });
+    expectStatus(await pay("203.0.113.1"), 201);
+    expectStatus(await pay("203.0.113.1"), 201);
+    const perAddress = await pay("203.0.113.1");
+    assertProblem(perAddress, 429, "rate_limited");
+    retryAfter(perAddress);
+    expectStatus(await pay("203.0.113.2"), 201);
+    assertProblem(await pay("203.0.113.3"), 429, "rate_limited");
+    const list = await call(t, "GET", `/payments/${app.id}`, { token: owner.token });
+    assert.equal(list.body.length, 3, "the refused tries opened nothing");
+  });
+});
+
+test("a bad RATE_LIMITS or TRUST_PROXY stops start-up naming the setting", () => {
+  assert.throws(() => loadConfig({ RATE_LIMITS: "signup_per_ip=lots" }), /RATE_LIMITS/);
+  assert.throws(() => loadConfig({ RATE_LIMITS: "no_such_limit=1/60" }), /RATE_LIMITS/);
+  assert.throws(() => loadConfig({ TRUST_PROXY: "yes please" }), /TRUST_PROXY/);
+  assert.equal(loadConfig({ RATE_LIMITS: "signup_per_ip=5/60" }).rateLimits.signup_per_ip.max, 5);
+  assert.equal(loadConfig({ TRUST_PROXY: "2" }).trustProxy, 2);
+});
