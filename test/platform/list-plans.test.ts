@@ -18,7 +18,8 @@ interface Sent {
   values: unknown[];
 }
 const sent: Sent[] = [];
-const originalQuery = pg.Pool.prototype.query;
+// Client, not Pool: the pool's queries and a transaction's (a checked-out client) both pass here.
+const originalQuery = pg.Client.prototype.query;
 
 let t: TestApp;
 let fx: Awaited<ReturnType<typeof tenantFixture>>;
@@ -64,20 +65,20 @@ const skip = onPostgres
 
 describe("list query plans", { skip }, () => {
   before(async () => {
-    pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
       if (typeof first === "string") sent.push({ text: first, values: second ?? [] });
       else if (first && typeof first.text === "string")
         sent.push({ text: first.text, values: first.values ?? second ?? [] });
       return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof pg.Pool.prototype.query;
+    } as typeof pg.Client.prototype.query;
     t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
     fx = await tenantFixture(t);
     admin = new pg.Client({ connectionString: t.connectionString });
     await admin.connect();
   });
   after(async () => {
-    pg.Pool.prototype.query = originalQuery;
+    pg.Client.prototype.query = originalQuery;
     await admin?.end();
     await t?.close();
   });
