@@ -77,7 +77,8 @@ describe("the write's check of its context", () => {
   const touches: [string, () => SQL][] = [
     ["the app", () => sql`update apps set name = name where id = ${f.app.id}`],
     ["the app's creator", () => sql`update users set username = username where id = ${f.owner.user.id}`],
-    ["the price", () => sql`update prices set amount = amount where id = ${price.id}`],
+    // The price's version is its values without the view counter: a real change counts.
+    ["the price", () => sql`update prices set name = name || '.' where id = ${price.id}`],
     ["the trigger", () => sql`update triggers set call_data = call_data where id = ${trigger.id}`],
     ["the trigger's wallet", () => sql`update wallets set name = name where id = ${wallet.id}`],
     [
@@ -96,6 +97,14 @@ describe("the write's check of its context", () => {
       assert.equal(await holds(context.versions), false);
     });
   }
+
+  test("a view of the price's checkout page keeps it", async () => {
+    const context = await readContext(t.deps.db, key());
+    assert.ok(context);
+    const page = await call(t, "GET", `/checkout/${price.id}`);
+    assert.equal(page.status, 200);
+    assert.equal(await holds(context.versions), true);
+  });
 
   test("a webhook endpoint added, changed or removed fails it", async () => {
     const receiver = new Receiver();
@@ -153,6 +162,33 @@ describe("creates on a remembered context", () => {
     });
     assert.ok(remembered, "the context is remembered after a create");
     expectStatus(await create(), 201);
+  });
+
+  test("a shopper's view of the checkout page between two creates keeps the remembered context", async () => {
+    const contexts = PaymentContexts.of(t.deps.db);
+    const key = { appId: f.app.id, priceId: price.id, userId: f.developer.user.id };
+    expectStatus(await create(), 201);
+    const remembered = contexts.get(key);
+    assert.ok(remembered);
+    assert.equal((await call(t, "GET", `/checkout/${price.id}`)).status, 200);
+    expectStatus(await create(), 201);
+    // Read again, the context would be a new object: the same one means the write held first time.
+    assert.equal(contexts.get(key), remembered, "the create used the remembered context");
+  });
+
+  test("concurrent checkout views never make a create answer 409", async () => {
+    const views = Array.from({ length: 20 }, () => call(t, "GET", `/checkout/${price.id}`));
+    const creates = Array.from({ length: 20 }, () => create());
+    const [viewed, created] = await Promise.all([Promise.all(views), Promise.all(creates)]);
+    assert.ok(viewed.every((r) => r.status === 200));
+    assert.deepEqual(
+      created.map((r) => r.status),
+      created.map(() => 201),
+    );
+    const [{ views: count }] = await rows<{ views: number }>(
+      sql`select views from prices where id = ${price.id}`,
+    );
+    assert.ok(count >= 20, "every view counted");
   });
 
   test("a seller deactivated is refused at the next create, and payable again once reactivated", async () => {

@@ -15,14 +15,16 @@ import { webhookEndpoints } from "../webhooks/tables.ts";
 /**
  * The row versions (`xmin`, which every update of a row changes) of everything a new payment is
  * decided on, as one text: the app, its creator, the price, its trigger and wallet, the caller's
- * membership, the price's seller and the app's webhook endpoints. `userId` is the SQL of the
+ * membership, the price's seller and the app's webhook endpoints. The price is the exception: its
+ * version is a digest of its values without `views`, because the checkout page counts a view on
+ * that row, and a shopper who opens the page and then pays must not make the create read again. `userId` is the SQL of the
  * calling user's id (null for API keys and shoppers). The context read selects it and a create's
  * write compares it, both from this one expression, so the two can never disagree on what counts.
  */
 function versionsOf(userId: SQL): SQL {
   const version = (column: SQL) => sql`coalesce(${column}::text, '-')`;
   return sql`concat_ws(',',
-    ${version(sql`"apps".xmin`)}, ${version(sql`"users".xmin`)}, ${version(sql`"prices".xmin`)},
+    ${version(sql`"apps".xmin`)}, ${version(sql`"users".xmin`)}, ${version(sql`md5((to_jsonb("prices") - 'views')::text)`)},
     ${version(sql`"triggers".xmin`)}, ${version(sql`"wallets".xmin`)},
     ${version(sql`(select "members".xmin from "members" where "members"."app_id" = "apps"."id"
       and "members"."user_id" = ${userId}::text and "members"."accepted_at" is not null)`)},
