@@ -73,7 +73,11 @@ test("the OpenAPI document defines the shapes the interface leaves open", async 
   const doc = expectStatus(await call(t, "GET", "/openapi.json"), 200);
   const post = doc.paths["/apps/{app_id}/kycs"].post;
   assert.ok(post.responses["201"] && post.responses["200"]);
-  const text = JSON.stringify(doc.paths["/apps/{app_id}/kycs/{kyc_id}"]);
+  const get = doc.paths["/apps/{app_id}/kycs/{kyc_id}"].get;
+  const envelope = get.responses["200"].content["application/json"].schema;
+  assert.deepEqual(envelope, { $ref: "#/components/schemas/KycEnvelope" });
+  assert.deepEqual(doc.components.schemas.KycEnvelope.properties.data, { $ref: "#/components/schemas/Kyc" });
+  const text = JSON.stringify(doc.components.schemas);
   for (const field of [
     "payout_schedule",
     "delay_days",

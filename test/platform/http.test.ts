@@ -106,11 +106,13 @@ describe("system endpoints", () => {
     const expected: string[] = [];
     for (const route of t.routes) {
       if (route.hidden) continue;
-      expected.push(`${route.method} ${route.url.replace(/:(\w+)/g, "{$1}")}`);
+      // Compared by shape: the document may name a path parameter as the interface does (docs/openapi.md).
+      expected.push(`${route.method} ${route.url.replace(/:(\w+)/g, "{}")}`);
     }
     const documented = new Set<string>();
     for (const [path, operations] of Object.entries<Record<string, unknown>>(doc.paths)) {
-      for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${path}`);
+      const shape = path.replace(/\{\w+\}/g, "{}");
+      for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${shape}`);
     }
     for (const route of expected) assert.ok(documented.has(route), `${route} is in the OpenAPI document`);
     const createApp = doc.paths["/apps"].post;

@@ -13,6 +13,7 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
     "/apps/:app_id/api-keys",
     {
       schema: {
+        operationId: "createApiKey",
         tags,
         summary: "Create an API key for the app; the key is answered this once",
         params: AppParams,
@@ -30,6 +31,7 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
     "/apps/:app_id/api-keys",
     {
       schema: {
+        operationId: "listApiKeys",
         tags,
         summary: "The app's API keys, without the keys themselves",
         params: AppParams,
@@ -54,6 +56,7 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
     "/apps/:app_id/api-keys/:key_id",
     {
       schema: {
+        operationId: "revokeApiKey",
         tags,
         summary: "Revoke an API key at once (owners: any key; developers: their own)",
         params: ApiKeyParams,

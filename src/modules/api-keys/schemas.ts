@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 
 export const ApiKey = Type.Object({
   id: Type.String(),
@@ -23,3 +23,6 @@ export const ApiKeyParams = Type.Object({
   app_id: Type.String({ maxLength: 64 }),
   key_id: Type.String({ maxLength: 64 }),
 });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ ApiKey, CreatedApiKey });

@@ -12,6 +12,7 @@ export async function appRoutes(app: Server, deps: Deps) {
     "/apps",
     {
       schema: {
+        operationId: "createApp",
         tags,
         summary: "Create an app; the caller becomes its owner",
         body: CreateAppBody,
@@ -25,6 +26,7 @@ export async function appRoutes(app: Server, deps: Deps) {
     "/apps",
     {
       schema: {
+        operationId: "listApps",
         tags,
         summary: "Apps the caller is a member of",
         querystring: ListQuery,
@@ -41,7 +43,9 @@ export async function appRoutes(app: Server, deps: Deps) {
 
   app.get(
     "/apps/:app_id",
-    { schema: { tags, summary: "One app", params: AppParams, response: { 200: App } } },
+    {
+      schema: { operationId: "getApp", tags, summary: "One app", params: AppParams, response: { 200: App } },
+    },
     async (request) => apps.getApp(deps, request.actor, request.params.app_id),
   );
 
@@ -49,6 +53,7 @@ export async function appRoutes(app: Server, deps: Deps) {
     "/apps/:app_id",
     {
       schema: {
+        operationId: "updateApp",
         tags,
         summary: "Change an app's settings",
         params: AppParams,
@@ -63,6 +68,7 @@ export async function appRoutes(app: Server, deps: Deps) {
     "/apps/:app_id",
     {
       schema: {
+        operationId: "deleteApp",
         tags,
         summary: "Delete an app (owner only); 409 naming what is open while money is in flight",
         description:

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
 export const AppPermissions = Type.Object({
@@ -51,3 +51,6 @@ export const UpdateAppBody = Body({
 });
 
 export const AppParams = Type.Object({ app_id: Type.String({ maxLength: 64 }) });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ App, AppPermissions });

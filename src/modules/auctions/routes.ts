@@ -35,6 +35,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:app_id",
     {
       schema: {
+        operationId: "createAuction",
         tags,
         summary: "Create an auction and its two prices",
         params: AppParams,
@@ -52,6 +53,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:app_id",
     {
       schema: {
+        operationId: "listAuctions",
         tags,
         summary: "Auctions of an app",
         params: AppParams,
@@ -76,6 +78,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:app_id/:auction_id",
     {
       schema: {
+        operationId: "getAuction",
         tags,
         summary: "One auction with its bids",
         params: AuctionParams,
@@ -90,6 +93,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:id",
     {
       schema: {
+        operationId: "updateAuction",
         tags,
         summary: "Rename an auction, or change its starting amount and currency before the first bid",
         params: AuctionIdParams,
@@ -109,6 +113,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:app_id/:auction_id",
     {
       schema: {
+        operationId: "deleteAuction",
         tags,
         summary: "Delete an auction that has no bid",
         params: AuctionParams,
@@ -125,6 +130,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:app_id/shoppers/:shopper_id",
     {
       schema: {
+        operationId: "updateShopper",
         tags,
         summary: "Disable (or enable) a shopper",
         params: ShopperParams,
@@ -147,6 +153,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "sendShopperCode",
         tags,
         summary: "Mail a shopper a one-time sign-in code (rate-limited per email and address)",
         security: [],
@@ -172,6 +179,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "createShopperSession",
         tags,
         summary: "Trade a one-time code for a shopper token",
         security: [],
@@ -192,8 +200,9 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:app_id/:auction_id/bids",
     {
       // A shopper token, not a user session or API key: checked by the service.
-      config: { public: true },
+      config: { public: true, idempotencyKey: true },
       schema: {
+        operationId: "placeBid",
         tags,
         summary:
           "Bid (shopper token); 202: the Bid, `pending` until its card hold lands; `Idempotency-Key` replays a bid",
@@ -224,6 +233,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
     "/auctions/:app_id/:auction_id/bids",
     {
       schema: {
+        operationId: "listBids",
         tags,
         summary: "Bids of an auction, oldest first",
         params: AuctionParams,
@@ -249,7 +259,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
   app.get(
     "/auctions/:app_id/:auction_id/bids/:bid_id",
     {
-      schema: { tags, summary: "One bid", params: BidParams, response: { 200: Bid } },
+      schema: { operationId: "getBid", tags, summary: "One bid", params: BidParams, response: { 200: Bid } },
     },
     async (request) => {
       const { app_id, auction_id, bid_id } = request.params;
@@ -260,8 +270,9 @@ export async function auctionRoutes(app: Server, deps: Deps) {
   app.get(
     "/a/:auction_id",
     {
-      config: { public: true },
+      config: { public: true, page: "text/html" },
       schema: {
+        operationId: "getAuctionPage",
         tags,
         summary: "The auction's public page (HTML); counts a view",
         security: [],
@@ -287,8 +298,9 @@ export async function auctionRoutes(app: Server, deps: Deps) {
   app.get(
     "/a/:auction_id/events",
     {
-      config: { public: true },
+      config: { public: true, page: "text/event-stream" },
       schema: {
+        operationId: "streamAuctionEvents",
         tags,
         summary: "Server-sent events: the auction's public state, sent whenever it changes",
         security: [],

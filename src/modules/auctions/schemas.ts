@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { Payment } from "../payments/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 
@@ -138,3 +138,6 @@ export const AuctionIdParams = Type.Object({ id: IdParam });
 export const PublicAuctionParams = Type.Object({ auction_id: IdParam });
 export const ShopperParams = Type.Object({ app_id: IdParam, shopper_id: IdParam });
 export const BidParams = Type.Object({ app_id: IdParam, auction_id: IdParam, bid_id: IdParam });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ Shopper, Bid, Auction, ShopperSession });

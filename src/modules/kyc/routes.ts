@@ -15,6 +15,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     "/apps/:app_id/kycs",
     {
       schema: {
+        operationId: "createKyc",
         tags,
         summary: "Create a seller's KYC record, or answer the existing one for this identifier",
         description:
@@ -41,6 +42,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     "/apps/:app_id/kycs",
     {
       schema: {
+        operationId: "listKycs",
         tags,
         summary: "The app's KYC records, newest first",
         params: AppParams,
@@ -64,7 +66,15 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
 
   app.get(
     "/apps/:app_id/kycs/:kyc_id",
-    { schema: { tags, summary: "One KYC record", params: KycParams, response: { 200: KycEnvelope } } },
+    {
+      schema: {
+        operationId: "getKyc",
+        tags,
+        summary: "One KYC record",
+        params: KycParams,
+        response: { 200: KycEnvelope },
+      },
+    },
     async (request) => ({
       data: await service.getKyc(deps, ctx, request.actor, request.params.app_id, request.params.kyc_id),
     }),
@@ -74,6 +84,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     "/apps/:app_id/kycs/:kyc_id",
     {
       schema: {
+        operationId: "updateKyc",
         tags,
         summary: "Activate or deactivate a seller (inactive: no new payments for their prices)",
         params: KycParams,
@@ -97,6 +108,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     "/apps/:app_id/kycs/:kyc_id/refresh-token",
     {
       schema: {
+        operationId: "refreshKycToken",
         tags,
         summary: "Regenerate the edit_token; the old one stops working at once",
         params: KycParams,
@@ -116,7 +128,15 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
 
   app.delete(
     "/apps/:app_id/kycs/:kyc_id",
-    { schema: { tags, summary: "Delete a KYC record", params: KycParams, response: { 204: NoContent } } },
+    {
+      schema: {
+        operationId: "deleteKyc",
+        tags,
+        summary: "Delete a KYC record",
+        params: KycParams,
+        response: { 204: NoContent },
+      },
+    },
     async (request, reply) => {
       await service.deleteKyc(deps, request.actor, request.params.app_id, request.params.kyc_id);
       return reply.code(204).send(null);

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 
 // The shapes the interface leaves open, modelled on Stripe Connect's account object.
 export const PayoutSchedule = Type.Object(
@@ -165,4 +165,18 @@ export const UpdateKycBody = Body({ active: Type.Boolean() });
 export const KycParams = Type.Object({
   app_id: Type.String({ maxLength: 64 }),
   kyc_id: Type.String({ maxLength: 64 }),
+});
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({
+  KycEnvelope,
+  KycListEnvelope,
+  PayoutSchedule,
+  Capabilities,
+  RequiredDocument,
+  BankAccount,
+  Card,
+  Requirements,
+  KycApp,
+  Kyc,
 });

@@ -100,7 +100,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       {
         config: { public: true, htmlErrors: true },
         logLevel: QUIET,
-        schema: { tags, summary: "The hosted KYC/payout page", params: Token },
+        schema: { operationId: "getKycWidget", tags, summary: "The hosted KYC/payout page", params: Token },
       },
       async (request, reply) => {
         const { kyc, app: owner } = await widget.recordByToken(deps, request.params.edit_token);
@@ -123,7 +123,13 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       {
         config: { public: true, htmlErrors: true },
         logLevel: QUIET,
-        schema: { tags, summary: "Widget form: the seller's details", params: Token, body: DetailsForm },
+        schema: {
+          operationId: "submitKycDetails",
+          tags,
+          summary: "Widget form: the seller's details",
+          params: Token,
+          body: DetailsForm,
+        },
       },
       async (request, reply) => {
         await widget.submitDetails(deps, ctx, request.params.edit_token, request.body, request.ip);
@@ -136,7 +142,13 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       {
         config: { public: true, htmlErrors: true },
         logLevel: QUIET,
-        schema: { tags, summary: "Widget form: the payout bank account", params: Token, body: BankForm },
+        schema: {
+          operationId: "submitKycBankAccount",
+          tags,
+          summary: "Widget form: the payout bank account",
+          params: Token,
+          body: BankForm,
+        },
       },
       async (request, reply) => {
         await widget.addBankAccount(deps, ctx, request.params.edit_token, request.body);
@@ -149,7 +161,12 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       {
         config: { public: true, htmlErrors: true },
         logLevel: QUIET,
-        schema: { tags, summary: "Widget: continue on the provider's hosted onboarding", params: Token },
+        schema: {
+          operationId: "startKycOnboarding",
+          tags,
+          summary: "Widget: continue on the provider's hosted onboarding",
+          params: Token,
+        },
       },
       async (request, reply) =>
         reply.redirect(await widget.hostedOnboarding(deps, ctx, request.params.edit_token), 303),
@@ -160,7 +177,12 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       {
         config: { public: true, htmlErrors: true },
         logLevel: QUIET,
-        schema: { tags, summary: "Widget form: an identity document (multipart, 1 MiB)", params: Token },
+        schema: {
+          operationId: "uploadKycDocument",
+          tags,
+          summary: "Widget form: an identity document (multipart, 1 MiB)",
+          params: Token,
+        },
       },
       async (request, reply) => {
         // The token is checked before the upload is read, so strangers cannot make us buffer files.

@@ -19,6 +19,7 @@ export async function invitationRoutes(app: Server, deps: Deps) {
       // errors, which carry no URL.
       logLevel: "warn",
       schema: {
+        operationId: "getInvitationPage",
         tags: ["members"],
         summary: "The invitation page (HTML): the app and the role; sign in or sign up, then accept",
         params: Params,

@@ -13,6 +13,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
     "/members/:app_id",
     {
       schema: {
+        operationId: "listMembers",
         tags,
         summary: "Members of an app, invitations included",
         params: AppParams,
@@ -35,7 +36,15 @@ export async function memberRoutes(app: Server, deps: Deps) {
 
   app.get(
     "/members/:app_id/:member_id",
-    { schema: { tags, summary: "One member", params: MemberParams, response: { 200: Member } } },
+    {
+      schema: {
+        operationId: "getMember",
+        tags,
+        summary: "One member",
+        params: MemberParams,
+        response: { 200: Member },
+      },
+    },
     async (request) =>
       membersService.getMember(deps, request.actor, request.params.app_id, request.params.member_id),
   );
@@ -44,6 +53,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
     "/members/:app_id",
     {
       schema: {
+        operationId: "inviteMember",
         tags,
         summary: "Invite someone by email (owner only); the invitation goes out by mail",
         params: AppParams,
@@ -67,6 +77,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
     "/members/accept",
     {
       schema: {
+        operationId: "acceptInvitation",
         tags,
         summary: "Accept an invitation as the signed-in user it was sent to",
         body: AcceptBody,
@@ -80,6 +91,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
     "/members/:app_id/:member_id",
     {
       schema: {
+        operationId: "updateMember",
         tags,
         summary: "Change a member's role (owner only); the last owner cannot be demoted",
         params: MemberParams,
@@ -101,6 +113,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
     "/members/:app_id/:member_id",
     {
       schema: {
+        operationId: "removeMember",
         tags,
         summary: "Remove a member or withdraw an invitation (owner only); the last owner stays",
         params: MemberParams,

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
@@ -26,3 +26,6 @@ export const MemberParams = Type.Object({
 export const InviteBody = Body({ email: Type.String({ format: "email", maxLength: 254 }), role: Role });
 export const ChangeRoleBody = Body({ role: Role });
 export const AcceptBody = Body({ invite_token: Type.String({ minLength: 1, maxLength: 256 }) });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ Member });

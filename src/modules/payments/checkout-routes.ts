@@ -132,6 +132,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
       {
         config: { public: true, htmlErrors: true },
         schema: {
+          operationId: "getCheckoutPage",
           tags,
           summary: "Hosted checkout page (HTML); counts a view. 404/410 pages for unknown/expired prices",
           params: Type.Object({ price_id: Type.String({ maxLength: 200 }) }),
@@ -173,6 +174,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "getCheckoutQuote",
         tags,
         summary: "What paying this price costs the shopper now: price, fees and total, formatted",
         params: PriceParams,
@@ -195,6 +197,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "createCheckoutPayment",
         tags,
         summary: "Start paying a price from the hosted page; answers the payment token once",
         params: PriceParams,
@@ -238,6 +241,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "getCheckoutPayment",
         tags,
         summary: "The shopper's view of their payment (needs the payment token)",
         params: PaymentParams,
@@ -261,6 +265,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "confirmCheckoutPayment",
         tags,
         summary:
           "Pay with a card or bank account from the hosted page (needs the payment token); again after a decline",
@@ -295,6 +300,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "cancelCheckoutPayment",
         tags,
         summary:
           "Withdraw a payment still waiting for a payment method (the shopper changed the order); needs the payment token",

@@ -25,6 +25,7 @@ export async function providerWebhookRoutes(app: Server, deps: Deps) {
       {
         config: { public: true },
         schema: {
+          operationId: "receiveProviderWebhook",
           tags: ["payments"],
           summary: "Where the payment provider sends its events (signed)",
           params: Type.Object({ provider_id: Type.String({ maxLength: 32 }) }),

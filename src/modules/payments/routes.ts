@@ -19,6 +19,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     "/payments/:app_id",
     {
       schema: {
+        operationId: "listPayments",
         tags,
         summary: "The app's payments, newest first; filter by status or price",
         params: AppParams,
@@ -48,6 +49,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     "/payments/:app_id",
     {
       schema: {
+        operationId: "createPayment",
         tags,
         summary: "Create a pending payment for a price; the fees and rate are fixed now",
         params: AppParams,
@@ -63,7 +65,15 @@ export async function paymentRoutes(app: Server, deps: Deps) {
 
   app.get(
     "/payments/:app_id/:payment_id",
-    { schema: { tags, summary: "One payment", params: PaymentParams, response: { 200: Payment } } },
+    {
+      schema: {
+        operationId: "getPayment",
+        tags,
+        summary: "One payment",
+        params: PaymentParams,
+        response: { 200: Payment },
+      },
+    },
     async (request) =>
       service.getPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
   );
@@ -72,6 +82,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     "/payments/:app_id/:payment_id/confirm",
     {
       schema: {
+        operationId: "confirmPayment",
         tags,
         summary: "Pay with a payment method: the provider authorises (card) or debits (bank) in a job",
         params: PaymentParams,
@@ -98,6 +109,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     "/payments/:app_id/:payment_id/cancel",
     {
       schema: {
+        operationId: "cancelPayment",
         tags,
         summary: "Cancel a pending payment or release a card hold",
         params: PaymentParams,
@@ -119,6 +131,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     "/payments/:app_id/:payment_id/refund",
     {
       schema: {
+        operationId: "refundPayment",
         tags,
         summary: "Refund a paid or failed-captured payment (in full)",
         params: PaymentParams,
@@ -140,6 +153,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     "/payments/:app_id/:payment_id/retry",
     {
       schema: {
+        operationId: "retryPayment",
         tags,
         summary: "Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured)",
         params: PaymentParams,

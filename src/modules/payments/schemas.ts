@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { pageFields } from "../../platform/http/pagination.ts";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 
@@ -136,3 +136,6 @@ export const ConfirmPaymentBody = Body({
 });
 
 export const ReasonBody = Body({ reason: Type.Optional(Type.String({ maxLength: 500 })) });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ PriceItem, Payment });

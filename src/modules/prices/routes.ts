@@ -23,6 +23,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     "/prices/:app_id",
     {
       schema: {
+        operationId: "createPrice",
         tags,
         summary: "Create a price",
         params: AppParams,
@@ -40,6 +41,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     "/prices/:app_id",
     {
       schema: {
+        operationId: "listPrices",
         tags,
         summary: "Prices of an app",
         params: AppParams,
@@ -62,7 +64,15 @@ export async function priceRoutes(app: Server, deps: Deps) {
 
   app.get(
     "/prices/:app_id/:price_id",
-    { schema: { tags, summary: "One price", params: PriceParams, response: { 200: Price } } },
+    {
+      schema: {
+        operationId: "getPrice",
+        tags,
+        summary: "One price",
+        params: PriceParams,
+        response: { 200: Price },
+      },
+    },
     async (request) =>
       pricesService.getPrice(deps, request.actor, request.params.app_id, request.params.price_id),
   );
@@ -71,6 +81,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     "/prices/:app_id/:price_id/price-item",
     {
       schema: {
+        operationId: "previewPriceItem",
         tags,
         summary: "Fee preview: the price_item a payment of this price would record now (docs/fees.md)",
         params: PriceParams,
@@ -86,6 +97,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     "/prices/:app_id/:price_id",
     {
       schema: {
+        operationId: "updatePrice",
         tags,
         summary: "Change a price; `expired: true` expires it now",
         params: PriceParams,
@@ -107,6 +119,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     "/prices/:app_id/:price_id",
     {
       schema: {
+        operationId: "deletePrice",
         tags,
         summary: "Delete a price; one that payments refer to is expired instead",
         params: PriceParams,
@@ -124,6 +137,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "getPublicPrice",
         tags,
         summary: "The price's public page (JSON until the hosted checkout exists); counts a view",
         security: [],

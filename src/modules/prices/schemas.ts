@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 
 const PriceType = Type.Union([Type.Literal("static"), Type.Literal("dynamic")], {
   description: "`static`: a fixed amount; `dynamic`: the payment names its amount, at least this one",
@@ -133,3 +133,6 @@ export const PriceItemQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ Price, PublicPrice });

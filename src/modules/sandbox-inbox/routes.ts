@@ -37,6 +37,7 @@ export async function sandboxInboxRoutes(app: Server, deps: Deps) {
     "/sandbox/mail",
     {
       schema: {
+        operationId: "listSandboxMail",
         tags,
         summary:
           "Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first",
@@ -55,8 +56,12 @@ export async function sandboxInboxRoutes(app: Server, deps: Deps) {
   app.get(
     "/sandbox/mail/inbox",
     {
-      config: { public: true },
-      schema: { tags, summary: "Sandbox mode: the inbox page (HTML); sign in to read your mail" },
+      config: { public: true, page: "text/html" },
+      schema: {
+        operationId: "getSandboxInboxPage",
+        tags,
+        summary: "Sandbox mode: the inbox page (HTML); sign in to read your mail",
+      },
     },
     async (_request, reply) => {
       const nonce = newNonce();

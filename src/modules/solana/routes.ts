@@ -12,6 +12,7 @@ export async function solanaRoutes(app: Server, deps: Deps) {
     `${base}/trees`,
     {
       schema: {
+        operationId: "createTree",
         tags,
         summary:
           "Create a compressed-NFT (Bubblegum) tree paid by the wallet; answered pending, the transaction is sent by a job",
@@ -38,6 +39,7 @@ export async function solanaRoutes(app: Server, deps: Deps) {
     `${base}/trees`,
     {
       schema: {
+        operationId: "listTrees",
         tags,
         summary: "Trees created with the wallet",
         params: SolanaWalletParams,
@@ -63,6 +65,7 @@ export async function solanaRoutes(app: Server, deps: Deps) {
     `${base}/collections`,
     {
       schema: {
+        operationId: "createCollection",
         tags,
         summary:
           "Create a collection NFT (sized, Metaplex) owned by the wallet; answered pending, the transaction is sent by a job",
@@ -89,6 +92,7 @@ export async function solanaRoutes(app: Server, deps: Deps) {
     `${base}/collections`,
     {
       schema: {
+        operationId: "listCollections",
         tags,
         summary: "Collections created with the wallet",
         params: SolanaWalletParams,

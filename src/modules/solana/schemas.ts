@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { COLLECTION_LIMITS } from "../../platform/chains/solana-compression.ts";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 
 export const SolanaWalletParams = Type.Object({
   app_id: Type.String({ maxLength: 64 }),
@@ -81,3 +81,6 @@ export const Collection = Type.Object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ Tree, Collection });

@@ -20,6 +20,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     "/triggers/:app_id",
     {
       schema: {
+        operationId: "listTriggers",
         tags,
         summary: "Triggers of an app",
         params: AppParams,
@@ -44,6 +45,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     "/triggers/:app_id",
     {
       schema: {
+        operationId: "createTrigger",
         tags,
         summary: "Create a trigger: a contract call on the chain of one of the app's wallets",
         params: AppParams,
@@ -59,7 +61,15 @@ export async function triggerRoutes(app: Server, deps: Deps) {
 
   app.get(
     "/triggers/:app_id/:trigger_id",
-    { schema: { tags, summary: "One trigger", params: TriggerParams, response: { 200: Trigger } } },
+    {
+      schema: {
+        operationId: "getTrigger",
+        tags,
+        summary: "One trigger",
+        params: TriggerParams,
+        response: { 200: Trigger },
+      },
+    },
     async (request) =>
       triggersService.getTrigger(deps, request.actor, request.params.app_id, request.params.trigger_id),
   );
@@ -68,6 +78,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     "/triggers/:app_id/:trigger_id",
     {
       schema: {
+        operationId: "updateTrigger",
         tags,
         summary: "Change a trigger; the merged trigger is checked as on creation",
         params: TriggerParams,
@@ -88,7 +99,13 @@ export async function triggerRoutes(app: Server, deps: Deps) {
   app.delete(
     "/triggers/:app_id/:trigger_id",
     {
-      schema: { tags, summary: "Delete a trigger", params: TriggerParams, response: { 204: NoContent } },
+      schema: {
+        operationId: "deleteTrigger",
+        tags,
+        summary: "Delete a trigger",
+        params: TriggerParams,
+        response: { 204: NoContent },
+      },
     },
     async (request, reply) => {
       await triggersService.deleteTrigger(
@@ -105,6 +122,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     "/triggers/:app_id/:trigger_id/render",
     {
       schema: {
+        operationId: "renderTrigger",
         tags,
         summary: "The exact call the trigger makes for a parameter input; nothing is sent",
         params: TriggerParams,

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Wallet } from "../wallets/schemas.ts";
 import { CallData, CallDataInput } from "./call-schemas.ts";
@@ -110,3 +110,6 @@ export const TriggerParams = Type.Object({
   app_id: Type.String({ maxLength: 64 }),
   trigger_id: Type.String({ maxLength: 64 }),
 });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ Trigger, RenderedCall });

@@ -11,6 +11,7 @@ export async function userRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "signUp",
         tags: ["users"],
         summary: "Create a user account and a first session",
         body: SignupBody,
@@ -28,6 +29,7 @@ export async function userRoutes(app: Server, deps: Deps) {
     {
       config: { public: true },
       schema: {
+        operationId: "logIn",
         tags: ["users"],
         summary: "Exchange email and password for a session token",
         body: LoginBody,
@@ -44,6 +46,7 @@ export async function userRoutes(app: Server, deps: Deps) {
     "/auth/logout",
     {
       schema: {
+        operationId: "logOut",
         tags: ["users"],
         summary: "Revoke the presented session token",
         response: { 204: NoContent },
@@ -57,7 +60,14 @@ export async function userRoutes(app: Server, deps: Deps) {
 
   app.get(
     "/users/me",
-    { schema: { tags: ["users"], summary: "The caller's own profile", response: { 200: UserProfile } } },
+    {
+      schema: {
+        operationId: "getMe",
+        tags: ["users"],
+        summary: "The caller's own profile",
+        response: { 200: UserProfile },
+      },
+    },
     async (request) => presentProfile(await users.getProfile(deps, request.actor)),
   );
 }

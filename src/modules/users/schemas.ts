@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 
 export const UserProfile = Type.Object({
   id: Type.String(),
@@ -34,3 +34,6 @@ export const SignupResponse = Type.Object({ user: UserProfile, token: Type.Strin
 
 export const LoginBody = Body({ email: Email, password: Type.String({ minLength: 1, maxLength: 256 }) });
 export const LoginResponse = Type.Object({ token: Type.String(), expires_at: Timestamp });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ UserProfile, UserSummary, SignupResponse, LoginResponse });

@@ -13,6 +13,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
     "/wallets/:app_id",
     {
       schema: {
+        operationId: "listWallets",
         tags,
         summary: "Wallets of an app",
         params: AppParams,
@@ -37,6 +38,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
     "/wallets/:app_id",
     {
       schema: {
+        operationId: "createWallet",
         tags,
         summary: "Create a wallet: the service generates the key unless key material is given",
         params: AppParams,
@@ -52,7 +54,15 @@ export async function walletRoutes(app: Server, deps: Deps) {
 
   app.get(
     "/wallets/:app_id/:wallet_id",
-    { schema: { tags, summary: "One wallet", params: WalletParams, response: { 200: Wallet } } },
+    {
+      schema: {
+        operationId: "getWallet",
+        tags,
+        summary: "One wallet",
+        params: WalletParams,
+        response: { 200: Wallet },
+      },
+    },
     async (request) =>
       walletsService.getWallet(deps, request.actor, request.params.app_id, request.params.wallet_id),
   );
@@ -61,6 +71,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
     "/wallets/:app_id/:wallet_id",
     {
       schema: {
+        operationId: "updateWallet",
         tags,
         summary: "Rename a wallet or replace its key material",
         params: WalletParams,
@@ -82,6 +93,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
     "/wallets/:app_id/:wallet_id",
     {
       schema: {
+        operationId: "deleteWallet",
         tags,
         summary: "Delete a wallet; 409 while a trigger uses it",
         params: WalletParams,

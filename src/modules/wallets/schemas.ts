@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 
 export const ChainType = Type.Union(
@@ -112,3 +112,6 @@ export const WalletParams = Type.Object({
   app_id: Type.String({ maxLength: 64 }),
   wallet_id: Type.String({ maxLength: 64 }),
 });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ Wallet });

@@ -13,6 +13,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     "/webhooks/:app_id",
     {
       schema: {
+        operationId: "createWebhookEndpoint",
         tags,
         summary: "Register an endpoint; the signing secret is answered this once",
         params: AppParams,
@@ -35,6 +36,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     "/webhooks/:app_id",
     {
       schema: {
+        operationId: "listWebhookEndpoints",
         tags,
         summary: "The app's webhook endpoints",
         params: AppParams,
@@ -58,7 +60,13 @@ export async function webhookRoutes(app: Server, deps: Deps) {
   app.get(
     "/webhooks/:app_id/:id",
     {
-      schema: { tags, summary: "One webhook endpoint", params: EndpointParams, response: { 200: Endpoint } },
+      schema: {
+        operationId: "getWebhookEndpoint",
+        tags,
+        summary: "One webhook endpoint",
+        params: EndpointParams,
+        response: { 200: Endpoint },
+      },
     },
     async (request) => webhooks.getEndpoint(deps, request.actor, request.params.app_id, request.params.id),
   );
@@ -67,6 +75,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     "/webhooks/:app_id/:id",
     {
       schema: {
+        operationId: "deleteWebhookEndpoint",
         tags,
         summary: "Delete an endpoint; deliveries not yet made are dropped",
         params: EndpointParams,
@@ -83,6 +92,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     "/webhooks/:app_id/:id/rotate-secret",
     {
       schema: {
+        operationId: "rotateWebhookSecret",
         tags,
         summary: "New signing secret, answered once; the old one also signs for 24 hours",
         params: EndpointParams,
@@ -96,6 +106,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     "/webhooks/:app_id/:id/deliveries",
     {
       schema: {
+        operationId: "listWebhookDeliveries",
         tags,
         summary: "The endpoint's delivery log, every attempt included",
         params: EndpointParams,
@@ -121,6 +132,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     "/webhooks/:app_id/deliveries/:delivery_id/replay",
     {
       schema: {
+        operationId: "replayWebhookDelivery",
         tags,
         summary: "Send a delivery's event again (same webhook-id), as a new delivery",
         params: DeliveryParams,

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { EVENT_TYPES } from "./event-types.ts";
 
 export const Endpoint = Type.Object({
@@ -61,3 +61,6 @@ export const CreateEndpointBody = Body({
     description: `Event types, \`prefix.*\` or \`*\`. Types: ${EVENT_TYPES.join(", ")}`,
   }),
 });
+
+// Named in the OpenAPI document (components.schemas), referenced wherever they appear.
+nameSchemas({ WebhookEndpoint: Endpoint, DeliveryAttempt: Attempt, Delivery });

@@ -10,10 +10,13 @@ export const Problem = Type.Object(
     code: Type.String({ description: "Stable machine-readable error code, e.g. `validation_failed`." }),
     errors: Type.Optional(
       Type.Array(
-        Type.Object({
-          path: Type.String({ description: "Where the problem is, e.g. `/body/name` or `/query/limit`." }),
-          message: Type.String(),
-        }),
+        Type.Object(
+          {
+            path: Type.String({ description: "Where the problem is, e.g. `/body/name` or `/query/limit`." }),
+            message: Type.String({ description: "What is wrong with it, in plain words." }),
+          },
+          { title: "ValidationError" },
+        ),
       ),
     ),
     open: Type.Optional(
@@ -37,3 +40,12 @@ export function Body<T extends Record<string, TSchema>>(properties: T, descripti
 }
 
 export const NoContent = Type.Null({ description: "No content" });
+
+/**
+ * Gives each schema its name as `title`: the OpenAPI document lists a titled schema once under
+ * `components.schemas` and refers to it everywhere (src/platform/http/openapi.ts). Call once, where
+ * the schemas are defined, before any route uses them.
+ */
+export function nameSchemas(schemas: Record<string, TSchema>) {
+  for (const [title, schema] of Object.entries(schemas)) (schema as { title?: string }).title ??= title;
+}

@@ -1,5 +1,3 @@
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import type { TypeBoxTypeProvider } from "@fastify/type-provider-typebox";
 import Fastify, {
   type FastifyError,
@@ -15,6 +13,7 @@ import { ApiActivity } from "./activity.ts";
 import { AppError, ERROR_STATUS, type ErrorCode, type ProblemExtensions, titleOf } from "./errors.ts";
 import { INPUT_LIMITS, inputProblems, parseJsonBody } from "./input-limits.ts";
 import { HttpMetrics } from "./metrics.ts";
+import { registerOpenApi } from "./openapi.ts";
 import { Problem } from "./schemas.ts";
 import { fieldErrors, validatorCompiler } from "./validation.ts";
 
@@ -236,74 +235,12 @@ export async function createServer(
     }
   });
 
-  // Every route documents its error answers in the OpenAPI document.
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) {
       if (method !== "HEAD") routes.push({ method, url: route.url, hidden: Boolean(route.schema?.hide) });
     }
-    if (route.schema?.hide) return;
-    route.schema = route.schema ?? {};
-    const response = (route.schema.response ?? {}) as Record<string, unknown>;
-    const ref = { $ref: "Problem#" };
-    if (route.config?.htmlErrors) {
-      // The page's own errors are pages; a URL refused before the route is found is a problem.
-      const content = {
-        "text/html": { schema: { type: "string", description: "An HTML page saying what went wrong" } },
-        "application/problem+json": { schema: ref },
-      };
-      response["4XX"] ??= {
-        description: "Client error: an HTML page (a problem for a malformed URL)",
-        content,
-      };
-      response["5XX"] ??= { description: "Server error: an HTML page", content };
-    }
-    response["4XX"] ??= {
-      description: "Client error (RFC 9457 problem)",
-      content: { "application/problem+json": { schema: ref } },
-    };
-    response["5XX"] ??= {
-      description: "Server error (RFC 9457 problem)",
-      content: { "application/problem+json": { schema: ref } },
-    };
-    route.schema.response = response;
   });
-
-  await app.register(swagger, {
-    openapi: {
-      openapi: "3.1.0",
-      info: {
-        title: "Payments, wallets and seller-KYC API",
-        version: options.version,
-        description:
-          "Fiat payments that run smart-contract calls. Errors are RFC 9457 problem documents. " +
-          "Authenticate with `Authorization: Bearer <token or API key>` or HTTP Basic with the API key as user name.",
-      },
-      servers: [{ url: options.publicUrl }],
-      components: {
-        securitySchemes: {
-          bearer: { type: "http", scheme: "bearer" },
-          basic: { type: "http", scheme: "basic" },
-        },
-      },
-      security: [{ bearer: [] }, { basic: [] }],
-    },
-    refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
-  });
-  await app.register(swaggerUi, {
-    routePrefix: "/docs",
-    // No validator badge: it would send the document to validator.swagger.io.
-    uiConfig: { deepLinking: true, validatorUrl: null },
-    // Swagger UI's own policy (scripts from this origin only), made stricter: never framed, and no
-    // upgrade of asset requests, which would break a plain-http development server. Its React
-    // code applies inline styles, so styles (never scripts) may be inline.
-    staticCSP: true,
-    transformStaticCSP: (header) =>
-      header
-        .replace("frame-ancestors 'self'", "frame-ancestors 'none'")
-        .replace("style-src 'self' https:", "style-src 'self' 'unsafe-inline'")
-        .replace(" validator.swagger.io", "")
-        .replace(/\s*upgrade-insecure-requests;?/, ""),
-  });
+  await registerOpenApi(app, options);
 
   // The documentation pages and their assets: never framed, never sniffed, no referrer.
   app.addHook("onRequest", async (request, reply) => {

@@ -52,6 +52,7 @@ export async function systemRoutes(
     {
       config: { public: true },
       schema: {
+        operationId: "getHealth",
         tags: ["system"],
         summary: "200 once the database is migrated and the job queue runs; 503 while starting or draining",
         response: { 200: Healthy, 503: NotReady },
@@ -68,6 +69,7 @@ export async function systemRoutes(
     {
       config: { public: true },
       schema: {
+        operationId: "getLiveness",
         tags: ["system"],
         summary: "Liveness: 200 while the process runs and answers (restart it when this fails)",
         response: { 200: Healthy },
@@ -81,6 +83,7 @@ export async function systemRoutes(
     {
       config: { public: true },
       schema: {
+        operationId: "getReadiness",
         tags: ["system"],
         summary:
           "Readiness: 200 when migrated, the database answers and no shutdown has begun (send traffic only then)",

@@ -87,8 +87,13 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
   app.get(
     "/sandbox/3ds/:intent_id",
     {
-      config: { public: true },
-      schema: { tags, summary: "Sandbox 3-D Secure challenge page", params: Params },
+      config: { public: true, page: "text/html" },
+      schema: {
+        operationId: "getSandbox3dsPage",
+        tags,
+        summary: "Sandbox 3-D Secure challenge page",
+        params: Params,
+      },
     },
     async (request, reply) => {
       await sandbox.findIntent(request.params.intent_id);
@@ -101,6 +106,7 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
     {
       config: { public: true },
       schema: {
+        operationId: "answerSandbox3ds",
         tags,
         summary: "Answer the sandbox 3-D Secure challenge",
         params: Params,
@@ -125,6 +131,7 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
     {
       config: { public: true },
       schema: {
+        operationId: "listSandboxTransfers",
         tags,
         summary: "Sandbox transfers of a transfer group (a payment id) or to a connected account",
         description:
@@ -161,6 +168,7 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
     {
       config: { public: true },
       schema: {
+        operationId: "getSandboxTransfer",
         tags,
         summary: "One sandbox transfer, with its reversals (Stripe's `GET /v1/transfers/{id}`)",
         params: Type.Object({ transfer_id: Type.String({ pattern: "^tr_[0-9a-z]{26}$" }) }),
