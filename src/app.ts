@@ -49,7 +49,7 @@ import { purgeRateLimitCountersJob, RateLimiter } from "./platform/http/rate-lim
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { type HealthChecks, systemRoutes } from "./platform/http/system-routes.ts";
 import { createJobs } from "./platform/jobs/index.ts";
-import { type Mailer, SandboxMailer } from "./platform/mail/index.ts";
+import { createMailer, type Mailer } from "./platform/mail/index.ts";
 import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
 import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
 import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
@@ -128,7 +128,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     // In sandbox mode every mail is also kept for the sandbox inbox (`/sandbox/mail`).
     mailer:
       options.mailer ??
-      new SandboxMailer(logger, config.sandbox ? sandboxMailStore(database.db, config) : undefined),
+      createMailer(config.mail, logger, config.sandbox ? sandboxMailStore(database.db, config) : undefined),
     custody: options.custody ?? createCustody(config),
     revocations,
     now,

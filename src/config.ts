@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type ChainsConfig, loadChainsConfig } from "./config/chains.ts";
+import { loadMailSettings, type MailSettings } from "./config/mail.ts";
 import { boolean, ConfigError, type Env, integer } from "./config/parse.ts";
 import { type ProcessSettings, processSettings } from "./config/process.ts";
 import { DEFAULT_COUNT_CAP } from "./platform/http/pagination.ts";
@@ -48,6 +49,8 @@ export interface Config extends ProcessSettings {
   webhooksAllowLoopback: boolean;
   /** How long the sandbox inbox (`/sandbox/mail`) keeps a mail. */
   sandboxMailRetentionHours: number;
+  /** The sandbox inbox, or an SMTP server (SMTP_URL, MAIL_FROM); live mode needs SMTP. */
+  mail: MailSettings;
   /** Bearer token `GET /metrics` asks for; absent: metrics are not served (404). */
   metricsToken: string | undefined;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
@@ -135,6 +138,7 @@ export function loadConfig(env: Env = process.env): Config {
     kyc: kycSettings(env, sandbox),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     sandboxMailRetentionHours: integer(env, "SANDBOX_MAIL_RETENTION_HOURS", 72, 1, 24 * 30),
+    mail: loadMailSettings(env, sandbox, publicUrl),
     metricsToken: metricsToken(env),
     masterKey: masterKey(env),
     masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")

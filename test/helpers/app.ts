@@ -84,9 +84,16 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     ...env,
   });
   const logger = createLogger(config.logLevel, sink);
-  // As the app's own: in sandbox mode every mail also lands in the sandbox inbox (`/sandbox/mail`).
+  // As the app's own: in sandbox mode every mail also lands in the sandbox inbox (`/sandbox/mail`),
+  // and tests read what was sent from `mailer`. With SMTP_URL the app's own SMTP mailer sends it
+  // (test/helpers/smtp.ts receives it) and `mailer` stays empty.
   const mailer = new SandboxMailer(logger, config.sandbox ? sandboxMailStore(handle.db, config) : undefined);
-  const application = await buildApplication({ config, logger, database: handle, mailer });
+  const application = await buildApplication({
+    config,
+    logger,
+    database: handle,
+    mailer: config.mail.transport === "smtp" ? undefined : mailer,
+  });
   await application.start();
   return {
     ...application,

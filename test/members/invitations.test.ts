@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { loadConfig } from "../../src/config.ts";
 import { pruneSandboxMailJob } from "../../src/modules/sandbox-inbox/service.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { checkRouteBasics, eventually } from "../helpers/contract.ts";
 import { assertProblem, call, createApp, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
+import { SmtpInbox } from "../helpers/smtp.ts";
 
 let t: TestApp;
 let f: Awaited<ReturnType<typeof tenantFixture>>;
@@ -147,8 +149,15 @@ describe("the sandbox inbox", () => {
 });
 
 describe("outside sandbox mode", () => {
-  test("the inbox does not exist and mails are not stored", async () => {
-    const live = await buildTestApp({ SANDBOX: "false", PAYMENTS_PROVIDER: "sandbox", CHAINS: "sandbox" });
+  test("invitations go out over SMTP; the inbox does not exist and mails are not stored", async () => {
+    const smtp = new SmtpInbox();
+    const live = await buildTestApp({
+      SANDBOX: "false",
+      PAYMENTS_PROVIDER: "sandbox",
+      CHAINS: "sandbox",
+      SMTP_URL: await smtp.start(),
+      MAIL_FROM: "Shop <no-reply@shop.example>",
+    });
     try {
       const user = await signup(live);
       for (const url of ["/sandbox/mail", "/sandbox/mail/inbox"]) {
@@ -162,11 +171,29 @@ describe("outside sandbox mode", () => {
         }),
         201,
       );
-      await eventually(() => live.mailer.to("live@example.com").at(0));
+      const mail = await eventually(() => smtp.to("live@example.com").at(0), 30_000);
+      assert.equal(mail.from, "no-reply@shop.example");
+      assert.match(mail.text, /\/invitations\/inv_[A-Za-z0-9_-]+/, "the invitation link arrived");
+      assert.deepEqual(live.mailer.sent, [], "the sandbox mailer is not used");
       const rows = await live.deps.db.execute("select count(*)::int as n from sandbox_mails");
       assert.equal((rows as unknown as { rows: { n: number }[] }).rows[0].n, 0);
     } finally {
       await live.close();
+      await smtp.stop();
     }
   });
+});
+
+test("mail settings: live mode needs SMTP_URL; a bad SMTP_URL or MAIL_FROM is named", () => {
+  const live = { SANDBOX: "false", PAYMENTS_PROVIDER: "sandbox", CHAINS: "sandbox" };
+  assert.throws(() => loadConfig(live), /SMTP_URL/);
+  assert.throws(() => loadConfig({ ...live, SMTP_URL: "http://mail.example" }), /SMTP_URL/);
+  assert.throws(() => loadConfig({ SMTP_URL: "not a url" }), /SMTP_URL/);
+  assert.throws(() => loadConfig({ MAIL_FROM: "nobody" }), /MAIL_FROM/);
+  assert.deepEqual(loadConfig({ ...live, SMTP_URL: "smtps://u:p@mail.example:465" }).mail, {
+    transport: "smtp",
+    from: "Payments <no-reply@localhost.localdomain>",
+    smtpUrl: "smtps://u:p@mail.example:465",
+  });
+  assert.equal(loadConfig({}).mail.transport, "sandbox", "test mode keeps mail in the sandbox inbox");
 });

@@ -10,7 +10,11 @@ test("money settings have documented defaults", () => {
   assert.deepEqual(money.providers.us_bank_account, { percentBps: 80, minFee: 0n });
   // The embedded default is sandbox mode, which carries illustrative rates; live mode has none.
   assert.ok(money.rates.some((r) => r.from === "near" && r.to === "usd"));
-  assert.deepEqual(loadConfig({ SANDBOX: "false", PAYMENTS_PROVIDER: "sandbox" }).money.rates, []);
+  assert.deepEqual(
+    loadConfig({ SANDBOX: "false", PAYMENTS_PROVIDER: "sandbox", SMTP_URL: "smtp://127.0.0.1:2525" }).money
+      .rates,
+    [],
+  );
 });
 
 test("money settings are read exactly", () => {

@@ -133,6 +133,7 @@ describe("configuration", () => {
     assert.equal(
       loadConfig({
         SANDBOX: "false",
+        SMTP_URL: "smtp://127.0.0.1:2525",
         STRIPE_SECRET_KEY: "sk_live_x1",
         STRIPE_WEBHOOK_SECRET: "whsec_x",
         STRIPE_PUBLISHABLE_KEY: "pk_live_x1",

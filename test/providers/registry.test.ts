@@ -80,6 +80,7 @@ test("the hosted checkout's Stripe.js settings are validated and name the settin
   const live = {
     ...STRIPE_TEST,
     SANDBOX: "false",
+    SMTP_URL: "smtp://127.0.0.1:2525",
     STRIPE_SECRET_KEY: "sk_live_abc",
     STRIPE_PUBLISHABLE_KEY: "pk_live_abc",
   };

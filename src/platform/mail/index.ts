@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { SmtpMailer } from "./smtp.ts";
 
 export interface MailMessage {
   to: string;
@@ -54,4 +55,16 @@ export class SandboxMailer implements Mailer {
   to(address: string): MailMessage[] {
     return this.sent.filter((m) => m.to === address.toLowerCase());
   }
+}
+
+/** Which mailer the service uses, chosen by id (`src/config/mail.ts` reads the settings). */
+export type MailerChoice =
+  | { transport: "sandbox"; from: string }
+  | { transport: "smtp"; from: string; smtpUrl: string };
+
+/** The mailer for `choice`: an SMTP server, or the sandbox (keeping mail in `store` if given). */
+export function createMailer(choice: MailerChoice, logger: Logger, store?: SandboxMailStore): Mailer {
+  return choice.transport === "smtp"
+    ? new SmtpMailer(choice.smtpUrl, choice.from)
+    : new SandboxMailer(logger, store);
 }
