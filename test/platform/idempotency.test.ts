@@ -149,6 +149,57 @@ describe("Idempotency-Key after a crash", {
     }
   });
 
+  test("a payment create whose process died after its write, before its answer was kept, is answered by its retry", async () => {
+    const app = expectStatus(await call(t, "POST", "/apps", { token, body: { name: "Create crash" } }), 201);
+    const price = expectStatus(
+      await call(t, "POST", `/prices/${app.id}`, {
+        token,
+        body: { name: "Ticket", amount: 7, currency: "usd" },
+      }),
+      201,
+    );
+    const url = `/payments/${app.id}`;
+    const body = { price_id: price.id, payment_provider: "card" };
+    const api = await crashingApi("idempotency-answering");
+    try {
+      const died = await fetch(`${api.base}${url}`, {
+        method: "POST",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "idempotency-key": "order-crash",
+        },
+        body: JSON.stringify(body),
+      }).catch((error: Error) => error);
+      assert.ok(died instanceof Error, "the answer was lost with the process");
+      assert.equal(await api.exited, "SIGKILL");
+    } finally {
+      api.stop();
+    }
+    const listed = expectStatus(await call(t, "GET", url, { token }), 200);
+    assert.equal(listed.length, 1, "the first try wrote its payment");
+    // The retry answers that payment, as the first answer would have; no second payment.
+    const retried = await call(t, "POST", url, {
+      token,
+      body,
+      headers: { "idempotency-key": "order-crash" },
+    });
+    assert.equal(retried.status, 201, retried.text);
+    assert.equal(retried.body.id, listed[0].id);
+    assert.equal(retried.body.payment_token, listed[0].payment_token);
+    const replayed = await call(t, "POST", url, {
+      token,
+      body,
+      headers: { "idempotency-key": "order-crash" },
+    });
+    assert.equal(replayed.headers["idempotent-replayed"], "true");
+    assert.equal(replayed.body.id, listed[0].id);
+    const other = await call(t, "POST", url, { token, body, headers: { "idempotency-key": "order-other" } });
+    assert.equal(other.status, 201);
+    assert.notEqual(other.body.id, listed[0].id, "another key is another payment");
+    assert.equal(expectStatus(await call(t, "GET", url, { token }), 200).length, 2);
+  });
+
   test("a confirm whose process died after its change committed, before its answer was kept, is answered by its retry", async () => {
     const app = expectStatus(await call(t, "POST", "/apps", { token, body: { name: "Crash shop" } }), 201);
     const price = expectStatus(

@@ -1,3 +1,4 @@
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
@@ -17,7 +18,7 @@ import { type PaymentContext, PaymentContexts, readContext, unchangedSince } fro
 import { type PaymentJob, PREPARE_INTENT_JOB } from "./job-names.ts";
 import { type PaymentRow, paymentEventData } from "./lifecycle.ts";
 import { checkPayable } from "./payable.ts";
-import { sealPaymentToken } from "./payment-token.ts";
+import { openPaymentToken, sealPaymentToken } from "./payment-token.ts";
 import { paymentEvents, payments } from "./tables.ts";
 
 export interface CreatePaymentInput {
@@ -51,6 +52,7 @@ export async function openPayment(
   actor: Principal | "shopper",
   appId: string,
   input: CreatePaymentInput,
+  createKey?: string,
 ) {
   const key = {
     appId,
@@ -61,7 +63,7 @@ export async function openPayment(
   const remembered = contexts.get(key);
   if (remembered) {
     try {
-      const opened = await writePayment(deps, actor, input, key, remembered);
+      const opened = await writePayment(deps, actor, input, key, remembered, createKey);
       if (opened) return opened;
     } catch (error) {
       // Only a refusal is decided again; a failed write is not retried (it may have committed).
@@ -72,7 +74,7 @@ export async function openPayment(
   // A change between the read and the write (an app or price edited at that moment) reads again.
   for (let attempt = 0; attempt < 3; attempt++) {
     const context = await readContext(deps.db, key);
-    const opened = await writePayment(deps, actor, input, key, context);
+    const opened = await writePayment(deps, actor, input, key, context, createKey);
     if (opened) {
       contexts.set(key, context!);
       return opened;
@@ -94,6 +96,7 @@ async function writePayment(
   input: CreatePaymentInput,
   key: { appId: string; priceId: string; userId: string | null },
   context: PaymentContext | undefined,
+  createKey: string | undefined,
 ) {
   const { appId } = key;
   const token = newSecret("pt_");
@@ -173,12 +176,19 @@ async function writePayment(
     transfers: {},
     confirmAttempts: 0,
     confirmKey: null,
+    createKey: createKey ?? null,
     transferRound: 0,
   };
   const values = new Params();
-  const written = "(select ok from current_context)";
+  // A create retried with its Idempotency-Key after its first try wrote and then lost its answer
+  // (the process died) finds that payment instead of writing a second one.
+  const earlier = createKey
+    ? `select id from "payments" where "app_id" = ${values.add(appId)} and "create_key" = ${values.add(createKey)}`
+    : "select null::text as id where false";
+  const written = "(select ok from current_context) and not exists (select 1 from earlier)";
   const parts = [
     `current_context as (select ${unchangedSince(key, context.versions, values)} as ok)`,
+    `earlier as (${earlier})`,
     `payment as (${insertInto(payments, row, values, written)})`,
     `event as (${insertInto(
       paymentEvents,
@@ -210,10 +220,18 @@ async function writePayment(
     `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id }, written)})`,
   ];
   const [result] = await statementRunner(deps.database)(
-    `with ${parts.join(",\n")}\nselect ok from current_context`,
+    `with ${parts.join(",\n")}\nselect ok, (select id from earlier) as earlier_id from current_context`,
     values.values,
   );
   if (result?.ok !== true) return undefined;
+  if (typeof result.earlier_id === "string") {
+    const [stored] = await deps.db.select().from(payments).where(eq(payments.id, result.earlier_id));
+    const app = presentApp(context.app, context.owner, role);
+    // Every payment keeps its token sealed from creation on, so the replay answers the same one.
+    const storedToken = openPaymentToken(deps.config, stored);
+    if (storedToken === null) throw new Error(`Payment ${stored.id} has no sealed token`);
+    return { row: stored, token: storedToken, price, app };
+  }
   deps.jobs.relaySoon();
   return { row, token, price, app: presentApp(context.app, context.owner, role) };
 }

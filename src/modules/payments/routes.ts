@@ -60,7 +60,15 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     async (request, reply) =>
       reply
         .code(201)
-        .send(await service.createPayment(deps, request.actor, request.params.app_id, request.body)),
+        .send(
+          await service.createPayment(
+            deps,
+            request.actor,
+            request.params.app_id,
+            request.body,
+            request.idempotency && `${request.idempotency.scope} ${request.idempotency.key}`,
+          ),
+        ),
   );
 
   app.get(

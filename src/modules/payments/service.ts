@@ -46,8 +46,15 @@ async function present(deps: Deps, actor: Principal, row: PaymentRow) {
   });
 }
 
-export async function createPayment(deps: Deps, actor: Principal, appId: string, input: CreatePaymentInput) {
-  const { row, token, price, app } = await openPayment(deps, actor, appId, input);
+/** `createKey`: the request's Idempotency-Key with its scope, kept on the payment (see `openPayment`). */
+export async function createPayment(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  input: CreatePaymentInput,
+  createKey?: string,
+) {
+  const { row, token, price, app } = await openPayment(deps, actor, appId, input, createKey);
   return presentPayment(row, { app, price, now: deps.now(), paymentToken: token });
 }
 

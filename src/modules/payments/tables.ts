@@ -1,5 +1,15 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import {
+  boolean,
+  index,
+  integer,
+  jsonb,
+  numeric,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const minor = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
 
@@ -77,6 +87,12 @@ export const payments = pgTable(
      * the change committed) is answered with the payment, not refused as already being paid.
      */
     confirmKey: text("confirm_key"),
+    /**
+     * The Idempotency-Key (with its caller's scope) of the create that wrote this payment: a retry
+     * of that create whose answer was lost (its process died after the write) finds the payment
+     * and answers it, instead of opening a second one.
+     */
+    createKey: text("create_key"),
     /** Attempt counter for provider confirmations, so each new attempt has its own idempotency key. */
     confirmAttempts: integer("confirm_attempts").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -86,6 +102,9 @@ export const payments = pgTable(
     index("payments_app_created_idx").on(t.appId, t.createdAt, t.id),
     index("payments_price_idx").on(t.priceId),
     index("payments_intent_idx").on(t.intentId),
+    uniqueIndex("payments_app_create_key_idx")
+      .on(t.appId, t.createKey)
+      .where(sql`${t.createKey} is not null`),
     // A seller's payouts coming back resumes their payments waiting at failed-transfers: few rows.
     index("payments_failed_transfers_idx").on(t.kycId).where(sql`${t.status} = 'failed-transfers'`),
   ],

@@ -1,0 +1,2 @@
+ALTER TABLE "payments" ADD COLUMN "create_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "payments_app_create_key_idx" ON "payments" USING btree ("app_id","create_key") WHERE "payments"."create_key" is not null;
