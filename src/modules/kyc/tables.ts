@@ -56,11 +56,3 @@ export const kycEvents = pgTable(
   },
   (t) => [index("kyc_events_app_idx").on(t.appId, t.createdAt), index("kyc_events_kyc_idx").on(t.kycId)],
 );
-
-/** The sandbox provider's own state, as a real provider would keep it on its side. */
-export const kycSandboxAccounts = pgTable("kyc_sandbox_accounts", {
-  id: text("id").primaryKey(),
-  state: jsonb("state").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
-});

@@ -18,11 +18,15 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { StatementCachingPGlite } from "./pglite-statements.ts";
-import * as schema from "./schema.ts";
 
-export type Schema = typeof schema;
-export type Database = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+/**
+ * Queries are typed by the tables they name, so the database needs no schema of its own (no
+ * relational `db.query.*` is used): the platform stays free of every module's tables. drizzle-kit
+ * reads the tables from `src/schema.ts`.
+ */
+type NoSchema = Record<string, never>;
+export type Database = PgDatabase<PgQueryResultHKT, NoSchema>;
+export type Tx = PgTransaction<PgQueryResultHKT, NoSchema, ExtractTablesWithRelations<NoSchema>>;
 /** Anything queries can run on: the database, or the transaction a caller is inside. */
 export type Executor = Database | Tx;
 
@@ -72,7 +76,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     // An idle connection the server drops (restart, failover) must not crash the process: the pool
     // replaces it on the next checkout.
     pool.on("error", (error) => options.onIdleError?.(error));
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    const db = drizzlePg(pool) as unknown as Database;
     return {
       db,
       engine: "postgres",
@@ -93,7 +97,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}MB`],
   });
   await pglite.waitReady;
-  const db = drizzlePglite(pglite, { schema }) as unknown as Database;
+  const db = drizzlePglite(pglite) as unknown as Database;
   return { db, engine: "pglite", pglite, close: () => pglite.close() };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
-import { kycSandboxAccounts } from "../../../modules/kyc/tables.ts";
 import type { Database, Tx } from "../../db/index.ts";
+import { kycSandboxAccounts } from "./sandbox-tables.ts";
 import type {
   AccountType,
   BankAccountInput,
