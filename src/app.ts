@@ -48,6 +48,7 @@ import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/id
 import { purgeRateLimitCountersJob, RateLimiter } from "./platform/http/rate-limit.ts";
 import { createServer, type RegisteredRoute, type Server } from "./platform/http/server.ts";
 import { type HealthChecks, systemRoutes } from "./platform/http/system-routes.ts";
+import { createFaults } from "./platform/jobs/faults.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { createMailer, type Mailer } from "./platform/mail/index.ts";
 import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
@@ -136,6 +137,10 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
     rateLimiter: new RateLimiter(database.db, now, config.rateLimits),
+    // Hooks across modules, given at construction: payments call them without importing their owners.
+    onDeferredPayment: (tx, payment) => onDeferredPayment({ jobs }, tx, payment),
+    sellerAccounts: (kycId) => sellerAccountOf(database.db, kycId),
+    faults: createFaults(config.faults),
   };
 
   jobs.register([
@@ -147,11 +152,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   jobs.register([webhookDeliveryJob(deps)]);
   jobs.register(paymentJobs(deps));
   jobs.register(auctionJobs(deps));
-  deps.onDeferredPayment = onDeferredPayment(deps);
   jobs.register(solanaJobs(deps));
   const kyc = createKycContext(deps);
   jobs.register([kycActionJob(deps, kyc)]);
-  deps.sellerAccounts ??= (kycId) => sellerAccountOf(deps.db, kycId);
 
   const authenticate: Authenticator = (credential) => {
     const hash = hashToken(credential);
@@ -169,7 +172,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     version: pkg.version,
     trustProxy: config.trustProxy,
   });
-  registerIdempotency(app, deps.db, now);
+  registerIdempotency(app, deps.db, now, deps.faults);
   const http = registerDrain(app, activity);
   const health: HealthChecks = {
     async state(probeDatabase) {

@@ -51,6 +51,8 @@ export interface Config extends ProcessSettings {
   sandboxMailRetentionHours: number;
   /** The sandbox inbox, or an SMTP server (SMTP_URL, MAIL_FROM); live mode needs SMTP. */
   mail: MailSettings;
+  /** Crash-test points (FAULT_CRASH_AT, FAULT_MARKER): for the crash tests only. */
+  faults: { crashAt?: string; marker?: string };
   /** Bearer token `GET /metrics` asks for; absent: metrics are not served (404). */
   metricsToken: string | undefined;
   /** 32-byte key (base64) sealing stored secrets; absent: generated once in `dataDir`. */
@@ -139,6 +141,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     sandboxMailRetentionHours: integer(env, "SANDBOX_MAIL_RETENTION_HOURS", 72, 1, 24 * 30),
     mail: loadMailSettings(env, sandbox, publicUrl),
+    faults: { crashAt: env.FAULT_CRASH_AT || undefined, marker: env.FAULT_MARKER || undefined },
     metricsToken: metricsToken(env),
     masterKey: masterKey(env),
     masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")

@@ -5,6 +5,7 @@ import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
 import type { Database, DatabaseHandle, Tx } from "./platform/db/index.ts";
 import type { RateLimiter } from "./platform/http/rate-limit.ts";
+import type { Faults } from "./platform/jobs/faults.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
 import type { RatesProvider } from "./platform/money/rates.ts";
@@ -24,19 +25,21 @@ export interface Deps {
   revocations: Revocations;
   paymentProviders: PaymentProviders;
   /** The connected payout account of a seller KYC record, when it has one. */
-  sellerAccounts?: (kycId: string) => Promise<string | undefined>;
+  sellerAccounts: (kycId: string) => Promise<string | undefined>;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
   /** Exchange rates for prices charged in another currency (a static table by default). */
   rates: RatesProvider;
   /**
    * Called inside the transaction that moves a `defer_execution` payment to any status (auction
-   * bids wait for their hold, and a winner's failed payment hands the sale over); set by the
-   * auctions module.
+   * bids wait for their hold, and a winner's failed payment hands the sale over): the auctions
+   * module's hook, given here so that payments never import auctions.
    */
-  onDeferredPayment?: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
+  onDeferredPayment: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
   /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
   chains: ChainRegistry;
   /** The one rate limiter, counted in the database so every process shares the allowance. */
   rateLimiter: RateLimiter;
+  /** Crash-test points (FAULT_CRASH_AT); nothing in a real deployment. */
+  faults: Faults;
 }

@@ -132,7 +132,7 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
   const payable = await requirePayableSeller(t.deps.db, f.app.id, created.id);
   assert.match(String(payable.providerAccountId), /^acct_sbx_/);
   assert.equal(
-    await t.deps.sellerAccounts?.(created.id),
+    await t.deps.sellerAccounts(created.id),
     payable.providerAccountId,
     "payments find the seller's account",
   );

@@ -13,11 +13,9 @@ import { auctions, bids } from "./tables.ts";
  * failed; a bid's payment queues the bid's settlement, which takes the auction lock in its own
  * transaction (the payment's lock is held here, and the auction is always locked first).
  */
-export function onDeferredPayment(deps: Deps) {
-  return async (tx: Tx, payment: { id: string }) => {
-    const [bid] = await tx.select({ id: bids.id }).from(bids).where(eq(bids.paymentId, payment.id));
-    if (bid) await deps.jobs.send(tx, SETTLE_BID_JOB, { paymentId: payment.id });
-  };
+export async function onDeferredPayment(deps: Pick<Deps, "jobs">, tx: Tx, payment: { id: string }) {
+  const [bid] = await tx.select({ id: bids.id }).from(bids).where(eq(bids.paymentId, payment.id));
+  if (bid) await deps.jobs.send(tx, SETTLE_BID_JOB, { paymentId: payment.id });
 }
 
 export function auctionJobs(deps: Deps): JobDefinition<never>[] {

@@ -10,7 +10,6 @@ import type {
 import { ChainError, isSigned, type StoredTransaction } from "../../platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { crashPoint } from "../../platform/jobs/faults.ts";
 import { apps } from "../apps/tables.ts";
 import { prices } from "../prices/tables.ts";
 import { type RenderedCall, renderCall } from "../triggers/render.ts";
@@ -169,7 +168,7 @@ export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1)
     }
     throw error; // the node is unreachable or busy: the job retries with backoff
   }
-  crashPoint("chain-call-sent");
+  deps.faults.crashPoint("chain-call-sent");
   await deps.db.transaction(async (tx) => {
     const [app] = await tx
       .select({ useExplorer: apps.useExplorer })
@@ -236,7 +235,7 @@ async function signAndStore(
     adapter.discard(signed);
     return null;
   }
-  crashPoint("chain-call-signed");
+  deps.faults.crashPoint("chain-call-signed");
   return signed;
 }
 

@@ -100,6 +100,6 @@ export async function transition(
     type: `payment.${to}` as Parameters<typeof emitEvent>[2]["type"],
     data: paymentEventData(payment.id, to, from, why.reason, sequence),
   });
-  if (updated.deferExecution) await deps.onDeferredPayment?.(tx, updated);
+  if (updated.deferExecution) await deps.onDeferredPayment(tx, updated);
   return updated;
 }

@@ -74,7 +74,7 @@ export async function applyReturn(
     await deps.jobs.send<PaymentJob>(tx, REVERSE_TRANSFERS_JOB, { paymentId });
   }
   // A bid whose debit came back loses its backing like a failed hold does.
-  if (payment.deferExecution) await deps.onDeferredPayment?.(tx, failed);
+  if (payment.deferExecution) await deps.onDeferredPayment(tx, failed);
   return failed;
 }
 

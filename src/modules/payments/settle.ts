@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
-import { crashPoint } from "../../platform/jobs/faults.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { type PaymentJob, REFUND_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
@@ -106,7 +105,7 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
         const intent = await provider.captureIntent(payment.intentId, undefined, {
           idempotencyKey: `${payment.id}:capture`,
         });
-        crashPoint("capture-sent");
+        deps.faults.crashPoint("capture-sent");
         await deps.db
           .update(payments)
           .set({ capturedAmount: intent.amountReceived })
@@ -137,7 +136,7 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
             deps.logger.debug({ err: error, payment_id: payment.id }, "transfer call failed");
           break;
         }
-        crashPoint("transfer-sent");
+        deps.faults.crashPoint("transfer-sent");
         await recordTransfer(deps, payment.id, transfer.key, id);
         made = true;
       }

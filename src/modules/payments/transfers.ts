@@ -36,7 +36,7 @@ export async function plannedTransfers(
   payment: PaymentRow,
 ): Promise<{ transfers: PlannedTransfer[]; blocked?: TransferFailure }> {
   if (!payment.kycId || payment.sellerAmount <= 0n) return { transfers: [] };
-  const destination = await deps.sellerAccounts?.(payment.kycId);
+  const destination = await deps.sellerAccounts(payment.kycId);
   if (!destination) {
     const message = "The seller has no payout account: they must complete onboarding in the KYC widget";
     return {

@@ -3,7 +3,7 @@ import { and, eq, lt, or } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../auth/principal.ts";
 import type { Database } from "../db/index.ts";
-import { crashPoint } from "../jobs/faults.ts";
+import type { Faults } from "../jobs/faults.ts";
 import type { JobDefinition } from "../jobs/index.ts";
 import { AppError } from "./errors.ts";
 import { idempotencyKeys } from "./idempotency-table.ts";
@@ -55,7 +55,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * answers 409. Refused requests (400) store nothing, so a
  * corrected request can reuse the key; 5xx answers are not stored, so the request can be retried.
  */
-export function registerIdempotency(app: Server, db: Database, now: () => Date) {
+export function registerIdempotency(app: Server, db: Database, now: () => Date, faults: Faults) {
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST") return;
     const key = request.headers["idempotency-key"];
@@ -105,7 +105,7 @@ export function registerIdempotency(app: Server, db: Database, now: () => Date) 
       if (taken) {
         request.idempotency = { scope, key };
         keepClaimed(db, now, reply, scope, key);
-        crashPoint("idempotency-claimed");
+        faults.crashPoint("idempotency-claimed");
         return;
       }
       const [existing] = await db
@@ -141,7 +141,7 @@ export function registerIdempotency(app: Server, db: Database, now: () => Date) 
       await db.delete(idempotencyKeys).where(where);
       return payload;
     }
-    crashPoint("idempotency-answering");
+    faults.crashPoint("idempotency-answering");
     const contentType = reply.getHeader("content-type");
     await db
       .update(idempotencyKeys)
