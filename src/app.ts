@@ -52,6 +52,7 @@ import { createFaults } from "./platform/jobs/faults.ts";
 import { createJobs } from "./platform/jobs/index.ts";
 import { createMailer, type Mailer } from "./platform/mail/index.ts";
 import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
+import { createKycProvider } from "./platform/providers/kyc/registry.ts";
 import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
 import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
 
@@ -134,6 +135,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database, now),
+    kycProvider: createKycProvider(config, database.db),
     chains: options.chains ?? createChainRegistry(config.chains, now),
     rates: options.rates ?? new StaticRates(config.money.rates),
     rateLimiter: new RateLimiter(database.db, now, config.rateLimits),

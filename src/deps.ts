@@ -9,6 +9,7 @@ import type { Faults } from "./platform/jobs/faults.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
 import type { Mailer } from "./platform/mail/index.ts";
 import type { RatesProvider } from "./platform/money/rates.ts";
+import type { KycProvider } from "./platform/providers/kyc/types.ts";
 import type { PaymentProviders } from "./platform/providers/payments/registry.ts";
 
 /** What services are given: every outside system passed in, none reached for as a global. */
@@ -24,6 +25,8 @@ export interface Deps {
   /** Publishes credential revocations to every process's credential cache. */
   revocations: Revocations;
   paymentProviders: PaymentProviders;
+  /** Seller onboarding (sandbox or Stripe Connect), chosen by KYC_PROVIDER. */
+  kycProvider: KycProvider;
   /** The connected payout account of a seller KYC record, when it has one. */
   sellerAccounts: (kycId: string) => Promise<string | undefined>;
   /** Injectable clock, so expiry can be tested without waiting. */

@@ -1,0 +1,19 @@
+import type { Config } from "../../../config.ts";
+import type { Database } from "../../db/index.ts";
+import { SandboxKycProvider } from "./sandbox.ts";
+import { StripeConnectProvider } from "./stripe.ts";
+import type { KycProvider } from "./types.ts";
+
+/**
+ * The seller-onboarding provider named by the validated config (`KYC_PROVIDER`, by default the
+ * payments provider): `stripe` runs on STRIPE_SECRET_KEY and STRIPE_CONNECT_WEBHOOK_SECRET, which
+ * the config requires; `sandbox` keeps its accounts in its own table.
+ */
+export function createKycProvider(config: Config, db: Database): KycProvider {
+  if (config.kyc.provider === "sandbox") return new SandboxKycProvider(db);
+  return new StripeConnectProvider({
+    secretKey: config.stripeSecretKey!,
+    webhookSecret: config.kyc.connectWebhookSecret!,
+    ...config.stripeApi,
+  });
+}
