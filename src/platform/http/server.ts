@@ -191,6 +191,8 @@ export interface RegisteredRoute {
   method: string;
   url: string;
   hidden: boolean;
+  /** Needs no session or API key (its own credential, if any, is checked by the route). */
+  public: boolean;
 }
 
 export async function createServer(
@@ -237,7 +239,13 @@ export async function createServer(
 
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat()) {
-      if (method !== "HEAD") routes.push({ method, url: route.url, hidden: Boolean(route.schema?.hide) });
+      if (method === "HEAD") continue;
+      routes.push({
+        method,
+        url: route.url,
+        hidden: Boolean(route.schema?.hide),
+        public: Boolean(route.config?.public),
+      });
     }
   });
   await registerOpenApi(app, options);

@@ -1,0 +1,82 @@
+// Every route that needs a credential, taken from the app's own route list (so a new route is
+// covered the day it is added): no credential and a revoked key are 401; a caller of another app
+// never learns whether a record exists (404, or 400 for a body refused before any lookup); a
+// developer cannot do what only owners may (403).
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let revokedKey: string;
+
+before(async () => {
+  t = await buildTestApp();
+  f = await tenantFixture(t);
+  const created = expectStatus(
+    await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.owner.token, body: { name: "Revoked" } }),
+    201,
+  );
+  expectStatus(
+    await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${created.id}`, { token: f.owner.token }),
+    204,
+  );
+  revokedKey = created.key;
+});
+after(() => t.close());
+
+/** The route's URL with `app_id` (and the interface's auction `id`) set to `appId`, other ids made up. */
+function urlOf(url: string, appId: string) {
+  return url
+    .replace(/:app_id\b/g, appId)
+    .replace(/:(\w+)/g, (_, name: string) =>
+      name === "id" && url.startsWith("/auctions/") ? appId : `${name}_x1`,
+    );
+}
+
+const guarded = () => t.routes.filter((r) => !r.public && !r.hidden);
+const withBody = (method: string) => (method === "POST" || method === "PATCH" ? {} : undefined);
+
+test("the route list covers the API", () => {
+  assert.ok(guarded().length > 50, `${guarded().length} guarded routes`);
+});
+
+test("no credential, or a revoked API key: 401 on every guarded route", async () => {
+  for (const route of guarded()) {
+    const url = urlOf(route.url, f.app.id);
+    for (const token of [undefined, revokedKey]) {
+      const answer = await call(t, route.method, url, { token, body: withBody(route.method) });
+      assert.equal(answer.status, 401, `${route.method} ${route.url} (${token ? "revoked key" : "none"})`);
+    }
+  }
+});
+
+test("another app's owner: 404 on every route of this app (400 only for a body refused first)", async () => {
+  const scoped = guarded().filter((r) => r.url.includes(":app_id") || r.url.startsWith("/auctions/:id"));
+  assert.ok(scoped.length > 40, `${scoped.length} app-scoped routes`);
+  for (const route of scoped) {
+    const answer = await call(t, route.method, urlOf(route.url, f.app.id), {
+      token: f.outsider.token,
+      body: withBody(route.method),
+    });
+    const allowed = route.method === "GET" || route.method === "DELETE" ? [404] : [400, 404];
+    assert.ok(
+      allowed.includes(answer.status),
+      `${route.method} ${route.url}: ${answer.status} ${JSON.stringify(answer.body)}`,
+    );
+  }
+});
+
+test("a developer is refused what only owners may do: 403", async () => {
+  const ownerOnly: [string, string, unknown?][] = [
+    ["DELETE", `/apps/${f.app.id}`],
+    ["POST", `/members/${f.app.id}`, { email: "new@example.com", role: "developer" }],
+    ["PATCH", `/members/${f.app.id}/${f.developerMemberId}`, { role: "owner" }],
+    ["DELETE", `/members/${f.app.id}/${f.developerMemberId}`],
+  ];
+  for (const [method, url, body] of ownerOnly) {
+    const answer = await call(t, method, url, { token: f.developer.token, body });
+    assert.equal(answer.status, 403, `${method} ${url}: ${JSON.stringify(answer.body)}`);
+  }
+});
