@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
@@ -55,6 +56,7 @@ import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
 import { createKycProvider } from "./platform/providers/kyc/registry.ts";
 import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
 import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
+import { startTracing, traced } from "./platform/tracing.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -70,6 +72,8 @@ export interface BuildOptions {
   now?: () => Date;
   rates?: RatesProvider;
   chains?: ChainRegistry;
+  /** Tests: spans go to this exporter (production: OTEL_EXPORTER_OTLP_ENDPOINT). */
+  spanExporter?: SpanExporter;
 }
 
 export interface Application {
@@ -103,6 +107,11 @@ async function databaseAnswers(database: DatabaseHandle): Promise<boolean> {
 /** Builds the whole service with production defaults for every dependency not passed in. */
 export async function buildApplication(options: BuildOptions): Promise<Application> {
   const { config, logger } = options;
+  const tracing = startTracing({
+    serviceName: "payments-backend",
+    otlpEndpoint: config.otelEndpoint,
+    exporter: options.spanExporter,
+  });
   const database =
     options.database ??
     (await openDatabase({
@@ -134,9 +143,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     custody: options.custody ?? createCustody(config),
     revocations,
     now,
-    paymentProviders: createPaymentProviders(config, database, now),
+    paymentProviders: createPaymentProviders(config, database, now, {}, tracing ? traced : undefined),
     kycProvider: createKycProvider(config, database.db),
-    chains: options.chains ?? createChainRegistry(config.chains, now),
+    chains: options.chains ?? createChainRegistry(config.chains, now, tracing ? traced : undefined),
     rates: options.rates ?? new StaticRates(config.money.rates),
     rateLimiter: new RateLimiter(database.db, now, config.rateLimits),
     // Hooks across modules, given at construction: payments call them without importing their owners.
@@ -173,6 +182,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     publicUrl: config.publicUrl,
     version: pkg.version,
     trustProxy: config.trustProxy,
+    traced: tracing !== undefined,
   });
   registerIdempotency(app, deps.db, now, deps.faults);
   const http = registerDrain(app, activity);
@@ -231,6 +241,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       await jobs.stop(Math.max(1000, deadline - Date.now()));
       await revocations.stop();
       await database.close();
+      await tracing?.shutdown();
     },
     async close() {
       if (stopped) return;
@@ -240,6 +251,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       await jobs.stop();
       await revocations.stop();
       await database.close();
+      await tracing?.shutdown();
     },
   };
 }

@@ -51,6 +51,8 @@ export interface Config extends ProcessSettings {
   sandboxMailRetentionHours: number;
   /** The sandbox inbox, or an SMTP server (SMTP_URL, MAIL_FROM); live mode needs SMTP. */
   mail: MailSettings;
+  /** OpenTelemetry traces go to this OTLP/HTTP collector when set (OTEL_EXPORTER_OTLP_ENDPOINT). */
+  otelEndpoint: string | undefined;
   /** Crash-test points (FAULT_CRASH_AT, FAULT_MARKER): for the crash tests only. */
   faults: { crashAt?: string; marker?: string };
   /** Bearer token `GET /metrics` asks for; absent: metrics are not served (404). */
@@ -141,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),
     sandboxMailRetentionHours: integer(env, "SANDBOX_MAIL_RETENTION_HOURS", 72, 1, 24 * 30),
     mail: loadMailSettings(env, sandbox, publicUrl),
+    otelEndpoint: otelEndpoint(env),
     faults: { crashAt: env.FAULT_CRASH_AT || undefined, marker: env.FAULT_MARKER || undefined },
     metricsToken: metricsToken(env),
     masterKey: masterKey(env),
@@ -303,4 +306,16 @@ function masterKey(env: Env): Buffer | undefined {
   if (key.length !== 32)
     throw new ConfigError("SECRETS_MASTER_KEY", "must be 32 random bytes, base64-encoded");
   return key;
+}
+
+function otelEndpoint(env: Env): string | undefined {
+  const value = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  if (!value) return undefined;
+  if (!/^https?:\/\/[^\s]+$/.test(value)) {
+    throw new ConfigError(
+      "OTEL_EXPORTER_OTLP_ENDPOINT",
+      "must be an http(s) URL, e.g. http://collector:4318",
+    );
+  }
+  return value;
 }

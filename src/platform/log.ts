@@ -1,4 +1,5 @@
 import pino, { type Logger } from "pino";
+import { traceFields } from "./tracing.ts";
 
 /**
  * Paths that may carry a secret. pino replaces them before a line is written, so no credential,
@@ -34,6 +35,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
       redact: { paths: REDACTED_PATHS, censor: "[redacted]" },
       base: undefined,
       timestamp: pino.stdTimeFunctions.isoTime,
+      // The current trace and span on every line, so a log line leads to its trace.
+      mixin: traceFields,
     },
     destination,
   );

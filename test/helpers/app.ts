@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
 import pg from "pg";
-import { type Application, buildApplication } from "../../src/app.ts";
+import { type Application, type BuildOptions, buildApplication } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { sandboxMailStore } from "../../src/modules/sandbox-inbox/store.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/platform/db/index.ts";
@@ -64,7 +64,10 @@ const PER_ADDRESS_LIMITS_OFF = [
   .map((name) => `${name}=1000000/60`)
   .join(",");
 
-export async function buildTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function buildTestApp(
+  env: Record<string, string> = {},
+  options: Pick<BuildOptions, "spanExporter"> = {},
+): Promise<TestApp> {
   const { handle, drop } = await isolatedDatabase();
   const logs: string[] = [];
   const sink = new Writable({
@@ -93,6 +96,7 @@ export async function buildTestApp(env: Record<string, string> = {}): Promise<Te
     logger,
     database: handle,
     mailer: config.mail.transport === "smtp" ? undefined : mailer,
+    ...options,
   });
   await application.start();
   return {

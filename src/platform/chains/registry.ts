@@ -8,6 +8,8 @@ export interface ChainRegistryOptions {
   now?: () => Date;
   /** Builds a real adapter (CHAINS=real); `createRealAdapter` in production, a fake in tests. */
   realAdapter?: RealAdapterFactory;
+  /** Wraps each adapter once made (tracing: a span per call). */
+  wrap?: (adapter: ChainAdapter, name: string) => ChainAdapter;
 }
 
 /** Chooses the adapter for a chain and network from the settings (CHAINS=sandbox|real). */
@@ -17,11 +19,13 @@ export class ChainRegistry {
   readonly sandbox: SandboxLedger;
   private readonly realAdapter: RealAdapterFactory | undefined;
   private readonly adapters = new Map<string, ChainAdapter>();
+  private readonly wrap: (adapter: ChainAdapter, name: string) => ChainAdapter;
 
   constructor(config: ChainsConfig, options: ChainRegistryOptions = {}) {
     this.config = config;
     this.sandbox = new SandboxLedger(options.now);
     this.realAdapter = options.realAdapter;
+    this.wrap = options.wrap ?? ((adapter) => adapter);
   }
 
   adapter(chain: Chain, network: Network): ChainAdapter {
@@ -35,6 +39,7 @@ export class ChainRegistry {
       } else {
         throw new ChainError("no_real_adapter", "CHAINS=real needs a real adapter factory");
       }
+      adapter = this.wrap(adapter, `chain.${chain}.${network}`);
       this.adapters.set(key, adapter);
     }
     return adapter;

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import { readCredential } from "../auth/credentials.ts";
 import type { Authenticator, Principal } from "../auth/principal.ts";
 import { newId } from "../ids.ts";
+import { traceRequests } from "../tracing.ts";
 import { ApiActivity } from "./activity.ts";
 import { AppError, ERROR_STATUS, type ErrorCode, type ProblemExtensions, titleOf } from "./errors.ts";
 import { INPUT_LIMITS, inputProblems, parseJsonBody } from "./input-limits.ts";
@@ -49,6 +50,8 @@ export interface ServerOptions {
   version: string;
   /** Fastify's `trustProxy`: which proxies' `X-Forwarded-For` gives `request.ip` (TRUST_PROXY). */
   trustProxy?: boolean | number | string;
+  /** A span per request (OpenTelemetry), when tracing is on. */
+  traced?: boolean;
 }
 
 function problem(
@@ -223,6 +226,8 @@ export async function createServer(
     clientErrorHandler: handleClientError,
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Server;
 
+  // First of all hooks: everything a request does, its authentication included, runs in its span.
+  if (options.traced) traceRequests(app as unknown as FastifyInstance);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(Problem);
   // JSON is the one body the API reads; text sent as text/plain is 415, not a string to validate.

@@ -11,6 +11,7 @@ import {
 import type { Logger } from "pino";
 import type { DatabaseHandle, Params, Tx } from "../db/index.ts";
 import type { ApiActivity } from "../http/activity.ts";
+import { inJobSpan, withTraceContext } from "../tracing.ts";
 import { createOutboxRelay, outboxInsert } from "./outbox.ts";
 import { createDueWakes } from "./wake.ts";
 
@@ -136,7 +137,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     },
     async send(tx, name, data, options) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
-      const id = await boss.send(name, data, {
+      const id = await boss.send(name, withTraceContext(data), {
         ...options,
         db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       });
@@ -145,7 +146,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     },
     sendPart(params, name, data, when) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
-      return outboxInsert(params, name, data, when);
+      return outboxInsert(params, name, withTraceContext(data), when);
     },
     relaySoon: () => relay.soon(),
     drainOutbox: () => relay.drain(),
@@ -186,7 +187,8 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
             batch.map(async (job): Promise<JobResult> => {
               try {
                 if (yieldTo) await apiQuiet(yieldTo);
-                await definition.handle(job.data, { id: job.id, retryCount: job.retryCount ?? 0 });
+                const meta = { id: job.id, retryCount: job.retryCount ?? 0 };
+                await inJobSpan(definition.name, job.data, (data) => definition.handle(data, meta));
                 return { id: job.id, status: "completed" };
               } catch (error) {
                 const log = logger.child({ job: definition.name, job_id: job.id });

@@ -21,6 +21,8 @@ export function createPaymentProviders(
   database: Pick<DatabaseHandle, "db" | "engine" | "pool">,
   now: () => Date,
   overrides: Partial<Record<ProviderId, PaymentProvider>> = {},
+  /** Wraps each provider calls go through (tracing: a span per call); `sandbox` stays bare for tests. */
+  wrap: (provider: PaymentProvider, name: string) => PaymentProvider = (provider) => provider,
 ): PaymentProviders {
   const sandbox = new SandboxPaymentProvider({
     db: database.db,
@@ -28,17 +30,17 @@ export function createPaymentProviders(
     now,
     publicUrl: config.publicUrl,
   });
-  const providers = new Map<ProviderId, PaymentProvider>([["sandbox", overrides.sandbox ?? sandbox]]);
-  if (overrides.stripe) providers.set("stripe", overrides.stripe);
+  const providers = new Map<ProviderId, PaymentProvider>([
+    ["sandbox", wrap(overrides.sandbox ?? sandbox, "payments.sandbox")],
+  ]);
+  if (overrides.stripe) providers.set("stripe", wrap(overrides.stripe, "payments.stripe"));
   else if (config.stripeSecretKey && config.stripeWebhookSecret) {
-    providers.set(
-      "stripe",
-      new StripePaymentProvider({
-        secretKey: config.stripeSecretKey,
-        webhookSecret: config.stripeWebhookSecret,
-        ...(config.stripeApi ?? {}),
-      }),
-    );
+    const stripe = new StripePaymentProvider({
+      secretKey: config.stripeSecretKey,
+      webhookSecret: config.stripeWebhookSecret,
+      ...(config.stripeApi ?? {}),
+    });
+    providers.set("stripe", wrap(stripe, "payments.stripe"));
   }
   const byId = (id: ProviderId) => {
     const provider = providers.get(id);

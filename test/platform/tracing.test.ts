@@ -1,0 +1,105 @@
+// One trace from a request through the jobs it asks for to the provider's calls (OpenTelemetry,
+// an in-memory exporter), and the trace id on the log lines written inside it.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { eventually } from "../helpers/contract.ts";
+import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
+
+const exporter = new InMemorySpanExporter();
+let t: TestApp;
+
+before(async () => {
+  t = await buildTestApp({}, { spanExporter: exporter });
+});
+after(() => t.close());
+
+const spansOf = (traceId: string) =>
+  exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
+const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
+
+test("a payment's create and confirm each lead one trace through their jobs to the provider", async () => {
+  const owner = await signup(t);
+  const app = await createApp(t, owner.token);
+  const price = expectStatus(
+    await call(t, "POST", `/prices/${app.id}`, {
+      token: owner.token,
+      body: { name: "Ticket", amount: 12, currency: "usd" },
+    }),
+    201,
+  );
+  // A caller's own trace is continued (W3C traceparent).
+  const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
+  const payment = expectStatus(
+    await call(t, "POST", `/payments/${app.id}`, {
+      token: owner.token,
+      body: { price_id: price.id, payment_provider: "card" },
+      headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
+    }),
+    201,
+  );
+  const created = await eventually(() => {
+    const spans = spansOf(callerTrace);
+    return named(spans, "POST /payments/:app_id").length === 1 && spans.some((s) => s.name.startsWith("job "))
+      ? spans
+      : undefined;
+  }, 30_000);
+  const request = named(created, "POST /payments/:app_id")[0];
+  const job = created.find((s) => s.name.startsWith("job "))!;
+  assert.equal(
+    job.parentSpanContext?.spanId,
+    request.spanContext().spanId,
+    "the job's span is the request's child",
+  );
+  const provider = await eventually(() =>
+    spansOf(callerTrace).find((s) => s.name.startsWith("payments.sandbox.")),
+  );
+  assert.equal(
+    provider.parentSpanContext?.spanId,
+    job.spanContext().spanId,
+    "the provider call is the job's child",
+  );
+
+  expectStatus(
+    await call(t, "POST", `/payments/${app.id}/${payment.id}/confirm`, {
+      token: owner.token,
+      body: {
+        payment_method: {
+          type: "card",
+          number: "4242424242424242",
+          exp_month: 12,
+          exp_year: 2030,
+          cvc: "123",
+        },
+      },
+    }),
+    200,
+  );
+  const confirm = await eventually(() =>
+    exporter.getFinishedSpans().find((s) => s.name === "POST /payments/:app_id/:payment_id/confirm"),
+  );
+  const confirmTrace = confirm.spanContext().traceId;
+  await eventually(async () => {
+    const read = expectStatus(
+      await call(t, "GET", `/payments/${app.id}/${payment.id}`, { token: owner.token }),
+      200,
+    );
+    return read.status === "paid" ? read : undefined;
+  }, 30_000);
+  const jobs = await eventually(() => {
+    const names = new Set(
+      spansOf(confirmTrace)
+        .filter((s) => s.name.startsWith("job "))
+        .map((s) => s.name),
+    );
+    return names.size >= 2 ? names : undefined;
+  }, 30_000);
+  assert.ok(jobs.size >= 2, `the confirm's jobs share its trace: ${[...jobs].join(", ")}`);
+  assert.ok(
+    spansOf(confirmTrace).some((s) => s.name === "payments.sandbox.captureIntent"),
+    "the capture is in the confirm's trace",
+  );
+  const logged = t.logs.filter((line) => line.includes(`"trace_id":"${confirmTrace}"`));
+  assert.ok(logged.length > 0, "log lines written inside the trace carry its id");
+});
