@@ -5,7 +5,7 @@ import { traceFields } from "./tracing.ts";
  * Paths that may carry a secret. pino replaces them before a line is written, so no credential,
  * password, key or token reaches a log, whatever a caller logs by mistake.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   "req.headers.authorization",
   "req.headers.cookie",
   "headers.authorization",

@@ -115,7 +115,7 @@ export async function inJobSpan<T>(
 }
 
 /** Runs `run` in a child span of the current one; a throw marks the span failed. */
-export async function inSpan<T>(
+async function inSpan<T>(
   name: string,
   kind: SpanKind,
   run: () => Promise<T>,

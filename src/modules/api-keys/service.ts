@@ -12,7 +12,7 @@ import { apiKeys } from "./tables.ts";
 type KeyRow = typeof apiKeys.$inferSelect;
 
 // `sk_live_`/`sk_test_` make a leaked key recognisable to secret scanners, and say which mode it is for.
-export const keyPrefix = (sandbox: boolean) => (sandbox ? "sk_test_" : "sk_live_");
+const keyPrefix = (sandbox: boolean) => (sandbox ? "sk_test_" : "sk_live_");
 
 function present(row: KeyRow) {
   return {

@@ -35,7 +35,7 @@ export interface BidInput {
 }
 
 /** The lowest amount the next bid may have: the start, or the standing bid plus the increment. */
-export async function minimumNextBid(tx: Deps["db"] | Tx, auction: AuctionRow) {
+async function minimumNextBid(tx: Deps["db"] | Tx, auction: AuctionRow) {
   const [standing] = await tx
     .select({ amount: bids.amount })
     .from(bids)

@@ -16,7 +16,7 @@ const mask = (email: string) => {
 };
 
 /** What the public page shows: the current price, the end time and the bid history. */
-export async function publicState(deps: Deps, auctionId: string) {
+async function publicState(deps: Deps, auctionId: string) {
   const [auction] = await deps.db.select().from(auctions).where(eq(auctions.id, auctionId));
   if (!auction) throw notFound("Auction");
   const currency = currencyOf(auction.currency, "currency");

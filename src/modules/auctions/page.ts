@@ -5,7 +5,7 @@ import { PARAM_FIELDS_STYLE, paramFields, TRIGGER_FORM_URL } from "../triggers/f
 import type { Param } from "../triggers/params.ts";
 
 /** Content-Security-Policy of the page: nothing from elsewhere, only this page's own script and style. */
-export const pagePolicy = strictPolicy;
+const pagePolicy = strictPolicy;
 
 // The browser side: sign in by code, bid with a (sandbox) card, follow the auction over SSE.
 // Everything is written with textContent, so nothing from the server is parsed as HTML.

@@ -25,7 +25,7 @@ export function presentShopper(row: ShopperRow) {
   };
 }
 
-export function presentConversion(conversion: BidRow["conversion"]) {
+function presentConversion(conversion: BidRow["conversion"]) {
   if (!conversion) return null;
   return {
     from_currency: conversion.from_currency,
@@ -58,7 +58,7 @@ export function presentBid(row: BidRow, context: BidContext & { app: AppView; pr
 }
 
 /** The standing bid: the highest placed one (or the winner once closed). */
-export function standingBid(rows: BidRow[]): BidRow | undefined {
+function standingBid(rows: BidRow[]): BidRow | undefined {
   let best: BidRow | undefined;
   for (const row of rows) {
     if (row.status !== "placed" && row.status !== "won") continue;

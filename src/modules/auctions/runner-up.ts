@@ -128,7 +128,7 @@ export async function trimRunnersUp(deps: Deps, tx: Tx, auction: AuctionRow, sta
 }
 
 /** The sale is captured (or over): every runner-up's hold is released. */
-export async function releaseRunnersUp(deps: Deps, tx: Tx, auction: AuctionRow, reason: string) {
+async function releaseRunnersUp(deps: Deps, tx: Tx, auction: AuctionRow, reason: string) {
   for (const bid of await heldBids(tx, auction.id)) {
     if (bid.status === "outbid") await releasePayment(deps, tx, bid.paymentId, reason);
   }

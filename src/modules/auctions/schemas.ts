@@ -12,7 +12,7 @@ const Currency = Type.String({ minLength: 2, maxLength: 12, pattern: "^[A-Za-z]+
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Email = Type.String({ format: "email", maxLength: 254 });
 
-export const CurrencyConversion = Nullable(
+const CurrencyConversion = Nullable(
   Type.Object({
     from_currency: Type.String(),
     from_amount: Type.Number(),

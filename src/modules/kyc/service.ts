@@ -19,7 +19,7 @@ export interface CreateKycInput {
 }
 
 /** 256 random bits: the widget's only credential, so it must not be guessable. */
-export function newEditToken() {
+function newEditToken() {
   return newSecret("kyc_et_", 32);
 }
 

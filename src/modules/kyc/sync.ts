@@ -14,13 +14,13 @@ const isDocument = (requirement: string) =>
   requirement.includes("verification.") && requirement.endsWith("document");
 
 /** docs/decisions.md, section 10: completed once charges and payouts are enabled; incomplete once details were submitted. */
-export function businessStatusOf(account: ProviderAccount): BusinessStatus {
+function businessStatusOf(account: ProviderAccount): BusinessStatus {
   if (account.charges_enabled && account.payouts_enabled) return "completed";
   return account.details_submitted ? "incomplete" : "pending";
 }
 
 /** What a KYC record mirrors of a provider account: documents asked for, last four digits only. */
-export function mirrorOf(account: ProviderAccount) {
+function mirrorOf(account: ProviderAccount) {
   const { requirements } = account;
   const errorOf = (requirement: string) =>
     requirements.errors.find((e) => e.requirement === requirement)?.reason ?? null;

@@ -27,7 +27,7 @@ export function checkRole(role: Role | undefined, action: Action): Role {
   return role;
 }
 
-export async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Role | undefined> {
+async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Role | undefined> {
   // An API key acts for its one app, with the developer role.
   if (actor.kind === "api_key") return actor.appId === appId ? "developer" : undefined;
   const [row] = await db

@@ -14,7 +14,7 @@ export interface InvitationMail {
 export const INVITATION_JOB = "members.send-invitation";
 
 /** The hosted page an invitation mail links to (`GET /invitations/{invite_token}`). */
-export function invitationUrl(publicUrl: string, token: string): string {
+function invitationUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/invitations/${encodeURIComponent(token)}`;
 }
 

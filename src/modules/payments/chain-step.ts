@@ -38,7 +38,7 @@ const FINAL_CHAIN_ERRORS = new Set([
 ]);
 
 /** From the trigger's rendered call to what the chain adapter sends. */
-export function toPreparedCall(rendered: RenderedCall): PreparedCall {
+function toPreparedCall(rendered: RenderedCall): PreparedCall {
   switch (rendered.chain) {
     case "evm":
       return {

@@ -47,7 +47,7 @@ const STRIPE_API_ORIGIN = "https://api.stripe.com";
  * frames, and the API it calls. That is api.stripe.com for Stripe's Stripe.js; a stand-in Stripe.js
  * (tests) answers its API calls on its own origin.
  */
-export function stripeSources(jsUrl: string) {
+function stripeSources(jsUrl: string) {
   const origin = new URL(jsUrl).origin;
   return { script: origin, frame: origin, connect: origin === STRIPE_JS_ORIGIN ? STRIPE_API_ORIGIN : origin };
 }
@@ -114,7 +114,7 @@ function methodField(view: CheckoutView): string {
 }
 
 /** The lines of a charge; `prefix` names the elements the script updates. */
-export function summaryLines(summary: ChargeSummary, prefix: string, converting: string): string {
+function summaryLines(summary: ChargeSummary, prefix: string, converting: string): string {
   return `<dl class="lines" id="${prefix}">
     <div><dt>Price</dt><dd id="${prefix}-price">${escapeHtml(summary.price)}</dd></div>
     <div id="${prefix}-converted-row"${summary.converted ? "" : " hidden"}><dt>Price in ${escapeHtml(converting)}</dt><dd id="${prefix}-converted">${escapeHtml(summary.converted ?? "")}</dd></div>

@@ -13,7 +13,7 @@ import { payments } from "./tables.ts";
  * Paid, refunded, failed and cancelled payments are settled: they never block a delete, and are
  * kept after it.
  */
-export const OPEN_MONEY_KINDS = Object.freeze([
+const OPEN_MONEY_KINDS = Object.freeze([
   "pending",
   "processing",
   "hold",

@@ -92,7 +92,7 @@ export async function paymentOfIntent(tx: Tx, providerId: string, intentId: stri
  * (2 s, 4 s, 8 s, … about 36 hours in all): the backstop for a provider webhook announcing a
  * return, and how the sandbox's returns are noticed (it sends no webhooks by itself).
  */
-export const RETURN_WATCH_LOOKS = 16;
+const RETURN_WATCH_LOOKS = 16;
 
 export function watchForReturn(deps: Deps, tx: Tx, paymentId: string, look = 1) {
   if (look > RETURN_WATCH_LOOKS) return null;

@@ -58,7 +58,7 @@ export async function createPayment(
   return presentPayment(row, { app, price, now: deps.now(), paymentToken: token });
 }
 
-export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId: string, lock = false) {
+async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId: string, lock = false) {
   const query = db
     .select()
     .from(payments)

@@ -67,7 +67,7 @@ export async function listMails(deps: Deps, actor: Principal, page: Page, to?: s
   return { items: rows.map((row) => present(deps, row)), total, neighbours };
 }
 
-export const PRUNE_SANDBOX_MAIL_JOB = "sandbox.prune-mail";
+const PRUNE_SANDBOX_MAIL_JOB = "sandbox.prune-mail";
 
 /** Drops mails older than SANDBOX_MAIL_RETENTION_HOURS, hourly (sandbox mode only). */
 export function pruneSandboxMailJob(deps: Pick<Deps, "db" | "config" | "now">): JobDefinition<object> {

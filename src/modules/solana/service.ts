@@ -17,7 +17,7 @@ import { presentCollection, presentTree } from "./presenters.ts";
 import { solanaCollections, solanaTrees } from "./tables.ts";
 
 /** Solana's MAX_PERMITTED_DATA_LENGTH: no account, a tree with a deep canopy included, may be larger. */
-export const MAX_ACCOUNT_BYTES = 10 * 1024 * 1024;
+const MAX_ACCOUNT_BYTES = 10 * 1024 * 1024;
 
 export interface CreateTreeInput {
   max_depth_size_pair: { max_depth: number; max_buffer_size: number };

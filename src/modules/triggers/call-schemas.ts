@@ -13,7 +13,7 @@ const Abi = (description: string) => Type.String({ minLength: 2, maxLength: 200_
 const MethodName = Type.String({ minLength: 1, maxLength: 256 });
 const DATA_INPUT = "Argument values by name; strings may reference parameters as {{name}}; wins over `data`";
 
-export const NearCallInput = Body({
+const NearCallInput = Body({
   contract_id: Type.String({ minLength: 2, maxLength: 64, description: "The contract's account id" }),
   method_name: MethodName,
   method_type: Type.Optional(
@@ -26,7 +26,7 @@ export const NearCallInput = Body({
   template: Type.Optional(Nullable(Template)),
 });
 
-export const EvmCallInput = Body({
+const EvmCallInput = Body({
   contract_id: Type.String({ minLength: 42, maxLength: 42, description: "The contract address" }),
   method_name: MethodName,
   method_type: Type.Optional(
@@ -39,7 +39,7 @@ export const EvmCallInput = Body({
   template: Type.Optional(Nullable(Template)),
 });
 
-export const WaxCallInput = Body({
+const WaxCallInput = Body({
   contract_id: Type.String({ minLength: 1, maxLength: 12, description: "The contract's account" }),
   method_name: Type.String({ minLength: 1, maxLength: 12, description: "The action's name" }),
   abi: Abi("The contract's Antelope ABI as JSON text"),
@@ -49,7 +49,7 @@ export const WaxCallInput = Body({
   template: Type.Optional(Nullable(Template)),
 });
 
-export const SolanaCallInput = Body({
+const SolanaCallInput = Body({
   contract_id: Type.String({ minLength: 32, maxLength: 44, description: "The program id" }),
   method_name: MethodName,
   method_type: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),

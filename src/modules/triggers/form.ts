@@ -40,7 +40,7 @@ export interface FieldSpec {
 }
 
 /** `order_id` reads as "Order id". */
-export const labelOf = (name: string) => {
+const labelOf = (name: string) => {
   const words = name.replace(/_+/g, " ").trim() || name;
   return words.charAt(0).toUpperCase() + words.slice(1);
 };

@@ -23,7 +23,7 @@ export interface NewKey extends KeyMaterial {
 }
 
 /** Only the wallet's own chain may carry data: anything else is a mistake worth a 400. */
-export function rejectOtherChains(type: Chain, data: WalletDataInput | undefined, path: string) {
+function rejectOtherChains(type: Chain, data: WalletDataInput | undefined, path: string) {
   for (const chain of Object.keys(data ?? {})) {
     if (chain !== type) throw invalid(`${path}/${chain}`, `does not apply to a ${type} wallet`);
   }

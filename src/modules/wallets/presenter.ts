@@ -6,7 +6,7 @@ type WalletRow = typeof wallets.$inferSelect;
 type AppView = Awaited<ReturnType<typeof getApp>>;
 
 /** The chain object of `wallet_data`; every secret field is null, whatever is stored. */
-export function chainData(row: WalletRow) {
+function chainData(row: WalletRow) {
   const common = { network_id: row.networkId, account_id: row.accountId, test_network: row.testNetwork };
   switch (row.type as Chain) {
     case "near":

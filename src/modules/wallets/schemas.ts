@@ -2,7 +2,7 @@ import { Type } from "typebox";
 import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 
-export const ChainType = Type.Union(
+const ChainType = Type.Union(
   [Type.Literal("near"), Type.Literal("evm"), Type.Literal("wax"), Type.Literal("solana")],
   { description: "The wallet's chain" },
 );
@@ -14,7 +14,7 @@ const common = {
   test_network: Type.Boolean(),
 };
 
-export const WalletData = Type.Object(
+const WalletData = Type.Object(
   {
     near: Nullable(Type.Object({ ...common, phrase_or_key: NeverAnswered })),
     evm: Nullable(Type.Object({ ...common, private_key: NeverAnswered })),

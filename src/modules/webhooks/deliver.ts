@@ -10,7 +10,7 @@ import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } f
 type DeliverDeps = Pick<Deps, "db" | "config" | "now">;
 
 /** The body every attempt of an event sends: the same bytes each time, so receivers can dedupe. */
-export function eventBody(event: typeof webhookEvents.$inferSelect): string {
+function eventBody(event: typeof webhookEvents.$inferSelect): string {
   return JSON.stringify({
     id: event.id,
     type: event.type,

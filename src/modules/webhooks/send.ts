@@ -5,7 +5,7 @@ import type { VettedUrl } from "./ssrf.ts";
 
 // Long enough for a receiver that acknowledges first and works later, as the spec asks them to;
 // short enough that a hanging receiver does not hold a worker.
-export const DELIVERY_TIMEOUT_MS = 10_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
 const EXCERPT_CHARS = 256;
 // Read no further than this: the answer is only kept as an excerpt.
 const MAX_READ_BYTES = 4096;

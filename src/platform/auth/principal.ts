@@ -4,7 +4,6 @@ export type Principal =
   | { kind: "api_key"; appId: string; keyId: string };
 
 export type Role = "owner" | "developer";
-export const ROLES = ["owner", "developer"] as const;
 
 export type Action = "view" | "edit" | "delete" | "manage_members";
 

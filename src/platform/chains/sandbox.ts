@@ -23,7 +23,7 @@ import { checkWalletNetwork } from "./evm-networks.ts";
  *    data, or Solana instruction data (so a trigger parameter with that value selects it);
  * 3. otherwise `success`.
  */
-export const SANDBOX_OUTCOMES = Object.freeze(["success", "revert", "drop", "slow"] as const);
+const SANDBOX_OUTCOMES = Object.freeze(["success", "revert", "drop", "slow"] as const);
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 
 /** `slow` confirms this many times slower than the network's block time. */

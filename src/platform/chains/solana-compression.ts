@@ -29,7 +29,7 @@ import { rentExemptLamports, treeCost, validateTree } from "./solana-trees.ts";
  */
 
 export const SPL_ACCOUNT_COMPRESSION_PROGRAM = address("cmtDvXumGCrqC1Age74AVPhSRVXJMd8PJS91L8KbNCK");
-export const SPL_NOOP_PROGRAM = address("noopb9bkMVfRPU8AsbpTUg8AQkHtKwMYZiFUjNRtMmV");
+const SPL_NOOP_PROGRAM = address("noopb9bkMVfRPU8AsbpTUg8AQkHtKwMYZiFUjNRtMmV");
 export const BUBBLEGUM_PROGRAM = address("BGUMAp9Gq7iTEuizy4pqaxsTyUCBK68MDfK752saRPUY");
 export const TOKEN_METADATA_PROGRAM = address("metaqbxxUerdq28cj1RbAWkYQm3ybzjb6a8bt518x1s");
 
@@ -73,7 +73,7 @@ class Writer {
   }
 }
 
-export async function findTreeConfig(merkleTree: Address): Promise<Address> {
+async function findTreeConfig(merkleTree: Address): Promise<Address> {
   const [pda] = await getProgramDerivedAddress({
     programAddress: BUBBLEGUM_PROGRAM,
     seeds: [getAddressEncoder().encode(merkleTree)],

@@ -46,7 +46,7 @@ export const VALID_DEPTH_SIZE_PAIRS: readonly { maxDepth: number; maxBufferSize:
   ).map(([maxDepth, maxBufferSize]) => Object.freeze({ maxDepth, maxBufferSize })),
 );
 
-export function isValidDepthSizePair(maxDepth: number, maxBufferSize: number): boolean {
+function isValidDepthSizePair(maxDepth: number, maxBufferSize: number): boolean {
   return VALID_DEPTH_SIZE_PAIRS.some((p) => p.maxDepth === maxDepth && p.maxBufferSize === maxBufferSize);
 }
 
@@ -73,9 +73,9 @@ export function treeAccountSize(maxDepth: number, maxBufferSize: number, canopyD
  * Solana's rent-exemption minimum under the current rent parameters: 3,480 lamports per byte-year,
  * two years, and 128 bytes of account overhead (solana-program `Rent::default`).
  */
-export const LAMPORTS_PER_BYTE_YEAR = 3480n;
-export const EXEMPTION_YEARS = 2n;
-export const ACCOUNT_STORAGE_OVERHEAD = 128n;
+const LAMPORTS_PER_BYTE_YEAR = 3480n;
+const EXEMPTION_YEARS = 2n;
+const ACCOUNT_STORAGE_OVERHEAD = 128n;
 
 export function rentExemptLamports(space: number): bigint {
   return (BigInt(space) + ACCOUNT_STORAGE_OVERHEAD) * LAMPORTS_PER_BYTE_YEAR * EXEMPTION_YEARS;
@@ -88,7 +88,7 @@ export function rentExemptLamports(space: number): bigint {
  * such transaction — a Bubblegum `transfer` with a compute-unit limit and a priority fee — inside
  * Solana's 1,232-byte packet: proofs of more than MAX_PROOF_NODES nodes are refused.
  */
-export const SOLANA_PACKET_BYTES = 1232;
+const SOLANA_PACKET_BYTES = 1232;
 export const MAX_PROOF_NODES = maxProofNodes();
 
 function maxProofNodes(): number {

@@ -23,7 +23,7 @@ import { ChainError, type SolanaCall, type SolanaInstruction } from "./adapter.t
  * tests execute is byte for byte the one the adapter would send.
  */
 
-export const COMPUTE_BUDGET_PROGRAM = address("ComputeBudget111111111111111111111111111111");
+const COMPUTE_BUDGET_PROGRAM = address("ComputeBudget111111111111111111111111111111");
 
 export interface Lifetime {
   blockhash: Blockhash;

@@ -16,7 +16,7 @@ export interface Envelope {
 }
 
 /** Decryption failed: a tampered or swapped ciphertext, another record's context, or an unknown key. */
-export class CustodyError extends Error {}
+class CustodyError extends Error {}
 
 const VERSION = "v1.";
 // 96-bit IVs are what GCM is specified for; a fresh random one per encryption, never reused under

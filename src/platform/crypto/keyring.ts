@@ -32,7 +32,7 @@ export function toMasterKey(key: Buffer): MasterKey {
 
 // The embedded default shares `master.key` with src/platform/crypto/sealed.ts, so the service has
 // one master key whichever module seals; former keys live beside it until re-wrapped.
-export const KEY_FILE = "master.key";
+const KEY_FILE = "master.key";
 export const PREVIOUS_KEYS_FILE = "master.key.previous";
 
 export function keyFilePath(dataDir: string): string {

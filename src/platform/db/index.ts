@@ -43,7 +43,7 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../drizzle");
+const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../drizzle");
 
 // Any fixed number works; it only has to be the same for every process migrating this database.
 const MIGRATION_LOCK_KEY = 7_314_802_211;
@@ -68,7 +68,7 @@ export interface OpenOptions {
  * costs little for a developer's data set and saves a third of an idle process's memory
  * (docs/benchmarks.md, "Idle cost").
  */
-export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
+const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {

@@ -30,7 +30,7 @@ function scopeOf(actor: Principal): string {
 }
 
 /** JSON with every object's keys sorted: the same body written with its keys in another order. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   return JSON.stringify(value ?? null, (_key, item: unknown) => {
     if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
     const sorted: Record<string, unknown> = {};

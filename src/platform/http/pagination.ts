@@ -5,10 +5,10 @@ import { type Static, type TSchema, Type } from "typebox";
 import type { Executor } from "../db/index.ts";
 import { invalid } from "./errors.ts";
 
-export const DEFAULT_LIMIT = 20;
-export const MAX_LIMIT = 100;
+const DEFAULT_LIMIT = 20;
+const MAX_LIMIT = 100;
 /** Far past any real list; keeps the row offset (page x limit) well inside a bigint. */
-export const MAX_PAGE = 1_000_000;
+const MAX_PAGE = 1_000_000;
 /** Default of `LIST_COUNT_CAP`: `X-Total-Count` is exact up to here, then reported as capped. */
 export const DEFAULT_COUNT_CAP = 10_000;
 

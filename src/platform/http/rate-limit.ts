@@ -35,7 +35,7 @@ export interface RateLimitSettings {
 // Generous for people, tight for scripts: a person signs up once and logs in a few times an hour;
 // a shop's checkout sees one payment per shopper a minute at most. Every limit is per window, so a
 // blocked client waits at most one window (Retry-After says how long).
-export const DEFAULT_RATE_LIMITS: RateLimitSettings = Object.freeze({
+const DEFAULT_RATE_LIMITS: RateLimitSettings = Object.freeze({
   login_per_ip: { max: 100, windowSeconds: 15 * 60 },
   signup_per_ip: { max: 20, windowSeconds: 60 * 60 },
   checkout_per_ip: { max: 30, windowSeconds: 10 * 60 },

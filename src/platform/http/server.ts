@@ -39,7 +39,7 @@ export type Server = FastifyInstance<
   TypeBoxTypeProvider
 >;
 
-export const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
+const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
 const WWW_AUTHENTICATE = 'Bearer realm="api", Basic realm="api", charset="UTF-8"';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -9,9 +9,9 @@ import { depthOf, INPUT_LIMITS } from "./input-limits.ts";
  * Years a timestamp may name. PostgreSQL has no year 0 and JavaScript dates stop at 275760; the
  * service has no use for times before the Unix epoch or after 9999.
  */
-export const TIMESTAMP_YEARS = Object.freeze({ min: 1970, max: 9999 });
+const TIMESTAMP_YEARS = Object.freeze({ min: 1970, max: 9999 });
 /** Years a calendar date (a date of birth) may name. */
-export const DATE_YEARS = Object.freeze({ min: 1900, max: 9999 });
+const DATE_YEARS = Object.freeze({ min: 1900, max: 9999 });
 
 const inYears = (text: string, years: { min: number; max: number }) => {
   const year = Number(text.slice(0, 4));

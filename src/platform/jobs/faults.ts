@@ -11,7 +11,7 @@ export interface Faults {
   crashPoint(point: string): void;
 }
 
-export const NO_FAULTS: Faults = { crashPoint() {} };
+const NO_FAULTS: Faults = { crashPoint() {} };
 
 export function createFaults(settings: { crashAt?: string; marker?: string }): Faults {
   const { crashAt, marker } = settings;

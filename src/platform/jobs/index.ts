@@ -74,7 +74,7 @@ export interface JobsOptions {
 }
 
 /** The idle look's interval when no `pollSeconds` is given. */
-export const DEFAULT_POLL_SECONDS = 5;
+const DEFAULT_POLL_SECONDS = 5;
 /** A worker's poll while LISTEN/NOTIFY cannot be had (e.g. PgBouncer in transaction mode). */
 const POLL_WITHOUT_NOTIFY_SECONDS = 0.5;
 

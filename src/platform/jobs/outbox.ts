@@ -5,7 +5,7 @@ import { type Database, insertInto, type Params } from "../db/index.ts";
 import { jobOutbox } from "./outbox-table.ts";
 
 /** Rows moved per transaction: one pg-boss insert per queue in the batch. */
-export const RELAY_BATCH = 500;
+const RELAY_BATCH = 500;
 /** How soon the relay runs after a statement wrote rows. */
 const SOON_MS = 5;
 /** How soon the relay tries again after a move failed. */

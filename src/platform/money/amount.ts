@@ -5,7 +5,7 @@ import type { Currency } from "./currencies.ts";
  * The largest amount accepted, in major units (10^30): far above any real price, and it
  * keeps every amount, even in yoctoNEAR, inside the database's numeric(78, 0) column.
  */
-export const MAX_MAJOR_DIGITS = 30;
+const MAX_MAJOR_DIGITS = 30;
 
 const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 const PLAIN_DECIMAL = /^\d+(?:\.\d+)?$/;

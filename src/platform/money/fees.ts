@@ -117,7 +117,7 @@ export function convert(amount: bigint, from: Currency, to: Currency, rate: Rati
  * at 3.25 usd per near (3.092 rather than 3.0923076923076924); a usd price charged in eur keeps
  * its cents. Exact: found with integers, never a logarithm.
  */
-export function convertedUnit(charge: Currency, price: Currency, rate: Ratio): bigint {
+function convertedUnit(charge: Currency, price: Currency, rate: Ratio): bigint {
   // 10^-d price units are worth rate x 10^-d charge units; at most one charge minor unit while
   // rate.num x 10^charge.exponent <= rate.den x 10^d.
   const worth = rate.num * 10n ** BigInt(charge.exponent);
@@ -127,7 +127,7 @@ export function convertedUnit(charge: Currency, price: Currency, rate: Ratio): b
 }
 
 /** `amount` rounded half-up to a whole number of `unit`s (all in minor units). */
-export function roundToUnit(amount: bigint, unit: bigint): bigint {
+function roundToUnit(amount: bigint, unit: bigint): bigint {
   return divRoundHalfUp(amount, unit) * unit;
 }
 

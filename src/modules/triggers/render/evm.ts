@@ -24,7 +24,7 @@ export interface EvmCall {
 }
 
 /** The function `method_name` of the ABI; an overloaded name is refused as ambiguous. */
-export function evmFunction(abiText: string, methodName: string, path: string): AbiFunction {
+function evmFunction(abiText: string, methodName: string, path: string): AbiFunction {
   let abi: Abi;
   try {
     abi = JSON.parse(abiText) as Abi;

@@ -60,7 +60,7 @@ const ENCODERS: Record<string, () => Encoder<never>> = {
   string: () => addEncoderSizePrefix(getUtf8Encoder(), getU32Encoder()) as Encoder<never>,
   bytes: () => getBase16Encoder() as Encoder<never>,
 };
-export const SOLANA_FIELD_TYPES = Object.keys(ENCODERS);
+const SOLANA_FIELD_TYPES = Object.keys(ENCODERS);
 
 interface AccountSpec {
   address: string;

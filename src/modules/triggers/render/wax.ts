@@ -23,7 +23,7 @@ export interface WaxCall {
 }
 
 /** The parsed ABI and the struct type of action `method_name`. */
-export function waxAction(abiText: string, methodName: string, path: string): { abi: ABI; type: string } {
+function waxAction(abiText: string, methodName: string, path: string): { abi: ABI; type: string } {
   let abi: ABI;
   try {
     abi = ABI.from(JSON.parse(abiText));

@@ -20,14 +20,13 @@ import type {
  * routing 110000000 with account 000123456789 succeeds; 000111111113 is a closed account and
  * 000111111116 an account that does not exist; any other routing number is refused.
  */
-export const SANDBOX_ROUTING_NUMBER = "110000000";
-export const SANDBOX_ACCOUNT_OK = "000123456789";
+const SANDBOX_ROUTING_NUMBER = "110000000";
 const FAILING_ACCOUNTS: Record<string, { code: string; reason: string }> = {
   "000111111113": { code: "account_closed", reason: "The bank account is closed" },
   "000111111116": { code: "no_account", reason: "The bank account does not exist" },
 };
 /** A document whose file name contains this word fails verification, like Stripe's failure test file. */
-export const SANDBOX_FAILING_DOCUMENT = "failure";
+const SANDBOX_FAILING_DOCUMENT = "failure";
 
 interface SandboxState {
   type: AccountType;

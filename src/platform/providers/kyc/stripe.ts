@@ -23,7 +23,7 @@ export interface StripeConnectSettings {
 }
 
 /** Maps Stripe's account object onto what a KYC record mirrors; only last four digits survive. */
-export function fromStripeAccount(account: Stripe.Account): ProviderAccount {
+function fromStripeAccount(account: Stripe.Account): ProviderAccount {
   const requirements = account.requirements;
   const schedule = account.settings?.payouts?.schedule;
   const external = account.external_accounts?.data ?? [];

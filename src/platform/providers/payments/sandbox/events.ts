@@ -18,7 +18,7 @@ import { sandboxEvents, type sandboxIntents } from "./tables.ts";
  * public secret: sandbox events move no money, and every process must verify what another signed.
  */
 export const SANDBOX_WEBHOOK_SECRET = "whsec_sandbox_not_secret";
-export const SANDBOX_SIGNATURE_HEADER = "sandbox-signature";
+const SANDBOX_SIGNATURE_HEADER = "sandbox-signature";
 // Stripe's default tolerance: a captured request cannot be replayed after five minutes.
 const TOLERANCE_SECONDS = 300;
 

@@ -7,13 +7,13 @@ import { sandboxRequests } from "./tables.ts";
 // jsonb has no bigint: amounts are stored tagged, and revived exactly.
 const BIG = "$bigint";
 
-export function toJson(value: unknown): unknown {
+function toJson(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? { [BIG]: v.toString() } : v)),
   );
 }
 
-export function fromJson<T>(value: unknown): T {
+function fromJson<T>(value: unknown): T {
   return JSON.parse(JSON.stringify(value), (_key, v) =>
     v && typeof v === "object" && typeof v[BIG] === "string" ? BigInt(v[BIG]) : v,
   ) as T;

@@ -42,11 +42,11 @@ const TOKENS: Record<string, string> = {
   pm_card_authenticationRequired: "4000002760003184",
 };
 
-export const TEST_ROUTING_NUMBER = "110000000";
-export const BANK_ACCOUNT_SUCCEEDS = "000123456789";
-export const BANK_ACCOUNT_FAILS = "000111111116";
+const TEST_ROUTING_NUMBER = "110000000";
+const BANK_ACCOUNT_SUCCEEDS = "000123456789";
+const BANK_ACCOUNT_FAILS = "000111111116";
 /** Collected, then returned by the bank after collection: account closed (ACH return R02). */
-export const BANK_ACCOUNT_RETURNED = "000111111113";
+const BANK_ACCOUNT_RETURNED = "000111111113";
 
 /** Why a returned test debit came back: the last error its intent then reports. */
 export const RETURN_REASON = Object.freeze({
