@@ -1,14 +1,13 @@
 // `npm run bench`: autocannon on loopback against the application and a bare Fastify route on the
 // same database, on the embedded engine and (when BENCH_DATABASE_URL or DATABASE_URL names a
 // server) on PostgreSQL, in one run. Prints a Markdown table for docs/benchmarks.md.
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createInterface } from "node:readline";
 import autocannon from "autocannon";
 import pg from "pg";
 import { pacedLoad } from "./paced.ts";
+import { startChild } from "./processes.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -18,27 +17,6 @@ interface Started {
   bare: string;
   engine: string;
   stop(): Promise<void>;
-}
-
-/** Starts a script that prints a `{"ready": …}` line once it serves; answers that line and a stop. */
-async function startChild<T>(script: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, [script], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const lines = createInterface({ input: child.stdout });
-  const ready = await new Promise<T>((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
-    lines.on("line", (line) => {
-      if (line.startsWith('{"ready"')) resolve(JSON.parse(line));
-    });
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-  return { ready, stop };
 }
 
 async function startServer(env: Record<string, string>, separateWorker: boolean): Promise<Started> {

@@ -1,0 +1,173 @@
+// `npm run bench:lifecycle` (and the end of `npm run bench`): how many payments per second complete
+// their whole life, create -> confirm with the sandbox's test card -> `paid` (no chain step), with
+// an API-only process and a separate worker process on one database, beside the bare INSERT route
+// of the same run as the control. Also the jobs per second each queue ran, and the job backlog's
+// drain. PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL names a server, else PGlite.
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { startChild } from "./processes.ts";
+
+const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 400);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const QUEUES = [
+  "payments.prepare-intent",
+  "payments.authorize",
+  "payments.sync",
+  "payments.execute",
+  "payments.settle",
+  "webhooks.deliver",
+];
+const CARD = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
+
+async function json(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+) {
+  const response = await fetch(url, {
+    method: init.method ?? "GET",
+    headers: { "content-type": "application/json", ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok)
+    throw new Error(`${init.method ?? "GET"} ${url}: ${response.status} ${await response.text()}`);
+  return { body: (await response.json()) as any, headers: response.headers };
+}
+
+async function run(env: Record<string, string>) {
+  const api = await startChild<{ app: number; bare: number; engine: string }>("bench/server.ts", {
+    ...env,
+    RUN_WORKER: "false",
+  });
+  const worker = await startChild("bench/worker.ts", env);
+  const base = `http://127.0.0.1:${api.ready.app}`;
+  const bare = `http://127.0.0.1:${api.ready.bare}`;
+  try {
+    const stamp = Date.now();
+    const { body: session } = await json(`${base}/auth/signup`, {
+      method: "POST",
+      body: {
+        email: `life${stamp}@example.com`,
+        password: "benchmark password 1",
+        username: `life${stamp}`,
+        first_name: "Life",
+        last_name: "Cycle",
+      },
+    });
+    const auth = { authorization: `Bearer ${session.token}` };
+    const { body: app } = await json(`${base}/apps`, {
+      method: "POST",
+      headers: auth,
+      body: { name: "Lifecycle", app_fee: 1.5, use_explorer: false },
+    });
+    const { body: price } = await json(`${base}/prices/${app.id}`, {
+      method: "POST",
+      headers: auth,
+      body: { name: "Ticket", amount: 12.5, currency: "usd" },
+    });
+    // The control: the bare INSERT route at full speed, in this run, on this machine.
+    const control = await autocannon({
+      url: `${bare}/bare/inserts`,
+      method: "POST",
+      body: "{}",
+      headers: { "content-type": "application/json" },
+      connections: 32,
+      duration: 5,
+    });
+    const bareRps = Math.round(control.requests.average);
+
+    const before = await jobTotals(bare);
+    const started = Date.now();
+    let next = 0;
+    const pay = async () => {
+      while (next < PAYMENTS) {
+        next++;
+        const { body: payment } = await json(`${base}/payments/${app.id}`, {
+          method: "POST",
+          headers: auth,
+          body: { price_id: price.id, payment_provider: "card" },
+        });
+        await json(`${base}/payments/${app.id}/${payment.id}/confirm`, {
+          method: "POST",
+          headers: auth,
+          body: { payment_method: CARD },
+        });
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, pay));
+    const submitted = Date.now();
+    let paid = 0;
+    while (Date.now() - submitted < 300_000) {
+      const { headers } = await json(`${base}/payments/${app.id}?status=paid&limit=1`, { headers: auth });
+      paid = Number(headers.get("x-total-count"));
+      if (paid >= PAYMENTS) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const finished = Date.now();
+    const after = await jobTotals(bare);
+    const seconds = (finished - started) / 1000;
+    return {
+      engine: api.ready.engine,
+      bareRps,
+      paid,
+      seconds,
+      submitSeconds: (submitted - started) / 1000,
+      drainSeconds: (finished - submitted) / 1000,
+      perQueue: QUEUES.map((q) => ({ queue: q, done: (after[q] ?? 0) - (before[q] ?? 0) })),
+    };
+  } finally {
+    await worker.stop();
+    await api.stop();
+  }
+}
+
+/** Completed jobs per queue so far. */
+async function jobTotals(bare: string): Promise<Record<string, number>> {
+  const totals: Record<string, number> = {};
+  for (const queue of QUEUES) totals[queue] = (await json(`${bare}/bare/jobs/${queue}`)).body.completed ?? 0;
+  return totals;
+}
+
+const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+let result: Awaited<ReturnType<typeof run>>;
+if (serverUrl) {
+  const name = `bench_life_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  try {
+    result = await run({ DATABASE_URL: target.toString() });
+  } finally {
+    await admin.query(`drop database if exists ${name} with (force)`);
+    await admin.end();
+  }
+} else {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-life-"));
+  try {
+    result = await run({ DATA_DIR: dataDir, DATABASE_URL: "" });
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const perSecond = result.paid / result.seconds;
+console.log(
+  `\nLifecycle on ${result.engine}: ${PAYMENTS} payments, ${CONCURRENCY} at a time, API-only process + worker process, ${os.cpus().length} CPUs\n`,
+);
+console.log("| measure | value |");
+console.log("|---|---:|");
+console.log(`| bare INSERT route (control), req/s | ${result.bareRps} |`);
+console.log(`| payments paid | ${result.paid} of ${PAYMENTS} |`);
+console.log(`| completed payments/s (create -> confirm -> paid) | ${perSecond.toFixed(1)} |`);
+console.log(`| as a share of the bare INSERT | ${((100 * perSecond) / result.bareRps).toFixed(1)}% |`);
+console.log(`| creates and confirms answered after | ${result.submitSeconds.toFixed(1)} s |`);
+console.log(`| last payment paid after that | ${result.drainSeconds.toFixed(1)} s |`);
+console.log("\n| queue | jobs done | jobs/s |");
+console.log("|---|---:|---:|");
+for (const { queue, done } of result.perQueue) {
+  console.log(`| ${queue} | ${done} | ${(done / result.seconds).toFixed(1)} |`);
+}
