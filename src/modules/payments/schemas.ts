@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { pageFields } from "../../platform/http/pagination.ts";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 
@@ -101,15 +101,33 @@ export const ListPaymentsQuery = Type.Object(
 );
 
 export const CreatePaymentBody = Body({
-  price_id: Type.String({ minLength: 1, maxLength: 64 }),
-  payment_provider: Method,
-  trigger_data_input: Type.Optional(Body({ params_data_input: AnyObject })),
+  price_id: Type.String({ minLength: 1, maxLength: 64, description: "The price to charge" }),
+  payment_provider: Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")], {
+    description: "How the shopper pays",
+  }),
+  trigger_data_input: Type.Optional(
+    Body(
+      {
+        params_data_input: Type.Record(Type.String(), Type.Unknown(), {
+          description: "The trigger's parameters",
+        }),
+      },
+      "Input for the price's trigger, run once the payment is paid",
+    ),
+  ),
   amount: Type.Optional(
     Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
       description: "Only for dynamic prices: at least the price's amount",
     }),
   ),
-  shopper_email: Type.Optional(Type.String({ format: "email", maxLength: 254 })),
+  shopper_email: Type.Optional(
+    Type.String({ format: "email", maxLength: 254, description: "Where the receipt is sent" }),
+  ),
+});
+withExamples(CreatePaymentBody, {
+  price_id: "prc_01J9Z3K6",
+  payment_provider: "card",
+  shopper_email: "ada@example.com",
 });
 
 const Card = Body({
@@ -132,10 +150,21 @@ export const ConfirmPaymentBody = Body({
     description:
       "Sandbox: a test card or bank account. Stripe: a payment method id from Stripe.js (`type: token`) — raw card numbers are refused.",
   }),
-  return_url: Type.Optional(Type.String({ format: "uri", maxLength: 2048 })),
+  return_url: Type.Optional(
+    Type.String({
+      format: "uri",
+      maxLength: 2048,
+      description: "Where a 3-D Secure step sends the shopper back",
+    }),
+  ),
+});
+withExamples(ConfirmPaymentBody, {
+  payment_method: { type: "card", number: "4242 4242 4242 4242", exp_month: 12, exp_year: 2030, cvc: "123" },
 });
 
-export const ReasonBody = Body({ reason: Type.Optional(Type.String({ maxLength: 500 })) });
+export const ReasonBody = Body({
+  reason: Type.Optional(Type.String({ maxLength: 500, description: "Why, kept with the payment" })),
+});
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
-nameSchemas({ PriceItem, Payment });
+nameSchemas({ Conversion, PriceItem, Payment });
