@@ -47,7 +47,7 @@ export const Problem = Type.Object(
   },
 );
 
-export const Timestamp = Type.String({ format: "date-time" });
+export const Timestamp = Type.String({ format: "date-time", description: "An instant, in RFC 3339 form" });
 export const Id = (description = "Opaque id") => Type.String({ minLength: 1, maxLength: 64, description });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
