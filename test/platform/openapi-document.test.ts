@@ -128,6 +128,8 @@ test("request bodies and problems carry examples, each valid against its own sch
   walk(doc.paths, "#/paths");
   walk(doc.components.schemas, "#/components/schemas");
   const bodyExample = (path: string) => find("POST", path).requestBody?.content["application/json"].example;
+  for (const path of ["/auth/signup", "/auth/login", "/apps", "/prices/{app_id}"])
+    assert.ok(bodyExample(path), path);
   assert.ok(bodyExample("/payments/{app_id}"), "creating a payment");
   assert.ok(bodyExample("/payments/{app_id}/{payment_id}/confirm"), "confirming a payment");
   assert.ok(

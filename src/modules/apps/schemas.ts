@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
 export const AppPermissions = Type.Object({
@@ -41,6 +41,7 @@ export const CreateAppBody = Body({
   type: Type.Optional(AppType),
   kyc_return_url: Type.Optional(ReturnUrl),
 });
+withExamples(CreateAppBody, { name: "Ada's shop", type: "individual" });
 
 export const UpdateAppBody = Body({
   name: Type.Optional(Name),
