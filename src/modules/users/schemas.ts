@@ -2,21 +2,21 @@ import { Type } from "typebox";
 import { Body, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 export const UserProfile = Type.Object({
-  id: Type.String(),
-  username: Type.String(),
-  email: Type.String(),
-  first_name: Type.String(),
-  last_name: Type.String(),
+  id: Type.String({ description: "The user's id" }),
+  username: Type.String({ description: "Unique name shown to other members" }),
+  email: Type.String({ description: "Where the user's mail goes; also the log-in" }),
+  first_name: Type.String({ description: "Given name" }),
+  last_name: Type.String({ description: "Family name" }),
   role: Type.String({ description: "Always `user` for people who sign up" }),
   created_at: Timestamp,
-  disabled: Type.Boolean(),
+  disabled: Type.Boolean({ description: "A disabled user cannot log in" }),
 });
 
 export const UserSummary = Type.Object({
-  id: Type.String(),
-  username: Type.String(),
-  first_name: Type.String(),
-  last_name: Type.String(),
+  id: Type.String({ description: "The user's id" }),
+  username: Type.String({ description: "Unique name shown to other members" }),
+  first_name: Type.String({ description: "Given name" }),
+  last_name: Type.String({ description: "Family name" }),
 });
 
 const Email = Type.String({ format: "email", maxLength: 254 });
