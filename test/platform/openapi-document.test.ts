@@ -4,6 +4,8 @@
 // it is honoured (docs/openapi.md).
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
+import { Ajv } from "ajv";
+import addFormats from "ajv-formats";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { lintDocument } from "../helpers/openapi-lint.ts";
@@ -12,6 +14,7 @@ type Operation = {
   operationId?: string;
   security?: unknown[];
   parameters?: { name: string; in: string }[];
+  requestBody?: { content: Record<string, { schema: object; example?: unknown }> };
   responses: Record<string, { content?: Record<string, unknown> }>;
 };
 type Doc = {
@@ -103,4 +106,45 @@ test("hosted pages answer text/html", () => {
   for (const path of ["/checkout/{price_id}", "/kyc/{edit_token}", "/a/{auction_id}"]) {
     assert.ok(find("GET", path).responses["200"].content?.["text/html"], path);
   }
+});
+
+test("request bodies and problems carry examples, each valid against its own schema", () => {
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats.default(ajv);
+  const examples: { at: string; schema: object; example: unknown }[] = [];
+  const walk = (node: unknown, at: string) => {
+    if (!node || typeof node !== "object") return;
+    const value = node as Record<string, unknown>;
+    // A media type's example (where the document puts a body schema's examples), or a schema's.
+    if ("example" in value && value.schema) {
+      examples.push({ at, schema: value.schema as object, example: value.example });
+    }
+    if (Array.isArray(value.examples) && (value.type || value.properties)) {
+      for (const example of value.examples) examples.push({ at, schema: value, example });
+    }
+    for (const [key, child] of Object.entries(value))
+      if (key !== "examples" && key !== "example") walk(child, `${at}/${key}`);
+  };
+  walk(doc.paths, "#/paths");
+  walk(doc.components.schemas, "#/components/schemas");
+  const bodyExample = (path: string) => find("POST", path).requestBody?.content["application/json"].example;
+  for (const path of ["/auth/signup", "/auth/login", "/apps", "/prices/{app_id}"])
+    assert.ok(bodyExample(path), path);
+  assert.ok(bodyExample("/payments/{app_id}"), "creating a payment");
+  assert.ok(bodyExample("/payments/{app_id}/{payment_id}/confirm"), "confirming a payment");
+  assert.ok(
+    examples.some((e) => e.at === "#/components/schemas/Problem"),
+    "the problem",
+  );
+  for (const { at, schema, example } of examples) {
+    const validate = ajv.compile({ ...schema, $id: undefined, components: doc.components });
+    assert.ok(validate(example), `${at}: ${ajv.errorsText(validate.errors)}`);
+  }
+  // The check can fail: an example missing a required field is refused.
+  const create = find("POST", "/payments/{app_id}").requestBody?.content["application/json"].schema;
+  const validate = ajv.compile({
+    ...create,
+    components: doc.components,
+  });
+  assert.equal(validate({ payment_provider: "card" }), false);
 });

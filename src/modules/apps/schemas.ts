@@ -1,24 +1,24 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
 export const AppPermissions = Type.Object({
-  can_view: Type.Boolean(),
-  can_edit: Type.Boolean(),
-  can_delete: Type.Boolean(),
-  can_edit_members: Type.Boolean(),
+  can_view: Type.Boolean({ description: "The caller may read the app" }),
+  can_edit: Type.Boolean({ description: "The caller may change the app" }),
+  can_delete: Type.Boolean({ description: "The caller may delete the app" }),
+  can_edit_members: Type.Boolean({ description: "The caller may invite and remove members" }),
 });
 
 export const App = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
+  id: Type.String({ description: "The app's id" }),
+  name: Type.String({ description: "The app's name" }),
   type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")]),
-  kyc_return_url: Nullable(Type.String()),
-  use_explorer: Type.Boolean(),
+  kyc_return_url: Nullable(Type.String({ description: "Where the KYC widget sends the seller back" })),
+  use_explorer: Type.Boolean({ description: "Payments answer a transaction_url in the chain's explorer" }),
   permissions: AppPermissions,
   app_fee: Type.Number({ description: "Percent of each sale a marketplace app keeps (2.5 = 2.5%)" }),
   user: UserSummary,
-  is_member: Type.Boolean(),
+  is_member: Type.Boolean({ description: "The caller has a role in the app" }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -41,6 +41,7 @@ export const CreateAppBody = Body({
   type: Type.Optional(AppType),
   kyc_return_url: Type.Optional(ReturnUrl),
 });
+withExamples(CreateAppBody, { name: "Ada's shop", type: "individual" });
 
 export const UpdateAppBody = Body({
   name: Type.Optional(Name),

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 const PriceType = Type.Union([Type.Literal("static"), Type.Literal("dynamic")], {
   description: "`static`: a fixed amount; `dynamic`: the payment names its amount, at least this one",
@@ -93,6 +93,7 @@ export const CreatePriceBody = Body({
   kyc_id: Type.Optional(LinkId),
   expires_at: Type.Optional(ExpiresAt),
 });
+withExamples(CreatePriceBody, { name: "Concert ticket", amount: "25.00", currency: "usd", type: "static" });
 
 export const UpdatePriceBody = Body({
   name: Type.Optional(Name),

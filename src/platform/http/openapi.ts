@@ -197,6 +197,7 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
           "Fiat payments that run smart-contract calls. Errors are RFC 9457 problem documents. " +
           "Authenticate with `Authorization: Bearer <token or API key>` or HTTP Basic with the API key as " +
           "user name and an empty password. Lists take `page` and `limit`, or a `starting_after` cursor.",
+        contact: { name: "The maintainers: open an issue in the project's repository" },
         license: { name: "MIT", identifier: "MIT" },
       },
       servers: [{ url: options.publicUrl }],

@@ -4,9 +4,9 @@ import { type TSchema, Type } from "typebox";
 export const Problem = Type.Object(
   {
     type: Type.String({ description: "URI reference naming the kind of problem: `urn:problem:<code>`." }),
-    title: Type.String(),
-    status: Type.Integer(),
-    detail: Type.String(),
+    title: Type.String({ description: "Short, human-readable summary of the kind of problem." }),
+    status: Type.Integer({ description: "The HTTP status code of this answer." }),
+    detail: Type.String({ description: "What went wrong with this request, in plain words." }),
     code: Type.String({ description: "Stable machine-readable error code, e.g. `validation_failed`." }),
     errors: Type.Optional(
       Type.Array(
@@ -17,6 +17,7 @@ export const Problem = Type.Object(
           },
           { title: "ValidationError" },
         ),
+        { description: "On a validation problem: each field refused, and why." },
       ),
     ),
     open: Type.Optional(
@@ -25,12 +26,28 @@ export const Problem = Type.Object(
           "On a refused app delete (409): how many of the app's payments are still in flight, per kind (docs/payments.md).",
       }),
     ),
-    request_id: Type.String(),
+    request_id: Type.String({
+      description: "The request's id, also in the x-request-id header; quote it to support.",
+    }),
   },
-  { $id: "Problem", description: "RFC 9457 problem details" },
+  {
+    $id: "Problem",
+    description: "RFC 9457 problem details",
+    examples: [
+      {
+        type: "urn:problem:validation_failed",
+        title: "Invalid request",
+        status: 400,
+        detail: "/body/price_id: must NOT have fewer than 1 characters",
+        code: "validation_failed",
+        errors: [{ path: "/body/price_id", message: "must NOT have fewer than 1 characters" }],
+        request_id: "req-1",
+      },
+    ],
+  },
 );
 
-export const Timestamp = Type.String({ format: "date-time" });
+export const Timestamp = Type.String({ format: "date-time", description: "An instant, in RFC 3339 form" });
 export const Id = (description = "Opaque id") => Type.String({ minLength: 1, maxLength: 64, description });
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -48,4 +65,10 @@ export const NoContent = Type.Null({ description: "No content" });
  */
 export function nameSchemas(schemas: Record<string, TSchema>) {
   for (const [title, schema] of Object.entries(schemas)) (schema as { title?: string }).title ??= title;
+}
+
+/** Examples shown in the OpenAPI document and Swagger UI; an annotation, so validation is unchanged. */
+export function withExamples<T extends TSchema>(schema: T, ...examples: unknown[]): T {
+  (schema as { examples?: unknown[] }).examples = examples;
+  return schema;
 }
