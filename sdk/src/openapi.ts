@@ -1168,7 +1168,10 @@ export interface components {
     schemas: {
         /** ApiKey */
         ApiKey: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             created_by: string | null;
             id: string;
@@ -1181,24 +1184,38 @@ export interface components {
         App: {
             /** @description Percent of each sale a marketplace app keeps (2.5 = 2.5%) */
             app_fee: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
+            /** @description The app's id */
             id: string;
+            /** @description The caller has a role in the app */
             is_member: boolean;
             kyc_return_url: string | null;
+            /** @description The app's name */
             name: string;
             permissions: components["schemas"]["AppPermissions"];
             type: "individual" | "marketplace";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
+            /** @description Payments answer a transaction_url in the chain's explorer */
             use_explorer: boolean;
             user: components["schemas"]["UserSummary"];
         };
         /** AppPermissions */
         AppPermissions: {
+            /** @description The caller may delete the app */
             can_delete: boolean;
+            /** @description The caller may change the app */
             can_edit: boolean;
+            /** @description The caller may invite and remove members */
             can_edit_members: boolean;
+            /** @description The caller may read the app */
             can_view: boolean;
         };
         /** Auction */
@@ -1208,7 +1225,10 @@ export interface components {
             /** @description The App */
             app: unknown;
             bids: components["schemas"]["Bid"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             currency: string;
             currency_conversion: {
@@ -1218,7 +1238,10 @@ export interface components {
                 rate: number;
             } | null;
             current_amount: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             ends_at: string;
             expired: boolean;
             id: string;
@@ -1228,7 +1251,10 @@ export interface components {
             on_bid_payment_intent: components["schemas"]["Price"];
             on_end_payment_intent: components["schemas"]["Price"];
             trigger_id: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             views: number;
             winner_bid_id: string | null;
@@ -1250,7 +1276,10 @@ export interface components {
             amount: number;
             /** @description The auction's id */
             auction: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             currency: string;
             currency_conversion: {
@@ -1265,7 +1294,10 @@ export interface components {
             shopper: components["schemas"]["Shopper"];
             /** @description `pending` until the payment's hold lands; `placed` while it is the standing bid; `failed`: it won but its payment failed, and the sale passed to the runner-up (docs/auctions.md) */
             status: "pending" | "placed" | "outbid" | "refused" | "expired" | "won" | "failed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
         };
         /**
@@ -1291,7 +1323,10 @@ export interface components {
         };
         /** Collection */
         Collection: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             error: string | null;
             id: string;
@@ -1307,13 +1342,44 @@ export interface components {
             token_account_address: string;
             /** @description The creating transaction's signature; an empty string until the job has sent it */
             tx_signature: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             uri: string;
         };
+        /** Conversion */
+        Conversion: {
+            /** @description The price in its own currency */
+            amount: number;
+            /** @description The app's share (marketplace apps only), in the price's currency */
+            amount_app: number;
+            /** @description What is left after the provider fee, in the price's currency */
+            amount_app_transaction_fee: number;
+            /** @description The platform's share, in the price's currency */
+            amount_platform: number;
+            /** @description The seller's share, in the price's currency */
+            amount_seller: number;
+            /** @description The charge converted back to the price's currency (never below the price) */
+            amount_total: number;
+            /** @description amount_total - amount, in the price's currency */
+            amount_transaction_fee: number;
+            /** @description The price in the charge currency (the top-level `amount`) */
+            converted_amount: number;
+            /** @description The seller's share in the charge currency */
+            converted_amount_net: number;
+            /** @description The price's own currency */
+            currency: string;
+            /** @description The rate: charge-currency units per unit of the price's currency */
+            exchange: number;
+        };
         /** CreatedApiKey */
         CreatedApiKey: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             id: string;
             /** @description The secret key: shown this once, stored only as a hash */
@@ -1326,12 +1392,18 @@ export interface components {
             attempt_count: number;
             /** @description Every attempt, oldest first */
             attempts: components["schemas"]["DeliveryAttempt"][];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             delivered_at: string | null;
             endpoint_id: string;
             event: {
-                /** Format: date-time */
+                /**
+                 * Format: date-time
+                 * @description An instant, in RFC 3339 form
+                 */
                 created_at: string;
                 id: string;
                 type: string;
@@ -1339,12 +1411,18 @@ export interface components {
             id: string;
             replay_of: string | null;
             status: "pending" | "retrying" | "succeeded" | "failed";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
         };
         /** DeliveryAttempt */
         DeliveryAttempt: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             attempted_at: string;
             duration_ms: number;
             error: string | null;
@@ -1366,7 +1444,10 @@ export interface components {
             cards: components["schemas"]["Card"][] | null;
             charges_enabled: boolean;
             country: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             details_submitted: boolean;
             /** @description Credential of the hosted widget `GET /kyc/{edit_token}` */
@@ -1381,7 +1462,10 @@ export interface components {
             requirements: components["schemas"]["Requirements"] | null;
             /** @description `app`: the app's own payout account; `app-user`: a marketplace seller (default) */
             type: "app" | "app-user";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             /** @description The hosted widget's address (extension) */
             widget_url: string;
@@ -1389,7 +1473,10 @@ export interface components {
         /** KycApp */
         KycApp: {
             app_fee: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             id: string;
             kyc_return_url: string | null;
@@ -1400,7 +1487,10 @@ export interface components {
              */
             status: "active";
             type: "individual" | "marketplace";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             use_explorer: boolean;
         };
@@ -1417,20 +1507,29 @@ export interface components {
         };
         /** LoginResponse */
         LoginResponse: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             expires_at: string;
             token: string;
         };
         /** Member */
         Member: {
             app: components["schemas"]["App"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             email: string;
             id: string;
             invite_token: string | null;
             role: "owner" | "developer";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             user: components["schemas"]["UserSummary"] | null;
             user_id: string | null;
@@ -1439,20 +1538,30 @@ export interface components {
         Payment: {
             app: components["schemas"]["App"];
             confirmation_status: {
+                /** @description Typical seconds the chain takes to confirm */
                 average_seconds: number;
+                /** @description Confirmations seen so far */
                 confirmations: number;
+                /** @description Whether the chain call is confirmed */
                 confirmed: boolean;
                 /** @description 0 to 100 */
                 progress: number;
+                /** @description Confirmations needed before the payment counts as confirmed */
                 required_confirmations: number;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             /** @description What the shopper is charged, in the charge currency */
             final_amount: number;
+            /** @description The payment's id */
             id: string;
             next_action: {
+                /** @description The kind of step, e.g. redirect_to_url */
                 type: string;
+                /** @description Where to send the shopper */
                 url: string;
             } | null;
             payment_provider: "card" | "us_bank_account";
@@ -1493,7 +1602,10 @@ export interface components {
                     [key: string]: unknown;
                 };
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
         };
         /**
@@ -1516,7 +1628,10 @@ export interface components {
             category: "payment" | "bid" | "auction";
             chain: ("near" | "evm" | "wax" | "solana") | null;
             contract: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             /** @description Lower-case currency code (ISO 4217, or a chain currency) */
             currency: string;
@@ -1532,53 +1647,79 @@ export interface components {
             trigger_id: string | null;
             /** @description `static`: a fixed amount; `dynamic`: the payment names its amount, at least this one */
             type: "static" | "dynamic";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             /** @description Views of the price's public page */
             views: number;
         };
         /** PriceItem */
         PriceItem: {
+            /** @description The price, in the charge currency */
             amount: number;
+            /** @description The app's share (marketplace apps only) */
             amount_app: number;
+            /** @description What is left after the provider fee (always 0 in whole minor units) */
             amount_app_transaction_fee: number;
+            /** @description The platform's share */
             amount_platform: number;
+            /** @description The seller's share: the price less the platform's and the app's */
             amount_seller: number;
+            /** @description What the shopper is charged: the price plus the provider's fee */
             amount_total: number;
+            /** @description amount_total - amount */
             amount_transaction_fee: number;
+            /** @description The app's fee applied (0 for an individual app), as a fraction of the price */
             app_fee: number;
+            /** @description The app's type: individual or marketplace */
             app_type: string;
-            conversion: {
-                amount: number;
-                amount_app: number;
-                amount_app_transaction_fee: number;
-                amount_platform: number;
-                amount_seller: number;
-                amount_total: number;
-                amount_transaction_fee: number;
-                converted_amount: number;
-                converted_amount_net: number;
-                currency: string;
-                exchange: number;
-            } | null;
+            conversion: components["schemas"]["Conversion"] | null;
+            /** @description The charge currency */
             currency: string;
+            /** @description The platform's fee, as a fraction of the price */
             platform_fee: number;
+            /** @description The provider's fee: the larger of its minimum and its percent of the total */
             processing_fee_amount: number;
+            /** @description The provider's minimum fee, in the charge currency */
             provider_min_amount_fee: number;
+            /** @description The provider's fee, as a fraction of the total */
             provider_processing_fee_percent: number;
         };
-        /** @description RFC 9457 problem details */
+        /**
+         * @description RFC 9457 problem details
+         * @example {
+         *       "type": "urn:problem:validation_failed",
+         *       "title": "Invalid request",
+         *       "status": 400,
+         *       "detail": "/body/price_id: must NOT have fewer than 1 characters",
+         *       "code": "validation_failed",
+         *       "errors": [
+         *         {
+         *           "path": "/body/price_id",
+         *           "message": "must NOT have fewer than 1 characters"
+         *         }
+         *       ],
+         *       "request_id": "req-1"
+         *     }
+         */
         Problem: {
             /** @description Stable machine-readable error code, e.g. `validation_failed`. */
             code: string;
+            /** @description What went wrong with this request, in plain words. */
             detail: string;
+            /** @description On a validation problem: each field refused, and why. */
             errors?: components["schemas"]["ValidationError"][];
             /** @description On a refused app delete (409): how many of the app's payments are still in flight, per kind (docs/payments.md). */
             open?: {
                 [key: string]: number;
             };
+            /** @description The request's id, also in the x-request-id header; quote it to support. */
             request_id: string;
+            /** @description The HTTP status code of this answer. */
             status: number;
+            /** @description Short, human-readable summary of the kind of problem. */
             title: string;
             /** @description URI reference naming the kind of problem: `urn:problem:<code>`. */
             type: string;
@@ -1590,7 +1731,10 @@ export interface components {
             category: "payment" | "bid" | "auction";
             chain: ("near" | "evm" | "wax" | "solana") | null;
             contract: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             currency: string;
             expired: boolean;
@@ -1680,7 +1824,10 @@ export interface components {
         Shopper: {
             /** @enum {string} */
             auth_method: "email";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             disabled: boolean;
             id: string;
@@ -1688,7 +1835,10 @@ export interface components {
         };
         /** ShopperSession */
         ShopperSession: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             expires_at: string;
             shopper: components["schemas"]["Shopper"];
             /** @description Send as `Authorization: Bearer` to bid; shown once */
@@ -1706,7 +1856,10 @@ export interface components {
             /** @description The tree account (base58), known at creation */
             address: string;
             canopy_depth: number;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             error: string | null;
             id: string;
@@ -1718,7 +1871,10 @@ export interface components {
             status: "pending" | "confirmed" | "failed";
             /** @description The creating transaction's signature; an empty string until the job has sent it */
             tx_signature: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
         };
         /** Trigger */
@@ -1782,7 +1938,10 @@ export interface components {
                     template: string | null;
                 } | null;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             custom_address: string | null;
             custom_address_enabled: boolean;
@@ -1798,28 +1957,44 @@ export interface components {
             params_data_input: {
                 [key: string]: unknown;
             };
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             wallet: components["schemas"]["Wallet"];
         };
         /** UserProfile */
         UserProfile: {
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
+            /** @description A disabled user cannot log in */
             disabled: boolean;
+            /** @description Where the user's mail goes; also the log-in */
             email: string;
+            /** @description Given name */
             first_name: string;
+            /** @description The user's id */
             id: string;
+            /** @description Family name */
             last_name: string;
             /** @description Always `user` for people who sign up */
             role: string;
+            /** @description Unique name shown to other members */
             username: string;
         };
         /** UserSummary */
         UserSummary: {
+            /** @description Given name */
             first_name: string;
+            /** @description The user's id */
             id: string;
+            /** @description Family name */
             last_name: string;
+            /** @description Unique name shown to other members */
             username: string;
         };
         /** ValidationError */
@@ -1832,7 +2007,10 @@ export interface components {
         /** Wallet */
         Wallet: {
             app: components["schemas"]["App"];
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             id: string;
             /** @description `testnet` or `mainnet`, from `test_network` */
@@ -1842,7 +2020,10 @@ export interface components {
             name: string;
             /** @description The wallet's chain */
             type: "near" | "evm" | "wax" | "solana";
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             /** @description Every chain key is present; only the wallet's own chain is filled, the others are null */
             wallet_data: {
@@ -1886,12 +2067,18 @@ export interface components {
         /** WebhookEndpoint */
         WebhookEndpoint: {
             app_id: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             created_at: string;
             events: string[];
             id: string;
             secret: string | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
             updated_at: string;
             url: string;
         };
@@ -2103,6 +2290,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Ada's shop",
+                 *       "type": "individual"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Percent, 0 <= fee < 100, at most two decimals; taken only by marketplace apps */
                     app_fee?: number;
@@ -4176,6 +4369,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
@@ -4288,6 +4487,15 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "password": "correct horse battery",
+                 *       "username": "ada",
+                 *       "first_name": "Ada",
+                 *       "last_name": "Lovelace"
+                 *     }
+                 */
                 "application/json": {
                     /** Format: email */
                     email: string;
@@ -4295,6 +4503,7 @@ export interface operations {
                     last_name: string;
                     /** @description At least 12 characters */
                     password: string;
+                    /** @description Unique */
                     username: string;
                 };
             };
@@ -4673,6 +4882,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": {
+                 *         "type": "card",
+                 *         "number": "4242 4242 4242 4242",
+                 *         "exp_month": 12,
+                 *         "exp_year": 2030,
+                 *         "cvc": "123"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Sandbox: a test card or bank account. Stripe: a payment method id from Stripe.js (`type: token`) — raw card numbers are refused. */
                     payment_method: {
@@ -4693,7 +4913,10 @@ export interface operations {
                         /** @enum {string} */
                         type: "token";
                     };
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Where a 3-D Secure step sends the shopper back
+                     */
                     return_url?: string;
                 };
             };
@@ -6071,14 +6294,28 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "price_id": "prc_01J9Z3K6",
+                 *       "payment_provider": "card",
+                 *       "shopper_email": "ada@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Only for dynamic prices: at least the price's amount */
                     amount?: number | string;
+                    /** @description How the shopper pays */
                     payment_provider: "card" | "us_bank_account";
+                    /** @description The price to charge */
                     price_id: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description Where the receipt is sent
+                     */
                     shopper_email?: string;
+                    /** @description Input for the price's trigger, run once the payment is paid */
                     trigger_data_input?: {
+                        /** @description The trigger's parameters */
                         params_data_input: {
                             [key: string]: unknown;
                         };
@@ -6254,6 +6491,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Why, kept with the payment */
                     reason?: string;
                 };
             };
@@ -6348,6 +6586,17 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "payment_method": {
+                 *         "type": "card",
+                 *         "number": "4242 4242 4242 4242",
+                 *         "exp_month": 12,
+                 *         "exp_year": 2030,
+                 *         "cvc": "123"
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Sandbox: a test card or bank account. Stripe: a payment method id from Stripe.js (`type: token`) — raw card numbers are refused. */
                     payment_method: {
@@ -6368,7 +6617,10 @@ export interface operations {
                         /** @enum {string} */
                         type: "token";
                     };
-                    /** Format: uri */
+                    /**
+                     * Format: uri
+                     * @description Where a 3-D Secure step sends the shopper back
+                     */
                     return_url?: string;
                 };
             };
@@ -6464,6 +6716,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    /** @description Why, kept with the payment */
                     reason?: string;
                 };
             };
@@ -6737,6 +6990,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Concert ticket",
+                 *       "amount": "25.00",
+                 *       "currency": "usd",
+                 *       "type": "static"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Major units, at most the currency's decimals. A JSON number holds about 15 significant digits: send amounts that need more (e.g. 1234567.123456789012345678 eth) as a decimal string, "1234567.123456789012345678". */
                     amount: number | string;
@@ -7478,7 +7739,10 @@ export interface operations {
                 content: {
                     "application/json": {
                         app_id: string | null;
-                        /** Format: date-time */
+                        /**
+                         * Format: date-time
+                         * @description An instant, in RFC 3339 form
+                         */
                         created_at: string;
                         id: string;
                         subject: string;
