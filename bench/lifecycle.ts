@@ -2,7 +2,8 @@
 // their whole life, create -> confirm with the sandbox's test card -> `paid` (no chain step), with
 // an API-only process and a separate worker process on one database, beside the bare INSERT route
 // of the same run as the control. Also the jobs per second each queue ran, and the job backlog's
-// drain. PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL names a server, else PGlite.
+// drain. PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL names a server, else PGlite (one
+// process: the embedded database cannot be shared with a second one).
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -36,12 +37,13 @@ async function json(
   return { body: (await response.json()) as any, headers: response.headers };
 }
 
-async function run(env: Record<string, string>) {
+async function run(env: Record<string, string>, separateWorker: boolean) {
+  // PGlite is one process's database: there the worker runs inside the API process.
   const api = await startChild<{ app: number; bare: number; engine: string }>("bench/server.ts", {
     ...env,
-    RUN_WORKER: "false",
+    RUN_WORKER: separateWorker ? "false" : "true",
   });
-  const worker = await startChild("bench/worker.ts", env);
+  const worker = separateWorker ? await startChild("bench/worker.ts", env) : undefined;
   const base = `http://127.0.0.1:${api.ready.app}`;
   const bare = `http://127.0.0.1:${api.ready.bare}`;
   try {
@@ -118,7 +120,7 @@ async function run(env: Record<string, string>) {
       perQueue: QUEUES.map((q) => ({ queue: q, done: (after[q] ?? 0) - (before[q] ?? 0) })),
     };
   } finally {
-    await worker.stop();
+    await worker?.stop();
     await api.stop();
   }
 }
@@ -140,7 +142,7 @@ if (serverUrl) {
   const target = new URL(serverUrl);
   target.pathname = `/${name}`;
   try {
-    result = await run({ DATABASE_URL: target.toString() });
+    result = await run({ DATABASE_URL: target.toString() }, true);
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
@@ -148,7 +150,7 @@ if (serverUrl) {
 } else {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-life-"));
   try {
-    result = await run({ DATA_DIR: dataDir, DATABASE_URL: "" });
+    result = await run({ DATA_DIR: dataDir, DATABASE_URL: "" }, false);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -156,7 +158,7 @@ if (serverUrl) {
 
 const perSecond = result.paid / result.seconds;
 console.log(
-  `\nLifecycle on ${result.engine}: ${PAYMENTS} payments, ${CONCURRENCY} at a time, API-only process + worker process, ${os.cpus().length} CPUs\n`,
+  `\nLifecycle on ${result.engine}: ${PAYMENTS} payments, ${CONCURRENCY} at a time, ${result.engine === "pglite" ? "one process (API and worker)" : "API-only process + worker process"}, ${os.cpus().length} CPUs\n`,
 );
 console.log("| measure | value |");
 console.log("|---|---:|");
