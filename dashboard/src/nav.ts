@@ -1,0 +1,7 @@
+/** The app's pages, in the order the navbar shows them; `path` is relative to `/apps/:appId`. */
+export interface NavItem {
+  label: string;
+  path: string;
+}
+
+export const appNav: NavItem[] = [{ label: "Settings", path: "settings" }];

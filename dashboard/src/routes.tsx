@@ -1,0 +1,55 @@
+import { Anchor, Stack, Text, Title } from "@mantine/core";
+import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocation } from "react-router";
+import { useAppId, useSession } from "./api.tsx";
+import { AppsPage } from "./pages/apps/AppsPage.tsx";
+import { appsRoutes } from "./pages/apps/routes.tsx";
+import { SignInPage } from "./pages/auth/SignInPage.tsx";
+import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { Shell } from "./shell/Shell.tsx";
+
+function RequireSession() {
+  const { session } = useSession();
+  const location = useLocation();
+  if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+function AppLayout() {
+  return <Shell appId={useAppId()} />;
+}
+
+function NotFound() {
+  return (
+    <Stack p="xl" component="main">
+      <Title order={1}>Page not found</Title>
+      <Text>
+        Nothing lives at this address.{" "}
+        <Anchor component={Link} to="/">
+          Back to your apps
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}
+
+/** Pages about one app, relative to `/apps/:appId`; each area adds its own list with one line. */
+const appRoutes: RouteObject[] = [
+  { index: true, element: <Navigate to="settings" replace /> },
+  ...appsRoutes,
+];
+
+export const router = createBrowserRouter(
+  [
+    { path: "sign-in", element: <SignInPage /> },
+    { path: "sign-up", element: <SignUpPage /> },
+    {
+      element: <RequireSession />,
+      children: [
+        { element: <Shell />, children: [{ index: true, element: <AppsPage /> }] },
+        { path: "apps/:appId", element: <AppLayout />, children: appRoutes },
+      ],
+    },
+    { path: "*", element: <NotFound /> },
+  ],
+  { basename: "/dashboard" },
+);
