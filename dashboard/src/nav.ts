@@ -4,4 +4,9 @@ export interface NavItem {
   path: string;
 }
 
-export const appNav: NavItem[] = [{ label: "Settings", path: "settings" }];
+export const appNav: NavItem[] = [
+  { label: "Overview", path: "" },
+  { label: "Members", path: "members" },
+  { label: "API keys", path: "api-keys" },
+  { label: "Settings", path: "settings" },
+];
