@@ -41,6 +41,9 @@ test("a new user signs up, creates an app and sees it listed, in test mode", asy
   await page.getByRole("link", { name: appName }).waitFor();
   assert.equal(await page.getByRole("banner").getByText("Test mode").isVisible(), true);
   await expectAccessible(page);
+  // Signed in already: the sign-in page goes straight back to the apps.
+  await page.goto("/dashboard/sign-in");
+  await page.getByRole("link", { name: appName }).waitFor();
   expectNoConsoleErrors(errors);
 });
 
