@@ -9,12 +9,11 @@ const iconProps = {
   strokeWidth: 2,
   strokeLinecap: "round",
   strokeLinejoin: "round",
-  "aria-hidden": true,
 } as const;
 
 function CopyIcon() {
   return (
-    <svg {...iconProps}>
+    <svg {...iconProps} aria-hidden="true">
       <rect x="9" y="9" width="12" height="12" rx="2" />
       <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
     </svg>
@@ -23,7 +22,7 @@ function CopyIcon() {
 
 function CheckIcon() {
   return (
-    <svg {...iconProps}>
+    <svg {...iconProps} aria-hidden="true">
       <path d="M20 6 9 17l-5-5" />
     </svg>
   );
