@@ -19,7 +19,7 @@ import { tokensCss } from "./design-tokens.ts";
  * - `.card`: a white panel; `.page` centres the content at a readable width.
  * - fields: `label` above its control; `.help` under it; `.field-error` and `[aria-invalid]`;
  *   `.row` puts two fields side by side, stacked again on narrow screens.
- * - `button` (primary), `button.secondary`, `button.link`, `a.button`.
+ * - `button` and `a.button` (primary), `.secondary`, `button.link`.
  * - `.pill` with `.pill-success|warning|danger|info|neutral`: a status badge.
  * - `.alert` with `.alert-success|warning|danger|info`; the live status line (`#message`) takes
  *   `.ok`, `.error`, `.pending` and `.info`, the classes the pages' scripts already set.
@@ -80,8 +80,8 @@ button:hover,a.button:hover{background:var(--pb-color-primary-hover);border-colo
 color:var(--pb-color-on-primary)}
 button:disabled{opacity:.55;cursor:not-allowed}
 button.block{display:flex;width:100%}
-button.secondary{color:var(--pb-color-primary);background:var(--pb-color-surface);border-color:var(--pb-color-muted)}
-button.secondary:hover{background:var(--pb-color-surface-alt);color:var(--pb-color-primary-hover)}
+button.secondary,a.button.secondary{color:var(--pb-color-primary);background:var(--pb-color-surface);border-color:var(--pb-color-muted)}
+button.secondary:hover,a.button.secondary:hover{background:var(--pb-color-surface-alt);color:var(--pb-color-primary-hover)}
 button.link{min-height:0;margin:0;padding:0;border:0;background:none;color:var(--pb-color-primary);font-weight:400;
 text-decoration:underline}
 button.link:hover{background:none;color:var(--pb-color-primary-hover)}
