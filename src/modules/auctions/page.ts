@@ -52,6 +52,7 @@ export function renderAuctionPage(state: {
 </section>
 <section class="card" id="you" aria-live="polite" hidden><span id="standing-pill" class="pill" hidden></span><p id="standing"></p></section>
 <section class="card">
+<p id="closed" class="alert alert-info" hidden>Bidding is closed.</p>
 <fieldset id="signin"><legend>Sign in to bid</legend>
 <label for="email">Email</label><input id="email" type="email" autocomplete="email">
 <button id="send-code" type="button" class="secondary">Send me a code</button>
