@@ -130,6 +130,9 @@ for (const width of WIDTHS) {
     await textIs(page, "state", "Ended");
     assert.equal(await page.textContent("#countdown"), "Ended");
     assert.equal(await page.isDisabled("#bid"), true);
+    assert.equal(await page.isVisible("#bidding"), false, "no bidding form once it has ended");
+    assert.equal(await page.textContent("#closed"), "Bidding is closed.");
+    assert.equal(await page.isVisible("#next"), false, "no next minimum once it has ended");
     assert.ok(await fitsWidth(second.page));
     assert.deepEqual(
       first.errors.filter((e) => !/status of 4\d\d/.test(e)),

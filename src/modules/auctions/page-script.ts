@@ -109,9 +109,10 @@ function render(s) {
   $("amount").placeholder = String(s.minimum_bid);
   tick();
   if (s.expired) $("bid").disabled = true;
-  // Once it has ended there is nothing to sign in for.
+  // Once it has ended there is nothing to sign in for, bid or raise.
   $("closed").hidden = !s.expired;
-  if (s.expired) $("signin").hidden = true;
+  $("next").hidden = s.expired;
+  if (s.expired) { $("signin").hidden = true; $("bidding").hidden = true; }
   // Others' refused bids are no one else's business: the list shows only this bidder's.
   const shown = s.bids.filter((b) => b.status !== "refused" || b.shopper_id === me);
   $("no-bids").hidden = shown.length > 0;

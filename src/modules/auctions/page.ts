@@ -45,7 +45,7 @@ export function renderAuctionPage(state: {
 <div class="head"><h1 id="name">${escapeHtml(state.name)}</h1><span id="state" class="pill pill-neutral">…</span></div>
 <p class="price"><span class="label">Current bid</span><span id="current" aria-live="polite">…</span></p>
 <dl class="facts">
-<div><dt>Next bid at least</dt><dd id="minimum">…</dd></div>
+<div id="next"><dt>Next bid at least</dt><dd id="minimum">…</dd></div>
 <div><dt>Ends</dt><dd><time id="ends" data-local datetime="${escapeHtml(state.ends_at)}">${escapeHtml(state.ends_at)}</time>
 <span id="countdown"></span></dd></div>
 </dl>

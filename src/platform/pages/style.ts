@@ -44,6 +44,7 @@ border-radius:var(--pb-radius-medium);margin:0 0 var(--pb-space-md)}
 .visually-hidden{position:absolute;width:1px;height:1px;margin:-1px;padding:0;overflow:hidden;clip:rect(0 0 0 0);border:0}
 .card{background:var(--pb-color-surface);border:1px solid var(--pb-color-border);border-radius:var(--pb-radius-large);
 padding:var(--pb-space-lg);margin:0 0 var(--pb-space-md)}
+.card>:first-child{margin-top:0}.card>:last-child{margin-bottom:0}
 @media (max-width:480px){.page{padding:var(--pb-space-md) var(--pb-space-sm) var(--pb-space-lg)}
 .card{padding:var(--pb-space-md)}}
 `;
