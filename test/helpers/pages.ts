@@ -42,3 +42,15 @@ export const textIs = (page: Page, id: string, text: string, timeout = 20_000) =
     [id, text],
     { timeout },
   );
+
+/** The focused element's id and outline, as the keyboard user sees it. */
+export const focused = (page: Page) =>
+  page.evaluate(() => {
+    const g = globalThis as unknown as {
+      document: { activeElement: { id: string } | null };
+      getComputedStyle(element: unknown): { outlineStyle: string; outlineWidth: string };
+    };
+    const element = g.document.activeElement;
+    const style = g.getComputedStyle(element);
+    return { id: element?.id ?? "", outline: `${style.outlineStyle} ${style.outlineWidth}` };
+  });

@@ -9,7 +9,7 @@ import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp, launchBrowser } from "../helpers/browser.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { createKyc, GOOD_BANK, kycFixture, SELLER_DETAILS } from "../helpers/kyc.ts";
-import { fitsWidth, openAt, WIDTHS } from "../helpers/pages.ts";
+import { fitsWidth, focused, openAt, WIDTHS } from "../helpers/pages.ts";
 
 let t: TestApp;
 let f: Awaited<ReturnType<typeof kycFixture>>;
@@ -54,6 +54,9 @@ for (const width of WIDTHS) {
     assert.match(String(response?.headers()["content-security-policy"]), /style-src 'sha256-[^']+'/);
     assert.equal(await badge(page), "Pending");
     assert.ok(await fitsWidth(page), "no sideways scrolling");
+
+    await page.keyboard.press("Tab");
+    assert.deepEqual(await focused(page), { id: "first_name", outline: "solid 3px" }, "a visible focus ring");
 
     // Every field is found by its label.
     await page.getByLabel("First name").fill(SELLER_DETAILS.first_name);

@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp, launchBrowser } from "../helpers/browser.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
-import { fitsWidth, openAt, WIDTHS } from "../helpers/pages.ts";
+import { fitsWidth, focused, openAt, WIDTHS } from "../helpers/pages.ts";
 import { CARDS } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 
@@ -62,6 +62,9 @@ for (const width of WIDTHS) {
     assert.equal(await page.textContent("#quote-total"), quote.total);
     assert.equal(await page.textContent("#submit"), `Pay ${quote.total}`);
     assert.ok(await fitsWidth(page), "no sideways scrolling");
+    // The keyboard reaches the first field, and its focus ring shows.
+    await page.keyboard.press("Tab");
+    assert.deepEqual(await focused(page), { id: "email", outline: "solid 3px" });
 
     await payWithCard(page, CARDS.declined);
     await page.waitForSelector("#message.error", { timeout: 20_000 });
