@@ -100,7 +100,8 @@ font-size:var(--pb-font-size-small);font-weight:600;line-height:1.6;white-space:
 border-radius:var(--pb-radius-medium);border-left:4px solid currentColor}
 .alert-success,#message.ok{color:var(--pb-color-success);background:var(--pb-color-success-surface)}
 .alert-warning,#message.pending{color:var(--pb-color-warning);background:var(--pb-color-warning-surface)}
-.alert-danger,#message.error,.errors{color:var(--pb-color-danger)}
+.alert-danger,#message.error,.errors{color:var(--pb-color-danger)}.ok{color:var(--pb-color-success)}
+ul.alert{padding-left:2.25rem}
 .alert-danger,#message.error{background:var(--pb-color-danger-surface)}
 .alert-info,#message.info{color:var(--pb-color-text);background:var(--pb-color-surface-alt);border-left-color:var(--pb-color-primary)}
 .alert>:last-child{margin-bottom:0}
