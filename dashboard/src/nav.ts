@@ -4,4 +4,9 @@ export interface NavItem {
   path: string;
 }
 
-export const appNav: NavItem[] = [{ label: "Settings", path: "settings" }];
+export const appNav: NavItem[] = [
+  { label: "Prices", path: "prices" },
+  { label: "Payments", path: "payments" },
+  { label: "Webhooks", path: "webhooks" },
+  { label: "Settings", path: "settings" },
+];

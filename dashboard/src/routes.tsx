@@ -5,6 +5,9 @@ import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { paymentsRoutes } from "./pages/payments/routes.tsx";
+import { pricesRoutes } from "./pages/prices/routes.tsx";
+import { webhooksRoutes } from "./pages/webhooks/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
 
 function RequireSession() {
@@ -36,6 +39,9 @@ function NotFound() {
 const appRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="settings" replace /> },
   ...appsRoutes,
+  ...pricesRoutes,
+  ...paymentsRoutes,
+  ...webhooksRoutes,
 ];
 
 export const router = createBrowserRouter(
