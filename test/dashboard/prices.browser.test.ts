@@ -78,7 +78,10 @@ test("a price's page gives the checkout link to copy, its QR code and the views 
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByRole("button", { name: "Copy Checkout link" }).click();
   assert.equal(await page.evaluate<string>("navigator.clipboard.readText()"), url);
-  await page.getByRole("table", { name: /would record now/ }).waitFor();
+  // The fee preview: the sandbox card's 2.9% with its $0.30 minimum, and the platform's 1%.
+  const fees = page.getByRole("table", { name: /would record now/ });
+  await fees.getByText("2.9%, at least $0.30").waitFor();
+  await fees.getByText("1% of the price").waitFor();
   await expectAccessible(page);
 
   // A shopper opens the hosted checkout: the price's page counts the view.

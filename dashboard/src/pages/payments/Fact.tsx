@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 export function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
     <Group justify="space-between" gap="xs" wrap="nowrap">
-      <Text size="sm" c="dimmed">
+      <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
         {label}
       </Text>
       <Text size="sm" ta="right" component="div" style={{ overflowWrap: "anywhere" }}>
