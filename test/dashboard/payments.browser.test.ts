@@ -9,7 +9,7 @@ import {
   startDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
-import { waitForStatus } from "../helpers/payments.ts";
+import { bank, waitForStatus } from "../helpers/payments.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import {
   choose,
@@ -30,6 +30,7 @@ let dashboard: Dashboard;
 let owner: OwnerPage;
 let token: string;
 let price: { id: string };
+let chainPrice: { id: string };
 
 const RECEIVER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
@@ -134,7 +135,7 @@ test("a contract call's confirmations count up on the page while it waits", asyn
   const { page, appId } = owner;
   const { t } = dashboard;
   const trigger = await createTrigger(t, token, appId);
-  const chainPrice = await createPrice(t, token, appId, {
+  chainPrice = await createPrice(t, token, appId, {
     name: "Minted",
     trigger_id: trigger.id,
     chain: "evm",
@@ -157,6 +158,43 @@ test("a contract call's confirmations count up on the page while it waits", asyn
   assert.match(transaction, /^0x[0-9a-f]{64}$/);
   const progress = page.getByRole("progressbar", { name: "Confirmation progress" });
   assert.equal(await progress.getAttribute("aria-valuenow"), "100");
+  await expectAccessible(page);
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("a reverted contract call after a bank debit is failed-captured, and retried behind a confirmation", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  const payment = await openPayment(t, token, appId, {
+    price_id: chainPrice.id,
+    payment_provider: "us_bank_account",
+    trigger_data_input: {
+      params_data_input: { receiver: RECEIVER, quantity: 1, order_id: "sandbox:revert" },
+    },
+  });
+  expectStatus(
+    await call(t, "POST", `/payments/${appId}/${payment.id}/confirm`, {
+      token,
+      body: { payment_method: bank() },
+    }),
+    200,
+  );
+  await waitForStatus(t, token, appId, payment.id, "failed-captured");
+  await page.goto(`/dashboard/apps/${appId}/payments/${payment.id}`);
+  await page.getByRole("heading", { level: 1, name: `Payment ${payment.id}` }).waitFor();
+  assert.equal(await badge(page).textContent(), "failed-captured");
+  await page.getByText("Error", { exact: true }).waitFor();
+  await page
+    .getByText(/revert/i)
+    .first()
+    .waitFor();
+  await page.getByRole("button", { name: "Refund" }).waitFor();
+  await page.getByRole("button", { name: "Retry" }).click();
+  await page
+    .getByRole("dialog", { name: "Retry the failed step?" })
+    .getByRole("button", { name: "Retry" })
+    .click();
+  await page.getByText("Retry started").waitFor();
   await expectAccessible(page);
   expectNoConsoleErrors(owner.errors);
 });
