@@ -92,6 +92,23 @@ test("a price's page gives the checkout link to copy, its QR code and the views 
   await page.reload();
   const views = page.getByText("Checkout views", { exact: true }).locator("..");
   assert.equal(await views.textContent(), "Checkout views1");
+
+  // Expiring it, behind a confirmation, closes the checkout.
+  await page.getByRole("button", { name: "Expire" }).click();
+  await page
+    .getByRole("dialog", { name: "Expire this price?" })
+    .getByRole("button", { name: "Expire" })
+    .click();
+  await page.getByText("expired", { exact: true }).waitFor();
+  const closed = await dashboard.browser.newPage();
+  assert.equal((await closed.goto(url))?.status(), 410);
+  await closed.close();
+
+  // Its payments are one click away: the payments list, filtered to this price.
+  await page.getByRole("link", { name: "Payments of this price" }).click();
+  await page.getByRole("heading", { level: 1, name: "Payments" }).waitFor();
+  await page.getByText(`Payments of price ${url.split("/").at(-1)}.`).waitFor();
+  await page.getByText("No payments yet").waitFor();
   expectNoConsoleErrors(owner.errors);
 });
 
