@@ -83,6 +83,21 @@ test("an app that does not exist shows the service's problem", async () => {
   errors.length = 0;
 });
 
+test("a session ended elsewhere sends the page back to the sign-in form", async () => {
+  const { page, appId } = owner;
+  const other = await newPage(dashboard);
+  await signIn(other.page, owner.email, owner.password);
+  const stored = await other.page.evaluate(() => sessionStorage.getItem("payments-dashboard.session"));
+  const { token } = JSON.parse(stored ?? "{}");
+  assert.ok(token, "the session is kept in sessionStorage");
+  expectStatus(await call(dashboard.t, "POST", "/auth/logout", { token }), 204);
+  await other.page.goto(`/dashboard/apps/${appId}/settings`);
+  await other.page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+  // The session of the first page is another one, still valid.
+  await page.goto(`/dashboard/apps/${appId}/settings`);
+  await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+});
+
 test("sign out, sign in at 390 px, and delete the app behind a confirmation", async () => {
   const { page, appId } = owner;
   await page.goto("/dashboard/");
