@@ -3,6 +3,7 @@ import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
+import { dashboardRoutes } from "./dashboard-serving.ts";
 import type { Deps } from "./deps.ts";
 import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateKey } from "./modules/api-keys/service.ts";
@@ -216,6 +217,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await kycWidgetRoutes(server, deps, kyc);
     await kycWebhookRoutes(server, deps, kyc);
     await solanaRoutes(server, deps);
+    await dashboardRoutes(scope, { sandbox: config.sandbox, logger });
   });
 
   return {

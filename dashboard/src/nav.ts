@@ -1,0 +1,15 @@
+/** The app's pages, in the order the navbar shows them; `path` is relative to `/apps/:appId`. */
+export interface NavItem {
+  label: string;
+  path: string;
+}
+
+export const appNav: NavItem[] = [
+  { label: "Overview", path: "" },
+  { label: "Prices", path: "prices" },
+  { label: "Payments", path: "payments" },
+  { label: "Webhooks", path: "webhooks" },
+  { label: "Members", path: "members" },
+  { label: "API keys", path: "api-keys" },
+  { label: "Settings", path: "settings" },
+];

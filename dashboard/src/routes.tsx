@@ -1,0 +1,77 @@
+import { Anchor, Stack, Text, Title } from "@mantine/core";
+import { lazy, Suspense } from "react";
+import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocation } from "react-router";
+import { useAppId, useSession } from "./api.tsx";
+import { LoadingSkeleton } from "./components/PageState.tsx";
+import { apiKeysRoutes } from "./pages/api-keys/routes.tsx";
+import { AppsPage } from "./pages/apps/AppsPage.tsx";
+import { appsRoutes } from "./pages/apps/routes.tsx";
+import { SignInPage } from "./pages/auth/SignInPage.tsx";
+import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { membersRoutes } from "./pages/members/routes.tsx";
+import { paymentsRoutes } from "./pages/payments/routes.tsx";
+import { pricesRoutes } from "./pages/prices/routes.tsx";
+import { webhooksRoutes } from "./pages/webhooks/routes.tsx";
+import { Shell } from "./shell/Shell.tsx";
+
+/** The overview's charts are the heaviest code: fetched only when an app's overview opens. */
+const OverviewPage = lazy(() => import("./pages/overview/OverviewPage.tsx"));
+
+function RequireSession() {
+  const { session } = useSession();
+  const location = useLocation();
+  if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+function AppLayout() {
+  return <Shell appId={useAppId()} />;
+}
+
+function NotFound() {
+  return (
+    <Stack p="xl" component="main">
+      <Title order={1}>Page not found</Title>
+      <Text>
+        Nothing lives at this address.{" "}
+        <Anchor component={Link} to="/">
+          Back to your apps
+        </Anchor>
+      </Text>
+    </Stack>
+  );
+}
+
+/** Pages about one app, relative to `/apps/:appId`; each area adds its own list with one line. */
+const appRoutes: RouteObject[] = [
+  {
+    index: true,
+    element: (
+      <Suspense fallback={<LoadingSkeleton />}>
+        <OverviewPage />
+      </Suspense>
+    ),
+  },
+  ...appsRoutes,
+  ...pricesRoutes,
+  ...paymentsRoutes,
+  ...webhooksRoutes,
+  ...membersRoutes,
+  ...apiKeysRoutes,
+];
+
+export const router = createBrowserRouter(
+  [
+    { path: "sign-in", element: <SignInPage /> },
+    { path: "sign-up", element: <SignUpPage /> },
+    {
+      element: <RequireSession />,
+      children: [
+        { element: <Shell />, children: [{ index: true, element: <AppsPage /> }] },
+        { path: "apps/:appId", element: <AppLayout />, children: appRoutes },
+      ],
+    },
+    { path: "*", element: <NotFound /> },
+  ],
+  { basename: "/dashboard" },
+);

@@ -1,0 +1,138 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { createRequire } from "node:module";
+import type { Browser, Page } from "playwright-core";
+import type { TestApp } from "./app.ts";
+import { buildServedApp, launchBrowser } from "./browser.ts";
+
+// The dashboard's browser tests: one served app and one browser per test file (they are the
+// slowest tests), pages signed in through the dashboard's own forms.
+
+export interface Dashboard {
+  /** The served app's origin; the console is at `${base}/dashboard`. */
+  base: string;
+  browser: Browser;
+  t: TestApp;
+  close(): Promise<void>;
+}
+
+export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
+  const { t, base } = await buildServedApp(env);
+  const browser = await launchBrowser();
+  return {
+    base,
+    browser,
+    t,
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+export interface OwnerPage {
+  page: Page;
+  appId: string;
+  appName: string;
+  email: string;
+  password: string;
+  /** Console errors and uncaught page errors (a CSP refusal is one), for `expectNoConsoleErrors`. */
+  errors: string[];
+}
+
+/** A new page (its own context, so its own session) that records its console errors. */
+export async function newPage(dashboard: Dashboard, options: { width?: number } = {}) {
+  const context = await dashboard.browser.newContext({
+    viewport: { width: options.width ?? 1280, height: 900 },
+    baseURL: dashboard.base,
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on("console", (message) => {
+    if (message.type() === "error") errors.push(message.text());
+  });
+  page.on("pageerror", (error) => errors.push(error.message));
+  return { page, errors };
+}
+
+/** Fills the sign-in form by its labels and waits for the apps list. */
+export async function signIn(page: Page, email: string, password: string) {
+  await page.goto("/dashboard/sign-in");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { level: 1, name: "Apps" }).waitFor();
+}
+
+/**
+ * A new user, signed up through the dashboard's sign-up page, who has created one app through the
+ * apps page: the starting point of every area's test.
+ */
+export async function newOwnerPage(
+  dashboard: Dashboard,
+  options: { width?: number } = {},
+): Promise<OwnerPage> {
+  const { page, errors } = await newPage(dashboard, options);
+  const tag = randomBytes(4).toString("hex");
+  const email = `owner-${tag}@example.com`;
+  const password = `correct horse ${tag}`;
+  await page.goto("/dashboard/sign-up");
+  await page.getByLabel("First name").fill("Ada");
+  await page.getByLabel("Last name").fill("Lovelace");
+  await page.getByLabel("Username").fill(`ada_${tag}`);
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.getByRole("heading", { level: 1, name: "Apps" }).waitFor();
+
+  const appName = `Shop ${tag}`;
+  await page.getByRole("button", { name: "Create app" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create an app" });
+  await dialog.getByLabel("App name").fill(appName);
+  await dialog.getByRole("button", { name: "Create app" }).click();
+  const link = page.getByRole("link", { name: appName });
+  await link.waitFor();
+  const href = (await link.getAttribute("href")) ?? "";
+  const appId = href.split("/apps/")[1] ?? "";
+  assert.ok(appId, `the app's link names its id (${href})`);
+  return { page, appId, appName, email, password, errors };
+}
+
+const require = createRequire(import.meta.url);
+const axeSource: string = require("axe-core").source;
+
+/** axe-core in the page: fails on any serious or critical violation, naming each and where. */
+export async function expectAccessible(page: Page) {
+  // Evaluated through the debugging protocol, so the page's own CSP (no inline scripts) allows it.
+  await page.evaluate(axeSource);
+  const violations: {
+    id: string;
+    impact: string;
+    help: string;
+    nodes: { target: string[]; html: string }[];
+  }[] = await page.evaluate(async () => {
+    const axe = (globalThis as any).axe;
+    const result = await axe.run((globalThis as any).document, { resultTypes: ["violations"] });
+    return result.violations;
+  });
+  const serious = violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.nodes.map((n) => n.html.slice(0, 200)).join(", ")}`);
+  assert.deepEqual(serious, [], `accessibility violations on ${page.url()}`);
+}
+
+/** Nothing wider than the viewport: the page is usable without scrolling sideways. */
+export async function expectFitsWidth(page: Page, width: number) {
+  const scrollWidth: number = await page.evaluate(
+    () => (globalThis as any).document.documentElement.scrollWidth,
+  );
+  assert.ok(
+    scrollWidth <= width,
+    `no sideways scrolling at ${width} px (the page is ${scrollWidth} px wide)`,
+  );
+}
+
+export function expectNoConsoleErrors(errors: string[]) {
+  assert.deepEqual(errors, [], "console errors");
+}
