@@ -9,6 +9,9 @@ import { appsRoutes } from "./pages/apps/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
 import { membersRoutes } from "./pages/members/routes.tsx";
+import { paymentsRoutes } from "./pages/payments/routes.tsx";
+import { pricesRoutes } from "./pages/prices/routes.tsx";
+import { webhooksRoutes } from "./pages/webhooks/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
 
 /** The overview's charts are the heaviest code: fetched only when an app's overview opens. */
@@ -50,6 +53,9 @@ const appRoutes: RouteObject[] = [
     ),
   },
   ...appsRoutes,
+  ...pricesRoutes,
+  ...paymentsRoutes,
+  ...webhooksRoutes,
   ...membersRoutes,
   ...apiKeysRoutes,
 ];
