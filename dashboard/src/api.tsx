@@ -40,12 +40,10 @@ const expired = (error: unknown) => error instanceof ApiError && error.status ==
 
 /** An SDK client for the page's origin, signed in with `token` when given. */
 export function newClient(token?: string): Client {
-  // Bound to window: the SDK calls `fetch` as a method of its own, which browsers refuse.
   return new Client({
     baseUrl: baseUrl(),
     token,
     timeoutMs: 15_000,
-    fetch: (input, init) => fetch(input, init),
   });
 }
 

@@ -59,7 +59,11 @@ export class Http {
       maxRetries: options.maxRetries ?? DEFAULT_RETRY.maxRetries,
       baseDelayMs: options.retryBaseDelayMs ?? DEFAULT_RETRY.baseDelayMs,
     };
-    this.#fetch = options.fetch ?? globalThis.fetch;
+    // Bound: a browser's fetch refuses to run as a method of another object ("Illegal invocation").
+    const given = options.fetch;
+    this.#fetch = given
+      ? (input, init) => given(input, init)
+      : (input, init) => globalThis.fetch(input, init);
   }
 
   /** Uses a new credential from now on (after signing up or logging in). */
