@@ -4,4 +4,7 @@ export interface NavItem {
   path: string;
 }
 
-export const appNav: NavItem[] = [{ label: "Settings", path: "settings" }];
+export const appNav: NavItem[] = [
+  { label: "Wallets", path: "wallets" },
+  { label: "Settings", path: "settings" },
+];

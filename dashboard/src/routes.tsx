@@ -5,6 +5,7 @@ import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { walletsRoutes } from "./pages/wallets/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
 
 function RequireSession() {
@@ -36,6 +37,7 @@ function NotFound() {
 const appRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="settings" replace /> },
   ...appsRoutes,
+  ...walletsRoutes,
 ];
 
 export const router = createBrowserRouter(
