@@ -6,5 +6,6 @@ export interface NavItem {
 
 export const appNav: NavItem[] = [
   { label: "Wallets", path: "wallets" },
+  { label: "Triggers", path: "triggers" },
   { label: "Settings", path: "settings" },
 ];

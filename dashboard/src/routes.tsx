@@ -5,6 +5,7 @@ import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { triggersRoutes } from "./pages/triggers/routes.tsx";
 import { walletsRoutes } from "./pages/wallets/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
 
@@ -38,6 +39,7 @@ const appRoutes: RouteObject[] = [
   { index: true, element: <Navigate to="settings" replace /> },
   ...appsRoutes,
   ...walletsRoutes,
+  ...triggersRoutes,
 ];
 
 export const router = createBrowserRouter(
