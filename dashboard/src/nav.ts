@@ -7,5 +7,6 @@ export interface NavItem {
 export const appNav: NavItem[] = [
   { label: "Wallets", path: "wallets" },
   { label: "Triggers", path: "triggers" },
+  { label: "Sellers", path: "sellers" },
   { label: "Settings", path: "settings" },
 ];

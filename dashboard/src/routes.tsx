@@ -5,6 +5,7 @@ import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { sellersRoutes } from "./pages/sellers/routes.tsx";
 import { triggersRoutes } from "./pages/triggers/routes.tsx";
 import { walletsRoutes } from "./pages/wallets/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
@@ -40,6 +41,7 @@ const appRoutes: RouteObject[] = [
   ...appsRoutes,
   ...walletsRoutes,
   ...triggersRoutes,
+  ...sellersRoutes,
 ];
 
 export const router = createBrowserRouter(
