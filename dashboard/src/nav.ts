@@ -8,5 +8,6 @@ export const appNav: NavItem[] = [
   { label: "Wallets", path: "wallets" },
   { label: "Triggers", path: "triggers" },
   { label: "Sellers", path: "sellers" },
+  { label: "Auctions", path: "auctions" },
   { label: "Settings", path: "settings" },
 ];

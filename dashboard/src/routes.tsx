@@ -3,6 +3,7 @@ import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocat
 import { useAppId, useSession } from "./api.tsx";
 import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
+import { auctionsRoutes } from "./pages/auctions/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
 import { sellersRoutes } from "./pages/sellers/routes.tsx";
@@ -42,6 +43,7 @@ const appRoutes: RouteObject[] = [
   ...walletsRoutes,
   ...triggersRoutes,
   ...sellersRoutes,
+  ...auctionsRoutes,
 ];
 
 export const router = createBrowserRouter(
