@@ -9,5 +9,6 @@ export const appNav: NavItem[] = [
   { label: "Triggers", path: "triggers" },
   { label: "Sellers", path: "sellers" },
   { label: "Auctions", path: "auctions" },
+  { label: "Solana trees", path: "trees" },
   { label: "Settings", path: "settings" },
 ];

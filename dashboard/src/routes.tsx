@@ -7,6 +7,7 @@ import { auctionsRoutes } from "./pages/auctions/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
 import { sellersRoutes } from "./pages/sellers/routes.tsx";
+import { treesRoutes } from "./pages/trees/routes.tsx";
 import { triggersRoutes } from "./pages/triggers/routes.tsx";
 import { walletsRoutes } from "./pages/wallets/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
@@ -44,6 +45,7 @@ const appRoutes: RouteObject[] = [
   ...triggersRoutes,
   ...sellersRoutes,
   ...auctionsRoutes,
+  ...treesRoutes,
 ];
 
 export const router = createBrowserRouter(

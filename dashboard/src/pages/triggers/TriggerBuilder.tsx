@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, JsonInput, Paper, Select, Stack, TextInput, Title } from "@mantine/core";
+import { Anchor, Button, JsonInput, Paper, Select, Stack, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { BodyOf, Trigger } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -7,6 +7,7 @@ import { Link } from "react-router";
 import { useAppId, useClient } from "../../api.tsx";
 import { ErrorAlert } from "../../components/PageState.tsx";
 import { CHAIN_LABELS } from "../wallets/explorers.ts";
+import { Notice } from "../wallets/Notice.tsx";
 import { useWallets } from "../wallets/queries.ts";
 import {
   CALL_FIELDS,
@@ -95,13 +96,13 @@ export function TriggerBuilder({
           onChange={(e) => setName(e.currentTarget.value)}
         />
         {wallets.isSuccess && walletOptions.length === 0 ? (
-          <Alert color="yellow" title="No wallet yet">
+          <Notice title="No wallet yet">
             A trigger sends its call from one of the app's wallets.{" "}
             <Anchor component={Link} to={`/apps/${appId}/wallets`}>
               Create a wallet
             </Anchor>{" "}
             first.
-          </Alert>
+          </Notice>
         ) : (
           <Select
             label="Wallet"
