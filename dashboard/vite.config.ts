@@ -9,6 +9,7 @@ export default defineConfig({
   plugins: [react()],
   build: { outDir: "dist", emptyOutDir: true, chunkSizeWarningLimit: 1000 },
   server: {
+    host: "127.0.0.1",
     port: 5173,
     // Everything outside /dashboard/ is the API (and the service's own settings file under it).
     proxy: {

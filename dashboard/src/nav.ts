@@ -5,6 +5,9 @@ export interface NavItem {
 }
 
 export const appNav: NavItem[] = [
+  { label: "Overview", path: "" },
+  { label: "Members", path: "members" },
+  { label: "API keys", path: "api-keys" },
   { label: "Wallets", path: "wallets" },
   { label: "Triggers", path: "triggers" },
   { label: "Sellers", path: "sellers" },

@@ -1,16 +1,23 @@
 import { Anchor, Stack, Text, Title } from "@mantine/core";
+import { lazy, Suspense } from "react";
 import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocation } from "react-router";
 import { useAppId, useSession } from "./api.tsx";
+import { LoadingSkeleton } from "./components/PageState.tsx";
+import { apiKeysRoutes } from "./pages/api-keys/routes.tsx";
 import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
 import { auctionsRoutes } from "./pages/auctions/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { membersRoutes } from "./pages/members/routes.tsx";
 import { sellersRoutes } from "./pages/sellers/routes.tsx";
 import { treesRoutes } from "./pages/trees/routes.tsx";
 import { triggersRoutes } from "./pages/triggers/routes.tsx";
 import { walletsRoutes } from "./pages/wallets/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
+
+/** The overview's charts are the heaviest code: fetched only when an app's overview opens. */
+const OverviewPage = lazy(() => import("./pages/overview/OverviewPage.tsx"));
 
 function RequireSession() {
   const { session } = useSession();
@@ -39,8 +46,17 @@ function NotFound() {
 
 /** Pages about one app, relative to `/apps/:appId`; each area adds its own list with one line. */
 const appRoutes: RouteObject[] = [
-  { index: true, element: <Navigate to="settings" replace /> },
+  {
+    index: true,
+    element: (
+      <Suspense fallback={<LoadingSkeleton />}>
+        <OverviewPage />
+      </Suspense>
+    ),
+  },
   ...appsRoutes,
+  ...membersRoutes,
+  ...apiKeysRoutes,
   ...walletsRoutes,
   ...triggersRoutes,
   ...sellersRoutes,

@@ -1,4 +1,10 @@
-import { type CSSVariablesResolver, createTheme, type MantineColorsTuple, Notification } from "@mantine/core";
+import {
+  type CSSVariablesResolver,
+  createTheme,
+  type MantineColorsTuple,
+  Modal,
+  Notification,
+} from "@mantine/core";
 import { designTokens } from "../../src/platform/pages/design-tokens.ts";
 
 const { color, font, radius } = designTokens;
@@ -16,24 +22,33 @@ function mix(hex: string, weight: number): string {
   return `#${channels.join("")}`;
 }
 
-/** Shade 6 is the tokens' primary and shade 7 its hover, so filled buttons match the hosted pages. */
-const brand: MantineColorsTuple = [
-  mix(color.primary, 0.92),
-  mix(color.primary, 0.82),
-  mix(color.primary, 0.66),
-  mix(color.primary, 0.5),
-  mix(color.primary, 0.32),
-  mix(color.primary, 0.16),
-  color.primary,
-  color.primaryHover,
-  mix(color.primaryHover, -0.2),
-  mix(color.primaryHover, -0.4),
-];
+/**
+ * Ten shades around one of the tokens' colours: shade 6 is the colour itself and shade 7 its hover,
+ * so filled buttons match the hosted pages, and the light variants keep readable contrast.
+ */
+function shades(base: string, hover: string): MantineColorsTuple {
+  return [
+    mix(base, 0.92),
+    mix(base, 0.82),
+    mix(base, 0.66),
+    mix(base, 0.5),
+    mix(base, 0.32),
+    mix(base, 0.16),
+    base,
+    hover,
+    mix(hover, -0.2),
+    mix(hover, -0.4),
+  ];
+}
 
 export const theme = createTheme({
   primaryColor: "brand",
   primaryShade: 6,
-  colors: { brand },
+  colors: {
+    brand: shades(color.primary, color.primaryHover),
+    red: shades(color.danger, mix(color.danger, -0.15)),
+    green: shades(color.success, mix(color.success, -0.15)),
+  },
   fontFamily: font.family,
   fontFamilyMonospace: font.mono,
   headings: { fontFamily: font.family },
@@ -41,7 +56,8 @@ export const theme = createTheme({
   radius: { sm: radius.small, md: radius.medium, lg: radius.large },
   focusRing: "auto",
   components: {
-    // Mantine's defaults leave the close button unnamed and the message grey on white (too pale).
+    // Mantine's defaults leave close buttons unnamed and a notification's message too pale.
+    Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { "aria-label": "Close notification" } },
       styles: { description: { color: color.text } },

@@ -3,14 +3,19 @@ import { after, before, test } from "node:test";
 import {
   type Dashboard,
   expectAccessible,
+  expectFitsWidth,
   expectNoConsoleErrors,
   newOwnerPage,
+  newPage,
   type OwnerPage,
+  signIn,
   startDashboard,
 } from "../helpers/dashboard.ts";
+import { call, expectStatus } from "../helpers/http.ts";
 
-// Apps in the console: a new user signs up, creates an app and finds it listed, with the test-mode
-// badge in the header, under the console's strict CSP.
+// Accounts and apps in the console: a new user signs up, creates an app and finds it listed with the
+// test-mode badge in the header; changes its settings; signs out and in; deletes the app behind a
+// confirmation. Every page runs under the console's strict CSP with no console error.
 let dashboard: Dashboard;
 let owner: OwnerPage;
 
@@ -22,11 +27,88 @@ after(async () => {
   await dashboard?.close();
 });
 
+async function appOnApi(appId: string) {
+  const login = await call(dashboard.t, "POST", "/auth/login", {
+    body: { email: owner.email, password: owner.password },
+  });
+  const token = expectStatus(login, 200).token;
+  return call(dashboard.t, "GET", `/apps/${appId}`, { token });
+}
+
 test("a new user signs up, creates an app and sees it listed, in test mode", async () => {
   const { page, appName, appId, errors } = owner;
   assert.match(appId, /^app_/);
   await page.getByRole("link", { name: appName }).waitFor();
-  assert.equal(await page.getByText("Test mode", { exact: true }).isVisible(), true);
+  assert.equal(await page.getByRole("banner").getByText("Test mode").isVisible(), true);
   await expectAccessible(page);
   expectNoConsoleErrors(errors);
+});
+
+test("the app's settings are changed and saved", async () => {
+  const { page, appId, errors } = owner;
+  await page.getByRole("link", { name: owner.appName }).click();
+  await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+  await expectAccessible(page);
+
+  await page.getByLabel("App name").fill("Renamed shop");
+  await page.getByText("Marketplace", { exact: true }).click();
+  await page.getByLabel("Marketplace fee (%)").fill("2.5");
+  await page.getByLabel("KYC return URL").fill("https://shop.example.com/kyc-done");
+  await page.getByLabel("Link payments to the chain's explorer").check({ force: true });
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await page.getByText("Settings saved").waitFor();
+
+  const saved = expectStatus(await appOnApi(appId), 200);
+  assert.equal(saved.name, "Renamed shop");
+  assert.equal(saved.type, "marketplace");
+  assert.equal(saved.app_fee, 2.5);
+  assert.equal(saved.kyc_return_url, "https://shop.example.com/kyc-done");
+  assert.equal(saved.use_explorer, true);
+  expectNoConsoleErrors(errors);
+});
+
+test("an app that does not exist shows the service's problem", async () => {
+  const { page, errors } = owner;
+  await page.goto("/dashboard/apps/app_00000000000000000000000000/settings");
+  const alert = page.getByRole("alert");
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /not_found/);
+  // The failed call itself is the only console error (the browser reports every 404 it fetches).
+  assert.ok(
+    errors.every((error) => error.includes("404")),
+    errors.join("\n"),
+  );
+  errors.length = 0;
+});
+
+test("sign out, sign in at 390 px, and delete the app behind a confirmation", async () => {
+  const { page, appId } = owner;
+  await page.goto("/dashboard/");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+  assert.equal(await page.evaluate(() => sessionStorage.length), 0, "the session is forgotten");
+  await page.goto(`/dashboard/apps/${appId}/settings`);
+  await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+
+  const narrow = await newPage(dashboard, { width: 390 });
+  await signIn(narrow.page, owner.email, owner.password);
+  await expectAccessible(narrow.page);
+  await narrow.page.getByRole("link", { name: "Renamed shop" }).click();
+  await narrow.page.getByRole("button", { name: "Menu" }).click();
+  await narrow.page.getByRole("link", { name: "Settings" }).click();
+  await narrow.page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+  await expectAccessible(narrow.page);
+  await expectFitsWidth(narrow.page, 390);
+
+  await narrow.page.getByRole("button", { name: "Delete app" }).click();
+  const dialog = narrow.page.getByRole("dialog", { name: "Delete Renamed shop?" });
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  assert.equal((await appOnApi(appId)).status, 200, "cancel keeps the app");
+  await narrow.page.getByRole("button", { name: "Delete app" }).click();
+  await dialog.getByRole("button", { name: "Delete app" }).click();
+  await narrow.page.getByText("No apps yet.", { exact: false }).waitFor();
+  assert.equal((await appOnApi(appId)).status, 404, "deleted");
+  expectNoConsoleErrors(narrow.errors);
 });

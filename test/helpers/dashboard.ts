@@ -122,6 +122,17 @@ export async function expectAccessible(page: Page) {
   assert.deepEqual(serious, [], `accessibility violations on ${page.url()}`);
 }
 
+/** Nothing wider than the viewport: the page is usable without scrolling sideways. */
+export async function expectFitsWidth(page: Page, width: number) {
+  const scrollWidth: number = await page.evaluate(
+    () => (globalThis as any).document.documentElement.scrollWidth,
+  );
+  assert.ok(
+    scrollWidth <= width,
+    `no sideways scrolling at ${width} px (the page is ${scrollWidth} px wide)`,
+  );
+}
+
 export function expectNoConsoleErrors(errors: string[]) {
   assert.deepEqual(errors, [], "console errors");
 }

@@ -13,15 +13,7 @@ interface PageStateProps<T> {
 
 /** A query's three other states (loading, empty, failed) in one place, so every page shows them alike. */
 export function PageState<T>({ query, empty, isEmpty, children }: PageStateProps<T>) {
-  if (query.isPending) {
-    return (
-      <Stack gap="sm" aria-busy="true" aria-label="Loading">
-        <Skeleton height={20} />
-        <Skeleton height={20} />
-        <Skeleton height={20} width="60%" />
-      </Stack>
-    );
-  }
+  if (query.isPending) return <LoadingSkeleton />;
   if (query.isError) return <ErrorAlert error={query.error} onRetry={() => void query.refetch()} />;
   const data = query.data;
   const blank = isEmpty ? isEmpty(data) : Array.isArray(data) && data.length === 0;
@@ -33,6 +25,17 @@ export function PageState<T>({ query, empty, isEmpty, children }: PageStateProps
     );
   }
   return <>{children(data)}</>;
+}
+
+/** Placeholder lines while a page's data (or its code) loads. */
+export function LoadingSkeleton() {
+  return (
+    <Stack gap="sm" aria-busy="true" aria-label="Loading">
+      <Skeleton height={20} />
+      <Skeleton height={20} />
+      <Skeleton height={20} width="60%" />
+    </Stack>
+  );
 }
 
 /** A failed call: the problem's detail for people, its code for a support request. */

@@ -1,0 +1,190 @@
+import {
+  Alert,
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { notifications } from "@mantine/notifications";
+import type { ApiKey } from "@payments-backend/sdk";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useAppId, useClient, useServiceSettings } from "../../api.tsx";
+import { ConfirmAction } from "../../components/ConfirmAction.tsx";
+import { CopyField } from "../../components/CopyField.tsx";
+import { LocalTime } from "../../components/LocalTime.tsx";
+import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+
+/**
+ * Creating a key shows it once, in the dialog, with a copy button: the service keeps only its
+ * hash, so closing the dialog is the last chance to copy it (as Stripe's secret keys).
+ */
+function CreateKeyButton() {
+  const appId = useAppId();
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [opened, { open, close }] = useDisclosure(false);
+  const [name, setName] = useState("");
+  const create = useMutation({
+    mutationFn: () => client.apiKeys.create(appId, { name: name.trim() }),
+    onSuccess: (key) => {
+      void queryClient.invalidateQueries({ queryKey: ["api-keys", appId] });
+      notifications.show({ color: "green", title: "API key created", message: key.name });
+    },
+  });
+  const finish = () => {
+    close();
+    create.reset();
+    setName("");
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate();
+  };
+  return (
+    <>
+      <Button onClick={open}>Create API key</Button>
+      <Modal opened={opened} onClose={finish} title="Create an API key" centered>
+        {create.data ? (
+          <Stack>
+            <Alert color="yellow" title="Copy the key now" c="dark">
+              This is the only time it is shown. Keep it secret: it acts as this app.
+            </Alert>
+            <CopyField label="Secret key" value={create.data.key} />
+            <Group justify="flex-end">
+              <Button onClick={finish}>Done</Button>
+            </Group>
+          </Stack>
+        ) : (
+          <form onSubmit={submit}>
+            <Stack>
+              {create.isError && <ErrorAlert error={create.error} />}
+              <TextInput
+                label="Key name"
+                description="What uses the key, e.g. “production server”"
+                required
+                maxLength={200}
+                value={name}
+                onChange={(event) => setName(event.currentTarget.value)}
+              />
+              <Group justify="flex-end">
+                <Button variant="default" onClick={finish}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={create.isPending}>
+                  Create key
+                </Button>
+              </Group>
+            </Stack>
+          </form>
+        )}
+      </Modal>
+    </>
+  );
+}
+
+function KeyRow({ apiKey }: { apiKey: ApiKey }) {
+  const appId = useAppId();
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const revoke = useMutation({
+    mutationFn: () => client.apiKeys.revoke(appId, apiKey.id),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ["api-keys", appId] });
+      notifications.show({ color: "green", title: "API key revoked", message: apiKey.name });
+    },
+  });
+  const revoked = apiKey.revoked_at !== null;
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {apiKey.name}
+        </Text>
+        <Text size="xs" c="dimmed" ff="monospace">
+          {apiKey.prefix}…
+        </Text>
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <LocalTime value={apiKey.created_at} />
+      </Table.Td>
+      <Table.Td>
+        {revoked ? (
+          <Badge color="gray" variant="light" c="dark">
+            Revoked
+          </Badge>
+        ) : (
+          <Badge color="green" variant="light" c="green.9">
+            Active
+          </Badge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        {!revoked && (
+          <ConfirmAction
+            size="xs"
+            label="Revoke"
+            title={`Revoke ${apiKey.name}?`}
+            confirmLabel="Revoke key"
+            onConfirm={() => revoke.mutateAsync()}
+          >
+            Every request made with this key fails from now on. This cannot be undone.
+          </ConfirmAction>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The app's secret keys: create (shown once), list with their prefixes, revoke. */
+export function ApiKeysPage() {
+  const appId = useAppId();
+  const client = useClient();
+  const settings = useServiceSettings();
+  const keys = useQuery({
+    queryKey: ["api-keys", appId],
+    queryFn: () => client.apiKeys.list(appId, { limit: 100 }).toArray(1000),
+  });
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>API keys</Title>
+        <CreateKeyButton />
+      </Group>
+      <Text size="sm" c="dimmed">
+        Programs call the API with a key as <code>Authorization: Bearer sk_…</code>.
+        {settings.data?.mode === "test" && " In test mode keys start with sk_test_ and move nothing real."}
+      </Text>
+      <PageState query={keys} empty="No API keys yet. Create one to call the API from your server.">
+        {(list) => (
+          <Table.ScrollContainer minWidth={360}>
+            <Table verticalSpacing="sm">
+              <Table.Thead>
+                <Table.Tr>
+                  <Table.Th>Key</Table.Th>
+                  <Table.Th visibleFrom="sm">Created</Table.Th>
+                  <Table.Th>Status</Table.Th>
+                  <Table.Th>
+                    <VisuallyHidden>Actions</VisuallyHidden>
+                  </Table.Th>
+                </Table.Tr>
+              </Table.Thead>
+              <Table.Tbody>
+                {list.map((apiKey) => (
+                  <KeyRow key={apiKey.id} apiKey={apiKey} />
+                ))}
+              </Table.Tbody>
+            </Table>
+          </Table.ScrollContainer>
+        )}
+      </PageState>
+    </Stack>
+  );
+}

@@ -1,0 +1,252 @@
+import {
+  Badge,
+  Button,
+  Group,
+  Modal,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+  VisuallyHidden,
+} from "@mantine/core";
+import { useDisclosure } from "@mantine/hooks";
+import { notifications } from "@mantine/notifications";
+import type { Member } from "@payments-backend/sdk";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type FormEvent, useState } from "react";
+import { useAppId, useClient } from "../../api.tsx";
+import { ConfirmAction } from "../../components/ConfirmAction.tsx";
+import { LocalTime } from "../../components/LocalTime.tsx";
+import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+import { useApp } from "../apps/queries.ts";
+
+type Role = Member["role"];
+const ROLES = [
+  { value: "owner", label: "Owner" },
+  { value: "developer", label: "Developer" },
+];
+
+function useMembersKey() {
+  return ["members", useAppId()] as const;
+}
+
+function InviteButton() {
+  const appId = useAppId();
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const key = useMembersKey();
+  const [opened, { open, close }] = useDisclosure(false);
+  const [email, setEmail] = useState("");
+  const [role, setRole] = useState<Role>("developer");
+  const invite = useMutation({
+    mutationFn: () => client.members.invite(appId, { email: email.trim(), role }),
+    onSuccess: (member) => {
+      void queryClient.invalidateQueries({ queryKey: key });
+      notifications.show({ color: "green", title: "Invitation sent", message: member.email });
+      setEmail("");
+      close();
+    },
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate();
+  };
+  return (
+    <>
+      <Button onClick={open}>Invite member</Button>
+      <Modal opened={opened} onClose={close} title="Invite a member" centered>
+        <form onSubmit={submit}>
+          <Stack>
+            {invite.isError && <ErrorAlert error={invite.error} />}
+            <TextInput
+              label="Email address"
+              type="email"
+              required
+              value={email}
+              onChange={(event) => setEmail(event.currentTarget.value)}
+            />
+            <Select
+              label="Role"
+              data={ROLES}
+              value={role}
+              allowDeselect={false}
+              onChange={(value) => setRole((value ?? "developer") as Role)}
+              description="Owners manage the app, its members and its keys; developers build with it"
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={invite.isPending}>
+                Send invitation
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+function nameOf(member: Member): string {
+  const user = member.user;
+  if (!user) return member.email;
+  const full = `${user.first_name} ${user.last_name}`.trim();
+  return full || user.username;
+}
+
+function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
+  const appId = useAppId();
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const key = useMembersKey();
+  const pending = member.user_id === null;
+  const changeRole = useMutation({
+    mutationFn: (role: Role) => client.members.update(appId, member.id, { role }),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: key });
+      notifications.show({ color: "green", title: "Role changed", message: `${saved.email}: ${saved.role}` });
+    },
+    onError: (error) =>
+      notifications.show({ color: "red", title: "Role not changed", message: error.message }),
+  });
+  const remove = useMutation({
+    mutationFn: () => client.members.remove(appId, member.id),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: key });
+      notifications.show({
+        color: "green",
+        title: pending ? "Invitation withdrawn" : "Member removed",
+        message: member.email,
+      });
+    },
+  });
+  return (
+    <Table.Tr>
+      <Table.Td>
+        <Text size="sm" fw={500}>
+          {nameOf(member)}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {pending ? "Invitation sent, not yet accepted" : member.email}
+        </Text>
+      </Table.Td>
+      <Table.Td>
+        {canEdit ? (
+          <Select
+            aria-label={`Role of ${member.email}`}
+            size="xs"
+            w={130}
+            data={ROLES}
+            value={member.role}
+            allowDeselect={false}
+            disabled={changeRole.isPending}
+            onChange={(value) => value && value !== member.role && changeRole.mutate(value as Role)}
+          />
+        ) : (
+          <Text size="sm">{member.role}</Text>
+        )}
+      </Table.Td>
+      <Table.Td visibleFrom="sm">
+        <LocalTime value={member.created_at} dateOnly />
+      </Table.Td>
+      <Table.Td>
+        {canEdit && (
+          <ConfirmAction
+            size="xs"
+            label={pending ? "Withdraw" : "Remove"}
+            title={pending ? "Withdraw this invitation?" : "Remove this member?"}
+            onConfirm={() => remove.mutateAsync()}
+          >
+            {pending
+              ? `The invitation to ${member.email} stops working.`
+              : `${member.email} loses access to this app at once.`}
+          </ConfirmAction>
+        )}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function MembersTable({
+  members,
+  canEdit,
+  caption,
+}: {
+  members: Member[];
+  canEdit: boolean;
+  caption: string;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={360}>
+      <Table verticalSpacing="sm" captionSide="top">
+        <Table.Caption>{caption}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>Member</Table.Th>
+            <Table.Th>Role</Table.Th>
+            <Table.Th visibleFrom="sm">Since</Table.Th>
+            <Table.Th>
+              <VisuallyHidden>Actions</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {members.map((member) => (
+            <MemberRow key={member.id} member={member} canEdit={canEdit} />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+/** Who can use the app, with which role, and the invitations not yet accepted. */
+export function MembersPage() {
+  const appId = useAppId();
+  const client = useClient();
+  const app = useApp(appId);
+  const members = useQuery({
+    queryKey: ["members", appId],
+    queryFn: () => client.members.list(appId, { limit: 100 }).toArray(1000),
+  });
+  const canEdit = app.data?.permissions.can_edit_members ?? false;
+  return (
+    <Stack>
+      <Group justify="space-between">
+        <Title order={1}>Members</Title>
+        {canEdit && <InviteButton />}
+      </Group>
+      <PageState query={members} empty="No members yet.">
+        {(list) => {
+          const joined = list.filter((member) => member.user_id !== null);
+          const pending = list.filter((member) => member.user_id === null);
+          return (
+            <Stack gap="xl">
+              <MembersTable members={joined} canEdit={canEdit} caption="Members" />
+              {pending.length > 0 ? (
+                <Stack gap="xs">
+                  <Group gap="xs">
+                    <Title order={2} size="h4">
+                      Pending invitations
+                    </Title>
+                    <Badge variant="light" color="gray" c="dark">
+                      {pending.length}
+                    </Badge>
+                  </Group>
+                  <MembersTable members={pending} canEdit={canEdit} caption="Invited, not yet accepted" />
+                </Stack>
+              ) : (
+                <Text size="sm" c="dimmed">
+                  No pending invitations.
+                </Text>
+              )}
+            </Stack>
+          );
+        }}
+      </PageState>
+    </Stack>
+  );
+}

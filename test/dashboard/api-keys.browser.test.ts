@@ -1,0 +1,76 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  type Dashboard,
+  expectAccessible,
+  expectFitsWidth,
+  expectNoConsoleErrors,
+  newOwnerPage,
+  newPage,
+  type OwnerPage,
+  signIn,
+  startDashboard,
+} from "../helpers/dashboard.ts";
+import { call } from "../helpers/http.ts";
+
+// API keys in the console: a key is shown once with a copy button, listed by its prefix, works
+// against the API, and stops working when revoked behind a confirmation.
+let dashboard: Dashboard;
+let owner: OwnerPage;
+
+before(async () => {
+  dashboard = await startDashboard();
+  owner = await newOwnerPage(dashboard);
+});
+after(async () => {
+  await dashboard?.close();
+});
+
+test("a key is created and shown once, listed, then revoked", async () => {
+  const { page, appId, errors } = owner;
+  await page.goto(`/dashboard/apps/${appId}/api-keys`);
+  await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
+  await page.getByText("No API keys yet.", { exact: false }).waitFor();
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Create API key" }).click();
+  const dialog = page.getByRole("dialog", { name: "Create an API key" });
+  await dialog.getByLabel("Key name").fill("production server");
+  await dialog.getByRole("button", { name: "Create key" }).click();
+  const secret = dialog.getByRole("textbox", { name: "Secret key" });
+  await secret.waitFor();
+  const key = await secret.inputValue();
+  assert.match(key, /^sk_test_/, "test mode keys");
+  assert.equal(await dialog.getByRole("button", { name: "Copy Secret key" }).isVisible(), true);
+  await expectAccessible(page);
+  assert.equal(
+    (await call(dashboard.t, "GET", `/prices/${appId}`, { token: key })).status,
+    200,
+    "the key works",
+  );
+
+  await dialog.getByRole("button", { name: "Done" }).click();
+  const row = page.getByRole("row").filter({ hasText: "production server" });
+  await row.getByText("Active").waitFor();
+  assert.equal(await page.getByText(key).count(), 0, "the key is not shown again");
+  assert.ok((await row.innerText()).includes(key.slice(0, 12)), "listed by its prefix");
+
+  await row.getByRole("button", { name: "Revoke" }).click();
+  await page
+    .getByRole("dialog", { name: "Revoke production server?" })
+    .getByRole("button", { name: "Revoke key" })
+    .click();
+  await row.getByText("Revoked").waitFor();
+  assert.equal((await call(dashboard.t, "GET", `/prices/${appId}`, { token: key })).status, 401, "revoked");
+  expectNoConsoleErrors(errors);
+});
+
+test("the keys page works at 390 px", async () => {
+  const narrow = await newPage(dashboard, { width: 390 });
+  await signIn(narrow.page, owner.email, owner.password);
+  await narrow.page.goto(`/dashboard/apps/${owner.appId}/api-keys`);
+  await narrow.page.getByRole("row").filter({ hasText: "production server" }).waitFor();
+  await expectAccessible(narrow.page);
+  await expectFitsWidth(narrow.page, 390);
+  expectNoConsoleErrors(narrow.errors);
+});

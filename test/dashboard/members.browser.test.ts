@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { eventually } from "../helpers/contract.ts";
+import {
+  type Dashboard,
+  expectAccessible,
+  expectFitsWidth,
+  expectNoConsoleErrors,
+  newOwnerPage,
+  newPage,
+  type OwnerPage,
+  signIn,
+  startDashboard,
+} from "../helpers/dashboard.ts";
+import { call, expectStatus, signup } from "../helpers/http.ts";
+
+// Members in the console: the owner invites by email, the invitation waits under "Pending
+// invitations" until accepted, then the member's role changes and the member is removed, each
+// behind the page's own controls; what the page shows is checked against the API.
+let dashboard: Dashboard;
+let owner: OwnerPage;
+let ownerToken: string;
+
+before(async () => {
+  dashboard = await startDashboard();
+  owner = await newOwnerPage(dashboard);
+  const login = await call(dashboard.t, "POST", "/auth/login", {
+    body: { email: owner.email, password: owner.password },
+  });
+  ownerToken = expectStatus(login, 200).token;
+});
+after(async () => {
+  await dashboard?.close();
+});
+
+async function membersOnApi() {
+  const answer = await call(dashboard.t, "GET", `/members/${owner.appId}`, { token: ownerToken });
+  return expectStatus(answer, 200) as { id: string; email: string; role: string; user_id: string | null }[];
+}
+
+const rowOf = (email: string) => owner.page.getByRole("row").filter({ hasText: email });
+
+async function invite(email: string) {
+  const { page } = owner;
+  await page.getByRole("button", { name: "Invite member" }).click();
+  const dialog = page.getByRole("dialog", { name: "Invite a member" });
+  await dialog.getByLabel("Email address").fill(email);
+  await dialog.getByRole("button", { name: "Send invitation" }).click();
+  await dialog.waitFor({ state: "hidden" });
+}
+
+test("the owner invites a developer, who accepts, changes role and is removed", async () => {
+  const { page, appId, errors } = owner;
+  await page.getByRole("link", { name: owner.appName }).click();
+  await page.getByRole("navigation", { name: "App pages" }).getByRole("link", { name: "Members" }).click();
+  await page.getByRole("heading", { level: 1, name: "Members" }).waitFor();
+  await page.getByRole("main").getByText(owner.email).waitFor();
+  assert.equal(await page.getByText("No pending invitations.").isVisible(), true);
+
+  const developer = await signup(dashboard.t);
+  await invite(developer.email);
+  await page.getByRole("heading", { name: "Pending invitations" }).waitFor();
+  await rowOf(developer.email).waitFor();
+  await expectAccessible(page);
+
+  // The invitee accepts with the token from the invitation mail, as the invitation page would.
+  const mail = await eventually(() => dashboard.t.mailer.to(developer.email).at(-1));
+  const token = /inv_[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
+  assert.ok(token, "the invitation mail carries its token");
+  expectStatus(
+    await call(dashboard.t, "POST", "/members/accept", {
+      token: developer.token,
+      body: { invite_token: token },
+    }),
+    200,
+  );
+  await page.reload();
+  await page.getByText("No pending invitations.").waitFor();
+  const role = page.getByRole("textbox", { name: `Role of ${developer.email}` });
+  assert.equal(await role.inputValue(), "Developer");
+
+  await role.click();
+  await page.getByRole("option", { name: "Owner" }).click();
+  await page.getByText(`${developer.email}: owner`).waitFor();
+  const promoted = (await membersOnApi()).find((member) => member.email === developer.email);
+  assert.equal(promoted?.role, "owner");
+
+  await page
+    .getByRole("row", { name: new RegExp(developer.email) })
+    .getByRole("button", { name: "Remove" })
+    .click();
+  const confirm = page.getByRole("dialog", { name: "Remove this member?" });
+  await confirm.getByRole("button", { name: "Remove" }).click();
+  await rowOf(developer.email).waitFor({ state: "detached" });
+  assert.equal(
+    (await membersOnApi()).some((member) => member.email === developer.email),
+    false,
+  );
+  assert.ok(appId);
+  expectNoConsoleErrors(errors);
+});
+
+test("a pending invitation is withdrawn; the page works at 390 px", async () => {
+  const { page, errors } = owner;
+  const email = `later-${Date.now()}@example.com`;
+  await invite(email);
+  await page
+    .getByRole("row", { name: new RegExp(email) })
+    .getByRole("button", { name: "Withdraw" })
+    .click();
+  await page
+    .getByRole("dialog", { name: "Withdraw this invitation?" })
+    .getByRole("button", { name: "Withdraw" })
+    .click();
+  await page.getByText("No pending invitations.").waitFor();
+  assert.equal(
+    (await membersOnApi()).some((member) => member.email === email),
+    false,
+  );
+  expectNoConsoleErrors(errors);
+
+  const narrow = await newPage(dashboard, { width: 390 });
+  await signIn(narrow.page, owner.email, owner.password);
+  await narrow.page.goto(`/dashboard/apps/${owner.appId}/members`);
+  await narrow.page.getByRole("main").getByText(owner.email).waitFor();
+  await expectAccessible(narrow.page);
+  await expectFitsWidth(narrow.page, 390);
+  expectNoConsoleErrors(narrow.errors);
+});
