@@ -46,6 +46,7 @@ test("an owner adds a seller, copies the widget link, refreshes it and deactivat
   await card.getByRole("button", { name: "Refresh link" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByText("The current link stops working at once").waitFor();
+  await expectAccessible(page);
   await dialog.getByRole("button", { name: "Refresh link" }).click();
   await dialog.waitFor({ state: "detached" });
   const second = await eventually(async () => {

@@ -113,6 +113,7 @@ export function CreateAuctionForm() {
           clearable
           placeholder={triggers.isPending ? "Loading triggers…" : "No trigger"}
         />
+        {triggers.isError && <ErrorAlert error={triggers.error} onRetry={() => void triggers.refetch()} />}
         {(localError ?? create.error) && <ErrorAlert error={localError ?? create.error} />}
         <Button type="submit" loading={create.isPending} style={{ alignSelf: "flex-start" }}>
           Create auction

@@ -115,6 +115,7 @@ export function TriggerBuilder({
             placeholder={wallets.isPending ? "Loading wallets…" : "Choose a wallet"}
           />
         )}
+        {wallets.isError && <ErrorAlert error={wallets.error} onRetry={() => void wallets.refetch()} />}
         {chain && (
           <>
             <Title order={3} size="h5">
