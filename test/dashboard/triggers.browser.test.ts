@@ -78,8 +78,16 @@ test("an owner builds an EVM trigger with parameters and sees the exact call it 
   });
   await rendered.getByText(edited).waitFor();
 
+  // The trigger's wallet cannot go while the trigger uses it: the dialog says why and stays open.
+  await openAppPage(page, dashboard.base, appId, "wallets");
+  await page.getByRole("article", { name: "Wallet Minter" }).getByRole("button", { name: "Delete" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await dialog.getByRole("alert").getByText("The wallet is used by 1 trigger(s)").waitFor();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+
   // Listed, and usable at 390 px.
-  await page.getByRole("link", { name: "All triggers" }).click();
+  await openAppPage(page, dashboard.base, appId, "triggers");
   await page
     .getByRole("article", { name: "Trigger Mint tokens" })
     .getByText(`mintTo on ${CONTRACT}`)
@@ -90,6 +98,6 @@ test("an owner builds an EVM trigger with parameters and sees the exact call it 
   await page.getByRole("heading", { level: 1, name: "Mint tokens" }).waitFor();
   assert.ok(await fitsViewport(page), "the trigger page scrolls sideways at 390 px");
   await expectAccessible(page);
-  // The refused input was the one request answered 400.
-  expectNoConsoleErrors(withoutRefusals(errors, 400, 1));
+  // The refused input and the refused deletion were the requests answered 400 and 409.
+  expectNoConsoleErrors(withoutRefusals(withoutRefusals(errors, 400, 1), 409, 1));
 });
