@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 
 /**
  * The console at /dashboard: the single-page app built by Vite into `dashboard/dist`, served from
- * memory (a handful of files fixed at build time, each kept with its gzip form), with index.html
+ * memory (a handful of files fixed at build time, each kept with its gzip form once asked for), with index.html
  * for every path that is not a file so the app's own router takes over.
  */
 
@@ -31,8 +31,10 @@ const TYPES: Record<string, string> = {
 
 interface StaticFile {
   body: Buffer;
-  gzipped: Buffer | undefined;
   type: string;
+  compressible: boolean;
+  /** Made on the first request that accepts gzip (not at start-up: most processes never serve it). */
+  gzipped?: Buffer;
 }
 
 export interface DashboardOptions {
@@ -73,7 +75,7 @@ async function loadBuild(dist: string): Promise<Map<string, StaticFile>> {
     const type = TYPES[path.extname(file)] ?? "application/octet-stream";
     const compressible = /^(text|application\/json|image\/svg)/.test(type) && body.length > 1024;
     const name = path.relative(dist, file).split(path.sep).join("/");
-    files.set(name, { body, type, gzipped: compressible ? gzipSync(body) : undefined });
+    files.set(name, { body, type, compressible });
   }
   return files;
 }
@@ -111,10 +113,13 @@ async function buildDashboard(dist: string, logger: Logger): Promise<void> {
 }
 
 function send(request: FastifyRequest, reply: FastifyReply, file: StaticFile) {
-  const gzip = file.gzipped && /\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""));
-  if (file.gzipped) reply.header("vary", "accept-encoding");
-  if (gzip) reply.header("content-encoding", "gzip");
-  return reply.type(file.type).send(gzip ? file.gzipped : file.body);
+  if (!file.compressible) return reply.type(file.type).send(file.body);
+  reply.header("vary", "accept-encoding");
+  if (!/\bgzip\b/.test(String(request.headers["accept-encoding"] ?? ""))) {
+    return reply.type(file.type).send(file.body);
+  }
+  file.gzipped ??= gzipSync(file.body);
+  return reply.header("content-encoding", "gzip").type(file.type).send(file.gzipped);
 }
 
 /** Serves the console under /dashboard, building it first if the install did not. */

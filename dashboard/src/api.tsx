@@ -1,5 +1,5 @@
 import { ApiError, Client } from "@payments-backend/sdk";
-import { QueryCache, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 import { useParams } from "react-router";
 
@@ -36,6 +36,8 @@ const SessionContext = createContext<SessionState | null>(null);
 
 const baseUrl = () => window.location.origin;
 
+const expired = (error: unknown) => error instanceof ApiError && error.status === 401;
+
 /** An SDK client for the page's origin, signed in with `token` when given. */
 export function newClient(token?: string): Client {
   // Bound to window: the SDK calls `fetch` as a method of its own, which browsers refuse.
@@ -58,11 +60,8 @@ export function ApiProvider({ children }: { children: ReactNode }) {
     () =>
       new QueryClient({
         // A session that expired or was revoked elsewhere: back to the sign-in page.
-        queryCache: new QueryCache({
-          onError: (error) => {
-            if (error instanceof ApiError && error.status === 401) forget();
-          },
-        }),
+        queryCache: new QueryCache({ onError: (error) => expired(error) && forget() }),
+        mutationCache: new MutationCache({ onError: (error) => expired(error) && forget() }),
         // The SDK already retries what is worth retrying (429, 5xx, lost connections).
         defaultOptions: { queries: { retry: false, staleTime: 10_000 }, mutations: { retry: false } },
       }),

@@ -41,6 +41,9 @@ test("a new user signs up, creates an app and sees it listed, in test mode", asy
   await page.getByRole("link", { name: appName }).waitFor();
   assert.equal(await page.getByRole("banner").getByText("Test mode").isVisible(), true);
   await expectAccessible(page);
+  // Signed in already: the sign-in page goes straight back to the apps.
+  await page.goto("/dashboard/sign-in");
+  await page.getByRole("link", { name: appName }).waitFor();
   expectNoConsoleErrors(errors);
 });
 
@@ -81,6 +84,21 @@ test("an app that does not exist shows the service's problem", async () => {
     errors.join("\n"),
   );
   errors.length = 0;
+});
+
+test("a session ended elsewhere sends the page back to the sign-in form", async () => {
+  const { page, appId } = owner;
+  const other = await newPage(dashboard);
+  await signIn(other.page, owner.email, owner.password);
+  const stored = await other.page.evaluate(() => sessionStorage.getItem("payments-dashboard.session"));
+  const { token } = JSON.parse(stored ?? "{}");
+  assert.ok(token, "the session is kept in sessionStorage");
+  expectStatus(await call(dashboard.t, "POST", "/auth/logout", { token }), 204);
+  await other.page.goto(`/dashboard/apps/${appId}/settings`);
+  await other.page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
+  // The session of the first page is another one, still valid.
+  await page.goto(`/dashboard/apps/${appId}/settings`);
+  await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
 });
 
 test("sign out, sign in at 390 px, and delete the app behind a confirmation", async () => {

@@ -1,13 +1,15 @@
 import { Button, PasswordInput, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
-import type { FormEvent } from "react";
-import { useLocation, useNavigate } from "react-router";
+import { type FormEvent, useState } from "react";
+import { Navigate, useLocation, useNavigate } from "react-router";
 import { newClient, useSession } from "../../api.tsx";
 import { ErrorAlert } from "../../components/PageState.tsx";
 import { AuthCard } from "./AuthCard.tsx";
 
 export function SignInPage() {
-  const { begin } = useSession();
+  const { session, begin } = useSession();
+  // Already signed in on arrival (a bookmark, the back button): straight to the apps.
+  const [arrivedSignedIn] = useState(() => session !== null);
   const navigate = useNavigate();
   const location = useLocation();
   const signIn = useMutation({
@@ -23,6 +25,7 @@ export function SignInPage() {
     const form = new FormData(event.currentTarget);
     signIn.mutate({ email: String(form.get("email")), password: String(form.get("password")) });
   };
+  if (arrivedSignedIn) return <Navigate to="/" replace />;
   return (
     <AuthCard title="Sign in" footer={{ text: "No account yet?", link: "Sign up", to: "/sign-up" }}>
       <form onSubmit={submit}>

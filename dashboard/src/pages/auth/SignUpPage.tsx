@@ -1,7 +1,7 @@
 import { Button, Group, PasswordInput, Stack, TextInput } from "@mantine/core";
 import { useMutation } from "@tanstack/react-query";
-import type { FormEvent } from "react";
-import { useNavigate } from "react-router";
+import { type FormEvent, useState } from "react";
+import { Navigate, useNavigate } from "react-router";
 import { newClient, useSession } from "../../api.tsx";
 import { ErrorAlert } from "../../components/PageState.tsx";
 import { AuthCard } from "./AuthCard.tsx";
@@ -15,7 +15,9 @@ interface SignUpBody {
 }
 
 export function SignUpPage() {
-  const { begin } = useSession();
+  const { session, begin } = useSession();
+  // Already signed in on arrival (a bookmark, the back button): straight to the apps.
+  const [arrivedSignedIn] = useState(() => session !== null);
   const navigate = useNavigate();
   const signUp = useMutation({
     mutationFn: (body: SignUpBody) => newClient().auth.signUp(body),
@@ -36,6 +38,7 @@ export function SignUpPage() {
       last_name: field("last_name"),
     });
   };
+  if (arrivedSignedIn) return <Navigate to="/" replace />;
   return (
     <AuthCard
       title="Create your account"
