@@ -15,6 +15,7 @@ import {
   type CallFields,
   CallJsonError,
   EMPTY_CALL,
+  type FieldSpec,
   fromCallData,
   toCallData,
 } from "./call-data.ts";
@@ -121,35 +122,34 @@ export function TriggerBuilder({
             <Title order={3} size="h5">
               {CHAIN_LABELS[chain]} call
             </Title>
-            {(Object.entries(CALL_FIELDS[chain]) as [CallField, (typeof CALL_FIELDS)["evm"]["abi"]][]).map(
-              ([field, spec]) =>
-                spec?.json ? (
-                  <JsonInput
-                    key={field}
-                    label={spec.label}
-                    description={spec.description}
-                    required={spec.required}
-                    autosize
-                    minRows={field === "abi" ? 4 : 2}
-                    maxRows={14}
-                    value={call[field]}
-                    onChange={(value) => setField(field, value)}
-                    error={
-                      localError instanceof CallJsonError && localError.field === field
-                        ? localError.message
-                        : null
-                    }
-                  />
-                ) : (
-                  <TextInput
-                    key={field}
-                    label={spec?.label}
-                    description={spec?.description}
-                    required={spec?.required}
-                    value={call[field]}
-                    onChange={(e) => setField(field, e.currentTarget.value)}
-                  />
-                ),
+            {(Object.entries(CALL_FIELDS[chain]) as [CallField, FieldSpec][]).map(([field, spec]) =>
+              spec.json ? (
+                <JsonInput
+                  key={field}
+                  label={spec.label}
+                  description={spec.description}
+                  required={spec.required}
+                  autosize
+                  minRows={field === "abi" ? 4 : 2}
+                  maxRows={14}
+                  value={call[field]}
+                  onChange={(value) => setField(field, value)}
+                  error={
+                    localError instanceof CallJsonError && localError.field === field
+                      ? localError.message
+                      : null
+                  }
+                />
+              ) : (
+                <TextInput
+                  key={field}
+                  label={spec.label}
+                  description={spec.description}
+                  required={spec.required}
+                  value={call[field]}
+                  onChange={(e) => setField(field, e.currentTarget.value)}
+                />
+              ),
             )}
             <Title order={3} size="h5">
               Parameters

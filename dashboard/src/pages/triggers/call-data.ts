@@ -30,7 +30,7 @@ export const EMPTY_CALL: CallFields = {
 
 export type CallField = keyof CallFields;
 
-interface FieldSpec {
+export interface FieldSpec {
   label: string;
   description?: string;
   json?: boolean;
