@@ -6,6 +6,9 @@ export interface NavItem {
 
 export const appNav: NavItem[] = [
   { label: "Overview", path: "" },
+  { label: "Prices", path: "prices" },
+  { label: "Payments", path: "payments" },
+  { label: "Webhooks", path: "webhooks" },
   { label: "Members", path: "members" },
   { label: "API keys", path: "api-keys" },
   { label: "Wallets", path: "wallets" },

@@ -10,10 +10,13 @@ import { auctionsRoutes } from "./pages/auctions/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
 import { membersRoutes } from "./pages/members/routes.tsx";
+import { paymentsRoutes } from "./pages/payments/routes.tsx";
+import { pricesRoutes } from "./pages/prices/routes.tsx";
 import { sellersRoutes } from "./pages/sellers/routes.tsx";
 import { treesRoutes } from "./pages/trees/routes.tsx";
 import { triggersRoutes } from "./pages/triggers/routes.tsx";
 import { walletsRoutes } from "./pages/wallets/routes.tsx";
+import { webhooksRoutes } from "./pages/webhooks/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
 
 /** The overview's charts are the heaviest code: fetched only when an app's overview opens. */
@@ -55,6 +58,9 @@ const appRoutes: RouteObject[] = [
     ),
   },
   ...appsRoutes,
+  ...pricesRoutes,
+  ...paymentsRoutes,
+  ...webhooksRoutes,
   ...membersRoutes,
   ...apiKeysRoutes,
   ...walletsRoutes,

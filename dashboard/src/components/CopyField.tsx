@@ -1,5 +1,33 @@
 import { ActionIcon, CopyButton, TextInput, Tooltip } from "@mantine/core";
 
+const iconProps = {
+  width: 16,
+  height: 16,
+  viewBox: "0 0 24 24",
+  fill: "none",
+  stroke: "currentColor",
+  strokeWidth: 2,
+  strokeLinecap: "round",
+  strokeLinejoin: "round",
+} as const;
+
+function CopyIcon() {
+  return (
+    <svg {...iconProps} aria-hidden="true">
+      <rect x="9" y="9" width="12" height="12" rx="2" />
+      <path d="M5 15H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2h9a2 2 0 0 1 2 2v1" />
+    </svg>
+  );
+}
+
+function CheckIcon() {
+  return (
+    <svg {...iconProps} aria-hidden="true">
+      <path d="M20 6 9 17l-5-5" />
+    </svg>
+  );
+}
+
 interface CopyFieldProps {
   label: string;
   value: string;
@@ -25,7 +53,7 @@ export function CopyField({ label, value, description }: CopyFieldProps) {
                 onClick={copy}
                 aria-label={copied ? `${label} copied` : `Copy ${label}`}
               >
-                {copied ? "✓" : "⧉"}
+                {copied ? <CheckIcon /> : <CopyIcon />}
               </ActionIcon>
             </Tooltip>
           )}

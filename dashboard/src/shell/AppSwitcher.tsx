@@ -14,7 +14,7 @@ export function AppSwitcher({ appId }: { appId: string }) {
     <Select
       aria-label="Switch app"
       size="xs"
-      w={{ base: 140, sm: 200 }}
+      w={{ base: 112, sm: 200 }}
       data={data}
       value={appId}
       allowDeselect={false}

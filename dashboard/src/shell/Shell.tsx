@@ -11,7 +11,7 @@ function TestModeBadge() {
   if (settings.data?.mode !== "test") return null;
   return (
     <Tooltip label="Sandbox providers and test chains: nothing real is charged or sent" withArrow>
-      <Badge color="orange" variant="filled" c="black" aria-label="Test mode">
+      <Badge color="orange" variant="filled" c="black" style={{ flexShrink: 0 }}>
         Test mode
       </Badge>
     </Tooltip>

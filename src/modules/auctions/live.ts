@@ -7,7 +7,9 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import { triggerParams } from "../triggers/form.ts";
 import { auctions, bids, shoppers } from "./tables.ts";
 
-const SHOWN = ["placed", "outbid", "won", "expired", "failed"];
+// `refused` is listed so a bidder's page can say its bid was not accepted; the page shows only
+// the bidder's own refused bids.
+const SHOWN = ["placed", "outbid", "won", "expired", "failed", "refused"];
 
 /** `jane@example.com` -> `j***@example.com`: bidders see each other's bids, not addresses. */
 const mask = (email: string) => {
@@ -122,7 +124,8 @@ export async function viewAuction(deps: Deps, auctionId: string) {
     id: row.id,
     app_id: row.appId,
     name: row.name,
-    currency: row.currency,
+    /** Code, minor-unit digits and kind: the page formats amounts as the server's `formatMoney`. */
+    currency: currencyOf(row.currency, "currency"),
     ends_at: row.endsAt.toISOString(),
     /** The trigger's parameters: each bid carries them (`trigger_data_input`). */
     params: await triggerParams(deps.db, row.triggerId),

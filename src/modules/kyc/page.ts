@@ -1,14 +1,14 @@
-import { createHash } from "node:crypto";
+import { PAGE_STYLE, styleHashSource } from "../../platform/pages/style.ts";
 import type { AppRow, KycRow } from "./presenters.ts";
 
-// One stylesheet, inline, allowed by its hash: no external asset, no 'unsafe-inline'.
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
-h1{font-size:1.4rem}fieldset{border:1px solid #d5d9e2;border-radius:8px;margin:1rem 0;padding:1rem}
-label{display:block;margin:.5rem 0}input,select{display:block;width:100%;padding:.4rem;box-sizing:border-box}
-input[type=checkbox]{display:inline;width:auto}button,.return{margin-top:.8rem;padding:.5rem 1rem;border-radius:6px;
-border:0;background:#3a4ee0;color:#fff;text-decoration:none;display:inline-block}.status{padding:.8rem;border-radius:8px;
-background:#f2f4f8}.errors{color:#a3202a}.done{background:#e3f6e8}`;
-const STYLE_HASH = createHash("sha256").update(STYLE).digest("base64");
+// The shared stylesheet (src/platform/pages/style.ts) and the widget's few rules, inline and
+// allowed by their hash: the page has no script, so no nonce is needed, and no external asset.
+const STYLE = `${PAGE_STYLE}
+#status{display:flex;flex-wrap:wrap;gap:var(--pb-space-sm);align-items:baseline}#status p{margin:0;flex-basis:100%}
+.enabled{display:grid;gap:var(--pb-space-xs);margin:var(--pb-space-sm) 0 0;padding:0;list-style:none;flex-basis:100%}
+form{margin-top:var(--pb-space-lg)}form button[type=submit]{width:100%}
+#missing{margin:0 0 var(--pb-space-md);padding-left:1.25rem}`.replace(/\n/g, "");
+const STYLE_SOURCE = styleHashSource(STYLE);
 
 /** The page's CSP: nothing but its own inline style; forms post only back here. */
 export function contentSecurityPolicy(app: AppRow | null, onboardingOrigin: string | null = null): string {
@@ -21,7 +21,7 @@ export function contentSecurityPolicy(app: AppRow | null, onboardingOrigin: stri
   }
   return [
     "default-src 'none'",
-    `style-src 'sha256-${STYLE_HASH}'`,
+    `style-src ${STYLE_SOURCE}`,
     // Browsers hold a form's redirects to form-action too: hosted onboarding is one such redirect.
     `form-action 'self'${onboardingOrigin ? ` ${onboardingOrigin}` : ""}`,
     "base-uri 'none'",
@@ -53,17 +53,17 @@ function layout(title: string, body: string, refresh = false): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
 ${refresh ? '<meta http-equiv="refresh" content="2">' : ""}<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style></head><body>${body}</body></html>`;
+<style>${STYLE}</style></head><body><main class="page"><div class="card">${body}</div></main></body></html>`;
 }
 
 export function errorPage(status: number, message: string, details: string[] = []): string {
   const list = details.length
-    ? `<ul class="errors">${details.map((d) => `<li>${escapeHtml(d)}</li>`).join("")}</ul>`
+    ? `<ul class="alert alert-danger">${details.map((d) => `<li>${escapeHtml(d)}</li>`).join("")}</ul>`
     : "";
   return layout(
     "KYC",
     `<h1>${status === 404 ? "Link not valid" : "Something is not right"}</h1>
-<p class="errors">${escapeHtml(message)}</p>${list}<p>Go back and try again.</p>`,
+<p class="alert alert-danger">${escapeHtml(message)}</p>${list}<p>Go back and try again.</p>`,
   );
 }
 
@@ -72,7 +72,7 @@ function returnLink(kyc: KycRow, app: AppRow): string {
   const url = new URL(app.kycReturnUrl);
   url.searchParams.set("kyc_id", kyc.id);
   url.searchParams.set("business_status", kyc.businessStatus);
-  return `<a class="return" id="return" href="${escapeHtml(url.toString())}">Return to ${escapeHtml(app.name)}</a>`;
+  return `<a class="button secondary" id="return" href="${escapeHtml(url.toString())}">Return to ${escapeHtml(app.name)}</a>`;
 }
 
 /** What is still missing, in words, and why an earlier input was refused. */
@@ -84,11 +84,29 @@ function missingList(kyc: KycRow): string {
   const labels = [...new Set(due.map((r) => LABELS[r] ?? r))];
   const errors = requirements?.errors ?? [];
   return `${labels.length ? `<h2>Still needed</h2><ul id="missing">${labels.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>` : ""}
-${errors.length ? `<ul class="errors" id="provider-errors">${errors.map((e) => `<li>${escapeHtml(e.reason)}</li>`).join("")}</ul>` : ""}`;
+${errors.length ? `<ul class="alert alert-danger" id="provider-errors">${errors.map((e) => `<li>${escapeHtml(e.reason)}</li>`).join("")}</ul>` : ""}`;
 }
 
 const field = (name: string, label: string, value = "", type = "text", extra = "") =>
-  `<label>${label}<input name="${name}" type="${type}" value="${escapeHtml(value)}" required ${extra}></label>`;
+  `<label for="${name}">${label}</label><input id="${name}" name="${name}" type="${type}" value="${escapeHtml(value)}" required ${extra}>`;
+
+/** The status in words, as a badge: what the seller should make of it. */
+const STATUS_BADGES: Record<string, [string, string]> = {
+  pending: ["Pending", "neutral"],
+  incomplete: ["Action needed", "warning"],
+  completed: ["Verified", "success"],
+};
+
+function statusBlock(kyc: KycRow, processing: boolean): string {
+  const [label, tone] = processing
+    ? ["Checking", "warning"]
+    : (STATUS_BADGES[kyc.businessStatus] ?? [kyc.businessStatus, "neutral"]);
+  const state = (enabled: boolean) => (enabled ? "enabled" : "not enabled yet");
+  return `<div id="status" data-status="${escapeHtml(kyc.businessStatus)}">
+<span>Status</span> <span class="pill pill-${tone}">${escapeHtml(label)}</span>
+<ul class="enabled"><li>Payments: <strong>${state(kyc.chargesEnabled)}</strong></li><li>Payouts: <strong>${state(kyc.payoutsEnabled)}</strong></li></ul>
+${processing ? '<p id="processing" class="alert alert-warning">Checking what you sent… this page updates by itself.</p>' : ""}</div>`;
+}
 
 export function widgetPage(kyc: KycRow, app: AppRow, token: string, hosted: boolean): string {
   const base = `/kyc/${encodeURIComponent(token)}`;
@@ -97,14 +115,8 @@ export function widgetPage(kyc: KycRow, app: AppRow, token: string, hosted: bool
   const goodBank = banks.find((b) => b.status !== "errored");
   const docs = (kyc.requiredDocuments as unknown[] | null) ?? [];
   const completed = kyc.businessStatus === "completed";
-  const parts = [
-    `<h1>Get paid by ${escapeHtml(app.name)}</h1>`,
-    `<div class="status${completed ? " done" : ""}" id="status" data-status="${escapeHtml(kyc.businessStatus)}">
-Status: <strong>${escapeHtml(kyc.businessStatus)}</strong>.
-Payments ${kyc.chargesEnabled ? "enabled" : "not enabled yet"}; payouts ${kyc.payoutsEnabled ? "enabled" : "not enabled yet"}.
-${processing ? '<p id="processing">Checking what you sent…</p>' : ""}</div>`,
-  ];
-  if (!kyc.active) parts.push('<p class="errors">This seller account is deactivated.</p>');
+  const parts = [`<h1>Get paid by ${escapeHtml(app.name)}</h1>`, statusBlock(kyc, processing)];
+  if (!kyc.active) parts.push('<p class="alert alert-danger">This seller account is deactivated.</p>');
   if (!completed) parts.push(missingList(kyc));
   if (!processing && kyc.active && !completed && hosted) {
     parts.push(`<form method="post" action="${base}/onboarding" id="hosted"><p>Your identity and bank account are
@@ -114,10 +126,10 @@ collected by our payment provider, on its own secure pages.</p><button type="sub
       parts.push(`<form method="post" action="${base}/details" id="details"><fieldset><legend>Your details</legend>
 ${field("first_name", "First name")}${field("last_name", "Last name")}
 ${field("email", "Email", kyc.email ?? "", "email")}${field("dob", "Date of birth", "", "date")}
-<label>Country<select name="country"><option value="US">United States</option><option value="GB">United Kingdom</option>
-<option value="FR">France</option><option value="DE">Germany</option></select></label>
+<label for="country">Country</label><select id="country" name="country"><option value="US">United States</option><option value="GB">United Kingdom</option>
+<option value="FR">France</option><option value="DE">Germany</option></select>
 ${field("address_line1", "Address")}${field("city", "City")}${field("postal_code", "Postal code")}
-<label><input type="checkbox" name="tos" value="accepted" required> I accept the payment provider's terms of service</label>
+<label class="check"><input type="checkbox" name="tos" value="accepted" required> I accept the payment provider's terms of service</label>
 <button type="submit">Save details</button></fieldset></form>`);
     }
     if (!goodBank) {
@@ -131,12 +143,12 @@ ${field("account_number", "Account number", "", "text", 'inputmode="numeric" aut
     }
     if (docs.length > 0) {
       parts.push(`<form method="post" action="${base}/documents" enctype="multipart/form-data" id="document">
-<fieldset><legend>Identity document</legend><label>A photo or scan of your passport or ID card
-<input type="file" name="document" accept="image/jpeg,image/png,application/pdf" required></label>
+<fieldset><legend>Identity document</legend><label for="document-file">A photo or scan of your passport or ID card</label>
+<input id="document-file" type="file" name="document" accept="image/jpeg,image/png,application/pdf" required>
 <button type="submit">Upload document</button></fieldset></form>`);
     }
   }
-  if (completed) parts.push("<p>You are all set: you can now be paid.</p>");
+  if (completed) parts.push('<p class="alert alert-success">You are all set: you can now be paid.</p>');
   parts.push(returnLink(kyc, app));
   return layout(`Get paid by ${app.name}`, parts.join("\n"), processing);
 }

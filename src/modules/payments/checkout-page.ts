@@ -7,6 +7,7 @@
  */
 import { escapeHtml, jsonForScript } from "../../platform/http/html.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
+import { PAGE_STYLE } from "../../platform/pages/style.ts";
 import { PARAM_FIELDS_STYLE, paramFields, TRIGGER_FORM_URL } from "../triggers/form.ts";
 import type { Param } from "../triggers/params.ts";
 import type { ChargeSummary } from "./checkout-view.ts";
@@ -68,16 +69,22 @@ export function checkoutPolicy(nonce: string, stripeJsUrl: string | null): strin
   ].join("; ");
 }
 
-const STYLE = `
-body{font-family:system-ui,sans-serif;max-width:30rem;margin:2rem auto;padding:0 1rem;color:#1a1a1a}
-label{display:block;margin:.6rem 0 .2rem}input,select,button{font:inherit;padding:.45rem;width:100%;box-sizing:border-box}
-button{margin-top:1rem;cursor:pointer}.row{display:flex;gap:.5rem}.row>div{flex:1}
-#message{margin-top:1rem;min-height:1.5rem}.error{color:#b00020}.ok{color:#0a7a2f}[hidden]{display:none!important}
-progress{width:100%}.element{border:1px solid #767676;border-radius:2px;padding:.6rem}
-dl.lines{margin:1rem 0;border:1px solid #ddd;border-radius:4px;padding:.5rem .8rem}
-dl.lines div{display:flex;justify-content:space-between;gap:1rem;padding:.2rem 0}dl.lines dt,dl.lines dd{margin:0}
-dl.lines .total{border-top:1px solid #ddd;margin-top:.3rem;padding-top:.4rem;font-weight:bold}
-${PARAM_FIELDS_STYLE}`;
+// The checkout's own layout on top of the shared stylesheet (src/platform/pages/style.ts).
+const STYLE = `${PAGE_STYLE}
+.page{max-width:32rem}.element{border:1px solid var(--pb-color-muted);border-radius:var(--pb-radius-medium);padding:12px}
+dl.lines{margin:0 0 var(--pb-space-md);padding:var(--pb-space-sm) var(--pb-space-md);background:var(--pb-color-surface-alt);
+border-radius:var(--pb-radius-medium)}
+dl.lines div{display:flex;justify-content:space-between;gap:var(--pb-space-md);padding:var(--pb-space-xs) 0}
+dl.lines dt{color:var(--pb-color-muted)}dl.lines dd{margin:0;text-align:right;font-variant-numeric:tabular-nums}
+dl.lines .total{border-top:1px solid var(--pb-color-border);margin-top:var(--pb-space-xs);padding-top:var(--pb-space-sm);
+font-weight:700}dl.lines .total dt{color:var(--pb-color-text)}
+#progress{margin:var(--pb-space-md) 0}#progress .head{display:flex;justify-content:space-between;align-items:center;
+margin-bottom:var(--pb-space-sm)}
+progress{display:block;width:100%;height:8px;appearance:none;border:0;border-radius:999px;overflow:hidden;
+background:var(--pb-color-surface-alt);accent-color:var(--pb-color-primary)}
+progress::-webkit-progress-bar{background:var(--pb-color-surface-alt)}progress::-webkit-progress-value{background:var(--pb-color-primary)}
+#submit{width:100%;margin-top:var(--pb-space-lg)}#receipt-id{word-break:break-all}
+${PARAM_FIELDS_STYLE}`.replace(/\n/g, "");
 
 /** A field's own error line, filled by the script next to the field it concerns. */
 const errorSlot = (id: string) => `<p class="field-error" id="${id}-error" hidden></p>`;
@@ -136,9 +143,9 @@ export function checkoutPage(view: CheckoutView, chargeCurrency: string, nonce: 
 <style nonce="${nonce}">${STYLE}</style>
 ${view.stripe ? `<script nonce="${nonce}" src="${escapeHtml(view.stripe.jsUrl)}"></script>` : ""}
 </head>
-<body>
+<body><main class="page"><div class="card">
 <h1>${escapeHtml(price.name)}</h1>
-${view.sandbox ? "<p><small>Sandbox: use test card 4242 4242 4242 4242. Nothing is charged.</small></p>" : ""}
+${view.sandbox ? '<p class="alert alert-info">Sandbox: use test card 4242 4242 4242 4242. Nothing is charged.</p>' : ""}
 <section id="summary" aria-label="What you pay">${summaryLines(first, "quote", converting)}</section>
 <form id="pay" novalidate>
   <label for="email">Email (for your receipt)</label>${input("email", 'type="email" autocomplete="email"')}
@@ -151,7 +158,8 @@ ${view.sandbox ? "<p><small>Sandbox: use test card 4242 4242 4242 4242. Nothing 
   ${cardFields(view)}
   <button id="submit" type="submit">Pay ${escapeHtml(first.total)}</button>
 </form>
-<div id="progress" hidden><progress id="bar" max="100" value="0"></progress></div>
+<div id="progress" hidden><div class="head"><span>Payment</span><span id="payment-status" class="pill pill-warning">Pending</span></div>
+<progress id="bar" max="100" value="0" aria-label="Payment progress"></progress></div>
 <p id="message" role="status" aria-live="polite"></p>
 <section id="receipt" hidden aria-labelledby="receipt-title">
   <h2 id="receipt-title">Receipt</h2>
@@ -159,6 +167,7 @@ ${view.sandbox ? "<p><small>Sandbox: use test card 4242 4242 4242 4242. Nothing 
   <p>Paid by <span id="receipt-email"></span>. Payment <code id="receipt-id"></code>.</p>
 </section>
 <p id="link" hidden><a id="tx" rel="noopener noreferrer" target="_blank">View the transaction</a></p>
+</div></main>
 <script type="application/json" id="view">${jsonForScript(data)}</script>
 <script nonce="${nonce}" src="${TRIGGER_FORM_URL}"></script>
 <script nonce="${nonce}" src="${CHECKOUT_URL}"></script>
@@ -176,9 +185,9 @@ export function checkoutErrorPage(heading: string, message: string, nonce: strin
 <link rel="icon" href="data:,">
 <style nonce="${nonce}">${STYLE}</style>
 </head>
-<body>
+<body><main class="page"><div class="card">
 <h1>${escapeHtml(heading)}</h1>
 <p id="problem">${escapeHtml(message)}</p>
 ${requestId ? `<p><small>Reference: <code>${escapeHtml(requestId)}</code></small></p>` : ""}
-</body></html>`;
+</div></main></body></html>`;
 }

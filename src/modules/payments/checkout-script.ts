@@ -233,9 +233,17 @@ async function paymentFor(order) {
   return mine;
 }
 
-const LABELS = { pending: "Waiting for the payment…", hold: "Payment authorised; running the transaction…",
-  paid: "Paid. Thank you!", "failed-transfers": "Paid. Thank you!", cancelled: "The payment was cancelled.",
-  refunded: "The payment was refunded.", "failed-captured": "The transaction failed; you will be refunded." };
+// Each status as the shopper reads it: the sentence, its tone (the status line's class), the badge.
+const STATES = {
+  pending: ["Waiting for the payment…", "pending", "Pending", "warning"],
+  hold: ["Payment authorised; running the transaction…", "pending", "Authorised", "warning"],
+  paid: ["Paid. Thank you!", "ok", "Paid", "success"],
+  "failed-transfers": ["Paid. Thank you!", "ok", "Paid", "success"],
+  cancelled: ["The payment was cancelled.", "info", "Cancelled", "neutral"],
+  refunded: ["The payment was refunded.", "info", "Refunded", "neutral"],
+  "failed-captured": ["The transaction failed; you will be refunded.", "error", "Failed", "danger"],
+};
+function badge(text, tone) { $("payment-status").textContent = text; $("payment-status").className = "pill pill-" + tone; }
 function formBack() {
   $("pay").hidden = false; $("progress").hidden = true; $("submit").disabled = false;
 }
@@ -247,7 +255,7 @@ function showReceipt(p) {
   $("receipt").hidden = false;
 }
 async function follow(paymentId, token, returned) {
-  $("pay").hidden = true; $("progress").hidden = false;
+  $("pay").hidden = true; $("progress").hidden = false; badge("Pending", "warning");
   for (;;) {
     const p = await api(base + "/payments/" + paymentId, { method: "GET" }, token);
     // Back from the step, the payment takes a moment to learn of it: wait rather than go again.
@@ -266,7 +274,9 @@ async function follow(paymentId, token, returned) {
       keep(null);
       return formBack();
     }
-    say(LABELS[p.status] || p.status, p.status === "paid" || p.status === "failed-transfers" ? "ok" : "");
+    const [words, tone, label, pill] = STATES[p.status] || [p.status, "pending", p.status, "neutral"];
+    say(words, tone);
+    badge(label, pill);
     if (p.status === "paid" || p.status === "failed-transfers") { keep(null); showReceipt(p); return; }
     if (["cancelled", "refunded", "failed-captured"].includes(p.status)) { keep(null); return; }
     await new Promise((r) => setTimeout(r, 700));
@@ -293,7 +303,7 @@ $("pay").addEventListener("submit", async (event) => {
     return;
   }
   $("submit").disabled = true;
-  say("Processing…");
+  say("Processing…", "pending");
   try {
     // The card first: a card Stripe refuses is reported before any payment is opened.
     const payment_method = await paymentMethod(kind);

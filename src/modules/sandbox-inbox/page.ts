@@ -1,9 +1,11 @@
+import { FORMAT_SCRIPT } from "../../platform/pages/browser-format.ts";
 import { layout } from "../../platform/pages/html.ts";
 
 // Signs in with email and password (the session token stays in this page's memory), then lists
 // the inbox from `GET /sandbox/mail`. Mail text is written with textContent; only http(s) URLs in
-// it become links, built as elements, so nothing in a mail is parsed as HTML.
-const SCRIPT = `
+// it become links, built as elements, so nothing in a mail is parsed as HTML. Times read in the
+// viewer's own time zone.
+const SCRIPT = `${FORMAT_SCRIPT}
 const $ = (id) => document.getElementById(id);
 let token = null;
 const say = (text, kind) => { $("message").textContent = text; $("message").className = kind || ""; };
@@ -36,7 +38,10 @@ async function load() {
     const title = document.createElement("h2");
     title.textContent = mail.subject;
     const meta = document.createElement("small");
-    meta.textContent = "To " + mail.to + " · " + new Date(mail.created_at).toLocaleString();
+    const sent = document.createElement("time");
+    sent.dateTime = mail.created_at;
+    sent.textContent = localTime(mail.created_at);
+    meta.append("To " + mail.to + " · ", sent);
     article.append(title, meta, linkified(mail.text));
     return article;
   }));

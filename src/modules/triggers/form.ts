@@ -127,13 +127,14 @@ export function paramFields(declared: Param[], legend = "Details"): string {
 </fieldset>`;
 }
 
-/** The fields' look; pages put it into their own nonce'd style block. */
+/**
+ * What the fields add to the pages' shared stylesheet (src/platform/pages/style.ts, which styles
+ * labels, controls, `.help` and `.field-error`); pages put it into their own nonce'd style block.
+ */
 export const PARAM_FIELDS_STYLE = `
-fieldset.params{border:1px solid #ccc;border-radius:4px;margin:1rem 0;padding:.2rem .8rem .8rem}
-.param .help{display:block;color:#555;margin-bottom:.2rem}.param .optional{color:#555;font-weight:normal}
-.param label.none{display:flex;gap:.4rem;align-items:center;margin:.3rem 0 0}.param label.none input{width:auto}
-textarea{font:inherit;padding:.45rem;width:100%;box-sizing:border-box;font-family:ui-monospace,monospace}
-.field-error{color:#b00020;margin:.2rem 0 0;font-size:.95em}[aria-invalid="true"]{border-color:#b00020;outline-color:#b00020}
+fieldset.params{margin-top:var(--pb-space-lg)}.param{margin-top:var(--pb-space-md)}
+.param>label{margin-top:0}.param .optional{color:var(--pb-color-muted);font-weight:400}
+.param label.none{display:flex;gap:var(--pb-space-sm);align-items:center;margin:var(--pb-space-xs) 0 0;font-weight:400}
 `;
 
 /** Serves the browser half (`TriggerForm`) for every page that shows these fields. */

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { FastifyReply } from "fastify";
 import { escapeHtml, jsonForScript } from "../http/html.ts";
+import { PAGE_STYLE } from "./style.ts";
 
 /**
  * Pieces the small hosted pages share (the invitation page, the sandbox inbox): server-rendered
@@ -42,16 +43,11 @@ export function sendPage(reply: FastifyReply, status: number, nonce: string, htm
     .send(html);
 }
 
-const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:42rem;margin:2rem auto;padding:0 1rem;color:#1d2330}
-h1{font-size:1.4rem}fieldset{border:1px solid #d5d9e2;border-radius:8px;margin:1rem 0;padding:1rem}
-label{display:block;margin:.5rem 0}input{display:block;width:100%;padding:.4rem;box-sizing:border-box;font:inherit}
-button{margin-top:.8rem;padding:.5rem 1rem;border-radius:6px;border:0;background:#3a4ee0;color:#fff;font:inherit;cursor:pointer}
-button.link{background:none;color:#3a4ee0;padding:0;text-decoration:underline}
-.errors,.error{color:#a3202a}.ok{color:#0a7a2f}[hidden]{display:none}
-pre{white-space:pre-wrap;word-break:break-all;background:#f2f4f8;padding:.8rem;border-radius:8px}
-article{border-top:1px solid #d5d9e2;padding:.5rem 0}small{color:#5a6070}`;
+// What only these small pages add to the shared stylesheet: the inbox's mails, one under another.
+const STYLE = `${PAGE_STYLE}article{border-top:1px solid var(--pb-color-border);padding:var(--pb-space-md) 0 0;margin-top:var(--pb-space-md)}
+article h2{margin:0}`;
 
-/** The whole document: head, the shared style, the body, then the data block and script if any. */
+/** The whole document: head, the shared style, the body in a card, then the data block and script if any. */
 export function layout(
   nonce: string,
   title: string,
@@ -67,5 +63,5 @@ export function layout(
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer"><link rel="icon" href="data:,">
 <title>${escapeHtml(title)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body>${body}${tail}</body></html>`;
+<body><main class="page"><div class="card">${body}</div></main>${tail}</body></html>`;
 }

@@ -164,7 +164,7 @@ export function ApiKeysPage() {
       </Text>
       <PageState query={keys} empty="No API keys yet. Create one to call the API from your server.">
         {(list) => (
-          <Table.ScrollContainer minWidth={360}>
+          <Table.ScrollContainer minWidth={320}>
             <Table verticalSpacing="sm">
               <Table.Thead>
                 <Table.Tr>

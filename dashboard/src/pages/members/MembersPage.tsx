@@ -126,10 +126,10 @@ function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
   return (
     <Table.Tr>
       <Table.Td>
-        <Text size="sm" fw={500}>
+        <Text size="sm" fw={500} style={{ wordBreak: "break-word" }}>
           {nameOf(member)}
         </Text>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c="dimmed" style={{ wordBreak: "break-all" }}>
           {pending ? "Invitation sent, not yet accepted" : member.email}
         </Text>
       </Table.Td>
@@ -138,7 +138,7 @@ function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
           <Select
             aria-label={`Role of ${member.email}`}
             size="xs"
-            w={130}
+            w={112}
             data={ROLES}
             value={member.role}
             allowDeselect={false}
@@ -180,7 +180,7 @@ function MembersTable({
   caption: string;
 }) {
   return (
-    <Table.ScrollContainer minWidth={360}>
+    <Table.ScrollContainer minWidth={320}>
       <Table verticalSpacing="sm" captionSide="top">
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>

@@ -1,0 +1,84 @@
+import { Group } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import type { Payment } from "@payments-backend/sdk";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useAppId, useClient } from "../../api.tsx";
+import { ConfirmAction } from "../../components/ConfirmAction.tsx";
+import { ACTIONS } from "./status.ts";
+import { DANGER } from "./tone.tsx";
+
+type Action = keyof typeof ACTIONS;
+
+const WORDING: Record<
+  Action,
+  { label: string; title: string; message: string; done: string; color: string }
+> = {
+  refund: {
+    label: "Refund",
+    title: "Refund this payment in full?",
+    message: "The shopper gets back everything they paid; a seller's transfer is reversed.",
+    done: "Refund under way",
+    color: DANGER,
+  },
+  cancel: {
+    label: "Cancel",
+    title: "Cancel this payment?",
+    message: "A pending payment stops here; a card hold is released and nothing is charged.",
+    done: "Payment cancelled",
+    color: DANGER,
+  },
+  retry: {
+    label: "Retry",
+    title: "Retry the failed step?",
+    message:
+      "The contract call (failed-captured) or the seller's transfer (failed-transfers) runs again now.",
+    done: "Retry started",
+    color: "brand",
+  },
+};
+
+/**
+ * Refund, cancel and retry, each behind a confirmation, offered only in the statuses that take
+ * them. `onActed` lets the page follow the payment until the job the action started has moved it.
+ */
+export function PaymentActions({
+  payment,
+  onActed,
+}: {
+  payment: Payment;
+  onActed: (status: string) => void;
+}) {
+  const client = useClient();
+  const appId = useAppId();
+  const queryClient = useQueryClient();
+  const act = useMutation({
+    mutationFn: (action: Action) => {
+      if (action === "refund") return client.payments.refund(appId, payment.id);
+      if (action === "cancel") return client.payments.cancel(appId, payment.id);
+      return client.payments.retry(appId, payment.id);
+    },
+    onSuccess: (updated, action) => {
+      notifications.show({ color: "green", message: WORDING[action].done });
+      queryClient.setQueryData(["payment", appId, payment.id], updated);
+      void queryClient.invalidateQueries({ queryKey: ["payments", appId] });
+      onActed(updated.status);
+    },
+  });
+  const offered = (Object.keys(ACTIONS) as Action[]).filter((action) => ACTIONS[action].has(payment.status));
+  if (offered.length === 0) return null;
+  return (
+    <Group gap="xs">
+      {offered.map((action) => (
+        <ConfirmAction
+          key={action}
+          label={WORDING[action].label}
+          title={WORDING[action].title}
+          color={WORDING[action].color}
+          onConfirm={() => act.mutateAsync(action)}
+        >
+          {WORDING[action].message}
+        </ConfirmAction>
+      ))}
+    </Group>
+  );
+}

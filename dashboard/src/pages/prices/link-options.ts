@@ -1,0 +1,41 @@
+import type { Client, Kyc } from "@payments-backend/sdk";
+import { useQuery } from "@tanstack/react-query";
+import { useAppId, useClient } from "../../api.tsx";
+
+/** How many triggers and sellers the pickers offer: the newest ones. */
+const OPTIONS_LIMIT = 100;
+
+/**
+ * The KYC list answers the interface's envelope, `{data: [...]}`, which the SDK's list does not
+ * unwrap (it types the items as `never`): read one page and take the records either way.
+ */
+async function sellersOf(client: Client, appId: string): Promise<Kyc[]> {
+  const answer: unknown = (await client.kyc.list(appId).page({ limit: OPTIONS_LIMIT })).data;
+  return Array.isArray(answer) ? answer : (answer as { data: Kyc[] }).data;
+}
+
+/** What a price can be linked to: the app's triggers (the contract call a payment runs) and sellers. */
+export function useLinkOptions() {
+  const client = useClient();
+  const appId = useAppId();
+  const triggers = useQuery({
+    queryKey: ["triggers", appId, "options"],
+    queryFn: async () => (await client.triggers.list(appId).page({ limit: OPTIONS_LIMIT })).data,
+  });
+  const sellers = useQuery({
+    queryKey: ["kycs", appId, "options"],
+    queryFn: () => sellersOf(client, appId),
+  });
+  return {
+    triggers: (triggers.data ?? []).map((trigger) => ({
+      value: trigger.id,
+      label: `${trigger.name} (${trigger.wallet.type})`,
+      chain: trigger.wallet.type,
+    })),
+    sellers: (sellers.data ?? []).map((seller) => ({
+      value: seller.id,
+      label: seller.email ? `${seller.identifier} (${seller.email})` : seller.identifier,
+    })),
+    loading: triggers.isPending || sellers.isPending,
+  };
+}

@@ -1,0 +1,164 @@
+import { Accordion, Button, Code, Group, Stack, Text, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
+import type { Delivery, WebhookEndpoint } from "@payments-backend/sdk";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { describeError, useAppId, useClient } from "../../api.tsx";
+import { LocalTime } from "../../components/LocalTime.tsx";
+import { PageState } from "../../components/PageState.tsx";
+import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
+import { type Tone, ToneBadge } from "../payments/tone.tsx";
+
+const TONE: Record<Delivery["status"], Tone> = {
+  pending: "warning",
+  retrying: "warning",
+  succeeded: "success",
+  failed: "danger",
+};
+
+/** A delivery still being tried changes on its own: read the log again until none is. */
+const POLL_MS = 2000;
+
+/** The query key of an endpoint's delivery log (every page of it). */
+export const deliveriesKey = (appId: string, endpointId: string) => ["webhook-deliveries", appId, endpointId];
+
+/** The endpoint's deliveries, newest first: what was sent, every attempt's answer, and replay. */
+export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
+  const client = useClient();
+  const appId = useAppId();
+  const pages = useCursorPages();
+  const deliveries = useQuery({
+    queryKey: [...deliveriesKey(appId, endpoint.id), { cursor: pages.cursor }],
+    queryFn: () =>
+      client.webhooks.listDeliveries(appId, endpoint.id, { limit: 20 }).page(pageQuery(pages.cursor)),
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) =>
+      query.state.data?.data.some(
+        (delivery) => delivery.status === "pending" || delivery.status === "retrying",
+      )
+        ? POLL_MS
+        : false,
+  });
+  return (
+    <Stack>
+      <Title order={2} size="h3">
+        Deliveries
+      </Title>
+      <PageState query={deliveries} empty="No deliveries yet" isEmpty={(page) => page.data.length === 0}>
+        {(page) => (
+          <Stack>
+            <Accordion variant="separated">
+              {page.data.map((delivery) => (
+                <DeliveryItem
+                  key={delivery.id}
+                  delivery={delivery}
+                  url={endpoint.url}
+                  onReplayed={pages.reset}
+                />
+              ))}
+            </Accordion>
+            <Pager pages={pages} label="Deliveries" page={page} />
+          </Stack>
+        )}
+      </PageState>
+    </Stack>
+  );
+}
+
+function DeliveryItem({
+  delivery,
+  url,
+  onReplayed,
+}: {
+  delivery: Delivery;
+  url: string;
+  onReplayed: () => void;
+}) {
+  const client = useClient();
+  const appId = useAppId();
+  const queryClient = useQueryClient();
+  const replay = useMutation({
+    mutationFn: () => client.webhooks.replay(appId, delivery.id),
+    onSuccess: () => {
+      notifications.show({ color: "green", message: `${delivery.event.type} sent again` });
+      onReplayed();
+      void queryClient.invalidateQueries({ queryKey: deliveriesKey(appId, delivery.endpoint_id) });
+    },
+    onError: (error) => notifications.show({ color: "red", message: describeError(error).detail }),
+  });
+  return (
+    <Accordion.Item value={delivery.id}>
+      <Accordion.Control>
+        <Group gap="xs" wrap="wrap">
+          <ToneBadge tone={TONE[delivery.status]}>{delivery.status}</ToneBadge>
+          <Text size="sm" fw={600}>
+            {delivery.event.type}
+          </Text>
+          <Text size="xs" c="dimmed">
+            <LocalTime value={delivery.created_at} />
+          </Text>
+          {delivery.replay_of && (
+            <Text size="xs" c="dimmed">
+              (replay)
+            </Text>
+          )}
+        </Group>
+      </Accordion.Control>
+      <Accordion.Panel>
+        <Stack gap="sm">
+          <div>
+            <Text size="sm" fw={600}>
+              Request
+            </Text>
+            <Code block>
+              {`POST ${url}\nwebhook-id: ${delivery.event.id}\ntype: ${delivery.event.type}\nevent created: ${delivery.event.created_at}`}
+            </Code>
+          </div>
+          <Attempts delivery={delivery} />
+          <Group>
+            <Button variant="light" size="xs" onClick={() => replay.mutate()} loading={replay.isPending}>
+              Replay
+            </Button>
+            <Text size="xs" c="dimmed">
+              Sends the same event (same webhook-id) again, as a new delivery.
+            </Text>
+          </Group>
+        </Stack>
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+}
+
+/** Every attempt, oldest first: the receiver's status and the start of its body, or why none came. */
+function Attempts({ delivery }: { delivery: Delivery }) {
+  if (delivery.attempts.length === 0) {
+    return (
+      <Text size="sm" c="dimmed">
+        Not tried yet.
+      </Text>
+    );
+  }
+  return (
+    <Stack gap="xs">
+      <Text size="sm" fw={600}>
+        Response{delivery.attempt_count === 1 ? "" : `s (${delivery.attempt_count} attempts)`}
+      </Text>
+      {delivery.attempts.map((attempt) => (
+        <Stack key={attempt.attempted_at} gap={4}>
+          <Group gap="xs">
+            <ToneBadge tone={attempt.status_code && attempt.status_code < 300 ? "success" : "danger"}>
+              {attempt.status_code ?? "no answer"}
+            </ToneBadge>
+            <Text size="xs" c="dimmed">
+              {attempt.duration_ms} ms · <LocalTime value={attempt.attempted_at} />
+            </Text>
+          </Group>
+          {(attempt.error ?? attempt.response_excerpt) && (
+            <Code block style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              {attempt.error ?? attempt.response_excerpt}
+            </Code>
+          )}
+        </Stack>
+      ))}
+    </Stack>
+  );
+}

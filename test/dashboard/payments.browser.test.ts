@@ -1,0 +1,235 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  type Dashboard,
+  expectAccessible,
+  expectNoConsoleErrors,
+  newOwnerPage,
+  type OwnerPage,
+  startDashboard,
+} from "../helpers/dashboard.ts";
+import { call, expectStatus } from "../helpers/http.ts";
+import { bank, waitForStatus } from "../helpers/payments.ts";
+import { newMasterKey } from "../helpers/wallets.ts";
+import {
+  choose,
+  createPrice,
+  createTrigger,
+  fitsWidth,
+  openPayment,
+  payOnCheckout,
+  payWith4242,
+  sessionToken,
+} from "./payments-fixtures.ts";
+
+// Payments in the console: a shopper pays on the real hosted checkout with the 4242 card, and the
+// owner finds the payment by status, email and id, reads its timeline and charge breakdown, refunds
+// it and cancels another behind confirmations, watches a contract call's confirmations count up,
+// and pages through the list by cursor.
+let dashboard: Dashboard;
+let owner: OwnerPage;
+let token: string;
+let price: { id: string };
+let chainPrice: { id: string };
+
+const RECEIVER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+
+before(async () => {
+  // Sandbox chains on a fast clock: 3 confirmations, one a second.
+  dashboard = await startDashboard({
+    SECRETS_MASTER_KEY: newMasterKey(),
+    EVM_TESTNET_CONFIRMATIONS: "3",
+    EVM_TESTNET_BLOCK_SECONDS: "1",
+  });
+  owner = await newOwnerPage(dashboard);
+  token = await sessionToken(owner.page);
+  price = await createPrice(dashboard.t, token, owner.appId, { name: "Concert ticket", amount: 25 });
+});
+after(async () => {
+  await dashboard?.close();
+});
+
+const badge = (page: OwnerPage["page"]) => page.locator("main .mantine-Badge-root").first();
+
+test("a payment paid on the hosted checkout is found by status, email and id, with its story", async () => {
+  const { page, appId } = owner;
+  const { t, base } = dashboard;
+  const shopper = await dashboard.browser.newPage();
+  await payOnCheckout(shopper, base, price.id, "shopper@example.com");
+  await shopper.close();
+  const pending = await openPayment(t, token, appId, {
+    price_id: price.id,
+    shopper_email: "other@example.com",
+  });
+
+  await page.goto(`/dashboard/apps/${appId}/payments`);
+  await page.getByRole("heading", { level: 1, name: "Payments" }).waitFor();
+  await page.getByRole("link", { name: pending.id }).waitFor();
+  assert.equal(await page.getByRole("row").count(), 3, "a header and two payments");
+  await expectAccessible(page);
+
+  await choose(page, "Status", "paid");
+  await page.getByRole("cell", { name: "shopper@example.com" }).waitFor();
+  await page.getByRole("cell", { name: "other@example.com" }).waitFor({ state: "detached" });
+  assert.equal(await page.getByRole("row").count(), 2);
+
+  await choose(page, "Status", "Any status");
+  await page.getByLabel("Search by payment id or email").fill("OTHER@example.com");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByRole("cell", { name: "other@example.com" }).waitFor();
+  assert.equal(await page.getByRole("row").count(), 2, "only the shopper's payment");
+
+  await page.getByLabel("Search by payment id or email").fill("not an id");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByText("Enter a payment id (pay_…) or a shopper's email").waitFor();
+
+  const paid = (
+    await waitForStatus(t, token, appId, (await paymentOf(t, appId, "shopper@example.com")).id, "paid")
+  ).id as string;
+  await page.getByLabel("Search by payment id or email").fill(paid);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByRole("link", { name: paid }).click();
+
+  await page.getByRole("heading", { level: 1, name: `Payment ${paid}` }).waitFor();
+  assert.equal(await badge(page).textContent(), "paid");
+  const breakdown = page.getByRole("table", { name: "Fixed when the payment was opened" });
+  await breakdown.getByRole("row", { name: /Price\s*\$25\.00/ }).waitFor();
+  await breakdown.getByRole("row", { name: /Total charged/ }).waitFor();
+  await page.getByText("Opened", { exact: true }).waitFor();
+  await page.getByText("Now paid").waitFor();
+  await page.getByText("This payment's price runs no contract call.").waitFor();
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Refund" }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund this payment in full?" });
+  await dialog.getByText("The shopper gets back everything they paid").waitFor();
+  await dialog.getByRole("button", { name: "Refund" }).click();
+  await page.getByText("Now refunded").waitFor();
+  assert.equal(await badge(page).textContent(), "refunded");
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("a pending payment is cancelled behind a confirmation", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  const payment = await openPayment(t, token, appId, {
+    price_id: price.id,
+    shopper_email: "later@example.com",
+  });
+  await page.goto(`/dashboard/apps/${appId}/payments/${payment.id}`);
+  await page.getByRole("heading", { level: 1, name: `Payment ${payment.id}` }).waitFor();
+  await page.getByRole("button", { name: "Cancel" }).click();
+  const dialog = page.getByRole("dialog", { name: "Cancel this payment?" });
+  // Closing the dialog leaves the payment as it was.
+  await dialog.getByRole("button", { name: "Cancel", exact: true }).first().click();
+  await dialog.waitFor({ state: "hidden" });
+  assert.equal(await badge(page).textContent(), "pending");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await dialog.getByRole("button", { name: "Cancel" }).last().click();
+  await page.getByText("Now cancelled").waitFor();
+  await waitForStatus(t, token, appId, payment.id, "cancelled");
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("a contract call's confirmations count up on the page while it waits", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  const trigger = await createTrigger(t, token, appId);
+  chainPrice = await createPrice(t, token, appId, {
+    name: "Minted",
+    trigger_id: trigger.id,
+    chain: "evm",
+  });
+  const payment = await openPayment(t, token, appId, {
+    price_id: chainPrice.id,
+    trigger_data_input: { params_data_input: { receiver: RECEIVER, quantity: 2, order_id: "A-1" } },
+  });
+  await payWith4242(t, token, appId, payment.id);
+  await page.goto(`/dashboard/apps/${appId}/payments/${payment.id}`);
+  await page.getByRole("heading", { level: 1, name: `Payment ${payment.id}` }).waitFor();
+  const first = await badge(page).textContent();
+  assert.ok(first === "pending" || first === "hold", `still under way when the page opened (${first})`);
+  // No reload from here on: the page reads the payment again while it moves.
+  // The chain card's count (the timeline repeats it).
+  await page.getByText("3 of 3 confirmations").last().waitFor({ timeout: 30_000 });
+  await page.getByText("confirmed", { exact: true }).waitFor();
+  await page.getByText("Now paid").waitFor({ timeout: 20_000 });
+  const transaction = await page.getByRole("textbox", { name: "Transaction" }).inputValue();
+  assert.match(transaction, /^0x[0-9a-f]{64}$/);
+  const progress = page.getByRole("progressbar", { name: "Confirmation progress" });
+  assert.equal(await progress.getAttribute("aria-valuenow"), "100");
+  await expectAccessible(page);
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("a reverted contract call after a bank debit is failed-captured, and retried behind a confirmation", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  const payment = await openPayment(t, token, appId, {
+    price_id: chainPrice.id,
+    payment_provider: "us_bank_account",
+    trigger_data_input: {
+      params_data_input: { receiver: RECEIVER, quantity: 1, order_id: "sandbox:revert" },
+    },
+  });
+  expectStatus(
+    await call(t, "POST", `/payments/${appId}/${payment.id}/confirm`, {
+      token,
+      body: { payment_method: bank() },
+    }),
+    200,
+  );
+  await waitForStatus(t, token, appId, payment.id, "failed-captured");
+  await page.goto(`/dashboard/apps/${appId}/payments/${payment.id}`);
+  await page.getByRole("heading", { level: 1, name: `Payment ${payment.id}` }).waitFor();
+  assert.equal(await badge(page).textContent(), "failed-captured");
+  await page.getByText("Error", { exact: true }).waitFor();
+  await page
+    .getByText(/revert/i)
+    .first()
+    .waitFor();
+  await page.getByRole("button", { name: "Refund" }).waitFor();
+  await page.getByRole("button", { name: "Retry" }).click();
+  await page
+    .getByRole("dialog", { name: "Retry the failed step?" })
+    .getByRole("button", { name: "Retry" })
+    .click();
+  await page.getByText("Retry started").waitFor();
+  await expectAccessible(page);
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("the list pages by cursor, and fits 390 px", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  for (let i = 0; i < 21; i++) {
+    await openPayment(t, token, appId, { price_id: price.id, shopper_email: `bulk${i}@example.com` });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/dashboard/apps/${appId}/payments`);
+  await page.getByRole("cell", { name: "bulk20@example.com" }).waitFor();
+  assert.equal(await page.getByRole("row").count(), 21, "a header and 20 payments");
+  await page.getByText(/Page 1 · \d+ in all/).waitFor();
+  assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the list");
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Next" }).click();
+  await page.getByText(/Page 2/).waitFor();
+  await page.getByRole("cell", { name: "shopper@example.com" }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Next" }).isDisabled(), true, "the last page");
+  await page.getByRole("button", { name: "Previous" }).click();
+  await page.getByRole("cell", { name: "bulk20@example.com" }).waitFor();
+
+  await page.getByRole("link", { name: /^pay_/ }).first().click();
+  await page.getByRole("heading", { level: 1 }).waitFor();
+  assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the payment");
+  await expectAccessible(page);
+  expectNoConsoleErrors(owner.errors);
+});
+
+async function paymentOf(t: Dashboard["t"], appId: string, email: string): Promise<{ id: string }> {
+  const payments = expectStatus(await call(t, "GET", `/payments/${appId}?limit=100`, { token }), 200);
+  const found = payments.find((payment: { shopper_email: string }) => payment.shopper_email === email);
+  assert.ok(found, `a payment of ${email}`);
+  return found;
+}

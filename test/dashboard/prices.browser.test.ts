@@ -1,0 +1,127 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  type Dashboard,
+  expectAccessible,
+  expectNoConsoleErrors,
+  newOwnerPage,
+  type OwnerPage,
+  startDashboard,
+} from "../helpers/dashboard.ts";
+import { call, expectStatus } from "../helpers/http.ts";
+import { newMasterKey } from "../helpers/wallets.ts";
+import { choose, createSeller, createTrigger, fitsWidth, sessionToken } from "./payments-fixtures.ts";
+
+// Prices in the console: an owner creates a static and a dynamic price through the form (one linked
+// to a trigger and a seller), finds them listed, copies the checkout link, sees its QR code, and
+// reads the view a shopper's visit to the hosted checkout counted.
+let dashboard: Dashboard;
+let owner: OwnerPage;
+let token: string;
+
+before(async () => {
+  dashboard = await startDashboard({ SECRETS_MASTER_KEY: newMasterKey() });
+  owner = await newOwnerPage(dashboard);
+  token = await sessionToken(owner.page);
+});
+after(async () => {
+  await dashboard?.close();
+});
+
+test("an owner creates prices through the form and finds them listed", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  await createTrigger(t, token, appId);
+  await createSeller(t, token, appId, "seller-ada");
+
+  await page.goto(`/dashboard/apps/${appId}/prices`);
+  await page.getByRole("heading", { level: 1, name: "Prices" }).waitFor();
+  await page.getByText("No prices yet").waitFor();
+  await expectAccessible(page);
+
+  await page.getByLabel("Name").fill("Concert ticket");
+  await page.getByLabel("Amount").fill("25.50");
+  await page.getByLabel("Currency").fill("usd");
+  await choose(page, "Trigger", "Mint tokens (evm)");
+  await choose(page, "Seller", "seller-ada");
+  await page.getByRole("button", { name: "Create price" }).click();
+  await page.getByRole("link", { name: "Concert ticket" }).waitFor();
+  await page.getByText('Price "Concert ticket" created').waitFor();
+
+  await page.getByRole("radio", { name: "Dynamic" }).check();
+  await page.getByLabel("Name").fill("Donation");
+  await page.getByLabel("Minimum amount").fill("5");
+  await page.getByRole("button", { name: "Create price" }).click();
+  await page.getByRole("link", { name: "Donation" }).waitFor();
+  assert.equal(await page.getByRole("cell", { name: "$25.50" }).isVisible(), true);
+  await expectAccessible(page);
+
+  const prices = expectStatus(await call(t, "GET", `/prices/${appId}`, { token }), 200);
+  const ticket = prices.find((price: any) => price.name === "Concert ticket");
+  assert.equal(ticket.type, "static");
+  assert.equal(ticket.amount_decimal, "25.5");
+  assert.ok(ticket.trigger_id && ticket.kyc_id, "linked to the trigger and the seller");
+  assert.equal(ticket.chain, "evm");
+  assert.equal(prices.find((price: any) => price.name === "Donation").type, "dynamic");
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("a price's page gives the checkout link to copy, its QR code and the views it counted", async () => {
+  const { page, appId } = owner;
+  await page.goto(`/dashboard/apps/${appId}/prices`);
+  await page.getByRole("link", { name: "Concert ticket" }).click();
+  await page.getByRole("heading", { level: 1, name: "Concert ticket" }).waitFor();
+  const link = page.getByRole("textbox", { name: "Checkout link" });
+  const url = await link.inputValue();
+  assert.match(url, new RegExp(`^${dashboard.base}/checkout/price_`));
+  await page.getByRole("img", { name: "QR code of the checkout link" }).waitFor();
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  await page.getByRole("button", { name: "Copy Checkout link" }).click();
+  assert.equal(await page.evaluate<string>("navigator.clipboard.readText()"), url);
+  // The fee preview: the sandbox card's 2.9% with its $0.30 minimum, and the platform's 1%.
+  const fees = page.getByRole("table", { name: /would record now/ });
+  await fees.getByText("2.9%, at least $0.30").waitFor();
+  await fees.getByText("1% of the price").waitFor();
+  await expectAccessible(page);
+
+  // A shopper opens the hosted checkout: the price's page counts the view.
+  const shopper = await dashboard.browser.newPage();
+  const response = await shopper.goto(url);
+  assert.equal(response?.status(), 200);
+  await shopper.close();
+  await page.reload();
+  const views = page.getByText("Checkout views", { exact: true }).locator("..");
+  assert.equal(await views.textContent(), "Checkout views1");
+
+  // Expiring it, behind a confirmation, closes the checkout.
+  await page.getByRole("button", { name: "Expire" }).click();
+  await page
+    .getByRole("dialog", { name: "Expire this price?" })
+    .getByRole("button", { name: "Expire" })
+    .click();
+  await page.getByText("expired", { exact: true }).waitFor();
+  const closed = await dashboard.browser.newPage();
+  assert.equal((await closed.goto(url))?.status(), 410);
+  await closed.close();
+
+  // Its payments are one click away: the payments list, filtered to this price.
+  await page.getByRole("link", { name: "Payments of this price" }).click();
+  await page.getByRole("heading", { level: 1, name: "Payments" }).waitFor();
+  await page.getByText(`Payments of price ${url.split("/").at(-1)}.`).waitFor();
+  await page.getByText("No payments yet").waitFor();
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("at 390 px the prices fit the screen and stay usable", async () => {
+  const { page, appId } = owner;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/dashboard/apps/${appId}/prices`);
+  await page.getByRole("link", { name: "Donation" }).waitFor();
+  assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the list");
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "Donation" }).click();
+  await page.getByRole("heading", { level: 1, name: "Donation" }).waitFor();
+  assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the price");
+  await expectAccessible(page);
+  expectNoConsoleErrors(owner.errors);
+});

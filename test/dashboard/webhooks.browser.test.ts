@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import {
+  type Dashboard,
+  expectAccessible,
+  expectNoConsoleErrors,
+  newOwnerPage,
+  type OwnerPage,
+  startDashboard,
+} from "../helpers/dashboard.ts";
+import { call, expectStatus } from "../helpers/http.ts";
+import { Receiver, verifyStandardWebhook } from "../helpers/webhooks.ts";
+import { createPrice, fitsWidth, openPayment, payWith4242, sessionToken } from "./payments-fixtures.ts";
+
+// Webhooks in the console: an owner adds an endpoint through the form and copies its secret, a
+// payment paid with the 4242 card is delivered to it (signed with that secret), and the delivery
+// log shows what was sent and what the receiver answered; a delivery is replayed, the secret
+// rotated and the endpoint deleted, each through the page.
+let dashboard: Dashboard;
+let owner: OwnerPage;
+let token: string;
+const receiver = new Receiver();
+
+before(async () => {
+  // The receiver listens on this machine's loopback, which production refuses (SSRF).
+  dashboard = await startDashboard({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
+  owner = await newOwnerPage(dashboard);
+  token = await sessionToken(owner.page);
+  receiver.responseBody = "thanks";
+  await receiver.start();
+});
+after(async () => {
+  await receiver.stop();
+  await dashboard?.close();
+});
+
+test("an owner adds an endpoint, copies its secret, and reads the signed deliveries of a payment", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  await page.goto(`/dashboard/apps/${appId}/webhooks`);
+  await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
+  await page.getByText("No webhook endpoints yet").waitFor();
+  await expectAccessible(page);
+
+  await page.getByLabel("Endpoint URL").fill(receiver.url);
+  await page.getByRole("button", { name: "Add endpoint" }).click();
+  const secret = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
+  assert.match(secret, /^whsec_/);
+  await page.getByRole("link", { name: receiver.url }).waitFor();
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "I have copied it" }).click();
+  await page.getByRole("textbox", { name: "Signing secret" }).waitFor({ state: "detached" });
+
+  const price = await createPrice(t, token, appId, { name: "Concert ticket" });
+  const payment = await openPayment(t, token, appId, { price_id: price.id });
+  await payWith4242(t, token, appId, payment.id);
+
+  await page.getByRole("link", { name: receiver.url }).click();
+  await page.getByRole("heading", { level: 1, name: "Webhook endpoint" }).waitFor();
+  // The log reads itself again while deliveries are under way: no reload needed.
+  const paid = page.getByRole("button", { name: /succeeded\s*payment\.paid/ });
+  await paid.waitFor({ timeout: 20_000 });
+  await paid.click();
+  const panel = page.getByRole("region", { name: /payment\.paid/ });
+  await panel.getByText(`POST ${receiver.url}`, { exact: false }).waitFor();
+  await panel.getByText("200", { exact: true }).waitFor();
+  await panel.getByText("thanks", { exact: true }).waitFor();
+  await expectAccessible(page);
+
+  const delivered = receiver.received.find((hit) => JSON.parse(hit.body).type === "payment.paid");
+  assert.ok(delivered, "the receiver got payment.paid");
+  assert.ok(
+    verifyStandardWebhook(secret, delivered.headers, delivered.body),
+    "signed with the copied secret",
+  );
+  const webhookId = String(delivered.headers["webhook-id"]);
+  await panel.getByText(`webhook-id: ${webhookId}`, { exact: false }).waitFor();
+  expectNoConsoleErrors(owner.errors);
+});
+
+test("a delivery is replayed, the secret rotated and the endpoint deleted through the page", async () => {
+  const { page, appId } = owner;
+  const { t } = dashboard;
+  const before = receiver.received.filter((hit) => JSON.parse(hit.body).type === "payment.paid").length;
+  const panel = page.getByRole("region", { name: /payment\.paid/ });
+  await panel.getByRole("button", { name: "Replay" }).click();
+  await page.getByText("payment.paid sent again").waitFor();
+  await page.getByText("(replay)").waitFor({ timeout: 20_000 });
+  const replayed = () =>
+    receiver.received.filter((hit) => JSON.parse(hit.body).type === "payment.paid").length;
+  for (let i = 0; i < 100 && replayed() === before; i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.equal(replayed(), before + 1, "the receiver got the event again");
+
+  await page.getByRole("button", { name: "Rotate secret" }).click();
+  await page
+    .getByRole("dialog", { name: "Make a new signing secret?" })
+    .getByRole("button", { name: "Rotate secret" })
+    .click();
+  const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
+  assert.match(rotated, /^whsec_/);
+  await expectAccessible(page);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the endpoint");
+  await expectAccessible(page);
+
+  await page.getByRole("button", { name: "Delete endpoint" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete this endpoint?" })
+    .getByRole("button", { name: "Delete endpoint" })
+    .click();
+  await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
+  await page.getByText("No webhook endpoints yet").waitFor();
+  assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the list");
+  assert.deepEqual(expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200), []);
+  expectNoConsoleErrors(owner.errors);
+});
