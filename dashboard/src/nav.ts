@@ -11,5 +11,10 @@ export const appNav: NavItem[] = [
   { label: "Webhooks", path: "webhooks" },
   { label: "Members", path: "members" },
   { label: "API keys", path: "api-keys" },
+  { label: "Wallets", path: "wallets" },
+  { label: "Triggers", path: "triggers" },
+  { label: "Sellers", path: "sellers" },
+  { label: "Auctions", path: "auctions" },
+  { label: "Solana trees", path: "trees" },
   { label: "Settings", path: "settings" },
 ];

@@ -6,11 +6,16 @@ import { LoadingSkeleton } from "./components/PageState.tsx";
 import { apiKeysRoutes } from "./pages/api-keys/routes.tsx";
 import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
+import { auctionsRoutes } from "./pages/auctions/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
 import { membersRoutes } from "./pages/members/routes.tsx";
 import { paymentsRoutes } from "./pages/payments/routes.tsx";
 import { pricesRoutes } from "./pages/prices/routes.tsx";
+import { sellersRoutes } from "./pages/sellers/routes.tsx";
+import { treesRoutes } from "./pages/trees/routes.tsx";
+import { triggersRoutes } from "./pages/triggers/routes.tsx";
+import { walletsRoutes } from "./pages/wallets/routes.tsx";
 import { webhooksRoutes } from "./pages/webhooks/routes.tsx";
 import { Shell } from "./shell/Shell.tsx";
 
@@ -58,6 +63,11 @@ const appRoutes: RouteObject[] = [
   ...webhooksRoutes,
   ...membersRoutes,
   ...apiKeysRoutes,
+  ...walletsRoutes,
+  ...triggersRoutes,
+  ...sellersRoutes,
+  ...auctionsRoutes,
+  ...treesRoutes,
 ];
 
 export const router = createBrowserRouter(

@@ -1,0 +1,148 @@
+import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import type { Auction, Bid } from "@payments-backend/sdk";
+import type { ReactNode } from "react";
+import { Link, useParams } from "react-router";
+import { CopyField } from "../../components/CopyField.tsx";
+import { LocalTime } from "../../components/LocalTime.tsx";
+import { Money } from "../../components/Money.tsx";
+import { PageState } from "../../components/PageState.tsx";
+import { StatusBadge } from "../wallets/StatusBadge.tsx";
+import { type LiveMode, useLiveAuction } from "./live.ts";
+
+const BID_COLOURS: Record<Bid["status"], string> = {
+  pending: "gray",
+  placed: "green",
+  outbid: "yellow",
+  refused: "red",
+  expired: "gray",
+  won: "teal",
+  failed: "red",
+};
+
+const LIVE_TEXT: Record<LiveMode, string> = {
+  connecting: "Connecting…",
+  stream: "Live",
+  polling: "Refreshing every 5 s",
+};
+
+function Figure({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div>
+      <Text size="xs" c="dimmed">
+        {label}
+      </Text>
+      <Text fw={500}>{children}</Text>
+    </div>
+  );
+}
+
+function BidsTable({ auction }: { auction: Auction }) {
+  if (auction.bids.length === 0) {
+    return (
+      <Text c="dimmed" ta="center" py="md">
+        No bids yet
+      </Text>
+    );
+  }
+  // Newest first: the bid that just came in is the first row.
+  const bids = [...auction.bids].reverse();
+  return (
+    <Table striped verticalSpacing="xs" style={{ wordBreak: "break-word" }}>
+      <Table.Caption>Bids, newest first</Table.Caption>
+      <Table.Thead>
+        <Table.Tr>
+          <Table.Th>Bidder</Table.Th>
+          <Table.Th>Amount</Table.Th>
+          <Table.Th>Status</Table.Th>
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {bids.map((bid) => (
+          <Table.Tr key={bid.id} data-bid-id={bid.id}>
+            <Table.Td>
+              {bid.shopper.phone_or_email}
+              <Text size="xs" c="dimmed">
+                <LocalTime value={bid.created_at} />
+              </Text>
+            </Table.Td>
+            <Table.Td>
+              <Money amount={bid.amount} currency={bid.currency} />
+            </Table.Td>
+            <Table.Td>
+              <StatusBadge color={BID_COLOURS[bid.status]}>{bid.status}</StatusBadge>
+              {bid.reason && (
+                <Text size="xs" c="dimmed">
+                  {bid.reason}
+                </Text>
+              )}
+            </Table.Td>
+          </Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
+  );
+}
+
+function AuctionView({ auction, mode }: { auction: Auction; mode: LiveMode }) {
+  const publicUrl = `${window.location.origin}/a/${encodeURIComponent(auction.id)}`;
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={1}>{auction.name}</Title>
+        <StatusBadge color={auction.expired ? "gray" : "green"}>
+          {auction.expired ? "ended" : "open"}
+        </StatusBadge>
+      </Group>
+      <SimpleGrid cols={{ base: 2, sm: 4 }}>
+        <Figure label="Starting amount">
+          <Money amount={auction.amount} currency={auction.currency} />
+        </Figure>
+        <Figure label="Standing bid">
+          {auction.current_amount === null ? (
+            "none yet"
+          ) : (
+            <Money amount={auction.current_amount} currency={auction.currency} />
+          )}
+        </Figure>
+        <Figure label={auction.expired ? "Ended" : "Ends"}>
+          <LocalTime value={auction.ends_at} />
+        </Figure>
+        <Figure label="Views">{auction.views}</Figure>
+      </SimpleGrid>
+      <Stack gap={4}>
+        <CopyField label="Public page" value={publicUrl} description="Where shoppers sign in and bid" />
+        <Anchor href={publicUrl} target="_blank" rel="noreferrer" size="sm">
+          Open the public page
+        </Anchor>
+      </Stack>
+      <Paper withBorder p="md" component="section" aria-labelledby="bids-title">
+        <Stack gap="sm">
+          <Group justify="space-between" wrap="wrap">
+            <Title order={2} size="h4" id="bids-title">
+              Bids
+            </Title>
+            {!auction.expired && (
+              <Text size="sm" c="dimmed" role="status">
+                {LIVE_TEXT[mode]}
+              </Text>
+            )}
+          </Group>
+          <BidsTable auction={auction} />
+        </Stack>
+      </Paper>
+    </Stack>
+  );
+}
+
+export function AuctionPage() {
+  const { auctionId = "" } = useParams();
+  const { auction, mode } = useLiveAuction(auctionId);
+  return (
+    <Stack gap="md">
+      <Anchor component={Link} to=".." relative="path" size="sm">
+        ← All auctions
+      </Anchor>
+      <PageState query={auction}>{(data: Auction) => <AuctionView auction={data} mode={mode} />}</PageState>
+    </Stack>
+  );
+}

@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { eventually } from "../helpers/contract.ts";
+import {
+  expectAccessible,
+  expectNoConsoleErrors,
+  newOwnerPage,
+  startDashboard,
+} from "../helpers/dashboard.ts";
+import { fitsViewport, openAppPage } from "./chain-ui.ts";
+
+let dashboard: Awaited<ReturnType<typeof startDashboard>>;
+let owner: Awaited<ReturnType<typeof newOwnerPage>>;
+
+before(async () => {
+  dashboard = await startDashboard();
+  owner = await newOwnerPage(dashboard);
+});
+after(() => dashboard?.close());
+
+/** The widget's status as a seller opening the link sees it. */
+const widgetStatus = async (url: string) => (await fetch(url)).status;
+
+test("an owner adds a seller, copies the widget link, refreshes it and deactivates the seller", async () => {
+  const { page, appId, errors } = owner;
+  await openAppPage(page, dashboard.base, appId, "sellers");
+  await page.getByText("No sellers yet").waitFor();
+  await expectAccessible(page);
+
+  await page.getByLabel("Seller identifier").fill("seller-42");
+  await page.getByLabel("Seller email (optional)").fill("ada@example.com");
+  await page.getByRole("button", { name: "Add seller" }).click();
+  const card = page.getByRole("article", { name: "Seller seller-42" });
+  await card.waitFor();
+  await card.getByText("pending", { exact: true }).waitFor();
+  // What the seller still has to give, in words.
+  await card.getByText("A bank account for payouts").waitFor();
+
+  const link = card.getByRole("textbox", { name: "Widget link for seller-42", exact: true });
+  const first = await link.inputValue();
+  assert.ok(first.startsWith(`${dashboard.base}/kyc/`), first);
+  assert.equal(await widgetStatus(first), 200);
+  await expectAccessible(page);
+
+  // A new link: the old one stops working at once.
+  await card.getByRole("button", { name: "Refresh link" }).click();
+  const dialog = page.getByRole("dialog");
+  await dialog.getByText("The current link stops working at once").waitFor();
+  await expectAccessible(page);
+  await dialog.getByRole("button", { name: "Refresh link" }).click();
+  await dialog.waitFor({ state: "detached" });
+  const second = await eventually(async () => {
+    const value = await link.inputValue();
+    return value !== first ? value : undefined;
+  });
+  assert.equal(await widgetStatus(first), 404);
+  assert.equal(await widgetStatus(second), 200);
+
+  // Deactivated: marked so, and can be activated again.
+  await card.getByRole("button", { name: "Deactivate" }).click();
+  await page.getByRole("dialog").getByRole("button", { name: "Deactivate" }).click();
+  await card.getByText("deactivated", { exact: true }).waitFor();
+  await card.getByRole("button", { name: "Activate" }).waitFor();
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await card.waitFor();
+  assert.ok(await fitsViewport(page), "the sellers page scrolls sideways at 390 px");
+  await expectAccessible(page);
+  expectNoConsoleErrors(errors);
+});
