@@ -1,7 +1,7 @@
 import { type Call, type ClientOptions, Http, type RequestOptions } from "./http.ts";
 import type { paths } from "./openapi.ts";
 import { List } from "./paging.ts";
-import type { AnswerOf, BodyOf, ItemOf, QueryOf } from "./types.ts";
+import type { AnswerOf, BodyOf, EnvelopeItemOf, ItemOf, QueryOf } from "./types.ts";
 
 type Get<P extends keyof paths> = AnswerOf<P, "get">;
 type Post<P extends keyof paths> = AnswerOf<P, "post">;
@@ -32,6 +32,13 @@ export class Client {
   ) {
     const call: Call = { method: "GET", path, params, query: query as Call["query"] };
     return new List<ItemOf<P> & { id: string }>(this.#http, call, options);
+  }
+
+  /** A list that answers `{data: [...]}` (the KYC list, as the interface states it). */
+  #envelopeList<P extends keyof paths>(path: P, params: Record<string, string>, query?: object) {
+    const call: Call = { method: "GET", path, params, query: query as Call["query"] };
+    type Item = EnvelopeItemOf<P> & { id: string };
+    return new List<Item>(this.#http, call, {}, (answer) => (answer as { data: Item[] }).data);
   }
 
   #post<T>(path: keyof paths, params: Record<string, string>, body: unknown, options?: RequestOptions) {
@@ -255,6 +262,13 @@ export class Client {
         undefined,
         options,
       ),
+    /** The payment's status changes, oldest first: its timeline. */
+    events: (
+      appId: string,
+      paymentId: string,
+      query?: QueryOf<"/payments/{app_id}/{payment_id}/events", "get">,
+    ) =>
+      this.#list("/payments/{app_id}/{payment_id}/events", { app_id: appId, payment_id: paymentId }, query),
   };
 
   readonly auctions = {
@@ -288,7 +302,7 @@ export class Client {
     create: (appId: string, body: BodyOf<"/apps/{app_id}/kycs", "post">, options?: RequestOptions) =>
       this.#post<Post<"/apps/{app_id}/kycs">>("/apps/{app_id}/kycs", { app_id: appId }, body, options),
     list: (appId: string, query?: QueryOf<"/apps/{app_id}/kycs", "get">) =>
-      this.#list("/apps/{app_id}/kycs", { app_id: appId }, query),
+      this.#envelopeList("/apps/{app_id}/kycs", { app_id: appId }, query),
     get: (appId: string, kycId: string) =>
       this.#get<Get<"/apps/{app_id}/kycs/{kyc_id}">>("/apps/{app_id}/kycs/{kyc_id}", {
         app_id: appId,
@@ -331,6 +345,14 @@ export class Client {
       endpointId: string,
       query?: QueryOf<"/webhooks/{app_id}/{id}/deliveries", "get">,
     ) => this.#list("/webhooks/{app_id}/{id}/deliveries", { app_id: appId, id: endpointId }, query),
+    /** A signed `webhook.test` event to this one endpoint; answers its delivery, still pending. */
+    sendTest: (appId: string, endpointId: string, options?: RequestOptions) =>
+      this.#post<Post<"/webhooks/{app_id}/{id}/test">>(
+        "/webhooks/{app_id}/{id}/test",
+        { app_id: appId, id: endpointId },
+        undefined,
+        options,
+      ),
     replay: (appId: string, deliveryId: string, options?: RequestOptions) =>
       this.#post<Post<"/webhooks/{app_id}/deliveries/{delivery_id}/replay">>(
         "/webhooks/{app_id}/deliveries/{delivery_id}/replay",

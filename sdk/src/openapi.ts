@@ -737,6 +737,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/{app_id}/{payment_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payment's status changes, oldest first: who moved it, when and why */
+        get: operations["listPaymentEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/payments/{app_id}/{payment_id}/refund": {
         parameters: {
             query?: never;
@@ -1139,6 +1156,26 @@ export interface paths {
         put?: never;
         /** New signing secret, answered once; the old one also signs for 24 hours */
         post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{app_id}/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed `webhook.test` event to this endpoint, whatever it subscribes to
+         * @description Enqueues one delivery of a new `webhook.test` event to this endpoint only, through the normal delivery job: signed with the endpoint's secret, retried, shown in its delivery log and replayable. 202: the delivery, `pending` until its first attempt. Owners and developers.
+         */
+        post: operations["sendWebhookTestEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1607,6 +1644,38 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             updated_at: string;
+        };
+        /**
+         * PaymentEvent
+         * @description One status change of a payment
+         * @example {
+         *       "id": "pev_01jdq3m5k8x2v7c9b4n6p0r1st",
+         *       "payment_id": "pay_01jdq3k2a9z4y6w8v1t3s5r7qp",
+         *       "from_status": "hold",
+         *       "to_status": "paid",
+         *       "actor": "system",
+         *       "reason": "captured",
+         *       "created_at": "2026-11-24T12:00:02.000Z"
+         *     }
+         */
+        PaymentEvent: {
+            /** @description Who moved it: `user:<user id>` or `api_key:<key id>` (a call of the API), `shopper` (the hosted checkout) or `system` (the service's own jobs: provider answers, the contract call) */
+            actor: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description The status the payment left; null on its first event, its creation as `pending` */
+            from_status: ("pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled") | null;
+            /** @description The event's id (`pev_…`) */
+            id: string;
+            /** @description The payment that moved (`pay_…`) */
+            payment_id: string;
+            /** @description Why, in a word or a sentence (`created`, `captured`, a decline's message, …); null when none */
+            reason: string | null;
+            /** @description The status the payment reached (docs/payments.md, "States") */
+            to_status: "pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled";
         };
         /**
          * PayoutSchedule
@@ -6700,6 +6769,98 @@ export interface operations {
             };
         };
     };
+    listPaymentEvents: {
+        parameters: {
+            query?: {
+                /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
+                ending_before?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                app_id: string;
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Status changes, oldest first */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
+                    link?: string;
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    "x-total-count"?: number;
+                    /** @description Present when the list holds more records than X-Total-Count says */
+                    "x-total-count-capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentEvent"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     refundPayment: {
         parameters: {
             query?: never;
@@ -10124,6 +10285,113 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                app_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The test delivery, pending */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_01jdq3m5k8x2v7c9b4n6p0r1st",
+                     *       "endpoint_id": "wh_01jdq3k2a9z4y6w8v1t3s5r7qp",
+                     *       "event": {
+                     *         "id": "evt_01jdq3m5k7f3g5h7j9k1m3n5pq",
+                     *         "type": "webhook.test",
+                     *         "created_at": "2026-11-24T12:00:00.000Z"
+                     *       },
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "replay_of": null,
+                     *       "delivered_at": null,
+                     *       "attempts": [],
+                     *       "created_at": "2026-11-24T12:00:00.000Z",
+                     *       "updated_at": "2026-11-24T12:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Delivery"];
                 };
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */

@@ -12,30 +12,38 @@ function hasNext(link: string | null): boolean {
   return link?.split(",").some((part) => /;\s*rel="?next"?/.test(part)) ?? false;
 }
 
+/** How a list's answer holds its items: most lists answer a bare array. */
+export type ItemsOf<T> = (answer: unknown) => T[];
+const bareArray = <T>(answer: unknown) => answer as T[];
+
 /**
  * A list: `await list.page()` for one page, or `for await (const item of list)` for every item,
  * page after page, by the `starting_after` cursor (no OFFSET, so rows added meanwhile never make an
- * item appear twice).
+ * item appear twice). `itemsOf` reads the items out of a list that answers them in an envelope
+ * (the KYC list's `{data: [...]}`, as the interface states it).
  */
 export class List<T extends { id: string }> implements AsyncIterable<T> {
   readonly #http: Http;
   readonly #call: Call;
   readonly #options: RequestOptions;
+  readonly #itemsOf: ItemsOf<T>;
 
-  constructor(http: Http, call: Call, options: RequestOptions = {}) {
+  constructor(http: Http, call: Call, options: RequestOptions = {}, itemsOf: ItemsOf<T> = bareArray) {
     this.#http = http;
     this.#call = call;
     this.#options = options;
+    this.#itemsOf = itemsOf;
   }
 
   async page(query: Call["query"] = {}): Promise<PageAnswer<T>> {
-    const answer = await this.#http.request<T[]>(
+    const answer = await this.#http.request<unknown>(
       { ...this.#call, query: { ...this.#call.query, ...query } },
       this.#options,
     );
+    const data = this.#itemsOf(answer.data);
     return {
-      data: answer.data,
-      total: Number(answer.headers.get("x-total-count") ?? answer.data.length),
+      data,
+      total: Number(answer.headers.get("x-total-count") ?? data.length),
       totalCapped: answer.headers.get("x-total-count-capped") === "true",
       hasMore: hasNext(answer.headers.get("link")),
     };

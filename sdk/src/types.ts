@@ -27,6 +27,10 @@ export type QueryOf<P extends keyof paths, M extends Method> =
 /** The item of a list operation. */
 export type ItemOf<P extends keyof paths> = AnswerOf<P, "get"> extends (infer T)[] ? T : never;
 
+/** The item of a list operation that answers its items in an envelope, `{data: [...]}`. */
+export type EnvelopeItemOf<P extends keyof paths> =
+  AnswerOf<P, "get"> extends { data: (infer T)[] } ? T : never;
+
 export type Schemas = components["schemas"];
 export type App = Schemas["App"];
 export type ApiKey = Schemas["ApiKey"];
@@ -40,4 +44,5 @@ export type Wallet = Schemas["Wallet"];
 export type Trigger = Schemas["Trigger"];
 export type WebhookEndpoint = Schemas["WebhookEndpoint"];
 export type Delivery = Schemas["Delivery"];
+export type PaymentEvent = Schemas["PaymentEvent"];
 export type Problem = Schemas["Problem"];

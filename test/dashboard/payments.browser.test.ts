@@ -95,8 +95,11 @@ test("a payment paid on the hosted checkout is found by status, email and id, wi
   const breakdown = page.getByRole("table", { name: "Fixed when the payment was opened" });
   await breakdown.getByRole("row", { name: /Price\s*\$25\.00/ }).waitFor();
   await breakdown.getByRole("row", { name: /Total charged/ }).waitFor();
-  await page.getByText("Opened", { exact: true }).waitFor();
-  await page.getByText("Now paid").waitFor();
+  // The timeline is the payment's recorded status changes, each with who moved it.
+  await page.getByText("Opened as pending").waitFor();
+  await page.getByText("via card · created · by the shopper").waitFor();
+  await page.getByText("Moved to hold").waitFor();
+  await page.getByText("Moved to paid").waitFor();
   await page.getByText("This payment's price runs no contract call.").waitFor();
   await expectAccessible(page);
 
@@ -104,7 +107,7 @@ test("a payment paid on the hosted checkout is found by status, email and id, wi
   const dialog = page.getByRole("dialog", { name: "Refund this payment in full?" });
   await dialog.getByText("The shopper gets back everything they paid").waitFor();
   await dialog.getByRole("button", { name: "Refund" }).click();
-  await page.getByText("Now refunded").waitFor();
+  await page.getByText("Moved to refunded").waitFor();
   assert.equal(await badge(page).textContent(), "refunded");
   expectNoConsoleErrors(owner.errors);
 });
@@ -126,7 +129,7 @@ test("a pending payment is cancelled behind a confirmation", async () => {
   assert.equal(await badge(page).textContent(), "pending");
   await page.getByRole("button", { name: "Cancel" }).click();
   await dialog.getByRole("button", { name: "Cancel" }).last().click();
-  await page.getByText("Now cancelled").waitFor();
+  await page.getByText("Moved to cancelled").waitFor();
   await waitForStatus(t, token, appId, payment.id, "cancelled");
   expectNoConsoleErrors(owner.errors);
 });
@@ -153,7 +156,7 @@ test("a contract call's confirmations count up on the page while it waits", asyn
   // The chain card's count (the timeline repeats it).
   await page.getByText("3 of 3 confirmations").last().waitFor({ timeout: 30_000 });
   await page.getByText("confirmed", { exact: true }).waitFor();
-  await page.getByText("Now paid").waitFor({ timeout: 20_000 });
+  await page.getByText("Moved to paid").waitFor({ timeout: 20_000 });
   const transaction = await page.getByRole("textbox", { name: "Transaction" }).inputValue();
   assert.match(transaction, /^0x[0-9a-f]{64}$/);
   const progress = page.getByRole("progressbar", { name: "Confirmation progress" });
@@ -183,6 +186,7 @@ test("a reverted contract call after a bank debit is failed-captured, and retrie
   await page.goto(`/dashboard/apps/${appId}/payments/${payment.id}`);
   await page.getByRole("heading", { level: 1, name: `Payment ${payment.id}` }).waitFor();
   assert.equal(await badge(page).textContent(), "failed-captured");
+  await page.getByText("Moved to failed-captured").waitFor();
   await page.getByText("Error", { exact: true }).waitFor();
   await page
     .getByText(/revert/i)
@@ -222,6 +226,7 @@ test("the list pages by cursor, and fits 390 px", async () => {
 
   await page.getByRole("link", { name: /^pay_/ }).first().click();
   await page.getByRole("heading", { level: 1 }).waitFor();
+  await page.getByText("Opened as pending").waitFor();
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the payment");
   await expectAccessible(page);
   expectNoConsoleErrors(owner.errors);

@@ -15,7 +15,7 @@ import { createPrice, fitsWidth, openPayment, payWith4242, sessionToken } from "
 // Webhooks in the console: an owner adds an endpoint through the form and copies its secret, a
 // payment paid with the 4242 card is delivered to it (signed with that secret), and the delivery
 // log shows what was sent and what the receiver answered; a delivery is replayed, the secret
-// rotated and the endpoint deleted, each through the page.
+// rotated, a test event sent and the endpoint deleted, each through the page.
 let dashboard: Dashboard;
 let owner: OwnerPage;
 let token: string;
@@ -78,7 +78,7 @@ test("an owner adds an endpoint, copies its secret, and reads the signed deliver
   expectNoConsoleErrors(owner.errors);
 });
 
-test("a delivery is replayed, the secret rotated and the endpoint deleted through the page", async () => {
+test("a delivery is replayed, the secret rotated, a test event sent and the endpoint deleted through the page", async () => {
   const { page, appId } = owner;
   const { t } = dashboard;
   const before = receiver.received.filter((hit) => JSON.parse(hit.body).type === "payment.paid").length;
@@ -99,6 +99,16 @@ test("a delivery is replayed, the secret rotated and the endpoint deleted throug
     .click();
   const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
   assert.match(rotated, /^whsec_/);
+  await expectAccessible(page);
+
+  // A test event goes to the endpoint through the normal delivery, signed with the new secret,
+  // and shows in the log without a reload.
+  await page.getByRole("button", { name: "Send test event" }).click();
+  await page.getByText("Test event sent").waitFor();
+  await page.getByRole("button", { name: /succeeded\s*webhook\.test/ }).waitFor({ timeout: 20_000 });
+  const test = receiver.received.find((hit) => JSON.parse(hit.body).type === "webhook.test");
+  assert.ok(test, "the receiver got webhook.test");
+  assert.ok(verifyStandardWebhook(rotated, test.headers, test.body), "signed with the new secret");
   await expectAccessible(page);
 
   await page.setViewportSize({ width: 390, height: 844 });

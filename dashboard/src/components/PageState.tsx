@@ -27,10 +27,14 @@ export function PageState<T>({ query, empty, isEmpty, children }: PageStateProps
   return <>{children(data)}</>;
 }
 
-/** Placeholder lines while a page's data (or its code) loads. */
+/**
+ * Placeholder lines while a page's data (or its code) loads. A `status` region, since a plain
+ * element may not carry a name (axe: aria-prohibited-attr), and a part of a page may load after
+ * the rest of it (a payment's timeline).
+ */
 export function LoadingSkeleton() {
   return (
-    <Stack gap="sm" aria-busy="true" aria-label="Loading">
+    <Stack gap="sm" role="status" aria-busy="true" aria-label="Loading">
       <Skeleton height={20} />
       <Skeleton height={20} />
       <Skeleton height={20} width="60%" />

@@ -21,6 +21,12 @@ export const EVENT_TYPES = Object.freeze([
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/**
+ * The event `POST /webhooks/{app_id}/{id}/test` sends to one endpoint on request. Not a type
+ * endpoints subscribe to (nothing in the service emits it), so `*` never brings one unasked.
+ */
+export const TEST_EVENT_TYPE = "webhook.test";
+
 const PREFIXES = new Set(EVENT_TYPES.map((type) => type.split(".")[0]));
 
 /** A subscription is an event type, `<prefix>.*` for a whole family, or `*` for everything. */

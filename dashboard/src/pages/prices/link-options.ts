@@ -1,18 +1,8 @@
-import type { Client, Kyc } from "@payments-backend/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { useAppId, useClient } from "../../api.tsx";
 
 /** How many triggers and sellers the pickers offer: the newest ones. */
 const OPTIONS_LIMIT = 100;
-
-/**
- * The KYC list answers the interface's envelope, `{data: [...]}`, which the SDK's list does not
- * unwrap (it types the items as `never`): read one page and take the records either way.
- */
-async function sellersOf(client: Client, appId: string): Promise<Kyc[]> {
-  const answer: unknown = (await client.kyc.list(appId).page({ limit: OPTIONS_LIMIT })).data;
-  return Array.isArray(answer) ? answer : (answer as { data: Kyc[] }).data;
-}
 
 /** What a price can be linked to: the app's triggers (the contract call a payment runs) and sellers. */
 export function useLinkOptions() {
@@ -24,7 +14,7 @@ export function useLinkOptions() {
   });
   const sellers = useQuery({
     queryKey: ["kycs", appId, "options"],
-    queryFn: () => sellersOf(client, appId),
+    queryFn: async () => (await client.kyc.list(appId).page({ limit: OPTIONS_LIMIT })).data,
   });
   return {
     triggers: (triggers.data ?? []).map((trigger) => ({

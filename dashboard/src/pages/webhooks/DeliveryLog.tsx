@@ -38,11 +38,31 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         ? POLL_MS
         : false,
   });
+  const queryClient = useQueryClient();
+  const sendTest = useMutation({
+    mutationFn: () => client.webhooks.sendTest(appId, endpoint.id),
+    onSuccess: () => {
+      notifications.show({ color: "green", message: "Test event sent" });
+      // The new delivery is the newest: show the first page, where it lands.
+      pages.reset();
+      void queryClient.invalidateQueries({ queryKey: deliveriesKey(appId, endpoint.id) });
+    },
+    onError: (error) => notifications.show({ color: "red", message: describeError(error).detail }),
+  });
   return (
     <Stack>
-      <Title order={2} size="h3">
-        Deliveries
-      </Title>
+      <Group justify="space-between" align="center">
+        <Title order={2} size="h3">
+          Deliveries
+        </Title>
+        <Button variant="light" size="xs" onClick={() => sendTest.mutate()} loading={sendTest.isPending}>
+          Send test event
+        </Button>
+      </Group>
+      <Text size="xs" c="dimmed">
+        A test event (webhook.test) goes to this endpoint whatever events it listens to, signed like any
+        other.
+      </Text>
       <PageState query={deliveries} empty="No deliveries yet" isEmpty={(page) => page.data.length === 0}>
         {(page) => (
           <Stack>

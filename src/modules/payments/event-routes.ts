@@ -1,0 +1,78 @@
+import { Type } from "typebox";
+import type { Deps } from "../../deps.ts";
+import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { PAYMENT_STATUSES } from "./lifecycle.ts";
+import { listPaymentEvents } from "./payment-events.ts";
+import { PaymentParams } from "./schemas.ts";
+
+const statusOf = (description: string) =>
+  Type.Union(
+    PAYMENT_STATUSES.map((status) => Type.Literal(status)),
+    { description },
+  );
+
+export const PaymentEvent = withExamples(
+  Type.Object(
+    {
+      id: Type.String({ description: "The event's id (`pev_…`)" }),
+      payment_id: Type.String({ description: "The payment that moved (`pay_…`)" }),
+      from_status: Type.Union([statusOf("The status it left"), Type.Null()], {
+        description: "The status the payment left; null on its first event, its creation as `pending`",
+      }),
+      to_status: statusOf('The status the payment reached (docs/payments.md, "States")'),
+      actor: Type.String({
+        description:
+          "Who moved it: `user:<user id>` or `api_key:<key id>` (a call of the API), `shopper` (the " +
+          "hosted checkout) or `system` (the service's own jobs: provider answers, the contract call)",
+      }),
+      reason: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "Why, in a word or a sentence (`created`, `captured`, a decline's message, …); null when none",
+      }),
+      created_at: Timestamp,
+    },
+    { description: "One status change of a payment" },
+  ),
+  {
+    id: "pev_01jdq3m5k8x2v7c9b4n6p0r1st",
+    payment_id: "pay_01jdq3k2a9z4y6w8v1t3s5r7qp",
+    from_status: "hold",
+    to_status: "paid",
+    actor: "system",
+    reason: "captured",
+    created_at: "2026-11-24T12:00:02.000Z",
+  },
+);
+
+nameSchemas({ PaymentEvent });
+
+/** `GET /payments/{app_id}/{payment_id}/events`: a payment's timeline (docs/payments.md). */
+export async function paymentEventRoutes(app: Server, deps: Deps) {
+  app.get(
+    "/payments/:app_id/:payment_id/events",
+    {
+      schema: {
+        operationId: "listPaymentEvents",
+        tags: ["payments"],
+        summary: "The payment's status changes, oldest first: who moved it, when and why",
+        params: PaymentParams,
+        querystring: ListQuery,
+        response: { 200: listResponse(PaymentEvent, "Status changes, oldest first") },
+      },
+    },
+    async (request, reply) => {
+      const page = pageOf(request.query);
+      const { items, total, neighbours } = await listPaymentEvents(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.payment_id,
+        page,
+      );
+      setListHeaders(request, reply, page, total, neighbours);
+      return items;
+    },
+  );
+}

@@ -1,0 +1,61 @@
+import { and, eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import { notFound } from "../../platform/http/errors.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { requireAppRole } from "../members/access.ts";
+import type { PaymentStatus } from "./lifecycle.ts";
+import { paymentEvents, payments } from "./tables.ts";
+
+type EventRow = typeof paymentEvents.$inferSelect;
+
+export function presentPaymentEvent(row: EventRow) {
+  return {
+    id: row.id,
+    payment_id: row.paymentId,
+    from_status: row.fromStatus as PaymentStatus | null,
+    to_status: row.toStatus as PaymentStatus,
+    actor: row.actor,
+    reason: row.reason === "" ? null : row.reason,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+/**
+ * A payment's status changes, oldest first: its timeline as `transition` recorded it (the first
+ * one, its creation, has no `from_status`). Paged as every list is; a payment has a handful.
+ */
+export async function listPaymentEvents(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  paymentId: string,
+  page: Page,
+) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const [payment] = await deps.db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(and(eq(payments.appId, appId), eq(payments.id, paymentId)));
+  if (!payment) throw notFound("Payment");
+  const where = eq(paymentEvents.paymentId, paymentId);
+  const window = await pageWindow(deps.db, page, {
+    table: paymentEvents,
+    createdAt: paymentEvents.createdAt,
+    id: paymentEvents.id,
+    scope: where,
+    newestFirst: false,
+  });
+  const [fetched, total] = await Promise.all([
+    deps.db
+      .select()
+      .from(paymentEvents)
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, paymentEvents, where),
+  ]);
+  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  return { items: rows.map(presentPaymentEvent), total, neighbours };
+}
