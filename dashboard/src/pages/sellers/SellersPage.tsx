@@ -19,10 +19,7 @@ const STATUS_COLOURS: Record<Kyc["business_status"], string> = {
   completed: "green",
 };
 
-/**
- * The app's sellers, newest first. The KYC list answers `{data: [...]}` (the interface's
- * wrapper), which the SDK's generic list reads as the page itself: unwrapped here.
- */
+/** The app's sellers, newest first (the SDK reads the KYC list's `{data: [...]}` wrapper). */
 function useSellers() {
   const client = useClient();
   const appId = useAppId();
@@ -30,7 +27,7 @@ function useSellers() {
     queryKey: ["sellers", appId],
     queryFn: async () => {
       const page = await client.kyc.list(appId).page({ limit: 100 });
-      return (page.data as unknown as { data: Kyc[] }).data;
+      return page.data;
     },
   });
 }
