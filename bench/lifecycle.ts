@@ -43,10 +43,18 @@ async function run(env: Record<string, string>, separateWorker: boolean) {
     ...env,
     RUN_WORKER: separateWorker ? "false" : "true",
   });
-  const worker = separateWorker ? await startChild("bench/worker.ts", env) : undefined;
+  // BENCH_WORKER_NODE_OPTIONS reaches the worker alone (a CPU profile of it: `--cpu-prof`).
+  const workerOptions = process.env.BENCH_WORKER_NODE_OPTIONS;
+  let worker: Awaited<ReturnType<typeof startChild>> | undefined;
   const base = `http://127.0.0.1:${api.ready.app}`;
   const bare = `http://127.0.0.1:${api.ready.bare}`;
   try {
+    if (separateWorker) {
+      worker = await startChild(
+        "bench/worker.ts",
+        workerOptions ? { ...env, NODE_OPTIONS: workerOptions } : env,
+      );
+    }
     const stamp = Date.now();
     const { body: session } = await json(`${base}/auth/signup`, {
       method: "POST",
@@ -81,6 +89,7 @@ async function run(env: Record<string, string>, separateWorker: boolean) {
     const bareRps = Math.round(control.requests.average);
 
     const before = await jobTotals(bare);
+    const indexesBefore = await indexReads(env.DATABASE_URL);
     const started = Date.now();
     let next = 0;
     const pay = async () => {
@@ -109,6 +118,10 @@ async function run(env: Record<string, string>, separateWorker: boolean) {
     }
     const finished = Date.now();
     const after = await jobTotals(bare);
+    const indexesAfter = await indexReads(env.DATABASE_URL);
+    const times = await Promise.all(
+      QUEUES.map(async (queue) => (await json(`${bare}/bare/job-times/${queue}`)).body as JobTimes),
+    );
     const seconds = (finished - started) / 1000;
     return {
       engine: api.ready.engine,
@@ -117,11 +130,39 @@ async function run(env: Record<string, string>, separateWorker: boolean) {
       seconds,
       submitSeconds: (submitted - started) / 1000,
       drainSeconds: (finished - submitted) / 1000,
-      perQueue: QUEUES.map((q) => ({ queue: q, done: (after[q] ?? 0) - (before[q] ?? 0) })),
+      perQueue: QUEUES.map((q, i) => ({ queue: q, done: (after[q] ?? 0) - (before[q] ?? 0), ...times[i] })),
+      indexes: indexesAfter.map((index) => {
+        const old = indexesBefore.find((row) => row.name === index.name);
+        return {
+          name: index.name,
+          scans: index.scans - (old?.scans ?? 0),
+          read: index.read - (old?.read ?? 0),
+        };
+      }),
     };
   } finally {
     await worker?.stop();
     await api.stop();
+  }
+}
+
+interface JobTimes {
+  wait_ms: number | null;
+  run_ms: number | null;
+}
+
+/** pg-boss's job indexes: scans and entries read so far (PostgreSQL only; none on PGlite). */
+async function indexReads(url: string | undefined) {
+  if (!url) return [];
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ name: string; scans: string; read: string }>(
+      "select indexrelname as name, idx_scan as scans, idx_tup_read as read from pg_stat_user_indexes where schemaname = 'pgboss' and relname like 'job%'",
+    );
+    return rows.map((row) => ({ name: row.name, scans: Number(row.scans), read: Number(row.read) }));
+  } finally {
+    await client.end();
   }
 }
 
@@ -168,8 +209,19 @@ console.log(`| completed payments/s (create -> confirm -> paid) | ${perSecond.to
 console.log(`| as a share of the bare INSERT | ${((100 * perSecond) / result.bareRps).toFixed(1)}% |`);
 console.log(`| creates and confirms answered after | ${result.submitSeconds.toFixed(1)} s |`);
 console.log(`| last payment paid after that | ${result.drainSeconds.toFixed(1)} s |`);
-console.log("\n| queue | jobs done | jobs/s |");
-console.log("|---|---:|---:|");
-for (const { queue, done } of result.perQueue) {
-  console.log(`| ${queue} | ${done} | ${(done / result.seconds).toFixed(1)} |`);
+const ms = (value: number | null | undefined) => (value == null ? "-" : Number(value).toFixed(0));
+console.log("\n| queue | jobs done | jobs/s | median wait, ms | median run, ms |");
+console.log("|---|---:|---:|---:|---:|");
+for (const { queue, done, wait_ms, run_ms } of result.perQueue) {
+  console.log(
+    `| ${queue} | ${done} | ${(done / result.seconds).toFixed(1)} | ${ms(wait_ms)} | ${ms(run_ms)} |`,
+  );
+}
+const readIndexes = result.indexes.filter((index) => index.scans > 0);
+if (readIndexes.length > 0) {
+  console.log("\n| pg-boss index | scans | entries read | per scan |");
+  console.log("|---|---:|---:|---:|");
+  for (const { name, scans, read } of readIndexes) {
+    console.log(`| ${name} | ${scans} | ${read} | ${(read / scans).toFixed(1)} |`);
+  }
 }

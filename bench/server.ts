@@ -45,6 +45,17 @@ bare.get<{ Params: { name: string } }>("/bare/jobs/:name", async (request) => {
   for (const row of result.rows) counts[row.state] = (counts[row.state] ?? 0) + row.count;
   return counts;
 });
+// Where a queue's jobs spent their time: waiting to be fetched (created -> started) and running
+// (started -> completed), medians over the completed jobs, and the index reads of pg-boss's fetch.
+const jobTimes = `select percentile_cont(0.5) within group (order by extract(epoch from started_on - created_on)) * 1000 as wait_ms,
+    percentile_cont(0.5) within group (order by extract(epoch from completed_on - started_on)) * 1000 as run_ms
+  from pgboss.job where name = $1 and state = 'completed'`;
+bare.get<{ Params: { name: string } }>("/bare/job-times/:name", async (request) => {
+  const result = database.pool
+    ? await database.pool.query(jobTimes, [request.params.name])
+    : await database.pglite!.query(jobTimes, [request.params.name]);
+  return result.rows[0];
+});
 // Jobs written but not yet relayed into pg-boss, so the runner can let a row settle.
 bare.get("/bare/outbox", async () => {
   const count = "select count(*)::int as waiting from job_outbox";

@@ -26,8 +26,8 @@ export interface Config extends ProcessSettings {
   authCacheSeconds: number;
   /** How long a job may run before it is taken for crashed and retried. */
   jobTimeoutSeconds: number;
-  /** How often an idle worker looks for jobs no notification announced (JOB_POLL_SECONDS). */
-  jobPollSeconds: number;
+  /** How often an idle worker looks for jobs no notification announced (JOB_POLL_SECONDS); absent: by engine (jobs/index.ts). */
+  jobPollSeconds: number | undefined;
   /** Which payment provider serves `card` and `us_bank_account`: `sandbox` or `stripe`. */
   paymentsProvider: "sandbox" | "stripe";
   /** Stripe secret (or restricted) key; required when `paymentsProvider` is `stripe`. */
@@ -137,7 +137,7 @@ export function loadConfig(env: Env = process.env): Config {
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),
     jobTimeoutSeconds: integer(env, "JOB_TIMEOUT_SECONDS", 300, 1, 24 * 3600),
     pgliteSharedBuffersMb: integer(env, "PGLITE_SHARED_BUFFERS_MB", 32, 1, 4096),
-    jobPollSeconds: integer(env, "JOB_POLL_SECONDS", 5, 1, 300),
+    jobPollSeconds: env.JOB_POLL_SECONDS ? integer(env, "JOB_POLL_SECONDS", 5, 1, 300) : undefined,
     ...paymentSettings(env, sandbox),
     kyc: kycSettings(env, sandbox),
     webhooksAllowLoopback: boolean(env, "WEBHOOKS_ALLOW_LOOPBACK", false),

@@ -15,6 +15,7 @@ import {
   REFUND_JOB,
   RELEASE_HOLD_JOB,
   REVERSE_TRANSFERS_JOB,
+  SETTLE_JOB,
   SYNC_JOB,
 } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
@@ -84,8 +85,13 @@ export async function applyIntent(
             capturedAmount: intent.status === "succeeded" ? intent.amountReceived : 0n,
           },
         });
-        // A deferred payment (an auction bid) waits: `transition` told its owner it is held.
-        if (!payment.deferExecution) await deps.jobs.send<PaymentJob>(tx, EXECUTE_JOB, { paymentId });
+        // A deferred payment (an auction bid) waits: `transition` told its owner it is held. Without
+        // a contract call, the execute step would only ask for the settle job: ask for it here, in
+        // the transaction that records the hold, and save the payment a job.
+        if (!payment.deferExecution) {
+          const next = payment.triggerId ? EXECUTE_JOB : SETTLE_JOB;
+          await deps.jobs.send<PaymentJob>(tx, next, { paymentId });
+        }
         // A collected debit can still come back from the shopper's bank: keep an eye on it.
         if (isCollectedDebit(held)) await watchForReturn(deps, tx, paymentId);
         return;

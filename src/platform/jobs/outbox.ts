@@ -47,9 +47,11 @@ export function createOutboxRelay(
   logger: Logger,
   queues: () => string[],
   pollMs: number,
+  /** Told how many jobs each batch moved into pg-boss, once it committed. */
+  moved: (count: number) => void = () => {},
 ): OutboxRelay {
   async function moveBatch(names: string[]): Promise<number> {
-    return db.transaction(async (tx) => {
+    const count = await db.transaction(async (tx) => {
       const waiting = tx
         .select({ id: jobOutbox.id })
         .from(jobOutbox)
@@ -57,20 +59,22 @@ export function createOutboxRelay(
         .orderBy(jobOutbox.id)
         .limit(RELAY_BATCH)
         .for("update", { skipLocked: true });
-      const moved = await tx
+      const rows = await tx
         .delete(jobOutbox)
         .where(inArray(jobOutbox.id, waiting))
         .returning({ name: jobOutbox.name, data: jobOutbox.data });
       const byQueue = new Map<string, { data: object }[]>();
-      for (const row of moved) {
+      for (const row of rows) {
         const list = byQueue.get(row.name) ?? [];
         list.push({ data: row.data });
         byQueue.set(row.name, list);
       }
       const adapter = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
       for (const [name, jobs] of byQueue) await boss.insert(name, jobs, { db: adapter });
-      return moved.length;
+      return rows.length;
     });
+    if (count > 0) moved(count);
+    return count;
   }
 
   async function relay(): Promise<number> {

@@ -14,6 +14,8 @@ export interface DueWakes {
   worker(queue: string, workerId: string): void;
   /** A job was sent to `queue` with these options: wake the worker when it falls due. */
   sent(queue: string, options: SendOptions | undefined): void;
+  /** A job of `queue` is due at `at` (ms since the epoch): wake the worker then. */
+  at(queue: string, at: number): void;
   /** These jobs of `queue` failed just now: wake the worker when their retries fall due. */
   failed(queue: string, jobIds: string[]): void;
   stop(): void;
@@ -75,6 +77,7 @@ export function createDueWakes(boss: PgBoss, logger: Logger): DueWakes {
       const at = dueAt(options?.startAfter);
       if (at !== undefined && at > Date.now()) wakeAt(queue, at);
     },
+    at: (queue, at) => wakeAt(queue, at),
     failed(queue, jobIds) {
       if (!workers.has(queue)) return;
       for (const id of jobIds) {

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { sql } from "drizzle-orm";
+import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
+import { Params, statementRunner } from "../../src/platform/db/index.ts";
+import { ANALYZE_AFTER_JOBS } from "../../src/platform/jobs/statistics.ts";
+import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { eventually } from "../helpers/contract.ts";
+
+// A burst of jobs refreshes the job table's statistics, so pg-boss's fetch plans on what is there
+// (docs/benchmarks.md, "The pg-boss fetch").
+
+let t: TestApp;
+before(async () => {
+  // No worker: the jobs stay queued, as in a burst the worker has not caught up with.
+  t = await buildTestApp({ RUN_WORKER: "false" });
+});
+after(() => t.close());
+
+async function analyses(): Promise<number> {
+  const result = await t.deps.db.execute(
+    sql`select coalesce(sum(analyze_count), 0)::int as n from pg_stat_user_tables where schemaname = 'pgboss' and relname = 'job_common'`,
+  );
+  const rows = ((result as { rows?: unknown[] }).rows ?? result) as { n: number }[];
+  return rows[0].n;
+}
+
+/** What the planner expects the queue to hold: what pg-boss's fetch is planned on. */
+async function estimatedRows(): Promise<number> {
+  const result = await t.deps.db.execute(
+    sql`explain (format json) select id from pgboss.job_common where name = ${PREPARE_INTENT_JOB}`,
+  );
+  const rows = ((result as { rows?: unknown[] }).rows ?? result) as Record<string, unknown>[];
+  const plan = Object.values(rows[0])[0];
+  const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as { Plan: { "Plan Rows": number } }[];
+  return parsed[0].Plan["Plan Rows"];
+}
+
+test("relaying a burst of jobs analyses the job table: the planner sees the backlog", async () => {
+  const before = await analyses();
+  const count = ANALYZE_AFTER_JOBS + 50;
+  const params = new Params();
+  const parts = Array.from(
+    { length: count },
+    (_, i) => `j${i} as (${t.deps.jobs.sendPart(params, PREPARE_INTENT_JOB, { paymentId: `stat${i}` })})`,
+  );
+  await statementRunner(t.deps.database)(`with ${parts.join(",\n")} select 1`, params.values);
+  t.deps.jobs.relaySoon();
+  await eventually(async () => ((await analyses()) > before ? true : undefined), 20_000);
+  const estimate = await estimatedRows();
+  assert.ok(estimate > count / 2, `the planner expects ${estimate} queued jobs, not about ${count}`);
+});
