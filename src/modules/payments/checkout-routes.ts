@@ -4,6 +4,7 @@ import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { serveScript } from "../../platform/http/html.ts";
+import { createdRoute } from "../../platform/http/routes.ts";
 import { Body, Nullable } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
@@ -192,33 +193,30 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
     },
   );
 
-  app.post(
+  createdRoute(
+    app,
     "/checkout/:price_id/payments",
     {
       config: { public: true },
-      schema: {
-        operationId: "createCheckoutPayment",
-        tags,
-        summary: "Start paying a price from the hosted page; answers the payment token once",
-        params: PriceParams,
-        body: Body({
-          email: Type.String({ format: "email", maxLength: 254 }),
-          payment_provider: Method,
-          amount: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 64 })])),
-          trigger_data_input: Type.Optional(
-            Body({
-              params_data_input: Type.Record(Type.String(), Type.Unknown(), {
-                description: "The trigger's parameters, keyed by name (checked against its params_data)",
-              }),
+      operationId: "createCheckoutPayment",
+      tags,
+      summary: "Start paying a price from the hosted page; answers the payment token once",
+      params: PriceParams,
+      body: Body({
+        email: Type.String({ format: "email", maxLength: 254 }),
+        payment_provider: Method,
+        amount: Type.Optional(Type.Union([Type.Number(), Type.String({ maxLength: 64 })])),
+        trigger_data_input: Type.Optional(
+          Body({
+            params_data_input: Type.Record(Type.String(), Type.Unknown(), {
+              description: "The trigger's parameters, keyed by name (checked against its params_data)",
             }),
-          ),
-        }),
-        response: {
-          201: Type.Object({ id: Type.String(), payment_token: Type.String(), status: Type.String() }),
-        },
-      },
+          }),
+        ),
+      }),
+      resource: Type.Object({ id: Type.String(), payment_token: Type.String(), status: Type.String() }),
     },
-    async (request, reply) => {
+    async (request) => {
       const price = await priceById(deps, request.params.price_id);
       const { row, token } = await openCheckoutPayment(
         deps,
@@ -232,7 +230,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
         },
         request.ip,
       );
-      return reply.code(201).send({ id: row.id, payment_token: token, status: row.status });
+      return { id: row.id, payment_token: token, status: row.status };
     },
   );
 

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { listResponse, pageFields, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { pageFields } from "../../platform/http/pagination.ts";
+import { listRoute } from "../../platform/http/routes.ts";
 import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { newNonce, sendPage } from "../../platform/pages/html.ts";
@@ -33,24 +34,18 @@ const MailQuery = Type.Object(
  * the mails the sandbox mailer sent, in full, to the people entitled to read them.
  */
 export async function sandboxInboxRoutes(app: Server, deps: Deps) {
-  app.get(
+  listRoute(
+    app,
     "/sandbox/mail",
     {
-      schema: {
-        operationId: "listSandboxMail",
-        tags,
-        summary:
-          "Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first",
-        querystring: MailQuery,
-        response: { 200: listResponse(Mail, "Mails, newest first") },
-      },
+      operationId: "listSandboxMail",
+      tags,
+      summary: "Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first",
+      querystring: MailQuery,
+      item: Mail,
+      answer: "Mails, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await listMails(deps, request.actor, page, request.query.to);
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => listMails(deps, request.actor, page, request.query.to),
   );
 
   app.get(
