@@ -16,27 +16,42 @@ const tags = ["kyc widget"];
 // only warnings and errors, which carry no URL.
 const QUIET = "warn";
 const DOCUMENT_LIMIT = 1024 * 1024;
-const Token = Type.Object({ edit_token: Type.String({ minLength: 20, maxLength: 128 }) });
-const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+const Token = Type.Object({
+  edit_token: Type.String({
+    minLength: 20,
+    maxLength: 128,
+    description: "The KYC record's edit_token (`kyc_et_…`): the widget's credential",
+  }),
+});
+const Text = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, description });
 
 const DetailsForm = Body({
-  first_name: Text(100),
-  last_name: Text(100),
-  email: Type.String({ format: "email", maxLength: 320 }),
-  dob: Type.String({ format: "date" }),
-  country: Type.Union([Type.Literal("US"), Type.Literal("GB"), Type.Literal("FR"), Type.Literal("DE")]),
-  address_line1: Text(200),
-  city: Text(100),
-  postal_code: Text(20),
-  tos: Type.Literal("accepted"),
+  first_name: Text(100, "The seller's given name"),
+  last_name: Text(100, "The seller's family name"),
+  email: Type.String({ format: "email", maxLength: 320, description: "The seller's email" }),
+  dob: Type.String({ format: "date", description: "Date of birth, YYYY-MM-DD" }),
+  country: Type.Union([Type.Literal("US"), Type.Literal("GB"), Type.Literal("FR"), Type.Literal("DE")], {
+    description: "Country of residence",
+  }),
+  address_line1: Text(200, "Street address"),
+  city: Text(100, "City"),
+  postal_code: Text(20, "Postal code"),
+  tos: Type.Literal("accepted", { description: "The seller accepts the provider's terms" }),
 });
 
 const BankForm = Body({
-  account_holder_name: Text(200),
-  routing_number: Type.String({ pattern: "^[0-9]{9}$" }),
-  account_number: Type.String({ pattern: "^[0-9]{4,17}$" }),
-  country: Type.Literal("US"),
-  currency: Type.Literal("usd"),
+  account_holder_name: Text(200, "The account holder's name"),
+  routing_number: Type.String({
+    pattern: "^[0-9]{9}$",
+    description: "The bank's 9-digit ABA routing number",
+  }),
+  account_number: Type.String({
+    pattern: "^[0-9]{4,17}$",
+    description: "The account number, 4 to 17 digits",
+  }),
+  country: Type.Literal("US", { description: "The bank's country: US only" }),
+  currency: Type.Literal("usd", { description: "The payout currency: usd only" }),
 });
 
 function secureHeaders(reply: FastifyReply, csp: string) {

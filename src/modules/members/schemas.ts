@@ -3,29 +3,47 @@ import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/sche
 import { App } from "../apps/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
-const Role = Type.Union([Type.Literal("owner"), Type.Literal("developer")]);
-
-export const Member = Type.Object({
-  id: Type.String(),
-  user_id: Nullable(Type.String({ description: "Null until the invitation is accepted" })),
-  email: Type.String(),
-  role: Role,
-  user: Nullable(UserSummary),
-  app: App,
-  invite_token: Nullable(
-    Type.String({ description: "Answered once, when the member is invited; null afterwards" }),
-  ),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+const Role = Type.Union([Type.Literal("owner"), Type.Literal("developer")], {
+  description: "`owner` (everything, members and deletion included) or `developer` (the app's resources)",
 });
+
+export const Member = Type.Object(
+  {
+    id: Type.String({ description: "The member's id (`mem_…`)" }),
+    user_id: Nullable(Type.String({ description: "Null until the invitation is accepted" })),
+    email: Type.String({ description: "The address the invitation was sent to" }),
+    role: Role,
+    user: Nullable(UserSummary),
+    app: App,
+    invite_token: Nullable(
+      Type.String({ description: "Answered once, when the member is invited; null afterwards" }),
+    ),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: "A person's role on an app, or a pending invitation (user_id null)" },
+);
 
 export const MemberParams = Type.Object({
-  app_id: Type.String({ maxLength: 64 }),
-  member_id: Type.String({ maxLength: 64 }),
+  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
+  member_id: Type.String({ maxLength: 64, description: "The member's id" }),
 });
-export const InviteBody = Body({ email: Type.String({ format: "email", maxLength: 254 }), role: Role });
+export const InviteBody = Body({
+  email: Type.String({
+    format: "email",
+    maxLength: 254,
+    description: "Who to invite; the invitation is mailed here",
+  }),
+  role: Role,
+});
 export const ChangeRoleBody = Body({ role: Role });
-export const AcceptBody = Body({ invite_token: Type.String({ minLength: 1, maxLength: 256 }) });
+export const AcceptBody = Body({
+  invite_token: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: "The invitation's token (`inv_…`), from the invitation mail's link",
+  }),
+});
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Member });

@@ -11,9 +11,9 @@ import { listMails } from "./service.ts";
 const tags = ["sandbox"];
 
 const Mail = Type.Object({
-  id: Type.String(),
+  id: Type.String({ description: "The mail's id (`mail_…`)" }),
   to: Type.String({ description: "The recipient's address" }),
-  subject: Type.String(),
+  subject: Type.String({ description: "The subject line" }),
   text: Type.String({ description: "The whole message, links and tokens included" }),
   app_id: Nullable(Type.String({ description: "The app the mail is about, if any" })),
   created_at: Timestamp,

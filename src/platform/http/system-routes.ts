@@ -15,13 +15,12 @@ export interface HealthChecks {
   state(probeDatabase: boolean): Promise<HealthState>;
 }
 
-const Healthy = Type.Object({ status: Type.Literal("ok") });
+const Healthy = Type.Object({ status: Type.Literal("ok", { description: "The process serves requests" }) });
 const NotReady = Type.Object({
-  status: Type.Union([
-    Type.Literal("starting"),
-    Type.Literal("draining"),
-    Type.Literal("database_unreachable"),
-  ]),
+  status: Type.Union(
+    [Type.Literal("starting"), Type.Literal("draining"), Type.Literal("database_unreachable")],
+    { description: "Why the process does not take requests now: starting, shutting down, or no database" },
+  ),
 });
 
 /**

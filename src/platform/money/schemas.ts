@@ -21,17 +21,24 @@ export const PriceItem = Type.Object(
     provider_processing_fee_percent: Amount("The provider's fee percent"),
     platform_fee: Amount("The platform fee percent"),
     app_fee: Amount("The app fee percent applied (0 for individual apps)"),
-    app_type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")]),
+    app_type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")], {
+      description: "The app's type: individual or marketplace",
+    }),
     ...breakdown("the charge currency"),
     processing_fee_amount: Amount("What the payment provider keeps"),
     conversion: Nullable(
-      Type.Object({
-        currency: Type.String({ description: "The price's currency" }),
-        exchange: Amount("Charge-currency units per price-currency unit"),
-        converted_amount: Amount("The price in the charge currency"),
-        converted_amount_net: Amount("The seller's share in the charge currency"),
-        ...breakdown("the price's currency"),
-      }),
+      Type.Object(
+        {
+          currency: Type.String({ description: "The price's currency" }),
+          exchange: Amount("Charge-currency units per price-currency unit"),
+          converted_amount: Amount("The price in the charge currency"),
+          converted_amount_net: Amount("The seller's share in the charge currency"),
+          ...breakdown("the price's currency"),
+        },
+        {
+          description: "The breakdown in the price's own currency, when it differs from the charge currency",
+        },
+      ),
     ),
   },
   { description: "Fee breakdown; every part in minor units adds up to amount_total" },
