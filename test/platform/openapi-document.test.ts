@@ -108,6 +108,52 @@ test("hosted pages answer text/html", () => {
   }
 });
 
+test("every property, parameter and response header is described", () => {
+  const schemas = doc.components.schemas as Record<string, { description?: string }>;
+  const described = (schema: unknown) => {
+    const node = schema as { description?: string; $ref?: string };
+    if (node.description) return true;
+    // A reference is described by its component (OpenAPI lists the component's description there).
+    return node.$ref !== undefined && Boolean(schemas[node.$ref.split("/").at(-1) ?? ""]?.description);
+  };
+  const missing: string[] = [];
+  const walk = (node: unknown, at: string) => {
+    if (!node || typeof node !== "object") return;
+    const value = node as Record<string, unknown>;
+    const properties = value.properties as Record<string, unknown> | undefined;
+    if (properties && typeof properties === "object" && !Array.isArray(properties)) {
+      for (const [name, property] of Object.entries(properties)) {
+        if (!described(property)) missing.push(`${at}/properties/${name}`);
+      }
+    }
+    for (const [key, child] of Object.entries(value))
+      if (key !== "examples" && key !== "example") walk(child, `${at}/${key}`);
+  };
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (!described(schema)) missing.push(`#/components/schemas/${name}`);
+    walk(schema, `#/components/schemas/${name}`);
+  }
+  for (const { method, path, op } of operations()) {
+    const at = `${method} ${path}`;
+    for (const parameter of (op.parameters ?? []) as { name: string; in: string; description?: string }[]) {
+      if (!parameter.description) missing.push(`${at} ${parameter.in} parameter ${parameter.name}`);
+    }
+    walk(op.requestBody, `${at} body`);
+    for (const [status, answer] of Object.entries(op.responses)) {
+      const headers = (answer as { headers?: Record<string, { description?: string }> }).headers ?? {};
+      for (const [name, header] of Object.entries(headers)) {
+        if (!header.description) missing.push(`${at} ${status} header ${name}`);
+      }
+      walk(answer.content, `${at} ${status}`);
+    }
+  }
+  assert.deepEqual(missing, [], "undescribed");
+  // The walk can fail: a property without a description is caught.
+  const before = missing.length;
+  walk({ properties: { undescribed: { type: "string" } } }, "control");
+  assert.equal(missing.length, before + 1);
+});
+
 test("request bodies and problems carry examples, each valid against its own schema", () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);
