@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 export const ApiKey = Type.Object(
   {
@@ -37,6 +37,20 @@ export const ApiKeyParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),
   key_id: Type.String({ maxLength: 64, description: "The key's id" }),
 });
+
+const KEY = { id: "key_01m87s3v8jz4yz6eckzkdvqhg4", name: "Checkout server", prefix: "sk_test_3fQ9" };
+withExamples(ApiKey, {
+  ...KEY,
+  created_by: "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+  revoked_at: null,
+  created_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(CreatedApiKey, {
+  ...KEY,
+  key: "sk_test_3fQ9dWqz8Hc1Lr5VbKx0pNe7YtA2sJmU4gF6iZoC",
+  created_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(CreateApiKeyBody, { name: "Checkout server" });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ ApiKey, CreatedApiKey });

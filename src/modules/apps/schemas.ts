@@ -1,5 +1,12 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
 export const AppPermissions = Type.Object(
@@ -61,6 +68,19 @@ export const CreateAppBody = Body({
   kyc_return_url: Type.Optional(ReturnUrl),
 });
 withExamples(CreateAppBody, { name: "Ada's shop", type: "individual" });
+withExamples(App, {
+  id: "app_01m87s3v8h13edjthr38t9cfv8",
+  name: "Ada's shop",
+  type: "marketplace",
+  kyc_return_url: "https://shop.example.com/sellers/done",
+  use_explorer: true,
+  permissions: { can_view: true, can_edit: true, can_delete: true, can_edit_members: true },
+  app_fee: 5,
+  user: exampleOf(UserSummary),
+  is_member: true,
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
 
 export const UpdateAppBody = Body({
   name: Type.Optional(Name),
@@ -68,6 +88,11 @@ export const UpdateAppBody = Body({
   use_explorer: Type.Optional(UseExplorer),
   type: Type.Optional(AppType),
   kyc_return_url: Type.Optional(ReturnUrl),
+});
+withExamples(UpdateAppBody, {
+  type: "marketplace",
+  app_fee: 5,
+  kyc_return_url: "https://shop.example.com/sellers/done",
 });
 
 export const AppParams = Type.Object({ app_id: Type.String({ maxLength: 64, description: "The app's id" }) });

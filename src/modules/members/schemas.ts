@@ -1,5 +1,12 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
@@ -44,6 +51,21 @@ export const AcceptBody = Body({
     description: "The invitation's token (`inv_…`), from the invitation mail's link",
   }),
 });
+
+withExamples(Member, {
+  id: "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+  user_id: null,
+  email: "grace@example.com",
+  role: "developer",
+  user: null,
+  app: exampleOf(App),
+  invite_token: "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(InviteBody, { email: "grace@example.com", role: "developer" });
+withExamples(ChangeRoleBody, { role: "owner" });
+withExamples(AcceptBody, { invite_token: "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw" });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Member });

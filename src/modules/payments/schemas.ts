@@ -1,6 +1,13 @@
 import { Type } from "typebox";
 import { pageFields } from "../../platform/http/pagination.ts";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 
@@ -94,7 +101,7 @@ const ChainOutput = (chain: string) =>
       {
         output: Type.Record(Type.String(), Type.Unknown(), {
           description:
-            "What the chain reported for the call (e.g. NEAR: return value and logs; Solana: slot; WAX: block number)",
+            "What the chain reported for the call (e.g. EVM: block number, gas used; NEAR: return value and logs; Solana: slot)",
         }),
       },
       { description: `The ${chain} call's outcome; null unless the trigger ran on ${chain}` },
@@ -205,7 +212,7 @@ export const CreatePaymentBody = Body({
   ),
 });
 withExamples(CreatePaymentBody, {
-  price_id: "prc_01J9Z3K6",
+  price_id: "price_01m87s3v8k4r2fjc23vtvkbtjh",
   payment_provider: "card",
   shopper_email: "ada@example.com",
 });
@@ -270,6 +277,67 @@ withExamples(ConfirmPaymentBody, {
 
 export const ReasonBody = Body({
   reason: Type.Optional(Type.String({ maxLength: 500, description: "Why, kept with the payment" })),
+});
+withExamples(ReasonBody, { reason: "The shopper asked by phone" });
+
+// A $25.00 ticket sold by a marketplace seller, paid by card: docs/fees.md's arithmetic.
+withExamples(PriceItem, {
+  currency: "usd",
+  provider_min_amount_fee: 0.3,
+  provider_processing_fee_percent: 2.9,
+  platform_fee: 1,
+  app_fee: 5,
+  app_type: "marketplace",
+  amount: 25,
+  amount_total: 25.75,
+  amount_transaction_fee: 0.75,
+  amount_app_transaction_fee: 0,
+  amount_platform: 0.25,
+  amount_seller: 23.5,
+  amount_app: 1.25,
+  processing_fee_amount: 0.75,
+  conversion: null,
+});
+withExamples(Payment, {
+  id: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+  status: "paid",
+  final_amount: 25.75,
+  payment_provider: "card",
+  trigger_data_input: {
+    params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 3 },
+  },
+  transaction_id: "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+  transaction_url:
+    "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+  price_item: exampleOf(PriceItem),
+  transaction_response: {
+    error: null,
+    near: null,
+    evm: {
+      output: {
+        block_number: 7123456,
+        block_hash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+        gas_used: "51234",
+        logs: 1,
+      },
+    },
+    wax: null,
+    solana: null,
+  },
+  confirmation_status: {
+    average_seconds: 12,
+    progress: 100,
+    required_confirmations: 3,
+    confirmations: 3,
+    confirmed: true,
+  },
+  app: exampleOf(App),
+  price: exampleOf(Price),
+  payment_token: null,
+  next_action: null,
+  shopper_email: "ada@example.com",
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:31:00.000Z",
 });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.

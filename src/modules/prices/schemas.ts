@@ -113,7 +113,38 @@ export const CreatePriceBody = Body({
   kyc_id: Type.Optional(LinkId(KYC_ID)),
   expires_at: Type.Optional(ExpiresAt),
 });
-withExamples(CreatePriceBody, { name: "Concert ticket", amount: "25.00", currency: "usd", type: "static" });
+withExamples(CreatePriceBody, {
+  name: "Concert ticket",
+  amount: "25.00",
+  currency: "usd",
+  type: "static",
+  trigger_id: "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+  kyc_id: "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+});
+const PUBLIC_FIELDS = {
+  id: "price_01m87s3v8k4r2fjc23vtvkbtjh",
+  type: "static",
+  currency: "usd",
+  amount: 25,
+  amount_decimal: "25.00",
+  name: "Concert ticket",
+  expired: false,
+  views: 12,
+  network_type: "testnet",
+  contract: null,
+  chain: null,
+  category: "payment",
+  created_at: "2026-11-24T21:30:00.000Z",
+};
+withExamples(Price, {
+  ...PUBLIC_FIELDS,
+  kyc_id: "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+  trigger_id: "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+  metadata: { event: "Autumn concert", seat_map: "hall-a" },
+  expires_at: null,
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(PublicPrice, PUBLIC_FIELDS);
 
 export const UpdatePriceBody = Body({
   name: Type.Optional(Name),
@@ -132,6 +163,7 @@ export const UpdatePriceBody = Body({
     Type.Boolean({ description: "true expires the price now; false clears a manual expiry" }),
   ),
 });
+withExamples(UpdatePriceBody, { amount: "30.00", expires_at: "2026-12-31T23:00:00.000Z" });
 
 export const PriceParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),

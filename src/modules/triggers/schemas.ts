@@ -1,5 +1,12 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Wallet } from "../wallets/schemas.ts";
 import { CallData, CallDataInput } from "./call-schemas.ts";
@@ -153,6 +160,59 @@ export const RenderedCall = Type.Object(
 export const TriggerParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),
   trigger_id: Type.String({ maxLength: 64, description: "The trigger's id" }),
+});
+
+const EVM_CALL = {
+  contract_id: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  method_name: "mintTo",
+  abi: '[{"type":"function","name":"mintTo","stateMutability":"nonpayable","inputs":[{"name":"to","type":"address"},{"name":"amount","type":"uint256"}],"outputs":[]}]',
+  gas_limit: "100000",
+  data_input: { to: "{{receiver}}", amount: "{{quantity}}" },
+};
+const PARAMS_DATA = {
+  string: { name: "receiver", desc: "Who receives the tokens", is_ethereum_address: true },
+  number: { name: "quantity", desc: "How many" },
+};
+const PARAMS_INPUT = { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 3 };
+withExamples(Trigger, {
+  id: "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+  name: "Mint tickets",
+  custom_address_enabled: false,
+  custom_address: null,
+  call_data: {
+    near: null,
+    evm: { ...EVM_CALL, method_type: "nonpayable", template: null, data: [] },
+    wax: null,
+    solana: null,
+  },
+  app: exampleOf(App),
+  wallet: exampleOf(Wallet),
+  params_data: PARAMS_DATA,
+  params_data_input: PARAMS_INPUT,
+  params_data_example: JSON.stringify(PARAMS_INPUT),
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(CreateTriggerBody, {
+  name: "Mint tickets",
+  wallet_id: "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+  call_data: { evm: EVM_CALL },
+  params_data: PARAMS_DATA,
+  params_data_input: PARAMS_INPUT,
+});
+withExamples(UpdateTriggerBody, { name: "Mint tickets (VIP)" });
+withExamples(RenderBody, { params_data_input: PARAMS_INPUT });
+withExamples(RenderedCall, {
+  chain: "evm",
+  evm: {
+    from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    to: "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+    data: "0x449a52f800000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c80000000000000000000000000000000000000000000000000000000000000003",
+    value: "0",
+    gas_limit: "100000",
+    function_name: "mintTo",
+    args: ["0x70997970C51812dc3A010C7d01b50e0d17dc79C8", "3"],
+  },
 });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.

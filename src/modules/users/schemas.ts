@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { Body, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { Body, exampleOf, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 export const UserProfile = Type.Object(
   {
@@ -72,6 +72,26 @@ export const LoginResponse = Type.Object(
   },
   { description: "A new session" },
 );
+
+withExamples(UserProfile, {
+  id: "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+  username: "ada",
+  email: "ada@example.com",
+  first_name: "Ada",
+  last_name: "Lovelace",
+  role: "user",
+  created_at: "2026-11-24T21:30:00.000Z",
+  disabled: false,
+});
+withExamples(UserSummary, {
+  id: "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+  username: "ada",
+  first_name: "Ada",
+  last_name: "Lovelace",
+});
+const SESSION_TOKEN = "ust_xyCGRLDsWQspMtMb2pPDsr5iBU9iYRNO5_uxNisA9VrM";
+withExamples(SignupResponse, { user: exampleOf(UserProfile), token: SESSION_TOKEN });
+withExamples(LoginResponse, { token: SESSION_TOKEN, expires_at: "2026-11-25T09:30:00.000Z" });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ UserProfile, UserSummary, SignupResponse, LoginResponse });

@@ -1,5 +1,12 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 
 const ChainType = Type.Union(
@@ -169,6 +176,30 @@ export const WalletParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),
   wallet_id: Type.String({ maxLength: 64, description: "The wallet's id" }),
 });
+
+withExamples(Wallet, {
+  id: "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+  name: "Minting wallet",
+  type: "evm",
+  managed: true,
+  wallet_data: {
+    near: null,
+    evm: {
+      network_id: "11155111",
+      account_id: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      test_network: true,
+      private_key: null,
+    },
+    wax: null,
+    solana: null,
+  },
+  app: exampleOf(App),
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+  magic_network: "testnet",
+});
+withExamples(CreateWalletBody, { name: "Minting wallet", type: "evm" });
+withExamples(UpdateWalletBody, { name: "Minting wallet (main)" });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Wallet });

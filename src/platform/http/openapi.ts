@@ -120,13 +120,17 @@ function nameSchemas(doc: Schema): Schema {
     if (typeof title !== "string" || !/^[A-Z][A-Za-z]+$/.test(title) || !("type" in out || "anyOf" in out)) {
       return out;
     }
-    const text = JSON.stringify(out);
+    // Examples are an annotation: where the schema is a whole answer they move to the media type
+    // (so that occurrence has none), and that is no variant.
+    const text = JSON.stringify({ ...out, examples: undefined });
     const earlier = seen.get(title);
     if (earlier === undefined) {
       seen.set(title, text);
       components[title] = out;
     } else if (earlier !== text) {
       return out; // A variant of the named schema (picked or widened): kept inline, never misnamed.
+    } else if (out.examples !== undefined) {
+      components[title] = out;
     }
     return { $ref: `#/components/schemas/${title}` };
   };
@@ -164,6 +168,54 @@ function mergeSharedTemplates(doc: Schema): Schema {
     }
     paths[template] = { ...operations, ...paths[template] };
     delete paths[path];
+  }
+  return doc;
+}
+
+/**
+ * An example of a schema made of its parts' examples: its own, its component's, a list of one item's,
+ * or an object of its properties' (undefined when a required property has none).
+ */
+function exampleOf(schema: Schema, components: Record<string, Schema>, depth = 0): unknown {
+  if (depth > 10) return undefined;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (typeof schema.$ref === "string") {
+    const component = components[schema.$ref.split("/").at(-1) ?? ""];
+    return component && exampleOf(component, components, depth + 1);
+  }
+  if (schema.type === "array" && schema.items) {
+    const item = exampleOf(schema.items as Schema, components, depth + 1);
+    return item === undefined ? undefined : [item];
+  }
+  if (schema.type !== "object" || !schema.properties) return undefined;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const example: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(schema.properties as Record<string, Schema>)) {
+    const value = exampleOf(property, components, depth + 1);
+    if (value !== undefined) example[name] = value;
+    else if (required.has(name)) return undefined;
+  }
+  return example;
+}
+
+/**
+ * Gives each JSON request body and successful answer an example Swagger UI shows and Redocly checks:
+ * where its schema has none of its own (a list, a wrapper), one made of its parts' examples.
+ */
+function addExamples(doc: Schema): Schema {
+  const components = (doc.components as Schema).schemas as Record<string, Schema>;
+  for (const operations of Object.values(doc.paths as Record<string, Record<string, Schema>>)) {
+    for (const operation of Object.values(operations)) {
+      const answers = Object.entries((operation.responses as Record<string, Schema> | undefined) ?? {})
+        .filter(([status]) => status.startsWith("2"))
+        .map(([, answer]) => answer);
+      for (const holder of [operation.requestBody as Schema | undefined, ...answers]) {
+        const media = (holder?.content as Record<string, Schema> | undefined)?.["application/json"];
+        if (!media?.schema || "example" in media || "examples" in media) continue;
+        const example = exampleOf(media.schema as Schema, components);
+        if (example !== undefined) media.example = example;
+      }
+    }
   }
   return doc;
 }
@@ -213,7 +265,7 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
-      return mergeSharedTemplates(addIdempotencyHeaders(nameSchemas(doc), honoured)) as never;
+      return mergeSharedTemplates(addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured))) as never;
     },
   });
   await app.register(swaggerUi, {

@@ -76,3 +76,8 @@ export function withExamples<T extends TSchema>(schema: T, ...examples: unknown[
   (schema as { examples?: unknown[] }).examples = examples;
   return schema;
 }
+
+/** A schema's first example, to build the examples of the schemas that embed it. */
+export function exampleOf(schema: TSchema): unknown {
+  return (schema as { examples?: unknown[] }).examples?.[0];
+}
