@@ -156,7 +156,7 @@ test("every property, parameter and response header is described", () => {
   assert.equal(missing.length, before + 1);
 });
 
-test("request bodies and problems carry examples, each valid against its own schema", () => {
+test("request bodies, successful answers and problems carry examples, each valid against its own schema", () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);
   const examples: { at: string; schema: object; example: unknown }[] = [];
@@ -175,11 +175,21 @@ test("request bodies and problems carry examples, each valid against its own sch
   };
   walk(doc.paths, "#/paths");
   walk(doc.components.schemas, "#/components/schemas");
-  const bodyExample = (path: string) => find("POST", path).requestBody?.content["application/json"].example;
-  for (const path of ["/auth/signup", "/auth/login", "/apps", "/prices/{app_id}"])
-    assert.ok(bodyExample(path), path);
-  assert.ok(bodyExample("/payments/{app_id}"), "creating a payment");
-  assert.ok(bodyExample("/payments/{app_id}/{payment_id}/confirm"), "confirming a payment");
+  // Every JSON request body and every successful JSON answer shows one (Swagger UI fills it in).
+  const without: string[] = [];
+  for (const { method, path, op } of operations()) {
+    const body = op.requestBody?.content["application/json"];
+    if (body && body.example === undefined) without.push(`${method} ${path} request body`);
+    for (const [status, answer] of Object.entries(op.responses)) {
+      const media = answer.content?.["application/json"] as { example?: unknown } | undefined;
+      if (status.startsWith("2") && media && media.example === undefined)
+        without.push(`${method} ${path} ${status}`);
+    }
+  }
+  assert.deepEqual(without, [], "without an example");
+  const answerExample = (path: string) =>
+    (find("GET", path).responses["200"].content?.["application/json"] as { example: unknown }).example;
+  assert.ok(Array.isArray(answerExample("/payments/{app_id}")), "a list's example is a list");
   assert.ok(
     examples.some((e) => e.at === "#/components/schemas/Problem"),
     "the problem",

@@ -82,7 +82,9 @@ export async function auctionRoutes(app: Server, deps: Deps) {
         summary: "Rename an auction, or change its starting amount and currency before the first bid",
         params: AuctionIdParams,
         body: UpdateAuctionBody,
-        response: { 200: Type.String({ description: "The auction's id" }) },
+        response: {
+          200: Type.String({ description: "The auction's id", examples: ["auc_01m87s3v8k4r2fjc23vtvkbtjp"] }),
+        },
       },
     },
     async (request, reply) =>

@@ -1,5 +1,13 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
+import { App } from "../apps/schemas.ts";
 import { Payment } from "../payments/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 
@@ -192,6 +200,115 @@ export const BidParams = Type.Object({
   app_id: AppId,
   auction_id: AuctionId,
   bid_id: IdParam("The bid's id"),
+});
+
+const NOW = "2026-11-24T21:30:00.000Z";
+const AUCTION_ID = "auc_01m87s3v8k4r2fjc23vtvkbtjp";
+withExamples(Shopper, {
+  id: "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+  phone_or_email: "grace@example.com",
+  auth_method: "email",
+  created_at: NOW,
+  disabled: false,
+});
+const BID_PRICE = {
+  ...(exampleOf(Price) as object),
+  id: "price_01m87s3v8k4r2fjc23vtvkbtjj",
+  type: "dynamic",
+  name: "Signed guitar: bid",
+  amount: 100,
+  amount_decimal: "100.00",
+  category: "bid",
+  kyc_id: null,
+  metadata: { auction_id: AUCTION_ID },
+};
+const BID_PAYMENT = exampleOf(Payment) as Record<string, unknown>;
+withExamples(Bid, {
+  id: "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+  auction: AUCTION_ID,
+  currency: "usd",
+  currency_conversion: null,
+  amount: 120,
+  status: "placed",
+  reason: null,
+  shopper: exampleOf(Shopper),
+  payment: {
+    ...BID_PAYMENT,
+    id: "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+    status: "hold",
+    final_amount: 123.58,
+    transaction_id: null,
+    transaction_url: null,
+    transaction_response: { error: null, near: null, evm: null, wax: null, solana: null },
+    confirmation_status: {
+      ...(BID_PAYMENT.confirmation_status as object),
+      progress: 0,
+      confirmations: 0,
+      confirmed: false,
+    },
+    price: BID_PRICE,
+    price_item: {
+      ...(BID_PAYMENT.price_item as object),
+      amount: 120,
+      amount_total: 123.58,
+      amount_transaction_fee: 3.58,
+      amount_platform: 1.2,
+      amount_seller: 112.8,
+      amount_app: 6,
+      processing_fee_amount: 3.58,
+    },
+  },
+  created_at: NOW,
+  updated_at: NOW,
+});
+withExamples(Auction, {
+  id: AUCTION_ID,
+  app: exampleOf(App),
+  currency: "usd",
+  currency_conversion: null,
+  amount: 100,
+  current_amount: 120,
+  min_increment: 5,
+  name: "Signed guitar",
+  expired: false,
+  views: 42,
+  network_type: "testnet",
+  ends_at: "2026-11-30T20:00:00.000Z",
+  trigger_id: "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+  winner_bid_id: null,
+  bids: [exampleOf(Bid)],
+  on_bid_payment_intent: BID_PRICE,
+  on_end_payment_intent: {
+    ...BID_PRICE,
+    id: "price_01m87s3v8k4r2fjc23vtvkbtjk",
+    type: "static",
+    name: "Signed guitar",
+    category: "auction",
+  },
+  created_at: NOW,
+  updated_at: NOW,
+});
+withExamples(CreateAuctionBody, {
+  name: "Signed guitar",
+  amount: "100.00",
+  currency: "usd",
+  ends_at: "2026-11-30T20:00:00.000Z",
+  min_increment: "5.00",
+  trigger_id: "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+});
+withExamples(UpdateAuctionBody, { name: "Signed guitar (1962)" });
+withExamples(CodeBody, { email: "grace@example.com" });
+withExamples(SessionBody, { email: "grace@example.com", code: "402913" });
+withExamples(ShopperSession, {
+  token: "shp_Z3JhY2VAZXhhbXBsZS5jb20tc2Vzc2lvbi10b2tlbi0x",
+  expires_at: "2026-11-25T09:30:00.000Z",
+  shopper: exampleOf(Shopper),
+});
+withExamples(UpdateShopperBody, { disabled: true });
+withExamples(CreateBidBody, {
+  amount: "120.00",
+  payment_method: { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" },
+  trigger_data_input: { params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" } },
 });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.

@@ -1,5 +1,5 @@
 import { type Static, Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 // The shapes the interface leaves open, modelled on Stripe Connect's account object.
 export const PayoutSchedule = Type.Object(
@@ -202,6 +202,47 @@ export const KycParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),
   kyc_id: Type.String({ maxLength: 64, description: "The KYC record's id" }),
 });
+
+// A seller just created: what the interface says a new record holds.
+withExamples(Kyc, {
+  id: "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+  identifier: "seller-4711",
+  edit_token: "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+  type: "app-user",
+  account_type: "express",
+  account_exists: false,
+  country: null,
+  email: "seller@example.com",
+  business_status: "pending",
+  details_submitted: false,
+  charges_enabled: false,
+  payouts_enabled: false,
+  needs_documents: true,
+  payout_schedule: null,
+  required_documents: null,
+  capabilities: null,
+  bank_accounts: null,
+  cards: null,
+  requirements: null,
+  active: true,
+  widget_url: "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+  account_id: null,
+  app: {
+    id: "app_01m87s3v8h13edjthr38t9cfv8",
+    name: "Ada's shop",
+    type: "marketplace",
+    status: "active",
+    use_explorer: true,
+    created_at: "2026-11-24T21:30:00.000Z",
+    updated_at: "2026-11-24T21:30:00.000Z",
+    kyc_return_url: "https://shop.example.com/sellers/done",
+    app_fee: 5,
+  },
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(CreateKycBody, { identifier: "seller-4711", email: "seller@example.com" });
+withExamples(UpdateKycBody, { active: false });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({

@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { AppError } from "../../platform/http/errors.ts";
-import { Body } from "../../platform/http/schemas.ts";
+import { Body, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { fieldErrors } from "../../platform/http/validation.ts";
 import type { KycContext } from "./context.ts";
@@ -39,6 +39,17 @@ const DetailsForm = Body({
   postal_code: Text(20, "Postal code"),
   tos: Type.Literal("accepted", { description: "The seller accepts the provider's terms" }),
 });
+withExamples(DetailsForm, {
+  first_name: "Jane",
+  last_name: "Doe",
+  email: "seller@example.com",
+  dob: "1990-04-12",
+  country: "US",
+  address_line1: "1 Main Street",
+  city: "Springfield",
+  postal_code: "12345",
+  tos: "accepted",
+});
 
 const BankForm = Body({
   account_holder_name: Text(200, "The account holder's name"),
@@ -52,6 +63,13 @@ const BankForm = Body({
   }),
   country: Type.Literal("US", { description: "The bank's country: US only" }),
   currency: Type.Literal("usd", { description: "The payout currency: usd only" }),
+});
+withExamples(BankForm, {
+  account_holder_name: "Jane Doe",
+  routing_number: "110000000",
+  account_number: "000123456789",
+  country: "US",
+  currency: "usd",
 });
 
 function secureHeaders(reply: FastifyReply, csp: string) {

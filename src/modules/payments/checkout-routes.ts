@@ -5,7 +5,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { serveScript } from "../../platform/http/html.ts";
 import { createdRoute } from "../../platform/http/routes.ts";
-import { Body, Nullable } from "../../platform/http/schemas.ts";
+import { Body, exampleOf, Nullable, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
@@ -86,6 +86,25 @@ const ShopperPayment = Type.Object({
     { description: "How far the chain has confirmed the contract call" },
   ),
 });
+
+withExamples(Summary, { price: "$25.00", converted: null, fees: "$0.75", total: "$25.75" });
+withExamples(ShopperPayment, {
+  id: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+  status: "pending",
+  final_amount: 25.75,
+  currency: "usd",
+  summary: exampleOf(Summary),
+  requires_payment_method: false,
+  next_action: {
+    type: "redirect_to_url",
+    url: "https://payments.example.com/sandbox/3ds/pi_01m87s3v8k4r2fjc23vtvkbtk3",
+  },
+  error: null,
+  transaction_id: null,
+  transaction_url: null,
+  confirmation_status: { progress: 0, confirmed: false },
+});
+const TOKEN = "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA";
 
 /** What the shopper's page may see of its payment: what it charges, no shares, no app, no other payments. */
 function shopperView(row: PaymentRow) {
@@ -236,36 +255,42 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
       tags,
       summary: "Start paying a price from the hosted page; answers the payment token once",
       params: PriceParams,
-      body: Body({
-        email: Type.String({
-          format: "email",
-          maxLength: 254,
-          description: "The shopper's email; the receipt goes here",
-        }),
-        payment_provider: Method,
-        amount: Type.Optional(
-          Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
-            description: "Only for dynamic prices: at least the price's amount",
+      body: withExamples(
+        Body({
+          email: Type.String({
+            format: "email",
+            maxLength: 254,
+            description: "The shopper's email; the receipt goes here",
           }),
-        ),
-        trigger_data_input: Type.Optional(
-          Body(
-            {
-              params_data_input: Type.Record(Type.String(), Type.Unknown(), {
-                description: "The trigger's parameters, keyed by name (checked against its params_data)",
-              }),
-            },
-            "Input for the price's trigger, run once the payment is paid",
+          payment_provider: Method,
+          amount: Type.Optional(
+            Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
+              description: "Only for dynamic prices: at least the price's amount",
+            }),
           ),
-        ),
-      }),
-      resource: Type.Object({
-        id: Type.String({ description: "The payment's id (`pay_…`)" }),
-        payment_token: Type.String({
-          description: "The payment's token: send it as `x-payment-token`; answered once",
+          trigger_data_input: Type.Optional(
+            Body(
+              {
+                params_data_input: Type.Record(Type.String(), Type.Unknown(), {
+                  description: "The trigger's parameters, keyed by name (checked against its params_data)",
+                }),
+              },
+              "Input for the price's trigger, run once the payment is paid",
+            ),
+          ),
         }),
-        status: Type.String({ description: "The payment's status: `pending`" }),
-      }),
+        { email: "ada@example.com", payment_provider: "card" },
+      ),
+      resource: withExamples(
+        Type.Object({
+          id: Type.String({ description: "The payment's id (`pay_…`)" }),
+          payment_token: Type.String({
+            description: "The payment's token: send it as `x-payment-token`; answered once",
+          }),
+          status: Type.String({ description: "The payment's status: `pending`" }),
+        }),
+        { id: "pay_01m87s3v8k4r2fjc23vtvkbtjm", payment_token: TOKEN, status: "pending" },
+      ),
     },
     async (request) => {
       const price = await priceById(deps, request.params.price_id);

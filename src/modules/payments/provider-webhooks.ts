@@ -35,12 +35,15 @@ export async function providerWebhookRoutes(app: Server, deps: Deps) {
             }),
           }),
           response: {
-            200: Type.Object({
-              received: Type.Boolean({ description: "Always true: the event is recorded" }),
-              duplicate: Type.Boolean({
-                description: "The event was received before, and is not applied again",
-              }),
-            }),
+            200: Type.Object(
+              {
+                received: Type.Boolean({ description: "Always true: the event is recorded" }),
+                duplicate: Type.Boolean({
+                  description: "The event was received before, and is not applied again",
+                }),
+              },
+              { examples: [{ received: true, duplicate: false }] },
+            ),
           },
         },
       },

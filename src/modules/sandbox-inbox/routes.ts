@@ -10,14 +10,28 @@ import { listMails } from "./service.ts";
 
 const tags = ["sandbox"];
 
-const Mail = Type.Object({
-  id: Type.String({ description: "The mail's id (`mail_…`)" }),
-  to: Type.String({ description: "The recipient's address" }),
-  subject: Type.String({ description: "The subject line" }),
-  text: Type.String({ description: "The whole message, links and tokens included" }),
-  app_id: Nullable(Type.String({ description: "The app the mail is about, if any" })),
-  created_at: Timestamp,
-});
+const Mail = Type.Object(
+  {
+    id: Type.String({ description: "The mail's id (`mail_…`)" }),
+    to: Type.String({ description: "The recipient's address" }),
+    subject: Type.String({ description: "The subject line" }),
+    text: Type.String({ description: "The whole message, links and tokens included" }),
+    app_id: Nullable(Type.String({ description: "The app the mail is about, if any" })),
+    created_at: Timestamp,
+  },
+  {
+    examples: [
+      {
+        id: "mail_01m87s3v8k4r2fjc23vtvkbtk0",
+        to: "grace@example.com",
+        subject: "Ada invited you to Ada's shop",
+        text: "Ada Lovelace invited you to Ada's shop as developer.\n\nAccept the invitation here:\nhttps://payments.example.com/invitations/inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+        app_id: "app_01m87s3v8h13edjthr38t9cfv8",
+        created_at: "2026-11-24T21:30:00.000Z",
+      },
+    ],
+  },
+);
 
 const MailQuery = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { COLLECTION_LIMITS } from "../../platform/chains/solana-compression.ts";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 export const SolanaWalletParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),
@@ -100,6 +100,45 @@ export const Collection = Type.Object(
   },
   { description: "A sized collection NFT (Metaplex) owned by a wallet" },
 );
+
+withExamples(CreateTreeBody, {
+  max_depth_size_pair: { max_depth: 14, max_buffer_size: 64 },
+  canopy_depth: 10,
+});
+withExamples(Tree, {
+  id: "tree_01m87s3v8k4r2fjc23vtvkbtjy",
+  address: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+  tx_signature: "",
+  status: "pending",
+  error: null,
+  max_depth: 14,
+  max_buffer_size: 64,
+  canopy_depth: 10,
+  account_size: 97272,
+  rent_lamports: "677922240",
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(CreateCollectionBody, {
+  name: "Autumn tickets",
+  symbol: "TIX",
+  uri: "https://shop.example.com/nft/collection.json",
+});
+withExamples(Collection, {
+  id: "col_01m87s3v8k4r2fjc23vtvkbtjz",
+  name: "Autumn tickets",
+  symbol: "TIX",
+  uri: "https://shop.example.com/nft/collection.json",
+  mint_address: "7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs",
+  token_account_address: "CuieVDEDtLo7FypA9SbLM9saXFdb1dsshEkyErMqkRQq",
+  metadata_account_address: "4fYNw3dojWmQ4dXtSGE9epjRGy9pFSx62YypT7avPYvA",
+  master_edition_account_address: "8HYXjZb1wUsX1B8L7HAhVBaa2hxUv6dFJzCmJ6eJkyyM",
+  tx_signature: "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+  status: "confirmed",
+  error: null,
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:20.000Z",
+});
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Tree, Collection });

@@ -1,5 +1,12 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { EVENT_TYPES } from "./event-types.ts";
 
 export const Endpoint = Type.Object(
@@ -90,6 +97,43 @@ export const CreateEndpointBody = Body({
     uniqueItems: true,
     description: `Event types, \`prefix.*\` or \`*\`. Types: ${EVENT_TYPES.join(", ")}`,
   }),
+});
+
+withExamples(Endpoint, {
+  id: "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+  app_id: "app_01m87s3v8h13edjthr38t9cfv8",
+  url: "https://shop.example.com/hooks/payments",
+  events: ["payment.*", "kyc.updated"],
+  secret: "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(Attempt, {
+  status_code: 200,
+  duration_ms: 84,
+  error: null,
+  response_excerpt: "ok",
+  attempted_at: "2026-11-24T21:31:00.500Z",
+});
+withExamples(Delivery, {
+  id: "whd_01m87s3v8k4r2fjc23vtvkbtjv",
+  endpoint_id: "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+  event: {
+    id: "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+    type: "payment.paid",
+    created_at: "2026-11-24T21:31:00.000Z",
+  },
+  status: "succeeded",
+  attempt_count: 1,
+  replay_of: null,
+  delivered_at: "2026-11-24T21:31:00.584Z",
+  attempts: [exampleOf(Attempt)],
+  created_at: "2026-11-24T21:31:00.000Z",
+  updated_at: "2026-11-24T21:31:00.584Z",
+});
+withExamples(CreateEndpointBody, {
+  url: "https://shop.example.com/hooks/payments",
+  events: ["payment.*", "kyc.updated"],
 });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.

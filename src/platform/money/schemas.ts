@@ -41,5 +41,27 @@ export const PriceItem = Type.Object(
       ),
     ),
   },
-  { description: "Fee breakdown; every part in minor units adds up to amount_total" },
+  {
+    description: "Fee breakdown; every part in minor units adds up to amount_total",
+    // A $25.00 price for a marketplace app paid by card (docs/fees.md's arithmetic).
+    examples: [
+      {
+        currency: "usd",
+        provider_min_amount_fee: 0.3,
+        provider_processing_fee_percent: 2.9,
+        platform_fee: 1,
+        app_fee: 5,
+        app_type: "marketplace",
+        amount: 25,
+        amount_total: 25.75,
+        amount_transaction_fee: 0.75,
+        amount_app_transaction_fee: 0,
+        amount_platform: 0.25,
+        amount_seller: 23.5,
+        amount_app: 1.25,
+        processing_fee_amount: 0.75,
+        conversion: null,
+      },
+    ],
+  },
 );

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import { invalid, notFound } from "../../../http/errors.ts";
-import { Body, Nullable } from "../../../http/schemas.ts";
+import { Body, exampleOf, Nullable, withExamples } from "../../../http/schemas.ts";
 import type { Server } from "../../../http/server.ts";
 import type { SandboxPaymentProvider } from "./provider.ts";
 
@@ -52,6 +52,26 @@ const Transfer = Type.Object({
   ),
   source_transaction: Nullable(Type.String({ description: "The sandbox intent the money came from" })),
   transfer_group: Nullable(Type.String({ description: "The payment id, for transfers of a payment" })),
+});
+withExamples(Transfer, {
+  id: "tr_01m87s3v8k4r2fjc23vtvkbtk1",
+  object: "transfer",
+  amount: 2350,
+  amount_reversed: 0,
+  currency: "usd",
+  created: 1795987860,
+  destination: "acct_1Q2w3E4r5T6y7U8i",
+  metadata: { payment_id: "pay_01m87s3v8k4r2fjc23vtvkbtjm", share: "seller" },
+  reversed: false,
+  reversals: {
+    object: "list",
+    data: [],
+    has_more: false,
+    total_count: 0,
+    url: "/v1/transfers/tr_01m87s3v8k4r2fjc23vtvkbtk1/reversals",
+  },
+  source_transaction: "pi_01m87s3v8k4r2fjc23vtvkbtk3",
+  transfer_group: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
 });
 
 // The page a 3-D Secure card's next action points at, standing in for the issuer's challenge.
@@ -124,19 +144,33 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
         tags,
         summary: "Answer the sandbox 3-D Secure challenge",
         params: Params,
-        body: Body({
-          outcome: Type.Union([Type.Literal("pass"), Type.Literal("fail")], {
-            description: "Whether the shopper passes or fails the check",
+        body: withExamples(
+          Body({
+            outcome: Type.Union([Type.Literal("pass"), Type.Literal("fail")], {
+              description: "Whether the shopper passes or fails the check",
+            }),
           }),
-        }),
+          { outcome: "pass" },
+        ),
         response: {
-          200: Type.Object({
-            id: Type.String({ description: "The payment intent's id" }),
-            status: Type.String({ description: "The intent's status after the answer" }),
-            return_url: Nullable(
-              Type.String({ description: "Where to send the shopper back, if the confirm named one" }),
-            ),
-          }),
+          200: Type.Object(
+            {
+              id: Type.String({ description: "The payment intent's id" }),
+              status: Type.String({ description: "The intent's status after the answer" }),
+              return_url: Nullable(
+                Type.String({ description: "Where to send the shopper back, if the confirm named one" }),
+              ),
+            },
+            {
+              examples: [
+                {
+                  id: "pi_01m87s3v8k4r2fjc23vtvkbtk3",
+                  status: "requires_capture",
+                  return_url: "https://shop.example.com/checkout/done",
+                },
+              ],
+            },
+          ),
         },
       },
     },
@@ -179,12 +213,19 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({
-            object: Type.Literal("list", { description: "Always `list`" }),
-            data: Type.Array(Transfer, { description: "The transfers (at most 100)" }),
-            has_more: Type.Boolean({ description: "Always false" }),
-            url: Type.String({ description: "Stripe's path of this list" }),
-          }),
+          200: Type.Object(
+            {
+              object: Type.Literal("list", { description: "Always `list`" }),
+              data: Type.Array(Transfer, { description: "The transfers (at most 100)" }),
+              has_more: Type.Boolean({ description: "Always false" }),
+              url: Type.String({ description: "Stripe's path of this list" }),
+            },
+            {
+              examples: [
+                { object: "list", data: [exampleOf(Transfer)], has_more: false, url: "/v1/transfers" },
+              ],
+            },
+          ),
         },
       },
     },
