@@ -271,8 +271,18 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
   await app.register(swaggerUi, {
     routePrefix: "/docs",
     // No validator badge: it would send the document to validator.swagger.io. Operations are
-    // grouped by tag, in the document's order, with request examples filled in.
-    uiConfig: { deepLinking: true, validatorUrl: null, docExpansion: "list", tryItOutEnabled: false },
+    // grouped by tag in the document's order (no `tagsSorter`: the order is how the API is
+    // learnt), each tag open with its operations collapsed (`docExpansion: list`); an operation
+    // shows its request body's and answers' examples rather than their schemas.
+    uiConfig: {
+      deepLinking: true,
+      validatorUrl: null,
+      docExpansion: "list",
+      defaultModelRendering: "example",
+      defaultModelsExpandDepth: 0,
+      filter: true,
+      tryItOutEnabled: false,
+    },
     // Swagger UI's own policy (scripts from this origin only), made stricter: never framed, and no
     // upgrade of asset requests, which would break a plain-http development server. Its React
     // code applies inline styles, so styles (never scripts) may be inline.
