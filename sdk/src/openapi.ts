@@ -9674,7 +9674,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
-                     *       "status": "paid",
+                     *       "status": "pending",
                      *       "final_amount": 25.75,
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
@@ -9683,8 +9683,8 @@ export interface operations {
                      *           "quantity": 3
                      *         }
                      *       },
-                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
-                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_id": null,
+                     *       "transaction_url": null,
                      *       "price_item": {
                      *         "currency": "usd",
                      *         "provider_min_amount_fee": 0.3,
@@ -9705,23 +9705,16 @@ export interface operations {
                      *       "transaction_response": {
                      *         "error": null,
                      *         "near": null,
-                     *         "evm": {
-                     *           "output": {
-                     *             "block_number": 7123456,
-                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
-                     *             "gas_used": "51234",
-                     *             "logs": 1
-                     *           }
-                     *         },
+                     *         "evm": null,
                      *         "wax": null,
                      *         "solana": null
                      *       },
                      *       "confirmation_status": {
                      *         "average_seconds": 12,
-                     *         "progress": 100,
+                     *         "progress": 0,
                      *         "required_confirmations": 3,
-                     *         "confirmations": 3,
-                     *         "confirmed": true
+                     *         "confirmations": 0,
+                     *         "confirmed": false
                      *       },
                      *       "app": {
                      *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
@@ -9769,11 +9762,11 @@ export interface operations {
                      *         "expires_at": null,
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
-                     *       "payment_token": null,
+                     *       "payment_token": "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
-                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
                      */
                     "application/json": components["schemas"]["Payment"];

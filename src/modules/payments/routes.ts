@@ -6,6 +6,7 @@ import {
   ConfirmPaymentBody,
   CreatePaymentBody,
   ListPaymentsQuery,
+  NEW_PAYMENT_EXAMPLE,
   Payment,
   PaymentParams,
   ReasonBody,
@@ -37,6 +38,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     app,
     "/payments/:app_id",
     {
+      config: { answerExample: NEW_PAYMENT_EXAMPLE },
       operationId: "createPayment",
       tags,
       summary: "Create a pending payment for a price; the fees and rate are fixed now",

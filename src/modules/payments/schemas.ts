@@ -340,5 +340,23 @@ withExamples(Payment, {
   updated_at: "2026-11-24T21:31:00.000Z",
 });
 
+/** A payment just created: pending, its token answered this once, nothing run yet. */
+export const NEW_PAYMENT_EXAMPLE = {
+  ...(exampleOf(Payment) as object),
+  status: "pending",
+  transaction_id: null,
+  transaction_url: null,
+  transaction_response: { error: null, near: null, evm: null, wax: null, solana: null },
+  confirmation_status: {
+    average_seconds: 12,
+    progress: 0,
+    required_confirmations: 3,
+    confirmations: 0,
+    confirmed: false,
+  },
+  payment_token: "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
+  updated_at: "2026-11-24T21:30:00.000Z",
+};
+
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Conversion, PriceItem, Payment });

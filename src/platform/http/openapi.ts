@@ -36,6 +36,8 @@ declare module "fastify" {
     idempotencyKey?: boolean;
     /** A page or stream for a browser rather than JSON: its 200 is documented with this type. */
     page?: "text/html" | "text/event-stream";
+    /** The example of this route's successful answer, where the schema's own would mislead (a new payment is pending). */
+    answerExample?: unknown;
   }
 }
 
@@ -66,7 +68,7 @@ const IDEMPOTENCY_KEY = {
 type Schema = Record<string, unknown>;
 
 /** Adds to one route's schema what the document says about every route of its kind. */
-function documentRoute(route: RouteOptions, honoured: Set<string>) {
+function documentRoute(route: RouteOptions, honoured: Set<string>, answerExamples: Map<string, unknown>) {
   if (route.schema?.hide) return;
   const schema = (route.schema ?? {}) as Schema;
   route.schema = schema;
@@ -78,6 +80,8 @@ function documentRoute(route: RouteOptions, honoured: Set<string>) {
   const writes = methods.some((m) => m !== "GET" && m !== "HEAD");
 
   if (config.public && schema.security === undefined) schema.security = [];
+  if (config.answerExample !== undefined)
+    answerExamples.set(String(schema.operationId), config.answerExample);
   const page = config.page ?? (config.htmlErrors ? "text/html" : undefined);
   if (page && !Object.keys(response).some((status) => status.startsWith("2"))) {
     const what = page === "text/html" ? "An HTML page" : "Server-sent events";
@@ -202,7 +206,7 @@ function exampleOf(schema: Schema, components: Record<string, Schema>, depth = 0
  * Gives each JSON request body and successful answer an example Swagger UI shows and Redocly checks:
  * where its schema has none of its own (a list, a wrapper), one made of its parts' examples.
  */
-function addExamples(doc: Schema): Schema {
+function addExamples(doc: Schema, answerExamples: Map<string, unknown>): Schema {
   const components = (doc.components as Schema).schemas as Record<string, Schema>;
   for (const operations of Object.values(doc.paths as Record<string, Record<string, Schema>>)) {
     for (const operation of Object.values(operations)) {
@@ -211,6 +215,8 @@ function addExamples(doc: Schema): Schema {
         .map(([, answer]) => answer);
       for (const holder of [operation.requestBody as Schema | undefined, ...answers]) {
         const media = (holder?.content as Record<string, Schema> | undefined)?.["application/json"];
+        const own = holder !== operation.requestBody && answerExamples.get(String(operation.operationId));
+        if (media?.schema && own) media.example = own;
         if (!media?.schema || "example" in media || "examples" in media) continue;
         const example = exampleOf(media.schema as Schema, components);
         if (example !== undefined) media.example = example;
@@ -238,7 +244,8 @@ export interface DocumentOptions {
 /** The document at `/openapi.json` and Swagger UI at `/docs`; call before any route is added. */
 export async function registerOpenApi(app: Server, options: DocumentOptions) {
   const honoured = new Set<string>();
-  app.addHook("onRoute", (route) => documentRoute(route, honoured));
+  const answerExamples = new Map<string, unknown>();
+  app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples));
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -265,7 +272,9 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
-      return mergeSharedTemplates(addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured))) as never;
+      return mergeSharedTemplates(
+        addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples),
+      ) as never;
     },
   });
   await app.register(swaggerUi, {
