@@ -1203,21 +1203,62 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** ApiKey */
+        /**
+         * ApiKey
+         * @description An API key of an app, without the key itself
+         * @example {
+         *       "id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+         *       "name": "Checkout server",
+         *       "prefix": "sk_test_3fQ9",
+         *       "created_by": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *       "revoked_at": null,
+         *       "created_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         ApiKey: {
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The id of the user who created the key */
             created_by: string | null;
+            /** @description The key's id (`key_…`) */
             id: string;
+            /** @description What the key is for, as its creator named it */
             name: string;
             /** @description The key's first characters, to recognise it; never the key */
             prefix: string;
+            /** @description When the key was revoked; null while it works */
             revoked_at: string | null;
         };
-        /** App */
+        /**
+         * App
+         * @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members
+         * @example {
+         *       "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *       "name": "Ada's shop",
+         *       "type": "marketplace",
+         *       "kyc_return_url": "https://shop.example.com/sellers/done",
+         *       "use_explorer": true,
+         *       "permissions": {
+         *         "can_view": true,
+         *         "can_edit": true,
+         *         "can_delete": true,
+         *         "can_edit_members": true
+         *       },
+         *       "app_fee": 5,
+         *       "user": {
+         *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *         "username": "ada",
+         *         "first_name": "Ada",
+         *         "last_name": "Lovelace"
+         *       },
+         *       "is_member": true,
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         App: {
             /** @description Percent of each sale a marketplace app keeps (2.5 = 2.5%) */
             app_fee: number;
@@ -1230,10 +1271,12 @@ export interface components {
             id: string;
             /** @description The caller has a role in the app */
             is_member: boolean;
+            /** @description Where the KYC widget sends the seller back */
             kyc_return_url: string | null;
             /** @description The app's name */
             name: string;
             permissions: components["schemas"]["AppPermissions"];
+            /** @description `individual` (the app sells its own goods) or `marketplace` (sellers with KYC records; the app takes app_fee) */
             type: "individual" | "marketplace";
             /**
              * Format: date-time
@@ -1244,7 +1287,10 @@ export interface components {
             use_explorer: boolean;
             user: components["schemas"]["UserSummary"];
         };
-        /** AppPermissions */
+        /**
+         * AppPermissions
+         * @description What the caller's role lets them do with the app
+         */
         AppPermissions: {
             /** @description The caller may delete the app */
             can_delete: boolean;
@@ -1255,61 +1301,404 @@ export interface components {
             /** @description The caller may read the app */
             can_view: boolean;
         };
-        /** Auction */
+        /**
+         * Auction
+         * @description An auction: bids are held on cards and the winner is charged at the end
+         * @example {
+         *       "id": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+         *       "app": {
+         *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *         "name": "Ada's shop",
+         *         "type": "marketplace",
+         *         "kyc_return_url": "https://shop.example.com/sellers/done",
+         *         "use_explorer": true,
+         *         "permissions": {
+         *           "can_view": true,
+         *           "can_edit": true,
+         *           "can_delete": true,
+         *           "can_edit_members": true
+         *         },
+         *         "app_fee": 5,
+         *         "user": {
+         *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *           "username": "ada",
+         *           "first_name": "Ada",
+         *           "last_name": "Lovelace"
+         *         },
+         *         "is_member": true,
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "currency": "usd",
+         *       "currency_conversion": null,
+         *       "amount": 100,
+         *       "current_amount": 120,
+         *       "min_increment": 5,
+         *       "name": "Signed guitar",
+         *       "expired": false,
+         *       "views": 42,
+         *       "network_type": "testnet",
+         *       "ends_at": "2026-11-30T20:00:00.000Z",
+         *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "winner_bid_id": null,
+         *       "bids": [
+         *         {
+         *           "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+         *           "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+         *           "currency": "usd",
+         *           "currency_conversion": null,
+         *           "amount": 120,
+         *           "status": "placed",
+         *           "reason": null,
+         *           "shopper": {
+         *             "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+         *             "phone_or_email": "grace@example.com",
+         *             "auth_method": "email",
+         *             "created_at": "2026-11-24T21:30:00.000Z",
+         *             "disabled": false
+         *           },
+         *           "payment": {
+         *             "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+         *             "status": "hold",
+         *             "final_amount": 123.58,
+         *             "payment_provider": "card",
+         *             "trigger_data_input": {
+         *               "params_data_input": {
+         *                 "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *                 "quantity": 3
+         *               }
+         *             },
+         *             "transaction_id": null,
+         *             "transaction_url": null,
+         *             "price_item": {
+         *               "currency": "usd",
+         *               "provider_min_amount_fee": 0.3,
+         *               "provider_processing_fee_percent": 2.9,
+         *               "platform_fee": 1,
+         *               "app_fee": 5,
+         *               "app_type": "marketplace",
+         *               "amount": 120,
+         *               "amount_total": 123.58,
+         *               "amount_transaction_fee": 3.58,
+         *               "amount_app_transaction_fee": 0,
+         *               "amount_platform": 1.2,
+         *               "amount_seller": 112.8,
+         *               "amount_app": 6,
+         *               "processing_fee_amount": 3.58,
+         *               "conversion": null
+         *             },
+         *             "transaction_response": {
+         *               "error": null,
+         *               "near": null,
+         *               "evm": null,
+         *               "wax": null,
+         *               "solana": null
+         *             },
+         *             "confirmation_status": {
+         *               "average_seconds": 12,
+         *               "progress": 0,
+         *               "required_confirmations": 3,
+         *               "confirmations": 0,
+         *               "confirmed": false
+         *             },
+         *             "app": {
+         *               "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *               "name": "Ada's shop",
+         *               "type": "marketplace",
+         *               "kyc_return_url": "https://shop.example.com/sellers/done",
+         *               "use_explorer": true,
+         *               "permissions": {
+         *                 "can_view": true,
+         *                 "can_edit": true,
+         *                 "can_delete": true,
+         *                 "can_edit_members": true
+         *               },
+         *               "app_fee": 5,
+         *               "user": {
+         *                 "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *                 "username": "ada",
+         *                 "first_name": "Ada",
+         *                 "last_name": "Lovelace"
+         *               },
+         *               "is_member": true,
+         *               "created_at": "2026-11-24T21:30:00.000Z",
+         *               "updated_at": "2026-11-24T21:30:00.000Z"
+         *             },
+         *             "price": {
+         *               "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+         *               "type": "dynamic",
+         *               "currency": "usd",
+         *               "amount": 100,
+         *               "amount_decimal": "100.00",
+         *               "name": "Signed guitar: bid",
+         *               "expired": false,
+         *               "views": 12,
+         *               "network_type": "testnet",
+         *               "contract": null,
+         *               "chain": null,
+         *               "category": "bid",
+         *               "created_at": "2026-11-24T21:30:00.000Z",
+         *               "kyc_id": null,
+         *               "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *               "metadata": {
+         *                 "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+         *               },
+         *               "expires_at": null,
+         *               "updated_at": "2026-11-24T21:30:00.000Z"
+         *             },
+         *             "payment_token": null,
+         *             "next_action": null,
+         *             "shopper_email": "ada@example.com",
+         *             "created_at": "2026-11-24T21:30:00.000Z",
+         *             "updated_at": "2026-11-24T21:31:00.000Z"
+         *           },
+         *           "created_at": "2026-11-24T21:30:00.000Z",
+         *           "updated_at": "2026-11-24T21:30:00.000Z"
+         *         }
+         *       ],
+         *       "on_bid_payment_intent": {
+         *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+         *         "type": "dynamic",
+         *         "currency": "usd",
+         *         "amount": 100,
+         *         "amount_decimal": "100.00",
+         *         "name": "Signed guitar: bid",
+         *         "expired": false,
+         *         "views": 12,
+         *         "network_type": "testnet",
+         *         "contract": null,
+         *         "chain": null,
+         *         "category": "bid",
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "kyc_id": null,
+         *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *         "metadata": {
+         *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+         *         },
+         *         "expires_at": null,
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "on_end_payment_intent": {
+         *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "type": "static",
+         *         "currency": "usd",
+         *         "amount": 100,
+         *         "amount_decimal": "100.00",
+         *         "name": "Signed guitar",
+         *         "expired": false,
+         *         "views": 12,
+         *         "network_type": "testnet",
+         *         "contract": null,
+         *         "chain": null,
+         *         "category": "auction",
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "kyc_id": null,
+         *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *         "metadata": {
+         *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+         *         },
+         *         "expires_at": null,
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         Auction: {
             /** @description The starting amount */
             amount: number;
             /** @description The App */
             app: unknown;
+            /** @description The auction's bids */
             bids: components["schemas"]["Bid"][];
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description Lower-case currency code of the amounts */
             currency: string;
+            /** @description How a bid made in another currency was converted; null when it was not */
             currency_conversion: {
+                /** @description The amount the shopper bid, in from_currency */
                 from_amount: number;
+                /** @description The currency the shopper bid in */
                 from_currency: string;
                 /** @description Auction currency per unit of `from_currency`, as used */
                 rate: number;
             } | null;
+            /** @description The standing (highest placed) bid */
             current_amount: number | null;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             ends_at: string;
+            /** @description Whether the auction has ended */
             expired: boolean;
+            /** @description The auction's id (`auc_…`) */
             id: string;
+            /** @description How much a bid must beat the standing bid by */
             min_increment: number;
+            /** @description The auction's name */
             name: string;
+            /** @description The network the winner's contract call runs on (default: testnet on a sandbox server, else mainnet) */
             network_type: "mainnet" | "testnet";
             on_bid_payment_intent: components["schemas"]["Price"];
             on_end_payment_intent: components["schemas"]["Price"];
+            /** @description The trigger the winner's payment runs */
             trigger_id: string | null;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             updated_at: string;
+            /** @description Views of the auction's public page */
             views: number;
+            /** @description The winning bid, once the auction is closed */
             winner_bid_id: string | null;
         };
-        /** BankAccount */
+        /**
+         * BankAccount
+         * @description A payout bank account of the seller
+         */
         BankAccount: {
+            /** @description The bank's name, when the provider knows it */
             bank_name: string | null;
+            /** @description Two-letter country code of the bank */
             country: string;
+            /** @description Lower-case currency code paid out to the account */
             currency: string;
+            /** @description Whether payouts in its currency go to this account */
             default_for_currency: boolean;
+            /** @description The provider's id of the bank account (`ba_…`) */
             id: string;
             /** @description Last four digits; the full number is never answered */
             last4: string;
+            /** @description The bank's routing number */
             routing_number: string | null;
+            /** @description The provider's verification status; `errored`: payouts to it failed */
             status: "new" | "validated" | "verified" | "verification_failed" | "errored";
         };
-        /** Bid */
+        /**
+         * Bid
+         * @description A shopper's bid, backed by a card payment on hold
+         * @example {
+         *       "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+         *       "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+         *       "currency": "usd",
+         *       "currency_conversion": null,
+         *       "amount": 120,
+         *       "status": "placed",
+         *       "reason": null,
+         *       "shopper": {
+         *         "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+         *         "phone_or_email": "grace@example.com",
+         *         "auth_method": "email",
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "disabled": false
+         *       },
+         *       "payment": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+         *         "status": "hold",
+         *         "final_amount": 123.58,
+         *         "payment_provider": "card",
+         *         "trigger_data_input": {
+         *           "params_data_input": {
+         *             "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *             "quantity": 3
+         *           }
+         *         },
+         *         "transaction_id": null,
+         *         "transaction_url": null,
+         *         "price_item": {
+         *           "currency": "usd",
+         *           "provider_min_amount_fee": 0.3,
+         *           "provider_processing_fee_percent": 2.9,
+         *           "platform_fee": 1,
+         *           "app_fee": 5,
+         *           "app_type": "marketplace",
+         *           "amount": 120,
+         *           "amount_total": 123.58,
+         *           "amount_transaction_fee": 3.58,
+         *           "amount_app_transaction_fee": 0,
+         *           "amount_platform": 1.2,
+         *           "amount_seller": 112.8,
+         *           "amount_app": 6,
+         *           "processing_fee_amount": 3.58,
+         *           "conversion": null
+         *         },
+         *         "transaction_response": {
+         *           "error": null,
+         *           "near": null,
+         *           "evm": null,
+         *           "wax": null,
+         *           "solana": null
+         *         },
+         *         "confirmation_status": {
+         *           "average_seconds": 12,
+         *           "progress": 0,
+         *           "required_confirmations": 3,
+         *           "confirmations": 0,
+         *           "confirmed": false
+         *         },
+         *         "app": {
+         *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *           "name": "Ada's shop",
+         *           "type": "marketplace",
+         *           "kyc_return_url": "https://shop.example.com/sellers/done",
+         *           "use_explorer": true,
+         *           "permissions": {
+         *             "can_view": true,
+         *             "can_edit": true,
+         *             "can_delete": true,
+         *             "can_edit_members": true
+         *           },
+         *           "app_fee": 5,
+         *           "user": {
+         *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *             "username": "ada",
+         *             "first_name": "Ada",
+         *             "last_name": "Lovelace"
+         *           },
+         *           "is_member": true,
+         *           "created_at": "2026-11-24T21:30:00.000Z",
+         *           "updated_at": "2026-11-24T21:30:00.000Z"
+         *         },
+         *         "price": {
+         *           "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+         *           "type": "dynamic",
+         *           "currency": "usd",
+         *           "amount": 100,
+         *           "amount_decimal": "100.00",
+         *           "name": "Signed guitar: bid",
+         *           "expired": false,
+         *           "views": 12,
+         *           "network_type": "testnet",
+         *           "contract": null,
+         *           "chain": null,
+         *           "category": "bid",
+         *           "created_at": "2026-11-24T21:30:00.000Z",
+         *           "kyc_id": null,
+         *           "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *           "metadata": {
+         *             "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+         *           },
+         *           "expires_at": null,
+         *           "updated_at": "2026-11-24T21:30:00.000Z"
+         *         },
+         *         "payment_token": null,
+         *         "next_action": null,
+         *         "shopper_email": "ada@example.com",
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:31:00.000Z"
+         *       },
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         Bid: {
+            /** @description The bid, in major units of the auction's currency */
             amount: number;
             /** @description The auction's id */
             auction: string;
@@ -1318,15 +1707,21 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The auction's currency, in which amount is */
             currency: string;
+            /** @description How a bid made in another currency was converted; null when it was not */
             currency_conversion: {
+                /** @description The amount the shopper bid, in from_currency */
                 from_amount: number;
+                /** @description The currency the shopper bid in */
                 from_currency: string;
                 /** @description Auction currency per unit of `from_currency`, as used */
                 rate: number;
             } | null;
+            /** @description The bid's id (`bid_…`) */
             id: string;
             payment: components["schemas"]["Payment"];
+            /** @description Why the bid is refused, failed or won after another's failure */
             reason: string | null;
             shopper: components["schemas"]["Shopper"];
             /** @description `pending` until the payment's hold lands; `placed` while it is the standing bid; `failed`: it won but its payment failed, and the sale passed to the runner-up (docs/auctions.md) */
@@ -1342,38 +1737,73 @@ export interface components {
          * @description Capability name to status; `card_payments` and `transfers` are the two requested
          */
         Capabilities: {
+            /** @description The capability's status at the provider */
             card_payments?: "active" | "inactive" | "pending";
+            /** @description The capability's status at the provider */
             transfers?: "active" | "inactive" | "pending";
         } & {
             [key: string]: "active" | "inactive" | "pending";
         };
-        /** Card */
+        /**
+         * Card
+         * @description A payout debit card of the seller
+         */
         Card: {
+            /** @description The card's brand, e.g. `visa` */
             brand: string;
+            /** @description Two-letter country code of the issuer */
             country: string | null;
+            /** @description Lower-case currency code paid out to the card */
             currency: string | null;
+            /** @description Expiry month, 1 to 12 */
             exp_month: number;
+            /** @description Expiry year */
             exp_year: number;
+            /** @description The provider's id of the card */
             id: string;
             /** @description Last four digits; the full number is never answered */
             last4: string;
         };
-        /** Collection */
+        /**
+         * Collection
+         * @description A sized collection NFT (Metaplex) owned by a wallet
+         * @example {
+         *       "id": "col_01m87s3v8k4r2fjc23vtvkbtjz",
+         *       "name": "Autumn tickets",
+         *       "symbol": "TIX",
+         *       "uri": "https://shop.example.com/nft/collection.json",
+         *       "mint_address": "7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs",
+         *       "token_account_address": "CuieVDEDtLo7FypA9SbLM9saXFdb1dsshEkyErMqkRQq",
+         *       "metadata_account_address": "4fYNw3dojWmQ4dXtSGE9epjRGy9pFSx62YypT7avPYvA",
+         *       "master_edition_account_address": "8HYXjZb1wUsX1B8L7HAhVBaa2hxUv6dFJzCmJ6eJkyyM",
+         *       "tx_signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+         *       "status": "confirmed",
+         *       "error": null,
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:20.000Z"
+         *     }
+         */
         Collection: {
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description Why the transaction failed; null otherwise */
             error: string | null;
+            /** @description The collection's id (`col_…`) */
             id: string;
+            /** @description The mint's Metaplex master edition account */
             master_edition_account_address: string;
+            /** @description The mint's Metaplex metadata account */
             metadata_account_address: string;
             /** @description The collection NFT's mint, known at creation */
             mint_address: string;
+            /** @description The collection's name */
             name: string;
             /** @description The creating transaction: `pending` until it is sent and finalized, `confirmed` once finalized, `failed` if the chain refused or dropped it (see `error`) */
             status: "pending" | "confirmed" | "failed";
+            /** @description The collection's symbol */
             symbol: string;
             /** @description The wallet's associated token account holding the NFT */
             token_account_address: string;
@@ -1384,9 +1814,13 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             updated_at: string;
+            /** @description The metadata JSON's URI */
             uri: string;
         };
-        /** Conversion */
+        /**
+         * Conversion
+         * @description The fee breakdown in the price's own currency, when it differs from the charge currency
+         */
         Conversion: {
             /** @description The price in its own currency */
             amount: number;
@@ -1411,21 +1845,55 @@ export interface components {
             /** @description The rate: charge-currency units per unit of the price's currency */
             exchange: number;
         };
-        /** CreatedApiKey */
+        /**
+         * CreatedApiKey
+         * @description A new API key, with the key itself (answered this once)
+         */
         CreatedApiKey: {
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The key's id (`key_…`) */
             id: string;
             /** @description The secret key: shown this once, stored only as a hash */
             key: string;
+            /** @description What the key is for, as its creator named it */
             name: string;
+            /** @description The key's first characters, to recognise it later */
             prefix: string;
         };
-        /** Delivery */
+        /**
+         * Delivery
+         * @description One event's delivery to one endpoint, with every attempt
+         * @example {
+         *       "id": "whd_01m87s3v8k4r2fjc23vtvkbtjv",
+         *       "endpoint_id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+         *       "event": {
+         *         "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *         "type": "payment.paid",
+         *         "created_at": "2026-11-24T21:31:00.000Z"
+         *       },
+         *       "status": "succeeded",
+         *       "attempt_count": 1,
+         *       "replay_of": null,
+         *       "delivered_at": "2026-11-24T21:31:00.584Z",
+         *       "attempts": [
+         *         {
+         *           "status_code": 200,
+         *           "duration_ms": 84,
+         *           "error": null,
+         *           "response_excerpt": "ok",
+         *           "attempted_at": "2026-11-24T21:31:00.500Z"
+         *         }
+         *       ],
+         *       "created_at": "2026-11-24T21:31:00.000Z",
+         *       "updated_at": "2026-11-24T21:31:00.584Z"
+         *     }
+         */
         Delivery: {
+            /** @description Attempts made so far */
             attempt_count: number;
             /** @description Every attempt, oldest first */
             attempts: components["schemas"]["DeliveryAttempt"][];
@@ -1434,19 +1902,27 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description When the endpoint accepted it; null until then */
             delivered_at: string | null;
+            /** @description The endpoint it goes to */
             endpoint_id: string;
+            /** @description The event delivered */
             event: {
                 /**
                  * Format: date-time
                  * @description An instant, in RFC 3339 form
                  */
                 created_at: string;
+                /** @description The event's id (`evt_…`), also the `webhook-id` header */
                 id: string;
+                /** @description The event type, e.g. `payment.paid` */
                 type: string;
             };
+            /** @description The delivery's id (`whd_…`) */
             id: string;
+            /** @description The delivery this one replays */
             replay_of: string | null;
+            /** @description `pending` before the first attempt; `retrying` after a failed one; `failed` after the last */
             status: "pending" | "retrying" | "succeeded" | "failed";
             /**
              * Format: date-time
@@ -1454,48 +1930,119 @@ export interface components {
              */
             updated_at: string;
         };
-        /** DeliveryAttempt */
+        /**
+         * DeliveryAttempt
+         * @description One try at delivering an event
+         * @example {
+         *       "status_code": 200,
+         *       "duration_ms": 84,
+         *       "error": null,
+         *       "response_excerpt": "ok",
+         *       "attempted_at": "2026-11-24T21:31:00.500Z"
+         *     }
+         */
         DeliveryAttempt: {
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             attempted_at: string;
+            /** @description How long the attempt took, in milliseconds */
             duration_ms: number;
+            /** @description Why the attempt failed (network error, timeout, status); null on success */
             error: string | null;
+            /** @description At most the first 256 characters */
             response_excerpt: string | null;
+            /** @description The endpoint's HTTP status; null when no HTTP answer came */
             status_code: number | null;
         };
-        /** Kyc */
+        /**
+         * Kyc
+         * @description A seller's KYC record: their identity checks and payout account at the provider
+         * @example {
+         *       "id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+         *       "identifier": "seller-4711",
+         *       "edit_token": "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+         *       "type": "app-user",
+         *       "account_type": "express",
+         *       "account_exists": false,
+         *       "country": null,
+         *       "email": "seller@example.com",
+         *       "business_status": "pending",
+         *       "details_submitted": false,
+         *       "charges_enabled": false,
+         *       "payouts_enabled": false,
+         *       "needs_documents": true,
+         *       "payout_schedule": null,
+         *       "required_documents": null,
+         *       "capabilities": null,
+         *       "bank_accounts": null,
+         *       "cards": null,
+         *       "requirements": null,
+         *       "active": true,
+         *       "widget_url": "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+         *       "account_id": null,
+         *       "app": {
+         *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *         "name": "Ada's shop",
+         *         "type": "marketplace",
+         *         "status": "active",
+         *         "use_explorer": true,
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:30:00.000Z",
+         *         "kyc_return_url": "https://shop.example.com/sellers/done",
+         *         "app_fee": 5
+         *       },
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         Kyc: {
+            /** @description Whether the provider account exists yet (made by the first widget step) */
             account_exists: boolean;
+            /** @description The seller's connected account at the provider (`acct_…`), where their transfers go; null until onboarding made it (extension) */
             account_id: string | null;
             /** @description Connect account type; default `express` */
             account_type: "custom" | "express" | "standard";
             /** @description False stops new payments for prices linked to this seller */
             active: boolean;
             app: components["schemas"]["KycApp"];
+            /** @description Payout bank accounts; null on a new record */
             bank_accounts: components["schemas"]["BankAccount"][] | null;
+            /** @description `pending` until details are submitted; `incomplete` while the provider needs more; `completed` once charges and payouts are enabled */
             business_status: "pending" | "completed" | "incomplete";
+            /** @description Capability name to status; `card_payments` and `transfers` are the two requested */
             capabilities: components["schemas"]["Capabilities"] | null;
+            /** @description Payout cards; null on a new record */
             cards: components["schemas"]["Card"][] | null;
+            /** @description Whether the provider lets the seller be charged for */
             charges_enabled: boolean;
+            /** @description Two-letter country code; null on a new record */
             country: string | null;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description Whether the seller's details reached the provider */
             details_submitted: boolean;
             /** @description Credential of the hosted widget `GET /kyc/{edit_token}` */
             edit_token: string;
+            /** @description The seller's email; null unless supplied */
             email: string | null;
+            /** @description The KYC record's id (`kyc_…`) */
             id: string;
+            /** @description The caller-chosen seller identifier, unique per app */
             identifier: string;
+            /** @description Whether a document is due now or eventually */
             needs_documents: boolean;
+            /** @description When the seller's balance is paid out */
             payout_schedule: components["schemas"]["PayoutSchedule"] | null;
+            /** @description Whether the provider pays the seller out */
             payouts_enabled: boolean;
+            /** @description Documents the provider asks for; null on a new record */
             required_documents: components["schemas"]["RequiredDocument"][] | null;
+            /** @description What the provider still needs (extension) */
             requirements: components["schemas"]["Requirements"] | null;
             /** @description `app`: the app's own payout account; `app-user`: a marketplace seller (default) */
             type: "app" | "app-user";
@@ -1507,51 +2054,104 @@ export interface components {
             /** @description The hosted widget's address (extension) */
             widget_url: string;
         };
-        /** KycApp */
+        /**
+         * KycApp
+         * @description The app of a KYC record, as the interface embeds it
+         */
         KycApp: {
+            /** @description Percent of each sale a marketplace app keeps */
             app_fee: number;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The app's id */
             id: string;
+            /** @description Where the widget sends the seller back */
             kyc_return_url: string | null;
+            /** @description The app's name */
             name: string;
             /**
              * @description Always `active`: an app that exists can take KYC
              * @enum {string}
              */
             status: "active";
+            /** @description `individual` or `marketplace` */
             type: "individual" | "marketplace";
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             updated_at: string;
+            /** @description Payments answer a transaction_url in the chain's explorer */
             use_explorer: boolean;
         };
-        /** KycEnvelope */
+        /**
+         * KycEnvelope
+         * @description A KYC record, wrapped in `data`
+         */
         KycEnvelope: {
             data: components["schemas"]["Kyc"];
         };
         /**
          * KycListEnvelope
-         * @description KYC records
+         * @description KYC records, wrapped in `data`
          */
         KycListEnvelope: {
+            /** @description The page's KYC records */
             data: components["schemas"]["Kyc"][];
         };
-        /** LoginResponse */
+        /**
+         * LoginResponse
+         * @description A new session
+         */
         LoginResponse: {
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             expires_at: string;
+            /** @description A session token: send it as `Authorization: Bearer <token>` */
             token: string;
         };
-        /** Member */
+        /**
+         * Member
+         * @description A person's role on an app, or a pending invitation (user_id null)
+         * @example {
+         *       "id": "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+         *       "user_id": null,
+         *       "email": "grace@example.com",
+         *       "role": "developer",
+         *       "user": null,
+         *       "app": {
+         *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *         "name": "Ada's shop",
+         *         "type": "marketplace",
+         *         "kyc_return_url": "https://shop.example.com/sellers/done",
+         *         "use_explorer": true,
+         *         "permissions": {
+         *           "can_view": true,
+         *           "can_edit": true,
+         *           "can_delete": true,
+         *           "can_edit_members": true
+         *         },
+         *         "app_fee": 5,
+         *         "user": {
+         *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *           "username": "ada",
+         *           "first_name": "Ada",
+         *           "last_name": "Lovelace"
+         *         },
+         *         "is_member": true,
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         Member: {
             app: components["schemas"]["App"];
             /**
@@ -1559,21 +2159,134 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The address the invitation was sent to */
             email: string;
+            /** @description The member's id (`mem_…`) */
             id: string;
+            /** @description Answered once, when the member is invited; null afterwards */
             invite_token: string | null;
+            /** @description `owner` (everything, members and deletion included) or `developer` (the app's resources) */
             role: "owner" | "developer";
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             updated_at: string;
+            /** @description A user as other members see them */
             user: components["schemas"]["UserSummary"] | null;
+            /** @description Null until the invitation is accepted */
             user_id: string | null;
         };
-        /** Payment */
+        /**
+         * Payment
+         * @description A payment of a price through a payment provider, with its fee split and chain call
+         * @example {
+         *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+         *       "status": "paid",
+         *       "final_amount": 25.75,
+         *       "payment_provider": "card",
+         *       "trigger_data_input": {
+         *         "params_data_input": {
+         *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *           "quantity": 3
+         *         }
+         *       },
+         *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+         *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+         *       "price_item": {
+         *         "currency": "usd",
+         *         "provider_min_amount_fee": 0.3,
+         *         "provider_processing_fee_percent": 2.9,
+         *         "platform_fee": 1,
+         *         "app_fee": 5,
+         *         "app_type": "marketplace",
+         *         "amount": 25,
+         *         "amount_total": 25.75,
+         *         "amount_transaction_fee": 0.75,
+         *         "amount_app_transaction_fee": 0,
+         *         "amount_platform": 0.25,
+         *         "amount_seller": 23.5,
+         *         "amount_app": 1.25,
+         *         "processing_fee_amount": 0.75,
+         *         "conversion": null
+         *       },
+         *       "transaction_response": {
+         *         "error": null,
+         *         "near": null,
+         *         "evm": {
+         *           "output": {
+         *             "block_number": 7123456,
+         *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+         *             "gas_used": "51234",
+         *             "logs": 1
+         *           }
+         *         },
+         *         "wax": null,
+         *         "solana": null
+         *       },
+         *       "confirmation_status": {
+         *         "average_seconds": 12,
+         *         "progress": 100,
+         *         "required_confirmations": 3,
+         *         "confirmations": 3,
+         *         "confirmed": true
+         *       },
+         *       "app": {
+         *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *         "name": "Ada's shop",
+         *         "type": "marketplace",
+         *         "kyc_return_url": "https://shop.example.com/sellers/done",
+         *         "use_explorer": true,
+         *         "permissions": {
+         *           "can_view": true,
+         *           "can_edit": true,
+         *           "can_delete": true,
+         *           "can_edit_members": true
+         *         },
+         *         "app_fee": 5,
+         *         "user": {
+         *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *           "username": "ada",
+         *           "first_name": "Ada",
+         *           "last_name": "Lovelace"
+         *         },
+         *         "is_member": true,
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "price": {
+         *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+         *         "type": "static",
+         *         "currency": "usd",
+         *         "amount": 25,
+         *         "amount_decimal": "25.00",
+         *         "name": "Concert ticket",
+         *         "expired": false,
+         *         "views": 12,
+         *         "network_type": "testnet",
+         *         "contract": null,
+         *         "chain": null,
+         *         "category": "payment",
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+         *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *         "metadata": {
+         *           "event": "Autumn concert",
+         *           "seat_map": "hall-a"
+         *         },
+         *         "expires_at": null,
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "payment_token": null,
+         *       "next_action": null,
+         *       "shopper_email": "ada@example.com",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:31:00.000Z"
+         *     }
+         */
         Payment: {
             app: components["schemas"]["App"];
+            /** @description How far the chain has confirmed the contract call */
             confirmation_status: {
                 /** @description Typical seconds the chain takes to confirm */
                 average_seconds: number;
@@ -1593,48 +2306,67 @@ export interface components {
             created_at: string;
             /** @description What the shopper is charged, in the charge currency */
             final_amount: number;
-            /** @description The payment's id */
+            /** @description The payment's id (`pay_…`) */
             id: string;
+            /** @description A 3-D Secure step to complete */
             next_action: {
                 /** @description The kind of step, e.g. redirect_to_url */
                 type: string;
                 /** @description Where to send the shopper */
                 url: string;
             } | null;
+            /** @description How the shopper pays: `card` or `us_bank_account` (a bank debit) */
             payment_provider: "card" | "us_bank_account";
+            /** @description For the shopper's page; answered once, when the payment is created */
             payment_token: string | null;
             price: components["schemas"]["Price"];
             price_item: components["schemas"]["PriceItem"];
+            /** @description Where the receipt is sent */
             shopper_email: string | null;
+            /** @description Where the payment is: `pending` (not yet authorised), `hold` (authorised; the contract call runs), `paid`, `failed`, `failed-captured` (charged but the call failed), `failed-transfers` (the seller's transfer failed), `refunded`, `cancelled` (docs/payments.md) */
             status: "pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled";
+            /** @description The chain transaction, once the trigger ran */
             transaction_id: string | null;
+            /** @description What the provider and the chain answered */
             transaction_response: {
+                /** @description The last failure (a decline, a returned debit, a failed call): `code`, `message`, …; null when none */
                 error: {
                     [key: string]: unknown;
                 } | null;
+                /** @description The evm call's outcome; null unless the trigger ran on evm */
                 evm: {
+                    /** @description What the chain reported for the call (e.g. EVM: block number, gas used; NEAR: return value and logs; Solana: slot) */
                     output: {
                         [key: string]: unknown;
                     };
                 } | null;
+                /** @description The near call's outcome; null unless the trigger ran on near */
                 near: {
+                    /** @description What the chain reported for the call (e.g. EVM: block number, gas used; NEAR: return value and logs; Solana: slot) */
                     output: {
                         [key: string]: unknown;
                     };
                 } | null;
+                /** @description The solana call's outcome; null unless the trigger ran on solana */
                 solana: {
+                    /** @description What the chain reported for the call (e.g. EVM: block number, gas used; NEAR: return value and logs; Solana: slot) */
                     output: {
                         [key: string]: unknown;
                     };
                 } | null;
+                /** @description The wax call's outcome; null unless the trigger ran on wax */
                 wax: {
+                    /** @description What the chain reported for the call (e.g. EVM: block number, gas used; NEAR: return value and logs; Solana: slot) */
                     output: {
                         [key: string]: unknown;
                     };
                 } | null;
             };
+            /** @description The transaction in the chain's explorer */
             transaction_url: string | null;
+            /** @description Input for the price's trigger, run once the payment is paid */
             trigger_data_input: {
+                /** @description The trigger's parameters the payment was created with, keyed by name */
                 params_data_input: {
                     [key: string]: unknown;
                 };
@@ -1684,18 +2416,50 @@ export interface components {
         PayoutSchedule: {
             /** @description Days a payment waits before it is paid out */
             delay_days: number;
+            /** @description How often the balance is paid out */
             interval: "manual" | "daily" | "weekly" | "monthly";
+            /** @description Day of the month of monthly payouts */
             monthly_anchor: number | null;
+            /** @description Day of the week of weekly payouts */
             weekly_anchor: string | null;
         };
-        /** Price */
+        /**
+         * Price
+         * @description What a shopper pays, in a currency, and what the payment then runs
+         * @example {
+         *       "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+         *       "type": "static",
+         *       "currency": "usd",
+         *       "amount": 25,
+         *       "amount_decimal": "25.00",
+         *       "name": "Concert ticket",
+         *       "expired": false,
+         *       "views": 12,
+         *       "network_type": "testnet",
+         *       "contract": null,
+         *       "chain": null,
+         *       "category": "payment",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+         *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "metadata": {
+         *         "event": "Autumn concert",
+         *         "seat_map": "hall-a"
+         *       },
+         *       "expires_at": null,
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         Price: {
             /** @description Major units (12.5 is twelve fifty) */
             amount: number;
             /** @description The amount as exact decimal text; differs from `amount` only when the amount has more significant digits than a JSON number holds (18 and 24 decimal chain currencies) */
             amount_decimal: string;
+            /** @description `payment` (default); `bid` and `auction` are an auction's own two prices */
             category: "payment" | "bid" | "auction";
+            /** @description The chain of what the price sells, as given (informational; null by default) */
             chain: ("near" | "evm" | "wax" | "solana") | null;
+            /** @description The contract of what the price sells, as given (informational; null by default) */
             contract: string | null;
             /**
              * Format: date-time
@@ -1704,15 +2468,23 @@ export interface components {
             created_at: string;
             /** @description Lower-case currency code (ISO 4217, or a chain currency) */
             currency: string;
+            /** @description Whether the price can no longer be paid (set by PATCH or reached expires_at) */
             expired: boolean;
+            /** @description When the price expires by itself; null for never */
             expires_at: string | null;
+            /** @description The price's id (`price_…`) */
             id: string;
+            /** @description The seller's KYC record (marketplace apps): the seller paid by this price's payments */
             kyc_id: string | null;
+            /** @description Free JSON object, kept as given */
             metadata: {
                 [key: string]: unknown;
             };
+            /** @description The price's name, shown to the shopper */
             name: string;
+            /** @description The network a payment's contract call runs on (default: testnet on a sandbox server, else mainnet) */
             network_type: "mainnet" | "testnet";
+            /** @description The trigger a payment of this price runs once paid */
             trigger_id: string | null;
             /** @description `static`: a fixed amount; `dynamic`: the payment names its amount, at least this one */
             type: "static" | "dynamic";
@@ -1724,7 +2496,27 @@ export interface components {
             /** @description Views of the price's public page */
             views: number;
         };
-        /** PriceItem */
+        /**
+         * PriceItem
+         * @description The fee split fixed when the payment was created, in the charge currency (docs/fees.md)
+         * @example {
+         *       "currency": "usd",
+         *       "provider_min_amount_fee": 0.3,
+         *       "provider_processing_fee_percent": 2.9,
+         *       "platform_fee": 1,
+         *       "app_fee": 5,
+         *       "app_type": "marketplace",
+         *       "amount": 25,
+         *       "amount_total": 25.75,
+         *       "amount_transaction_fee": 0.75,
+         *       "amount_app_transaction_fee": 0,
+         *       "amount_platform": 0.25,
+         *       "amount_seller": 23.5,
+         *       "amount_app": 1.25,
+         *       "processing_fee_amount": 0.75,
+         *       "conversion": null
+         *     }
+         */
         PriceItem: {
             /** @description The price, in the charge currency */
             amount: number;
@@ -1740,20 +2532,21 @@ export interface components {
             amount_total: number;
             /** @description amount_total - amount */
             amount_transaction_fee: number;
-            /** @description The app's fee applied (0 for an individual app), as a fraction of the price */
+            /** @description The app's fee applied (0 for an individual app), in percent of the price */
             app_fee: number;
             /** @description The app's type: individual or marketplace */
             app_type: string;
+            /** @description The fee breakdown in the price's own currency, when it differs from the charge currency */
             conversion: components["schemas"]["Conversion"] | null;
             /** @description The charge currency */
             currency: string;
-            /** @description The platform's fee, as a fraction of the price */
+            /** @description The platform's fee, in percent of the price (1 = 1%) */
             platform_fee: number;
             /** @description The provider's fee: the larger of its minimum and its percent of the total */
             processing_fee_amount: number;
             /** @description The provider's minimum fee, in the charge currency */
             provider_min_amount_fee: number;
-            /** @description The provider's fee, as a fraction of the total */
+            /** @description The provider's fee, in percent of the total (2.9 = 2.9%) */
             provider_processing_fee_percent: number;
         };
         /**
@@ -1793,85 +2586,141 @@ export interface components {
             /** @description URI reference naming the kind of problem: `urn:problem:<code>`. */
             type: string;
         };
-        /** PublicPrice */
+        /**
+         * PublicPrice
+         * @description A price as its public page shows it: no metadata, trigger or KYC ids
+         */
         PublicPrice: {
+            /** @description Major units (12.5 is twelve fifty) */
             amount: number;
+            /** @description The amount as exact decimal text */
             amount_decimal: string;
+            /** @description `payment` (default); `bid` and `auction` are an auction's own two prices */
             category: "payment" | "bid" | "auction";
+            /** @description The chain of what the price sells, as given (informational; null by default) */
             chain: ("near" | "evm" | "wax" | "solana") | null;
+            /** @description The contract of what the price sells, as given (informational; null by default) */
             contract: string | null;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description Lower-case currency code (ISO 4217, or a chain currency) */
             currency: string;
+            /** @description Whether the price can no longer be paid */
             expired: boolean;
+            /** @description The price's id (`price_…`) */
             id: string;
+            /** @description The price's name */
             name: string;
+            /** @description The network a payment's contract call runs on (default: testnet on a sandbox server, else mainnet) */
             network_type: "mainnet" | "testnet";
             /** @description `static`: a fixed amount; `dynamic`: the payment names its amount, at least this one */
             type: "static" | "dynamic";
+            /** @description Views of the price's public page, this one included */
             views: number;
         };
-        /** RenderedCall */
+        /**
+         * RenderedCall
+         * @description The exact call a trigger makes for an input; only the trigger's chain is present
+         */
         RenderedCall: {
+            /** @description The chain the call is for: near, evm, wax or solana */
             chain: string;
+            /** @description An EVM call (viem encodeFunctionData) */
             evm?: {
+                /** @description The arguments, in the function's order */
                 args: unknown[];
                 /** @description ABI-encoded calldata, 0x hex */
                 data: string;
+                /** @description The wallet's address, which signs */
                 from: string;
+                /** @description The ABI function called */
                 function_name: string;
+                /** @description The gas limit; null when estimated at send time */
                 gas_limit: string | null;
+                /** @description The contract's address */
                 to: string;
+                /** @description Wei sent with the call (integer text) */
                 value: string;
             };
+            /** @description A NEAR function call */
             near?: {
+                /** @description The JSON arguments */
                 args: {
                     [key: string]: unknown;
                 };
+                /** @description The exact argument bytes sent (UTF-8 JSON), base64 */
                 args_base64: string;
-                /** @description yoctoNEAR */
+                /** @description Attached deposit in yoctoNEAR (integer text) */
                 deposit: string;
+                /** @description Gas in gas units (integer text) */
                 gas: string;
+                /** @description The contract method called */
                 method_name: string;
+                /** @description `change` or `view` */
                 method_type: string;
+                /** @description The contract's account */
                 receiver_id: string;
+                /** @description The wallet's account, which signs */
                 signer_id: string;
             };
+            /** @description A Solana instruction */
             solana?: {
+                /** @description The instruction's accounts, in order */
                 accounts: {
+                    /** @description The account's address */
                     address: string;
+                    /** @description Whether the account signs */
                     is_signer: boolean;
+                    /** @description Whether the instruction writes to the account */
                     is_writable: boolean;
                 }[];
+                /** @description The compute-unit limit; null for the default */
                 compute_units: string | null;
+                /** @description The instruction data, base64 */
                 data_base64: string;
+                /** @description The instruction data, hex */
                 data_hex: string;
+                /** @description The wallet's address, which pays the fee */
                 fee_payer: string;
+                /** @description The program called */
                 program_id: string;
             };
+            /** @description A WAX action */
             wax?: {
+                /** @description The contract's account */
                 account: string;
+                /** @description The action's fields */
                 args: {
                     [key: string]: unknown;
                 };
+                /** @description Who signs the action */
                 authorization: {
+                    /** @description The wallet's account */
                     actor: string;
+                    /** @description The wallet's permission */
                     permission: string;
                 }[];
                 /** @description Action data serialized with the ABI, hex */
                 data: string;
+                /** @description The action's name */
                 name: string;
             };
         };
-        /** RequiredDocument */
+        /**
+         * RequiredDocument
+         * @description A document the provider asks the seller for
+         */
         RequiredDocument: {
+            /** @description Why an earlier upload was refused */
             error: string | null;
+            /** @description An identity document, or an additional one (e.g. proof of address) */
             kind: "identity_document" | "additional_document";
             /** @description Provider requirement, e.g. `individual.verification.document` */
             requirement: string;
+            /** @description `currently_due`: needed now; `past_due`: late, payouts or charges may be off */
             status: "currently_due" | "past_due";
         };
         /**
@@ -1879,30 +2728,57 @@ export interface components {
          * @description What the provider still needs (extension)
          */
         Requirements: {
+            /** @description Requirements needed now */
             currently_due: string[];
+            /** @description Why the account is disabled; null when it is not */
             disabled_reason: string | null;
+            /** @description Requirements the provider refused, and why */
             errors: {
+                /** @description The provider's code for why */
                 code: string;
+                /** @description Why, in words */
                 reason: string;
+                /** @description The requirement refused */
                 requirement: string;
             }[];
+            /** @description Requirements needed later */
             eventually_due: string[];
+            /** @description Requirements already late */
             past_due: string[];
         };
-        /** Shopper */
+        /**
+         * Shopper
+         * @description A bidder of an app, signed in by a one-time code sent by email
+         * @example {
+         *       "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+         *       "phone_or_email": "grace@example.com",
+         *       "auth_method": "email",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "disabled": false
+         *     }
+         */
         Shopper: {
-            /** @enum {string} */
+            /**
+             * @description How the shopper signs in: a code sent by email
+             * @enum {string}
+             */
             auth_method: "email";
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description A disabled shopper's new bids are refused (403) */
             disabled: boolean;
+            /** @description The shopper's id (`shp_…`) */
             id: string;
+            /** @description The shopper's email address */
             phone_or_email: string;
         };
-        /** ShopperSession */
+        /**
+         * ShopperSession
+         * @description A shopper's session: the token to bid with
+         */
         ShopperSession: {
             /**
              * Format: date-time
@@ -1913,26 +2789,52 @@ export interface components {
             /** @description Send as `Authorization: Bearer` to bid; shown once */
             token: string;
         };
-        /** SignupResponse */
+        /**
+         * SignupResponse
+         * @description The new account and its first session
+         */
         SignupResponse: {
+            /** @description A session token: send it as `Authorization: Bearer <token>` */
             token: string;
             user: components["schemas"]["UserProfile"];
         };
-        /** Tree */
+        /**
+         * Tree
+         * @description A compressed-NFT (Bubblegum) Merkle tree paid by a wallet
+         * @example {
+         *       "id": "tree_01m87s3v8k4r2fjc23vtvkbtjy",
+         *       "address": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+         *       "tx_signature": "",
+         *       "status": "pending",
+         *       "error": null,
+         *       "max_depth": 14,
+         *       "max_buffer_size": 64,
+         *       "canopy_depth": 10,
+         *       "account_size": 97272,
+         *       "rent_lamports": "677922240",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         Tree: {
             /** @description Bytes of the tree account, canopy included */
             account_size: number;
             /** @description The tree account (base58), known at creation */
             address: string;
+            /** @description Levels of the tree cached on chain */
             canopy_depth: number;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description Why the transaction failed; null otherwise */
             error: string | null;
+            /** @description The tree's id (`tree_…`) */
             id: string;
+            /** @description Changes the tree accepts concurrently */
             max_buffer_size: number;
+            /** @description Tree depth: it holds 2^max_depth NFTs */
             max_depth: number;
             /** @description Rent-exempt minimum of the tree account in lamports (decimal integer string), paid by the wallet */
             rent_lamports: string;
@@ -1946,64 +2848,210 @@ export interface components {
              */
             updated_at: string;
         };
-        /** Trigger */
+        /**
+         * Trigger
+         * @description A contract call on the chain of one of the app's wallets, run once a payment is paid
+         * @example {
+         *       "id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "name": "Mint tickets",
+         *       "custom_address_enabled": false,
+         *       "custom_address": null,
+         *       "call_data": {
+         *         "near": null,
+         *         "evm": {
+         *           "contract_id": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+         *           "method_name": "mintTo",
+         *           "abi": "[{\"type\":\"function\",\"name\":\"mintTo\",\"stateMutability\":\"nonpayable\",\"inputs\":[{\"name\":\"to\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"outputs\":[]}]",
+         *           "gas_limit": "100000",
+         *           "data_input": {
+         *             "to": "{{receiver}}",
+         *             "amount": "{{quantity}}"
+         *           },
+         *           "method_type": "nonpayable",
+         *           "template": null,
+         *           "data": []
+         *         },
+         *         "wax": null,
+         *         "solana": null
+         *       },
+         *       "app": {
+         *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *         "name": "Ada's shop",
+         *         "type": "marketplace",
+         *         "kyc_return_url": "https://shop.example.com/sellers/done",
+         *         "use_explorer": true,
+         *         "permissions": {
+         *           "can_view": true,
+         *           "can_edit": true,
+         *           "can_delete": true,
+         *           "can_edit_members": true
+         *         },
+         *         "app_fee": 5,
+         *         "user": {
+         *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *           "username": "ada",
+         *           "first_name": "Ada",
+         *           "last_name": "Lovelace"
+         *         },
+         *         "is_member": true,
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "wallet": {
+         *         "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+         *         "name": "Minting wallet",
+         *         "type": "evm",
+         *         "managed": true,
+         *         "wallet_data": {
+         *           "near": null,
+         *           "evm": {
+         *             "network_id": "11155111",
+         *             "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *             "test_network": true,
+         *             "private_key": null
+         *           },
+         *           "wax": null,
+         *           "solana": null
+         *         },
+         *         "app": {
+         *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *           "name": "Ada's shop",
+         *           "type": "marketplace",
+         *           "kyc_return_url": "https://shop.example.com/sellers/done",
+         *           "use_explorer": true,
+         *           "permissions": {
+         *             "can_view": true,
+         *             "can_edit": true,
+         *             "can_delete": true,
+         *             "can_edit_members": true
+         *           },
+         *           "app_fee": 5,
+         *           "user": {
+         *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *             "username": "ada",
+         *             "first_name": "Ada",
+         *             "last_name": "Lovelace"
+         *           },
+         *           "is_member": true,
+         *           "created_at": "2026-11-24T21:30:00.000Z",
+         *           "updated_at": "2026-11-24T21:30:00.000Z"
+         *         },
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:30:00.000Z",
+         *         "magic_network": "testnet"
+         *       },
+         *       "params_data": {
+         *         "string": {
+         *           "name": "receiver",
+         *           "desc": "Who receives the tokens",
+         *           "is_ethereum_address": true
+         *         },
+         *         "number": {
+         *           "name": "quantity",
+         *           "desc": "How many"
+         *         }
+         *       },
+         *       "params_data_input": {
+         *         "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *         "quantity": 3
+         *       },
+         *       "params_data_example": "{\"receiver\":\"0x70997970C51812dc3A010C7d01b50e0d17dc79C8\",\"quantity\":3}",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         Trigger: {
             app: components["schemas"]["App"];
             /** @description Every chain key is present; only the wallet's chain is filled, the others are null */
             call_data: {
+                /** @description The evm call; null unless the wallet's chain is evm */
                 evm: {
+                    /** @description The contract's JSON ABI */
                     abi: string;
+                    /** @description The contract: its address, account or program id */
                     contract_id: string;
+                    /** @description Fixed argument values: [{name, value}] */
                     data: {
                         [key: string]: unknown;
                     }[];
+                    /** @description Argument values by name; strings may reference parameters as {{name}} */
                     data_input: {
                         [key: string]: unknown;
                     };
+                    /** @description Gas limit; null when estimated at send time */
                     gas_limit: string | null;
+                    /** @description The method, function, action or instruction called */
                     method_name: string;
+                    /** @description The function's state mutability, e.g. `nonpayable` */
                     method_type: string;
+                    /** @description JSON text of all the arguments with {{name}} placeholders; null when unset */
                     template: string | null;
                 } | null;
+                /** @description The near call; null unless the wallet's chain is near */
                 near: {
+                    /** @description Attached deposit in yoctoNEAR (integer text) */
                     attached_deposit_amount: string;
+                    /** @description The contract: its address, account or program id */
                     contract_id: string;
+                    /** @description Fixed JSON arguments */
                     data: {
                         [key: string]: unknown;
                     };
+                    /** @description Argument values by name; strings may reference parameters as {{name}} */
                     data_input: {
                         [key: string]: unknown;
                     };
+                    /** @description Gas in gas units (integer text) */
                     gas_amount: string;
+                    /** @description The method, function, action or instruction called */
                     method_name: string;
+                    /** @description `change` or `view` */
                     method_type: string;
+                    /** @description JSON text of all the arguments with {{name}} placeholders; null when unset */
                     template: string | null;
                 } | null;
+                /** @description The solana call; null unless the wallet's chain is solana */
                 solana: {
+                    /** @description JSON text listing the instruction's accounts in order */
                     abi: string | null;
+                    /** @description Compute-unit limit (integer text); null for the default */
                     compute_units: string | null;
+                    /** @description The contract: its address, account or program id */
                     contract_id: string;
+                    /** @description Instruction data layout: [{name, type, value?}] encoded in order */
                     data: {
                         [key: string]: unknown;
                     }[];
+                    /** @description Argument values by name; strings may reference parameters as {{name}} */
                     data_input: {
                         [key: string]: unknown;
                     };
+                    /** @description The method, function, action or instruction called */
                     method_name: string;
+                    /** @description Kept as given, for the interface */
                     method_type: string | null;
+                    /** @description JSON text of all the arguments with {{name}} placeholders; null when unset */
                     template: string | null;
                 } | null;
+                /** @description The wax call; null unless the wallet's chain is wax */
                 wax: {
+                    /** @description The contract's Antelope ABI as JSON text */
                     abi: string;
+                    /** @description The contract: its address, account or program id */
                     contract_id: string;
+                    /** @description Fixed action fields: [{name, value}] */
                     data: {
                         [key: string]: unknown;
                     }[];
+                    /** @description Argument values by name; strings may reference parameters as {{name}} */
                     data_input: {
                         [key: string]: unknown;
                     };
+                    /** @description Kept for the interface; WAX bills CPU/NET, not gas */
                     gas_limit: string | null;
+                    /** @description The method, function, action or instruction called */
                     method_name: string;
+                    /** @description JSON text of all the arguments with {{name}} placeholders; null when unset */
                     template: string | null;
                 } | null;
             };
@@ -2012,9 +3060,13 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description An address of the wallet's chain, inserted where the call says `{{custom_address}}` */
             custom_address: string | null;
+            /** @description Whether `{{custom_address}}` renders custom_address (otherwise it renders null) */
             custom_address_enabled: boolean;
+            /** @description The trigger's id (`trg_…`) */
             id: string;
+            /** @description The trigger's name */
             name: string;
             /** @description Parameter descriptors keyed by type: number, string, boolean, object, array; each one descriptor {name, desc, optional, nullable, …} or a list of them. Read back as written (docs/triggers.md) */
             params_data: {
@@ -2033,7 +3085,20 @@ export interface components {
             updated_at: string;
             wallet: components["schemas"]["Wallet"];
         };
-        /** UserProfile */
+        /**
+         * UserProfile
+         * @description The signed-in user's own profile
+         * @example {
+         *       "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *       "username": "ada",
+         *       "email": "ada@example.com",
+         *       "first_name": "Ada",
+         *       "last_name": "Lovelace",
+         *       "role": "user",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "disabled": false
+         *     }
+         */
         UserProfile: {
             /**
              * Format: date-time
@@ -2055,7 +3120,16 @@ export interface components {
             /** @description Unique name shown to other members */
             username: string;
         };
-        /** UserSummary */
+        /**
+         * UserSummary
+         * @description A user as other members see them
+         * @example {
+         *       "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *       "username": "ada",
+         *       "first_name": "Ada",
+         *       "last_name": "Lovelace"
+         *     }
+         */
         UserSummary: {
             /** @description Given name */
             first_name: string;
@@ -2066,14 +3140,63 @@ export interface components {
             /** @description Unique name shown to other members */
             username: string;
         };
-        /** ValidationError */
+        /**
+         * ValidationError
+         * @description One refused field and why
+         */
         ValidationError: {
             /** @description What is wrong with it, in plain words. */
             message: string;
             /** @description Where the problem is, e.g. `/body/name` or `/query/limit`. */
             path: string;
         };
-        /** Wallet */
+        /**
+         * Wallet
+         * @description A chain account whose key the service keeps sealed; secrets are always null
+         * @example {
+         *       "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+         *       "name": "Minting wallet",
+         *       "type": "evm",
+         *       "managed": true,
+         *       "wallet_data": {
+         *         "near": null,
+         *         "evm": {
+         *           "network_id": "11155111",
+         *           "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+         *           "test_network": true,
+         *           "private_key": null
+         *         },
+         *         "wax": null,
+         *         "solana": null
+         *       },
+         *       "app": {
+         *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *         "name": "Ada's shop",
+         *         "type": "marketplace",
+         *         "kyc_return_url": "https://shop.example.com/sellers/done",
+         *         "use_explorer": true,
+         *         "permissions": {
+         *           "can_view": true,
+         *           "can_edit": true,
+         *           "can_delete": true,
+         *           "can_edit_members": true
+         *         },
+         *         "app_fee": 5,
+         *         "user": {
+         *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+         *           "username": "ada",
+         *           "first_name": "Ada",
+         *           "last_name": "Lovelace"
+         *         },
+         *         "is_member": true,
+         *         "created_at": "2026-11-24T21:30:00.000Z",
+         *         "updated_at": "2026-11-24T21:30:00.000Z"
+         *       },
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z",
+         *       "magic_network": "testnet"
+         *     }
+         */
         Wallet: {
             app: components["schemas"]["App"];
             /**
@@ -2081,11 +3204,13 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The wallet's id (`wal_…`) */
             id: string;
             /** @description `testnet` or `mainnet`, from `test_network` */
             magic_network: string;
             /** @description True when the service generated the key */
             managed: boolean;
+            /** @description The wallet's name */
             name: string;
             /** @description The wallet's chain */
             type: "near" | "evm" | "wax" | "solana";
@@ -2096,59 +3221,92 @@ export interface components {
             updated_at: string;
             /** @description Every chain key is present; only the wallet's own chain is filled, the others are null */
             wallet_data: {
+                /** @description The evm account; null unless the wallet's chain is evm */
                 evm: {
+                    /** @description The chain account: EVM address, Solana address, NEAR or WAX account */
                     account_id: string;
                     /** @description Network of the chain (e.g. `testnet`, `1`, `devnet`) */
                     network_id: string;
                     /** @description Secret: kept encrypted, always answered as null */
                     private_key: null;
+                    /** @description Whether the network is a test network */
                     test_network: boolean;
                 } | null;
+                /** @description The near account; null unless the wallet's chain is near */
                 near: {
+                    /** @description The chain account: EVM address, Solana address, NEAR or WAX account */
                     account_id: string;
                     /** @description Network of the chain (e.g. `testnet`, `1`, `devnet`) */
                     network_id: string;
                     /** @description Secret: kept encrypted, always answered as null */
                     phrase_or_key: null;
+                    /** @description Whether the network is a test network */
                     test_network: boolean;
                 } | null;
+                /** @description The solana account; null unless the wallet's chain is solana */
                 solana: {
+                    /** @description The chain account: EVM address, Solana address, NEAR or WAX account */
                     account_id: string;
                     /** @description Network of the chain (e.g. `testnet`, `1`, `devnet`) */
                     network_id: string;
                     /** @description Secret: kept encrypted, always answered as null */
                     private_key: null;
+                    /** @description Whether the network is a test network */
                     test_network: boolean;
                 } | null;
+                /** @description The wax account; null unless the wallet's chain is wax */
                 wax: {
+                    /** @description The chain account: EVM address, Solana address, NEAR or WAX account */
                     account_id: string;
                     /** @description Network of the chain (e.g. `testnet`, `1`, `devnet`) */
                     network_id: string;
+                    /** @description The account's permission that signs (default `active`) */
                     permission: string;
                     /** @description Secret: kept encrypted, always answered as null */
                     private_key: null;
                     /** @description `PUB_K1_…` form */
                     public_key: string;
+                    /** @description Whether the network is a test network */
                     test_network: boolean;
                 } | null;
             };
         };
-        /** WebhookEndpoint */
+        /**
+         * WebhookEndpoint
+         * @description An endpoint that receives the app's events, signed (Standard Webhooks)
+         * @example {
+         *       "id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+         *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *       "url": "https://shop.example.com/hooks/payments",
+         *       "events": [
+         *         "payment.*",
+         *         "kyc.updated"
+         *       ],
+         *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "updated_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
         WebhookEndpoint: {
+            /** @description The app whose events it receives */
             app_id: string;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The event types it receives: types, `prefix.*` or `*` */
             events: string[];
+            /** @description The endpoint's id (`wh_…`) */
             id: string;
+            /** @description The Standard Webhooks signing secret (`whsec_…`): answered once, when the endpoint is created or its secret rotated; null afterwards */
             secret: string | null;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
              */
             updated_at: string;
+            /** @description Where deliveries are POSTed */
             url: string;
         };
     };
@@ -2165,6 +3323,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
@@ -2223,6 +3382,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
@@ -2324,6 +3484,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["App"][];
                 };
             };
@@ -2368,10 +3555,13 @@ export interface operations {
                 "application/json": {
                     /** @description Percent, 0 <= fee < 100, at most two decimals; taken only by marketplace apps */
                     app_fee?: number;
+                    /** @description Where the KYC widget sends a seller back when done (http or https); null for none */
                     kyc_return_url?: string | null;
+                    /** @description The app's name */
                     name: string;
                     /** @description `individual` (default) or `marketplace` */
                     type?: "individual" | "marketplace";
+                    /** @description Payments answer a transaction_url in the chain's explorer (default false) */
                     use_explorer?: boolean;
                 };
             };
@@ -2395,12 +3585,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "name": "Ada's shop",
+                     *       "type": "marketplace",
+                     *       "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *       "use_explorer": true,
+                     *       "permissions": {
+                     *         "can_view": true,
+                     *         "can_edit": true,
+                     *         "can_delete": true,
+                     *         "can_edit_members": true
+                     *       },
+                     *       "app_fee": 5,
+                     *       "user": {
+                     *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "username": "ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace"
+                     *       },
+                     *       "is_member": true,
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["App"];
                 };
             };
@@ -2438,6 +3653,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -2462,12 +3678,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "name": "Ada's shop",
+                     *       "type": "marketplace",
+                     *       "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *       "use_explorer": true,
+                     *       "permissions": {
+                     *         "can_view": true,
+                     *         "can_edit": true,
+                     *         "can_delete": true,
+                     *         "can_edit_members": true
+                     *       },
+                     *       "app_fee": 5,
+                     *       "user": {
+                     *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "username": "ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace"
+                     *       },
+                     *       "is_member": true,
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["App"];
                 };
             };
@@ -2514,6 +3755,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -2597,19 +3839,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "type": "marketplace",
+                 *       "app_fee": 5,
+                 *       "kyc_return_url": "https://shop.example.com/sellers/done"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Percent, 0 <= fee < 100, at most two decimals; taken only by marketplace apps */
                     app_fee?: number;
+                    /** @description Where the KYC widget sends a seller back when done (http or https); null for none */
                     kyc_return_url?: string | null;
+                    /** @description The app's name */
                     name?: string;
                     /** @description `individual` (default) or `marketplace` */
                     type?: "individual" | "marketplace";
+                    /** @description Payments answer a transaction_url in the chain's explorer (default false) */
                     use_explorer?: boolean;
                 };
             };
@@ -2633,12 +3886,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "name": "Ada's shop",
+                     *       "type": "marketplace",
+                     *       "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *       "use_explorer": true,
+                     *       "permissions": {
+                     *         "can_view": true,
+                     *         "can_edit": true,
+                     *         "can_delete": true,
+                     *         "can_edit_members": true
+                     *       },
+                     *       "app_fee": 5,
+                     *       "user": {
+                     *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "username": "ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace"
+                     *       },
+                     *       "is_member": true,
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["App"];
                 };
             };
@@ -2703,6 +3981,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -2739,6 +4018,18 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+                     *         "name": "Checkout server",
+                     *         "prefix": "sk_test_3fQ9",
+                     *         "created_by": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "revoked_at": null,
+                     *         "created_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["ApiKey"][];
                 };
             };
@@ -2788,13 +4079,20 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Checkout server"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description What the key is for, e.g. the server using it */
                     name: string;
                 };
             };
@@ -2818,12 +4116,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A new API key, with the key itself (answered this once) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+                     *       "name": "Checkout server",
+                     *       "prefix": "sk_test_3fQ9",
+                     *       "key": "sk_test_3fQ9dWqz8Hc1Lr5VbKx0pNe7YtA2sJmU4gF6iZoC",
+                     *       "created_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreatedApiKey"];
                 };
             };
@@ -2879,7 +4186,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The key's id */
                 key_id: string;
             };
             cookie?: never;
@@ -2972,6 +4281,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -2996,7 +4306,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description KYC records */
+            /** @description KYC records, wrapped in `data` */
             200: {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
@@ -3008,6 +4318,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": [
+                     *         {
+                     *           "id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *           "identifier": "seller-4711",
+                     *           "edit_token": "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *           "type": "app-user",
+                     *           "account_type": "express",
+                     *           "account_exists": false,
+                     *           "country": null,
+                     *           "email": "seller@example.com",
+                     *           "business_status": "pending",
+                     *           "details_submitted": false,
+                     *           "charges_enabled": false,
+                     *           "payouts_enabled": false,
+                     *           "needs_documents": true,
+                     *           "payout_schedule": null,
+                     *           "required_documents": null,
+                     *           "capabilities": null,
+                     *           "bank_accounts": null,
+                     *           "cards": null,
+                     *           "requirements": null,
+                     *           "active": true,
+                     *           "widget_url": "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *           "account_id": null,
+                     *           "app": {
+                     *             "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *             "name": "Ada's shop",
+                     *             "type": "marketplace",
+                     *             "status": "active",
+                     *             "use_explorer": true,
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "updated_at": "2026-11-24T21:30:00.000Z",
+                     *             "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *             "app_fee": 5
+                     *           },
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         }
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycListEnvelope"];
                 };
             };
@@ -3057,12 +4410,19 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "identifier": "seller-4711",
+                 *       "email": "seller@example.com"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Connect account type; default `express` */
                     account_type?: "custom" | "express" | "standard";
@@ -3097,21 +4457,103 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "identifier": "seller-4711",
+                     *         "edit_token": "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "type": "app-user",
+                     *         "account_type": "express",
+                     *         "account_exists": false,
+                     *         "country": null,
+                     *         "email": "seller@example.com",
+                     *         "business_status": "pending",
+                     *         "details_submitted": false,
+                     *         "charges_enabled": false,
+                     *         "payouts_enabled": false,
+                     *         "needs_documents": true,
+                     *         "payout_schedule": null,
+                     *         "required_documents": null,
+                     *         "capabilities": null,
+                     *         "bank_accounts": null,
+                     *         "cards": null,
+                     *         "requirements": null,
+                     *         "active": true,
+                     *         "widget_url": "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "account_id": null,
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "status": "active",
+                     *           "use_explorer": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "app_fee": 5
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycEnvelope"];
                 };
             };
-            /** @description Default Response */
+            /** @description A KYC record, wrapped in `data` */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "identifier": "seller-4711",
+                     *         "edit_token": "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "type": "app-user",
+                     *         "account_type": "express",
+                     *         "account_exists": false,
+                     *         "country": null,
+                     *         "email": "seller@example.com",
+                     *         "business_status": "pending",
+                     *         "details_submitted": false,
+                     *         "charges_enabled": false,
+                     *         "payouts_enabled": false,
+                     *         "needs_documents": true,
+                     *         "payout_schedule": null,
+                     *         "required_documents": null,
+                     *         "capabilities": null,
+                     *         "bank_accounts": null,
+                     *         "cards": null,
+                     *         "requirements": null,
+                     *         "active": true,
+                     *         "widget_url": "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "account_id": null,
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "status": "active",
+                     *           "use_explorer": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "app_fee": 5
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycEnvelope"];
                 };
             };
@@ -3167,7 +4609,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The KYC record's id */
                 kyc_id: string;
             };
             cookie?: never;
@@ -3192,12 +4636,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "identifier": "seller-4711",
+                     *         "edit_token": "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "type": "app-user",
+                     *         "account_type": "express",
+                     *         "account_exists": false,
+                     *         "country": null,
+                     *         "email": "seller@example.com",
+                     *         "business_status": "pending",
+                     *         "details_submitted": false,
+                     *         "charges_enabled": false,
+                     *         "payouts_enabled": false,
+                     *         "needs_documents": true,
+                     *         "payout_schedule": null,
+                     *         "required_documents": null,
+                     *         "capabilities": null,
+                     *         "bank_accounts": null,
+                     *         "cards": null,
+                     *         "requirements": null,
+                     *         "active": true,
+                     *         "widget_url": "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "account_id": null,
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "status": "active",
+                     *           "use_explorer": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "app_fee": 5
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycEnvelope"];
                 };
             };
@@ -3244,7 +4729,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The KYC record's id */
                 kyc_id: string;
             };
             cookie?: never;
@@ -3328,14 +4815,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The KYC record's id */
                 kyc_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "active": false
+                 *     }
+                 */
                 "application/json": {
+                    /** @description false stops new payments for prices linked to this seller; true resumes them */
                     active: boolean;
                 };
             };
@@ -3359,12 +4854,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "identifier": "seller-4711",
+                     *         "edit_token": "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "type": "app-user",
+                     *         "account_type": "express",
+                     *         "account_exists": false,
+                     *         "country": null,
+                     *         "email": "seller@example.com",
+                     *         "business_status": "pending",
+                     *         "details_submitted": false,
+                     *         "charges_enabled": false,
+                     *         "payouts_enabled": false,
+                     *         "needs_documents": true,
+                     *         "payout_schedule": null,
+                     *         "required_documents": null,
+                     *         "capabilities": null,
+                     *         "bank_accounts": null,
+                     *         "cards": null,
+                     *         "requirements": null,
+                     *         "active": true,
+                     *         "widget_url": "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "account_id": null,
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "status": "active",
+                     *           "use_explorer": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "app_fee": 5
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycEnvelope"];
                 };
             };
@@ -3420,7 +4956,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The KYC record's id */
                 kyc_id: string;
             };
             cookie?: never;
@@ -3445,12 +4983,53 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "data": {
+                     *         "id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "identifier": "seller-4711",
+                     *         "edit_token": "kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "type": "app-user",
+                     *         "account_type": "express",
+                     *         "account_exists": false,
+                     *         "country": null,
+                     *         "email": "seller@example.com",
+                     *         "business_status": "pending",
+                     *         "details_submitted": false,
+                     *         "charges_enabled": false,
+                     *         "payouts_enabled": false,
+                     *         "needs_documents": true,
+                     *         "payout_schedule": null,
+                     *         "required_documents": null,
+                     *         "capabilities": null,
+                     *         "bank_accounts": null,
+                     *         "cards": null,
+                     *         "requirements": null,
+                     *         "active": true,
+                     *         "widget_url": "https://payments.example.com/kyc/kyc_et_c2VsbGVyLTQ3MTEtZWRpdC10b2tlbi1leGFtcGxlMQ",
+                     *         "account_id": null,
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "status": "active",
+                     *           "use_explorer": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "app_fee": 5
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["KycEnvelope"];
                 };
             };
@@ -3506,7 +5085,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
@@ -3531,12 +5112,213 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An auction: bids are held on cards and the winner is charged at the end */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "currency": "usd",
+                     *       "currency_conversion": null,
+                     *       "amount": 100,
+                     *       "current_amount": 120,
+                     *       "min_increment": 5,
+                     *       "name": "Signed guitar",
+                     *       "expired": false,
+                     *       "views": 42,
+                     *       "network_type": "testnet",
+                     *       "ends_at": "2026-11-30T20:00:00.000Z",
+                     *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "winner_bid_id": null,
+                     *       "bids": [
+                     *         {
+                     *           "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+                     *           "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *           "currency": "usd",
+                     *           "currency_conversion": null,
+                     *           "amount": 120,
+                     *           "status": "placed",
+                     *           "reason": null,
+                     *           "shopper": {
+                     *             "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *             "phone_or_email": "grace@example.com",
+                     *             "auth_method": "email",
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "disabled": false
+                     *           },
+                     *           "payment": {
+                     *             "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+                     *             "status": "hold",
+                     *             "final_amount": 123.58,
+                     *             "payment_provider": "card",
+                     *             "trigger_data_input": {
+                     *               "params_data_input": {
+                     *                 "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                 "quantity": 3
+                     *               }
+                     *             },
+                     *             "transaction_id": null,
+                     *             "transaction_url": null,
+                     *             "price_item": {
+                     *               "currency": "usd",
+                     *               "provider_min_amount_fee": 0.3,
+                     *               "provider_processing_fee_percent": 2.9,
+                     *               "platform_fee": 1,
+                     *               "app_fee": 5,
+                     *               "app_type": "marketplace",
+                     *               "amount": 120,
+                     *               "amount_total": 123.58,
+                     *               "amount_transaction_fee": 3.58,
+                     *               "amount_app_transaction_fee": 0,
+                     *               "amount_platform": 1.2,
+                     *               "amount_seller": 112.8,
+                     *               "amount_app": 6,
+                     *               "processing_fee_amount": 3.58,
+                     *               "conversion": null
+                     *             },
+                     *             "transaction_response": {
+                     *               "error": null,
+                     *               "near": null,
+                     *               "evm": null,
+                     *               "wax": null,
+                     *               "solana": null
+                     *             },
+                     *             "confirmation_status": {
+                     *               "average_seconds": 12,
+                     *               "progress": 0,
+                     *               "required_confirmations": 3,
+                     *               "confirmations": 0,
+                     *               "confirmed": false
+                     *             },
+                     *             "app": {
+                     *               "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *               "name": "Ada's shop",
+                     *               "type": "marketplace",
+                     *               "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *               "use_explorer": true,
+                     *               "permissions": {
+                     *                 "can_view": true,
+                     *                 "can_edit": true,
+                     *                 "can_delete": true,
+                     *                 "can_edit_members": true
+                     *               },
+                     *               "app_fee": 5,
+                     *               "user": {
+                     *                 "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *                 "username": "ada",
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace"
+                     *               },
+                     *               "is_member": true,
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "updated_at": "2026-11-24T21:30:00.000Z"
+                     *             },
+                     *             "price": {
+                     *               "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *               "type": "dynamic",
+                     *               "currency": "usd",
+                     *               "amount": 100,
+                     *               "amount_decimal": "100.00",
+                     *               "name": "Signed guitar: bid",
+                     *               "expired": false,
+                     *               "views": 12,
+                     *               "network_type": "testnet",
+                     *               "contract": null,
+                     *               "chain": null,
+                     *               "category": "bid",
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "kyc_id": null,
+                     *               "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *               "metadata": {
+                     *                 "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *               },
+                     *               "expires_at": null,
+                     *               "updated_at": "2026-11-24T21:30:00.000Z"
+                     *             },
+                     *             "payment_token": null,
+                     *             "next_action": null,
+                     *             "shopper_email": "ada@example.com",
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "updated_at": "2026-11-24T21:31:00.000Z"
+                     *           },
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "on_bid_payment_intent": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *         "type": "dynamic",
+                     *         "currency": "usd",
+                     *         "amount": 100,
+                     *         "amount_decimal": "100.00",
+                     *         "name": "Signed guitar: bid",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "bid",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": null,
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "on_end_payment_intent": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjk",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 100,
+                     *         "amount_decimal": "100.00",
+                     *         "name": "Signed guitar",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "auction",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": null,
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Auction"];
                 };
             };
@@ -3583,7 +5365,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
@@ -3676,7 +5460,9 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
@@ -3713,6 +5499,123 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+                     *         "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *         "currency": "usd",
+                     *         "currency_conversion": null,
+                     *         "amount": 120,
+                     *         "status": "placed",
+                     *         "reason": null,
+                     *         "shopper": {
+                     *           "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *           "phone_or_email": "grace@example.com",
+                     *           "auth_method": "email",
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "disabled": false
+                     *         },
+                     *         "payment": {
+                     *           "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+                     *           "status": "hold",
+                     *           "final_amount": 123.58,
+                     *           "payment_provider": "card",
+                     *           "trigger_data_input": {
+                     *             "params_data_input": {
+                     *               "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *               "quantity": 3
+                     *             }
+                     *           },
+                     *           "transaction_id": null,
+                     *           "transaction_url": null,
+                     *           "price_item": {
+                     *             "currency": "usd",
+                     *             "provider_min_amount_fee": 0.3,
+                     *             "provider_processing_fee_percent": 2.9,
+                     *             "platform_fee": 1,
+                     *             "app_fee": 5,
+                     *             "app_type": "marketplace",
+                     *             "amount": 120,
+                     *             "amount_total": 123.58,
+                     *             "amount_transaction_fee": 3.58,
+                     *             "amount_app_transaction_fee": 0,
+                     *             "amount_platform": 1.2,
+                     *             "amount_seller": 112.8,
+                     *             "amount_app": 6,
+                     *             "processing_fee_amount": 3.58,
+                     *             "conversion": null
+                     *           },
+                     *           "transaction_response": {
+                     *             "error": null,
+                     *             "near": null,
+                     *             "evm": null,
+                     *             "wax": null,
+                     *             "solana": null
+                     *           },
+                     *           "confirmation_status": {
+                     *             "average_seconds": 12,
+                     *             "progress": 0,
+                     *             "required_confirmations": 3,
+                     *             "confirmations": 0,
+                     *             "confirmed": false
+                     *           },
+                     *           "app": {
+                     *             "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *             "name": "Ada's shop",
+                     *             "type": "marketplace",
+                     *             "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *             "use_explorer": true,
+                     *             "permissions": {
+                     *               "can_view": true,
+                     *               "can_edit": true,
+                     *               "can_delete": true,
+                     *               "can_edit_members": true
+                     *             },
+                     *             "app_fee": 5,
+                     *             "user": {
+                     *               "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *               "username": "ada",
+                     *               "first_name": "Ada",
+                     *               "last_name": "Lovelace"
+                     *             },
+                     *             "is_member": true,
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "updated_at": "2026-11-24T21:30:00.000Z"
+                     *           },
+                     *           "price": {
+                     *             "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *             "type": "dynamic",
+                     *             "currency": "usd",
+                     *             "amount": 100,
+                     *             "amount_decimal": "100.00",
+                     *             "name": "Signed guitar: bid",
+                     *             "expired": false,
+                     *             "views": 12,
+                     *             "network_type": "testnet",
+                     *             "contract": null,
+                     *             "chain": null,
+                     *             "category": "bid",
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "kyc_id": null,
+                     *             "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *             "metadata": {
+                     *               "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *             },
+                     *             "expires_at": null,
+                     *             "updated_at": "2026-11-24T21:30:00.000Z"
+                     *           },
+                     *           "payment_token": null,
+                     *           "next_action": null,
+                     *           "shopper_email": "ada@example.com",
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:31:00.000Z"
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Bid"][];
                 };
             };
@@ -3762,30 +5665,64 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "120.00",
+                 *       "payment_method": {
+                 *         "type": "card",
+                 *         "number": "4242424242424242",
+                 *         "exp_month": 12,
+                 *         "exp_year": 2030,
+                 *         "cvc": "123"
+                 *       },
+                 *       "trigger_data_input": {
+                 *         "params_data_input": {
+                 *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8"
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The bid: major units, a JSON number or decimal text */
                     amount: number | string;
+                    /** @description The bid's currency, if not the auction's: converted at the current rate */
                     currency?: string;
+                    /** @description The card the bid is held on */
                     payment_method: {
+                        /** @description The card's security code */
                         cvc: string;
+                        /** @description Expiry month, 1 to 12 */
                         exp_month: number;
+                        /** @description Expiry year, four digits */
                         exp_year: number;
+                        /** @description The card number */
                         number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A card (sandbox test cards)
+                         * @enum {string}
+                         */
                         type: "card";
                     } | {
+                        /** @description The provider's payment method id */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A payment method made by the provider's browser script
+                         * @enum {string}
+                         */
                         type: "token";
                     };
                     /** @description The trigger's parameters for this bid, checked now against the auction's trigger; the winning bid's call runs with them */
                     trigger_data_input?: {
+                        /** @description The trigger's parameters, keyed by name */
                         params_data_input: {
                             [key: string]: unknown;
                         };
@@ -3812,12 +5749,127 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A shopper's bid, backed by a card payment on hold */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+                     *       "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *       "currency": "usd",
+                     *       "currency_conversion": null,
+                     *       "amount": 120,
+                     *       "status": "placed",
+                     *       "reason": null,
+                     *       "shopper": {
+                     *         "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *         "phone_or_email": "grace@example.com",
+                     *         "auth_method": "email",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "disabled": false
+                     *       },
+                     *       "payment": {
+                     *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+                     *         "status": "hold",
+                     *         "final_amount": 123.58,
+                     *         "payment_provider": "card",
+                     *         "trigger_data_input": {
+                     *           "params_data_input": {
+                     *             "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "quantity": 3
+                     *           }
+                     *         },
+                     *         "transaction_id": null,
+                     *         "transaction_url": null,
+                     *         "price_item": {
+                     *           "currency": "usd",
+                     *           "provider_min_amount_fee": 0.3,
+                     *           "provider_processing_fee_percent": 2.9,
+                     *           "platform_fee": 1,
+                     *           "app_fee": 5,
+                     *           "app_type": "marketplace",
+                     *           "amount": 120,
+                     *           "amount_total": 123.58,
+                     *           "amount_transaction_fee": 3.58,
+                     *           "amount_app_transaction_fee": 0,
+                     *           "amount_platform": 1.2,
+                     *           "amount_seller": 112.8,
+                     *           "amount_app": 6,
+                     *           "processing_fee_amount": 3.58,
+                     *           "conversion": null
+                     *         },
+                     *         "transaction_response": {
+                     *           "error": null,
+                     *           "near": null,
+                     *           "evm": null,
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "confirmation_status": {
+                     *           "average_seconds": 12,
+                     *           "progress": 0,
+                     *           "required_confirmations": 3,
+                     *           "confirmations": 0,
+                     *           "confirmed": false
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "price": {
+                     *           "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *           "type": "dynamic",
+                     *           "currency": "usd",
+                     *           "amount": 100,
+                     *           "amount_decimal": "100.00",
+                     *           "name": "Signed guitar: bid",
+                     *           "expired": false,
+                     *           "views": 12,
+                     *           "network_type": "testnet",
+                     *           "contract": null,
+                     *           "chain": null,
+                     *           "category": "bid",
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_id": null,
+                     *           "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *           "metadata": {
+                     *             "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *           },
+                     *           "expires_at": null,
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "payment_token": null,
+                     *         "next_action": null,
+                     *         "shopper_email": "ada@example.com",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:31:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Bid"];
                 };
             };
@@ -3855,8 +5907,11 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The auction's id */
                 auction_id: string;
+                /** @description The bid's id */
                 bid_id: string;
             };
             cookie?: never;
@@ -3881,12 +5936,127 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A shopper's bid, backed by a card payment on hold */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+                     *       "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *       "currency": "usd",
+                     *       "currency_conversion": null,
+                     *       "amount": 120,
+                     *       "status": "placed",
+                     *       "reason": null,
+                     *       "shopper": {
+                     *         "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *         "phone_or_email": "grace@example.com",
+                     *         "auth_method": "email",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "disabled": false
+                     *       },
+                     *       "payment": {
+                     *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+                     *         "status": "hold",
+                     *         "final_amount": 123.58,
+                     *         "payment_provider": "card",
+                     *         "trigger_data_input": {
+                     *           "params_data_input": {
+                     *             "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "quantity": 3
+                     *           }
+                     *         },
+                     *         "transaction_id": null,
+                     *         "transaction_url": null,
+                     *         "price_item": {
+                     *           "currency": "usd",
+                     *           "provider_min_amount_fee": 0.3,
+                     *           "provider_processing_fee_percent": 2.9,
+                     *           "platform_fee": 1,
+                     *           "app_fee": 5,
+                     *           "app_type": "marketplace",
+                     *           "amount": 120,
+                     *           "amount_total": 123.58,
+                     *           "amount_transaction_fee": 3.58,
+                     *           "amount_app_transaction_fee": 0,
+                     *           "amount_platform": 1.2,
+                     *           "amount_seller": 112.8,
+                     *           "amount_app": 6,
+                     *           "processing_fee_amount": 3.58,
+                     *           "conversion": null
+                     *         },
+                     *         "transaction_response": {
+                     *           "error": null,
+                     *           "near": null,
+                     *           "evm": null,
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "confirmation_status": {
+                     *           "average_seconds": 12,
+                     *           "progress": 0,
+                     *           "required_confirmations": 3,
+                     *           "confirmations": 0,
+                     *           "confirmed": false
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "price": {
+                     *           "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *           "type": "dynamic",
+                     *           "currency": "usd",
+                     *           "amount": 100,
+                     *           "amount_decimal": "100.00",
+                     *           "name": "Signed guitar: bid",
+                     *           "expired": false,
+                     *           "views": 12,
+                     *           "network_type": "testnet",
+                     *           "contract": null,
+                     *           "chain": null,
+                     *           "category": "bid",
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_id": null,
+                     *           "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *           "metadata": {
+                     *             "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *           },
+                     *           "expires_at": null,
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "payment_token": null,
+                     *         "next_action": null,
+                     *         "shopper_email": "ada@example.com",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:31:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Bid"];
                 };
             };
@@ -3933,15 +6103,25 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com"
+                 *     }
+                 */
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description The shopper's email address
+                     */
                     email: string;
                 };
             };
@@ -3997,16 +6177,28 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The auction's id */
                 auction_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "code": "402913"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The 6-digit code mailed to the shopper */
                     code: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description The shopper's email address
+                     */
                     email: string;
                 };
             };
@@ -4030,12 +6222,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A shopper's session: the token to bid with */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "token": "shp_Z3JhY2VAZXhhbXBsZS5jb20tc2Vzc2lvbi10b2tlbi0x",
+                     *       "expires_at": "2026-11-25T09:30:00.000Z",
+                     *       "shopper": {
+                     *         "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *         "phone_or_email": "grace@example.com",
+                     *         "auth_method": "email",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "disabled": false
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["ShopperSession"];
                 };
             };
@@ -4064,14 +6269,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The shopper's id */
                 shopper_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "disabled": true
+                 *     }
+                 */
                 "application/json": {
+                    /** @description true disables the shopper (new bids 403); false enables them again */
                     disabled: boolean;
                 };
             };
@@ -4095,12 +6308,21 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A bidder of an app, signed in by a one-time code sent by email */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *       "phone_or_email": "grace@example.com",
+                     *       "auth_method": "email",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "disabled": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["Shopper"];
                 };
             };
@@ -4202,6 +6424,209 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "currency": "usd",
+                     *         "currency_conversion": null,
+                     *         "amount": 100,
+                     *         "current_amount": 120,
+                     *         "min_increment": 5,
+                     *         "name": "Signed guitar",
+                     *         "expired": false,
+                     *         "views": 42,
+                     *         "network_type": "testnet",
+                     *         "ends_at": "2026-11-30T20:00:00.000Z",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "winner_bid_id": null,
+                     *         "bids": [
+                     *           {
+                     *             "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+                     *             "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *             "currency": "usd",
+                     *             "currency_conversion": null,
+                     *             "amount": 120,
+                     *             "status": "placed",
+                     *             "reason": null,
+                     *             "shopper": {
+                     *               "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *               "phone_or_email": "grace@example.com",
+                     *               "auth_method": "email",
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "disabled": false
+                     *             },
+                     *             "payment": {
+                     *               "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+                     *               "status": "hold",
+                     *               "final_amount": 123.58,
+                     *               "payment_provider": "card",
+                     *               "trigger_data_input": {
+                     *                 "params_data_input": {
+                     *                   "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                   "quantity": 3
+                     *                 }
+                     *               },
+                     *               "transaction_id": null,
+                     *               "transaction_url": null,
+                     *               "price_item": {
+                     *                 "currency": "usd",
+                     *                 "provider_min_amount_fee": 0.3,
+                     *                 "provider_processing_fee_percent": 2.9,
+                     *                 "platform_fee": 1,
+                     *                 "app_fee": 5,
+                     *                 "app_type": "marketplace",
+                     *                 "amount": 120,
+                     *                 "amount_total": 123.58,
+                     *                 "amount_transaction_fee": 3.58,
+                     *                 "amount_app_transaction_fee": 0,
+                     *                 "amount_platform": 1.2,
+                     *                 "amount_seller": 112.8,
+                     *                 "amount_app": 6,
+                     *                 "processing_fee_amount": 3.58,
+                     *                 "conversion": null
+                     *               },
+                     *               "transaction_response": {
+                     *                 "error": null,
+                     *                 "near": null,
+                     *                 "evm": null,
+                     *                 "wax": null,
+                     *                 "solana": null
+                     *               },
+                     *               "confirmation_status": {
+                     *                 "average_seconds": 12,
+                     *                 "progress": 0,
+                     *                 "required_confirmations": 3,
+                     *                 "confirmations": 0,
+                     *                 "confirmed": false
+                     *               },
+                     *               "app": {
+                     *                 "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *                 "name": "Ada's shop",
+                     *                 "type": "marketplace",
+                     *                 "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *                 "use_explorer": true,
+                     *                 "permissions": {
+                     *                   "can_view": true,
+                     *                   "can_edit": true,
+                     *                   "can_delete": true,
+                     *                   "can_edit_members": true
+                     *                 },
+                     *                 "app_fee": 5,
+                     *                 "user": {
+                     *                   "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *                   "username": "ada",
+                     *                   "first_name": "Ada",
+                     *                   "last_name": "Lovelace"
+                     *                 },
+                     *                 "is_member": true,
+                     *                 "created_at": "2026-11-24T21:30:00.000Z",
+                     *                 "updated_at": "2026-11-24T21:30:00.000Z"
+                     *               },
+                     *               "price": {
+                     *                 "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *                 "type": "dynamic",
+                     *                 "currency": "usd",
+                     *                 "amount": 100,
+                     *                 "amount_decimal": "100.00",
+                     *                 "name": "Signed guitar: bid",
+                     *                 "expired": false,
+                     *                 "views": 12,
+                     *                 "network_type": "testnet",
+                     *                 "contract": null,
+                     *                 "chain": null,
+                     *                 "category": "bid",
+                     *                 "created_at": "2026-11-24T21:30:00.000Z",
+                     *                 "kyc_id": null,
+                     *                 "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *                 "metadata": {
+                     *                   "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *                 },
+                     *                 "expires_at": null,
+                     *                 "updated_at": "2026-11-24T21:30:00.000Z"
+                     *               },
+                     *               "payment_token": null,
+                     *               "next_action": null,
+                     *               "shopper_email": "ada@example.com",
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "updated_at": "2026-11-24T21:31:00.000Z"
+                     *             },
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "updated_at": "2026-11-24T21:30:00.000Z"
+                     *           }
+                     *         ],
+                     *         "on_bid_payment_intent": {
+                     *           "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *           "type": "dynamic",
+                     *           "currency": "usd",
+                     *           "amount": 100,
+                     *           "amount_decimal": "100.00",
+                     *           "name": "Signed guitar: bid",
+                     *           "expired": false,
+                     *           "views": 12,
+                     *           "network_type": "testnet",
+                     *           "contract": null,
+                     *           "chain": null,
+                     *           "category": "bid",
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_id": null,
+                     *           "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *           "metadata": {
+                     *             "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *           },
+                     *           "expires_at": null,
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "on_end_payment_intent": {
+                     *           "id": "price_01m87s3v8k4r2fjc23vtvkbtjk",
+                     *           "type": "static",
+                     *           "currency": "usd",
+                     *           "amount": 100,
+                     *           "amount_decimal": "100.00",
+                     *           "name": "Signed guitar",
+                     *           "expired": false,
+                     *           "views": 12,
+                     *           "network_type": "testnet",
+                     *           "contract": null,
+                     *           "chain": null,
+                     *           "category": "auction",
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_id": null,
+                     *           "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *           "metadata": {
+                     *             "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *           },
+                     *           "expires_at": null,
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Auction"][];
                 };
             };
@@ -4258,14 +6683,33 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Signed guitar",
+                 *       "amount": "100.00",
+                 *       "currency": "usd",
+                 *       "ends_at": "2026-11-30T20:00:00.000Z",
+                 *       "min_increment": "5.00",
+                 *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The starting amount: major units, a JSON number or decimal text */
                     amount: number | string;
+                    /** @description Currency code, any case (stored lower-case), e.g. `usd` */
                     currency: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When bidding closes
+                     */
                     ends_at: string;
+                    /** @description How much a bid must beat the standing bid by (default one minor unit): major units, a JSON number or decimal text */
                     min_increment?: number | string;
+                    /** @description The auction's name */
                     name: string;
+                    /** @description The network the winner's contract call runs on (default: testnet on a sandbox server, else mainnet) */
                     network_type?: "mainnet" | "testnet";
+                    /** @description A trigger of the app, run by the winner's payment */
                     trigger_id?: string | null;
                 };
             };
@@ -4289,12 +6733,213 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An auction: bids are held on cards and the winner is charged at the end */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "currency": "usd",
+                     *       "currency_conversion": null,
+                     *       "amount": 100,
+                     *       "current_amount": 120,
+                     *       "min_increment": 5,
+                     *       "name": "Signed guitar",
+                     *       "expired": false,
+                     *       "views": 42,
+                     *       "network_type": "testnet",
+                     *       "ends_at": "2026-11-30T20:00:00.000Z",
+                     *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "winner_bid_id": null,
+                     *       "bids": [
+                     *         {
+                     *           "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+                     *           "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *           "currency": "usd",
+                     *           "currency_conversion": null,
+                     *           "amount": 120,
+                     *           "status": "placed",
+                     *           "reason": null,
+                     *           "shopper": {
+                     *             "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *             "phone_or_email": "grace@example.com",
+                     *             "auth_method": "email",
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "disabled": false
+                     *           },
+                     *           "payment": {
+                     *             "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+                     *             "status": "hold",
+                     *             "final_amount": 123.58,
+                     *             "payment_provider": "card",
+                     *             "trigger_data_input": {
+                     *               "params_data_input": {
+                     *                 "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                 "quantity": 3
+                     *               }
+                     *             },
+                     *             "transaction_id": null,
+                     *             "transaction_url": null,
+                     *             "price_item": {
+                     *               "currency": "usd",
+                     *               "provider_min_amount_fee": 0.3,
+                     *               "provider_processing_fee_percent": 2.9,
+                     *               "platform_fee": 1,
+                     *               "app_fee": 5,
+                     *               "app_type": "marketplace",
+                     *               "amount": 120,
+                     *               "amount_total": 123.58,
+                     *               "amount_transaction_fee": 3.58,
+                     *               "amount_app_transaction_fee": 0,
+                     *               "amount_platform": 1.2,
+                     *               "amount_seller": 112.8,
+                     *               "amount_app": 6,
+                     *               "processing_fee_amount": 3.58,
+                     *               "conversion": null
+                     *             },
+                     *             "transaction_response": {
+                     *               "error": null,
+                     *               "near": null,
+                     *               "evm": null,
+                     *               "wax": null,
+                     *               "solana": null
+                     *             },
+                     *             "confirmation_status": {
+                     *               "average_seconds": 12,
+                     *               "progress": 0,
+                     *               "required_confirmations": 3,
+                     *               "confirmations": 0,
+                     *               "confirmed": false
+                     *             },
+                     *             "app": {
+                     *               "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *               "name": "Ada's shop",
+                     *               "type": "marketplace",
+                     *               "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *               "use_explorer": true,
+                     *               "permissions": {
+                     *                 "can_view": true,
+                     *                 "can_edit": true,
+                     *                 "can_delete": true,
+                     *                 "can_edit_members": true
+                     *               },
+                     *               "app_fee": 5,
+                     *               "user": {
+                     *                 "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *                 "username": "ada",
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace"
+                     *               },
+                     *               "is_member": true,
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "updated_at": "2026-11-24T21:30:00.000Z"
+                     *             },
+                     *             "price": {
+                     *               "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *               "type": "dynamic",
+                     *               "currency": "usd",
+                     *               "amount": 100,
+                     *               "amount_decimal": "100.00",
+                     *               "name": "Signed guitar: bid",
+                     *               "expired": false,
+                     *               "views": 12,
+                     *               "network_type": "testnet",
+                     *               "contract": null,
+                     *               "chain": null,
+                     *               "category": "bid",
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "kyc_id": null,
+                     *               "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *               "metadata": {
+                     *                 "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *               },
+                     *               "expires_at": null,
+                     *               "updated_at": "2026-11-24T21:30:00.000Z"
+                     *             },
+                     *             "payment_token": null,
+                     *             "next_action": null,
+                     *             "shopper_email": "ada@example.com",
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "updated_at": "2026-11-24T21:31:00.000Z"
+                     *           },
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "on_bid_payment_intent": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *         "type": "dynamic",
+                     *         "currency": "usd",
+                     *         "amount": 100,
+                     *         "amount_decimal": "100.00",
+                     *         "name": "Signed guitar: bid",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "bid",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": null,
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "on_end_payment_intent": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjk",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 100,
+                     *         "amount_decimal": "100.00",
+                     *         "name": "Signed guitar",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "auction",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": null,
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Auction"];
                 };
             };
@@ -4350,15 +6995,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The auction's id */
                 id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Signed guitar (1962)"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The starting amount: major units, a JSON number or decimal text */
                     amount?: number | string;
+                    /** @description Currency code, any case (stored lower-case), e.g. `usd` */
                     currency?: string;
+                    /** @description The auction's name */
                     name?: string;
                 };
             };
@@ -4388,6 +7042,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example auc_01m87s3v8k4r2fjc23vtvkbtjp */
                     "application/json": string;
                 };
             };
@@ -4445,8 +7100,12 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description The email address, also the log-in
+                     */
                     email: string;
+                    /** @description The account's password */
                     password: string;
                 };
             };
@@ -4470,12 +7129,18 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A new session */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "token": "ust_xyCGRLDsWQspMtMb2pPDsr5iBU9iYRNO5_uxNisA9VrM",
+                     *       "expires_at": "2026-11-25T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["LoginResponse"];
                 };
             };
@@ -4566,13 +7231,18 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description The email address, also the log-in
+                     */
                     email: string;
+                    /** @description Given name */
                     first_name: string;
+                    /** @description Family name */
                     last_name: string;
                     /** @description At least 12 characters */
                     password: string;
-                    /** @description Unique */
+                    /** @description Unique name shown to other members: letters, digits, `_`, `.`, `-` */
                     username: string;
                 };
             };
@@ -4596,12 +7266,27 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description The new account and its first session */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "user": {
+                     *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "username": "ada",
+                     *         "email": "ada@example.com",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace",
+                     *         "role": "user",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "disabled": false
+                     *       },
+                     *       "token": "ust_xyCGRLDsWQspMtMb2pPDsr5iBU9iYRNO5_uxNisA9VrM"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SignupResponse"];
                 };
             };
@@ -4621,6 +7306,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -4683,17 +7369,30 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com",
+                 *       "payment_provider": "card"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Only for dynamic prices: at least the price's amount */
                     amount?: number | string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description The shopper's email; the receipt goes here
+                     */
                     email: string;
+                    /** @description How the shopper pays: `card` (default) or `us_bank_account` */
                     payment_provider: "card" | "us_bank_account";
+                    /** @description Input for the price's trigger, run once the payment is paid */
                     trigger_data_input?: {
                         /** @description The trigger's parameters, keyed by name (checked against its params_data) */
                         params_data_input: {
@@ -4728,9 +7427,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "payment_token": "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
+                     *       "status": "pending"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The payment's id (`pay_…`) */
                         id: string;
+                        /** @description The payment's token: send it as `x-payment-token`; answered once */
                         payment_token: string;
+                        /** @description The payment's status: `pending` */
                         status: string;
                     };
                 };
@@ -4759,10 +7468,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The payment's token (`pt_…`), answered when the payment was started: the page's credential */
                 "x-payment-token": string;
             };
             path: {
+                /** @description The payment's id */
                 payment_id: string;
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -4793,26 +7505,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "pending",
+                     *       "final_amount": 25.75,
+                     *       "currency": "usd",
+                     *       "summary": {
+                     *         "price": "$25.00",
+                     *         "converted": null,
+                     *         "fees": "$0.75",
+                     *         "total": "$25.75"
+                     *       },
+                     *       "requires_payment_method": false,
+                     *       "next_action": {
+                     *         "type": "redirect_to_url",
+                     *         "url": "https://payments.example.com/sandbox/3ds/pi_01m87s3v8k4r2fjc23vtvkbtk3"
+                     *       },
+                     *       "error": null,
+                     *       "transaction_id": null,
+                     *       "transaction_url": null,
+                     *       "confirmation_status": {
+                     *         "progress": 0,
+                     *         "confirmed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description How far the chain has confirmed the contract call */
                         confirmation_status: {
+                            /** @description Whether the chain call is confirmed */
                             confirmed: boolean;
+                            /** @description 0 to 100 */
                             progress: number;
                         };
+                        /** @description The charge currency */
                         currency: string;
+                        /** @description Why the last try failed, while the payment waits for another method or has failed */
                         error: {
+                            /** @description The provider's code, e.g. `card_declined` */
                             code: string;
+                            /** @description What to tell the shopper */
                             message: string;
                         } | null;
+                        /** @description What the shopper is charged, in major units of currency */
                         final_amount: number;
+                        /** @description The payment's id (`pay_…`) */
                         id: string;
+                        /** @description A 3-D Secure step to complete */
                         next_action: {
+                            /** @description The kind of step, e.g. redirect_to_url */
                             type: string;
+                            /** @description Where to send the shopper */
                             url: string;
                         } | null;
                         /** @description Pending and waiting for a (new) payment method: confirm it again */
                         requires_payment_method: boolean;
+                        /** @description The payment's status, as Payment.status */
                         status: string;
+                        /**
+                         * @description What paying the price costs, formatted for display
+                         * @example {
+                         *       "price": "$25.00",
+                         *       "converted": null,
+                         *       "fees": "$0.75",
+                         *       "total": "$25.75"
+                         *     }
+                         */
                         summary: {
+                            /** @description The price in the charge currency, when it differs */
                             converted: string | null;
                             /** @description Fees added on top (price_item.amount_transaction_fee) */
                             fees: string;
@@ -4821,7 +7582,9 @@ export interface operations {
                             /** @description What the shopper is charged (price_item.amount_total) */
                             total: string;
                         };
+                        /** @description The chain transaction, once the trigger ran */
                         transaction_id: string | null;
+                        /** @description The transaction in the chain's explorer */
                         transaction_url: string | null;
                     };
                 };
@@ -4850,10 +7613,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The payment's token (`pt_…`), answered when the payment was started: the page's credential */
                 "x-payment-token": string;
             };
             path: {
+                /** @description The payment's id */
                 payment_id: string;
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -4884,26 +7650,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "pending",
+                     *       "final_amount": 25.75,
+                     *       "currency": "usd",
+                     *       "summary": {
+                     *         "price": "$25.00",
+                     *         "converted": null,
+                     *         "fees": "$0.75",
+                     *         "total": "$25.75"
+                     *       },
+                     *       "requires_payment_method": false,
+                     *       "next_action": {
+                     *         "type": "redirect_to_url",
+                     *         "url": "https://payments.example.com/sandbox/3ds/pi_01m87s3v8k4r2fjc23vtvkbtk3"
+                     *       },
+                     *       "error": null,
+                     *       "transaction_id": null,
+                     *       "transaction_url": null,
+                     *       "confirmation_status": {
+                     *         "progress": 0,
+                     *         "confirmed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description How far the chain has confirmed the contract call */
                         confirmation_status: {
+                            /** @description Whether the chain call is confirmed */
                             confirmed: boolean;
+                            /** @description 0 to 100 */
                             progress: number;
                         };
+                        /** @description The charge currency */
                         currency: string;
+                        /** @description Why the last try failed, while the payment waits for another method or has failed */
                         error: {
+                            /** @description The provider's code, e.g. `card_declined` */
                             code: string;
+                            /** @description What to tell the shopper */
                             message: string;
                         } | null;
+                        /** @description What the shopper is charged, in major units of currency */
                         final_amount: number;
+                        /** @description The payment's id (`pay_…`) */
                         id: string;
+                        /** @description A 3-D Secure step to complete */
                         next_action: {
+                            /** @description The kind of step, e.g. redirect_to_url */
                             type: string;
+                            /** @description Where to send the shopper */
                             url: string;
                         } | null;
                         /** @description Pending and waiting for a (new) payment method: confirm it again */
                         requires_payment_method: boolean;
+                        /** @description The payment's status, as Payment.status */
                         status: string;
+                        /**
+                         * @description What paying the price costs, formatted for display
+                         * @example {
+                         *       "price": "$25.00",
+                         *       "converted": null,
+                         *       "fees": "$0.75",
+                         *       "total": "$25.75"
+                         *     }
+                         */
                         summary: {
+                            /** @description The price in the charge currency, when it differs */
                             converted: string | null;
                             /** @description Fees added on top (price_item.amount_transaction_fee) */
                             fees: string;
@@ -4912,7 +7727,9 @@ export interface operations {
                             /** @description What the shopper is charged (price_item.amount_total) */
                             total: string;
                         };
+                        /** @description The chain transaction, once the trigger ran */
                         transaction_id: string | null;
+                        /** @description The transaction in the chain's explorer */
                         transaction_url: string | null;
                     };
                 };
@@ -4941,10 +7758,13 @@ export interface operations {
         parameters: {
             query?: never;
             header: {
+                /** @description The payment's token (`pt_…`), answered when the payment was started: the page's credential */
                 "x-payment-token": string;
             };
             path: {
+                /** @description The payment's id */
                 payment_id: string;
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -4965,21 +7785,38 @@ export interface operations {
                 "application/json": {
                     /** @description Sandbox: a test card or bank account. Stripe: a payment method id from Stripe.js (`type: token`) — raw card numbers are refused. */
                     payment_method: {
+                        /** @description The card's security code */
                         cvc: string;
+                        /** @description Expiry month, 1 to 12 */
                         exp_month: number;
+                        /** @description Expiry year, four digits */
                         exp_year: number;
+                        /** @description The card number; spaces allowed */
                         number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A card
+                         * @enum {string}
+                         */
                         type: "card";
                     } | {
+                        /** @description The account holder's name */
                         account_holder_name: string;
+                        /** @description The account number, 4 to 17 digits */
                         account_number: string;
+                        /** @description The bank's 9-digit ABA routing number */
                         routing_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A US bank account, debited
+                         * @enum {string}
+                         */
                         type: "us_bank_account";
                     } | {
+                        /** @description The provider's payment method id (`pm_…`) */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A payment method made by the provider's browser script
+                         * @enum {string}
+                         */
                         type: "token";
                     };
                     /**
@@ -5015,26 +7852,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "pending",
+                     *       "final_amount": 25.75,
+                     *       "currency": "usd",
+                     *       "summary": {
+                     *         "price": "$25.00",
+                     *         "converted": null,
+                     *         "fees": "$0.75",
+                     *         "total": "$25.75"
+                     *       },
+                     *       "requires_payment_method": false,
+                     *       "next_action": {
+                     *         "type": "redirect_to_url",
+                     *         "url": "https://payments.example.com/sandbox/3ds/pi_01m87s3v8k4r2fjc23vtvkbtk3"
+                     *       },
+                     *       "error": null,
+                     *       "transaction_id": null,
+                     *       "transaction_url": null,
+                     *       "confirmation_status": {
+                     *         "progress": 0,
+                     *         "confirmed": false
+                     *       }
+                     *     }
+                     */
                     "application/json": {
+                        /** @description How far the chain has confirmed the contract call */
                         confirmation_status: {
+                            /** @description Whether the chain call is confirmed */
                             confirmed: boolean;
+                            /** @description 0 to 100 */
                             progress: number;
                         };
+                        /** @description The charge currency */
                         currency: string;
+                        /** @description Why the last try failed, while the payment waits for another method or has failed */
                         error: {
+                            /** @description The provider's code, e.g. `card_declined` */
                             code: string;
+                            /** @description What to tell the shopper */
                             message: string;
                         } | null;
+                        /** @description What the shopper is charged, in major units of currency */
                         final_amount: number;
+                        /** @description The payment's id (`pay_…`) */
                         id: string;
+                        /** @description A 3-D Secure step to complete */
                         next_action: {
+                            /** @description The kind of step, e.g. redirect_to_url */
                             type: string;
+                            /** @description Where to send the shopper */
                             url: string;
                         } | null;
                         /** @description Pending and waiting for a (new) payment method: confirm it again */
                         requires_payment_method: boolean;
+                        /** @description The payment's status, as Payment.status */
                         status: string;
+                        /**
+                         * @description What paying the price costs, formatted for display
+                         * @example {
+                         *       "price": "$25.00",
+                         *       "converted": null,
+                         *       "fees": "$0.75",
+                         *       "total": "$25.75"
+                         *     }
+                         */
                         summary: {
+                            /** @description The price in the charge currency, when it differs */
                             converted: string | null;
                             /** @description Fees added on top (price_item.amount_transaction_fee) */
                             fees: string;
@@ -5043,7 +7929,9 @@ export interface operations {
                             /** @description What the shopper is charged (price_item.amount_total) */
                             total: string;
                         };
+                        /** @description The chain transaction, once the trigger ran */
                         transaction_id: string | null;
+                        /** @description The transaction in the chain's explorer */
                         transaction_url: string | null;
                     };
                 };
@@ -5073,10 +7961,12 @@ export interface operations {
             query?: {
                 /** @description Dynamic prices only */
                 amount?: string;
+                /** @description How the shopper pays: `card` (default) or `us_bank_account` */
                 payment_provider?: "card" | "us_bank_account";
             };
             header?: never;
             path: {
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -5101,13 +7991,22 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description What paying the price costs, formatted for display */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "price": "$25.00",
+                     *       "converted": null,
+                     *       "fees": "$0.75",
+                     *       "total": "$25.75"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The price in the charge currency, when it differs */
                         converted: string | null;
                         /** @description Fees added on top (price_item.amount_transaction_fee) */
                         fees: string;
@@ -5171,8 +8070,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
-                        /** @enum {string} */
+                        /**
+                         * @description The process serves requests
+                         * @enum {string}
+                         */
                         status: "ok";
                     };
                 };
@@ -5183,7 +8090,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "draining"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description Why the process does not take requests now: starting, shutting down, or no database */
                         status: "starting" | "draining" | "database_unreachable";
                     };
                 };
@@ -5223,8 +8136,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
-                        /** @enum {string} */
+                        /**
+                         * @description The process serves requests
+                         * @enum {string}
+                         */
                         status: "ok";
                     };
                 };
@@ -5264,8 +8185,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
                     "application/json": {
-                        /** @enum {string} */
+                        /**
+                         * @description The process serves requests
+                         * @enum {string}
+                         */
                         status: "ok";
                     };
                 };
@@ -5276,7 +8205,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "status": "draining"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description Why the process does not take requests now: starting, shutting down, or no database */
                         status: "starting" | "draining" | "database_unreachable";
                     };
                 };
@@ -5288,6 +8223,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The invitation's token (`inv_…`), from the mail */
                 invite_token: string;
             };
             cookie?: never;
@@ -5350,6 +8286,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The KYC record's edit_token (`kyc_et_…`): the widget's credential */
                 edit_token: string;
             };
             cookie?: never;
@@ -5412,19 +8349,38 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The KYC record's edit_token (`kyc_et_…`): the widget's credential */
                 edit_token: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "account_holder_name": "Jane Doe",
+                 *       "routing_number": "110000000",
+                 *       "account_number": "000123456789",
+                 *       "country": "US",
+                 *       "currency": "usd"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The account holder's name */
                     account_holder_name: string;
+                    /** @description The account number, 4 to 17 digits */
                     account_number: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The bank's country: US only
+                     * @enum {string}
+                     */
                     country: "US";
-                    /** @enum {string} */
+                    /**
+                     * @description The payout currency: usd only
+                     * @enum {string}
+                     */
                     currency: "usd";
+                    /** @description The bank's 9-digit ABA routing number */
                     routing_number: string;
                 };
             };
@@ -5486,24 +8442,53 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The KYC record's edit_token (`kyc_et_…`): the widget's credential */
                 edit_token: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "first_name": "Jane",
+                 *       "last_name": "Doe",
+                 *       "email": "seller@example.com",
+                 *       "dob": "1990-04-12",
+                 *       "country": "US",
+                 *       "address_line1": "1 Main Street",
+                 *       "city": "Springfield",
+                 *       "postal_code": "12345",
+                 *       "tos": "accepted"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Street address */
                     address_line1: string;
+                    /** @description City */
                     city: string;
+                    /** @description Country of residence */
                     country: "US" | "GB" | "FR" | "DE";
-                    /** Format: date */
+                    /**
+                     * Format: date
+                     * @description Date of birth, YYYY-MM-DD
+                     */
                     dob: string;
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description The seller's email
+                     */
                     email: string;
+                    /** @description The seller's given name */
                     first_name: string;
+                    /** @description The seller's family name */
                     last_name: string;
+                    /** @description Postal code */
                     postal_code: string;
-                    /** @enum {string} */
+                    /**
+                     * @description The seller accepts the provider's terms
+                     * @enum {string}
+                     */
                     tos: "accepted";
                 };
             };
@@ -5565,6 +8550,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The KYC record's edit_token (`kyc_et_…`): the widget's credential */
                 edit_token: string;
             };
             cookie?: never;
@@ -5627,6 +8613,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The KYC record's edit_token (`kyc_et_…`): the widget's credential */
                 edit_token: string;
             };
             cookie?: never;
@@ -5698,6 +8685,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -5734,6 +8722,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *         "user_id": null,
+                     *         "email": "grace@example.com",
+                     *         "role": "developer",
+                     *         "user": null,
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Member"][];
                 };
             };
@@ -5783,15 +8808,26 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "email": "grace@example.com",
+                 *       "role": "developer"
+                 *     }
+                 */
                 "application/json": {
-                    /** Format: email */
+                    /**
+                     * Format: email
+                     * @description Who to invite; the invitation is mailed here
+                     */
                     email: string;
+                    /** @description `owner` (everything, members and deletion included) or `developer` (the app's resources) */
                     role: "owner" | "developer";
                 };
             };
@@ -5815,12 +8851,47 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A person's role on an app, or a pending invitation (user_id null) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *       "user_id": null,
+                     *       "email": "grace@example.com",
+                     *       "role": "developer",
+                     *       "user": null,
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -5876,7 +8947,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The member's id */
                 member_id: string;
             };
             cookie?: never;
@@ -5901,12 +8974,47 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *       "user_id": null,
+                     *       "email": "grace@example.com",
+                     *       "role": "developer",
+                     *       "user": null,
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -5953,7 +9061,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The member's id */
                 member_id: string;
             };
             cookie?: never;
@@ -6037,14 +9147,22 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The member's id */
                 member_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "role": "owner"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description `owner` (everything, members and deletion included) or `developer` (the app's resources) */
                     role: "owner" | "developer";
                 };
             };
@@ -6068,12 +9186,47 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *       "user_id": null,
+                     *       "email": "grace@example.com",
+                     *       "role": "developer",
+                     *       "user": null,
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -6136,7 +9289,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The invitation's token (`inv_…`), from the invitation mail's link */
                     invite_token: string;
                 };
             };
@@ -6160,12 +9319,47 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *       "user_id": null,
+                     *       "email": "grace@example.com",
+                     *       "role": "developer",
+                     *       "user": null,
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Member"];
                 };
             };
@@ -6203,6 +9397,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -6227,12 +9422,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A price as its public page shows it: no metadata, trigger or KYC ids */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *       "type": "static",
+                     *       "currency": "usd",
+                     *       "amount": 25,
+                     *       "amount_decimal": "25.00",
+                     *       "name": "Concert ticket",
+                     *       "expired": false,
+                     *       "views": 12,
+                     *       "network_type": "testnet",
+                     *       "contract": null,
+                     *       "chain": null,
+                     *       "category": "payment",
+                     *       "created_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["PublicPrice"];
                 };
             };
@@ -6265,13 +9477,16 @@ export interface operations {
                 limit?: number;
                 /** @description 1-based page number */
                 page?: number;
+                /** @description Only payments of this price */
                 price_id?: string;
                 /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
                 starting_after?: string;
+                /** @description Where the payment is: `pending` (not yet authorised), `hold` (authorised; the contract call runs), `paid`, `failed`, `failed-captured` (charged but the call failed), `failed-transfers` (the seller's transfer failed), `refunded`, `cancelled` (docs/payments.md) */
                 status?: "pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled";
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -6308,6 +9523,113 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *         "status": "paid",
+                     *         "final_amount": 25.75,
+                     *         "payment_provider": "card",
+                     *         "trigger_data_input": {
+                     *           "params_data_input": {
+                     *             "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "quantity": 3
+                     *           }
+                     *         },
+                     *         "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *         "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *         "price_item": {
+                     *           "currency": "usd",
+                     *           "provider_min_amount_fee": 0.3,
+                     *           "provider_processing_fee_percent": 2.9,
+                     *           "platform_fee": 1,
+                     *           "app_fee": 5,
+                     *           "app_type": "marketplace",
+                     *           "amount": 25,
+                     *           "amount_total": 25.75,
+                     *           "amount_transaction_fee": 0.75,
+                     *           "amount_app_transaction_fee": 0,
+                     *           "amount_platform": 0.25,
+                     *           "amount_seller": 23.5,
+                     *           "amount_app": 1.25,
+                     *           "processing_fee_amount": 0.75,
+                     *           "conversion": null
+                     *         },
+                     *         "transaction_response": {
+                     *           "error": null,
+                     *           "near": null,
+                     *           "evm": {
+                     *             "output": {
+                     *               "block_number": 7123456,
+                     *               "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *               "gas_used": "51234",
+                     *               "logs": 1
+                     *             }
+                     *           },
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "confirmation_status": {
+                     *           "average_seconds": 12,
+                     *           "progress": 100,
+                     *           "required_confirmations": 3,
+                     *           "confirmations": 3,
+                     *           "confirmed": true
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "price": {
+                     *           "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *           "type": "static",
+                     *           "currency": "usd",
+                     *           "amount": 25,
+                     *           "amount_decimal": "25.00",
+                     *           "name": "Concert ticket",
+                     *           "expired": false,
+                     *           "views": 12,
+                     *           "network_type": "testnet",
+                     *           "contract": null,
+                     *           "chain": null,
+                     *           "category": "payment",
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *           "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *           "metadata": {
+                     *             "event": "Autumn concert",
+                     *             "seat_map": "hall-a"
+                     *           },
+                     *           "expires_at": null,
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "payment_token": null,
+                     *         "next_action": null,
+                     *         "shopper_email": "ada@example.com",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:31:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Payment"][];
                 };
             };
@@ -6357,6 +9679,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -6365,7 +9688,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "price_id": "prc_01J9Z3K6",
+                 *       "price_id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
                  *       "payment_provider": "card",
                  *       "shopper_email": "ada@example.com"
                  *     }
@@ -6411,12 +9734,110 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "pending",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": null,
+                     *       "transaction_url": null,
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": null,
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 0,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 0,
+                     *         "confirmed": false
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6472,7 +9893,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The payment's id */
                 payment_id: string;
             };
             cookie?: never;
@@ -6497,12 +9920,117 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "paid",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": {
+                     *           "output": {
+                     *             "block_number": 7123456,
+                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *             "gas_used": "51234",
+                     *             "logs": 1
+                     *           }
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 100,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 3,
+                     *         "confirmed": true
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": null,
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6552,13 +10080,20 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The payment's id */
                 payment_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The shopper asked by phone"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why, kept with the payment */
                     reason?: string;
@@ -6584,12 +10119,117 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "paid",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": {
+                     *           "output": {
+                     *             "block_number": 7123456,
+                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *             "gas_used": "51234",
+                     *             "logs": 1
+                     *           }
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 100,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 3,
+                     *         "confirmed": true
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": null,
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6648,7 +10288,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The payment's id */
                 payment_id: string;
             };
             cookie?: never;
@@ -6669,21 +10311,38 @@ export interface operations {
                 "application/json": {
                     /** @description Sandbox: a test card or bank account. Stripe: a payment method id from Stripe.js (`type: token`) — raw card numbers are refused. */
                     payment_method: {
+                        /** @description The card's security code */
                         cvc: string;
+                        /** @description Expiry month, 1 to 12 */
                         exp_month: number;
+                        /** @description Expiry year, four digits */
                         exp_year: number;
+                        /** @description The card number; spaces allowed */
                         number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A card
+                         * @enum {string}
+                         */
                         type: "card";
                     } | {
+                        /** @description The account holder's name */
                         account_holder_name: string;
+                        /** @description The account number, 4 to 17 digits */
                         account_number: string;
+                        /** @description The bank's 9-digit ABA routing number */
                         routing_number: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A US bank account, debited
+                         * @enum {string}
+                         */
                         type: "us_bank_account";
                     } | {
+                        /** @description The provider's payment method id (`pm_…`) */
                         id: string;
-                        /** @enum {string} */
+                        /**
+                         * @description A payment method made by the provider's browser script
+                         * @enum {string}
+                         */
                         type: "token";
                     };
                     /**
@@ -6713,12 +10372,117 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "paid",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": {
+                     *           "output": {
+                     *             "block_number": 7123456,
+                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *             "gas_used": "51234",
+                     *             "logs": 1
+                     *           }
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 100,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 3,
+                     *         "confirmed": true
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": null,
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6869,13 +10633,20 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The payment's id */
                 payment_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "reason": "The shopper asked by phone"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Why, kept with the payment */
                     reason?: string;
@@ -6901,12 +10672,117 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "paid",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": {
+                     *           "output": {
+                     *             "block_number": 7123456,
+                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *             "gas_used": "51234",
+                     *             "logs": 1
+                     *           }
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 100,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 3,
+                     *         "confirmed": true
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": null,
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -6965,7 +10841,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The payment's id */
                 payment_id: string;
             };
             cookie?: never;
@@ -6990,12 +10868,117 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "paid",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": {
+                     *           "output": {
+                     *             "block_number": 7123456,
+                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *             "gas_used": "51234",
+                     *             "logs": 1
+                     *           }
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 100,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 3,
+                     *         "confirmed": true
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": null,
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Payment"];
                 };
             };
@@ -7060,6 +11043,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -7096,6 +11080,33 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Price"][];
                 };
             };
@@ -7145,6 +11156,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -7156,25 +11168,35 @@ export interface operations {
                  *       "name": "Concert ticket",
                  *       "amount": "25.00",
                  *       "currency": "usd",
-                 *       "type": "static"
+                 *       "type": "static",
+                 *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs"
                  *     }
                  */
                 "application/json": {
                     /** @description Major units, at most the currency's decimals. A JSON number holds about 15 significant digits: send amounts that need more (e.g. 1234567.123456789012345678 eth) as a decimal string, "1234567.123456789012345678". */
                     amount: number | string;
+                    /** @description `payment` (default); `bid` and `auction` are an auction's own two prices */
                     category?: "payment" | "bid" | "auction";
+                    /** @description The chain of what the price sells, as given (informational; null by default) */
                     chain?: ("near" | "evm" | "wax" | "solana") | null;
+                    /** @description The contract of what the price sells, as given (informational; null by default) */
                     contract?: string | null;
-                    /** @description Any case */
+                    /** @description Currency code, any case (stored lower-case), e.g. `usd` or `eth` */
                     currency: string;
+                    /** @description The price reads expired from then on */
                     expires_at?: string | null;
+                    /** @description The seller's KYC record (marketplace apps): the seller paid by this price's payments */
                     kyc_id?: string | null;
                     /** @description Free JSON object */
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description The price's name, shown to the shopper */
                     name: string;
+                    /** @description The network a payment's contract call runs on (default: testnet on a sandbox server, else mainnet) */
                     network_type?: "mainnet" | "testnet";
+                    /** @description The trigger a payment of this price runs once paid */
                     trigger_id?: string | null;
                     /** @description `static`: a fixed amount; `dynamic`: the payment names its amount, at least this one */
                     type?: "static" | "dynamic";
@@ -7200,12 +11222,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description What a shopper pays, in a currency, and what the payment then runs */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *       "type": "static",
+                     *       "currency": "usd",
+                     *       "amount": 25,
+                     *       "amount_decimal": "25.00",
+                     *       "name": "Concert ticket",
+                     *       "expired": false,
+                     *       "views": 12,
+                     *       "network_type": "testnet",
+                     *       "contract": null,
+                     *       "chain": null,
+                     *       "category": "payment",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "metadata": {
+                     *         "event": "Autumn concert",
+                     *         "seat_map": "hall-a"
+                     *       },
+                     *       "expires_at": null,
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -7261,7 +11308,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -7286,12 +11335,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description What a shopper pays, in a currency, and what the payment then runs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *       "type": "static",
+                     *       "currency": "usd",
+                     *       "amount": 25,
+                     *       "amount_decimal": "25.00",
+                     *       "name": "Concert ticket",
+                     *       "expired": false,
+                     *       "views": 12,
+                     *       "network_type": "testnet",
+                     *       "contract": null,
+                     *       "chain": null,
+                     *       "category": "payment",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "metadata": {
+                     *         "event": "Autumn concert",
+                     *         "seat_map": "hall-a"
+                     *       },
+                     *       "expires_at": null,
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -7338,7 +11412,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -7422,31 +11498,47 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "amount": "30.00",
+                 *       "expires_at": "2026-12-31T23:00:00.000Z"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Major units, at most the currency's decimals. A JSON number holds about 15 significant digits: send amounts that need more (e.g. 1234567.123456789012345678 eth) as a decimal string, "1234567.123456789012345678". */
                     amount?: number | string;
+                    /** @description `payment` (default); `bid` and `auction` are an auction's own two prices */
                     category?: "payment" | "bid" | "auction";
+                    /** @description The chain of what the price sells, as given (informational; null by default) */
                     chain?: ("near" | "evm" | "wax" | "solana") | null;
+                    /** @description The contract of what the price sells, as given (informational; null by default) */
                     contract?: string | null;
-                    /** @description Any case */
+                    /** @description Currency code, any case (stored lower-case), e.g. `usd` or `eth` */
                     currency?: string;
                     /** @description true expires the price now; false clears a manual expiry */
                     expired?: boolean;
+                    /** @description The price reads expired from then on */
                     expires_at?: string | null;
+                    /** @description The seller's KYC record (marketplace apps): the seller paid by this price's payments */
                     kyc_id?: string | null;
                     /** @description Free JSON object */
                     metadata?: {
                         [key: string]: unknown;
                     };
+                    /** @description The price's name, shown to the shopper */
                     name?: string;
+                    /** @description The network a payment's contract call runs on (default: testnet on a sandbox server, else mainnet) */
                     network_type?: "mainnet" | "testnet";
+                    /** @description The trigger a payment of this price runs once paid */
                     trigger_id?: string | null;
                     /** @description `static`: a fixed amount; `dynamic`: the payment names its amount, at least this one */
                     type?: "static" | "dynamic";
@@ -7472,12 +11564,37 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description What a shopper pays, in a currency, and what the payment then runs */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *       "type": "static",
+                     *       "currency": "usd",
+                     *       "amount": 25,
+                     *       "amount_decimal": "25.00",
+                     *       "name": "Concert ticket",
+                     *       "expired": false,
+                     *       "views": 12,
+                     *       "network_type": "testnet",
+                     *       "contract": null,
+                     *       "chain": null,
+                     *       "category": "payment",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "metadata": {
+                     *         "event": "Autumn concert",
+                     *         "seat_map": "hall-a"
+                     *       },
+                     *       "expires_at": null,
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Price"];
                 };
             };
@@ -7533,11 +11650,14 @@ export interface operations {
             query?: {
                 /** @description For a dynamic price: the amount the shopper would pay, at least the price's */
                 amount?: string;
+                /** @description How the shopper would pay: the provider's fees differ (default card) */
                 payment_provider?: "card" | "us_bank_account";
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The price's id */
                 price_id: string;
             };
             cookie?: never;
@@ -7568,6 +11688,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "currency": "usd",
+                     *       "provider_min_amount_fee": 0.3,
+                     *       "provider_processing_fee_percent": 2.9,
+                     *       "platform_fee": 1,
+                     *       "app_fee": 5,
+                     *       "app_type": "marketplace",
+                     *       "amount": 25,
+                     *       "amount_total": 25.75,
+                     *       "amount_transaction_fee": 0.75,
+                     *       "amount_app_transaction_fee": 0,
+                     *       "amount_platform": 0.25,
+                     *       "amount_seller": 23.5,
+                     *       "amount_app": 1.25,
+                     *       "processing_fee_amount": 0.75,
+                     *       "conversion": null
+                     *     }
+                     */
                     "application/json": {
                         /** @description The price, in the charge currency */
                         amount: number;
@@ -7585,7 +11724,9 @@ export interface operations {
                         amount_transaction_fee: number;
                         /** @description The app fee percent applied (0 for individual apps) */
                         app_fee: number;
+                        /** @description The app's type: individual or marketplace */
                         app_type: "individual" | "marketplace";
+                        /** @description The breakdown in the price's own currency, when it differs from the charge currency */
                         conversion: {
                             /** @description The price, in the price's currency */
                             amount: number;
@@ -7666,6 +11807,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The provider sending: `stripe` or `sandbox` */
                 provider_id: string;
             };
             cookie?: never;
@@ -7696,8 +11838,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "received": true,
+                     *       "duplicate": false
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The event was received before, and is not applied again */
                         duplicate: boolean;
+                        /** @description Always true: the event is recorded */
                         received: boolean;
                     };
                 };
@@ -7727,6 +11877,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The sandbox payment intent (`pi_…`) */
                 intent_id: string;
             };
             cookie?: never;
@@ -7785,13 +11936,20 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The sandbox payment intent (`pi_…`) */
                 intent_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "outcome": "pass"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description Whether the shopper passes or fails the check */
                     outcome: "pass" | "fail";
                 };
             };
@@ -7821,9 +11979,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "pi_01m87s3v8k4r2fjc23vtvkbtk3",
+                     *       "status": "requires_capture",
+                     *       "return_url": "https://shop.example.com/checkout/done"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The payment intent's id */
                         id: string;
+                        /** @description Where to send the shopper back, if the confirm named one */
                         return_url: string | null;
+                        /** @description The intent's status after the answer */
                         status: string;
                     };
                 };
@@ -7898,14 +12066,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "mail_01m87s3v8k4r2fjc23vtvkbtk0",
+                     *         "to": "grace@example.com",
+                     *         "subject": "Ada invited you to Ada's shop",
+                     *         "text": "Ada Lovelace invited you to Ada's shop as developer.\n\nAccept the invitation here:\nhttps://payments.example.com/invitations/inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *         "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "created_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": {
+                        /** @description The app the mail is about, if any */
                         app_id: string | null;
                         /**
                          * Format: date-time
                          * @description An instant, in RFC 3339 form
                          */
                         created_at: string;
+                        /** @description The mail's id (`mail_…`) */
                         id: string;
+                        /** @description The subject line */
                         subject: string;
                         /** @description The whole message, links and tokens included */
                         text: string;
@@ -7975,7 +12158,9 @@ export interface operations {
     listSandboxTransfers: {
         parameters: {
             query?: {
+                /** @description Transfers to this connected account */
                 destination?: string;
+                /** @description Transfers of this group: a payment id */
                 transfer_group?: string;
             };
             header?: never;
@@ -8008,47 +12193,113 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "tr_01m87s3v8k4r2fjc23vtvkbtk1",
+                     *           "object": "transfer",
+                     *           "amount": 2350,
+                     *           "amount_reversed": 0,
+                     *           "currency": "usd",
+                     *           "created": 1795987860,
+                     *           "destination": "acct_1Q2w3E4r5T6y7U8i",
+                     *           "metadata": {
+                     *             "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *             "share": "seller"
+                     *           },
+                     *           "reversed": false,
+                     *           "reversals": {
+                     *             "object": "list",
+                     *             "data": [],
+                     *             "has_more": false,
+                     *             "total_count": 0,
+                     *             "url": "/v1/transfers/tr_01m87s3v8k4r2fjc23vtvkbtk1/reversals"
+                     *           },
+                     *           "source_transaction": "pi_01m87s3v8k4r2fjc23vtvkbtk3",
+                     *           "transfer_group": "pay_01m87s3v8k4r2fjc23vtvkbtjm"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "url": "/v1/transfers"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The transfers (at most 100) */
                         data: {
+                            /** @description The amount sent, in minor units */
                             amount: number;
+                            /** @description The amount reversed so far, in minor units */
                             amount_reversed: number;
+                            /** @description When it was made, in Unix seconds */
                             created: number;
+                            /** @description Lower-case currency code */
                             currency: string;
                             /** @description The connected account (`acct_…`) that received it */
                             destination: string;
+                            /** @description The transfer's id (`tr_…`) */
                             id: string;
+                            /** @description Key-value pairs set by the service */
                             metadata: {
                                 [key: string]: string;
                             };
-                            /** @enum {string} */
+                            /**
+                             * @description Always `transfer`
+                             * @enum {string}
+                             */
                             object: "transfer";
+                            /** @description The transfer's reversals */
                             reversals: {
+                                /** @description The reversals, oldest first */
                                 data: {
+                                    /** @description The amount reversed, in minor units */
                                     amount: number;
+                                    /** @description When it was made, in Unix seconds */
                                     created: number;
+                                    /** @description Lower-case currency code */
                                     currency: string;
+                                    /** @description The reversal's id (`trr_…`) */
                                     id: string;
+                                    /** @description Key-value pairs set by the service */
                                     metadata: {
                                         [key: string]: string;
                                     };
-                                    /** @enum {string} */
+                                    /**
+                                     * @description Always `transfer_reversal`
+                                     * @enum {string}
+                                     */
                                     object: "transfer_reversal";
+                                    /** @description The transfer reversed */
                                     transfer: string;
                                 }[];
+                                /** @description Always false: every reversal is listed */
                                 has_more: boolean;
-                                /** @enum {string} */
+                                /**
+                                 * @description Always `list`
+                                 * @enum {string}
+                                 */
                                 object: "list";
+                                /** @description How many reversals */
                                 total_count: number;
+                                /** @description Stripe's path of this list */
                                 url: string;
                             };
                             /** @description Whether the whole amount was reversed */
                             reversed: boolean;
+                            /** @description The sandbox intent the money came from */
                             source_transaction: string | null;
+                            /** @description The payment id, for transfers of a payment */
                             transfer_group: string | null;
                         }[];
+                        /** @description Always false */
                         has_more: boolean;
-                        /** @enum {string} */
+                        /**
+                         * @description Always `list`
+                         * @enum {string}
+                         */
                         object: "list";
+                        /** @description Stripe's path of this list */
                         url: string;
                     };
                 };
@@ -8069,6 +12320,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The transfer's id */
                 transfer_id: string;
             };
             cookie?: never;
@@ -8099,41 +12351,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tr_01m87s3v8k4r2fjc23vtvkbtk1",
+                     *       "object": "transfer",
+                     *       "amount": 2350,
+                     *       "amount_reversed": 0,
+                     *       "currency": "usd",
+                     *       "created": 1795987860,
+                     *       "destination": "acct_1Q2w3E4r5T6y7U8i",
+                     *       "metadata": {
+                     *         "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *         "share": "seller"
+                     *       },
+                     *       "reversed": false,
+                     *       "reversals": {
+                     *         "object": "list",
+                     *         "data": [],
+                     *         "has_more": false,
+                     *         "total_count": 0,
+                     *         "url": "/v1/transfers/tr_01m87s3v8k4r2fjc23vtvkbtk1/reversals"
+                     *       },
+                     *       "source_transaction": "pi_01m87s3v8k4r2fjc23vtvkbtk3",
+                     *       "transfer_group": "pay_01m87s3v8k4r2fjc23vtvkbtjm"
+                     *     }
+                     */
                     "application/json": {
+                        /** @description The amount sent, in minor units */
                         amount: number;
+                        /** @description The amount reversed so far, in minor units */
                         amount_reversed: number;
+                        /** @description When it was made, in Unix seconds */
                         created: number;
+                        /** @description Lower-case currency code */
                         currency: string;
                         /** @description The connected account (`acct_…`) that received it */
                         destination: string;
+                        /** @description The transfer's id (`tr_…`) */
                         id: string;
+                        /** @description Key-value pairs set by the service */
                         metadata: {
                             [key: string]: string;
                         };
-                        /** @enum {string} */
+                        /**
+                         * @description Always `transfer`
+                         * @enum {string}
+                         */
                         object: "transfer";
+                        /** @description The transfer's reversals */
                         reversals: {
+                            /** @description The reversals, oldest first */
                             data: {
+                                /** @description The amount reversed, in minor units */
                                 amount: number;
+                                /** @description When it was made, in Unix seconds */
                                 created: number;
+                                /** @description Lower-case currency code */
                                 currency: string;
+                                /** @description The reversal's id (`trr_…`) */
                                 id: string;
+                                /** @description Key-value pairs set by the service */
                                 metadata: {
                                     [key: string]: string;
                                 };
-                                /** @enum {string} */
+                                /**
+                                 * @description Always `transfer_reversal`
+                                 * @enum {string}
+                                 */
                                 object: "transfer_reversal";
+                                /** @description The transfer reversed */
                                 transfer: string;
                             }[];
+                            /** @description Always false: every reversal is listed */
                             has_more: boolean;
-                            /** @enum {string} */
+                            /**
+                             * @description Always `list`
+                             * @enum {string}
+                             */
                             object: "list";
+                            /** @description How many reversals */
                             total_count: number;
+                            /** @description Stripe's path of this list */
                             url: string;
                         };
                         /** @description Whether the whole amount was reversed */
                         reversed: boolean;
+                        /** @description The sandbox intent the money came from */
                         source_transaction: string | null;
+                        /** @description The payment id, for transfers of a payment */
                         transfer_group: string | null;
                     };
                 };
@@ -8172,7 +12477,9 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description A Solana wallet of the app, which pays and signs */
                 wallet_id: string;
             };
             cookie?: never;
@@ -8209,6 +12516,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "col_01m87s3v8k4r2fjc23vtvkbtjz",
+                     *         "name": "Autumn tickets",
+                     *         "symbol": "TIX",
+                     *         "uri": "https://shop.example.com/nft/collection.json",
+                     *         "mint_address": "7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs",
+                     *         "token_account_address": "CuieVDEDtLo7FypA9SbLM9saXFdb1dsshEkyErMqkRQq",
+                     *         "metadata_account_address": "4fYNw3dojWmQ4dXtSGE9epjRGy9pFSx62YypT7avPYvA",
+                     *         "master_edition_account_address": "8HYXjZb1wUsX1B8L7HAhVBaa2hxUv6dFJzCmJ6eJkyyM",
+                     *         "tx_signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *         "status": "confirmed",
+                     *         "error": null,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:20.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Collection"][];
                 };
             };
@@ -8258,19 +12584,28 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description A Solana wallet of the app, which pays and signs */
                 wallet_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Autumn tickets",
+                 *       "symbol": "TIX",
+                 *       "uri": "https://shop.example.com/nft/collection.json"
+                 *     }
+                 */
                 "application/json": {
-                    /** @description At most 32 bytes of UTF-8 */
+                    /** @description The collection's name: at most 32 bytes of UTF-8 */
                     name: string;
-                    /** @description At most 10 bytes of UTF-8 */
+                    /** @description The collection's symbol: at most 10 bytes of UTF-8 */
                     symbol: string;
-                    /** @description At most 200 bytes of UTF-8 */
+                    /** @description The metadata JSON's URI: at most 200 bytes of UTF-8 */
                     uri: string;
                 };
             };
@@ -8294,12 +12629,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A sized collection NFT (Metaplex) owned by a wallet */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "col_01m87s3v8k4r2fjc23vtvkbtjz",
+                     *       "name": "Autumn tickets",
+                     *       "symbol": "TIX",
+                     *       "uri": "https://shop.example.com/nft/collection.json",
+                     *       "mint_address": "7EYnhQoR9YM3N7UoaKRoA44Uy8JeaZV3qyouov87awMs",
+                     *       "token_account_address": "CuieVDEDtLo7FypA9SbLM9saXFdb1dsshEkyErMqkRQq",
+                     *       "metadata_account_address": "4fYNw3dojWmQ4dXtSGE9epjRGy9pFSx62YypT7avPYvA",
+                     *       "master_edition_account_address": "8HYXjZb1wUsX1B8L7HAhVBaa2hxUv6dFJzCmJ6eJkyyM",
+                     *       "tx_signature": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "status": "confirmed",
+                     *       "error": null,
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:20.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Collection"];
                 };
             };
@@ -8364,7 +12716,9 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description A Solana wallet of the app, which pays and signs */
                 wallet_id: string;
             };
             cookie?: never;
@@ -8401,6 +12755,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "tree_01m87s3v8k4r2fjc23vtvkbtjy",
+                     *         "address": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *         "tx_signature": "",
+                     *         "status": "pending",
+                     *         "error": null,
+                     *         "max_depth": 14,
+                     *         "max_buffer_size": 64,
+                     *         "canopy_depth": 10,
+                     *         "account_size": 97272,
+                     *         "rent_lamports": "677922240",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Tree"][];
                 };
             };
@@ -8450,19 +12822,32 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description A Solana wallet of the app, which pays and signs */
                 wallet_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "max_depth_size_pair": {
+                 *         "max_depth": 14,
+                 *         "max_buffer_size": 64
+                 *       },
+                 *       "canopy_depth": 10
+                 *     }
+                 */
                 "application/json": {
                     /** @description Levels cached on chain; 0 <= canopy_depth < max_depth, and deep enough for proofs to fit a transaction */
                     canopy_depth: number;
                     /** @description One of the (max_depth, max_buffer_size) pairs the SPL account-compression program accepts */
                     max_depth_size_pair: {
+                        /** @description Changes the tree accepts concurrently (in one slot) */
                         max_buffer_size: number;
+                        /** @description Tree depth: it holds 2^max_depth NFTs */
                         max_depth: number;
                     };
                 };
@@ -8487,12 +12872,28 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A compressed-NFT (Bubblegum) Merkle tree paid by a wallet */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "tree_01m87s3v8k4r2fjc23vtvkbtjy",
+                     *       "address": "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+                     *       "tx_signature": "",
+                     *       "status": "pending",
+                     *       "error": null,
+                     *       "max_depth": 14,
+                     *       "max_buffer_size": 64,
+                     *       "canopy_depth": 10,
+                     *       "account_size": 97272,
+                     *       "rent_lamports": "677922240",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Tree"];
                 };
             };
@@ -8557,6 +12958,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -8593,6 +12995,118 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "name": "Mint tickets",
+                     *         "custom_address_enabled": false,
+                     *         "custom_address": null,
+                     *         "call_data": {
+                     *           "near": null,
+                     *           "evm": {
+                     *             "contract_id": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *             "method_name": "mintTo",
+                     *             "abi": "[{\"type\":\"function\",\"name\":\"mintTo\",\"stateMutability\":\"nonpayable\",\"inputs\":[{\"name\":\"to\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"outputs\":[]}]",
+                     *             "gas_limit": "100000",
+                     *             "data_input": {
+                     *               "to": "{{receiver}}",
+                     *               "amount": "{{quantity}}"
+                     *             },
+                     *             "method_type": "nonpayable",
+                     *             "template": null,
+                     *             "data": []
+                     *           },
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "wallet": {
+                     *           "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *           "name": "Minting wallet",
+                     *           "type": "evm",
+                     *           "managed": true,
+                     *           "wallet_data": {
+                     *             "near": null,
+                     *             "evm": {
+                     *               "network_id": "11155111",
+                     *               "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *               "test_network": true,
+                     *               "private_key": null
+                     *             },
+                     *             "wax": null,
+                     *             "solana": null
+                     *           },
+                     *           "app": {
+                     *             "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *             "name": "Ada's shop",
+                     *             "type": "marketplace",
+                     *             "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *             "use_explorer": true,
+                     *             "permissions": {
+                     *               "can_view": true,
+                     *               "can_edit": true,
+                     *               "can_delete": true,
+                     *               "can_edit_members": true
+                     *             },
+                     *             "app_fee": 5,
+                     *             "user": {
+                     *               "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *               "username": "ada",
+                     *               "first_name": "Ada",
+                     *               "last_name": "Lovelace"
+                     *             },
+                     *             "is_member": true,
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "updated_at": "2026-11-24T21:30:00.000Z"
+                     *           },
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z",
+                     *           "magic_network": "testnet"
+                     *         },
+                     *         "params_data": {
+                     *           "string": {
+                     *             "name": "receiver",
+                     *             "desc": "Who receives the tokens",
+                     *             "is_ethereum_address": true
+                     *           },
+                     *           "number": {
+                     *             "name": "quantity",
+                     *             "desc": "How many"
+                     *           }
+                     *         },
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         },
+                     *         "params_data_example": "{\"receiver\":\"0x70997970C51812dc3A010C7d01b50e0d17dc79C8\",\"quantity\":3}",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Trigger"][];
                 };
             };
@@ -8642,15 +13156,50 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Mint tickets",
+                 *       "wallet_id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                 *       "call_data": {
+                 *         "evm": {
+                 *           "contract_id": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                 *           "method_name": "mintTo",
+                 *           "abi": "[{\"type\":\"function\",\"name\":\"mintTo\",\"stateMutability\":\"nonpayable\",\"inputs\":[{\"name\":\"to\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"outputs\":[]}]",
+                 *           "gas_limit": "100000",
+                 *           "data_input": {
+                 *             "to": "{{receiver}}",
+                 *             "amount": "{{quantity}}"
+                 *           }
+                 *         }
+                 *       },
+                 *       "params_data": {
+                 *         "string": {
+                 *           "name": "receiver",
+                 *           "desc": "Who receives the tokens",
+                 *           "is_ethereum_address": true
+                 *         },
+                 *         "number": {
+                 *           "name": "quantity",
+                 *           "desc": "How many"
+                 *         }
+                 *       },
+                 *       "params_data_input": {
+                 *         "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                 *         "quantity": 3
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Exactly one key: the chain of the trigger's wallet */
                     call_data: {
+                        /** @description An EVM contract call */
                         evm?: {
                             /** @description The contract's JSON ABI (at least the called function) */
                             abi: string;
@@ -8666,11 +13215,14 @@ export interface operations {
                             };
                             /** @description Gas limit; estimated at send time when absent */
                             gas_limit?: string;
+                            /** @description The method or function called */
                             method_name: string;
                             /** @description Defaults to the ABI's stateMutability */
                             method_type?: string;
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
+                        /** @description A NEAR function call */
                         near?: {
                             /** @description Attached deposit in yoctoNEAR (integer text); default 0 */
                             attached_deposit_amount?: string;
@@ -8686,12 +13238,19 @@ export interface operations {
                             };
                             /** @description Gas in gas units; default 30 Tgas, at most 300 Tgas */
                             gas_amount?: string;
+                            /** @description The method or function called */
                             method_name: string;
-                            /** @default change */
+                            /**
+                             * @description `change` (a signed transaction, the default) or `view`
+                             * @default change
+                             */
                             method_type?: "change" | "view";
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
+                        /** @description One Solana instruction */
                         solana?: {
+                            /** @description JSON text: {"accounts": [{"address", "signer"?, "writable"?}]}, addresses may be {{name}} */
                             abi?: string | null;
                             /** @description Compute-unit limit, at most 1,400,000 */
                             compute_units?: string;
@@ -8705,10 +13264,14 @@ export interface operations {
                             data_input?: {
                                 [key: string]: unknown;
                             };
+                            /** @description The method or function called */
                             method_name: string;
+                            /** @description Kept as given, for the interface */
                             method_type?: string;
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
+                        /** @description A WAX action */
                         wax?: {
                             /** @description The contract's Antelope ABI as JSON text */
                             abi: string;
@@ -8726,16 +13289,21 @@ export interface operations {
                             gas_limit?: string;
                             /** @description The action's name */
                             method_name: string;
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
                     };
+                    /** @description An address of the wallet's chain, inserted where the call says `{{custom_address}}` */
                     custom_address?: string | null;
+                    /** @description Whether `{{custom_address}}` renders custom_address (otherwise it renders null); true requires custom_address (default false) */
                     custom_address_enabled?: boolean;
+                    /** @description The trigger's name */
                     name: string;
                     /** @description Parameter descriptors keyed by type: number, string, boolean, object, array; each one descriptor {name, desc, optional, nullable, …} or a list of them. Read back as written (docs/triggers.md) */
                     params_data?: {
                         [key: string]: unknown;
                     };
+                    /** @description JSON text of an example input; defaults to params_data_input, or one made from the descriptors */
                     params_data_example?: string;
                     /** @description Parameter values keyed by parameter name */
                     params_data_input?: {
@@ -8765,12 +13333,122 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "name": "Mint tickets",
+                     *       "custom_address_enabled": false,
+                     *       "custom_address": null,
+                     *       "call_data": {
+                     *         "near": null,
+                     *         "evm": {
+                     *           "contract_id": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "method_name": "mintTo",
+                     *           "abi": "[{\"type\":\"function\",\"name\":\"mintTo\",\"stateMutability\":\"nonpayable\",\"inputs\":[{\"name\":\"to\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"outputs\":[]}]",
+                     *           "gas_limit": "100000",
+                     *           "data_input": {
+                     *             "to": "{{receiver}}",
+                     *             "amount": "{{quantity}}"
+                     *           },
+                     *           "method_type": "nonpayable",
+                     *           "template": null,
+                     *           "data": []
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "wallet": {
+                     *         "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *         "name": "Minting wallet",
+                     *         "type": "evm",
+                     *         "managed": true,
+                     *         "wallet_data": {
+                     *           "near": null,
+                     *           "evm": {
+                     *             "network_id": "11155111",
+                     *             "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "test_network": true,
+                     *             "private_key": null
+                     *           },
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z",
+                     *         "magic_network": "testnet"
+                     *       },
+                     *       "params_data": {
+                     *         "string": {
+                     *           "name": "receiver",
+                     *           "desc": "Who receives the tokens",
+                     *           "is_ethereum_address": true
+                     *         },
+                     *         "number": {
+                     *           "name": "quantity",
+                     *           "desc": "How many"
+                     *         }
+                     *       },
+                     *       "params_data_input": {
+                     *         "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "quantity": 3
+                     *       },
+                     *       "params_data_example": "{\"receiver\":\"0x70997970C51812dc3A010C7d01b50e0d17dc79C8\",\"quantity\":3}",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Trigger"];
                 };
             };
@@ -8826,7 +13504,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The trigger's id */
                 trigger_id: string;
             };
             cookie?: never;
@@ -8851,12 +13531,122 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "name": "Mint tickets",
+                     *       "custom_address_enabled": false,
+                     *       "custom_address": null,
+                     *       "call_data": {
+                     *         "near": null,
+                     *         "evm": {
+                     *           "contract_id": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "method_name": "mintTo",
+                     *           "abi": "[{\"type\":\"function\",\"name\":\"mintTo\",\"stateMutability\":\"nonpayable\",\"inputs\":[{\"name\":\"to\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"outputs\":[]}]",
+                     *           "gas_limit": "100000",
+                     *           "data_input": {
+                     *             "to": "{{receiver}}",
+                     *             "amount": "{{quantity}}"
+                     *           },
+                     *           "method_type": "nonpayable",
+                     *           "template": null,
+                     *           "data": []
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "wallet": {
+                     *         "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *         "name": "Minting wallet",
+                     *         "type": "evm",
+                     *         "managed": true,
+                     *         "wallet_data": {
+                     *           "near": null,
+                     *           "evm": {
+                     *             "network_id": "11155111",
+                     *             "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "test_network": true,
+                     *             "private_key": null
+                     *           },
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z",
+                     *         "magic_network": "testnet"
+                     *       },
+                     *       "params_data": {
+                     *         "string": {
+                     *           "name": "receiver",
+                     *           "desc": "Who receives the tokens",
+                     *           "is_ethereum_address": true
+                     *         },
+                     *         "number": {
+                     *           "name": "quantity",
+                     *           "desc": "How many"
+                     *         }
+                     *       },
+                     *       "params_data_input": {
+                     *         "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "quantity": 3
+                     *       },
+                     *       "params_data_example": "{\"receiver\":\"0x70997970C51812dc3A010C7d01b50e0d17dc79C8\",\"quantity\":3}",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Trigger"];
                 };
             };
@@ -8903,7 +13693,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The trigger's id */
                 trigger_id: string;
             };
             cookie?: never;
@@ -8987,16 +13779,24 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The trigger's id */
                 trigger_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Mint tickets (VIP)"
+                 *     }
+                 */
                 "application/json": {
                     /** @description Exactly one key: the chain of the trigger's wallet */
                     call_data?: {
+                        /** @description An EVM contract call */
                         evm?: {
                             /** @description The contract's JSON ABI (at least the called function) */
                             abi: string;
@@ -9012,11 +13812,14 @@ export interface operations {
                             };
                             /** @description Gas limit; estimated at send time when absent */
                             gas_limit?: string;
+                            /** @description The method or function called */
                             method_name: string;
                             /** @description Defaults to the ABI's stateMutability */
                             method_type?: string;
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
+                        /** @description A NEAR function call */
                         near?: {
                             /** @description Attached deposit in yoctoNEAR (integer text); default 0 */
                             attached_deposit_amount?: string;
@@ -9032,12 +13835,19 @@ export interface operations {
                             };
                             /** @description Gas in gas units; default 30 Tgas, at most 300 Tgas */
                             gas_amount?: string;
+                            /** @description The method or function called */
                             method_name: string;
-                            /** @default change */
+                            /**
+                             * @description `change` (a signed transaction, the default) or `view`
+                             * @default change
+                             */
                             method_type?: "change" | "view";
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
+                        /** @description One Solana instruction */
                         solana?: {
+                            /** @description JSON text: {"accounts": [{"address", "signer"?, "writable"?}]}, addresses may be {{name}} */
                             abi?: string | null;
                             /** @description Compute-unit limit, at most 1,400,000 */
                             compute_units?: string;
@@ -9051,10 +13861,14 @@ export interface operations {
                             data_input?: {
                                 [key: string]: unknown;
                             };
+                            /** @description The method or function called */
                             method_name: string;
+                            /** @description Kept as given, for the interface */
                             method_type?: string;
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
+                        /** @description A WAX action */
                         wax?: {
                             /** @description The contract's Antelope ABI as JSON text */
                             abi: string;
@@ -9072,21 +13886,27 @@ export interface operations {
                             gas_limit?: string;
                             /** @description The action's name */
                             method_name: string;
+                            /** @description JSON text of the whole argument value; `"{{name}}"` inserts a parameter (docs/triggers.md) */
                             template?: string | null;
                         };
                     };
+                    /** @description An address of the wallet's chain, inserted where the call says `{{custom_address}}` */
                     custom_address?: string | null;
+                    /** @description Whether `{{custom_address}}` renders custom_address (otherwise it renders null); true requires custom_address (default false) */
                     custom_address_enabled?: boolean;
+                    /** @description The trigger's name */
                     name?: string;
                     /** @description Parameter descriptors keyed by type: number, string, boolean, object, array; each one descriptor {name, desc, optional, nullable, …} or a list of them. Read back as written (docs/triggers.md) */
                     params_data?: {
                         [key: string]: unknown;
                     };
+                    /** @description JSON text of an example input; defaults to params_data_input, or one made from the descriptors */
                     params_data_example?: string;
                     /** @description Parameter values keyed by parameter name */
                     params_data_input?: {
                         [key: string]: unknown;
                     };
+                    /** @description Another wallet of the same app; another chain needs its call_data */
                     wallet_id?: string;
                 };
             };
@@ -9110,12 +13930,122 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "name": "Mint tickets",
+                     *       "custom_address_enabled": false,
+                     *       "custom_address": null,
+                     *       "call_data": {
+                     *         "near": null,
+                     *         "evm": {
+                     *           "contract_id": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *           "method_name": "mintTo",
+                     *           "abi": "[{\"type\":\"function\",\"name\":\"mintTo\",\"stateMutability\":\"nonpayable\",\"inputs\":[{\"name\":\"to\",\"type\":\"address\"},{\"name\":\"amount\",\"type\":\"uint256\"}],\"outputs\":[]}]",
+                     *           "gas_limit": "100000",
+                     *           "data_input": {
+                     *             "to": "{{receiver}}",
+                     *             "amount": "{{quantity}}"
+                     *           },
+                     *           "method_type": "nonpayable",
+                     *           "template": null,
+                     *           "data": []
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "wallet": {
+                     *         "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *         "name": "Minting wallet",
+                     *         "type": "evm",
+                     *         "managed": true,
+                     *         "wallet_data": {
+                     *           "near": null,
+                     *           "evm": {
+                     *             "network_id": "11155111",
+                     *             "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "test_network": true,
+                     *             "private_key": null
+                     *           },
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z",
+                     *         "magic_network": "testnet"
+                     *       },
+                     *       "params_data": {
+                     *         "string": {
+                     *           "name": "receiver",
+                     *           "desc": "Who receives the tokens",
+                     *           "is_ethereum_address": true
+                     *         },
+                     *         "number": {
+                     *           "name": "quantity",
+                     *           "desc": "How many"
+                     *         }
+                     *       },
+                     *       "params_data_input": {
+                     *         "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "quantity": 3
+                     *       },
+                     *       "params_data_example": "{\"receiver\":\"0x70997970C51812dc3A010C7d01b50e0d17dc79C8\",\"quantity\":3}",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Trigger"];
                 };
             };
@@ -9174,13 +14104,23 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The trigger's id */
                 trigger_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "params_data_input": {
+                 *         "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                 *         "quantity": 3
+                 *       }
+                 *     }
+                 */
                 "application/json": {
                     /** @description Parameter values keyed by parameter name */
                     params_data_input?: {
@@ -9208,12 +14148,29 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description The exact call a trigger makes for an input; only the trigger's chain is present */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "chain": "evm",
+                     *       "evm": {
+                     *         "from": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *         "to": "0x5FbDB2315678afecb367f032d93F642f64180aa3",
+                     *         "data": "0x449a52f800000000000000000000000070997970c51812dc3a010c7d01b50e0d17dc79c80000000000000000000000000000000000000000000000000000000000000003",
+                     *         "value": "0",
+                     *         "gas_limit": "100000",
+                     *         "function_name": "mintTo",
+                     *         "args": [
+                     *           "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "3"
+                     *         ]
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["RenderedCall"];
                 };
             };
@@ -9291,12 +14248,24 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description The signed-in user's own profile */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *       "username": "ada",
+                     *       "email": "ada@example.com",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "role": "user",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "disabled": false
+                     *     }
+                     */
                     "application/json": components["schemas"]["UserProfile"];
                 };
             };
@@ -9325,6 +14294,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -9361,6 +14331,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *         "name": "Minting wallet",
+                     *         "type": "evm",
+                     *         "managed": true,
+                     *         "wallet_data": {
+                     *           "near": null,
+                     *           "evm": {
+                     *             "network_id": "11155111",
+                     *             "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *             "test_network": true,
+                     *             "private_key": null
+                     *           },
+                     *           "wax": null,
+                     *           "solana": null
+                     *         },
+                     *         "app": {
+                     *           "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *           "name": "Ada's shop",
+                     *           "type": "marketplace",
+                     *           "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *           "use_explorer": true,
+                     *           "permissions": {
+                     *             "can_view": true,
+                     *             "can_edit": true,
+                     *             "can_delete": true,
+                     *             "can_edit_members": true
+                     *           },
+                     *           "app_fee": 5,
+                     *           "user": {
+                     *             "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *             "username": "ada",
+                     *             "first_name": "Ada",
+                     *             "last_name": "Lovelace"
+                     *           },
+                     *           "is_member": true,
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         },
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z",
+                     *         "magic_network": "testnet"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Wallet"][];
                 };
             };
@@ -9410,44 +14427,68 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Minting wallet",
+                 *       "type": "evm"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The wallet's name */
                     name: string;
                     /** @description The wallet's chain */
                     type: "near" | "evm" | "wax" | "solana";
                     /** @description Only the key of the wallet's own chain; without key material the service generates the key */
                     wallet_data?: {
+                        /** @description Key material for a evm wallet */
                         evm?: {
+                            /** @description The network (an EVM chain id, `testnet`, `devnet`, …); defaults to the chain's test or main network */
                             network_id?: string;
                             /** @description secp256k1 private key, 64 hex digits */
                             private_key?: string;
+                            /** @description Whether the network is a test network; defaults to the server's sandbox mode */
                             test_network?: boolean;
                         };
+                        /** @description Key material for a near wallet */
                         near?: {
+                            /** @description NEAR account id; default and implicit accounts must be the key's own */
                             account_id?: string;
+                            /** @description The network (an EVM chain id, `testnet`, `devnet`, …); defaults to the chain's test or main network */
                             network_id?: string;
                             /** @description `ed25519:` secret key or BIP-39 seed phrase */
                             phrase_or_key?: string;
+                            /** @description Whether the network is a test network; defaults to the server's sandbox mode */
                             test_network?: boolean;
                         };
+                        /** @description Key material for a solana wallet */
                         solana?: {
+                            /** @description The network (an EVM chain id, `testnet`, `devnet`, …); defaults to the chain's test or main network */
                             network_id?: string;
                             /** @description base58 64-byte secret key, 32-byte seed, or JSON array of 64 bytes */
                             private_key?: string;
+                            /** @description Whether the network is a test network; defaults to the server's sandbox mode */
                             test_network?: boolean;
                         };
+                        /** @description Key material for a wax wallet */
                         wax?: {
+                            /** @description WAX account name (1-12 of `a-z`, `1-5`, `.`); required for a WAX wallet */
                             account?: string;
+                            /** @description The network (an EVM chain id, `testnet`, `devnet`, …); defaults to the chain's test or main network */
                             network_id?: string;
+                            /** @description The account's permission that signs (default `active`) */
                             permission?: string;
                             /** @description K1 private key, WIF or `PVT_K1_` */
                             private_key?: string;
+                            /** @description The private key's public key, if given: must be its own */
                             public_key?: string;
+                            /** @description Whether the network is a test network; defaults to the server's sandbox mode */
                             test_network?: boolean;
                         };
                     };
@@ -9473,12 +14514,57 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A chain account whose key the service keeps sealed; secrets are always null */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *       "name": "Minting wallet",
+                     *       "type": "evm",
+                     *       "managed": true,
+                     *       "wallet_data": {
+                     *         "near": null,
+                     *         "evm": {
+                     *           "network_id": "11155111",
+                     *           "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "test_network": true,
+                     *           "private_key": null
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z",
+                     *       "magic_network": "testnet"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
@@ -9534,7 +14620,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The wallet's id */
                 wallet_id: string;
             };
             cookie?: never;
@@ -9559,12 +14647,57 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A chain account whose key the service keeps sealed; secrets are always null */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *       "name": "Minting wallet",
+                     *       "type": "evm",
+                     *       "managed": true,
+                     *       "wallet_data": {
+                     *         "near": null,
+                     *         "evm": {
+                     *           "network_id": "11155111",
+                     *           "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "test_network": true,
+                     *           "private_key": null
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z",
+                     *       "magic_network": "testnet"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
@@ -9611,7 +14744,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The wallet's id */
                 wallet_id: string;
             };
             cookie?: never;
@@ -9695,34 +14830,49 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The wallet's id */
                 wallet_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Minting wallet (main)"
+                 *     }
+                 */
                 "application/json": {
+                    /** @description The wallet's name */
                     name?: string;
                     /** @description Imported key material replaces the key (the wallet is then no longer managed) */
                     wallet_data?: {
+                        /** @description A new EVM key */
                         evm?: {
                             /** @description secp256k1 private key, 64 hex digits */
                             private_key?: string;
                         };
+                        /** @description New NEAR key material, or `account_id` alone to rename the account */
                         near?: {
+                            /** @description NEAR account id; default and implicit accounts must be the key's own */
                             account_id?: string;
                             /** @description `ed25519:` secret key or BIP-39 seed phrase */
                             phrase_or_key?: string;
                         };
+                        /** @description A new Solana key */
                         solana?: {
                             /** @description base58 64-byte secret key, 32-byte seed, or JSON array of 64 bytes */
                             private_key?: string;
                         };
+                        /** @description A new WAX key, or `account` alone to move the wallet to another account */
                         wax?: {
+                            /** @description WAX account name (1-12 of `a-z`, `1-5`, `.`); required for a WAX wallet */
                             account?: string;
                             /** @description K1 private key, WIF or `PVT_K1_` */
                             private_key?: string;
+                            /** @description The private key's public key, if given: must be its own */
                             public_key?: string;
                         };
                     };
@@ -9748,12 +14898,57 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description A chain account whose key the service keeps sealed; secrets are always null */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *       "name": "Minting wallet",
+                     *       "type": "evm",
+                     *       "managed": true,
+                     *       "wallet_data": {
+                     *         "near": null,
+                     *         "evm": {
+                     *           "network_id": "11155111",
+                     *           "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "test_network": true,
+                     *           "private_key": null
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z",
+                     *       "magic_network": "testnet"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Wallet"];
                 };
             };
@@ -9818,6 +15013,7 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
@@ -9854,6 +15050,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+                     *         "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "url": "https://shop.example.com/hooks/payments",
+                     *         "events": [
+                     *           "payment.*",
+                     *           "kyc.updated"
+                     *         ],
+                     *         "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"][];
                 };
             };
@@ -9903,12 +15115,22 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://shop.example.com/hooks/payments",
+                 *       "events": [
+                 *         "payment.*",
+                 *         "kyc.updated"
+                 *       ]
+                 *     }
+                 */
                 "application/json": {
                     /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed */
                     events: string[];
@@ -9936,12 +15158,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+                     *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "events": [
+                     *         "payment.*",
+                     *         "kyc.updated"
+                     *       ],
+                     *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -9997,7 +15233,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -10022,12 +15260,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+                     *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "events": [
+                     *         "payment.*",
+                     *         "kyc.updated"
+                     *       ],
+                     *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -10074,7 +15326,9 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -10167,7 +15421,9 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -10204,6 +15460,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "whd_01m87s3v8k4r2fjc23vtvkbtjv",
+                     *         "endpoint_id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+                     *         "event": {
+                     *           "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                     *           "type": "payment.paid",
+                     *           "created_at": "2026-11-24T21:31:00.000Z"
+                     *         },
+                     *         "status": "succeeded",
+                     *         "attempt_count": 1,
+                     *         "replay_of": null,
+                     *         "delivered_at": "2026-11-24T21:31:00.584Z",
+                     *         "attempts": [
+                     *           {
+                     *             "status_code": 200,
+                     *             "duration_ms": 84,
+                     *             "error": null,
+                     *             "response_excerpt": "ok",
+                     *             "attempted_at": "2026-11-24T21:31:00.500Z"
+                     *           }
+                     *         ],
+                     *         "created_at": "2026-11-24T21:31:00.000Z",
+                     *         "updated_at": "2026-11-24T21:31:00.584Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["Delivery"][];
                 };
             };
@@ -10253,7 +15537,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
@@ -10278,12 +15564,26 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+                     *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "events": [
+                     *         "payment.*",
+                     *         "kyc.updated"
+                     *       ],
+                     *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["WebhookEndpoint"];
                 };
             };
@@ -10449,7 +15749,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The delivery's id */
                 delivery_id: string;
             };
             cookie?: never;
@@ -10474,12 +15776,38 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description Default Response */
+            /** @description One event's delivery to one endpoint, with every attempt */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "id": "whd_01m87s3v8k4r2fjc23vtvkbtjv",
+                     *       "endpoint_id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+                     *       "event": {
+                     *         "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                     *         "type": "payment.paid",
+                     *         "created_at": "2026-11-24T21:31:00.000Z"
+                     *       },
+                     *       "status": "succeeded",
+                     *       "attempt_count": 1,
+                     *       "replay_of": null,
+                     *       "delivered_at": "2026-11-24T21:31:00.584Z",
+                     *       "attempts": [
+                     *         {
+                     *           "status_code": 200,
+                     *           "duration_ms": 84,
+                     *           "error": null,
+                     *           "response_excerpt": "ok",
+                     *           "attempted_at": "2026-11-24T21:31:00.500Z"
+                     *         }
+                     *       ],
+                     *       "created_at": "2026-11-24T21:31:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.584Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Delivery"];
                 };
             };

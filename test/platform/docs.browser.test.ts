@@ -32,6 +32,41 @@ test("Swagger UI renders under its CSP, with no violation", async () => {
   assert.deepEqual(problems, []);
 });
 
+test("Swagger UI groups operations by tag in the document's order, collapsed, with examples shown", async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${base}/docs`);
+  await page.waitForSelector(".opblock-summary-path", { timeout: 20_000 });
+  const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
+    tags: { name: string }[];
+    paths: Record<string, Record<string, { tags?: string[] }>>;
+  };
+  const tagged = (tag: string) =>
+    Object.values(document.paths).flatMap((operations) =>
+      Object.values(operations).filter((operation) => operation.tags?.includes(tag)),
+    ).length;
+  const shown = await page.locator(".opblock-tag").evaluateAll((tags) => tags.map((tag) => tag.dataset.tag));
+  assert.deepEqual(
+    shown,
+    document.tags.map((tag) => tag.name),
+    "one section per tag, in the document's order",
+  );
+  assert.equal(await page.locator(".opblock.is-open").count(), 0, "operations start collapsed");
+  assert.equal(
+    await page.locator('.opblock-tag-section:has(.opblock-tag[data-tag="payments"]) .opblock').count(),
+    tagged("payments"),
+    "the payments section holds the payment operations",
+  );
+
+  const operation = page.locator("#operations-payments-createPayment");
+  await operation.locator(".opblock-summary").click();
+  const request = operation.locator(".opblock-section-request-body");
+  await request.locator(".microlight, .highlight-code").first().waitFor({ timeout: 10_000 });
+  // The request body's example, as the document gives it, not a schema-made placeholder.
+  assert.match(await request.innerText(), /"price_id": "price_[0-9a-z]{26}"/);
+  const answers = operation.locator(".responses-wrapper");
+  assert.match(await answers.innerText(), /"id": "pay_[0-9a-z]{26}"/, "the 201 answer's example");
+});
+
 test("the documentation cannot be framed", async () => {
   // Another origin frames the documentation and, as a control, an endpoint without frame rules.
   const framer = createServer((_request, response) => {

@@ -75,8 +75,10 @@ test("resources are named components, used by reference", () => {
   ]) {
     assert.ok(doc.components.schemas[name], `${name} is a component`);
   }
-  const created = find("POST", "/payments/{app_id}").responses["201"].content?.["application/json"];
-  assert.deepEqual(created, { schema: { $ref: "#/components/schemas/Payment" } });
+  const created = find("POST", "/payments/{app_id}").responses["201"].content?.["application/json"] as {
+    schema: unknown;
+  };
+  assert.deepEqual(created.schema, { $ref: "#/components/schemas/Payment" });
 });
 
 test("public routes ask for no credential; the others do", () => {
@@ -108,7 +110,53 @@ test("hosted pages answer text/html", () => {
   }
 });
 
-test("request bodies and problems carry examples, each valid against its own schema", () => {
+test("every property, parameter and response header is described", () => {
+  const schemas = doc.components.schemas as Record<string, { description?: string }>;
+  const described = (schema: unknown) => {
+    const node = schema as { description?: string; $ref?: string };
+    if (node.description) return true;
+    // A reference is described by its component (OpenAPI lists the component's description there).
+    return node.$ref !== undefined && Boolean(schemas[node.$ref.split("/").at(-1) ?? ""]?.description);
+  };
+  const missing: string[] = [];
+  const walk = (node: unknown, at: string) => {
+    if (!node || typeof node !== "object") return;
+    const value = node as Record<string, unknown>;
+    const properties = value.properties as Record<string, unknown> | undefined;
+    if (properties && typeof properties === "object" && !Array.isArray(properties)) {
+      for (const [name, property] of Object.entries(properties)) {
+        if (!described(property)) missing.push(`${at}/properties/${name}`);
+      }
+    }
+    for (const [key, child] of Object.entries(value))
+      if (key !== "examples" && key !== "example") walk(child, `${at}/${key}`);
+  };
+  for (const [name, schema] of Object.entries(schemas)) {
+    if (!described(schema)) missing.push(`#/components/schemas/${name}`);
+    walk(schema, `#/components/schemas/${name}`);
+  }
+  for (const { method, path, op } of operations()) {
+    const at = `${method} ${path}`;
+    for (const parameter of (op.parameters ?? []) as { name: string; in: string; description?: string }[]) {
+      if (!parameter.description) missing.push(`${at} ${parameter.in} parameter ${parameter.name}`);
+    }
+    walk(op.requestBody, `${at} body`);
+    for (const [status, answer] of Object.entries(op.responses)) {
+      const headers = (answer as { headers?: Record<string, { description?: string }> }).headers ?? {};
+      for (const [name, header] of Object.entries(headers)) {
+        if (!header.description) missing.push(`${at} ${status} header ${name}`);
+      }
+      walk(answer.content, `${at} ${status}`);
+    }
+  }
+  assert.deepEqual(missing, [], "undescribed");
+  // The walk can fail: a property without a description is caught.
+  const before = missing.length;
+  walk({ properties: { undescribed: { type: "string" } } }, "control");
+  assert.equal(missing.length, before + 1);
+});
+
+test("request bodies, successful answers and problems carry examples, each valid against its own schema", () => {
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats.default(ajv);
   const examples: { at: string; schema: object; example: unknown }[] = [];
@@ -127,11 +175,21 @@ test("request bodies and problems carry examples, each valid against its own sch
   };
   walk(doc.paths, "#/paths");
   walk(doc.components.schemas, "#/components/schemas");
-  const bodyExample = (path: string) => find("POST", path).requestBody?.content["application/json"].example;
-  for (const path of ["/auth/signup", "/auth/login", "/apps", "/prices/{app_id}"])
-    assert.ok(bodyExample(path), path);
-  assert.ok(bodyExample("/payments/{app_id}"), "creating a payment");
-  assert.ok(bodyExample("/payments/{app_id}/{payment_id}/confirm"), "confirming a payment");
+  // Every JSON request body and every successful JSON answer shows one (Swagger UI fills it in).
+  const without: string[] = [];
+  for (const { method, path, op } of operations()) {
+    const body = op.requestBody?.content["application/json"];
+    if (body && body.example === undefined) without.push(`${method} ${path} request body`);
+    for (const [status, answer] of Object.entries(op.responses)) {
+      const media = answer.content?.["application/json"] as { example?: unknown } | undefined;
+      if (status.startsWith("2") && media && media.example === undefined)
+        without.push(`${method} ${path} ${status}`);
+    }
+  }
+  assert.deepEqual(without, [], "without an example");
+  const answerExample = (path: string) =>
+    (find("GET", path).responses["200"].content?.["application/json"] as { example: unknown }).example;
+  assert.ok(Array.isArray(answerExample("/payments/{app_id}")), "a list's example is a list");
   assert.ok(
     examples.some((e) => e.at === "#/components/schemas/Problem"),
     "the problem",

@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { App, AppParams, CreateAppBody, UpdateAppBody } from "./schemas.ts";
 import * as apps from "./service.ts";
@@ -8,37 +7,30 @@ import * as apps from "./service.ts";
 const tags = ["apps"];
 
 export async function appRoutes(app: Server, deps: Deps) {
-  app.post(
+  createdRoute(
+    app,
     "/apps",
     {
-      schema: {
-        operationId: "createApp",
-        tags,
-        summary: "Create an app; the caller becomes its owner",
-        body: CreateAppBody,
-        response: { 201: App },
-      },
+      operationId: "createApp",
+      tags,
+      summary: "Create an app; the caller becomes its owner",
+      body: CreateAppBody,
+      resource: App,
     },
-    async (request, reply) => reply.code(201).send(await apps.createApp(deps, request.actor, request.body)),
+    (request) => apps.createApp(deps, request.actor, request.body),
   );
 
-  app.get(
+  listRoute(
+    app,
     "/apps",
     {
-      schema: {
-        operationId: "listApps",
-        tags,
-        summary: "Apps the caller is a member of",
-        querystring: ListQuery,
-        response: { 200: listResponse(App, "Apps, newest first") },
-      },
+      operationId: "listApps",
+      tags,
+      summary: "Apps the caller is a member of",
+      item: App,
+      answer: "Apps, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await apps.listApps(deps, request.actor, page);
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => apps.listApps(deps, request.actor, page),
   );
 
   app.get(
@@ -64,24 +56,19 @@ export async function appRoutes(app: Server, deps: Deps) {
     async (request) => apps.updateApp(deps, request.actor, request.params.app_id, request.body),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/apps/:app_id",
     {
-      schema: {
-        operationId: "deleteApp",
-        tags,
-        summary: "Delete an app (owner only); 409 naming what is open while money is in flight",
-        description:
-          "Refused (409, counts per kind in the problem's `open`) while payments are pending, processing, " +
-          "on hold, failed-captured or failed-transfers, or bids are on hold. Its payments and their " +
-          "events are kept; every read of the app is 404 afterwards (docs/payments.md, Deleting an app).",
-        params: AppParams,
-        response: { 204: NoContent },
-      },
+      operationId: "deleteApp",
+      tags,
+      summary: "Delete an app (owner only); 409 naming what is open while money is in flight",
+      description:
+        "Refused (409, counts per kind in the problem's `open`) while payments are pending, processing, " +
+        "on hold, failed-captured or failed-transfers, or bids are on hold. Its payments and their " +
+        "events are kept; every read of the app is 404 afterwards (docs/payments.md, Deleting an app).",
+      params: AppParams,
     },
-    async (request, reply) => {
-      await apps.deleteApp(deps, request.actor, request.params.app_id);
-      return reply.code(204).send(null);
-    },
+    (request) => apps.deleteApp(deps, request.actor, request.params.app_id),
   );
 }

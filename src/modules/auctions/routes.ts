@@ -1,7 +1,6 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import { createBid } from "./bidding.ts";
@@ -31,47 +30,32 @@ const tags = ["auctions"];
 const shopperAuth = [{ bearer: [] }];
 
 export async function auctionRoutes(app: Server, deps: Deps) {
-  app.post(
+  createdRoute(
+    app,
     "/auctions/:app_id",
     {
-      schema: {
-        operationId: "createAuction",
-        tags,
-        summary: "Create an auction and its two prices",
-        params: AppParams,
-        body: CreateAuctionBody,
-        response: { 201: Auction },
-      },
+      operationId: "createAuction",
+      tags,
+      summary: "Create an auction and its two prices",
+      params: AppParams,
+      body: CreateAuctionBody,
+      resource: Auction,
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await service.createAuction(deps, request.actor, request.params.app_id, request.body)),
+    (request) => service.createAuction(deps, request.actor, request.params.app_id, request.body),
   );
 
-  app.get(
+  listRoute(
+    app,
     "/auctions/:app_id",
     {
-      schema: {
-        operationId: "listAuctions",
-        tags,
-        summary: "Auctions of an app",
-        params: AppParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Auction, "Auctions, newest first") },
-      },
+      operationId: "listAuctions",
+      tags,
+      summary: "Auctions of an app",
+      params: AppParams,
+      item: Auction,
+      answer: "Auctions, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await service.listAuctions(
-        deps,
-        request.actor,
-        request.params.app_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => service.listAuctions(deps, request.actor, request.params.app_id, page),
   );
 
   app.get(
@@ -98,7 +82,9 @@ export async function auctionRoutes(app: Server, deps: Deps) {
         summary: "Rename an auction, or change its starting amount and currency before the first bid",
         params: AuctionIdParams,
         body: UpdateAuctionBody,
-        response: { 200: Type.String({ description: "The auction's id" }) },
+        response: {
+          200: Type.String({ description: "The auction's id", examples: ["auc_01m87s3v8k4r2fjc23vtvkbtjp"] }),
+        },
       },
     },
     async (request, reply) =>
@@ -109,21 +95,16 @@ export async function auctionRoutes(app: Server, deps: Deps) {
         ),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/auctions/:app_id/:auction_id",
     {
-      schema: {
-        operationId: "deleteAuction",
-        tags,
-        summary: "Delete an auction that has no bid",
-        params: AuctionParams,
-        response: { 204: NoContent },
-      },
+      operationId: "deleteAuction",
+      tags,
+      summary: "Delete an auction that has no bid",
+      params: AuctionParams,
     },
-    async (request, reply) => {
-      await service.deleteAuction(deps, request.actor, request.params.app_id, request.params.auction_id);
-      return reply.code(204).send(null);
-    },
+    (request) => service.deleteAuction(deps, request.actor, request.params.app_id, request.params.auction_id),
   );
 
   app.patch(
@@ -148,52 +129,38 @@ export async function auctionRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.post(
+  noContentRoute(
+    app,
     "/auctions/:app_id/:auction_id/shoppers/code",
     {
+      method: "POST",
       config: { public: true },
-      schema: {
-        operationId: "sendShopperCode",
-        tags,
-        summary: "Mail a shopper a one-time sign-in code (rate-limited per email and address)",
-        security: [],
-        params: AuctionParams,
-        body: CodeBody,
-        response: { 204: NoContent },
-      },
+      operationId: "sendShopperCode",
+      tags,
+      summary: "Mail a shopper a one-time sign-in code (rate-limited per email and address)",
+      security: [],
+      params: AuctionParams,
+      body: CodeBody,
     },
-    async (request, reply) => {
-      await requestCode(
-        deps,
-        request.params.app_id,
-        request.params.auction_id,
-        request.body.email,
-        request.ip,
-      );
-      return reply.code(204).send(null);
-    },
+    (request) =>
+      requestCode(deps, request.params.app_id, request.params.auction_id, request.body.email, request.ip),
   );
 
-  app.post(
+  createdRoute(
+    app,
     "/auctions/:app_id/:auction_id/shoppers/session",
     {
       config: { public: true },
-      schema: {
-        operationId: "createShopperSession",
-        tags,
-        summary: "Trade a one-time code for a shopper token",
-        security: [],
-        params: AuctionParams,
-        body: SessionBody,
-        response: { 201: ShopperSession },
-      },
+      operationId: "createShopperSession",
+      tags,
+      summary: "Trade a one-time code for a shopper token",
+      security: [],
+      params: AuctionParams,
+      body: SessionBody,
+      resource: ShopperSession,
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await openSession(deps, request.params.app_id, request.params.auction_id, request.body, request.ip),
-        ),
+    (request) =>
+      openSession(deps, request.params.app_id, request.params.auction_id, request.body, request.ip),
   );
 
   app.post(
@@ -229,31 +196,19 @@ export async function auctionRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.get(
+  listRoute(
+    app,
     "/auctions/:app_id/:auction_id/bids",
     {
-      schema: {
-        operationId: "listBids",
-        tags,
-        summary: "Bids of an auction, oldest first",
-        params: AuctionParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Bid, "Bids, oldest first") },
-      },
+      operationId: "listBids",
+      tags,
+      summary: "Bids of an auction, oldest first",
+      params: AuctionParams,
+      item: Bid,
+      answer: "Bids, oldest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { app_id, auction_id } = request.params;
-      const { items, total, neighbours } = await service.listBids(
-        deps,
-        request.actor,
-        app_id,
-        auction_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) =>
+      service.listBids(deps, request.actor, request.params.app_id, request.params.auction_id, page),
   );
 
   app.get(

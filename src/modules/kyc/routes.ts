@@ -1,10 +1,9 @@
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listHeaders, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import type { KycContext } from "./context.ts";
-import { CreateKycBody, KycEnvelope, KycListEnvelope, KycParams, UpdateKycBody } from "./schemas.ts";
+import { CreateKycBody, Kyc, KycEnvelope, KycListEnvelope, KycParams, UpdateKycBody } from "./schemas.ts";
 import * as service from "./service.ts";
 
 const tags = ["kyc"];
@@ -38,30 +37,19 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     },
   );
 
-  app.get(
+  listRoute(
+    app,
     "/apps/:app_id/kycs",
     {
-      schema: {
-        operationId: "listKycs",
-        tags,
-        summary: "The app's KYC records, newest first",
-        params: AppParams,
-        querystring: ListQuery,
-        response: { 200: { description: "KYC records", headers: listHeaders, ...KycListEnvelope } },
-      },
+      operationId: "listKycs",
+      tags,
+      summary: "The app's KYC records, newest first",
+      params: AppParams,
+      item: Kyc,
+      answer: "KYC records",
+      wrapper: { schema: KycListEnvelope, wrap: (data) => ({ data }) },
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await service.listKycs(
-        deps,
-        ctx,
-        request.actor,
-        request.params.app_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return { data: items };
-    },
+    (request, page) => service.listKycs(deps, ctx, request.actor, request.params.app_id, page),
   );
 
   app.get(
@@ -126,20 +114,10 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     }),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/apps/:app_id/kycs/:kyc_id",
-    {
-      schema: {
-        operationId: "deleteKyc",
-        tags,
-        summary: "Delete a KYC record",
-        params: KycParams,
-        response: { 204: NoContent },
-      },
-    },
-    async (request, reply) => {
-      await service.deleteKyc(deps, request.actor, request.params.app_id, request.params.kyc_id);
-      return reply.code(204).send(null);
-    },
+    { operationId: "deleteKyc", tags, summary: "Delete a KYC record", params: KycParams },
+    (request) => service.deleteKyc(deps, request.actor, request.params.app_id, request.params.kyc_id),
   );
 }

@@ -4,7 +4,7 @@ import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { AppError } from "../../platform/http/errors.ts";
-import { Body } from "../../platform/http/schemas.ts";
+import { Body, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { fieldErrors } from "../../platform/http/validation.ts";
 import type { KycContext } from "./context.ts";
@@ -16,27 +16,60 @@ const tags = ["kyc widget"];
 // only warnings and errors, which carry no URL.
 const QUIET = "warn";
 const DOCUMENT_LIMIT = 1024 * 1024;
-const Token = Type.Object({ edit_token: Type.String({ minLength: 20, maxLength: 128 }) });
-const Text = (maxLength: number) => Type.String({ minLength: 1, maxLength });
+const Token = Type.Object({
+  edit_token: Type.String({
+    minLength: 20,
+    maxLength: 128,
+    description: "The KYC record's edit_token (`kyc_et_…`): the widget's credential",
+  }),
+});
+const Text = (maxLength: number, description: string) =>
+  Type.String({ minLength: 1, maxLength, description });
 
 const DetailsForm = Body({
-  first_name: Text(100),
-  last_name: Text(100),
-  email: Type.String({ format: "email", maxLength: 320 }),
-  dob: Type.String({ format: "date" }),
-  country: Type.Union([Type.Literal("US"), Type.Literal("GB"), Type.Literal("FR"), Type.Literal("DE")]),
-  address_line1: Text(200),
-  city: Text(100),
-  postal_code: Text(20),
-  tos: Type.Literal("accepted"),
+  first_name: Text(100, "The seller's given name"),
+  last_name: Text(100, "The seller's family name"),
+  email: Type.String({ format: "email", maxLength: 320, description: "The seller's email" }),
+  dob: Type.String({ format: "date", description: "Date of birth, YYYY-MM-DD" }),
+  country: Type.Union([Type.Literal("US"), Type.Literal("GB"), Type.Literal("FR"), Type.Literal("DE")], {
+    description: "Country of residence",
+  }),
+  address_line1: Text(200, "Street address"),
+  city: Text(100, "City"),
+  postal_code: Text(20, "Postal code"),
+  tos: Type.Literal("accepted", { description: "The seller accepts the provider's terms" }),
+});
+withExamples(DetailsForm, {
+  first_name: "Jane",
+  last_name: "Doe",
+  email: "seller@example.com",
+  dob: "1990-04-12",
+  country: "US",
+  address_line1: "1 Main Street",
+  city: "Springfield",
+  postal_code: "12345",
+  tos: "accepted",
 });
 
 const BankForm = Body({
-  account_holder_name: Text(200),
-  routing_number: Type.String({ pattern: "^[0-9]{9}$" }),
-  account_number: Type.String({ pattern: "^[0-9]{4,17}$" }),
-  country: Type.Literal("US"),
-  currency: Type.Literal("usd"),
+  account_holder_name: Text(200, "The account holder's name"),
+  routing_number: Type.String({
+    pattern: "^[0-9]{9}$",
+    description: "The bank's 9-digit ABA routing number",
+  }),
+  account_number: Type.String({
+    pattern: "^[0-9]{4,17}$",
+    description: "The account number, 4 to 17 digits",
+  }),
+  country: Type.Literal("US", { description: "The bank's country: US only" }),
+  currency: Type.Literal("usd", { description: "The payout currency: usd only" }),
+});
+withExamples(BankForm, {
+  account_holder_name: "Jane Doe",
+  routing_number: "110000000",
+  account_number: "000123456789",
+  country: "US",
+  currency: "usd",
 });
 
 function secureHeaders(reply: FastifyReply, csp: string) {

@@ -7,7 +7,13 @@ import { invitationGonePage, invitationPage } from "./invitation-page.ts";
 import { viewInvitation } from "./service.ts";
 
 // Tokens are `inv_` and 43 characters; the router refuses longer paths than 100 anyway (414).
-const Params = Type.Object({ invite_token: Type.String({ minLength: 1, maxLength: 100 }) });
+const Params = Type.Object({
+  invite_token: Type.String({
+    minLength: 1,
+    maxLength: 100,
+    description: "The invitation's token (`inv_…`), from the mail",
+  }),
+});
 
 /** The hosted page an invitation mail links to; the invite token in its URL is its only credential. */
 export async function invitationRoutes(app: Server, deps: Deps) {

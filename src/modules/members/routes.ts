@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import { AcceptBody, ChangeRoleBody, InviteBody, Member, MemberParams } from "./schemas.ts";
@@ -9,29 +8,18 @@ import * as membersService from "./service.ts";
 const tags = ["members"];
 
 export async function memberRoutes(app: Server, deps: Deps) {
-  app.get(
+  listRoute(
+    app,
     "/members/:app_id",
     {
-      schema: {
-        operationId: "listMembers",
-        tags,
-        summary: "Members of an app, invitations included",
-        params: AppParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Member, "Members, newest first") },
-      },
+      operationId: "listMembers",
+      tags,
+      summary: "Members of an app, invitations included",
+      params: AppParams,
+      item: Member,
+      answer: "Members, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await membersService.listMembers(
-        deps,
-        request.actor,
-        request.params.app_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => membersService.listMembers(deps, request.actor, request.params.app_id, page),
   );
 
   app.get(
@@ -49,28 +37,25 @@ export async function memberRoutes(app: Server, deps: Deps) {
       membersService.getMember(deps, request.actor, request.params.app_id, request.params.member_id),
   );
 
-  app.post(
+  createdRoute(
+    app,
     "/members/:app_id",
     {
-      schema: {
-        operationId: "inviteMember",
-        tags,
-        summary: "Invite someone by email (owner only); the invitation goes out by mail",
-        params: AppParams,
-        body: InviteBody,
-        response: { 201: Member },
-      },
+      operationId: "inviteMember",
+      tags,
+      summary: "Invite someone by email (owner only); the invitation goes out by mail",
+      params: AppParams,
+      body: InviteBody,
+      resource: Member,
     },
-    async (request, reply) => {
-      const member = await membersService.inviteMember(
+    (request) =>
+      membersService.inviteMember(
         deps,
         request.actor,
         request.params.app_id,
         request.body.email,
         request.body.role,
-      );
-      return reply.code(201).send(member);
-    },
+      ),
   );
 
   app.post(
@@ -109,20 +94,16 @@ export async function memberRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/members/:app_id/:member_id",
     {
-      schema: {
-        operationId: "removeMember",
-        tags,
-        summary: "Remove a member or withdraw an invitation (owner only); the last owner stays",
-        params: MemberParams,
-        response: { 204: NoContent },
-      },
+      operationId: "removeMember",
+      tags,
+      summary: "Remove a member or withdraw an invitation (owner only); the last owner stays",
+      params: MemberParams,
     },
-    async (request, reply) => {
-      await membersService.removeMember(deps, request.actor, request.params.app_id, request.params.member_id);
-      return reply.code(204).send(null);
-    },
+    (request) =>
+      membersService.removeMember(deps, request.actor, request.params.app_id, request.params.member_id),
   );
 }

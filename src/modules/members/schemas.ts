@@ -1,31 +1,71 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
-const Role = Type.Union([Type.Literal("owner"), Type.Literal("developer")]);
-
-export const Member = Type.Object({
-  id: Type.String(),
-  user_id: Nullable(Type.String({ description: "Null until the invitation is accepted" })),
-  email: Type.String(),
-  role: Role,
-  user: Nullable(UserSummary),
-  app: App,
-  invite_token: Nullable(
-    Type.String({ description: "Answered once, when the member is invited; null afterwards" }),
-  ),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+const Role = Type.Union([Type.Literal("owner"), Type.Literal("developer")], {
+  description: "`owner` (everything, members and deletion included) or `developer` (the app's resources)",
 });
+
+export const Member = Type.Object(
+  {
+    id: Type.String({ description: "The member's id (`mem_…`)" }),
+    user_id: Nullable(Type.String({ description: "Null until the invitation is accepted" })),
+    email: Type.String({ description: "The address the invitation was sent to" }),
+    role: Role,
+    user: Nullable(UserSummary),
+    app: App,
+    invite_token: Nullable(
+      Type.String({ description: "Answered once, when the member is invited; null afterwards" }),
+    ),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: "A person's role on an app, or a pending invitation (user_id null)" },
+);
 
 export const MemberParams = Type.Object({
-  app_id: Type.String({ maxLength: 64 }),
-  member_id: Type.String({ maxLength: 64 }),
+  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
+  member_id: Type.String({ maxLength: 64, description: "The member's id" }),
 });
-export const InviteBody = Body({ email: Type.String({ format: "email", maxLength: 254 }), role: Role });
+export const InviteBody = Body({
+  email: Type.String({
+    format: "email",
+    maxLength: 254,
+    description: "Who to invite; the invitation is mailed here",
+  }),
+  role: Role,
+});
 export const ChangeRoleBody = Body({ role: Role });
-export const AcceptBody = Body({ invite_token: Type.String({ minLength: 1, maxLength: 256 }) });
+export const AcceptBody = Body({
+  invite_token: Type.String({
+    minLength: 1,
+    maxLength: 256,
+    description: "The invitation's token (`inv_…`), from the invitation mail's link",
+  }),
+});
+
+withExamples(Member, {
+  id: "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+  user_id: null,
+  email: "grace@example.com",
+  role: "developer",
+  user: null,
+  app: exampleOf(App),
+  invite_token: "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(InviteBody, { email: "grace@example.com", role: "developer" });
+withExamples(ChangeRoleBody, { role: "owner" });
+withExamples(AcceptBody, { invite_token: "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw" });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Member });

@@ -28,8 +28,23 @@ export async function providerWebhookRoutes(app: Server, deps: Deps) {
           operationId: "receiveProviderWebhook",
           tags: ["payments"],
           summary: "Where the payment provider sends its events (signed)",
-          params: Type.Object({ provider_id: Type.String({ maxLength: 32 }) }),
-          response: { 200: Type.Object({ received: Type.Boolean(), duplicate: Type.Boolean() }) },
+          params: Type.Object({
+            provider_id: Type.String({
+              maxLength: 32,
+              description: "The provider sending: `stripe` or `sandbox`",
+            }),
+          }),
+          response: {
+            200: Type.Object(
+              {
+                received: Type.Boolean({ description: "Always true: the event is recorded" }),
+                duplicate: Type.Boolean({
+                  description: "The event was received before, and is not applied again",
+                }),
+              },
+              { examples: [{ received: true, duplicate: false }] },
+            ),
+          },
         },
       },
       async (request) => {

@@ -1,11 +1,12 @@
 import type { Deps } from "../../deps.ts";
-import { listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { createdRoute, listRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import {
   ConfirmPaymentBody,
   CreatePaymentBody,
   ListPaymentsQuery,
+  NEW_PAYMENT_EXAMPLE,
   Payment,
   PaymentParams,
   ReasonBody,
@@ -15,60 +16,44 @@ import * as service from "./service.ts";
 const tags = ["payments"];
 
 export async function paymentRoutes(app: Server, deps: Deps) {
-  app.get(
+  listRoute(
+    app,
     "/payments/:app_id",
     {
-      schema: {
-        operationId: "listPayments",
-        tags,
-        summary: "The app's payments, newest first; filter by status or price",
-        params: AppParams,
-        querystring: ListPaymentsQuery,
-        response: { 200: listResponse(Payment, "Payments") },
-      },
+      operationId: "listPayments",
+      tags,
+      summary: "The app's payments, newest first; filter by status or price",
+      params: AppParams,
+      querystring: ListPaymentsQuery,
+      item: Payment,
+      answer: "Payments",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
+    (request, page) => {
       const { status, price_id } = request.query;
-      const { items, total, neighbours } = await service.listPayments(
-        deps,
-        request.actor,
-        request.params.app_id,
-        page,
-        {
-          status,
-          price_id,
-        },
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
+      return service.listPayments(deps, request.actor, request.params.app_id, page, { status, price_id });
     },
   );
 
-  app.post(
+  createdRoute(
+    app,
     "/payments/:app_id",
     {
-      schema: {
-        operationId: "createPayment",
-        tags,
-        summary: "Create a pending payment for a price; the fees and rate are fixed now",
-        params: AppParams,
-        body: CreatePaymentBody,
-        response: { 201: Payment },
-      },
+      config: { answerExample: NEW_PAYMENT_EXAMPLE },
+      operationId: "createPayment",
+      tags,
+      summary: "Create a pending payment for a price; the fees and rate are fixed now",
+      params: AppParams,
+      body: CreatePaymentBody,
+      resource: Payment,
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          await service.createPayment(
-            deps,
-            request.actor,
-            request.params.app_id,
-            request.body,
-            request.idempotency && `${request.idempotency.scope} ${request.idempotency.key}`,
-          ),
-        ),
+    (request) =>
+      service.createPayment(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.body,
+        request.idempotency && `${request.idempotency.scope} ${request.idempotency.key}`,
+      ),
   );
 
   app.get(

@@ -1,125 +1,189 @@
 import { Type } from "typebox";
 import { pageFields } from "../../platform/http/pagination.ts";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 
-const Status = Type.Union([
-  Type.Literal("pending"),
-  Type.Literal("hold"),
-  Type.Literal("paid"),
-  Type.Literal("failed"),
-  Type.Literal("failed-captured"),
-  Type.Literal("failed-transfers"),
-  Type.Literal("refunded"),
-  Type.Literal("cancelled"),
-]);
-const Method = Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")]);
-const AnyObject = Type.Record(Type.String(), Type.Unknown());
-
-const Conversion = Type.Object({
-  currency: Type.String({ description: "The price's own currency" }),
-  exchange: Type.Number({ description: "The rate: charge-currency units per unit of the price's currency" }),
-  converted_amount: Type.Number({ description: "The price in the charge currency (the top-level `amount`)" }),
-  converted_amount_net: Type.Number({ description: "The seller's share in the charge currency" }),
-  amount: Type.Number({ description: "The price in its own currency" }),
-  amount_total: Type.Number({
-    description: "The charge converted back to the price's currency (never below the price)",
-  }),
-  amount_transaction_fee: Type.Number({ description: "amount_total - amount, in the price's currency" }),
-  amount_app_transaction_fee: Type.Number({
-    description: "What is left after the provider fee, in the price's currency",
-  }),
-  amount_platform: Type.Number({ description: "The platform's share, in the price's currency" }),
-  amount_seller: Type.Number({ description: "The seller's share, in the price's currency" }),
-  amount_app: Type.Number({
-    description: "The app's share (marketplace apps only), in the price's currency",
-  }),
+const Status = Type.Union(
+  [
+    Type.Literal("pending"),
+    Type.Literal("hold"),
+    Type.Literal("paid"),
+    Type.Literal("failed"),
+    Type.Literal("failed-captured"),
+    Type.Literal("failed-transfers"),
+    Type.Literal("refunded"),
+    Type.Literal("cancelled"),
+  ],
+  {
+    description:
+      "Where the payment is: `pending` (not yet authorised), `hold` (authorised; the contract call runs), `paid`, " +
+      "`failed`, `failed-captured` (charged but the call failed), `failed-transfers` (the seller's transfer failed), " +
+      "`refunded`, `cancelled` (docs/payments.md)",
+  },
+);
+const Method = Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")], {
+  description: "How the shopper pays: `card` or `us_bank_account` (a bank debit)",
 });
 
-export const PriceItem = Type.Object({
-  currency: Type.String({ description: "The charge currency" }),
-  provider_min_amount_fee: Type.Number({ description: "The provider's minimum fee, in the charge currency" }),
-  provider_processing_fee_percent: Type.Number({
-    description: "The provider's fee, as a fraction of the total",
-  }),
-  platform_fee: Type.Number({ description: "The platform's fee, as a fraction of the price" }),
-  app_fee: Type.Number({
-    description: "The app's fee applied (0 for an individual app), as a fraction of the price",
-  }),
-  app_type: Type.String({ description: "The app's type: individual or marketplace" }),
-  amount: Type.Number({ description: "The price, in the charge currency" }),
-  amount_total: Type.Number({
-    description: "What the shopper is charged: the price plus the provider's fee",
-  }),
-  amount_transaction_fee: Type.Number({ description: "amount_total - amount" }),
-  amount_app_transaction_fee: Type.Number({
-    description: "What is left after the provider fee (always 0 in whole minor units)",
-  }),
-  amount_platform: Type.Number({ description: "The platform's share" }),
-  amount_seller: Type.Number({
-    description: "The seller's share: the price less the platform's and the app's",
-  }),
-  amount_app: Type.Number({ description: "The app's share (marketplace apps only)" }),
-  processing_fee_amount: Type.Number({
-    description: "The provider's fee: the larger of its minimum and its percent of the total",
-  }),
-  conversion: Nullable(Conversion),
-});
-
-const ChainOutput = Nullable(Type.Object({ output: AnyObject }));
-
-export const Payment = Type.Object({
-  id: Type.String({ description: "The payment's id" }),
-  status: Status,
-  final_amount: Type.Number({ description: "What the shopper is charged, in the charge currency" }),
-  payment_provider: Method,
-  trigger_data_input: Type.Object({ params_data_input: AnyObject }),
-  transaction_id: Nullable(Type.String({ description: "The chain transaction, once the trigger ran" })),
-  transaction_url: Nullable(Type.String({ description: "The transaction in the chain's explorer" })),
-  price_item: PriceItem,
-  transaction_response: Type.Object({
-    error: Nullable(AnyObject),
-    near: ChainOutput,
-    evm: ChainOutput,
-    wax: ChainOutput,
-    solana: ChainOutput,
-  }),
-  confirmation_status: Type.Object({
-    average_seconds: Type.Number({ description: "Typical seconds the chain takes to confirm" }),
-    progress: Type.Number({ description: "0 to 100" }),
-    required_confirmations: Type.Number({
-      description: "Confirmations needed before the payment counts as confirmed",
+const Conversion = Type.Object(
+  {
+    currency: Type.String({ description: "The price's own currency" }),
+    exchange: Type.Number({
+      description: "The rate: charge-currency units per unit of the price's currency",
     }),
-    confirmations: Type.Number({ description: "Confirmations seen so far" }),
-    confirmed: Type.Boolean({ description: "Whether the chain call is confirmed" }),
-  }),
-  app: App,
-  price: Price,
-  payment_token: Nullable(
-    Type.String({ description: "For the shopper's page; answered once, when the payment is created" }),
-  ),
-  next_action: Nullable(
+    converted_amount: Type.Number({
+      description: "The price in the charge currency (the top-level `amount`)",
+    }),
+    converted_amount_net: Type.Number({ description: "The seller's share in the charge currency" }),
+    amount: Type.Number({ description: "The price in its own currency" }),
+    amount_total: Type.Number({
+      description: "The charge converted back to the price's currency (never below the price)",
+    }),
+    amount_transaction_fee: Type.Number({ description: "amount_total - amount, in the price's currency" }),
+    amount_app_transaction_fee: Type.Number({
+      description: "What is left after the provider fee, in the price's currency",
+    }),
+    amount_platform: Type.Number({ description: "The platform's share, in the price's currency" }),
+    amount_seller: Type.Number({ description: "The seller's share, in the price's currency" }),
+    amount_app: Type.Number({
+      description: "The app's share (marketplace apps only), in the price's currency",
+    }),
+  },
+  { description: "The fee breakdown in the price's own currency, when it differs from the charge currency" },
+);
+
+export const PriceItem = Type.Object(
+  {
+    currency: Type.String({ description: "The charge currency" }),
+    provider_min_amount_fee: Type.Number({
+      description: "The provider's minimum fee, in the charge currency",
+    }),
+    provider_processing_fee_percent: Type.Number({
+      description: "The provider's fee, in percent of the total (2.9 = 2.9%)",
+    }),
+    platform_fee: Type.Number({ description: "The platform's fee, in percent of the price (1 = 1%)" }),
+    app_fee: Type.Number({
+      description: "The app's fee applied (0 for an individual app), in percent of the price",
+    }),
+    app_type: Type.String({ description: "The app's type: individual or marketplace" }),
+    amount: Type.Number({ description: "The price, in the charge currency" }),
+    amount_total: Type.Number({
+      description: "What the shopper is charged: the price plus the provider's fee",
+    }),
+    amount_transaction_fee: Type.Number({ description: "amount_total - amount" }),
+    amount_app_transaction_fee: Type.Number({
+      description: "What is left after the provider fee (always 0 in whole minor units)",
+    }),
+    amount_platform: Type.Number({ description: "The platform's share" }),
+    amount_seller: Type.Number({
+      description: "The seller's share: the price less the platform's and the app's",
+    }),
+    amount_app: Type.Number({ description: "The app's share (marketplace apps only)" }),
+    processing_fee_amount: Type.Number({
+      description: "The provider's fee: the larger of its minimum and its percent of the total",
+    }),
+    conversion: Nullable(Conversion),
+  },
+  { description: "The fee split fixed when the payment was created, in the charge currency (docs/fees.md)" },
+);
+
+const ChainOutput = (chain: string) =>
+  Nullable(
     Type.Object(
       {
-        type: Type.String({ description: "The kind of step, e.g. redirect_to_url" }),
-        url: Type.String({ description: "Where to send the shopper" }),
+        output: Type.Record(Type.String(), Type.Unknown(), {
+          description:
+            "What the chain reported for the call (e.g. EVM: block number, gas used; NEAR: return value and logs; Solana: slot)",
+        }),
       },
-      { description: "A 3-D Secure step to complete" },
+      { description: `The ${chain} call's outcome; null unless the trigger ran on ${chain}` },
     ),
-  ),
-  shopper_email: Nullable(Type.String({ description: "Where the receipt is sent" })),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+  );
+
+export const Payment = Type.Object(
+  {
+    id: Type.String({ description: "The payment's id (`pay_…`)" }),
+    status: Status,
+    final_amount: Type.Number({ description: "What the shopper is charged, in the charge currency" }),
+    payment_provider: Method,
+    trigger_data_input: Type.Object(
+      {
+        params_data_input: Type.Record(Type.String(), Type.Unknown(), {
+          description: "The trigger's parameters the payment was created with, keyed by name",
+        }),
+      },
+      { description: "Input for the price's trigger, run once the payment is paid" },
+    ),
+    transaction_id: Nullable(Type.String({ description: "The chain transaction, once the trigger ran" })),
+    transaction_url: Nullable(Type.String({ description: "The transaction in the chain's explorer" })),
+    price_item: PriceItem,
+    transaction_response: Type.Object(
+      {
+        error: Nullable(
+          Type.Record(Type.String(), Type.Unknown(), {
+            description:
+              "The last failure (a decline, a returned debit, a failed call): `code`, `message`, …; null when none",
+          }),
+        ),
+        near: ChainOutput("near"),
+        evm: ChainOutput("evm"),
+        wax: ChainOutput("wax"),
+        solana: ChainOutput("solana"),
+      },
+      { description: "What the provider and the chain answered" },
+    ),
+    confirmation_status: Type.Object(
+      {
+        average_seconds: Type.Number({ description: "Typical seconds the chain takes to confirm" }),
+        progress: Type.Number({ description: "0 to 100" }),
+        required_confirmations: Type.Number({
+          description: "Confirmations needed before the payment counts as confirmed",
+        }),
+        confirmations: Type.Number({ description: "Confirmations seen so far" }),
+        confirmed: Type.Boolean({ description: "Whether the chain call is confirmed" }),
+      },
+      { description: "How far the chain has confirmed the contract call" },
+    ),
+    app: App,
+    price: Price,
+    payment_token: Nullable(
+      Type.String({ description: "For the shopper's page; answered once, when the payment is created" }),
+    ),
+    next_action: Nullable(
+      Type.Object(
+        {
+          type: Type.String({ description: "The kind of step, e.g. redirect_to_url" }),
+          url: Type.String({ description: "Where to send the shopper" }),
+        },
+        { description: "A 3-D Secure step to complete" },
+      ),
+    ),
+    shopper_email: Nullable(Type.String({ description: "Where the receipt is sent" })),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: "A payment of a price through a payment provider, with its fee split and chain call" },
+);
 
 export const PaymentParams = Type.Object({
-  app_id: Type.String({ maxLength: 64 }),
-  payment_id: Type.String({ maxLength: 64 }),
+  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
+  payment_id: Type.String({ maxLength: 64, description: "The payment's id" }),
 });
 
 export const ListPaymentsQuery = Type.Object(
-  { ...pageFields, status: Type.Optional(Status), price_id: Type.Optional(Type.String({ maxLength: 64 })) },
+  {
+    ...pageFields,
+    status: Type.Optional(Status),
+    price_id: Type.Optional(Type.String({ maxLength: 64, description: "Only payments of this price" })),
+  },
   { additionalProperties: false },
 );
 
@@ -148,25 +212,51 @@ export const CreatePaymentBody = Body({
   ),
 });
 withExamples(CreatePaymentBody, {
-  price_id: "prc_01J9Z3K6",
+  price_id: "price_01m87s3v8k4r2fjc23vtvkbtjh",
   payment_provider: "card",
   shopper_email: "ada@example.com",
 });
 
-const Card = Body({
-  type: Type.Literal("card"),
-  number: Type.String({ pattern: "^[0-9 ]{12,23}$" }),
-  exp_month: Type.Integer({ minimum: 1, maximum: 12 }),
-  exp_year: Type.Integer({ minimum: 2000, maximum: 2100 }),
-  cvc: Type.String({ pattern: "^[0-9]{3,4}$" }),
-});
-const Bank = Body({
-  type: Type.Literal("us_bank_account"),
-  routing_number: Type.String({ pattern: "^[0-9]{9}$" }),
-  account_number: Type.String({ pattern: "^[0-9]{4,17}$" }),
-  account_holder_name: Type.String({ minLength: 1, maxLength: 200 }),
-});
-const Token = Body({ type: Type.Literal("token"), id: Type.String({ minLength: 3, maxLength: 255 }) });
+const Card = Body(
+  {
+    type: Type.Literal("card", { description: "A card" }),
+    number: Type.String({ pattern: "^[0-9 ]{12,23}$", description: "The card number; spaces allowed" }),
+    exp_month: Type.Integer({ minimum: 1, maximum: 12, description: "Expiry month, 1 to 12" }),
+    exp_year: Type.Integer({ minimum: 2000, maximum: 2100, description: "Expiry year, four digits" }),
+    cvc: Type.String({ pattern: "^[0-9]{3,4}$", description: "The card's security code" }),
+  },
+  "A test card (sandbox only)",
+);
+const Bank = Body(
+  {
+    type: Type.Literal("us_bank_account", { description: "A US bank account, debited" }),
+    routing_number: Type.String({
+      pattern: "^[0-9]{9}$",
+      description: "The bank's 9-digit ABA routing number",
+    }),
+    account_number: Type.String({
+      pattern: "^[0-9]{4,17}$",
+      description: "The account number, 4 to 17 digits",
+    }),
+    account_holder_name: Type.String({
+      minLength: 1,
+      maxLength: 200,
+      description: "The account holder's name",
+    }),
+  },
+  "A test bank account (sandbox only)",
+);
+const Token = Body(
+  {
+    type: Type.Literal("token", { description: "A payment method made by the provider's browser script" }),
+    id: Type.String({
+      minLength: 3,
+      maxLength: 255,
+      description: "The provider's payment method id (`pm_…`)",
+    }),
+  },
+  "A payment method id (Stripe: from Stripe.js)",
+);
 
 export const ConfirmPaymentBody = Body({
   payment_method: Type.Union([Card, Bank, Token], {
@@ -188,6 +278,85 @@ withExamples(ConfirmPaymentBody, {
 export const ReasonBody = Body({
   reason: Type.Optional(Type.String({ maxLength: 500, description: "Why, kept with the payment" })),
 });
+withExamples(ReasonBody, { reason: "The shopper asked by phone" });
+
+// A $25.00 ticket sold by a marketplace seller, paid by card: docs/fees.md's arithmetic.
+withExamples(PriceItem, {
+  currency: "usd",
+  provider_min_amount_fee: 0.3,
+  provider_processing_fee_percent: 2.9,
+  platform_fee: 1,
+  app_fee: 5,
+  app_type: "marketplace",
+  amount: 25,
+  amount_total: 25.75,
+  amount_transaction_fee: 0.75,
+  amount_app_transaction_fee: 0,
+  amount_platform: 0.25,
+  amount_seller: 23.5,
+  amount_app: 1.25,
+  processing_fee_amount: 0.75,
+  conversion: null,
+});
+withExamples(Payment, {
+  id: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+  status: "paid",
+  final_amount: 25.75,
+  payment_provider: "card",
+  trigger_data_input: {
+    params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 3 },
+  },
+  transaction_id: "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+  transaction_url:
+    "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+  price_item: exampleOf(PriceItem),
+  transaction_response: {
+    error: null,
+    near: null,
+    evm: {
+      output: {
+        block_number: 7123456,
+        block_hash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+        gas_used: "51234",
+        logs: 1,
+      },
+    },
+    wax: null,
+    solana: null,
+  },
+  confirmation_status: {
+    average_seconds: 12,
+    progress: 100,
+    required_confirmations: 3,
+    confirmations: 3,
+    confirmed: true,
+  },
+  app: exampleOf(App),
+  price: exampleOf(Price),
+  payment_token: null,
+  next_action: null,
+  shopper_email: "ada@example.com",
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:31:00.000Z",
+});
+
+/** A payment just created: pending, its token answered this once, nothing run yet. */
+export const NEW_PAYMENT_EXAMPLE = {
+  ...(exampleOf(Payment) as object),
+  status: "pending",
+  transaction_id: null,
+  transaction_url: null,
+  transaction_response: { error: null, near: null, evm: null, wax: null, solana: null },
+  confirmation_status: {
+    average_seconds: 12,
+    progress: 0,
+    required_confirmations: 3,
+    confirmations: 0,
+    confirmed: false,
+  },
+  payment_token: "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
+  updated_at: "2026-11-24T21:30:00.000Z",
+};
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Conversion, PriceItem, Payment });

@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { PriceItem } from "../../platform/money/schemas.ts";
 import { AppParams } from "../apps/schemas.ts";
@@ -19,47 +18,32 @@ import * as pricesService from "./service.ts";
 const tags = ["prices"];
 
 export async function priceRoutes(app: Server, deps: Deps) {
-  app.post(
+  createdRoute(
+    app,
     "/prices/:app_id",
     {
-      schema: {
-        operationId: "createPrice",
-        tags,
-        summary: "Create a price",
-        params: AppParams,
-        body: CreatePriceBody,
-        response: { 201: Price },
-      },
+      operationId: "createPrice",
+      tags,
+      summary: "Create a price",
+      params: AppParams,
+      body: CreatePriceBody,
+      resource: Price,
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await pricesService.createPrice(deps, request.actor, request.params.app_id, request.body)),
+    (request) => pricesService.createPrice(deps, request.actor, request.params.app_id, request.body),
   );
 
-  app.get(
+  listRoute(
+    app,
     "/prices/:app_id",
     {
-      schema: {
-        operationId: "listPrices",
-        tags,
-        summary: "Prices of an app",
-        params: AppParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Price, "Prices, newest first") },
-      },
+      operationId: "listPrices",
+      tags,
+      summary: "Prices of an app",
+      params: AppParams,
+      item: Price,
+      answer: "Prices, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await pricesService.listPrices(
-        deps,
-        request.actor,
-        request.params.app_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => pricesService.listPrices(deps, request.actor, request.params.app_id, page),
   );
 
   app.get(
@@ -115,21 +99,17 @@ export async function priceRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/prices/:app_id/:price_id",
     {
-      schema: {
-        operationId: "deletePrice",
-        tags,
-        summary: "Delete a price; one that payments refer to is expired instead",
-        params: PriceParams,
-        response: { 204: NoContent },
-      },
+      operationId: "deletePrice",
+      tags,
+      summary: "Delete a price; one that payments refer to is expired instead",
+      params: PriceParams,
     },
-    async (request, reply) => {
-      await pricesService.deletePrice(deps, request.actor, request.params.app_id, request.params.price_id);
-      return reply.code(204).send(null);
-    },
+    (request) =>
+      pricesService.deletePrice(deps, request.actor, request.params.app_id, request.params.price_id),
   );
 
   app.get(

@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { listResponse, pageFields, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { pageFields } from "../../platform/http/pagination.ts";
+import { listRoute } from "../../platform/http/routes.ts";
 import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { newNonce, sendPage } from "../../platform/pages/html.ts";
@@ -9,14 +10,28 @@ import { listMails } from "./service.ts";
 
 const tags = ["sandbox"];
 
-const Mail = Type.Object({
-  id: Type.String(),
-  to: Type.String({ description: "The recipient's address" }),
-  subject: Type.String(),
-  text: Type.String({ description: "The whole message, links and tokens included" }),
-  app_id: Nullable(Type.String({ description: "The app the mail is about, if any" })),
-  created_at: Timestamp,
-});
+const Mail = Type.Object(
+  {
+    id: Type.String({ description: "The mail's id (`mail_…`)" }),
+    to: Type.String({ description: "The recipient's address" }),
+    subject: Type.String({ description: "The subject line" }),
+    text: Type.String({ description: "The whole message, links and tokens included" }),
+    app_id: Nullable(Type.String({ description: "The app the mail is about, if any" })),
+    created_at: Timestamp,
+  },
+  {
+    examples: [
+      {
+        id: "mail_01m87s3v8k4r2fjc23vtvkbtk0",
+        to: "grace@example.com",
+        subject: "Ada invited you to Ada's shop",
+        text: "Ada Lovelace invited you to Ada's shop as developer.\n\nAccept the invitation here:\nhttps://payments.example.com/invitations/inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+        app_id: "app_01m87s3v8h13edjthr38t9cfv8",
+        created_at: "2026-11-24T21:30:00.000Z",
+      },
+    ],
+  },
+);
 
 const MailQuery = Type.Object(
   {
@@ -33,24 +48,18 @@ const MailQuery = Type.Object(
  * the mails the sandbox mailer sent, in full, to the people entitled to read them.
  */
 export async function sandboxInboxRoutes(app: Server, deps: Deps) {
-  app.get(
+  listRoute(
+    app,
     "/sandbox/mail",
     {
-      schema: {
-        operationId: "listSandboxMail",
-        tags,
-        summary:
-          "Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first",
-        querystring: MailQuery,
-        response: { 200: listResponse(Mail, "Mails, newest first") },
-      },
+      operationId: "listSandboxMail",
+      tags,
+      summary: "Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first",
+      querystring: MailQuery,
+      item: Mail,
+      answer: "Mails, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await listMails(deps, request.actor, page, request.query.to);
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => listMails(deps, request.actor, page, request.query.to),
   );
 
   app.get(

@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import {
@@ -16,47 +15,32 @@ import * as triggersService from "./service.ts";
 const tags = ["triggers"];
 
 export async function triggerRoutes(app: Server, deps: Deps) {
-  app.get(
+  listRoute(
+    app,
     "/triggers/:app_id",
     {
-      schema: {
-        operationId: "listTriggers",
-        tags,
-        summary: "Triggers of an app",
-        params: AppParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Trigger, "Triggers, newest first") },
-      },
+      operationId: "listTriggers",
+      tags,
+      summary: "Triggers of an app",
+      params: AppParams,
+      item: Trigger,
+      answer: "Triggers, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await triggersService.listTriggers(
-        deps,
-        request.actor,
-        request.params.app_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => triggersService.listTriggers(deps, request.actor, request.params.app_id, page),
   );
 
-  app.post(
+  createdRoute(
+    app,
     "/triggers/:app_id",
     {
-      schema: {
-        operationId: "createTrigger",
-        tags,
-        summary: "Create a trigger: a contract call on the chain of one of the app's wallets",
-        params: AppParams,
-        body: CreateTriggerBody,
-        response: { 201: Trigger },
-      },
+      operationId: "createTrigger",
+      tags,
+      summary: "Create a trigger: a contract call on the chain of one of the app's wallets",
+      params: AppParams,
+      body: CreateTriggerBody,
+      resource: Trigger,
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await triggersService.createTrigger(deps, request.actor, request.params.app_id, request.body)),
+    (request) => triggersService.createTrigger(deps, request.actor, request.params.app_id, request.body),
   );
 
   app.get(
@@ -96,26 +80,12 @@ export async function triggerRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/triggers/:app_id/:trigger_id",
-    {
-      schema: {
-        operationId: "deleteTrigger",
-        tags,
-        summary: "Delete a trigger",
-        params: TriggerParams,
-        response: { 204: NoContent },
-      },
-    },
-    async (request, reply) => {
-      await triggersService.deleteTrigger(
-        deps,
-        request.actor,
-        request.params.app_id,
-        request.params.trigger_id,
-      );
-      return reply.code(204).send(null);
-    },
+    { operationId: "deleteTrigger", tags, summary: "Delete a trigger", params: TriggerParams },
+    (request) =>
+      triggersService.deleteTrigger(deps, request.actor, request.params.app_id, request.params.trigger_id),
   );
 
   app.post(

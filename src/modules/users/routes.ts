@@ -1,26 +1,25 @@
 import type { Deps } from "../../deps.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { presentProfile } from "./presenters.ts";
 import { LoginBody, LoginResponse, SignupBody, SignupResponse, UserProfile } from "./schemas.ts";
 import * as users from "./service.ts";
 
 export async function userRoutes(app: Server, deps: Deps) {
-  app.post(
+  createdRoute(
+    app,
     "/auth/signup",
     {
       config: { public: true },
-      schema: {
-        operationId: "signUp",
-        tags: ["users"],
-        summary: "Create a user account and a first session",
-        body: SignupBody,
-        response: { 201: SignupResponse },
-      },
+      operationId: "signUp",
+      tags: ["users"],
+      summary: "Create a user account and a first session",
+      body: SignupBody,
+      resource: SignupResponse,
     },
-    async (request, reply) => {
+    async (request) => {
       const { user, token } = await users.signup(deps, request.body, request.ip);
-      return reply.code(201).send({ user: presentProfile(user), token });
+      return { user: presentProfile(user), token };
     },
   );
 
@@ -42,20 +41,11 @@ export async function userRoutes(app: Server, deps: Deps) {
     },
   );
 
-  app.post(
+  noContentRoute(
+    app,
     "/auth/logout",
-    {
-      schema: {
-        operationId: "logOut",
-        tags: ["users"],
-        summary: "Revoke the presented session token",
-        response: { 204: NoContent },
-      },
-    },
-    async (request, reply) => {
-      await users.logout(deps, request.actor);
-      return reply.code(204).send(null);
-    },
+    { method: "POST", operationId: "logOut", tags: ["users"], summary: "Revoke the presented session token" },
+    (request) => users.logout(deps, request.actor),
   );
 
   app.get(

@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import { CreateWalletBody, UpdateWalletBody, Wallet, WalletParams } from "./schemas.ts";
@@ -9,47 +8,32 @@ import * as walletsService from "./service.ts";
 const tags = ["wallets"];
 
 export async function walletRoutes(app: Server, deps: Deps) {
-  app.get(
+  listRoute(
+    app,
     "/wallets/:app_id",
     {
-      schema: {
-        operationId: "listWallets",
-        tags,
-        summary: "Wallets of an app",
-        params: AppParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Wallet, "Wallets, newest first; secrets are null") },
-      },
+      operationId: "listWallets",
+      tags,
+      summary: "Wallets of an app",
+      params: AppParams,
+      item: Wallet,
+      answer: "Wallets, newest first; secrets are null",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await walletsService.listWallets(
-        deps,
-        request.actor,
-        request.params.app_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => walletsService.listWallets(deps, request.actor, request.params.app_id, page),
   );
 
-  app.post(
+  createdRoute(
+    app,
     "/wallets/:app_id",
     {
-      schema: {
-        operationId: "createWallet",
-        tags,
-        summary: "Create a wallet: the service generates the key unless key material is given",
-        params: AppParams,
-        body: CreateWalletBody,
-        response: { 201: Wallet },
-      },
+      operationId: "createWallet",
+      tags,
+      summary: "Create a wallet: the service generates the key unless key material is given",
+      params: AppParams,
+      body: CreateWalletBody,
+      resource: Wallet,
     },
-    async (request, reply) =>
-      reply
-        .code(201)
-        .send(await walletsService.createWallet(deps, request.actor, request.params.app_id, request.body)),
+    (request) => walletsService.createWallet(deps, request.actor, request.params.app_id, request.body),
   );
 
   app.get(
@@ -89,20 +73,16 @@ export async function walletRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/wallets/:app_id/:wallet_id",
     {
-      schema: {
-        operationId: "deleteWallet",
-        tags,
-        summary: "Delete a wallet; 409 while a trigger uses it",
-        params: WalletParams,
-        response: { 204: NoContent },
-      },
+      operationId: "deleteWallet",
+      tags,
+      summary: "Delete a wallet; 409 while a trigger uses it",
+      params: WalletParams,
     },
-    async (request, reply) => {
-      await walletsService.deleteWallet(deps, request.actor, request.params.app_id, request.params.wallet_id);
-      return reply.code(204).send(null);
-    },
+    (request) =>
+      walletsService.deleteWallet(deps, request.actor, request.params.app_id, request.params.wallet_id),
   );
 }

@@ -1,5 +1,12 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 
 const ChainType = Type.Union(
@@ -10,50 +17,93 @@ const ChainType = Type.Union(
 const NeverAnswered = Type.Null({ description: "Secret: kept encrypted, always answered as null" });
 const common = {
   network_id: Type.String({ description: "Network of the chain (e.g. `testnet`, `1`, `devnet`)" }),
-  account_id: Type.String(),
-  test_network: Type.Boolean(),
+  account_id: Type.String({
+    description: "The chain account: EVM address, Solana address, NEAR or WAX account",
+  }),
+  test_network: Type.Boolean({ description: "Whether the network is a test network" }),
 };
+const chainData = (chain: string) => ({
+  description: `The ${chain} account; null unless the wallet's chain is ${chain}`,
+});
 
 const WalletData = Type.Object(
   {
-    near: Nullable(Type.Object({ ...common, phrase_or_key: NeverAnswered })),
-    evm: Nullable(Type.Object({ ...common, private_key: NeverAnswered })),
+    near: Nullable(Type.Object({ ...common, phrase_or_key: NeverAnswered }, chainData("near"))),
+    evm: Nullable(Type.Object({ ...common, private_key: NeverAnswered }, chainData("evm"))),
     wax: Nullable(
-      Type.Object({
-        ...common,
-        permission: Type.String(),
-        public_key: Type.String({ description: "`PUB_K1_…` form" }),
-        private_key: NeverAnswered,
-      }),
+      Type.Object(
+        {
+          ...common,
+          permission: Type.String({ description: "The account's permission that signs (default `active`)" }),
+          public_key: Type.String({ description: "`PUB_K1_…` form" }),
+          private_key: NeverAnswered,
+        },
+        chainData("wax"),
+      ),
     ),
-    solana: Nullable(Type.Object({ ...common, private_key: NeverAnswered })),
+    solana: Nullable(Type.Object({ ...common, private_key: NeverAnswered }, chainData("solana"))),
   },
   { description: "Every chain key is present; only the wallet's own chain is filled, the others are null" },
 );
 
-export const Wallet = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  type: ChainType,
-  managed: Type.Boolean({ description: "True when the service generated the key" }),
-  wallet_data: WalletData,
-  app: App,
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  magic_network: Type.String({ description: "`testnet` or `mainnet`, from `test_network`" }),
-});
+export const Wallet = Type.Object(
+  {
+    id: Type.String({ description: "The wallet's id (`wal_…`)" }),
+    name: Type.String({ description: "The wallet's name" }),
+    type: ChainType,
+    managed: Type.Boolean({ description: "True when the service generated the key" }),
+    wallet_data: WalletData,
+    app: App,
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    magic_network: Type.String({ description: "`testnet` or `mainnet`, from `test_network`" }),
+  },
+  { description: "A chain account whose key the service keeps sealed; secrets are always null" },
+);
 
-const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Name = Type.String({ minLength: 1, maxLength: 200, description: "The wallet's name" });
 const Secret = (description: string) => Type.String({ minLength: 1, maxLength: 1024, description });
-const NetworkId = Type.String({ minLength: 1, maxLength: 64, pattern: "^[A-Za-z0-9._:-]+$" });
-const network = { network_id: Type.Optional(NetworkId), test_network: Type.Optional(Type.Boolean()) };
-const NearAccount = Type.String({ minLength: 2, maxLength: 64 });
-const WaxAccount = Type.String({ minLength: 1, maxLength: 12 });
+const NetworkId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: "^[A-Za-z0-9._:-]+$",
+  description:
+    "The network (an EVM chain id, `testnet`, `devnet`, …); defaults to the chain's test or main network",
+});
+const network = {
+  network_id: Type.Optional(NetworkId),
+  test_network: Type.Optional(
+    Type.Boolean({
+      description: "Whether the network is a test network; defaults to the server's sandbox mode",
+    }),
+  ),
+};
+const NearAccount = Type.String({
+  minLength: 2,
+  maxLength: 64,
+  description: "NEAR account id; default and implicit accounts must be the key's own",
+});
+const WaxAccount = Type.String({
+  minLength: 1,
+  maxLength: 12,
+  description: "WAX account name (1-12 of `a-z`, `1-5`, `.`); required for a WAX wallet",
+});
+const WaxPermission = Type.String({
+  minLength: 1,
+  maxLength: 12,
+  description: "The account's permission that signs (default `active`)",
+});
 const PhraseOrKey = Secret("`ed25519:` secret key or BIP-39 seed phrase");
 const EvmKey = Secret("secp256k1 private key, 64 hex digits");
 const SolanaKey = Secret("base58 64-byte secret key, 32-byte seed, or JSON array of 64 bytes");
 const WaxPrivate = Secret("K1 private key, WIF or `PVT_K1_`");
-const WaxPublic = Type.String({ minLength: 1, maxLength: 128 });
+const WaxPublic = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  description: "The private key's public key, if given: must be its own",
+});
+
+const chainBody = (chain: string) => `Key material for a ${chain} wallet`;
 
 export const CreateWalletBody = Body({
   name: Name,
@@ -62,23 +112,31 @@ export const CreateWalletBody = Body({
     Body(
       {
         near: Type.Optional(
-          Body({
-            account_id: Type.Optional(NearAccount),
-            phrase_or_key: Type.Optional(PhraseOrKey),
-            ...network,
-          }),
+          Body(
+            {
+              account_id: Type.Optional(NearAccount),
+              phrase_or_key: Type.Optional(PhraseOrKey),
+              ...network,
+            },
+            chainBody("near"),
+          ),
         ),
-        evm: Type.Optional(Body({ private_key: Type.Optional(EvmKey), ...network })),
+        evm: Type.Optional(Body({ private_key: Type.Optional(EvmKey), ...network }, chainBody("evm"))),
         wax: Type.Optional(
-          Body({
-            account: Type.Optional(WaxAccount),
-            permission: Type.Optional(WaxAccount),
-            public_key: Type.Optional(WaxPublic),
-            private_key: Type.Optional(WaxPrivate),
-            ...network,
-          }),
+          Body(
+            {
+              account: Type.Optional(WaxAccount),
+              permission: Type.Optional(WaxPermission),
+              public_key: Type.Optional(WaxPublic),
+              private_key: Type.Optional(WaxPrivate),
+              ...network,
+            },
+            chainBody("wax"),
+          ),
         ),
-        solana: Type.Optional(Body({ private_key: Type.Optional(SolanaKey), ...network })),
+        solana: Type.Optional(
+          Body({ private_key: Type.Optional(SolanaKey), ...network }, chainBody("solana")),
+        ),
       },
       "Only the key of the wallet's own chain; without key material the service generates the key",
     ),
@@ -91,17 +149,23 @@ export const UpdateWalletBody = Body({
     Body(
       {
         near: Type.Optional(
-          Body({ account_id: Type.Optional(NearAccount), phrase_or_key: Type.Optional(PhraseOrKey) }),
+          Body(
+            { account_id: Type.Optional(NearAccount), phrase_or_key: Type.Optional(PhraseOrKey) },
+            "New NEAR key material, or `account_id` alone to rename the account",
+          ),
         ),
-        evm: Type.Optional(Body({ private_key: Type.Optional(EvmKey) })),
+        evm: Type.Optional(Body({ private_key: Type.Optional(EvmKey) }, "A new EVM key")),
         wax: Type.Optional(
-          Body({
-            public_key: Type.Optional(WaxPublic),
-            private_key: Type.Optional(WaxPrivate),
-            account: Type.Optional(WaxAccount),
-          }),
+          Body(
+            {
+              public_key: Type.Optional(WaxPublic),
+              private_key: Type.Optional(WaxPrivate),
+              account: Type.Optional(WaxAccount),
+            },
+            "A new WAX key, or `account` alone to move the wallet to another account",
+          ),
         ),
-        solana: Type.Optional(Body({ private_key: Type.Optional(SolanaKey) })),
+        solana: Type.Optional(Body({ private_key: Type.Optional(SolanaKey) }, "A new Solana key")),
       },
       "Imported key material replaces the key (the wallet is then no longer managed)",
     ),
@@ -109,9 +173,33 @@ export const UpdateWalletBody = Body({
 });
 
 export const WalletParams = Type.Object({
-  app_id: Type.String({ maxLength: 64 }),
-  wallet_id: Type.String({ maxLength: 64 }),
+  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
+  wallet_id: Type.String({ maxLength: 64, description: "The wallet's id" }),
 });
+
+withExamples(Wallet, {
+  id: "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+  name: "Minting wallet",
+  type: "evm",
+  managed: true,
+  wallet_data: {
+    near: null,
+    evm: {
+      network_id: "11155111",
+      account_id: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      test_network: true,
+      private_key: null,
+    },
+    wax: null,
+    solana: null,
+  },
+  app: exampleOf(App),
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+  magic_network: "testnet",
+});
+withExamples(CreateWalletBody, { name: "Minting wallet", type: "evm" });
+withExamples(UpdateWalletBody, { name: "Minting wallet (main)" });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ Wallet });

@@ -1,6 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
-import { NoContent } from "../../platform/http/schemas.ts";
+import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import { CreateEndpointBody, Delivery, DeliveryParams, Endpoint, EndpointParams } from "./schemas.ts";
@@ -9,52 +8,32 @@ import * as webhooks from "./service.ts";
 const tags = ["webhooks"];
 
 export async function webhookRoutes(app: Server, deps: Deps) {
-  app.post(
+  createdRoute(
+    app,
     "/webhooks/:app_id",
     {
-      schema: {
-        operationId: "createWebhookEndpoint",
-        tags,
-        summary: "Register an endpoint; the signing secret is answered this once",
-        params: AppParams,
-        body: CreateEndpointBody,
-        response: { 201: Endpoint },
-      },
+      operationId: "createWebhookEndpoint",
+      tags,
+      summary: "Register an endpoint; the signing secret is answered this once",
+      params: AppParams,
+      body: CreateEndpointBody,
+      resource: Endpoint,
     },
-    async (request, reply) => {
-      const endpoint = await webhooks.createEndpoint(
-        deps,
-        request.actor,
-        request.params.app_id,
-        request.body,
-      );
-      return reply.code(201).send(endpoint);
-    },
+    (request) => webhooks.createEndpoint(deps, request.actor, request.params.app_id, request.body),
   );
 
-  app.get(
+  listRoute(
+    app,
     "/webhooks/:app_id",
     {
-      schema: {
-        operationId: "listWebhookEndpoints",
-        tags,
-        summary: "The app's webhook endpoints",
-        params: AppParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Endpoint, "Endpoints, newest first") },
-      },
+      operationId: "listWebhookEndpoints",
+      tags,
+      summary: "The app's webhook endpoints",
+      params: AppParams,
+      item: Endpoint,
+      answer: "Endpoints, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await webhooks.listEndpoints(
-        deps,
-        request.actor,
-        request.params.app_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) => webhooks.listEndpoints(deps, request.actor, request.params.app_id, page),
   );
 
   app.get(
@@ -71,21 +50,16 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     async (request) => webhooks.getEndpoint(deps, request.actor, request.params.app_id, request.params.id),
   );
 
-  app.delete(
+  noContentRoute(
+    app,
     "/webhooks/:app_id/:id",
     {
-      schema: {
-        operationId: "deleteWebhookEndpoint",
-        tags,
-        summary: "Delete an endpoint; deliveries not yet made are dropped",
-        params: EndpointParams,
-        response: { 204: NoContent },
-      },
+      operationId: "deleteWebhookEndpoint",
+      tags,
+      summary: "Delete an endpoint; deliveries not yet made are dropped",
+      params: EndpointParams,
     },
-    async (request, reply) => {
-      await webhooks.deleteEndpoint(deps, request.actor, request.params.app_id, request.params.id);
-      return reply.code(204).send(null);
-    },
+    (request) => webhooks.deleteEndpoint(deps, request.actor, request.params.app_id, request.params.id),
   );
 
   app.post(
@@ -102,51 +76,32 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     async (request) => webhooks.rotateSecret(deps, request.actor, request.params.app_id, request.params.id),
   );
 
-  app.get(
+  listRoute(
+    app,
     "/webhooks/:app_id/:id/deliveries",
     {
-      schema: {
-        operationId: "listWebhookDeliveries",
-        tags,
-        summary: "The endpoint's delivery log, every attempt included",
-        params: EndpointParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(Delivery, "Deliveries, newest first") },
-      },
+      operationId: "listWebhookDeliveries",
+      tags,
+      summary: "The endpoint's delivery log, every attempt included",
+      params: EndpointParams,
+      item: Delivery,
+      answer: "Deliveries, newest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await webhooks.listDeliveries(
-        deps,
-        request.actor,
-        request.params.app_id,
-        request.params.id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) =>
+      webhooks.listDeliveries(deps, request.actor, request.params.app_id, request.params.id, page),
   );
 
-  app.post(
+  createdRoute(
+    app,
     "/webhooks/:app_id/deliveries/:delivery_id/replay",
     {
-      schema: {
-        operationId: "replayWebhookDelivery",
-        tags,
-        summary: "Send a delivery's event again (same webhook-id), as a new delivery",
-        params: DeliveryParams,
-        response: { 201: Delivery },
-      },
+      operationId: "replayWebhookDelivery",
+      tags,
+      summary: "Send a delivery's event again (same webhook-id), as a new delivery",
+      params: DeliveryParams,
+      resource: Delivery,
     },
-    async (request, reply) => {
-      const delivery = await webhooks.replayDelivery(
-        deps,
-        request.actor,
-        request.params.app_id,
-        request.params.delivery_id,
-      );
-      return reply.code(201).send(delivery);
-    },
+    (request) =>
+      webhooks.replayDelivery(deps, request.actor, request.params.app_id, request.params.delivery_id),
   );
 }

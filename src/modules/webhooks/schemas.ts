@@ -1,52 +1,89 @@
 import { Type } from "typebox";
-import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
+import {
+  Body,
+  exampleOf,
+  Nullable,
+  nameSchemas,
+  Timestamp,
+  withExamples,
+} from "../../platform/http/schemas.ts";
 import { EVENT_TYPES } from "./event-types.ts";
 
-export const Endpoint = Type.Object({
-  id: Type.String(),
-  app_id: Type.String(),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  secret: Nullable(
-    Type.String({
-      description:
-        "The Standard Webhooks signing secret (`whsec_…`): answered once, when the endpoint is " +
-        "created or its secret rotated; null afterwards",
+export const Endpoint = Type.Object(
+  {
+    id: Type.String({ description: "The endpoint's id (`wh_…`)" }),
+    app_id: Type.String({ description: "The app whose events it receives" }),
+    url: Type.String({ description: "Where deliveries are POSTed" }),
+    events: Type.Array(Type.String(), {
+      description: "The event types it receives: types, `prefix.*` or `*`",
     }),
-  ),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+    secret: Nullable(
+      Type.String({
+        description:
+          "The Standard Webhooks signing secret (`whsec_…`): answered once, when the endpoint is " +
+          "created or its secret rotated; null afterwards",
+      }),
+    ),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: "An endpoint that receives the app's events, signed (Standard Webhooks)" },
+);
 
-export const Attempt = Type.Object({
-  status_code: Nullable(Type.Integer({ description: "Null when no HTTP answer came" })),
-  duration_ms: Type.Integer(),
-  error: Nullable(Type.String()),
-  response_excerpt: Nullable(Type.String({ description: "At most the first 256 characters" })),
-  attempted_at: Timestamp,
-});
+export const Attempt = Type.Object(
+  {
+    status_code: Nullable(
+      Type.Integer({ description: "The endpoint's HTTP status; null when no HTTP answer came" }),
+    ),
+    duration_ms: Type.Integer({ description: "How long the attempt took, in milliseconds" }),
+    error: Nullable(
+      Type.String({
+        description: "Why the attempt failed (network error, timeout, status); null on success",
+      }),
+    ),
+    response_excerpt: Nullable(Type.String({ description: "At most the first 256 characters" })),
+    attempted_at: Timestamp,
+  },
+  { description: "One try at delivering an event" },
+);
 
-export const Delivery = Type.Object({
-  id: Type.String(),
-  endpoint_id: Type.String(),
-  event: Type.Object({ id: Type.String(), type: Type.String(), created_at: Timestamp }),
-  status: Type.Union([
-    Type.Literal("pending"),
-    Type.Literal("retrying"),
-    Type.Literal("succeeded"),
-    Type.Literal("failed"),
-  ]),
-  attempt_count: Type.Integer(),
-  replay_of: Nullable(Type.String({ description: "The delivery this one replays" })),
-  delivered_at: Nullable(Timestamp),
-  attempts: Type.Array(Attempt, { description: "Every attempt, oldest first" }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-});
+export const Delivery = Type.Object(
+  {
+    id: Type.String({ description: "The delivery's id (`whd_…`)" }),
+    endpoint_id: Type.String({ description: "The endpoint it goes to" }),
+    event: Type.Object(
+      {
+        id: Type.String({ description: "The event's id (`evt_…`), also the `webhook-id` header" }),
+        type: Type.String({ description: "The event type, e.g. `payment.paid`" }),
+        created_at: Timestamp,
+      },
+      { description: "The event delivered" },
+    ),
+    status: Type.Union(
+      [Type.Literal("pending"), Type.Literal("retrying"), Type.Literal("succeeded"), Type.Literal("failed")],
+      {
+        description:
+          "`pending` before the first attempt; `retrying` after a failed one; `failed` after the last",
+      },
+    ),
+    attempt_count: Type.Integer({ description: "Attempts made so far" }),
+    replay_of: Nullable(Type.String({ description: "The delivery this one replays" })),
+    delivered_at: Nullable(
+      Type.String({ format: "date-time", description: "When the endpoint accepted it; null until then" }),
+    ),
+    attempts: Type.Array(Attempt, { description: "Every attempt, oldest first" }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  },
+  { description: "One event's delivery to one endpoint, with every attempt" },
+);
 
-const id = Type.String({ maxLength: 64 });
-export const EndpointParams = Type.Object({ app_id: id, id });
-export const DeliveryParams = Type.Object({ app_id: id, delivery_id: id });
+const id = (description: string) => Type.String({ maxLength: 64, description });
+export const EndpointParams = Type.Object({ app_id: id("The app's id"), id: id("The endpoint's id") });
+export const DeliveryParams = Type.Object({
+  app_id: id("The app's id"),
+  delivery_id: id("The delivery's id"),
+});
 
 export const CreateEndpointBody = Body({
   url: Type.String({
@@ -60,6 +97,43 @@ export const CreateEndpointBody = Body({
     uniqueItems: true,
     description: `Event types, \`prefix.*\` or \`*\`. Types: ${EVENT_TYPES.join(", ")}`,
   }),
+});
+
+withExamples(Endpoint, {
+  id: "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+  app_id: "app_01m87s3v8h13edjthr38t9cfv8",
+  url: "https://shop.example.com/hooks/payments",
+  events: ["payment.*", "kyc.updated"],
+  secret: "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+  created_at: "2026-11-24T21:30:00.000Z",
+  updated_at: "2026-11-24T21:30:00.000Z",
+});
+withExamples(Attempt, {
+  status_code: 200,
+  duration_ms: 84,
+  error: null,
+  response_excerpt: "ok",
+  attempted_at: "2026-11-24T21:31:00.500Z",
+});
+withExamples(Delivery, {
+  id: "whd_01m87s3v8k4r2fjc23vtvkbtjv",
+  endpoint_id: "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+  event: {
+    id: "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+    type: "payment.paid",
+    created_at: "2026-11-24T21:31:00.000Z",
+  },
+  status: "succeeded",
+  attempt_count: 1,
+  replay_of: null,
+  delivered_at: "2026-11-24T21:31:00.584Z",
+  attempts: [exampleOf(Attempt)],
+  created_at: "2026-11-24T21:31:00.000Z",
+  updated_at: "2026-11-24T21:31:00.584Z",
+});
+withExamples(CreateEndpointBody, {
+  url: "https://shop.example.com/hooks/payments",
+  events: ["payment.*", "kyc.updated"],
 });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.

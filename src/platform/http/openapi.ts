@@ -36,6 +36,8 @@ declare module "fastify" {
     idempotencyKey?: boolean;
     /** A page or stream for a browser rather than JSON: its 200 is documented with this type. */
     page?: "text/html" | "text/event-stream";
+    /** The example of this route's successful answer, where the schema's own would mislead (a new payment is pending). */
+    answerExample?: unknown;
   }
 }
 
@@ -66,7 +68,7 @@ const IDEMPOTENCY_KEY = {
 type Schema = Record<string, unknown>;
 
 /** Adds to one route's schema what the document says about every route of its kind. */
-function documentRoute(route: RouteOptions, honoured: Set<string>) {
+function documentRoute(route: RouteOptions, honoured: Set<string>, answerExamples: Map<string, unknown>) {
   if (route.schema?.hide) return;
   const schema = (route.schema ?? {}) as Schema;
   route.schema = schema;
@@ -78,6 +80,8 @@ function documentRoute(route: RouteOptions, honoured: Set<string>) {
   const writes = methods.some((m) => m !== "GET" && m !== "HEAD");
 
   if (config.public && schema.security === undefined) schema.security = [];
+  if (config.answerExample !== undefined)
+    answerExamples.set(String(schema.operationId), config.answerExample);
   const page = config.page ?? (config.htmlErrors ? "text/html" : undefined);
   if (page && !Object.keys(response).some((status) => status.startsWith("2"))) {
     const what = page === "text/html" ? "An HTML page" : "Server-sent events";
@@ -120,13 +124,17 @@ function nameSchemas(doc: Schema): Schema {
     if (typeof title !== "string" || !/^[A-Z][A-Za-z]+$/.test(title) || !("type" in out || "anyOf" in out)) {
       return out;
     }
-    const text = JSON.stringify(out);
+    // Examples are an annotation: where the schema is a whole answer they move to the media type
+    // (so that occurrence has none), and that is no variant.
+    const text = JSON.stringify({ ...out, examples: undefined });
     const earlier = seen.get(title);
     if (earlier === undefined) {
       seen.set(title, text);
       components[title] = out;
     } else if (earlier !== text) {
       return out; // A variant of the named schema (picked or widened): kept inline, never misnamed.
+    } else if (out.examples !== undefined) {
+      components[title] = out;
     }
     return { $ref: `#/components/schemas/${title}` };
   };
@@ -168,6 +176,56 @@ function mergeSharedTemplates(doc: Schema): Schema {
   return doc;
 }
 
+/**
+ * An example of a schema made of its parts' examples: its own, its component's, a list of one item's,
+ * or an object of its properties' (undefined when a required property has none).
+ */
+function exampleOf(schema: Schema, components: Record<string, Schema>, depth = 0): unknown {
+  if (depth > 10) return undefined;
+  if (Array.isArray(schema.examples) && schema.examples.length > 0) return schema.examples[0];
+  if (typeof schema.$ref === "string") {
+    const component = components[schema.$ref.split("/").at(-1) ?? ""];
+    return component && exampleOf(component, components, depth + 1);
+  }
+  if (schema.type === "array" && schema.items) {
+    const item = exampleOf(schema.items as Schema, components, depth + 1);
+    return item === undefined ? undefined : [item];
+  }
+  if (schema.type !== "object" || !schema.properties) return undefined;
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  const example: Record<string, unknown> = {};
+  for (const [name, property] of Object.entries(schema.properties as Record<string, Schema>)) {
+    const value = exampleOf(property, components, depth + 1);
+    if (value !== undefined) example[name] = value;
+    else if (required.has(name)) return undefined;
+  }
+  return example;
+}
+
+/**
+ * Gives each JSON request body and successful answer an example Swagger UI shows and Redocly checks:
+ * where its schema has none of its own (a list, a wrapper), one made of its parts' examples.
+ */
+function addExamples(doc: Schema, answerExamples: Map<string, unknown>): Schema {
+  const components = (doc.components as Schema).schemas as Record<string, Schema>;
+  for (const operations of Object.values(doc.paths as Record<string, Record<string, Schema>>)) {
+    for (const operation of Object.values(operations)) {
+      const answers = Object.entries((operation.responses as Record<string, Schema> | undefined) ?? {})
+        .filter(([status]) => status.startsWith("2"))
+        .map(([, answer]) => answer);
+      for (const holder of [operation.requestBody as Schema | undefined, ...answers]) {
+        const media = (holder?.content as Record<string, Schema> | undefined)?.["application/json"];
+        const own = holder !== operation.requestBody && answerExamples.get(String(operation.operationId));
+        if (media?.schema && own) media.example = own;
+        if (!media?.schema || "example" in media || "examples" in media) continue;
+        const example = exampleOf(media.schema as Schema, components);
+        if (example !== undefined) media.example = example;
+      }
+    }
+  }
+  return doc;
+}
+
 /** Adds the documented `Idempotency-Key` header parameter to the operations that honour it. */
 function addIdempotencyHeaders(doc: Schema, honoured: Set<string>): Schema {
   for (const [path, operations] of Object.entries(doc.paths as Record<string, Schema>)) {
@@ -186,7 +244,8 @@ export interface DocumentOptions {
 /** The document at `/openapi.json` and Swagger UI at `/docs`; call before any route is added. */
 export async function registerOpenApi(app: Server, options: DocumentOptions) {
   const honoured = new Set<string>();
-  app.addHook("onRoute", (route) => documentRoute(route, honoured));
+  const answerExamples = new Map<string, unknown>();
+  app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples));
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -213,14 +272,26 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
-      return mergeSharedTemplates(addIdempotencyHeaders(nameSchemas(doc), honoured)) as never;
+      return mergeSharedTemplates(
+        addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples),
+      ) as never;
     },
   });
   await app.register(swaggerUi, {
     routePrefix: "/docs",
     // No validator badge: it would send the document to validator.swagger.io. Operations are
-    // grouped by tag, in the document's order, with request examples filled in.
-    uiConfig: { deepLinking: true, validatorUrl: null, docExpansion: "list", tryItOutEnabled: false },
+    // grouped by tag in the document's order (no `tagsSorter`: the order is how the API is
+    // learnt), each tag open with its operations collapsed (`docExpansion: list`); an operation
+    // shows its request body's and answers' examples rather than their schemas.
+    uiConfig: {
+      deepLinking: true,
+      validatorUrl: null,
+      docExpansion: "list",
+      defaultModelRendering: "example",
+      defaultModelsExpandDepth: 0,
+      filter: true,
+      tryItOutEnabled: false,
+    },
     // Swagger UI's own policy (scripts from this origin only), made stricter: never framed, and no
     // upgrade of asset requests, which would break a plain-http development server. Its React
     // code applies inline styles, so styles (never scripts) may be inline.

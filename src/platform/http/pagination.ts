@@ -96,6 +96,13 @@ export interface Neighbours {
   prev?: string;
 }
 
+/** What a service answers for one page of a list. */
+export interface ListResult<T> {
+  items: T[];
+  total: Total;
+  neighbours?: Neighbours;
+}
+
 export interface ListSpec {
   table: PgTable;
   createdAt: PgColumn;

@@ -15,7 +15,7 @@ export const Problem = Type.Object(
             path: Type.String({ description: "Where the problem is, e.g. `/body/name` or `/query/limit`." }),
             message: Type.String({ description: "What is wrong with it, in plain words." }),
           },
-          { title: "ValidationError" },
+          { title: "ValidationError", description: "One refused field and why" },
         ),
         { description: "On a validation problem: each field refused, and why." },
       ),
@@ -49,7 +49,11 @@ export const Problem = Type.Object(
 
 export const Timestamp = Type.String({ format: "date-time", description: "An instant, in RFC 3339 form" });
 export const Id = (description = "Opaque id") => Type.String({ minLength: 1, maxLength: 64, description });
-export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+/** The schema or null; its description is also the union's, so the field is described where it is read. */
+export const Nullable = <T extends TSchema>(schema: T) => {
+  const { description } = schema as { description?: string };
+  return Type.Union([schema, Type.Null()], description === undefined ? {} : { description });
+};
 
 /** A strict request body: unknown fields are refused with 400 naming the field. */
 export function Body<T extends Record<string, TSchema>>(properties: T, description?: string) {
@@ -71,4 +75,9 @@ export function nameSchemas(schemas: Record<string, TSchema>) {
 export function withExamples<T extends TSchema>(schema: T, ...examples: unknown[]): T {
   (schema as { examples?: unknown[] }).examples = examples;
   return schema;
+}
+
+/** A schema's first example, to build the examples of the schemas that embed it. */
+export function exampleOf(schema: TSchema): unknown {
+  return (schema as { examples?: unknown[] }).examples?.[0];
 }

@@ -15,14 +15,19 @@ export interface HealthChecks {
   state(probeDatabase: boolean): Promise<HealthState>;
 }
 
-const Healthy = Type.Object({ status: Type.Literal("ok") });
-const NotReady = Type.Object({
-  status: Type.Union([
-    Type.Literal("starting"),
-    Type.Literal("draining"),
-    Type.Literal("database_unreachable"),
-  ]),
-});
+const Healthy = Type.Object(
+  { status: Type.Literal("ok", { description: "The process serves requests" }) },
+  { examples: [{ status: "ok" }] },
+);
+const NotReady = Type.Object(
+  {
+    status: Type.Union(
+      [Type.Literal("starting"), Type.Literal("draining"), Type.Literal("database_unreachable")],
+      { description: "Why the process does not take requests now: starting, shutting down, or no database" },
+    ),
+  },
+  { examples: [{ status: "draining" }] },
+);
 
 /**
  * Metrics are for the operator's scraper: with METRICS_TOKEN they answer to that bearer token,

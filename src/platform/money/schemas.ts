@@ -21,18 +21,47 @@ export const PriceItem = Type.Object(
     provider_processing_fee_percent: Amount("The provider's fee percent"),
     platform_fee: Amount("The platform fee percent"),
     app_fee: Amount("The app fee percent applied (0 for individual apps)"),
-    app_type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")]),
+    app_type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")], {
+      description: "The app's type: individual or marketplace",
+    }),
     ...breakdown("the charge currency"),
     processing_fee_amount: Amount("What the payment provider keeps"),
     conversion: Nullable(
-      Type.Object({
-        currency: Type.String({ description: "The price's currency" }),
-        exchange: Amount("Charge-currency units per price-currency unit"),
-        converted_amount: Amount("The price in the charge currency"),
-        converted_amount_net: Amount("The seller's share in the charge currency"),
-        ...breakdown("the price's currency"),
-      }),
+      Type.Object(
+        {
+          currency: Type.String({ description: "The price's currency" }),
+          exchange: Amount("Charge-currency units per price-currency unit"),
+          converted_amount: Amount("The price in the charge currency"),
+          converted_amount_net: Amount("The seller's share in the charge currency"),
+          ...breakdown("the price's currency"),
+        },
+        {
+          description: "The breakdown in the price's own currency, when it differs from the charge currency",
+        },
+      ),
     ),
   },
-  { description: "Fee breakdown; every part in minor units adds up to amount_total" },
+  {
+    description: "Fee breakdown; every part in minor units adds up to amount_total",
+    // A $25.00 price for a marketplace app paid by card (docs/fees.md's arithmetic).
+    examples: [
+      {
+        currency: "usd",
+        provider_min_amount_fee: 0.3,
+        provider_processing_fee_percent: 2.9,
+        platform_fee: 1,
+        app_fee: 5,
+        app_type: "marketplace",
+        amount: 25,
+        amount_total: 25.75,
+        amount_transaction_fee: 0.75,
+        amount_app_transaction_fee: 0,
+        amount_platform: 0.25,
+        amount_seller: 23.5,
+        amount_app: 1.25,
+        processing_fee_amount: 0.75,
+        conversion: null,
+      },
+    ],
+  },
 );

@@ -1,43 +1,77 @@
 import { Type } from "typebox";
 import { invalid, notFound } from "../../../http/errors.ts";
-import { Body, Nullable } from "../../../http/schemas.ts";
+import { Body, exampleOf, Nullable, withExamples } from "../../../http/schemas.ts";
 import type { Server } from "../../../http/server.ts";
 import type { SandboxPaymentProvider } from "./provider.ts";
 
-const Params = Type.Object({ intent_id: Type.String({ pattern: "^pi_[0-9a-z]{26}$" }) });
+const Params = Type.Object({
+  intent_id: Type.String({
+    pattern: "^pi_[0-9a-z]{26}$",
+    description: "The sandbox payment intent (`pi_…`)",
+  }),
+});
 const tags = ["sandbox"];
 
-const Metadata = Type.Record(Type.String(), Type.String());
+const Metadata = Type.Record(Type.String(), Type.String(), {
+  description: "Key-value pairs set by the service",
+});
+const MinorUnits = (description: string) => Type.Integer({ description: `${description}, in minor units` });
+const Created = Type.Integer({ description: "When it was made, in Unix seconds" });
+const Currency = Type.String({ description: "Lower-case currency code" });
 /** Stripe's transfer object, as far as the sandbox keeps one (amounts in minor units, times in Unix seconds). */
 const Transfer = Type.Object({
-  id: Type.String(),
-  object: Type.Literal("transfer"),
-  amount: Type.Integer(),
-  amount_reversed: Type.Integer(),
-  currency: Type.String(),
-  created: Type.Integer(),
+  id: Type.String({ description: "The transfer's id (`tr_…`)" }),
+  object: Type.Literal("transfer", { description: "Always `transfer`" }),
+  amount: MinorUnits("The amount sent"),
+  amount_reversed: MinorUnits("The amount reversed so far"),
+  currency: Currency,
+  created: Created,
   destination: Type.String({ description: "The connected account (`acct_…`) that received it" }),
   metadata: Metadata,
   reversed: Type.Boolean({ description: "Whether the whole amount was reversed" }),
-  reversals: Type.Object({
-    object: Type.Literal("list"),
-    data: Type.Array(
-      Type.Object({
-        id: Type.String(),
-        object: Type.Literal("transfer_reversal"),
-        amount: Type.Integer(),
-        currency: Type.String(),
-        created: Type.Integer(),
-        metadata: Metadata,
-        transfer: Type.String(),
-      }),
-    ),
-    has_more: Type.Boolean(),
-    total_count: Type.Integer(),
-    url: Type.String(),
-  }),
+  reversals: Type.Object(
+    {
+      object: Type.Literal("list", { description: "Always `list`" }),
+      data: Type.Array(
+        Type.Object({
+          id: Type.String({ description: "The reversal's id (`trr_…`)" }),
+          object: Type.Literal("transfer_reversal", { description: "Always `transfer_reversal`" }),
+          amount: MinorUnits("The amount reversed"),
+          currency: Currency,
+          created: Created,
+          metadata: Metadata,
+          transfer: Type.String({ description: "The transfer reversed" }),
+        }),
+        { description: "The reversals, oldest first" },
+      ),
+      has_more: Type.Boolean({ description: "Always false: every reversal is listed" }),
+      total_count: Type.Integer({ description: "How many reversals" }),
+      url: Type.String({ description: "Stripe's path of this list" }),
+    },
+    { description: "The transfer's reversals" },
+  ),
   source_transaction: Nullable(Type.String({ description: "The sandbox intent the money came from" })),
   transfer_group: Nullable(Type.String({ description: "The payment id, for transfers of a payment" })),
+});
+withExamples(Transfer, {
+  id: "tr_01m87s3v8k4r2fjc23vtvkbtk1",
+  object: "transfer",
+  amount: 2350,
+  amount_reversed: 0,
+  currency: "usd",
+  created: 1795987860,
+  destination: "acct_1Q2w3E4r5T6y7U8i",
+  metadata: { payment_id: "pay_01m87s3v8k4r2fjc23vtvkbtjm", share: "seller" },
+  reversed: false,
+  reversals: {
+    object: "list",
+    data: [],
+    has_more: false,
+    total_count: 0,
+    url: "/v1/transfers/tr_01m87s3v8k4r2fjc23vtvkbtk1/reversals",
+  },
+  source_transaction: "pi_01m87s3v8k4r2fjc23vtvkbtk3",
+  transfer_group: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
 });
 
 // The page a 3-D Secure card's next action points at, standing in for the issuer's challenge.
@@ -110,9 +144,33 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
         tags,
         summary: "Answer the sandbox 3-D Secure challenge",
         params: Params,
-        body: Body({ outcome: Type.Union([Type.Literal("pass"), Type.Literal("fail")]) }),
+        body: withExamples(
+          Body({
+            outcome: Type.Union([Type.Literal("pass"), Type.Literal("fail")], {
+              description: "Whether the shopper passes or fails the check",
+            }),
+          }),
+          { outcome: "pass" },
+        ),
         response: {
-          200: Type.Object({ id: Type.String(), status: Type.String(), return_url: Nullable(Type.String()) }),
+          200: Type.Object(
+            {
+              id: Type.String({ description: "The payment intent's id" }),
+              status: Type.String({ description: "The intent's status after the answer" }),
+              return_url: Nullable(
+                Type.String({ description: "Where to send the shopper back, if the confirm named one" }),
+              ),
+            },
+            {
+              examples: [
+                {
+                  id: "pi_01m87s3v8k4r2fjc23vtvkbtk3",
+                  status: "requires_capture",
+                  return_url: "https://shop.example.com/checkout/done",
+                },
+              ],
+            },
+          ),
         },
       },
     },
@@ -138,18 +196,36 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
           "Stripe's `GET /v1/transfers` list, filtered as Stripe filters it; one of the filters is required. At most 100.",
         querystring: Type.Object(
           {
-            transfer_group: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-            destination: Type.Optional(Type.String({ pattern: "^acct_[0-9A-Za-z_]{1,64}$" })),
+            transfer_group: Type.Optional(
+              Type.String({
+                minLength: 1,
+                maxLength: 64,
+                description: "Transfers of this group: a payment id",
+              }),
+            ),
+            destination: Type.Optional(
+              Type.String({
+                pattern: "^acct_[0-9A-Za-z_]{1,64}$",
+                description: "Transfers to this connected account",
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
         response: {
-          200: Type.Object({
-            object: Type.Literal("list"),
-            data: Type.Array(Transfer),
-            has_more: Type.Boolean(),
-            url: Type.String(),
-          }),
+          200: Type.Object(
+            {
+              object: Type.Literal("list", { description: "Always `list`" }),
+              data: Type.Array(Transfer, { description: "The transfers (at most 100)" }),
+              has_more: Type.Boolean({ description: "Always false" }),
+              url: Type.String({ description: "Stripe's path of this list" }),
+            },
+            {
+              examples: [
+                { object: "list", data: [exampleOf(Transfer)], has_more: false, url: "/v1/transfers" },
+              ],
+            },
+          ),
         },
       },
     },
@@ -171,7 +247,9 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
         operationId: "getSandboxTransfer",
         tags,
         summary: "One sandbox transfer, with its reversals (Stripe's `GET /v1/transfers/{id}`)",
-        params: Type.Object({ transfer_id: Type.String({ pattern: "^tr_[0-9a-z]{26}$" }) }),
+        params: Type.Object({
+          transfer_id: Type.String({ pattern: "^tr_[0-9a-z]{26}$", description: "The transfer's id" }),
+        }),
         response: { 200: Transfer },
       },
     },
