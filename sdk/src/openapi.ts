@@ -10547,7 +10547,9 @@ export interface operations {
             };
             header?: never;
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The payment's id */
                 payment_id: string;
             };
             cookie?: never;
@@ -10584,6 +10586,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "pev_01jdq3m5k8x2v7c9b4n6p0r1st",
+                     *         "payment_id": "pay_01jdq3k2a9z4y6w8v1t3s5r7qp",
+                     *         "from_status": "hold",
+                     *         "to_status": "paid",
+                     *         "actor": "system",
+                     *         "reason": "captured",
+                     *         "created_at": "2026-11-24T12:00:02.000Z"
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["PaymentEvent"][];
                 };
             };
@@ -15642,7 +15657,9 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
+                /** @description The app's id */
                 app_id: string;
+                /** @description The endpoint's id */
                 id: string;
             };
             cookie?: never;
