@@ -160,7 +160,7 @@ async function writePayment(
     shopperEmail: input.shopper_email?.toLowerCase() ?? null,
     deferExecution: input.defer_execution ?? false,
     paymentTokenHash: hashToken(token),
-    paymentTokenSealed: sealPaymentToken(deps.config, token, id),
+    paymentTokenSealed: sealPaymentToken(deps.custody, token, id),
     transactionResponse: {},
     confirmationStatus: {},
     createdAt: now,
@@ -228,7 +228,7 @@ async function writePayment(
     const [stored] = await deps.db.select().from(payments).where(eq(payments.id, result.earlier_id));
     const app = presentApp(context.app, context.owner, role);
     // Every payment keeps its token sealed from creation on, so the replay answers the same one.
-    const storedToken = openPaymentToken(deps.config, stored);
+    const storedToken = openPaymentToken(deps.custody, stored);
     if (storedToken === null) throw new Error(`Payment ${stored.id} has no sealed token`);
     return { row: stored, token: storedToken, price, app };
   }

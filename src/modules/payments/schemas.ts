@@ -1,19 +1,12 @@
 import { Type } from "typebox";
+import { oneOf } from "../../platform/http/literals.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Price } from "../prices/schemas.ts";
+import { PAYMENT_STATUSES } from "./tables.ts";
 
-const Status = Type.Union([
-  Type.Literal("pending"),
-  Type.Literal("hold"),
-  Type.Literal("paid"),
-  Type.Literal("failed"),
-  Type.Literal("failed-captured"),
-  Type.Literal("failed-transfers"),
-  Type.Literal("refunded"),
-  Type.Literal("cancelled"),
-]);
+const Status = oneOf(PAYMENT_STATUSES);
 const Method = Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")]);
 const AnyObject = Type.Record(Type.String(), Type.Unknown());
 

@@ -18,11 +18,11 @@ import {
   RELEASE_HOLD_JOB,
   SETTLE_JOB,
 } from "./job-names.ts";
-import { type PaymentRow, type PaymentStatus, transition } from "./lifecycle.ts";
+import { type PaymentRow, transition } from "./lifecycle.ts";
 import { paymentMethodFor } from "./payment-methods.ts";
 import { openPaymentToken } from "./payment-token.ts";
 import { presentPayment } from "./presenters.ts";
-import { payments } from "./tables.ts";
+import { type PaymentStatus, payments } from "./tables.ts";
 
 export interface ConfirmInput {
   payment_method:
@@ -42,7 +42,7 @@ async function present(deps: Deps, actor: Principal, row: PaymentRow) {
     app,
     price,
     now: deps.now(),
-    paymentToken: openPaymentToken(deps.config, row),
+    paymentToken: openPaymentToken(deps.custody, row),
   });
 }
 
@@ -78,7 +78,7 @@ export async function listPayments(
   actor: Principal,
   appId: string,
   page: Page,
-  filters: { status?: string; price_id?: string },
+  filters: { status?: PaymentStatus; price_id?: string },
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
   const conditions: SQL[] = [eq(payments.appId, appId)];
@@ -111,7 +111,7 @@ export async function listPayments(
       app,
       price: r.price,
       now,
-      paymentToken: openPaymentToken(deps.config, r.payment),
+      paymentToken: openPaymentToken(deps.custody, r.payment),
     }),
   );
   return { items, total, neighbours };
@@ -262,7 +262,7 @@ export async function refundPayment(
 export async function retryPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
-    const status = payment.status as PaymentStatus;
+    const status = payment.status;
     if (status === "failed-transfers") await deps.jobs.send(tx, SETTLE_JOB, { paymentId: payment.id });
     else if (status === "failed-captured")
       await deps.jobs.send(tx, EXECUTE_JOB, { paymentId: payment.id, retry: true });

@@ -11,6 +11,19 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 
+/** Every status a payment can be in; the moves between them are in lifecycle.ts (docs/payments.md, States). */
+export const PAYMENT_STATUSES = Object.freeze([
+  "pending",
+  "hold",
+  "paid",
+  "failed",
+  "failed-captured",
+  "failed-transfers",
+  "refunded",
+  "cancelled",
+] as const);
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
 const minor = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
 
 export const payments = pgTable(
@@ -24,7 +37,7 @@ export const payments = pgTable(
      */
     appId: text("app_id").notNull(),
     priceId: text("price_id").notNull(),
-    status: text("status").notNull(),
+    status: text("status").$type<PaymentStatus>().notNull(),
     /** `card` or `us_bank_account`: the interface's `payment_provider`. */
     method: text("method").notNull(),
     /** Which provider implementation holds the intent (`sandbox`, `stripe`). */
