@@ -5,9 +5,9 @@ import { notFound } from "../../platform/http/errors.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { triggerParams } from "../triggers/form.ts";
-import { auctions, bids, shoppers } from "./tables.ts";
+import { auctions, type BidStatus, bids, shoppers } from "./tables.ts";
 
-const SHOWN = ["placed", "outbid", "won", "expired", "failed"];
+const SHOWN: readonly BidStatus[] = ["placed", "outbid", "won", "expired", "failed"];
 
 /** `jane@example.com` -> `j***@example.com`: bidders see each other's bids, not addresses. */
 const mask = (email: string) => {

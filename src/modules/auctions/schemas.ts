@@ -1,7 +1,9 @@
 import { Type } from "typebox";
+import { oneOf } from "../../platform/http/literals.ts";
 import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { Payment } from "../payments/schemas.ts";
 import { Price } from "../prices/schemas.ts";
+import { BID_STATUSES } from "./tables.ts";
 
 const NetworkType = Type.Union([Type.Literal("mainnet"), Type.Literal("testnet")]);
 const Amount = Type.Union([
@@ -28,21 +30,10 @@ export const Shopper = Type.Object({
   disabled: Type.Boolean(),
 });
 
-const BidStatus = Type.Union(
-  [
-    Type.Literal("pending"),
-    Type.Literal("placed"),
-    Type.Literal("outbid"),
-    Type.Literal("refused"),
-    Type.Literal("expired"),
-    Type.Literal("won"),
-    Type.Literal("failed"),
-  ],
-  {
-    description:
-      "`pending` until the payment's hold lands; `placed` while it is the standing bid; `failed`: it won but its payment failed, and the sale passed to the runner-up (docs/auctions.md)",
-  },
-);
+const BidStatus = oneOf(BID_STATUSES, {
+  description:
+    "`pending` until the payment's hold lands; `placed` while it is the standing bid; `failed`: it won but its payment failed, and the sale passed to the runner-up (docs/auctions.md)",
+});
 
 export const Bid = Type.Object({
   id: Type.String(),

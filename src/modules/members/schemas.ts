@@ -1,9 +1,11 @@
 import { Type } from "typebox";
+import { ROLES } from "../../platform/auth/principal.ts";
+import { oneOf } from "../../platform/http/literals.ts";
 import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
-const Role = Type.Union([Type.Literal("owner"), Type.Literal("developer")]);
+const Role = oneOf(ROLES);
 
 export const Member = Type.Object({
   id: Type.String(),

@@ -47,7 +47,7 @@ export function presentPayment(
     },
     transaction_id: row.transactionId,
     transaction_url: row.transactionUrl,
-    price_item: row.priceItem as never,
+    price_item: row.priceItem,
     transaction_response: { ...EMPTY_RESPONSE, ...row.transactionResponse } as never,
     confirmation_status: confirmationOf(row) as never,
     app: context.app,

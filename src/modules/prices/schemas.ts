@@ -1,17 +1,15 @@
 import { Type } from "typebox";
+import { CHAINS, NETWORKS } from "../../platform/chains/adapter.ts";
+import { oneOf } from "../../platform/http/literals.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { PRICE_CATEGORIES, PRICE_TYPES } from "./tables.ts";
 
-const PriceType = Type.Union([Type.Literal("static"), Type.Literal("dynamic")], {
+const PriceType = oneOf(PRICE_TYPES, {
   description: "`static`: a fixed amount; `dynamic`: the payment names its amount, at least this one",
 });
-const NetworkType = Type.Union([Type.Literal("mainnet"), Type.Literal("testnet")]);
-const Category = Type.Union([Type.Literal("payment"), Type.Literal("bid"), Type.Literal("auction")]);
-const Chain = Type.Union([
-  Type.Literal("near"),
-  Type.Literal("evm"),
-  Type.Literal("wax"),
-  Type.Literal("solana"),
-]);
+const NetworkType = oneOf(NETWORKS);
+const Category = oneOf(PRICE_CATEGORIES);
+const Chain = oneOf(CHAINS);
 
 export const Price = Type.Object({
   id: Type.String(),

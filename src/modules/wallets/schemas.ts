@@ -1,11 +1,10 @@
 import { Type } from "typebox";
+import { CHAINS } from "../../platform/chains/adapter.ts";
+import { oneOf } from "../../platform/http/literals.ts";
 import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 
-const ChainType = Type.Union(
-  [Type.Literal("near"), Type.Literal("evm"), Type.Literal("wax"), Type.Literal("solana")],
-  { description: "The wallet's chain" },
-);
+const ChainType = oneOf(CHAINS, { description: "The wallet's chain" });
 
 const NeverAnswered = Type.Null({ description: "Secret: kept encrypted, always answered as null" });
 const common = {

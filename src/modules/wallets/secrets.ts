@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from "drizzle-orm";
 import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Deps } from "../../deps.ts";
-import type { Chain } from "../../platform/chains/accounts.ts";
+import type { Chain } from "../../platform/chains/adapter.ts";
 import { type Envelope, envelopeFromText, envelopeToText } from "../../platform/crypto/envelope.ts";
 import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import type { Database } from "../../platform/db/index.ts";
@@ -62,7 +62,7 @@ export async function decryptWalletSecret(
   return {
     walletId: row.id,
     appId: row.appId,
-    type: row.type as Chain,
+    type: row.type,
     networkId: row.networkId,
     testNetwork: row.testNetwork,
     accountId: row.accountId,

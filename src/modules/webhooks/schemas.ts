@@ -1,6 +1,8 @@
 import { Type } from "typebox";
+import { oneOf } from "../../platform/http/literals.ts";
 import { Body, Nullable, nameSchemas, Timestamp } from "../../platform/http/schemas.ts";
 import { EVENT_TYPES } from "./event-types.ts";
+import { DELIVERY_STATUSES } from "./tables.ts";
 
 export const Endpoint = Type.Object({
   id: Type.String(),
@@ -30,12 +32,7 @@ export const Delivery = Type.Object({
   id: Type.String(),
   endpoint_id: Type.String(),
   event: Type.Object({ id: Type.String(), type: Type.String(), created_at: Timestamp }),
-  status: Type.Union([
-    Type.Literal("pending"),
-    Type.Literal("retrying"),
-    Type.Literal("succeeded"),
-    Type.Literal("failed"),
-  ]),
+  status: oneOf(DELIVERY_STATUSES),
   attempt_count: Type.Integer(),
   replay_of: Nullable(Type.String({ description: "The delivery this one replays" })),
   delivered_at: Nullable(Timestamp),
