@@ -12,7 +12,7 @@ import { prices } from "../prices/tables.ts";
 import { wallets } from "../wallets/tables.ts";
 import { type CallDataInput, prepareCallData } from "./call-data.ts";
 import { exampleInput, parseParams } from "./params.ts";
-import { presentTrigger } from "./presenter.ts";
+import { presentTrigger } from "./presenters.ts";
 import { renderCall } from "./render.ts";
 import { triggers } from "./tables.ts";
 

@@ -10,7 +10,7 @@ import { getApp } from "../apps/service.ts";
 import { requireAppRole } from "../members/access.ts";
 import { triggers } from "../triggers/tables.ts";
 import { keyChange, keyForNewWallet, type WalletDataInput } from "./key-material.ts";
-import { presentWallet } from "./presenter.ts";
+import { presentWallet } from "./presenters.ts";
 import { envelopeColumns, walletContext } from "./secrets.ts";
 import { wallets } from "./tables.ts";
 
