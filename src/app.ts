@@ -133,6 +133,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     now: () => now().getTime(),
   });
   const revocations = await startRevocations(database, credentialCache, logger);
+  const custody = options.custody ?? createCustody(config);
   const deps: Deps = {
     config,
     logger,
@@ -142,8 +143,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     // In sandbox mode every mail is also kept for the sandbox inbox (`/sandbox/mail`).
     mailer:
       options.mailer ??
-      createMailer(config.mail, logger, config.sandbox ? sandboxMailStore(database.db, config) : undefined),
-    custody: options.custody ?? createCustody(config),
+      createMailer(config.mail, logger, config.sandbox ? sandboxMailStore(database.db, custody) : undefined),
+    custody,
     revocations,
     now,
     paymentProviders: createPaymentProviders(config, database, now, {}, tracing ? traced : undefined),

@@ -20,21 +20,21 @@ export interface ResealCounts {
 }
 
 /**
- * Moves every stored secret to the keyring's current master key: the envelope-encrypted ones
- * (wallet keys, Solana tree and collection account keys) are re-wrapped, the directly sealed ones
- * (webhook signing secrets, KYC edit tokens and queued KYC inputs, payment tokens, sandbox mails) re-sealed. Once it
- * has run, no stored secret needs a former key. Each kind skips what is already current, so it
- * can run again after an interruption, and while the service runs.
+ * Moves every stored secret to the keyring's current master key, each kind through the one reseal
+ * routine (src/platform/crypto/reseal.ts): envelopes are re-wrapped (their ciphertext kept), values
+ * of the former direct scheme sealed afresh as envelopes. Once it has run, no stored secret needs a
+ * former key. Each kind skips what is already current, so it can run again after an interruption,
+ * and while the service runs.
  */
 export async function resealEverything(db: Database, keyring: Keyring): Promise<ResealCounts> {
-  const custody = new Custody(() => keyring);
+  const deps = { db, custody: new Custody(() => keyring) };
   return {
-    wallets: (await rewrapWalletSecrets({ db, custody })).rewrapped,
-    solanaAccounts: (await rewrapSolanaSecrets({ db, custody })).rewrapped,
-    webhookSecrets: (await resealWebhookSecrets(db, keyring)).resealed,
-    kycTokens: (await resealKycTokens(db, keyring)).resealed,
-    kycJobInputs: (await resealKycJobInputs(db, keyring)).resealed,
-    paymentTokens: (await resealPaymentTokens(db, keyring)).resealed,
-    sandboxMails: (await resealSandboxMails(db, keyring)).resealed,
+    wallets: (await rewrapWalletSecrets(deps)).rewrapped,
+    solanaAccounts: (await rewrapSolanaSecrets(deps)).rewrapped,
+    webhookSecrets: (await resealWebhookSecrets(deps)).resealed,
+    kycTokens: (await resealKycTokens(deps)).resealed,
+    kycJobInputs: (await resealKycJobInputs(deps)).resealed,
+    paymentTokens: (await resealPaymentTokens(deps)).resealed,
+    sandboxMails: (await resealSandboxMails(deps)).resealed,
   };
 }

@@ -1,28 +1,23 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { buildApplication } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/platform/db/index.ts";
 import { createLogger } from "../../src/platform/log.ts";
-import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { onPostgres } from "../helpers/app.ts";
 import { checkRouteBasics, eventually } from "../helpers/contract.ts";
-import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-});
-after(() => t.close());
+const fx = useTestApp();
 
 const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`${key}:`).toString("base64")}` });
 
 describe("API keys", () => {
   test("a key is shown once, listed without it, and works as Bearer and as Basic", async () => {
     const created = expectStatus(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
-        token: f.owner.token,
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: fx.f.owner.token,
         body: { name: "backend" },
       }),
       201,
@@ -30,35 +25,41 @@ describe("API keys", () => {
     assert.deepEqual(Object.keys(created).sort(), ["created_at", "id", "key", "name", "prefix"]);
     assert.match(created.key, /^sk_test_[A-Za-z0-9_-]{43}$/, "sandbox keys say so");
     assert.ok(created.key.startsWith(created.prefix));
-    const list = await call(t, "GET", `/apps/${f.app.id}/api-keys`, { token: f.owner.token });
+    const list = await call(fx.t, "GET", `/apps/${fx.f.app.id}/api-keys`, { token: fx.f.owner.token });
     assert.ok(!list.text.includes(created.key), "the list never carries the key");
     assert.equal(expectStatus(list, 200)[0].id, created.id);
-    expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { token: created.key }), 200);
-    expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { headers: basic(created.key) }), 200);
-    assert.ok(!t.logs.join("").includes(created.key), "the key never reaches the logs");
+    expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: created.key }), 200);
+    expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { headers: basic(created.key) }), 200);
+    assert.ok(!fx.t.logs.join("").includes(created.key), "the key never reaches the logs");
   });
 
   test("a revoked key gets 401 at once", async () => {
     const created = expectStatus(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
-        token: f.developer.token,
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: fx.f.developer.token,
         body: { name: "temp" },
       }),
       201,
     );
-    expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { token: created.key }), 200);
+    expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: created.key }), 200);
     expectStatus(
-      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${created.id}`, { token: f.developer.token }),
+      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${created.id}`, {
+        token: fx.f.developer.token,
+      }),
       204,
     );
-    assertProblem(await call(t, "GET", `/apps/${f.app.id}`, { token: created.key }), 401, "unauthenticated");
     assertProblem(
-      await call(t, "GET", `/apps/${f.app.id}`, { headers: basic(created.key) }),
+      await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: created.key }),
+      401,
+      "unauthenticated",
+    );
+    assertProblem(
+      await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { headers: basic(created.key) }),
       401,
       "unauthenticated",
     );
     const listed = expectStatus(
-      await call(t, "GET", `/apps/${f.app.id}/api-keys?limit=100`, { token: f.owner.token }),
+      await call(fx.t, "GET", `/apps/${fx.f.app.id}/api-keys?limit=100`, { token: fx.f.owner.token }),
       200,
     );
     assert.ok(listed.find((k: { id: string }) => k.id === created.id).revoked_at);
@@ -66,81 +67,97 @@ describe("API keys", () => {
 
   test("developers revoke only their own keys; owners any; keys manage no keys", async () => {
     const ownersKey = expectStatus(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
-        token: f.owner.token,
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: fx.f.owner.token,
         body: { name: "owner's" },
       }),
       201,
     );
     assertProblem(
-      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${ownersKey.id}`, { token: f.developer.token }),
+      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${ownersKey.id}`, {
+        token: fx.f.developer.token,
+      }),
       403,
       "forbidden",
     );
     assertProblem(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: ownersKey.key, body: { name: "x" } }),
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: ownersKey.key,
+        body: { name: "x" },
+      }),
       403,
       "forbidden",
     );
     assertProblem(
-      await call(t, "GET", `/apps/${f.app.id}/api-keys`, { token: ownersKey.key }),
+      await call(fx.t, "GET", `/apps/${fx.f.app.id}/api-keys`, { token: ownersKey.key }),
       403,
       "forbidden",
     );
     const devKey = expectStatus(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
-        token: f.developer.token,
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: fx.f.developer.token,
         body: { name: "dev's" },
       }),
       201,
     );
     expectStatus(
-      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${devKey.id}`, { token: f.owner.token }),
+      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${devKey.id}`, { token: fx.f.owner.token }),
       204,
     );
   });
 
   test("tenancy: another app's keys are 404, and a key never reaches another app", async () => {
     const outsiderKey = expectStatus(
-      await call(t, "POST", `/apps/${f.otherApp.id}/api-keys`, {
-        token: f.outsider.token,
+      await call(fx.t, "POST", `/apps/${fx.f.otherApp.id}/api-keys`, {
+        token: fx.f.outsider.token,
         body: { name: "theirs" },
       }),
       201,
     );
     assertProblem(
-      await call(t, "GET", `/apps/${f.otherApp.id}/api-keys`, { token: f.owner.token }),
+      await call(fx.t, "GET", `/apps/${fx.f.otherApp.id}/api-keys`, { token: fx.f.owner.token }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(t, "DELETE", `/apps/${f.otherApp.id}/api-keys/${outsiderKey.id}`, { token: f.owner.token }),
+      await call(fx.t, "DELETE", `/apps/${fx.f.otherApp.id}/api-keys/${outsiderKey.id}`, {
+        token: fx.f.owner.token,
+      }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${outsiderKey.id}`, { token: f.owner.token }),
+      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${outsiderKey.id}`, {
+        token: fx.f.owner.token,
+      }),
       404,
       "not_found",
     );
-    assertProblem(await call(t, "GET", `/members/${f.app.id}`, { token: outsiderKey.key }), 404, "not_found");
     assertProblem(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.outsider.token, body: { name: "x" } }),
+      await call(fx.t, "GET", `/members/${fx.f.app.id}`, { token: outsiderKey.key }),
+      404,
+      "not_found",
+    );
+    assertProblem(
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: fx.f.outsider.token,
+        body: { name: "x" },
+      }),
       404,
       "not_found",
     );
   });
 
   test("basics for every route", async () => {
-    const token = f.owner.token;
-    await checkRouteBasics(t, {
+    const token = fx.f.owner.token;
+    await checkRouteBasics(fx.t, {
       method: "POST",
-      url: `/apps/${f.app.id}/api-keys`,
+      url: `/apps/${fx.f.app.id}/api-keys`,
       token,
       body: { name: "k" },
     });
-    await checkRouteBasics(t, { method: "GET", url: `/apps/${f.app.id}/api-keys`, token, list: true });
-    await checkRouteBasics(t, { method: "DELETE", url: `/apps/${f.app.id}/api-keys/key_x`, token });
+    await checkRouteBasics(fx.t, { method: "GET", url: `/apps/${fx.f.app.id}/api-keys`, token, list: true });
+    await checkRouteBasics(fx.t, { method: "DELETE", url: `/apps/${fx.f.app.id}/api-keys/key_x`, token });
   });
 });
 
@@ -151,13 +168,13 @@ describe("revocation across processes", {
     const second = await buildApplication({
       config: loadConfig({ SANDBOX: "true", LOG_LEVEL: "silent", RUN_WORKER: "false" }),
       logger: createLogger("silent"),
-      database: await openDatabase({ databaseUrl: t.connectionString }),
+      database: await openDatabase({ databaseUrl: fx.t.connectionString }),
     });
     await second.start();
     try {
       const created = expectStatus(
-        await call(t, "POST", `/apps/${f.app.id}/api-keys`, {
-          token: f.owner.token,
+        await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+          token: fx.f.owner.token,
           body: { name: "shared" },
         }),
         201,
@@ -165,12 +182,14 @@ describe("revocation across processes", {
       const onSecond = () =>
         second.app.inject({
           method: "GET",
-          url: `/apps/${f.app.id}`,
+          url: `/apps/${fx.f.app.id}`,
           headers: { authorization: `Bearer ${created.key}` },
         });
       assert.equal((await onSecond()).statusCode, 200, "the second server resolves and caches the key");
       expectStatus(
-        await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${created.id}`, { token: f.owner.token }),
+        await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${created.id}`, {
+          token: fx.f.owner.token,
+        }),
         204,
       );
       const started = Date.now();

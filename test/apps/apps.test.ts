@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
 import { checkRouteBasics } from "../helpers/contract.ts";
-import { assertProblem, call, createApp, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-});
-after(() => t.close());
+const fx = useTestApp();
 
 const APP_FIELDS = [
   "app_fee",
@@ -28,8 +22,8 @@ const APP_FIELDS = [
 
 describe("apps", () => {
   test("create answers 201 with the App shape; the creator is the owner", async () => {
-    const { token, user } = await signup(t);
-    const app = await createApp(t, token, {
+    const { token, user } = await signup(fx.t);
+    const app = await createApp(fx.t, token, {
       name: "Market",
       app_fee: 2.5,
       use_explorer: true,
@@ -54,15 +48,15 @@ describe("apps", () => {
       first_name: "Ada",
       last_name: "Lovelace",
     });
-    const members = expectStatus(await call(t, "GET", `/members/${app.id}`, { token }), 200);
+    const members = expectStatus(await call(fx.t, "GET", `/members/${app.id}`, { token }), 200);
     assert.equal(members.length, 1);
     assert.equal(members[0].role, "owner");
     assert.equal(members[0].user_id, user.id);
   });
 
   test("defaults: individual, no fee, no explorer", async () => {
-    const { token } = await signup(t);
-    const app = expectStatus(await call(t, "POST", "/apps", { token, body: { name: "Minimal" } }), 201);
+    const { token } = await signup(fx.t);
+    const app = expectStatus(await call(fx.t, "POST", "/apps", { token, body: { name: "Minimal" } }), 201);
     assert.equal(app.type, "individual");
     assert.equal(app.app_fee, 0);
     assert.equal(app.use_explorer, false);
@@ -70,21 +64,24 @@ describe("apps", () => {
   });
 
   test("a developer sees developer permissions", async () => {
-    const app = expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { token: f.developer.token }), 200);
+    const app = expectStatus(
+      await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: fx.f.developer.token }),
+      200,
+    );
     assert.deepEqual(app.permissions, {
       can_view: true,
       can_edit: true,
       can_delete: false,
       can_edit_members: false,
     });
-    assert.equal(app.user.id, f.owner.user.id);
+    assert.equal(app.user.id, fx.f.owner.user.id);
   });
 
   test("list: only the caller's apps, newest first, with paging headers", async () => {
-    const { token } = await signup(t);
+    const { token } = await signup(fx.t);
     const made = [];
-    for (let i = 0; i < 3; i++) made.push(await createApp(t, token, { name: `App ${i}` }));
-    const page1 = await call(t, "GET", "/apps?limit=2", { token });
+    for (let i = 0; i < 3; i++) made.push(await createApp(fx.t, token, { name: `App ${i}` }));
+    const page1 = await call(fx.t, "GET", "/apps?limit=2", { token });
     assert.deepEqual(
       expectStatus(page1, 200).map((a: { id: string }) => a.id),
       [made[2].id, made[1].id],
@@ -95,19 +92,19 @@ describe("apps", () => {
     assert.match(link, /<\/apps\?limit=2&page=2>; rel="next"/);
     assert.match(link, /<\/apps\?limit=2&page=2>; rel="last"/);
     assert.doesNotMatch(link, /rel="prev"/);
-    const page2 = expectStatus(await call(t, "GET", "/apps?limit=2&page=2", { token }), 200);
+    const page2 = expectStatus(await call(fx.t, "GET", "/apps?limit=2&page=2", { token }), 200);
     assert.deepEqual(
       page2.map((a: { id: string }) => a.id),
       [made[0].id],
     );
-    const beyond = await call(t, "GET", "/apps?limit=2&page=9", { token });
+    const beyond = await call(fx.t, "GET", "/apps?limit=2&page=9", { token });
     assert.deepEqual(expectStatus(beyond, 200), []);
   });
 
   test("update: owner and developer may edit; bad values are refused and change nothing", async () => {
     const updated = expectStatus(
-      await call(t, "PATCH", `/apps/${f.app.id}`, {
-        token: f.developer.token,
+      await call(fx.t, "PATCH", `/apps/${fx.f.app.id}`, {
+        token: fx.f.developer.token,
         body: { name: "Renamed", app_fee: 10 },
       }),
       200,
@@ -123,7 +120,7 @@ describe("apps", () => {
       [{ name: "" }, "/body/name"],
     ] as const) {
       const problem = assertProblem(
-        await call(t, "PATCH", `/apps/${f.app.id}`, { token: f.owner.token, body }),
+        await call(fx.t, "PATCH", `/apps/${fx.f.app.id}`, { token: fx.f.owner.token, body }),
         400,
         "validation_failed",
       );
@@ -132,63 +129,82 @@ describe("apps", () => {
         `${JSON.stringify(body)} names ${path}`,
       );
     }
-    const after = expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { token: f.owner.token }), 200);
+    const after = expectStatus(
+      await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: fx.f.owner.token }),
+      200,
+    );
     assert.equal(after.name, "Renamed");
     assert.equal(after.app_fee, 10);
   });
 
   test("a refused create leaves no app behind", async () => {
-    const { token } = await signup(t);
+    const { token } = await signup(fx.t);
     assertProblem(
-      await call(t, "POST", "/apps", { token, body: { name: "Bad", app_fee: 0.001 } }),
+      await call(fx.t, "POST", "/apps", { token, body: { name: "Bad", app_fee: 0.001 } }),
       400,
       "validation_failed",
     );
-    assert.deepEqual(expectStatus(await call(t, "GET", "/apps", { token }), 200), []);
+    assert.deepEqual(expectStatus(await call(fx.t, "GET", "/apps", { token }), 200), []);
   });
 
   test("tenancy: another tenant's app is 404 for every verb", async () => {
     for (const [method, body] of [["GET"], ["PATCH", { name: "x" }], ["DELETE"]] as const) {
-      const answer = await call(t, method, `/apps/${f.otherApp.id}`, { token: f.owner.token, body });
+      const answer = await call(fx.t, method, `/apps/${fx.f.otherApp.id}`, { token: fx.f.owner.token, body });
       assertProblem(answer, 404, "not_found");
     }
-    assertProblem(await call(t, "GET", "/apps/app_doesnotexist", { token: f.owner.token }), 404, "not_found");
+    assertProblem(
+      await call(fx.t, "GET", "/apps/app_doesnotexist", { token: fx.f.owner.token }),
+      404,
+      "not_found",
+    );
   });
 
   test("delete: developer 403, owner 204, then 404", async () => {
-    const { token } = await signup(t);
-    const app = await createApp(t, token);
+    const { token } = await signup(fx.t);
+    const app = await createApp(fx.t, token);
     assertProblem(
-      await call(t, "DELETE", `/apps/${f.app.id}`, { token: f.developer.token }),
+      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}`, { token: fx.f.developer.token }),
       403,
       "forbidden",
     );
-    expectStatus(await call(t, "DELETE", `/apps/${app.id}`, { token }), 204);
-    assertProblem(await call(t, "GET", `/apps/${app.id}`, { token }), 404, "not_found");
+    expectStatus(await call(fx.t, "DELETE", `/apps/${app.id}`, { token }), 204);
+    assertProblem(await call(fx.t, "GET", `/apps/${app.id}`, { token }), 404, "not_found");
   });
 
   test("an API key acts for its own app only, as a developer, and cannot create apps", async () => {
     const key = expectStatus(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.owner.token, body: { name: "server" } }),
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: fx.f.owner.token,
+        body: { name: "server" },
+      }),
       201,
     ).key;
-    const app = expectStatus(await call(t, "GET", `/apps/${f.app.id}`, { token: key }), 200);
+    const app = expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: key }), 200);
     assert.equal(app.permissions.can_delete, false);
     assert.deepEqual(
-      expectStatus(await call(t, "GET", "/apps", { token: key }), 200).map((a: { id: string }) => a.id),
-      [f.app.id],
+      expectStatus(await call(fx.t, "GET", "/apps", { token: key }), 200).map((a: { id: string }) => a.id),
+      [fx.f.app.id],
     );
-    assertProblem(await call(t, "GET", `/apps/${f.otherApp.id}`, { token: key }), 404, "not_found");
-    assertProblem(await call(t, "POST", "/apps", { token: key, body: { name: "Nope" } }), 403, "forbidden");
-    assertProblem(await call(t, "DELETE", `/apps/${f.app.id}`, { token: key }), 403, "forbidden");
+    assertProblem(await call(fx.t, "GET", `/apps/${fx.f.otherApp.id}`, { token: key }), 404, "not_found");
+    assertProblem(
+      await call(fx.t, "POST", "/apps", { token: key, body: { name: "Nope" } }),
+      403,
+      "forbidden",
+    );
+    assertProblem(await call(fx.t, "DELETE", `/apps/${fx.f.app.id}`, { token: key }), 403, "forbidden");
   });
 
   test("basics for every route", async () => {
-    const token = f.owner.token;
-    await checkRouteBasics(t, { method: "POST", url: "/apps", token, body: { name: "A" } });
-    await checkRouteBasics(t, { method: "GET", url: "/apps", token, list: true });
-    await checkRouteBasics(t, { method: "GET", url: `/apps/${f.app.id}`, token });
-    await checkRouteBasics(t, { method: "PATCH", url: `/apps/${f.app.id}`, token, body: { name: "A" } });
-    await checkRouteBasics(t, { method: "DELETE", url: `/apps/${f.app.id}`, token });
+    const token = fx.f.owner.token;
+    await checkRouteBasics(fx.t, { method: "POST", url: "/apps", token, body: { name: "A" } });
+    await checkRouteBasics(fx.t, { method: "GET", url: "/apps", token, list: true });
+    await checkRouteBasics(fx.t, { method: "GET", url: `/apps/${fx.f.app.id}`, token });
+    await checkRouteBasics(fx.t, {
+      method: "PATCH",
+      url: `/apps/${fx.f.app.id}`,
+      token,
+      body: { name: "A" },
+    });
+    await checkRouteBasics(fx.t, { method: "DELETE", url: `/apps/${fx.f.app.id}`, token });
   });
 });

@@ -1,21 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { bids } from "../../src/modules/auctions/tables.ts";
 import { payments } from "../../src/modules/payments/tables.ts";
-import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { onPostgres } from "../helpers/app.ts";
 import { createAuction, placeBid, shopperSession } from "../helpers/auctions.ts";
 import { eventually } from "../helpers/contract.ts";
-import { tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
-
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-});
-after(() => t.close());
+const fx = useTestApp();
 
 const skip = onPostgres ? false : "needs PostgreSQL: PGlite has one connection, so nothing can race";
 
@@ -23,14 +16,19 @@ describe("racing bids", () => {
   test("50 concurrent bids leave one standing bid and one runner-up, every other hold released or refused", {
     skip,
   }, async () => {
-    const auction = await createAuction(t, f.owner.token, f.app.id, { amount: 10, min_increment: 1 });
+    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+      amount: 10,
+      min_increment: 1,
+    });
     const shoppers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => shopperSession(t, f.app.id, auction.id, `racer${i}@example.com`)),
+      Array.from({ length: 10 }, (_, i) =>
+        shopperSession(fx.t, fx.f.app.id, auction.id, `racer${i}@example.com`),
+      ),
     );
     // Rising amounts, each twice: two equal bids may never both be placed.
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        placeBid(t, shoppers[i % 10].token, f.app.id, auction.id, 10 + Math.floor(i / 2)),
+        placeBid(fx.t, shoppers[i % 10].token, fx.f.app.id, auction.id, 10 + Math.floor(i / 2)),
       ),
     );
     for (const answer of answers) assert.ok([202, 409].includes(answer.status), answer.text);
@@ -38,7 +36,7 @@ describe("racing bids", () => {
     // Most bids pass the quick check (nothing is placed yet) and race for the lock afterwards.
     assert.ok(accepted >= 2, `${accepted} bids were accepted`);
     const rows = await eventually(async () => {
-      const all = await t.deps.db
+      const all = await fx.t.deps.db
         .select({ bid: bids, payment: payments })
         .from(bids)
         .innerJoin(payments, eq(payments.id, bids.paymentId))

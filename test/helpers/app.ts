@@ -4,6 +4,7 @@ import pg from "pg";
 import { type Application, type BuildOptions, buildApplication } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { sandboxMailStore } from "../../src/modules/sandbox-inbox/store.ts";
+import { createCustody } from "../../src/platform/crypto/custody.ts";
 import { type DatabaseHandle, openDatabase } from "../../src/platform/db/index.ts";
 import { createLogger } from "../../src/platform/log.ts";
 import { SandboxMailer } from "../../src/platform/mail/index.ts";
@@ -90,11 +91,13 @@ export async function buildTestApp(
   // As the app's own: in sandbox mode every mail also lands in the sandbox inbox (`/sandbox/mail`),
   // and tests read what was sent from `mailer`. With SMTP_URL the app's own SMTP mailer sends it
   // (test/helpers/smtp.ts receives it) and `mailer` stays empty.
-  const mailer = new SandboxMailer(logger, config.sandbox ? sandboxMailStore(handle.db, config) : undefined);
+  const custody = createCustody(config);
+  const mailer = new SandboxMailer(logger, config.sandbox ? sandboxMailStore(handle.db, custody) : undefined);
   const application = await buildApplication({
     config,
     logger,
     database: handle,
+    custody,
     mailer: config.mail.transport === "smtp" ? undefined : mailer,
     ...options,
   });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { test } from "node:test";
 import { createAuction, placeBid, shopperSession, waitForBid } from "../helpers/auctions.ts";
 import { eventually } from "../helpers/contract.ts";
-import { assertProblem, call, createApp, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, createApp, expectStatus } from "../helpers/http.ts";
 import { bank, CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 
@@ -12,46 +12,47 @@ import { createPrice } from "../helpers/prices.ts";
 // says what is open; once each has settled (or been cancelled) the app goes, and its records are
 // no longer readable by anyone, while a sale already paid stays paid.
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-});
-after(() => t.close());
+const fx = useTestApp();
 
-const owner = () => f.owner.token;
+const owner = () => fx.f.owner.token;
 
 test("an app with money in flight cannot be deleted until it has settled; then it is gone", async () => {
-  const appId = f.app.id;
-  const price = await createPrice(t, owner(), appId, { name: "Poster", amount: 10, currency: "usd" });
+  const appId = fx.f.app.id;
+  const price = await createPrice(fx.t, owner(), appId, { name: "Poster", amount: 10, currency: "usd" });
 
   // A sale paid by card: settled money, which never blocks a delete.
-  const sale = await createPayment(t, owner(), appId, { price_id: price.id, payment_provider: "card" });
-  expectStatus(await confirm(t, owner(), appId, sale.id, card(CARDS.ok)), 200);
-  await waitForStatus(t, owner(), appId, sale.id, "paid");
+  const sale = await createPayment(fx.t, owner(), appId, { price_id: price.id, payment_provider: "card" });
+  expectStatus(await confirm(fx.t, owner(), appId, sale.id, card(CARDS.ok)), 200);
+  await waitForStatus(fx.t, owner(), appId, sale.id, "paid");
 
   // A bid backed by a card hold, on an auction that ends shortly.
-  const auction = await createAuction(t, owner(), appId, {
+  const auction = await createAuction(fx.t, owner(), appId, {
     amount: 10,
     ends_at: new Date(Date.now() + 20_000).toISOString(),
   });
-  const shopper = await shopperSession(t, appId, auction.id, "bidder@example.com");
-  const bid = expectStatus(await placeBid(t, shopper.token, appId, auction.id, 10), 202);
-  await waitForBid(t, owner(), appId, auction.id, bid.id, "placed");
+  const shopper = await shopperSession(fx.t, appId, auction.id, "bidder@example.com");
+  const bid = expectStatus(await placeBid(fx.t, shopper.token, appId, auction.id, 10), 202);
+  await waitForBid(fx.t, owner(), appId, auction.id, bid.id, "placed");
 
   // A checkout opened and left, and a bank debit still clearing.
-  const abandoned = await createPayment(t, owner(), appId, { price_id: price.id, payment_provider: "card" });
-  const debit = await createPayment(t, owner(), appId, {
+  const abandoned = await createPayment(fx.t, owner(), appId, {
+    price_id: price.id,
+    payment_provider: "card",
+  });
+  const debit = await createPayment(fx.t, owner(), appId, {
     price_id: price.id,
     payment_provider: "us_bank_account",
   });
-  expectStatus(await confirm(t, owner(), appId, debit.id, bank()), 200);
+  expectStatus(await confirm(fx.t, owner(), appId, debit.id, bank()), 200);
 
   // A developer may not delete the app at all; the owner is told what is still open.
-  assertProblem(await call(t, "DELETE", `/apps/${appId}`, { token: f.developer.token }), 403, "forbidden");
+  assertProblem(
+    await call(fx.t, "DELETE", `/apps/${appId}`, { token: fx.f.developer.token }),
+    403,
+    "forbidden",
+  );
   const refused = assertProblem(
-    await call(t, "DELETE", `/apps/${appId}`, { token: owner() }),
+    await call(fx.t, "DELETE", `/apps/${appId}`, { token: owner() }),
     409,
     "conflict",
   );
@@ -65,46 +66,50 @@ test("an app with money in flight cannot be deleted until it has settled; then i
   });
   assert.match(refused.detail, /1 payment pending, 1 payment processing, 1 bid on hold/);
   // Nothing was deleted by the refusal.
-  expectStatus(await call(t, "GET", `/apps/${appId}`, { token: owner() }), 200);
-  expectStatus(await call(t, "GET", `/payments/${appId}/${sale.id}`, { token: owner() }), 200);
+  expectStatus(await call(fx.t, "GET", `/apps/${appId}`, { token: owner() }), 200);
+  expectStatus(await call(fx.t, "GET", `/payments/${appId}/${sale.id}`, { token: owner() }), 200);
 
   // The owner cancels the abandoned checkout; the debit clears; the auction ends and its winner pays.
   const cancelled = expectStatus(
-    await call(t, "POST", `/payments/${appId}/${abandoned.id}/cancel`, { token: owner(), body: {} }),
+    await call(fx.t, "POST", `/payments/${appId}/${abandoned.id}/cancel`, { token: owner(), body: {} }),
     200,
   );
   assert.equal(cancelled.status, "cancelled");
-  await waitForStatus(t, owner(), appId, debit.id, "paid");
-  await waitForBid(t, owner(), appId, auction.id, bid.id, "won");
+  await waitForStatus(fx.t, owner(), appId, debit.id, "paid");
+  await waitForBid(fx.t, owner(), appId, auction.id, bid.id, "won");
   await eventually(async () => {
     const view = expectStatus(
-      await call(t, "GET", `/auctions/${appId}/${auction.id}`, { token: owner() }),
+      await call(fx.t, "GET", `/auctions/${appId}/${auction.id}`, { token: owner() }),
       200,
     );
     const won = view.bids.find((b: { id: string }) => b.id === bid.id);
     return won.payment.status === "paid" ? won : undefined;
   }, 30_000);
 
-  expectStatus(await call(t, "DELETE", `/apps/${appId}`, { token: owner() }), 204);
+  expectStatus(await call(fx.t, "DELETE", `/apps/${appId}`, { token: owner() }), 204);
 
   // Every read of the deleted app is 404, for everyone who could read it before.
-  for (const token of [owner(), f.developer.token]) {
-    assertProblem(await call(t, "GET", `/apps/${appId}`, { token }), 404, "not_found");
-    assertProblem(await call(t, "GET", `/payments/${appId}`, { token }), 404, "not_found");
-    assertProblem(await call(t, "GET", `/payments/${appId}/${sale.id}`, { token }), 404, "not_found");
-    assertProblem(await call(t, "GET", `/auctions/${appId}/${auction.id}`, { token }), 404, "not_found");
+  for (const token of [owner(), fx.f.developer.token]) {
+    assertProblem(await call(fx.t, "GET", `/apps/${appId}`, { token }), 404, "not_found");
+    assertProblem(await call(fx.t, "GET", `/payments/${appId}`, { token }), 404, "not_found");
+    assertProblem(await call(fx.t, "GET", `/payments/${appId}/${sale.id}`, { token }), 404, "not_found");
+    assertProblem(await call(fx.t, "GET", `/auctions/${appId}/${auction.id}`, { token }), 404, "not_found");
   }
-  const apps = expectStatus(await call(t, "GET", "/apps", { token: owner() }), 200);
+  const apps = expectStatus(await call(fx.t, "GET", "/apps", { token: owner() }), 200);
   assert.ok(!apps.some((a: { id: string }) => a.id === appId));
   // Its hosted checkout takes no new payment.
-  assert.equal((await call(t, "GET", `/checkout/${price.id}`)).status, 404);
+  assert.equal((await call(fx.t, "GET", `/checkout/${price.id}`)).status, 404);
   // A second delete finds nothing.
-  assertProblem(await call(t, "DELETE", `/apps/${appId}`, { token: owner() }), 404, "not_found");
+  assertProblem(await call(fx.t, "DELETE", `/apps/${appId}`, { token: owner() }), 404, "not_found");
 });
 
 test("an app with nothing in flight is deleted at once; another tenant cannot delete it", async () => {
-  const app = await createApp(t, owner(), { name: "Quiet shop" });
-  assertProblem(await call(t, "DELETE", `/apps/${app.id}`, { token: f.outsider.token }), 404, "not_found");
-  expectStatus(await call(t, "DELETE", `/apps/${app.id}`, { token: owner() }), 204);
-  assertProblem(await call(t, "GET", `/apps/${app.id}`, { token: owner() }), 404, "not_found");
+  const app = await createApp(fx.t, owner(), { name: "Quiet shop" });
+  assertProblem(
+    await call(fx.t, "DELETE", `/apps/${app.id}`, { token: fx.f.outsider.token }),
+    404,
+    "not_found",
+  );
+  expectStatus(await call(fx.t, "DELETE", `/apps/${app.id}`, { token: owner() }), 204);
+  assertProblem(await call(fx.t, "GET", `/apps/${app.id}`, { token: owner() }), 404, "not_found");
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { canMove, PAYMENT_STATUSES, TRANSITIONS } from "../../src/modules/payments/lifecycle.ts";
+import { canMove, TRANSITIONS } from "../../src/modules/payments/lifecycle.ts";
+import { PAYMENT_STATUSES } from "../../src/modules/payments/tables.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { checkRouteBasics, eventually } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";

@@ -4,8 +4,9 @@ import { after, before, describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { resealPaymentTokens } from "../../src/modules/payments/payment-token.ts";
 import { paymentEvents, payments } from "../../src/modules/payments/tables.ts";
+import { Custody } from "../../src/platform/crypto/custody.ts";
+import { envelopeFromText } from "../../src/platform/crypto/envelope.ts";
 import { Keyring, toMasterKey } from "../../src/platform/crypto/keyring.ts";
-import { sealingKeys, unsealWithAny } from "../../src/platform/crypto/sealed.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
 import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
@@ -48,7 +49,7 @@ describe("payment_token on reads", () => {
         created.payment_token,
       ),
     );
-    assert.match(row.paymentTokenSealed ?? "", /^v1\./);
+    assert.match(row.paymentTokenSealed ?? "", /^e1:mk_/);
     // The token still opens the shopper's view of the hosted checkout.
     const shopper = await call(t, "GET", `/checkout/${price.id}/payments/${created.id}`, {
       headers: { "x-payment-token": created.payment_token },
@@ -63,19 +64,27 @@ describe("payment_token and the master key", () => {
       price_id: price.id,
       payment_provider: "card",
     });
-    const old = sealingKeys(t.deps.config).current;
+    const old = t.deps.custody.keyring.current;
     const rotated = new Keyring(toMasterKey(randomBytes(32)), [old]);
-    const { resealed } = await resealPaymentTokens(t.deps.db, rotated);
+    const rotating = { db: t.deps.db, custody: new Custody(() => rotated) };
+    const { resealed } = await resealPaymentTokens(rotating);
     assert.ok(resealed >= 1);
     const [row] = await t.deps.db.select().from(payments).where(eq(payments.id, created.id));
-    const opened = unsealWithAny(rotated, row.paymentTokenSealed!, `payment-token:${created.id}`);
-    assert.deepEqual(opened, { plaintext: created.payment_token, current: true });
+    assert.equal(envelopeFromText(row.paymentTokenSealed!).keyId, rotated.current.id);
+    const newOnly = new Custody(() => new Keyring(rotated.current));
+    assert.equal(
+      newOnly.openText(`payment-token:${created.id}`, row.paymentTokenSealed!),
+      created.payment_token,
+    );
     // Run again: nothing left to re-seal.
-    assert.equal((await resealPaymentTokens(t.deps.db, rotated)).resealed, 0);
+    assert.equal((await resealPaymentTokens(rotating)).resealed, 0);
     // A sealed token copied onto another payment does not open there.
-    assert.throws(() => unsealWithAny(rotated, row.paymentTokenSealed!, "payment-token:pay_other"));
+    assert.throws(() => newOnly.openText("payment-token:pay_other", row.paymentTokenSealed!));
     // Back under the app's own key, so the other tests' reads open every token.
-    await resealPaymentTokens(t.deps.db, new Keyring(old, [rotated.current]));
+    await resealPaymentTokens({
+      db: t.deps.db,
+      custody: new Custody(() => new Keyring(old, [rotated.current])),
+    });
     const read = expectStatus(await get(`/payments/${f.app.id}/${created.id}`), 200);
     assert.equal(read.payment_token, created.payment_token);
   });

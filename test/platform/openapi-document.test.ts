@@ -188,7 +188,8 @@ test("request bodies, successful answers and problems carry examples, each valid
   }
   assert.deepEqual(without, [], "without an example");
   const answerExample = (path: string) =>
-    (find("GET", path).responses["200"].content?.["application/json"] as { example: unknown }).example;
+    (find("GET", path).responses["200"].content as Record<string, { example: unknown }>)["application/json"]
+      .example;
   assert.ok(Array.isArray(answerExample("/payments/{app_id}")), "a list's example is a list");
   assert.ok(
     examples.some((e) => e.at === "#/components/schemas/Problem"),

@@ -57,7 +57,7 @@ test("queued KYC inputs and sandbox mails are re-sealed, and open under the new 
   ).data;
   // With no worker, the widget's input waits in its job, sealed under the old key.
   assert.equal((await postForm(t, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS)).status, 303);
-  await sandboxMailStore(t.deps.db, t.deps.config).keep({
+  await sandboxMailStore(t.deps.db, t.deps.custody).keep({
     to: "someone@example.com",
     subject: "Before the rotation",
     text: "inv_secret-before-rotation",
@@ -69,11 +69,7 @@ test("queued KYC inputs and sandbox mails are re-sealed, and open under the new 
   assert.equal(counts.sandboxMails, 1);
   assert.equal(counts.kycTokens, 1);
 
-  const newOnly = {
-    masterKey: Buffer.from(newKey, "base64"),
-    masterKeyPrevious: [],
-    dataDir: "/nonexistent",
-  };
+  const newOnly = { custody: new Custody(() => new Keyring(key(newKey))) };
   const [job] = (await drizzleRunner(t.deps.db)(
     "select data->>'kycId' as kyc_id, data->>'sealed' as sealed from pgboss.job where name = $1",
     [KYC_ACTION_JOB],
@@ -81,7 +77,7 @@ test("queued KYC inputs and sandbox mails are re-sealed, and open under the new 
   assert.equal(job.kyc_id, kyc.id);
   assert.equal(JSON.parse(createSealer(newOnly).open(job.sealed, kyc.id)).action, "details");
   const [mail] = await t.deps.db.select().from(sandboxMails);
-  assert.equal(openMailText(newOnly, mail), "inv_secret-before-rotation");
+  assert.equal(openMailText(newOnly.custody, mail), "inv_secret-before-rotation");
 });
 
 test("a tree and a collection pending across a master-key rotation complete under the new key alone", async () => {
@@ -133,5 +129,11 @@ test("a tree and a collection pending across a master-key rotation complete unde
   const doneCollection = await confirmed(collections, collection.id);
   assert.equal(doneTree.address, tree.address, "the same account, opened under the new key");
   assert.equal(doneCollection.mint_address, collection.mint_address);
-  assert.ok(!t.logs.join("").includes("is not configured"), "no send ever failed on a missing key");
+  assert.ok(
+    !t.logs.join("").includes("is not configured"),
+    t.logs
+      .filter((l) => l.includes("is not configured"))
+      .join("\n")
+      .slice(0, 3000),
+  );
 });

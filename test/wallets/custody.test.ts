@@ -18,7 +18,7 @@ import {
 } from "../../src/modules/wallets/secrets.ts";
 import { wallets } from "../../src/modules/wallets/tables.ts";
 import { webhookEndpoints } from "../../src/modules/webhooks/tables.ts";
-import { Custody } from "../../src/platform/crypto/custody.ts";
+import { Custody, createCustody } from "../../src/platform/crypto/custody.ts";
 import { open, seal } from "../../src/platform/crypto/envelope.ts";
 import {
   Keyring,
@@ -28,13 +28,9 @@ import {
   rotateKeyFile,
   toMasterKey,
 } from "../../src/platform/crypto/keyring.ts";
-import {
-  masterKeyOf as sealedMasterKeyOf,
-  seal as sealWith,
-  unseal,
-} from "../../src/platform/crypto/sealed.ts";
 import { migrateDatabase, openDatabase } from "../../src/platform/db/index.ts";
 import { expectStatus, tenantFixture } from "../helpers/http.ts";
+import { sealTheFormerWay } from "../helpers/legacy-seal.ts";
 import { buildWalletTestApp, createWallet, newMasterKey, type WalletTestApp } from "../helpers/wallets.ts";
 
 const run = promisify(execFile);
@@ -102,9 +98,9 @@ describe("master key settings", () => {
       const previousFile = path.join(dir, PREVIOUS_KEYS_FILE);
       assert.equal(readFileSync(previousFile, "utf8").trim().split("\n").length, 1);
       assert.equal(statSync(previousFile).mode & 0o777, 0o600);
-      // sealed.ts (webhook secrets) reads the same file and so uses the same current key.
+      // The service's custody, built from the settings, reads the same file: the same current key.
       assert.deepEqual(
-        sealedMasterKeyOf({ dataDir: dir, masterKey: undefined, masterKeyPrevious: [] }),
+        createCustody({ dataDir: dir, masterKey: undefined, masterKeyPrevious: [] }).keyring.current.key,
         rotated.current.key,
       );
       chmodSync(keyFilePath(dir), 0o644);
@@ -224,8 +220,9 @@ describe("npm run rotate-master-key on the embedded database", () => {
         appId: "app_1",
         url: "https://example.com/hook",
         events: ["payment.*"],
-        secretSealed: sealWith(custody.keyring.current.key, "whsec_one", "whe_1"),
-        previousSecretSealed: sealWith(custody.keyring.current.key, "whsec_zero", "whe_1:previous"),
+        // Sealed the former way (straight under the master key): the rotation moves them to envelopes.
+        secretSealed: sealTheFormerWay(custody.keyring.current.key, "whsec_one", "whe_1"),
+        previousSecretSealed: sealTheFormerWay(custody.keyring.current.key, "whsec_zero", "whe_1:previous"),
       });
       await database.close();
 
@@ -234,7 +231,7 @@ describe("npm run rotate-master-key on the embedded database", () => {
       });
       assert.match(
         stdout,
-        /Re-wrapped 2 wallet secret\(s\) and 1 Solana tree\/collection key\(s\); re-sealed 1 webhook secret/,
+        /Re-wrapped 2 wallet secret\(s\) and 1 Solana tree\/collection key\(s\); re-sealed 2 webhook secret/,
       );
 
       const rotated = keyringFromFile(dir);
@@ -250,9 +247,9 @@ describe("npm run rotate-master-key on the embedded database", () => {
           "tree account secret",
         );
         const [endpoint] = await database.db.select().from(webhookEndpoints);
-        assert.equal(unseal(rotated.current.key, endpoint.secretSealed, "whe_1"), "whsec_one");
+        assert.equal(newOnly.custody.openText("whe_1", endpoint.secretSealed), "whsec_one");
         assert.equal(
-          unseal(rotated.current.key, endpoint.previousSecretSealed!, "whe_1:previous"),
+          newOnly.custody.openText("whe_1:previous", endpoint.previousSecretSealed!),
           "whsec_zero",
         );
       } finally {

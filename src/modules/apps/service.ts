@@ -60,7 +60,7 @@ const appView = (db: Database) =>
     .select({
       app: apps,
       owner: ownerColumns,
-      role: sql<string | null>`case
+      role: sql<Role | null>`case
         when ${sql.placeholder("key_app_id")}::text is not null
           then case when ${apps.id} = ${sql.placeholder("key_app_id")}::text then 'developer' end
         else (select ${members.role} from ${members} where ${members.appId} = ${apps.id}
@@ -80,12 +80,12 @@ async function loadView(db: Database, actor: Principal, appId: string) {
     key_app_id: actor.kind === "api_key" ? actor.appId : null,
   });
   if (!row?.role) throw notFound("App");
-  return row;
+  return { ...row, role: row.role };
 }
 
 export async function getApp(deps: Deps, actor: Principal, appId: string) {
   const row = await loadView(deps.db, actor, appId);
-  return presentApp(row.app, row.owner, row.role as Role);
+  return presentApp(row.app, row.owner, row.role);
 }
 
 export async function createApp(deps: Deps, actor: Principal, input: AppInput & { name: string }) {
@@ -151,7 +151,7 @@ export async function listApps(deps: Deps, actor: Principal, page: Page) {
     countUpTo(deps, members, mine),
   ]);
   const { rows, neighbours } = window.finish(fetched, (r) => r.app.id);
-  return { items: rows.map((r) => presentApp(r.app, r.owner, r.role as Role)), total, neighbours };
+  return { items: rows.map((r) => presentApp(r.app, r.owner, r.role)), total, neighbours };
 }
 
 export async function updateApp(deps: Deps, actor: Principal, appId: string, input: AppInput) {

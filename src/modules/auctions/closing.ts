@@ -2,7 +2,7 @@ import { eq, inArray } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
-import { executePayment } from "../payments/service.ts";
+import { executePayment } from "../payments/auction-hooks.ts";
 import { prices } from "../prices/tables.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import { liveBids } from "./runner-up.ts";

@@ -5,11 +5,11 @@ import { notFound } from "../../platform/http/errors.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { triggerParams } from "../triggers/form.ts";
-import { auctions, bids, shoppers } from "./tables.ts";
+import { auctions, type BidStatus, bids, shoppers } from "./tables.ts";
 
 // `refused` is listed so a bidder's page can say its bid was not accepted; the page shows only
 // the bidder's own refused bids.
-const SHOWN = ["placed", "outbid", "won", "expired", "failed", "refused"];
+const SHOWN: readonly BidStatus[] = ["placed", "outbid", "won", "expired", "failed", "refused"];
 
 /** `jane@example.com` -> `j***@example.com`: bidders see each other's bids, not addresses. */
 const mask = (email: string) => {

@@ -12,7 +12,6 @@ export type AuctionRow = typeof auctions.$inferSelect;
 export type BidRow = typeof bids.$inferSelect;
 export type ShopperRow = typeof shoppers.$inferSelect;
 type PriceRow = typeof prices.$inferSelect;
-export type BidStatus = "pending" | "placed" | "outbid" | "refused" | "expired" | "won" | "failed";
 export type AppView = ReturnType<typeof presentApp>;
 
 export function presentShopper(row: ShopperRow) {
@@ -48,7 +47,7 @@ export function presentBid(row: BidRow, context: BidContext & { app: AppView; pr
     currency: currency.code,
     currency_conversion: presentConversion(row.conversion),
     amount: formatAmount(row.amount, currency),
-    status: row.status as BidStatus,
+    status: row.status,
     reason: row.reason,
     shopper: presentShopper(context.shopper),
     payment: presentPayment(context.payment, context),
@@ -91,7 +90,7 @@ export function presentAuction(
     name: row.name,
     expired: row.expired,
     views: row.views,
-    network_type: row.networkType as "mainnet" | "testnet",
+    network_type: row.networkType,
     ends_at: row.endsAt.toISOString(),
     trigger_id: row.triggerId,
     winner_bid_id: row.winnerBidId,

@@ -3,12 +3,12 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
+import { executePayment, releasePayment } from "../payments/auction-hooks.ts";
 import type { PaymentRow } from "../payments/lifecycle.ts";
-import { executePayment, releasePayment } from "../payments/service.ts";
 import { paymentEvents, payments } from "../payments/tables.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import type { AuctionRow, BidRow } from "./presenters.ts";
-import { auctions, bids } from "./tables.ts";
+import { auctions, type BidStatus, bids } from "./tables.ts";
 
 /*
  * Runners-up (docs/auctions.md, "Runners-up"). A card hold is the only thing that lets a bid be
@@ -18,7 +18,13 @@ import { auctions, bids } from "./tables.ts";
  * payment is captured; if it fails instead, the best runner-up whose hold is still live wins.
  */
 
-export async function setBidStatus(deps: Deps, tx: Tx, bid: BidRow, status: string, reason: string | null) {
+export async function setBidStatus(
+  deps: Deps,
+  tx: Tx,
+  bid: BidRow,
+  status: BidStatus,
+  reason: string | null,
+) {
   const now = deps.now();
   await tx
     .update(bids)

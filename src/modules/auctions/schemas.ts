@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { oneOf } from "../../platform/http/literals.ts";
 import {
   Body,
   exampleOf,
@@ -10,6 +11,7 @@ import {
 import { App } from "../apps/schemas.ts";
 import { Payment } from "../payments/schemas.ts";
 import { Price } from "../prices/schemas.ts";
+import { BID_STATUSES } from "./tables.ts";
 
 const NetworkType = Type.Union([Type.Literal("mainnet"), Type.Literal("testnet")], {
   description:
@@ -48,21 +50,10 @@ export const Shopper = Type.Object(
   { description: "A bidder of an app, signed in by a one-time code sent by email" },
 );
 
-const BidStatus = Type.Union(
-  [
-    Type.Literal("pending"),
-    Type.Literal("placed"),
-    Type.Literal("outbid"),
-    Type.Literal("refused"),
-    Type.Literal("expired"),
-    Type.Literal("won"),
-    Type.Literal("failed"),
-  ],
-  {
-    description:
-      "`pending` until the payment's hold lands; `placed` while it is the standing bid; `failed`: it won but its payment failed, and the sale passed to the runner-up (docs/auctions.md)",
-  },
-);
+const BidStatus = oneOf(BID_STATUSES, {
+  description:
+    "`pending` until the payment's hold lands; `placed` while it is the standing bid; `failed`: it won but its payment failed, and the sale passed to the runner-up (docs/auctions.md)",
+});
 
 export const Bid = Type.Object(
   {

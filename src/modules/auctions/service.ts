@@ -63,7 +63,7 @@ export async function createAuction(deps: Deps, actor: Principal, appId: string,
     id: newId("price"),
     appId,
     // The bid price takes each bid's amount (at least the start); the end price is the sale.
-    type: category === "bid" ? "dynamic" : "static",
+    type: category === "bid" ? ("dynamic" as const) : ("static" as const),
     triggerId: input.trigger_id ?? null,
     currency: currency.code,
     amount,

@@ -9,9 +9,22 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { Network } from "../../platform/chains/adapter.ts";
 import { apps } from "../apps/tables.ts";
 
 const minor = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
+
+/** `pending` (hold on its way), `placed`, `outbid`, `refused`, `expired`, `won`, `failed` (docs/auctions.md). */
+export const BID_STATUSES = Object.freeze([
+  "pending",
+  "placed",
+  "outbid",
+  "refused",
+  "expired",
+  "won",
+  "failed",
+] as const);
+export type BidStatus = (typeof BID_STATUSES)[number];
 
 export const auctions = pgTable(
   "auctions",
@@ -27,7 +40,7 @@ export const auctions = pgTable(
     minIncrement: minor("min_increment").notNull(),
     endsAt: timestamp("ends_at", { withTimezone: true }).notNull(),
     triggerId: text("trigger_id"),
-    networkType: text("network_type").notNull(),
+    networkType: text("network_type").$type<Network>().notNull(),
     onBidPriceId: text("on_bid_price_id").notNull(),
     onEndPriceId: text("on_end_price_id").notNull(),
     expired: boolean("expired").notNull().default(false),
@@ -108,8 +121,7 @@ export const bids = pgTable(
       rate: { num: string; den: string };
       source: string;
     } | null>(),
-    /** `pending` (hold on its way), `placed`, `outbid`, `refused`, `expired`, `won`, `lost`. */
-    status: text("status").notNull(),
+    status: text("status").$type<BidStatus>().notNull(),
     reason: text("reason"),
     placedAt: timestamp("placed_at", { withTimezone: true }),
     /** The shopper's `Idempotency-Key`, so a retried bid is answered, never held twice. */

@@ -9,5 +9,5 @@ export interface KycContext {
 }
 
 export function createKycContext(deps: Deps): KycContext {
-  return { provider: deps.kycProvider, sealer: createSealer(deps.config) };
+  return { provider: deps.kycProvider, sealer: createSealer(deps) };
 }

@@ -1,5 +1,4 @@
-import type { Config } from "../../config.ts";
-import { seal, sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
+import type { Deps } from "../../deps.ts";
 
 /**
  * Sealing for what the KYC module must read back: the edit token (answered on every POST, as
@@ -11,13 +10,13 @@ export interface Sealer {
   open(sealed: string, kycId: string): string;
 }
 
-const context = (kycId: string) => `kyc:${kycId}`;
+export const kycContext = (kycId: string) => `kyc:${kycId}`;
 
-export function createSealer(config: Pick<Config, "masterKey" | "masterKeyPrevious" | "dataDir">): Sealer {
-  const keys = sealingKeys(config);
+/** Seals with `deps.custody` as it is at each call, as every other sealed value does. */
+export function createSealer(deps: Pick<Deps, "custody">): Sealer {
   return {
-    seal: (plain, kycId) => seal(keys.current.key, plain, context(kycId)),
+    seal: (plain, kycId) => deps.custody.sealText(kycContext(kycId), plain),
     // Any key of the ring: edit tokens sealed before a master-key rotation keep opening.
-    open: (sealed, kycId) => unsealWithAny(keys, sealed, context(kycId)).plaintext,
+    open: (sealed, kycId) => deps.custody.openText(kycContext(kycId), sealed),
   };
 }

@@ -34,5 +34,5 @@ async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Ro
     .select({ role: members.role })
     .from(members)
     .where(and(eq(members.appId, appId), eq(members.userId, actor.userId), isNotNull(members.acceptedAt)));
-  return row?.role as Role | undefined;
+  return row?.role;
 }

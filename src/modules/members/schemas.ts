@@ -1,4 +1,6 @@
 import { Type } from "typebox";
+import { ROLES } from "../../platform/auth/principal.ts";
+import { oneOf } from "../../platform/http/literals.ts";
 import {
   Body,
   exampleOf,
@@ -10,7 +12,7 @@ import {
 import { App } from "../apps/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
-const Role = Type.Union([Type.Literal("owner"), Type.Literal("developer")], {
+const Role = oneOf(ROLES, {
   description: "`owner` (everything, members and deletion included) or `developer` (the app's resources)",
 });
 

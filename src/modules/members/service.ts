@@ -24,7 +24,7 @@ function present(member: MemberRow, user: UserRow | null, app: AppView, inviteTo
     id: member.id,
     user_id: member.userId,
     email: member.email,
-    role: member.role as Role,
+    role: member.role,
     user: user ? presentSummary(user) : null,
     app,
     invite_token: inviteToken,
@@ -125,7 +125,7 @@ export async function viewInvitation(deps: Deps, inviteToken: string) {
     .innerJoin(apps, eq(apps.id, members.appId))
     .where(eq(members.inviteTokenHash, hashToken(inviteToken)));
   if (!row) throw notFound("Invitation");
-  return { email: row.email, role: row.role as Role, appName: row.appName };
+  return { email: row.email, role: row.role, appName: row.appName };
 }
 
 export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken: string) {

@@ -1,4 +1,5 @@
 import { index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Role } from "../../platform/auth/principal.ts";
 import { apps } from "../apps/tables.ts";
 import { users } from "../users/tables.ts";
 
@@ -12,7 +13,7 @@ export const members = pgTable(
     // Null until the invited person accepts.
     userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
-    role: text("role").notNull(),
+    role: text("role").$type<Role>().notNull(),
     // SHA-256 of the invitation token; cleared once accepted.
     inviteTokenHash: text("invite_token_hash").unique(),
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),

@@ -1,13 +1,7 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import type {
-  Chain,
-  Network,
-  PreparedCall,
-  SentTransaction,
-  SignedTransaction,
-} from "../../platform/chains/adapter.ts";
-import { ChainError, isSigned, type StoredTransaction } from "../../platform/chains/adapter.ts";
+import type { PreparedCall, SentTransaction, SignedTransaction } from "../../platform/chains/adapter.ts";
+import { ChainError, isSigned } from "../../platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { apps } from "../apps/tables.ts";
@@ -24,7 +18,7 @@ import {
   SETTLE_JOB,
 } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
-import { payments } from "./tables.ts";
+import { payments, type RecordedTransaction } from "./tables.ts";
 
 // Failures the chain will answer the same way however often we ask: the call fails, no retry.
 const FINAL_CHAIN_ERRORS = new Set([
@@ -125,9 +119,6 @@ async function chainFailed(
 /** A dropped transaction can never land, so the call is signed and sent again: this many sendings in all. */
 export const MAX_CHAIN_SENDINGS = 3;
 
-/** The stored transaction: signed bytes until broadcast, and which sending of the call it is. */
-type Recorded = StoredTransaction & { sending?: number };
-
 /**
  * Runs the trigger's contract call from the app's wallet, or, for a price without a trigger,
  * settles at once. Exactly once across crashes: the call is signed and the signed bytes are stored
@@ -142,7 +133,7 @@ export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1)
     });
     return;
   }
-  const recorded = payment.sentTransaction as unknown as Recorded | null;
+  const recorded = payment.sentTransaction;
   if (recorded && !isSigned(recorded) && payment.status === "hold") {
     // Broadcast and recorded already (this job ran before and died after recording): follow it.
     await deps.db.transaction((tx) =>
@@ -174,11 +165,11 @@ export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1)
       .select({ useExplorer: apps.useExplorer })
       .from(apps)
       .where(eq(apps.id, payment.appId));
-    const stored: Recorded = { ...sent, sending: (signed as Recorded).sending };
+    const stored: RecordedTransaction = { ...sent, sending: (signed as RecordedTransaction).sending };
     await tx
       .update(payments)
       .set({
-        sentTransaction: stored as unknown as Record<string, unknown>,
+        sentTransaction: stored,
         transactionId: sent.transactionId,
         transactionUrl: app?.useExplorer ? adapter.explorerUrl(sent.transactionId) : null,
         updatedAt: deps.now(),
@@ -196,7 +187,7 @@ export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1)
 async function signAndStore(
   deps: Deps,
   payment: PaymentRow,
-  recorded: Recorded | null,
+  recorded: RecordedTransaction | null,
   sending: number,
 ): Promise<SignedTransaction | null> {
   const found = await context(deps, payment);
@@ -214,7 +205,7 @@ async function signAndStore(
     return null;
   }
   const secret = await decryptWalletSecret(deps, wallet.id);
-  const adapter = deps.chains.adapter(wallet.type as Chain, price.networkType as Network);
+  const adapter = deps.chains.adapter(wallet.type, price.networkType);
   let signed: SignedTransaction & { sending: number };
   try {
     const bytes = await adapter.sign(call, {
@@ -244,15 +235,15 @@ async function compareAndSet(
   db: Executor,
   deps: Deps,
   paymentId: string,
-  expected: Recorded | null,
-  next: Recorded | null,
+  expected: RecordedTransaction | null,
+  next: RecordedTransaction | null,
 ): Promise<boolean> {
   const stored = expected
     ? sql`${payments.sentTransaction}->>'transactionId' = ${expected.transactionId}`
     : isNull(payments.sentTransaction);
   const updated = await db
     .update(payments)
-    .set({ sentTransaction: next as unknown as Record<string, unknown> | null, updatedAt: deps.now() })
+    .set({ sentTransaction: next, updatedAt: deps.now() })
     .where(and(eq(payments.id, paymentId), inArray(payments.status, ["hold", "failed-captured"]), stored))
     .returning({ id: payments.id });
   return updated.length === 1;
@@ -260,7 +251,7 @@ async function compareAndSet(
 
 /** Counts confirmations until the call is final, then settles; a failed or dropped call fails the step. */
 export async function followChainCall(deps: Deps, payment: PaymentRow): Promise<void> {
-  const sent = payment.sentTransaction as unknown as Recorded | null;
+  const sent = payment.sentTransaction;
   if (!sent || isSigned(sent)) return;
   const adapter = deps.chains.adapter(sent.chain, sent.network);
   const status = await adapter.status(sent);

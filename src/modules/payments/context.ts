@@ -1,5 +1,6 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
+import type { Role } from "../../platform/auth/principal.ts";
 import { type Database, type Params, prepared } from "../../platform/db/index.ts";
 import { ExpiringMap } from "../../platform/expiring-map.ts";
 import { apps } from "../apps/tables.ts";
@@ -44,7 +45,7 @@ const contextQuery = (db: Database) =>
     .select({
       app: apps,
       owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
-      role: sql<string | null>`(select ${members.role} from ${members} where ${members.appId} = ${apps.id}
+      role: sql<Role | null>`(select ${members.role} from ${members} where ${members.appId} = ${apps.id}
         and ${members.userId} = ${sql.placeholder("user_id")}::text and ${members.acceptedAt} is not null)`,
       price: prices,
       trigger: {

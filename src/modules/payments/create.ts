@@ -105,7 +105,7 @@ async function writePayment(
     // An API key acts for its one app, with the developer role.
     const found =
       actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : context?.role;
-    role = checkRole(context ? (found as Role | undefined) : undefined, "edit");
+    role = checkRole(context ? (found ?? undefined) : undefined, "edit");
   }
   const price = context?.price;
   if (!context || !price) throw invalid("/body/price_id", "no such price in this app");
@@ -152,7 +152,7 @@ async function writePayment(
     sellerAmount: fees.amount_seller,
     appAmount: fees.amount_app,
     platformAmount: fees.amount_platform,
-    priceItem: quote.priceItem as unknown as Record<string, unknown>,
+    priceItem: quote.priceItem,
     rate: { num: String(quote.rate.ratio.num), den: String(quote.rate.ratio.den) },
     triggerId: price.triggerId,
     triggerDataInput: { params_data_input: params },
@@ -160,7 +160,7 @@ async function writePayment(
     shopperEmail: input.shopper_email?.toLowerCase() ?? null,
     deferExecution: input.defer_execution ?? false,
     paymentTokenHash: hashToken(token),
-    paymentTokenSealed: sealPaymentToken(deps.config, token, id),
+    paymentTokenSealed: sealPaymentToken(deps.custody, token, id),
     transactionResponse: {},
     confirmationStatus: {},
     createdAt: now,
@@ -228,7 +228,7 @@ async function writePayment(
     const [stored] = await deps.db.select().from(payments).where(eq(payments.id, result.earlier_id));
     const app = presentApp(context.app, context.owner, role);
     // Every payment keeps its token sealed from creation on, so the replay answers the same one.
-    const storedToken = openPaymentToken(deps.config, stored);
+    const storedToken = openPaymentToken(deps.custody, stored);
     if (storedToken === null) throw new Error(`Payment ${stored.id} has no sealed token`);
     return { row: stored, token: storedToken, price, app };
   }

@@ -1,17 +1,14 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
+import { oneOf } from "../../platform/http/literals.ts";
 import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
 import { nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { PAYMENT_STATUSES } from "./lifecycle.ts";
 import { listPaymentEvents } from "./payment-events.ts";
 import { PaymentParams } from "./schemas.ts";
+import { PAYMENT_STATUSES } from "./tables.ts";
 
-const statusOf = (description: string) =>
-  Type.Union(
-    PAYMENT_STATUSES.map((status) => Type.Literal(status)),
-    { description },
-  );
+const statusOf = (description: string) => oneOf(PAYMENT_STATUSES, { description });
 
 export const PaymentEvent = withExamples(
   Type.Object(

@@ -4,19 +4,7 @@ import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import { emitEvent } from "../webhooks/events.ts";
-import { paymentEvents, payments } from "./tables.ts";
-
-export const PAYMENT_STATUSES = [
-  "pending",
-  "hold",
-  "paid",
-  "failed",
-  "failed-captured",
-  "failed-transfers",
-  "refunded",
-  "cancelled",
-] as const;
-export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = Object.freeze({
@@ -67,7 +55,7 @@ export async function transition(
   to: PaymentStatus,
   why: { actor: string; reason: string; set?: Partial<PaymentRow> },
 ): Promise<PaymentRow> {
-  const from = payment.status as PaymentStatus;
+  const from = payment.status;
   if (!canMove(from, to)) {
     throw new AppError("invalid_state_transition", `A ${from} payment cannot become ${to}`);
   }

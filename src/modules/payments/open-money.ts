@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../../platform/db/index.ts";
-import { payments } from "./tables.ts";
+import { type PaymentStatus, payments } from "./tables.ts";
 
 /**
  * The kinds of money still in flight that keep an app from being deleted, and what ends each:
@@ -23,7 +23,7 @@ const OPEN_MONEY_KINDS = Object.freeze([
 ] as const);
 export type OpenMoney = Record<(typeof OPEN_MONEY_KINDS)[number], number>;
 
-const OPEN_STATUSES = ["pending", "hold", "failed-captured", "failed-transfers"];
+const OPEN_STATUSES: readonly PaymentStatus[] = ["pending", "hold", "failed-captured", "failed-transfers"];
 
 /** Counts an app's money in flight per kind, inside the caller's transaction. */
 export async function openMoneyOf(tx: Tx, appId: string): Promise<OpenMoney> {

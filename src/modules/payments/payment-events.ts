@@ -4,8 +4,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../members/access.ts";
-import type { PaymentStatus } from "./lifecycle.ts";
-import { paymentEvents, payments } from "./tables.ts";
+import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
 
 type EventRow = typeof paymentEvents.$inferSelect;
 

@@ -1,61 +1,53 @@
-import { eq, gt } from "drizzle-orm";
-import type { Config } from "../../config.ts";
-import type { Keyring } from "../../platform/crypto/keyring.ts";
-import { masterKeyOf, seal, sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
-import type { Database } from "../../platform/db/index.ts";
+import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Custody } from "../../platform/crypto/custody.ts";
+import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import { payments } from "./tables.ts";
-
-type KeySettings = Pick<Config, "masterKey" | "masterKeyPrevious" | "dataDir">;
 
 /**
  * The payment token is a credential (the shopper's page acts with it), so it is kept two ways:
- * hashed, to find a payment by token, and sealed with the master key, bound to the payment's id,
+ * hashed, to find a payment by token, and sealed under the master key, bound to the payment's id,
  * so the app's own reads can answer it (a sealed value copied onto another payment does not open).
  */
 const context = (paymentId: string) => `payment-token:${paymentId}`;
 
-export function sealPaymentToken(config: KeySettings, token: string, paymentId: string): string {
-  return seal(masterKeyOf(config), token, context(paymentId));
+export function sealPaymentToken(custody: Custody, token: string, paymentId: string): string {
+  return custody.sealText(context(paymentId), token);
 }
 
 /** The token of a payment, for the app's own credentials; null when it was never kept sealed. */
 export function openPaymentToken(
-  config: KeySettings,
+  custody: Custody,
   row: { id: string; paymentTokenSealed: string | null },
 ): string | null {
   if (!row.paymentTokenSealed) return null;
   // Any key of the ring: tokens sealed before a master-key rotation keep opening.
-  return unsealWithAny(sealingKeys(config), row.paymentTokenSealed, context(row.id)).plaintext;
+  return custody.openText(context(row.id), row.paymentTokenSealed);
 }
 
-const PAGE = 1000;
-
-/**
- * Re-seals every payment token under the current master key, for `npm run rotate-master-key`:
- * page by page in id order, skipping tokens already under the current key. A token is never
- * changed once made, so no write can race this one.
- */
-export async function resealPaymentTokens(db: Database, keyring: Keyring): Promise<{ resealed: number }> {
-  let resealed = 0;
-  let after = "";
-  for (;;) {
-    const rows = await db
-      .select({ id: payments.id, sealed: payments.paymentTokenSealed })
-      .from(payments)
-      .where(gt(payments.id, after))
-      .orderBy(payments.id)
-      .limit(PAGE);
-    for (const row of rows) {
-      if (!row.sealed) continue;
-      const opened = unsealWithAny(keyring, row.sealed, context(row.id));
-      if (opened.current) continue;
-      await db
+function paymentTokens(db: Deps["db"]): SealedColumn {
+  return {
+    async page(after, limit) {
+      const rows = await db
+        .select({ id: payments.id, sealed: payments.paymentTokenSealed })
+        .from(payments)
+        .where(and(gt(payments.id, after), isNotNull(payments.paymentTokenSealed)))
+        .orderBy(asc(payments.id))
+        .limit(limit);
+      return rows.map((row) => ({ key: row.id, context: context(row.id), sealed: row.sealed! }));
+    },
+    async replace(value, next) {
+      const updated = await db
         .update(payments)
-        .set({ paymentTokenSealed: seal(keyring.current.key, opened.plaintext, context(row.id)) })
-        .where(eq(payments.id, row.id));
-      resealed++;
-    }
-    if (rows.length < PAGE) return { resealed };
-    after = rows[rows.length - 1].id;
-  }
+        .set({ paymentTokenSealed: next })
+        .where(and(eq(payments.id, value.key), eq(payments.paymentTokenSealed, value.sealed)))
+        .returning({ id: payments.id });
+      return updated.length > 0;
+    },
+  };
+}
+
+/** Re-seals every payment token under the current master key, for `npm run rotate-master-key`. */
+export async function resealPaymentTokens(deps: Pick<Deps, "db" | "custody">): Promise<{ resealed: number }> {
+  return { resealed: await resealColumn(deps.custody, paymentTokens(deps.db), 1000) };
 }

@@ -3,7 +3,6 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import type { presentApp } from "../apps/service.ts";
 import { presentPrice } from "../prices/presenters.ts";
 import type { prices } from "../prices/tables.ts";
-import type { PaymentStatus } from "./lifecycle.ts";
 import type { payments } from "./tables.ts";
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -40,7 +39,7 @@ export function presentPayment(
   const charge = currencyOf(row.chargeCurrency, "charge_currency");
   return {
     id: row.id,
-    status: row.status as PaymentStatus,
+    status: row.status,
     final_amount: formatAmount(row.chargeAmount, charge),
     payment_provider: row.method as "card" | "us_bank_account",
     trigger_data_input: {
@@ -48,7 +47,7 @@ export function presentPayment(
     },
     transaction_id: row.transactionId,
     transaction_url: row.transactionUrl,
-    price_item: row.priceItem as never,
+    price_item: row.priceItem,
     transaction_response: { ...EMPTY_RESPONSE, ...row.transactionResponse } as never,
     confirmation_status: confirmationOf(row) as never,
     app: context.app,

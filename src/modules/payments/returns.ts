@@ -3,7 +3,8 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import type { ProviderIntent, ProviderReversal } from "../../platform/providers/payments/types.ts";
 import { type PaymentJob, REVERSE_TRANSFERS_JOB, SYNC_JOB } from "./job-names.ts";
-import { type PaymentRow, type PaymentStatus, transition } from "./lifecycle.ts";
+import { type PaymentRow, transition } from "./lifecycle.ts";
+import type { PaymentStatus } from "./tables.ts";
 import { payments } from "./tables.ts";
 
 /**
@@ -20,9 +21,7 @@ const RETURNABLE: readonly PaymentStatus[] = ["hold", "paid", "failed-captured",
 /** Whether the payment is a bank debit whose money was collected and could still be returned. */
 export function isCollectedDebit(payment: PaymentRow): boolean {
   return (
-    payment.method === "us_bank_account" &&
-    payment.capturedAmount > 0n &&
-    RETURNABLE.includes(payment.status as PaymentStatus)
+    payment.method === "us_bank_account" && payment.capturedAmount > 0n && RETURNABLE.includes(payment.status)
   );
 }
 

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { oneOf } from "../../platform/http/literals.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
 import {
   Body,
@@ -10,25 +11,14 @@ import {
 } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Price } from "../prices/schemas.ts";
+import { PAYMENT_STATUSES } from "./tables.ts";
 
-const Status = Type.Union(
-  [
-    Type.Literal("pending"),
-    Type.Literal("hold"),
-    Type.Literal("paid"),
-    Type.Literal("failed"),
-    Type.Literal("failed-captured"),
-    Type.Literal("failed-transfers"),
-    Type.Literal("refunded"),
-    Type.Literal("cancelled"),
-  ],
-  {
-    description:
-      "Where the payment is: `pending` (not yet authorised), `hold` (authorised; the contract call runs), `paid`, " +
-      "`failed`, `failed-captured` (charged but the call failed), `failed-transfers` (the seller's transfer failed), " +
-      "`refunded`, `cancelled` (docs/payments.md)",
-  },
-);
+const Status = oneOf(PAYMENT_STATUSES, {
+  description:
+    "Where the payment is: `pending` (not yet authorised), `hold` (authorised; the contract call runs), `paid`, " +
+    "`failed`, `failed-captured` (charged but the call failed), `failed-transfers` (the seller's transfer failed), " +
+    "`refunded`, `cancelled` (docs/payments.md)",
+});
 const Method = Type.Union([Type.Literal("card"), Type.Literal("us_bank_account")], {
   description: "How the shopper pays: `card` or `us_bank_account` (a bank debit)",
 });

@@ -10,6 +10,24 @@ import {
   timestamp,
   uniqueIndex,
 } from "drizzle-orm/pg-core";
+import type { StoredTransaction } from "../../platform/chains/adapter.ts";
+import type { PriceItem } from "../../platform/money/price-item.ts";
+
+/** Every status a payment can be in; the moves between them are in lifecycle.ts (docs/payments.md, States). */
+export const PAYMENT_STATUSES = Object.freeze([
+  "pending",
+  "hold",
+  "paid",
+  "failed",
+  "failed-captured",
+  "failed-transfers",
+  "refunded",
+  "cancelled",
+] as const);
+export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** The stored contract call: signed bytes until broadcast, and which sending of the call it is. */
+export type RecordedTransaction = StoredTransaction & { sending?: number };
 
 const minor = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
 
@@ -24,7 +42,7 @@ export const payments = pgTable(
      */
     appId: text("app_id").notNull(),
     priceId: text("price_id").notNull(),
-    status: text("status").notNull(),
+    status: text("status").$type<PaymentStatus>().notNull(),
     /** `card` or `us_bank_account`: the interface's `payment_provider`. */
     method: text("method").notNull(),
     /** Which provider implementation holds the intent (`sandbox`, `stripe`). */
@@ -43,7 +61,7 @@ export const payments = pgTable(
     capturedAmount: minor("captured_amount").notNull().default(sql`0`),
     refundedAmount: minor("refunded_amount").notNull().default(sql`0`),
     /** The interface's `price_item`, computed once; the rate used never changes afterwards. */
-    priceItem: jsonb("price_item").$type<Record<string, unknown>>().notNull(),
+    priceItem: jsonb("price_item").$type<PriceItem>().notNull(),
     rate: jsonb("rate").$type<{ num: string; den: string }>().notNull(),
     triggerId: text("trigger_id"),
     triggerDataInput: jsonb("trigger_data_input").$type<Record<string, unknown>>().notNull(),
@@ -59,7 +77,7 @@ export const payments = pgTable(
     paymentTokenSealed: text("payment_token_sealed"),
     nextAction: jsonb("next_action").$type<{ type: string; url: string } | null>(),
     /** The chain step: what was sent (to follow it from any process) and what came back. */
-    sentTransaction: jsonb("sent_transaction").$type<Record<string, unknown> | null>(),
+    sentTransaction: jsonb("sent_transaction").$type<RecordedTransaction | null>(),
     transactionId: text("transaction_id"),
     transactionUrl: text("transaction_url"),
     transactionResponse: jsonb("transaction_response").$type<Record<string, unknown>>().notNull(),

@@ -3,7 +3,6 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import type { prices } from "./tables.ts";
 
 type PriceRow = typeof prices.$inferSelect;
-type Chain = "near" | "evm" | "wax" | "solana";
 
 /** Expired by PATCH (or an auction's end), or because its `expires_at` has passed. */
 export function isExpired(row: PriceRow, now: Date): boolean {
@@ -21,9 +20,9 @@ function common(row: PriceRow, now: Date) {
     name: row.name,
     expired: isExpired(row, now),
     views: row.views,
-    network_type: row.networkType as "mainnet" | "testnet",
+    network_type: row.networkType,
     contract: row.contract,
-    chain: row.chain as Chain | null,
+    chain: row.chain,
     category: row.category as "payment" | "bid" | "auction",
     created_at: row.createdAt.toISOString(),
   };

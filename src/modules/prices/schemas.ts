@@ -1,20 +1,22 @@
 import { Type } from "typebox";
+import { CHAINS, NETWORKS } from "../../platform/chains/adapter.ts";
+import { oneOf } from "../../platform/http/literals.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { PRICE_CATEGORIES, PRICE_TYPES } from "./tables.ts";
 
-const PriceType = Type.Union([Type.Literal("static"), Type.Literal("dynamic")], {
+const PriceType = oneOf(PRICE_TYPES, {
   description: "`static`: a fixed amount; `dynamic`: the payment names its amount, at least this one",
 });
-const NetworkType = Type.Union([Type.Literal("mainnet"), Type.Literal("testnet")], {
+const NetworkType = oneOf(NETWORKS, {
   description:
     "The network a payment's contract call runs on (default: testnet on a sandbox server, else mainnet)",
 });
-const Category = Type.Union([Type.Literal("payment"), Type.Literal("bid"), Type.Literal("auction")], {
+const Category = oneOf(PRICE_CATEGORIES, {
   description: "`payment` (default); `bid` and `auction` are an auction's own two prices",
 });
-const Chain = Type.Union(
-  [Type.Literal("near"), Type.Literal("evm"), Type.Literal("wax"), Type.Literal("solana")],
-  { description: "The chain of what the price sells, as given (informational; null by default)" },
-);
+const Chain = oneOf(CHAINS, {
+  description: "The chain of what the price sells, as given (informational; null by default)",
+});
 const CONTRACT = "The contract of what the price sells, as given (informational; null by default)";
 const KYC_ID = "The seller's KYC record (marketplace apps): the seller paid by this price's payments";
 const TRIGGER_ID = "The trigger a payment of this price runs once paid";

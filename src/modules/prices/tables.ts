@@ -1,5 +1,11 @@
 import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { Chain, Network } from "../../platform/chains/adapter.ts";
 import { apps } from "../apps/tables.ts";
+
+/** `static`: a fixed amount; `dynamic`: the payment names its amount, at least the price's. */
+export const PRICE_TYPES = Object.freeze(["static", "dynamic"] as const);
+/** `payment` for a plain price; an auction owns one `bid` and one `auction` price. */
+export const PRICE_CATEGORIES = Object.freeze(["payment", "bid", "auction"] as const);
 
 export const prices = pgTable(
   "prices",
@@ -8,7 +14,7 @@ export const prices = pgTable(
     appId: text("app_id")
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
-    type: text("type").notNull(),
+    type: text("type").$type<(typeof PRICE_TYPES)[number]>().notNull(),
     // Nullable text without a foreign key for now: the triggers and KYC tables are built in
     // parallel; service.checkLinkedRecords is where their same-app check goes.
     kycId: text("kyc_id"),
@@ -24,10 +30,10 @@ export const prices = pgTable(
     expired: boolean("expired").notNull().default(false),
     expiresAt: timestamp("expires_at", { withTimezone: true }),
     views: integer("views").notNull().default(0),
-    networkType: text("network_type").notNull(),
+    networkType: text("network_type").$type<Network>().notNull(),
     contract: text("contract"),
-    chain: text("chain"),
-    category: text("category").notNull(),
+    chain: text("chain").$type<Chain>(),
+    category: text("category").$type<(typeof PRICE_CATEGORIES)[number]>().notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

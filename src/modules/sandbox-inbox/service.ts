@@ -1,8 +1,7 @@
-import { and, eq, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import type { Keyring } from "../../platform/crypto/keyring.ts";
-import { seal, unsealWithAny } from "../../platform/crypto/sealed.ts";
+import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import type { Database } from "../../platform/db/index.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
@@ -14,12 +13,12 @@ import { sandboxMails } from "./tables.ts";
 
 type MailRow = typeof sandboxMails.$inferSelect;
 
-function present(deps: Pick<Deps, "config">, row: MailRow) {
+function present(deps: Pick<Deps, "custody">, row: MailRow) {
   return {
     id: row.id,
     to: row.recipient,
     subject: row.subject,
-    text: openMailText(deps.config, row),
+    text: openMailText(deps.custody, row),
     app_id: row.appId,
     created_at: row.createdAt.toISOString(),
   };
@@ -81,22 +80,30 @@ export function pruneSandboxMailJob(deps: Pick<Deps, "db" | "config" | "now">): 
   };
 }
 
-/**
- * Re-seals every stored sandbox mail under the current master key, for `npm run rotate-master-key`.
- * Rows already under it, and rows pruned or changed meanwhile, are left alone.
- */
-export async function resealSandboxMails(db: Database, keyring: Keyring): Promise<{ resealed: number }> {
-  let resealed = 0;
-  const rows = await db.select({ id: sandboxMails.id, sealed: sandboxMails.textSealed }).from(sandboxMails);
-  for (const row of rows) {
-    const opened = unsealWithAny(keyring, row.sealed, mailContext(row.id));
-    if (opened.current) continue;
-    const updated = await db
-      .update(sandboxMails)
-      .set({ textSealed: seal(keyring.current.key, opened.plaintext, mailContext(row.id)) })
-      .where(and(eq(sandboxMails.id, row.id), eq(sandboxMails.textSealed, row.sealed)))
-      .returning({ id: sandboxMails.id });
-    resealed += updated.length;
-  }
-  return { resealed };
+function mailTexts(db: Database): SealedColumn {
+  return {
+    async page(after, limit) {
+      const rows = await db
+        .select({ id: sandboxMails.id, sealed: sandboxMails.textSealed })
+        .from(sandboxMails)
+        .where(gt(sandboxMails.id, after))
+        .orderBy(asc(sandboxMails.id))
+        .limit(limit);
+      return rows.map((row) => ({ key: row.id, context: mailContext(row.id), sealed: row.sealed }));
+    },
+    async replace(value, next) {
+      // A mail pruned meanwhile is left alone.
+      const updated = await db
+        .update(sandboxMails)
+        .set({ textSealed: next })
+        .where(and(eq(sandboxMails.id, value.key), eq(sandboxMails.textSealed, value.sealed)))
+        .returning({ id: sandboxMails.id });
+      return updated.length > 0;
+    },
+  };
+}
+
+/** Re-seals every stored sandbox mail under the current master key, for `npm run rotate-master-key`. */
+export async function resealSandboxMails(deps: Pick<Deps, "db" | "custody">): Promise<{ resealed: number }> {
+  return { resealed: await resealColumn(deps.custody, mailTexts(deps.db)) };
 }

@@ -3,10 +3,8 @@ import type { Deps } from "../../deps.ts";
 import {
   ChainError,
   isSigned,
-  type Network,
   type SentTransaction,
   type SolanaCall,
-  type StoredTransaction,
 } from "../../platform/chains/adapter.ts";
 import { buildCreateCollection, buildCreateTree } from "../../platform/chains/solana-compression.ts";
 import { solanaCallFromInstructions, solanaSigner } from "../../platform/chains/solana-tx.ts";
@@ -95,13 +93,13 @@ async function fail(deps: Deps, job: CreationJob, message: string) {
 async function send(deps: Deps, job: CreationJob) {
   const row = await load(deps.db, job);
   if (row?.status !== "pending") return;
-  const recorded = row.sentTransaction as unknown as StoredTransaction | null;
+  const recorded = row.sentTransaction;
   if (recorded && !isSigned(recorded)) {
     // Broadcast and recorded already (this job ran before and died after recording): follow it.
     await deps.db.transaction((tx) => deps.jobs.send<CreationJob>(tx, FOLLOW_CREATION_JOB, job));
     return;
   }
-  const adapter = deps.chains.adapter("solana", row.network as Network);
+  const adapter = deps.chains.adapter("solana", row.network);
   let sent: SentTransaction;
   try {
     let signed = recorded && isSigned(recorded) ? recorded : undefined;
@@ -111,7 +109,7 @@ async function send(deps: Deps, job: CreationJob) {
       const call = await buildCall(job.kind, row, wallet.secret, accountKey);
       signed = await adapter.sign(call, { privateKey: wallet.secret });
       await save(deps.db, job, {
-        sentTransaction: signed as unknown as Record<string, unknown>,
+        sentTransaction: signed,
         updatedAt: deps.now(),
       });
     }
@@ -127,7 +125,7 @@ async function send(deps: Deps, job: CreationJob) {
   }
   await deps.db.transaction(async (tx) => {
     await save(tx, job, {
-      sentTransaction: sent as unknown as Record<string, unknown>,
+      sentTransaction: sent,
       txSignature: sent.transactionId,
       sendAttempts: row.sendAttempts + 1,
       updatedAt: deps.now(),
@@ -139,7 +137,7 @@ async function send(deps: Deps, job: CreationJob) {
 async function follow(deps: Deps, job: CreationJob) {
   const row = await load(deps.db, job);
   if (row?.status !== "pending" || !row.sentTransaction) return;
-  const sent = row.sentTransaction as unknown as SentTransaction;
+  const sent = row.sentTransaction;
   const status = await deps.chains.adapter("solana", sent.network).status(sent);
   await deps.db.transaction(async (tx) => {
     const now = deps.now();

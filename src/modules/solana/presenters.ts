@@ -3,7 +3,7 @@ import type { SolanaCollectionRow, SolanaTreeRow } from "./tables.ts";
 function chainState(row: SolanaTreeRow | SolanaCollectionRow) {
   return {
     tx_signature: row.txSignature,
-    status: row.status as "pending" | "confirmed" | "failed",
+    status: row.status,
     error: row.error,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

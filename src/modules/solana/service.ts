@@ -35,7 +35,7 @@ async function solanaWallet(deps: Deps, actor: Principal, appId: string, walletI
   await requireAppRole(deps.db, actor, appId, action);
   const wallet = await loadWallet(deps.db, appId, walletId);
   if (wallet.type !== "solana") throw notFound("Wallet");
-  return { wallet, network: wallet.testNetwork ? "testnet" : "mainnet" };
+  return { wallet, network: wallet.testNetwork ? ("testnet" as const) : ("mainnet" as const) };
 }
 
 function sealNewAccount(deps: Deps, kind: CreationKind, id: string, secret: string) {

@@ -1,15 +1,19 @@
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { Network, StoredTransaction } from "../../platform/chains/adapter.ts";
 import { apps } from "../apps/tables.ts";
 import { wallets } from "../wallets/tables.ts";
 
 // The state of the on-chain transaction that creates a tree or a collection.
 // pending: not yet sent or not yet final; confirmed: final on chain; failed: refused or dropped.
+export const CREATION_STATUSES = Object.freeze(["pending", "confirmed", "failed"] as const);
+export type CreationStatus = (typeof CREATION_STATUSES)[number];
+
 const chainColumns = () => ({
-  status: text("status").notNull().default("pending"),
+  status: text("status").$type<CreationStatus>().notNull().default("pending"),
   // Empty until the job has sent the transaction.
   txSignature: text("tx_signature").notNull().default(""),
   // The adapter's SentTransaction, so any worker can follow it.
-  sentTransaction: jsonb("sent_transaction").$type<Record<string, unknown>>(),
+  sentTransaction: jsonb("sent_transaction").$type<StoredTransaction>(),
   sendAttempts: integer("send_attempts").notNull().default(0),
   error: text("error"),
   // The new account's secret key (tree account or collection mint), sealed like wallet keys:
@@ -31,7 +35,7 @@ export const solanaTrees = pgTable(
     walletId: text("wallet_id")
       .notNull()
       .references(() => wallets.id, { onDelete: "cascade" }),
-    network: text("network").notNull(),
+    network: text("network").$type<Network>().notNull(),
     address: text("address").notNull(),
     maxDepth: integer("max_depth").notNull(),
     maxBufferSize: integer("max_buffer_size").notNull(),
@@ -53,7 +57,7 @@ export const solanaCollections = pgTable(
     walletId: text("wallet_id")
       .notNull()
       .references(() => wallets.id, { onDelete: "cascade" }),
-    network: text("network").notNull(),
+    network: text("network").$type<Network>().notNull(),
     name: text("name").notNull(),
     symbol: text("symbol").notNull(),
     uri: text("uri").notNull(),

@@ -1,4 +1,4 @@
-import type { Chain } from "../../platform/chains/accounts.ts";
+import type { Chain } from "../../platform/chains/adapter.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import type { Param } from "./params.ts";
 import { RESERVED_NAMES } from "./params.ts";

@@ -1,4 +1,4 @@
-import type { Chain } from "../../platform/chains/accounts.ts";
+import type { Chain } from "../../platform/chains/adapter.ts";
 import { checkParamsInput, parseParams } from "./params.ts";
 import type { RenderPaths } from "./render/args.ts";
 import { type EvmCall, type RenderedEvmCall, renderEvmCall } from "./render/evm.ts";
@@ -14,7 +14,7 @@ export interface RenderableTrigger {
 }
 
 export interface RenderWallet {
-  type: string;
+  type: Chain;
   accountId: string;
   permission: string | null;
 }
@@ -37,7 +37,7 @@ export function renderCall(
   inputPath = "/body/params_data_input",
   callPath = "/call_data",
 ): RenderedCall {
-  const chain = wallet.type as Chain;
+  const chain = wallet.type;
   const params = parseParams(trigger.paramsData, "/params_data");
   const values = checkParamsInput(params, input, inputPath);
   const vars = {

@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { type Chain, normalizeAccount } from "../../platform/chains/accounts.ts";
+import { normalizeAccount } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
@@ -12,7 +12,7 @@ import { prices } from "../prices/tables.ts";
 import { wallets } from "../wallets/tables.ts";
 import { type CallDataInput, prepareCallData } from "./call-data.ts";
 import { exampleInput, parseParams } from "./params.ts";
-import { presentTrigger } from "./presenter.ts";
+import { presentTrigger } from "./presenters.ts";
 import { renderCall } from "./render.ts";
 import { triggers } from "./tables.ts";
 
@@ -49,7 +49,7 @@ async function walletOfApp(tx: Executor, appId: string, walletId: string): Promi
  * the wallet's chain, the custom address, and the example input.
  */
 function validated(wallet: WalletRow, merged: Required<Omit<TriggerInput, "wallet_id" | "name">>) {
-  const chain = wallet.type as Chain;
+  const chain = wallet.type;
   const params = parseParams(merged.params_data, "/body/params_data");
   const callData = prepareCallData(chain, merged.call_data, params, "/body/call_data");
   let customAddress = merged.custom_address;

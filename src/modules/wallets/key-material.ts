@@ -1,4 +1,4 @@
-import type { Chain } from "../../platform/chains/accounts.ts";
+import type { Chain } from "../../platform/chains/adapter.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import { generateEvmKey, importEvmKey } from "./keys/evm.ts";
 import { checkNearAccount, generateNearKey, importNearKey } from "./keys/near.ts";

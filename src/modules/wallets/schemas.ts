@@ -1,4 +1,6 @@
 import { Type } from "typebox";
+import { CHAINS } from "../../platform/chains/adapter.ts";
+import { oneOf } from "../../platform/http/literals.ts";
 import {
   Body,
   exampleOf,
@@ -9,10 +11,7 @@ import {
 } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 
-const ChainType = Type.Union(
-  [Type.Literal("near"), Type.Literal("evm"), Type.Literal("wax"), Type.Literal("solana")],
-  { description: "The wallet's chain" },
-);
+const ChainType = oneOf(CHAINS, { description: "The wallet's chain" });
 
 const NeverAnswered = Type.Null({ description: "Secret: kept encrypted, always answered as null" });
 const common = {

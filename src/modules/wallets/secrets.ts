@@ -1,11 +1,23 @@
-import { and, asc, eq, gt, ne } from "drizzle-orm";
+import { and, asc, eq, gt } from "drizzle-orm";
+import type { AnyPgColumn, PgTable } from "drizzle-orm/pg-core";
 import type { Deps } from "../../deps.ts";
-import type { Chain } from "../../platform/chains/accounts.ts";
-import type { Envelope } from "../../platform/crypto/envelope.ts";
+import type { Chain } from "../../platform/chains/adapter.ts";
+import { type Envelope, envelopeFromText, envelopeToText } from "../../platform/crypto/envelope.ts";
+import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
+import type { Database } from "../../platform/db/index.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { wallets } from "./tables.ts";
 
 type WalletRow = typeof wallets.$inferSelect;
+
+/** A table that keeps a sealed key in the three envelope columns, as `wallets` does. */
+type TextColumn = AnyPgColumn<{ data: string; notNull: true }>;
+type EnvelopeTable = PgTable & {
+  id: TextColumn;
+  secretKeyId: TextColumn;
+  secretWrappedKey: TextColumn;
+  secretCiphertext: TextColumn;
+};
 
 /** Bound into both encryption layers, so a sealed key only opens on the wallet it was made for. */
 export const walletContext = (walletId: string) => `wallet:${walletId}`;
@@ -50,7 +62,7 @@ export async function decryptWalletSecret(
   return {
     walletId: row.id,
     appId: row.appId,
-    type: row.type as Chain,
+    type: row.type,
     networkId: row.networkId,
     testNetwork: row.testNetwork,
     accountId: row.accountId,
@@ -61,35 +73,53 @@ export async function decryptWalletSecret(
 }
 
 /**
- * Re-wraps every wallet's data key under the current master key. Each row is updated only if it
- * still carries the envelope that was read, so a wallet patched meanwhile is not overwritten; it
- * is already under the current key anyway. Safe to run again after an interruption.
+ * The envelope columns of a table (wallets, Solana trees and collections) as one sealed column
+ * for the reseal routine: each row's envelope in its text form, written back only where the row
+ * still carries the wrapped key that was read (a wallet patched meanwhile is already under the
+ * current key).
  */
+export function envelopeColumn(
+  db: Database,
+  table: EnvelopeTable,
+  context: (id: string) => string,
+): SealedColumn {
+  return {
+    async page(after, limit) {
+      const rows = await db
+        .select({
+          id: table.id,
+          secretKeyId: table.secretKeyId,
+          secretWrappedKey: table.secretWrappedKey,
+          secretCiphertext: table.secretCiphertext,
+        })
+        .from(table)
+        .where(gt(table.id, after))
+        .orderBy(asc(table.id))
+        .limit(limit);
+      return rows.map((row) => ({
+        key: row.id,
+        context: context(row.id),
+        sealed: envelopeToText(envelopeOf(row)),
+      }));
+    },
+    async replace(value, next) {
+      const previous = envelopeFromText(value.sealed);
+      const updated = await db
+        .update(table)
+        .set(envelopeColumns(envelopeFromText(next)))
+        .where(and(eq(table.id, value.key), eq(table.secretWrappedKey, previous.wrappedKey)))
+        .returning({ id: table.id });
+      return updated.length > 0;
+    },
+  };
+}
+
+/** Re-wraps every wallet's data key under the current master key (src/platform/crypto/reseal.ts). */
 export async function rewrapWalletSecrets(
   deps: Pick<Deps, "db" | "custody">,
-  batchSize = 200,
+  batchSize?: number,
 ): Promise<{ rewrapped: number }> {
-  const current = deps.custody.keyring.current.id;
-  let rewrapped = 0;
-  let after = "";
-  for (;;) {
-    const rows = await deps.db
-      .select()
-      .from(wallets)
-      .where(and(ne(wallets.secretKeyId, current), gt(wallets.id, after)))
-      .orderBy(asc(wallets.id))
-      .limit(batchSize);
-    if (rows.length === 0) return { rewrapped };
-    for (const row of rows) {
-      const next = deps.custody.rewrap(walletContext(row.id), envelopeOf(row));
-      if (!next) continue;
-      const updated = await deps.db
-        .update(wallets)
-        .set(envelopeColumns(next))
-        .where(and(eq(wallets.id, row.id), eq(wallets.secretWrappedKey, row.secretWrappedKey)))
-        .returning({ id: wallets.id });
-      rewrapped += updated.length;
-    }
-    after = rows[rows.length - 1].id;
-  }
+  return {
+    rewrapped: await resealColumn(deps.custody, envelopeColumn(deps.db, wallets, walletContext), batchSize),
+  };
 }

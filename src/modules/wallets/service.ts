@@ -1,7 +1,7 @@
 import { and, count, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import type { Chain } from "../../platform/chains/accounts.ts";
+import type { Chain } from "../../platform/chains/adapter.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
@@ -10,7 +10,7 @@ import { getApp } from "../apps/service.ts";
 import { requireAppRole } from "../members/access.ts";
 import { triggers } from "../triggers/tables.ts";
 import { keyChange, keyForNewWallet, type WalletDataInput } from "./key-material.ts";
-import { presentWallet } from "./presenter.ts";
+import { presentWallet } from "./presenters.ts";
 import { envelopeColumns, walletContext } from "./secrets.ts";
 import { wallets } from "./tables.ts";
 
@@ -118,7 +118,7 @@ export async function updateWallet(
       .for("update");
     if (!current) throw notFound("Wallet");
     const change = await keyChange(
-      { type: current.type as Chain, accountId: current.accountId, publicKey: current.publicKey },
+      { type: current.type, accountId: current.accountId, publicKey: current.publicKey },
       input.wallet_data,
     );
     const [updated] = await tx

@@ -1,4 +1,5 @@
 import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import type { Chain } from "../../platform/chains/adapter.ts";
 import { apps } from "../apps/tables.ts";
 
 export const wallets = pgTable(
@@ -9,8 +10,7 @@ export const wallets = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
     name: text("name").notNull(),
-    // near, evm, wax or solana.
-    type: text("type").notNull(),
+    type: text("type").$type<Chain>().notNull(),
     // True when the service generated the key; false once key material was imported.
     managed: boolean("managed").notNull(),
     networkId: text("network_id").notNull(),

@@ -1,13 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
 import { newId } from "../../platform/ids.ts";
+import { previousSecretContext, secretContext } from "./rotation.ts";
 import { type SendResult, send } from "./send.ts";
 import { signatureHeader } from "./signing.ts";
 import { vetUrl } from "./ssrf.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
 
-type DeliverDeps = Pick<Deps, "db" | "config" | "now">;
+type DeliverDeps = Pick<Deps, "db" | "config" | "custody" | "now">;
 
 /** The body every attempt of an event sends: the same bytes each time, so receivers can dedupe. */
 function eventBody(event: typeof webhookEvents.$inferSelect): string {
@@ -22,14 +22,13 @@ function eventBody(event: typeof webhookEvents.$inferSelect): string {
 
 function signingSecrets(deps: DeliverDeps, endpoint: typeof webhookEndpoints.$inferSelect): string[] {
   // Any key of the ring: between a restart with a new master key and the re-seal, deliveries go on.
-  const keys = sealingKeys(deps.config);
-  const secrets = [unsealWithAny(keys, endpoint.secretSealed, endpoint.id).plaintext];
+  const secrets = [deps.custody.openText(secretContext(endpoint.id), endpoint.secretSealed)];
   if (
     endpoint.previousSecretSealed &&
     endpoint.previousSecretExpiresAt &&
     endpoint.previousSecretExpiresAt > deps.now()
   ) {
-    secrets.push(unsealWithAny(keys, endpoint.previousSecretSealed, `${endpoint.id}:previous`).plaintext);
+    secrets.push(deps.custody.openText(previousSecretContext(endpoint.id), endpoint.previousSecretSealed));
   }
   return secrets;
 }

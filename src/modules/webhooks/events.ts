@@ -6,6 +6,19 @@ import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
 
+/*
+ * Two ways to emit an event, as there are two ways to send a job (`jobs.send` and `jobs.sendPart`,
+ * src/platform/jobs/index.ts), and the same rule picks between them:
+ * - `emitEvent` (with `jobs.send`) inside a Drizzle transaction: the usual way. It reads the app's
+ *   endpoints itself and writes the event, its deliveries and their pg-boss jobs as statements of
+ *   the caller's transaction. Every state change but the payment create uses it.
+ * - `eventParts` (with `jobs.sendPart`) when the whole change is one hand-written statement run
+ *   by `statementRunner` (only the payment create, the hottest write: one round trip, no
+ *   transaction): it answers the same rows as `WITH` parts of that statement, the jobs going to the
+ *   outbox that the relay moves into pg-boss, and the caller has read the endpoints already.
+ * Both decide their rows in `eventRows`, so an event is the same whichever way it was written.
+ */
+
 export interface EmittedEvent {
   appId: string;
   type: EventType;

@@ -22,7 +22,7 @@ export function presentDelivery(row: DeliveryRow, event: EventRow, attempts: Att
     id: row.id,
     endpoint_id: row.endpointId,
     event: { id: event.id, type: event.type, created_at: event.createdAt.toISOString() },
-    status: row.status as "pending" | "retrying" | "succeeded" | "failed",
+    status: row.status,
     attempt_count: row.attemptCount,
     replay_of: row.replayOf,
     delivered_at: row.deliveredAt?.toISOString() ?? null,

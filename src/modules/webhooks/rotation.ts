@@ -1,41 +1,45 @@
-import { eq } from "drizzle-orm";
-import type { Keyring } from "../../platform/crypto/keyring.ts";
-import { seal, unsealWithAny } from "../../platform/crypto/sealed.ts";
-import type { Database } from "../../platform/db/index.ts";
+import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import { webhookEndpoints } from "./tables.ts";
 
-function openWithAny(keyring: Keyring, sealed: string, context: string) {
-  const { plaintext, current } = unsealWithAny(keyring, sealed, context);
-  return { secret: plaintext, current };
+/** Bound into each sealed signing secret: the current one to its endpoint, the former one apart. */
+export const secretContext = (endpointId: string) => endpointId;
+export const previousSecretContext = (endpointId: string) => `${endpointId}:previous`;
+
+function secretColumn(db: Deps["db"], which: "secretSealed" | "previousSecretSealed"): SealedColumn {
+  const column = webhookEndpoints[which];
+  const context = which === "secretSealed" ? secretContext : previousSecretContext;
+  return {
+    async page(after, limit) {
+      const rows = await db
+        .select({ id: webhookEndpoints.id, sealed: column })
+        .from(webhookEndpoints)
+        .where(and(gt(webhookEndpoints.id, after), isNotNull(column)))
+        .orderBy(asc(webhookEndpoints.id))
+        .limit(limit);
+      return rows.map((row) => ({ key: row.id, context: context(row.id), sealed: row.sealed! }));
+    },
+    async replace(value, next) {
+      // Only if unchanged since read: a secret rotated meanwhile is already sealed under the current key.
+      const updated = await db
+        .update(webhookEndpoints)
+        .set({ [which]: next })
+        .where(and(eq(webhookEndpoints.id, value.key), eq(column, value.sealed)))
+        .returning({ id: webhookEndpoints.id });
+      return updated.length > 0;
+    },
+  };
 }
 
 /**
- * Webhook signing secrets are sealed directly with the master key (src/platform/crypto/sealed.ts,
- * no key id), so rotating the master key re-seals them under the current key. Called by
- * `npm run rotate-master-key` with the wallets' re-wrap; rows already under the current key are left alone.
+ * Re-seals every webhook signing secret (the current one and, during a rotation's grace period,
+ * the previous one) under the current master key, for `npm run rotate-master-key`; counts secrets.
  */
-export async function resealWebhookSecrets(db: Database, keyring: Keyring): Promise<{ resealed: number }> {
-  let resealed = 0;
-  const rows = await db.select().from(webhookEndpoints);
-  for (const row of rows) {
-    const secret = openWithAny(keyring, row.secretSealed, row.id);
-    const previous = row.previousSecretSealed
-      ? openWithAny(keyring, row.previousSecretSealed, `${row.id}:previous`)
-      : undefined;
-    if (secret.current && (previous?.current ?? true)) continue;
-    const key = keyring.current.key;
-    const updated = await db
-      .update(webhookEndpoints)
-      .set({
-        secretSealed: seal(key, secret.secret, row.id),
-        previousSecretSealed: previous
-          ? seal(key, previous.secret, `${row.id}:previous`)
-          : row.previousSecretSealed,
-      })
-      // Only if unchanged since read: a secret rotated meanwhile is already sealed under the current key.
-      .where(eq(webhookEndpoints.secretSealed, row.secretSealed))
-      .returning({ id: webhookEndpoints.id });
-    resealed += updated.length;
-  }
-  return { resealed };
+export async function resealWebhookSecrets(
+  deps: Pick<Deps, "db" | "custody">,
+): Promise<{ resealed: number }> {
+  const current = await resealColumn(deps.custody, secretColumn(deps.db, "secretSealed"));
+  const previous = await resealColumn(deps.custody, secretColumn(deps.db, "previousSecretSealed"));
+  return { resealed: current + previous };
 }

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { oneOf } from "../../platform/http/literals.ts";
 import {
   Body,
   exampleOf,
@@ -8,6 +9,7 @@ import {
   withExamples,
 } from "../../platform/http/schemas.ts";
 import { EVENT_TYPES } from "./event-types.ts";
+import { DELIVERY_STATUSES } from "./tables.ts";
 
 export const Endpoint = Type.Object(
   {
@@ -59,13 +61,10 @@ export const Delivery = Type.Object(
       },
       { description: "The event delivered" },
     ),
-    status: Type.Union(
-      [Type.Literal("pending"), Type.Literal("retrying"), Type.Literal("succeeded"), Type.Literal("failed")],
-      {
-        description:
-          "`pending` before the first attempt; `retrying` after a failed one; `failed` after the last",
-      },
-    ),
+    status: oneOf(DELIVERY_STATUSES, {
+      description:
+        "`pending` before the first attempt; `retrying` after a failed one; `failed` after the last",
+    }),
     attempt_count: Type.Integer({ description: "Attempts made so far" }),
     replay_of: Nullable(Type.String({ description: "The delivery this one replays" })),
     delivered_at: Nullable(

@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { masterKeyOf, seal, sealingKeys, unsealWithAny } from "../../platform/crypto/sealed.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
@@ -9,6 +8,7 @@ import { requireAppRole } from "../members/access.ts";
 import { isKnownPattern } from "./event-types.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
 import { presentDelivery, presentEndpoint } from "./presenters.ts";
+import { previousSecretContext, secretContext } from "./rotation.ts";
 import { newSigningSecret } from "./signing.ts";
 import { vetUrl } from "./ssrf.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
@@ -48,7 +48,7 @@ export async function createEndpoint(
       appId,
       url: body.url,
       events: body.events,
-      secretSealed: seal(masterKeyOf(deps.config), secret, id),
+      secretSealed: deps.custody.sealText(secretContext(id), secret),
       createdAt: deps.now(),
       updatedAt: deps.now(),
     })
@@ -97,8 +97,6 @@ export async function deleteEndpoint(deps: Deps, actor: Principal, appId: string
 export async function rotateSecret(deps: Deps, actor: Principal, appId: string, id: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const secret = newSigningSecret();
-  const keys = sealingKeys(deps.config);
-  const key = keys.current.key;
   const row = await deps.db.transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -106,12 +104,12 @@ export async function rotateSecret(deps: Deps, actor: Principal, appId: string, 
       .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)))
       .for("update");
     if (!current) throw notFound("Webhook endpoint");
-    const previous = unsealWithAny(keys, current.secretSealed, id).plaintext;
+    const previous = deps.custody.openText(secretContext(id), current.secretSealed);
     const [updated] = await tx
       .update(webhookEndpoints)
       .set({
-        secretSealed: seal(key, secret, id),
-        previousSecretSealed: seal(key, previous, `${id}:previous`),
+        secretSealed: deps.custody.sealText(secretContext(id), secret),
+        previousSecretSealed: deps.custody.sealText(previousSecretContext(id), previous),
         previousSecretExpiresAt: new Date(deps.now().getTime() + ROTATION_GRACE_MS),
         updatedAt: deps.now(),
       })

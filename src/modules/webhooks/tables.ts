@@ -1,6 +1,9 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { apps } from "../apps/tables.ts";
 
+export const DELIVERY_STATUSES = Object.freeze(["pending", "retrying", "succeeded", "failed"] as const);
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
 export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
@@ -53,7 +56,7 @@ export const webhookDeliveries = pgTable(
       .notNull()
       .references(() => webhookEvents.id, { onDelete: "cascade" }),
     // pending -> succeeded | retrying -> … -> failed
-    status: text("status").notNull().default("pending"),
+    status: text("status").$type<DeliveryStatus>().notNull().default("pending"),
     attemptCount: integer("attempt_count").notNull().default(0),
     // Set when this delivery is a replay of another.
     replayOf: text("replay_of"),

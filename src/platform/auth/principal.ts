@@ -3,7 +3,9 @@ export type Principal =
   | { kind: "user"; userId: string; sessionId: string }
   | { kind: "api_key"; appId: string; keyId: string };
 
-export type Role = "owner" | "developer";
+/** What a member can be in an app; what each may do is `ALLOWED` below. */
+export const ROLES = Object.freeze(["owner", "developer"] as const);
+export type Role = (typeof ROLES)[number];
 
 export type Action = "view" | "edit" | "delete" | "manage_members";
 

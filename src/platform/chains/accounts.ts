@@ -1,9 +1,7 @@
 import { isAddress as isSolanaAddress } from "@solana/kit";
 import { getAddress, isAddress as isEvmAddressLike } from "viem";
 
-/** The four chains a wallet or trigger can be on. */
-export const CHAINS = ["near", "evm", "wax", "solana"] as const;
-export type Chain = (typeof CHAINS)[number];
+import type { Chain } from "./adapter.ts";
 
 /**
  * An EVM address, checksummed (EIP-55) or all one case; a mixed-case address with a wrong

@@ -4,7 +4,8 @@
  * Everything here is plain data so a sent transaction can be stored and followed by any process.
  */
 
-export const CHAINS = Object.freeze(["evm", "solana", "near", "wax"] as const);
+/** The four chains a wallet, trigger or price can be on, in the interface's order. */
+export const CHAINS = Object.freeze(["near", "evm", "wax", "solana"] as const);
 export type Chain = (typeof CHAINS)[number];
 
 export const NETWORKS = Object.freeze(["mainnet", "testnet"] as const);

@@ -99,3 +99,23 @@ export function rewrap(keyring: Keyring, context: string, envelope: Envelope): E
     dataKey.fill(0);
   }
 }
+
+// The one-column form of an envelope, for tables that keep a sealed value in a single text column
+// (webhook secrets, KYC tokens, payment tokens, sandbox mails): `e1:<keyId>:<wrappedKey>:<ciphertext>`.
+// Neither the key id (`mk_` + hex) nor the `v1.` + base64 parts can hold a colon.
+const TEXT_PREFIX = "e1:";
+
+export function isEnvelopeText(sealed: string): boolean {
+  return sealed.startsWith(TEXT_PREFIX);
+}
+
+export function envelopeToText(envelope: Envelope): string {
+  return `${TEXT_PREFIX}${envelope.keyId}:${envelope.wrappedKey}:${envelope.ciphertext}`;
+}
+
+export function envelopeFromText(sealed: string): Envelope {
+  const parts = sealed.slice(TEXT_PREFIX.length).split(":");
+  if (!isEnvelopeText(sealed) || parts.length !== 3) throw new CustodyError("Not a sealed envelope");
+  const [keyId, wrappedKey, ciphertext] = parts;
+  return { keyId, wrappedKey, ciphertext };
+}

@@ -30,8 +30,8 @@ export function toMasterKey(key: Buffer): MasterKey {
   return { id, key };
 }
 
-// The embedded default shares `master.key` with src/platform/crypto/sealed.ts, so the service has
-// one master key whichever module seals; former keys live beside it until re-wrapped.
+// The embedded default: one master key for every sealed secret (custody.ts); former keys live
+// beside it until re-wrapped.
 const KEY_FILE = "master.key";
 export const PREVIOUS_KEYS_FILE = "master.key.previous";
 

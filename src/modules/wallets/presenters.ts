@@ -1,4 +1,3 @@
-import type { Chain } from "../../platform/chains/accounts.ts";
 import type { getApp } from "../apps/service.ts";
 import type { wallets } from "./tables.ts";
 
@@ -8,7 +7,7 @@ type AppView = Awaited<ReturnType<typeof getApp>>;
 /** The chain object of `wallet_data`; every secret field is null, whatever is stored. */
 function chainData(row: WalletRow) {
   const common = { network_id: row.networkId, account_id: row.accountId, test_network: row.testNetwork };
-  switch (row.type as Chain) {
+  switch (row.type) {
     case "near":
       return { near: { ...common, phrase_or_key: null } };
     case "evm":
@@ -31,7 +30,7 @@ export function presentWallet(row: WalletRow, app: AppView) {
   return {
     id: row.id,
     name: row.name,
-    type: row.type as Chain,
+    type: row.type,
     managed: row.managed,
     wallet_data: { near: null, evm: null, wax: null, solana: null, ...chainData(row) },
     app,

@@ -1,5 +1,5 @@
 import type { getApp } from "../apps/service.ts";
-import { presentWallet } from "../wallets/presenter.ts";
+import { presentWallet } from "../wallets/presenters.ts";
 import type { wallets } from "../wallets/tables.ts";
 import type { triggers } from "./tables.ts";
 

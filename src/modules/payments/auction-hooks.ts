@@ -1,0 +1,36 @@
+import { eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Tx } from "../../platform/db/index.ts";
+import { AppError } from "../../platform/http/errors.ts";
+import { EXECUTE_JOB, REFUND_JOB, RELEASE_HOLD_JOB } from "./job-names.ts";
+import { transition } from "./lifecycle.ts";
+import { payments } from "./tables.ts";
+
+// What the auctions module asks of the payments behind its bids, inside its own transaction.
+
+/**
+ * For payments opened with `defer_execution` (auction bids): run the contract call and capture a
+ * held payment now. Sent inside the caller's transaction, so it commits with the caller's change.
+ */
+export async function executePayment(deps: Deps, tx: Tx, paymentId: string) {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  if (payment?.status !== "hold") {
+    throw new AppError("invalid_state_transition", "Only a held payment can be executed");
+  }
+  await deps.jobs.send(tx, EXECUTE_JOB, { paymentId });
+}
+
+/** Releases a held (or still pending) payment inside the caller's transaction: an outbid bid. */
+export async function releasePayment(deps: Deps, tx: Tx, paymentId: string, reason: string) {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
+  if (!payment || (payment.status !== "hold" && payment.status !== "pending")) return payment;
+  if (payment.capturedAmount > 0n) {
+    const refunded = await transition(deps, tx, payment, "failed-captured", { actor: "system", reason });
+    await deps.jobs.send(tx, REFUND_JOB, { paymentId });
+    return transition(deps, tx, refunded, "refunded", { actor: "system", reason });
+  }
+  const held = payment.status === "hold" || payment.intentId !== null;
+  const moved = await transition(deps, tx, payment, "cancelled", { actor: "system", reason });
+  if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId });
+  return moved;
+}

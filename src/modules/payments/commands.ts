@@ -1,0 +1,187 @@
+import { eq } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import type { Tx } from "../../platform/db/index.ts";
+import { AppError } from "../../platform/http/errors.ts";
+import { requireAppRole } from "../members/access.ts";
+import { isExpired } from "../prices/presenters.ts";
+import { prices } from "../prices/tables.ts";
+import { actorName } from "./create.ts";
+import {
+  AUTHORIZE_JOB,
+  type AuthorizeJob,
+  EXECUTE_JOB,
+  REFUND_JOB,
+  RELEASE_HOLD_JOB,
+  SETTLE_JOB,
+} from "./job-names.ts";
+import { type PaymentRow, transition } from "./lifecycle.ts";
+import { paymentMethodFor } from "./payment-methods.ts";
+import { loadPayment, present } from "./reads.ts";
+import { payments } from "./tables.ts";
+
+// What the app (and the shopper's page) can ask of an open payment: confirm, cancel, refund,
+// retry a failed step. Each is one transaction on the locked payment, its jobs committed with it.
+
+export interface ConfirmInput {
+  payment_method:
+    | { type: "card"; number: string; exp_month: number; exp_year: number; cvc: string }
+    | { type: "us_bank_account"; routing_number: string; account_number: string; account_holder_name: string }
+    | { type: "token"; id: string };
+  return_url?: string;
+}
+
+/**
+ * Asks the provider to authorise (card) or debit (bank) the payment, as a job committed with the
+ * request: the answer is the payment, still `pending`, which moves on as the job runs. A payment
+ * whose price has expired since it was opened is cancelled instead, and the answer is 409.
+ */
+export async function requestAuthorization(
+  deps: Deps,
+  actor: Principal | "shopper",
+  payment: PaymentRow,
+  input: ConfirmInput,
+  mandate: { ipAddress: string; userAgent: string },
+  idempotencyKey?: string,
+) {
+  // Only a payment method id is stored or queued from here on: never card or account numbers.
+  const method = await paymentMethodFor(deps, payment, input.payment_method);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+    // The same confirm again (same Idempotency-Key) after its answer was lost: it did its work.
+    if (idempotencyKey && locked.confirmKey === idempotencyKey && locked.authState !== "none") {
+      return { updated: locked };
+    }
+    if (locked.status !== "pending" || locked.authState !== "none") {
+      throw new AppError("invalid_state_transition", "This payment is already being paid or is not pending");
+    }
+    const [price] = await tx.select().from(prices).where(eq(prices.id, locked.priceId));
+    if (!price || isExpired(price, deps.now())) {
+      // It can never be paid now: cancelled (nothing was charged) and its provider intent released,
+      // committed before the 409 answers.
+      await transition(deps, tx, locked, "cancelled", {
+        actor: actorName(actor),
+        reason: "the price expired before the payment was confirmed",
+      });
+      await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: locked.id });
+      return { expired: true as const };
+    }
+    const attempt = locked.confirmAttempts + 1;
+    const [updated] = await tx
+      .update(payments)
+      .set({
+        authState: "requested",
+        confirmAttempts: attempt,
+        confirmKey: idempotencyKey ?? null,
+        updatedAt: deps.now(),
+      })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, {
+      paymentId: payment.id,
+      attempt,
+      method,
+      returnUrl: input.return_url ?? null,
+      mandate,
+      actor: actorName(actor),
+    });
+    return { updated };
+  });
+  if ("expired" in outcome) {
+    throw new AppError("conflict", "This price has expired: the payment cannot be paid and is now cancelled");
+  }
+  return outcome.updated;
+}
+
+export async function confirmPayment(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  paymentId: string,
+  input: ConfirmInput,
+  mandate: { ipAddress: string; userAgent: string },
+  idempotencyKey?: string,
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const payment = await loadPayment(deps.db, appId, paymentId);
+  return present(
+    deps,
+    actor,
+    await requestAuthorization(deps, actor, payment, input, mandate, idempotencyKey),
+  );
+}
+
+/** Runs `change` on the locked payment inside a transaction; jobs it sends commit with it. */
+async function withLockedPayment(
+  deps: Deps,
+  appId: string,
+  paymentId: string,
+  change: (tx: Tx, payment: PaymentRow) => Promise<PaymentRow>,
+) {
+  return deps.db.transaction(async (tx) => change(tx, await loadPayment(tx, appId, paymentId, true)));
+}
+
+export async function cancelPayment(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  paymentId: string,
+  reason?: string,
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
+    if (payment.status === "hold" && payment.capturedAmount > 0n) {
+      throw new AppError(
+        "invalid_state_transition",
+        "The bank debit is already collected: refund it instead",
+      );
+    }
+    if (payment.status === "pending" && payment.authState !== "none") {
+      throw new AppError(
+        "invalid_state_transition",
+        "The payment is being authorised; cancel it once it is on hold",
+      );
+    }
+    const held = payment.status === "hold";
+    const moved = await transition(deps, tx, payment, "cancelled", {
+      actor: actorName(actor),
+      reason: reason ?? "cancelled by the app",
+    });
+    if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: payment.id });
+    return moved;
+  });
+  return present(deps, actor, row);
+}
+
+export async function refundPayment(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  paymentId: string,
+  reason?: string,
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
+    const moved = await transition(deps, tx, payment, "refunded", {
+      actor: actorName(actor),
+      reason: reason ?? "refunded by the app",
+    });
+    await deps.jobs.send(tx, REFUND_JOB, { paymentId: payment.id });
+    return moved;
+  });
+  return present(deps, actor, row);
+}
+
+/** Tries the failed step again: the chain call after `failed-captured`, the transfers after `failed-transfers`. */
+export async function retryPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
+    const status = payment.status;
+    if (status === "failed-transfers") await deps.jobs.send(tx, SETTLE_JOB, { paymentId: payment.id });
+    else if (status === "failed-captured")
+      await deps.jobs.send(tx, EXECUTE_JOB, { paymentId: payment.id, retry: true });
+    else throw new AppError("invalid_state_transition", `A ${status} payment has no failed step to retry`);
+    return payment;
+  });
+  return present(deps, actor, row);
+}

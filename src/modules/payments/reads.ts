@@ -1,0 +1,99 @@
+import { and, eq, type SQL } from "drizzle-orm";
+import type { Deps } from "../../deps.ts";
+import type { Principal } from "../../platform/auth/principal.ts";
+import { hashToken } from "../../platform/auth/secrets.ts";
+import type { Tx } from "../../platform/db/index.ts";
+import { notFound } from "../../platform/http/errors.ts";
+import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { getApp } from "../apps/service.ts";
+import { requireAppRole } from "../members/access.ts";
+import { prices } from "../prices/tables.ts";
+import type { PaymentRow } from "./lifecycle.ts";
+import { openPaymentToken } from "./payment-token.ts";
+import { presentPayment } from "./presenters.ts";
+import { type PaymentStatus, payments } from "./tables.ts";
+
+// Reading payments: one, a page of them, and the one a shopper's page token names.
+
+/** A payment as the app's own credentials read it: with its payment token. */
+export async function present(deps: Deps, actor: Principal, row: PaymentRow) {
+  const [app, [price]] = await Promise.all([
+    getApp(deps, actor, row.appId),
+    deps.db.select().from(prices).where(eq(prices.id, row.priceId)),
+  ]);
+  return presentPayment(row, {
+    app,
+    price,
+    now: deps.now(),
+    paymentToken: openPaymentToken(deps.custody, row),
+  });
+}
+
+export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId: string, lock = false) {
+  const query = db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.appId, appId), eq(payments.id, paymentId)));
+  const [row] = lock ? await query.for("update") : await query;
+  if (!row) throw notFound("Payment");
+  return row;
+}
+
+export async function getPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  return present(deps, actor, await loadPayment(deps.db, appId, paymentId));
+}
+
+export async function listPayments(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  page: Page,
+  filters: { status?: PaymentStatus; price_id?: string },
+) {
+  await requireAppRole(deps.db, actor, appId, "view");
+  const conditions: SQL[] = [eq(payments.appId, appId)];
+  if (filters.status) conditions.push(eq(payments.status, filters.status));
+  if (filters.price_id) conditions.push(eq(payments.priceId, filters.price_id));
+  const where = and(...conditions);
+  const window = await pageWindow(deps.db, page, {
+    table: payments,
+    createdAt: payments.createdAt,
+    id: payments.id,
+    scope: eq(payments.appId, appId),
+    newestFirst: true,
+  });
+  const [fetched, total, app] = await Promise.all([
+    deps.db
+      .select({ payment: payments, price: prices })
+      .from(payments)
+      .innerJoin(prices, eq(prices.id, payments.priceId))
+      .where(and(where, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, payments, where),
+    getApp(deps, actor, appId),
+  ]);
+  const { rows, neighbours } = window.finish(fetched, (r) => r.payment.id);
+  const now = deps.now();
+  const items = rows.map((r) =>
+    presentPayment(r.payment, {
+      app,
+      price: r.price,
+      now,
+      paymentToken: openPaymentToken(deps.custody, r.payment),
+    }),
+  );
+  return { items, total, neighbours };
+}
+
+/** The payment a shopper's page token names, or 404. */
+export async function paymentByToken(deps: Deps, token: string) {
+  const [row] = await deps.db
+    .select()
+    .from(payments)
+    .where(eq(payments.paymentTokenHash, hashToken(token)));
+  if (!row) throw notFound("Payment");
+  return row;
+}

@@ -1,0 +1,51 @@
+import { after, before } from "node:test";
+import type { BuildOptions } from "../../src/app.ts";
+import { buildTestApp, type TestApp } from "./app.ts";
+import { tenantFixture } from "./http.ts";
+import { apiKeyOf } from "./prices.ts";
+
+export type Tenants = Awaited<ReturnType<typeof tenantFixture>>;
+
+export interface AppFixture {
+  /** The app, built on the suite's engine (test/helpers/app.ts). */
+  readonly t: TestApp;
+  /** An owner with an app, a developer member of it, and an outsider with an app of their own. */
+  readonly f: Tenants;
+  /** An API key of the owner's app, made on first use (so files that count keys see only theirs). */
+  key(): Promise<string>;
+}
+
+/**
+ * The set-up most test files share, as fastify/demo's `build(t)`: the app is built before the
+ * file's tests with its tenants (`tenantFixture`) and closed after them. Call it at the top of the
+ * file; read `fx.t` and `fx.f` inside tests and hooks, once the file's `before` has run.
+ */
+export function useTestApp(
+  env: Record<string, string> = {},
+  options: Pick<BuildOptions, "spanExporter"> = {},
+): AppFixture {
+  let t: TestApp | undefined;
+  let f: Tenants | undefined;
+  let key: Promise<string> | undefined;
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("useTestApp: read the fixture inside a test or hook");
+    return value;
+  };
+  before(async () => {
+    t = await buildTestApp(env, options);
+    f = await tenantFixture(t);
+  });
+  after(async () => t?.close());
+  return {
+    get t() {
+      return ready(t);
+    },
+    get f() {
+      return ready(f);
+    },
+    key() {
+      key ??= apiKeyOf(ready(t), ready(f).owner.token, ready(f).app.id);
+      return key;
+    },
+  };
+}
