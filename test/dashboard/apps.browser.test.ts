@@ -123,6 +123,8 @@ test("sign out, sign in at 390 px, and delete the app behind a confirmation", as
   await narrow.page.getByRole("button", { name: "Delete app" }).click();
   const dialog = narrow.page.getByRole("dialog", { name: "Delete Renamed shop?" });
   await dialog.getByRole("button", { name: "Cancel" }).click();
+  // Gone before the page's own "Delete app" is clicked again: while it closes, its button shares the name.
+  await dialog.waitFor({ state: "hidden" });
   assert.equal((await appOnApi(appId)).status, 200, "cancel keeps the app");
   await narrow.page.getByRole("button", { name: "Delete app" }).click();
   await dialog.getByRole("button", { name: "Delete app" }).click();
