@@ -18,6 +18,9 @@ const TONE: Record<Delivery["status"], Tone> = {
 /** A delivery still being tried changes on its own: read the log again until none is. */
 const POLL_MS = 2000;
 
+/** How often the newest page of the log is read again when nothing is under way. */
+const NEWEST_PAGE_POLL_MS = 5000;
+
 /** The query key of an endpoint's delivery log (every page of it). */
 export const deliveriesKey = (appId: string, endpointId: string) => ["webhook-deliveries", appId, endpointId];
 
@@ -31,12 +34,15 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
     queryFn: () =>
       client.webhooks.listDeliveries(appId, endpoint.id, { limit: 20 }).page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
-    refetchInterval: (query) =>
-      query.state.data?.data.some(
+    // Quickly while a delivery is under way; on the newest page, now and then otherwise, so that
+    // deliveries of events that happen while the log is open appear without a reload.
+    refetchInterval: (query) => {
+      const underWay = query.state.data?.data.some(
         (delivery) => delivery.status === "pending" || delivery.status === "retrying",
-      )
-        ? POLL_MS
-        : false,
+      );
+      if (underWay) return POLL_MS;
+      return pages.cursor === undefined ? NEWEST_PAGE_POLL_MS : false;
+    },
   });
   const queryClient = useQueryClient();
   const sendTest = useMutation({
