@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { oneOf } from "../../platform/http/literals.ts";
-import { ListQuery, listResponse, pageOf, setListHeaders } from "../../platform/http/pagination.ts";
+import { listRoute } from "../../platform/http/routes.ts";
 import { nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { listPaymentEvents } from "./payment-events.ts";
@@ -47,29 +47,18 @@ nameSchemas({ PaymentEvent });
 
 /** `GET /payments/{app_id}/{payment_id}/events`: a payment's timeline (docs/payments.md). */
 export async function paymentEventRoutes(app: Server, deps: Deps) {
-  app.get(
+  listRoute(
+    app,
     "/payments/:app_id/:payment_id/events",
     {
-      schema: {
-        operationId: "listPaymentEvents",
-        tags: ["payments"],
-        summary: "The payment's status changes, oldest first: who moved it, when and why",
-        params: PaymentParams,
-        querystring: ListQuery,
-        response: { 200: listResponse(PaymentEvent, "Status changes, oldest first") },
-      },
+      operationId: "listPaymentEvents",
+      tags: ["payments"],
+      summary: "The payment's status changes, oldest first: who moved it, when and why",
+      params: PaymentParams,
+      item: PaymentEvent,
+      answer: "Status changes, oldest first",
     },
-    async (request, reply) => {
-      const page = pageOf(request.query);
-      const { items, total, neighbours } = await listPaymentEvents(
-        deps,
-        request.actor,
-        request.params.app_id,
-        request.params.payment_id,
-        page,
-      );
-      setListHeaders(request, reply, page, total, neighbours);
-      return items;
-    },
+    (request, page) =>
+      listPaymentEvents(deps, request.actor, request.params.app_id, request.params.payment_id, page),
   );
 }
