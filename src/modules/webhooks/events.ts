@@ -41,8 +41,17 @@ function eventRows(
   }
   const subscribed = endpoints.filter((endpoint) => matches(endpoint.events, event.type));
   if (subscribed.length === 0) return undefined;
+  return rowsFor(event, subscribed, now);
+}
+
+/** The event's row and one delivery row for each of `endpoints`, whatever they subscribe to. */
+function rowsFor(
+  event: { appId: string; type: string; data: Record<string, unknown> },
+  endpoints: readonly { id: string }[],
+  now: Date,
+) {
   const row = { id: newId("evt"), appId: event.appId, type: event.type, data: event.data, createdAt: now };
-  const deliveries = subscribed.map((endpoint) => ({
+  const deliveries = endpoints.map((endpoint) => ({
     id: newId("whd"),
     appId: event.appId,
     endpointId: endpoint.id,
@@ -51,6 +60,31 @@ function eventRows(
     updatedAt: now,
   }));
   return { row, deliveries };
+}
+
+/** Writes an event's rows and one delivery job per delivery, in the caller's transaction. */
+async function writeRows(deps: Pick<Deps, "jobs">, tx: Tx, rows: ReturnType<typeof rowsFor>) {
+  const [event] = await tx.insert(webhookEvents).values(rows.row).returning();
+  const deliveries = [];
+  for (const delivery of rows.deliveries) {
+    const [written] = await tx.insert(webhookDeliveries).values(delivery).returning();
+    deliveries.push(written);
+    await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id });
+  }
+  return { event, deliveries };
+}
+
+/**
+ * An event sent to the given endpoints only, whatever they subscribe to (the `webhook.test` event
+ * an integrator asks for): the same rows and jobs as any event, in the caller's transaction.
+ */
+export function sendEventTo(
+  deps: Pick<Deps, "jobs" | "now">,
+  tx: Tx,
+  event: { appId: string; type: string; data: Record<string, unknown> },
+  endpoints: readonly { id: string }[],
+) {
+  return writeRows(deps, tx, rowsFor(event, endpoints, deps.now()));
 }
 
 /**
@@ -66,11 +100,7 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
     .where(eq(webhookEndpoints.appId, event.appId));
   const rows = eventRows(event, endpoints, deps.now());
   if (!rows) return { eventId: null, deliveryIds: [] as string[] };
-  await tx.insert(webhookEvents).values(rows.row);
-  for (const delivery of rows.deliveries) {
-    await tx.insert(webhookDeliveries).values(delivery);
-    await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id });
-  }
+  await writeRows(deps, tx, rows);
   return { eventId: rows.row.id, deliveryIds: rows.deliveries.map((d) => d.id) };
 }
 

@@ -2,12 +2,11 @@ import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { notFound } from "../../platform/http/errors.ts";
-import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../members/access.ts";
 import { TEST_EVENT_TYPE } from "./event-types.ts";
-import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
+import { sendEventTo } from "./events.ts";
 import { presentDelivery } from "./presenters.ts";
-import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
+import { webhookEndpoints } from "./tables.ts";
 
 /**
  * Sends a `webhook.test` event to one endpoint, whatever it subscribes to, so an integrator can
@@ -17,35 +16,23 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts"
  */
 export async function sendTestEvent(deps: Deps, actor: Principal, appId: string, endpointId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const now = deps.now();
   const { event, delivery } = await deps.db.transaction(async (tx) => {
     const [endpoint] = await tx
       .select({ id: webhookEndpoints.id })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, endpointId)));
     if (!endpoint) throw notFound("Webhook endpoint");
-    const [event] = await tx
-      .insert(webhookEvents)
-      .values({
-        id: newId("evt"),
+    const { event, deliveries } = await sendEventTo(
+      deps,
+      tx,
+      {
         appId,
         type: TEST_EVENT_TYPE,
         data: { endpoint_id: endpoint.id, message: "A test event: this endpoint receives deliveries" },
-        createdAt: now,
-      })
-      .returning();
-    const [delivery] = await tx
-      .insert(webhookDeliveries)
-      .values({
-        id: newId("whd"),
-        appId,
-        endpointId: endpoint.id,
-        eventId: event.id,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id });
+      },
+      [endpoint],
+    );
+    const [delivery] = deliveries;
     return { event, delivery };
   });
   return presentDelivery(delivery, event, []);
