@@ -4,7 +4,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../members/access.ts";
-import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
+import { paymentEvents, payments } from "./tables.ts";
 
 type EventRow = typeof paymentEvents.$inferSelect;
 
@@ -12,8 +12,8 @@ export function presentPaymentEvent(row: EventRow) {
   return {
     id: row.id,
     payment_id: row.paymentId,
-    from_status: row.fromStatus as PaymentStatus | null,
-    to_status: row.toStatus as PaymentStatus,
+    from_status: row.fromStatus,
+    to_status: row.toStatus,
     actor: row.actor,
     reason: row.reason === "" ? null : row.reason,
     created_at: row.createdAt.toISOString(),

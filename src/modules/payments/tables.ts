@@ -136,8 +136,8 @@ export const paymentEvents = pgTable(
     paymentId: text("payment_id")
       .notNull()
       .references(() => payments.id, { onDelete: "cascade" }),
-    fromStatus: text("from_status"),
-    toStatus: text("to_status").notNull(),
+    fromStatus: text("from_status").$type<PaymentStatus>(),
+    toStatus: text("to_status").$type<PaymentStatus>().notNull(),
     actor: text("actor").notNull(),
     reason: text("reason").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
