@@ -1,4 +1,6 @@
-// `npm run bench:idle`: what a process doing nothing costs. Starts `node src/main.ts` on the embedded
+// `npm run bench:idle`: what a process doing nothing costs. Starts the service as `npm start` does
+// (package.json's start script: its environment settings and Node flags) and, as the control,
+// as plain `node src/main.ts`, each on the embedded
 // engine (a temporary DATA_DIR) and, when BENCH_DATABASE_URL or DATABASE_URL names a server, on a
 // fresh PostgreSQL database next to it; waits for /health/ready, lets it settle, then samples its
 // CPU time (/proc/<pid>/stat utime+stime) and resident memory (/proc/<pid>/status VmRSS). Then,
@@ -122,6 +124,32 @@ async function paymentLifecycles(base: string): Promise<number[]> {
   return durations;
 }
 
+/**
+ * How the service is launched: `npm start`'s command (its leading NAME=value settings and the
+ * flags before `src/main.ts`), or plain `node src/main.ts` for the control row.
+ */
+interface Launch {
+  name: string;
+  env: Record<string, string>;
+  flags: string[];
+}
+
+function npmStartLaunch(): Launch {
+  const scripts = JSON.parse(readFileSync("package.json", "utf8")).scripts as Record<string, string>;
+  const words = scripts.start.split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0])) {
+    const [name, value] = words.shift()!.split("=");
+    env[name] = value;
+  }
+  if (words.shift() !== "node" || words.at(-1) !== "src/main.ts") {
+    throw new Error(`bench/idle.ts cannot read the start script: ${scripts.start}`);
+  }
+  return { name: "npm start", env, flags: words.slice(0, -1) };
+}
+
+const LAUNCHES: Launch[] = [npmStartLaunch(), { name: "node src/main.ts (control)", env: {}, flags: [] }];
+
 interface Result {
   label: string;
   cpuPercent: number;
@@ -129,10 +157,10 @@ interface Result {
   lifecycleMs: number[];
 }
 
-async function benchEngine(label: string, env: Record<string, string>): Promise<Result> {
+async function benchEngine(label: string, env: Record<string, string>, launch: Launch): Promise<Result> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["src/main.ts"], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
+  const child = spawn(process.execPath, [...launch.flags, "src/main.ts"], {
+    env: { ...process.env, ...launch.env, ...env, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const base = `http://127.0.0.1:${port}`;
@@ -149,7 +177,7 @@ async function benchEngine(label: string, env: Record<string, string>): Promise<
     }
     const cpuPercent = (100 * (cpuSeconds(pid) - cpuBefore)) / ((performance.now() - wallBefore) / 1000);
     const lifecycleMs = await paymentLifecycles(base);
-    return { label, cpuPercent, rssMb: Math.max(...rss), lifecycleMs };
+    return { label: `${label}, ${launch.name}`, cpuPercent, rssMb: Math.max(...rss), lifecycleMs };
   } finally {
     await new Promise<void>((resolve) => {
       if (child.exitCode !== null) return resolve();
@@ -167,16 +195,18 @@ const median = (values: number[]) => {
 // BENCH_ENGINES=postgres (or pglite) runs one engine only.
 const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");
 const results: Result[] = [];
-if (engines.includes("pglite")) {
+for (const launch of LAUNCHES) {
+  if (!engines.includes("pglite")) break;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-idle-"));
   try {
-    results.push(await benchEngine("PGlite (embedded)", { DATA_DIR: dataDir, DATABASE_URL: "" }));
+    results.push(await benchEngine("PGlite (embedded)", { DATA_DIR: dataDir, DATABASE_URL: "" }, launch));
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-if (serverUrl && engines.includes("postgres")) {
+for (const launch of engines.includes("postgres") ? LAUNCHES : []) {
+  if (!serverUrl) break;
   const name = `bench_idle_${Date.now()}`;
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
@@ -185,13 +215,16 @@ if (serverUrl && engines.includes("postgres")) {
   target.pathname = `/${name}`;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-idle-"));
   try {
-    results.push(await benchEngine("PostgreSQL", { DATABASE_URL: target.toString(), DATA_DIR: dataDir }));
+    results.push(
+      await benchEngine("PostgreSQL", { DATABASE_URL: target.toString(), DATA_DIR: dataDir }, launch),
+    );
   } finally {
     await admin.query(`drop database if exists ${name} with (force)`);
     await admin.end();
     rmSync(dataDir, { recursive: true, force: true });
   }
-} else if (engines.includes("postgres")) {
+}
+if (!serverUrl && engines.includes("postgres")) {
   console.log("(set BENCH_DATABASE_URL=postgres://… to measure PostgreSQL too)");
 }
 
