@@ -1,5 +1,5 @@
 import { and, type SQL, sql } from "drizzle-orm";
-import { type Database, prepared } from "../../platform/db/index.ts";
+import { type Database, prepared, withValues } from "../../platform/db/index.ts";
 import { ExpiringMap } from "../../platform/expiring-map.ts";
 import { appForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
@@ -55,13 +55,19 @@ function contextStatement(db: Database, given: Given, versionsWere?: SQL) {
     .where(and(app.where, versionsWere && sql`${versionsNow} = ${versionsWere}`));
 }
 
+/** The three values, as the placeholders the read and the guard are prepared with. */
+const PLACEHOLDERS: Given = {
+  appId: sql`${sql.placeholder("app_id")}`,
+  priceId: sql`${sql.placeholder("price_id")}`,
+  userId: sql`${sql.placeholder("user_id")}`,
+};
+
 /** The context read, prepared once per database; its three values are given when it runs. */
-const contextQuery = (db: Database) =>
-  contextStatement(db, {
-    appId: sql`${sql.placeholder("app_id")}`,
-    priceId: sql`${sql.placeholder("price_id")}`,
-    userId: sql`${sql.placeholder("user_id")}`,
-  }).prepare("payment_context");
+const contextQuery = (db: Database) => contextStatement(db, PLACEHOLDERS).prepare("payment_context");
+
+/** The guard's statement with placeholders, built once per database (`withValues` fills it). */
+const guardTemplate = (db: Database) =>
+  contextStatement(db, PLACEHOLDERS, sql`${sql.placeholder("versions")}`).getSQL();
 
 export type PaymentContext = Awaited<ReturnType<ReturnType<typeof contextQuery>["execute"]>>[number];
 
@@ -89,15 +95,13 @@ export async function readContext(db: Database, key: ContextKey): Promise<Paymen
 
 /**
  * A condition for a create's write, true only while every row its context was read from is as it
- * was: the context's own statement, with the versions it answered (`contextStatement`).
+ * was: the context's own statement, with the versions it answered (`contextStatement`). Its text
+ * is made once per database, as the read's is: the whole select list is in it, ignored inside
+ * `exists` but long to build for every create.
  */
 export function unchangedSince(db: Database, key: ContextKey, versions: string): SQL {
-  const given = {
-    appId: sql`${sql.param(key.appId)}`,
-    priceId: sql`${sql.param(key.priceId)}`,
-    userId: sql`${sql.param(key.userId)}`,
-  };
-  return sql`exists ${contextStatement(db, given, sql`${sql.param(versions)}`)}`;
+  const values = { app_id: key.appId, price_id: key.priceId, user_id: key.userId, versions };
+  return sql`exists (${withValues(prepared(db, "payment_context_guard", guardTemplate), values)})`;
 }
 
 /** Contexts this process read, kept between creates of the same price by the same caller. */

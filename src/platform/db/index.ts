@@ -20,5 +20,6 @@ export {
   prepared,
   type Runner,
   statementRunner,
+  withValues,
   writeIf,
 } from "./statements.ts";

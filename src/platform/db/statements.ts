@@ -1,5 +1,20 @@
 import { createHash } from "node:crypto";
-import { getTableColumns, getTableName, type SQL, sql, type Table } from "drizzle-orm";
+import {
+  Column,
+  getTableColumns,
+  getTableName,
+  isSQLWrapper,
+  Name,
+  Param,
+  Placeholder,
+  SQL,
+  type SQLWrapper,
+  StringChunk,
+  Subquery,
+  sql,
+  Table,
+  View,
+} from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { Database, DatabaseHandle, Executor } from "./open.ts";
@@ -8,10 +23,13 @@ import type { Database, DatabaseHandle, Executor } from "./open.ts";
  * Every hand-written statement is built and run here, as pg-boss keeps its SQL in `plans.ts`:
  * statements kept prepared (`prepared`), one-row inserts built from a Drizzle table (`insertRow`),
  * the guarded write (`writeIf`: several writes in one statement, all made only while a condition
- * holds), and the runners that send a statement on either engine (`statementRunner`,
- * `drizzleRunner`). Statements are Drizzle `sql`, so their parameters number themselves and no
- * text is ever patched. Nothing here knows what the rows mean.
+ * holds), statements given their values once built (`withValues`), and the runners that send a
+ * statement on either engine (`statementRunner`, `drizzleRunner`). Statements are Drizzle `sql`,
+ * so their parameters number themselves and no text is ever patched. Nothing here knows what the
+ * rows mean.
  */
+
+const dialect = new PgDialect();
 
 const preparedCache = new WeakMap<Database, Map<string, unknown>>();
 
@@ -48,6 +66,30 @@ function asText(value: unknown): string | null {
 }
 
 /**
+ * Text and parameters taking turns, `texts[0] $1 texts[1] $2 … texts[n]`: a piece of a statement
+ * made of many values (a row, a template's use) as one Drizzle chunk instead of a `sql` per value,
+ * each of which costs more to make than the text it adds. `compile` writes it directly; Drizzle's
+ * own compiler sees the equivalent `sql` (`getSQL`).
+ */
+class TextAndValues implements SQLWrapper {
+  readonly texts: readonly string[];
+  readonly values: readonly unknown[];
+  constructor(texts: readonly string[], values: readonly unknown[]) {
+    this.texts = texts;
+    this.values = values;
+  }
+  getSQL(): SQL {
+    const chunks: SQL[] = [sql.raw(this.texts[0])];
+    for (const [i, value] of this.values.entries())
+      chunks.push(sql`${sql.param(value)}`, sql.raw(this.texts[i + 1]));
+    return sql.join(chunks);
+  }
+  shouldOmitSQLParens() {
+    return true;
+  }
+}
+
+/**
  * `insert into <table> (<columns>) values (<parameters>)` for one row, each value converted as
  * Drizzle converts it for that column (a part of a hand-written statement: see `writeIf`). With
  * `when`, the row is written only if that condition holds: `insert … select <values> where …`,
@@ -56,22 +98,27 @@ function asText(value: unknown): string | null {
 export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], when?: SQL): SQL {
   const columns = getTableColumns(table) as Record<
     string,
-    { name: string; mapToDriverValue(v: unknown): unknown; getSQLType(): string }
+    Column & { mapToDriverValue(v: unknown): unknown; getSQLType(): string }
   >;
-  const names: SQL[] = [];
-  const parameters: SQL[] = [];
+  const names: string[] = [];
+  const casts: string[] = [];
+  const parameters: unknown[] = [];
   for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
     if (value === undefined) continue;
     const column = columns[key];
     if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
-    names.push(sql`${sql.identifier(column.name)}`);
-    const parameter = sql`${sql.param(asText(value === null ? null : column.mapToDriverValue(value)))}`;
-    parameters.push(when === undefined ? parameter : sql`${parameter}::${sql.raw(column.getSQLType())}`);
+    names.push(dialect.escapeName(column.name));
+    casts.push(when === undefined ? "" : `::${column.getSQLType()}`);
+    parameters.push(asText(value === null ? null : column.mapToDriverValue(value)));
   }
-  const into = sql`insert into ${table} (${sql.join(names, sql`, `)})`;
-  return when === undefined
-    ? sql`${into} values (${sql.join(parameters, sql`, `)})`
-    : sql`${into} select ${sql.join(parameters, sql`, `)} where ${when}`;
+  const into = `insert into ${textOf(table)} (${names.join(", ")}) ${when === undefined ? "values (" : "select "}`;
+  const texts = [into, ...casts.map((cast, i) => (i < casts.length - 1 ? `${cast}, ` : cast))];
+  if (when === undefined) {
+    texts[texts.length - 1] += ")";
+    return sql`${new TextAndValues(texts, parameters)}`;
+  }
+  texts[texts.length - 1] += " where ";
+  return sql`${new TextAndValues(texts, parameters)}${when}`;
 }
 
 /** The parts of a guarded write (`writeIf`). */
@@ -105,10 +152,148 @@ export function writeIf(write: GuardedWrite): SQL {
   return sql`with ${sql.join(parts, sql`,\n`)}\nselect ${write.answer} from guard`;
 }
 
+/** A statement with placeholders compiled once: the text around them, and their names in order. */
+interface Template {
+  texts: string[];
+  names: string[];
+}
+const templates = new WeakMap<SQL, Template>();
+
+/**
+ * `template`, a statement with Drizzle placeholders (`sql.placeholder`) and no values, given the
+ * values of its placeholders, as a part of a bigger statement. Its text is worked out the first
+ * time only: for a large part that every request sends, where walking all of its pieces each time
+ * would cost more than running it.
+ */
+export function withValues(template: SQL, values: Record<string, unknown>): SQL {
+  let compiled = templates.get(template);
+  if (!compiled) {
+    const compilation = new Compilation(true);
+    compilation.write(template);
+    compiled = { texts: compilation.texts, names: compilation.names };
+    templates.set(template, compiled);
+  }
+  return sql`${new TextAndValues(
+    compiled.texts,
+    compiled.names.map((name) => values[name]),
+  )}`;
+}
+
+/** Tables and columns are few and live for the process: each one's text is made once. */
+const namesText = new WeakMap<Table | Column, string>();
+function textOf(named: Table | Column): string {
+  let text = namesText.get(named);
+  if (text === undefined) {
+    text = dialect.sqlToQuery(sql`${named}`).sql;
+    namesText.set(named, text);
+  }
+  return text;
+}
+
+/** A piece `Compilation` leaves to Drizzle's own compiler (views, subqueries, aliases, enums). */
+class NotCompiledHere extends Error {}
+
+/**
+ * Compiles a statement as Drizzle's dialect does, its parameters numbered in order, several times
+ * faster: Drizzle's compiler copies its settings at every nested piece, which made the payment
+ * create's statement cost more to compile than to run. With `template`, placeholders are left as
+ * holes (`texts` between them, `names` of them) and a value is refused, for `withValues`.
+ */
+class Compilation {
+  readonly template: boolean;
+  readonly texts: string[] = [""];
+  readonly names: string[] = [];
+  readonly values: unknown[] = [];
+  constructor(template: boolean) {
+    this.template = template;
+  }
+
+  #text(more: string) {
+    this.texts[this.texts.length - 1] += more;
+  }
+
+  #parameter(value: unknown) {
+    if (value instanceof Placeholder) {
+      if (!this.template) throw new Error(`The placeholder ${value.name} has no value: see withValues`);
+      this.names.push(value.name);
+      this.texts.push("");
+      return;
+    }
+    if (this.template) throw new Error("A template holds placeholders only, no values");
+    this.values.push(value);
+    this.#text(`$${this.values.length}`);
+  }
+
+  write(chunk: unknown): void {
+    if (chunk === undefined) {
+      // Drizzle writes nothing for it either (an optional part left out).
+    } else if (chunk instanceof StringChunk) {
+      this.#text(chunk.value.join(""));
+    } else if (chunk instanceof SQL) {
+      // Drizzle's `inlineParams()` writes values into the text, which only its compiler does.
+      if ((chunk as unknown as { shouldInlineParams: boolean }).shouldInlineParams)
+        throw new NotCompiledHere();
+      for (const part of chunk.queryChunks) this.write(part);
+    } else if (chunk instanceof TextAndValues) {
+      this.#text(chunk.texts[0]);
+      for (const [i, value] of chunk.values.entries()) {
+        this.#parameter(value);
+        this.#text(chunk.texts[i + 1]);
+      }
+    } else if (chunk instanceof Param) {
+      const mapped =
+        chunk.value === null || chunk.value instanceof Placeholder
+          ? chunk.value
+          : chunk.encoder.mapToDriverValue(chunk.value);
+      if (mapped instanceof SQL) this.write(mapped);
+      else this.#parameter(mapped);
+    } else if (chunk instanceof Placeholder) {
+      this.#parameter(chunk);
+    } else if (chunk instanceof Name) {
+      this.#text(dialect.escapeName(chunk.value));
+    } else if (chunk instanceof Table || chunk instanceof Column) {
+      this.#text(textOf(chunk));
+    } else if (Array.isArray(chunk)) {
+      this.#text("(");
+      for (const [i, part] of chunk.entries()) {
+        if (i > 0) this.#text(", ");
+        this.write(part);
+      }
+      this.#text(")");
+    } else if (
+      chunk instanceof View ||
+      chunk instanceof Subquery ||
+      chunk instanceof SQL.Aliased ||
+      typeof chunk === "function" // a pgEnum
+    ) {
+      throw new NotCompiledHere();
+    } else if (isSQLWrapper(chunk)) {
+      const parens = !chunk.shouldOmitSQLParens?.();
+      if (parens) this.#text("(");
+      this.write(chunk.getSQL());
+      if (parens) this.#text(")");
+    } else {
+      this.#parameter(chunk);
+    }
+  }
+}
+
+/** A statement's text and its parameters' values, as text; Drizzle's compiler for what it alone knows. */
+function compile(statement: SQL): { text: string; values: (string | null)[] } {
+  try {
+    const compilation = new Compilation(false);
+    compilation.write(statement);
+    return { text: compilation.texts[0], values: compilation.values.map(asText) };
+  } catch (error) {
+    if (!(error instanceof NotCompiledHere)) throw error;
+    const query = dialect.sqlToQuery(statement);
+    return { text: query.sql, values: query.params.map(asText) };
+  }
+}
+
 /** Sends statements built here: one Drizzle `sql`, its rows answered. */
 export type Runner = (statement: SQL) => Promise<Record<string, unknown>[]>;
 
-const dialect = new PgDialect();
 const statementNames = new Map<string, string>();
 
 /**
@@ -134,10 +319,9 @@ async function runStatement(pool: pg.Pool, text: string, values: (string | null)
  */
 export function statementRunner(handle: Pick<DatabaseHandle, "engine" | "pool" | "pglite">): Runner {
   return async (statement) => {
-    const query = dialect.sqlToQuery(statement);
-    const values = query.params.map(asText);
-    if (handle.engine === "postgres") return runStatement(handle.pool!, query.sql, values);
-    return (await handle.pglite!.query<Record<string, unknown>>(query.sql, values)).rows;
+    const { text, values } = compile(statement);
+    if (handle.engine === "postgres") return runStatement(handle.pool!, text, values);
+    return (await handle.pglite!.query<Record<string, unknown>>(text, values)).rows;
   };
 }
 
