@@ -96,29 +96,46 @@ class TextAndValues implements SQLWrapper {
  * each parameter cast to its column's type (a select list does not take it from the column).
  */
 export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], when?: SQL): SQL {
-  const columns = getTableColumns(table) as Record<
-    string,
-    Column & { mapToDriverValue(v: unknown): unknown; getSQLType(): string }
-  >;
+  const columns = columnsOf(table);
   const names: string[] = [];
-  const casts: string[] = [];
+  const texts: string[] = [`insert into ${textOf(table)} (`];
   const parameters: unknown[] = [];
-  for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+  for (const key in values) {
+    const value = (values as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    const column = columns[key];
+    const column = columns.get(key);
     if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
-    names.push(dialect.escapeName(column.name));
-    casts.push(when === undefined ? "" : `::${column.getSQLType()}`);
-    parameters.push(asText(value === null ? null : column.mapToDriverValue(value)));
+    names.push(column.name);
+    texts.push(when === undefined ? ", " : `${column.cast}, `);
+    parameters.push(asText(value === null ? null : column.column.mapToDriverValue(value)));
   }
-  const into = `insert into ${textOf(table)} (${names.join(", ")}) ${when === undefined ? "values (" : "select "}`;
-  const texts = [into, ...casts.map((cast, i) => (i < casts.length - 1 ? `${cast}, ` : cast))];
+  if (names.length === 0) throw new Error(`A row of ${getTableName(table)} needs a value`);
+  texts[0] += `${names.join(", ")}) ${when === undefined ? "values (" : "select "}`;
+  const last = texts.length - 1;
+  texts[last] = texts[last].slice(0, -2);
   if (when === undefined) {
-    texts[texts.length - 1] += ")";
+    texts[last] += ")";
     return sql`${new TextAndValues(texts, parameters)}`;
   }
-  texts[texts.length - 1] += " where ";
+  texts[last] += " where ";
   return sql`${new TextAndValues(texts, parameters)}${when}`;
+}
+
+/** A table's columns by key, each with its quoted name and the cast to its type, made once. */
+const tableColumns = new WeakMap<
+  Table,
+  Map<string, { column: Column & { mapToDriverValue(v: unknown): unknown }; name: string; cast: string }>
+>();
+function columnsOf(table: Table) {
+  let columns = tableColumns.get(table);
+  if (!columns) {
+    columns = new Map();
+    for (const [key, column] of Object.entries(getTableColumns(table))) {
+      columns.set(key, { column, name: dialect.escapeName(column.name), cast: `::${column.getSQLType()}` });
+    }
+    tableColumns.set(table, columns);
+  }
+  return columns;
 }
 
 /** The parts of a guarded write (`writeIf`). */
