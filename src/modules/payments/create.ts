@@ -65,12 +65,14 @@ export async function openPayment(
     priceId: input.price_id,
     userId: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
   };
+  // Decides on a context (nothing written), then writes if none of its rows has changed.
+  const openOn = async (context: PaymentContext | undefined) =>
+    writeIfUnchanged(deps, key, await decidePayment(deps, actor, input, key, context, createKey));
   const contexts = PaymentContexts.of(deps.db);
   const remembered = contexts.get(key);
   if (remembered) {
     try {
-      const decision = await decidePayment(deps, actor, input, key, remembered, createKey);
-      const opened = await writeIfUnchanged(deps, key, remembered, decision, createKey);
+      const opened = await openOn(remembered);
       if (opened) return opened;
     } catch (error) {
       // Only a refusal is decided again; a failed write is not retried (it may have committed).
@@ -80,11 +82,9 @@ export async function openPayment(
   }
   // A change between the read and the write (an app or price edited at that moment) reads again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const context = await readContext(deps.db, key);
-    const decision = await decidePayment(deps, actor, input, key, context, createKey);
-    const opened = await writeIfUnchanged(deps, key, context!, decision, createKey);
+    const opened = await openOn(await readContext(deps.db, key));
     if (opened) {
-      contexts.set(key, context!);
+      contexts.set(key, opened.context);
       return opened;
     }
   }
@@ -96,7 +96,7 @@ export async function openPayment(
 
 /**
  * Decides a new payment on `context`, writing nothing: refuses it (a thrown `AppError`) or answers
- * the payment's row as it will be stored, its token and the caller's role.
+ * the payment's row as it will be stored, its token and the caller's role, with the context.
  */
 async function decidePayment(
   deps: Deps,
@@ -187,24 +187,22 @@ async function decidePayment(
     createKey: createKey ?? null,
     transferRound: 0,
   };
-  return { row, token, price, role, actor: actorName(actor) };
+  return { context, row, token, price, role, actor: actorName(actor) };
 }
 
 /**
  * Writes the decided payment in one statement (`writeIf`): the payment, its first event, the
  * `payment.pending` webhook deliveries and the provider-intent job, all or none, and none unless
- * every row `context` came from is unchanged (`unchangedSince`). Answers nothing when a row has
+ * every row the decision's context came from is unchanged (`unchangedSince`). Answers nothing when a row has
  * changed; the payment an earlier try of the same Idempotency-Key wrote, if there is one.
  */
 async function writeIfUnchanged(
   deps: Deps,
   key: ContextKey,
-  context: PaymentContext,
   decision: Awaited<ReturnType<typeof decidePayment>>,
-  createKey: string | undefined,
 ) {
-  const { row, price, role, token } = decision;
-  const { id, createdAt: now } = row;
+  const { context, row, price, role, token } = decision;
+  const { id, createdAt: now, createKey } = row;
   const statement = writeIf({
     first: {
       current_context: sql`select ${unchangedSince(deps.db, key, context.versions)} as ok`,
@@ -253,8 +251,8 @@ async function writeIfUnchanged(
     // Every payment keeps its token sealed from creation on, so the replay answers the same one.
     const storedToken = openPaymentToken(deps.custody, stored);
     if (storedToken === null) throw new Error(`Payment ${stored.id} has no sealed token`);
-    return { row: stored, token: storedToken, price, app };
+    return { row: stored, token: storedToken, price, app, context };
   }
   deps.jobs.relaySoon();
-  return { row, token, price, app };
+  return { row, token, price, app, context };
 }
