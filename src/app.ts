@@ -22,8 +22,11 @@ import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
 import { paymentEventRoutes } from "./modules/payments/event-routes.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
+import { moneyInFlight } from "./modules/payments/open-money.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
+import { priceHasPayments } from "./modules/payments/reads.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
+import { resumeSellerTransfers } from "./modules/payments/transfers.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
 import { sandboxInboxRoutes } from "./modules/sandbox-inbox/routes.ts";
 import { pruneSandboxMailJob } from "./modules/sandbox-inbox/service.ts";
@@ -155,6 +158,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     // Hooks across modules, given at construction: payments call them without importing their owners.
     onDeferredPayment: (tx, payment) => onDeferredPayment({ jobs }, tx, payment),
     sellerAccounts: (kycId) => sellerAccountOf(database.db, kycId),
+    priceHasPayments,
+    moneyInFlight,
+    onSellerPayable: (tx, kycId) => resumeSellerTransfers({ jobs }, tx, kycId),
     faults: createFaults(config.faults),
   };
 

@@ -3,7 +3,7 @@ import type { Config } from "./config.ts";
 import type { Revocations } from "./platform/auth/revocations.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
-import type { Database, DatabaseHandle, Tx } from "./platform/db/index.ts";
+import type { Database, DatabaseHandle, Executor, Tx } from "./platform/db/index.ts";
 import type { RateLimiter } from "./platform/http/rate-limit.ts";
 import type { Faults } from "./platform/jobs/faults.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
@@ -39,6 +39,19 @@ export interface Deps {
    * module's hook, given here so that payments never import auctions.
    */
   onDeferredPayment: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
+  /**
+   * The payments module's answers to the modules payments is built on, given here so that none of
+   * them imports payments (payments imports them): whether any payment refers to a price (a price
+   * with payments is expired instead of deleted) ...
+   */
+  priceHasPayments: (db: Executor, priceId: string) => Promise<boolean>;
+  /**
+   * ... an app's money in flight, counted per kind inside the caller's transaction, with a
+   * sentence naming what is open (undefined when nothing is: the app may be deleted) ...
+   */
+  moneyInFlight: (tx: Tx, appId: string) => Promise<{ counts: Record<string, number>; described?: string }>;
+  /** ... and a seller whose payouts are back: their payments' failed transfers go again, in `tx`. */
+  onSellerPayable: (tx: Tx, kycId: string) => Promise<void>;
   /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
   chains: ChainRegistry;
   /** The one rate limiter, counted in the database so every process shares the allowance. */

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { type SQL, sql } from "drizzle-orm";
 import { PaymentContexts, readContext, unchangedSince } from "../../src/modules/payments/context.ts";
-import { Params, statementRunner } from "../../src/platform/db/index.ts";
+import { statementRunner } from "../../src/platform/db/index.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { onboardSeller } from "../helpers/kyc.ts";
@@ -64,10 +64,8 @@ describe("the write's check of its context", () => {
 
   /** Whether the create's guard still holds for `versions`. */
   async function holds(versions: string) {
-    const params = new Params();
     const [row] = await statementRunner(t.deps.database)(
-      `select ${unchangedSince(key(), versions, params)} as ok`,
-      params.values,
+      sql`select ${unchangedSince(t.deps.db, key(), versions)} as ok`,
     );
     return row.ok;
   }
@@ -136,10 +134,8 @@ describe("the write's check of its context", () => {
     const outsiderKey = { ...key(), userId: f.outsider.user.id as string };
     const context = await readContext(t.deps.db, outsiderKey);
     assert.equal(context?.role, null);
-    const params = new Params();
     const [row] = await statementRunner(t.deps.database)(
-      `select ${unchangedSince(outsiderKey, context!.versions, params)} as ok`,
-      params.values,
+      sql`select ${unchangedSince(t.deps.db, outsiderKey, context!.versions)} as ok`,
     );
     assert.equal(row.ok, true);
   });

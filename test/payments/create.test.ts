@@ -128,8 +128,8 @@ test("a part of the write that fails leaves no payment, event or job behind", as
     ...t.deps,
     jobs: {
       ...t.deps.jobs,
-      sendPart: (params, _name, data) =>
-        `insert into "job_outbox" ("name", "data") values (null, ${params.add(data)})`,
+      sendPart: (_name, data) =>
+        sql`insert into "job_outbox" ("name", "data") values (null, ${JSON.stringify(data)})`,
     },
   };
   await assert.rejects(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql } from "drizzle-orm";
 import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
-import { Params, statementRunner } from "../../src/platform/db/index.ts";
+import { statementRunner, writeIf } from "../../src/platform/db/index.ts";
 import { ANALYZE_AFTER_JOBS } from "../../src/platform/jobs/statistics.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
@@ -39,12 +39,12 @@ async function estimatedRows(): Promise<number> {
 test("relaying a burst of jobs analyses the job table: the planner sees the backlog", async () => {
   const before = await analyses();
   const count = ANALYZE_AFTER_JOBS + 50;
-  const params = new Params();
-  const parts = Array.from(
-    { length: count },
-    (_, i) => `j${i} as (${t.deps.jobs.sendPart(params, PREPARE_INTENT_JOB, { paymentId: `stat${i}` })})`,
+  const jobs = Array.from({ length: count }, (_, i) =>
+    t.deps.jobs.sendPart(PREPARE_INTENT_JOB, { paymentId: `stat${i}` }),
   );
-  await statementRunner(t.deps.database)(`with ${parts.join(",\n")} select 1`, params.values);
+  await statementRunner(t.deps.database)(
+    writeIf({ condition: sql`true`, writes: () => jobs, answer: sql`1` }),
+  );
   t.deps.jobs.relaySoon();
   await eventually(async () => ((await analyses()) > before ? true : undefined), 20_000);
   const estimate = await estimatedRows();

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql } from "drizzle-orm";
 import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
-import { Params, statementRunner } from "../../src/platform/db/index.ts";
+import { statementRunner, writeIf } from "../../src/platform/db/index.ts";
 import { jobOutbox } from "../../src/platform/jobs/outbox-table.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
@@ -23,13 +23,12 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
 
 /** Writes `count` intent jobs for made-up payments (the job finds no payment and ends). */
 async function writeJobs(prefix: string, count: number) {
-  const params = new Params();
-  const parts = Array.from(
-    { length: count },
-    (_, i) =>
-      `j${i} as (${t.deps.jobs.sendPart(params, PREPARE_INTENT_JOB, { paymentId: `${prefix}${i}` })})`,
+  const jobs = Array.from({ length: count }, (_, i) =>
+    t.deps.jobs.sendPart(PREPARE_INTENT_JOB, { paymentId: `${prefix}${i}` }),
   );
-  await statementRunner(t.deps.database)(`with ${parts.join(",\n")} select 1`, params.values);
+  await statementRunner(t.deps.database)(
+    writeIf({ condition: sql`true`, writes: () => jobs, answer: sql`1` }),
+  );
 }
 
 async function relayed(prefix: string) {
@@ -72,5 +71,5 @@ test("rows of a queue no job is registered under stay in the outbox and hold bac
 });
 
 test("a part for a queue no job is registered under is refused before anything is written", () => {
-  assert.throws(() => t.deps.jobs.sendPart(new Params(), "no-such-queue", {}), /No job is registered/);
+  assert.throws(() => t.deps.jobs.sendPart("no-such-queue", {}), /No job is registered/);
 });

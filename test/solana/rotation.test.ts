@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { resealEverything } from "../../src/master-key-rotation.ts";
 import { KYC_ACTION_JOB } from "../../src/modules/kyc/jobs.ts";
 import { createSealer } from "../../src/modules/kyc/sealing.ts";
@@ -71,8 +71,7 @@ test("queued KYC inputs and sandbox mails are re-sealed, and open under the new 
 
   const newOnly = { custody: new Custody(() => new Keyring(key(newKey))) };
   const [job] = (await drizzleRunner(t.deps.db)(
-    "select data->>'kycId' as kyc_id, data->>'sealed' as sealed from pgboss.job where name = $1",
-    [KYC_ACTION_JOB],
+    sql`select data->>'kycId' as kyc_id, data->>'sealed' as sealed from pgboss.job where name = ${KYC_ACTION_JOB}`,
   )) as { kyc_id: string; sealed: string }[];
   assert.equal(job.kyc_id, kyc.id);
   assert.equal(JSON.parse(createSealer(newOnly).open(job.sealed, kyc.id)).action, "details");

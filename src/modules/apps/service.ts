@@ -8,7 +8,6 @@ import { newId } from "../../platform/ids.ts";
 import { bpsToPercent, percentToBps } from "../../platform/money/percent.ts";
 import { requireAppRole } from "../members/access.ts";
 import { members } from "../members/tables.ts";
-import { describeOpenMoney, openMoneyOf } from "../payments/open-money.ts";
 import { presentSummary } from "../users/presenters.ts";
 import { requireUser } from "../users/service.ts";
 import { users } from "../users/tables.ts";
@@ -185,8 +184,7 @@ export async function deleteApp(deps: Deps, actor: Principal, appId: string) {
     // pending with nothing charged, as confirming it needs the app or its price, both gone.
     const [app] = await tx.select().from(apps).where(eq(apps.id, appId)).for("update");
     if (!app) throw notFound("App");
-    const open = await openMoneyOf(tx, appId);
-    const described = describeOpenMoney(open);
+    const { counts: open, described } = await deps.moneyInFlight(tx, appId);
     if (described) {
       throw new AppError(
         "conflict",

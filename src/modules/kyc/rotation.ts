@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import { drizzleRunner } from "../../platform/db/index.ts";
@@ -42,10 +42,10 @@ function queuedInputs(db: Deps["db"]): SealedColumn {
   return {
     async page(after, limit) {
       const jobs = await run(
-        `select id::text as id, data->>'kycId' as kyc_id, data->>'sealed' as sealed from pgboss.job
-         where name = $1 and state in ('created', 'retry', 'active') and data->>'sealed' is not null
-           and id::text > $2 order by id::text limit ${Number(limit)}`,
-        [KYC_ACTION_JOB, after],
+        sql`select id::text as id, data->>'kycId' as kyc_id, data->>'sealed' as sealed from pgboss.job
+         where name = ${KYC_ACTION_JOB} and state in ('created', 'retry', 'active')
+           and data->>'sealed' is not null and id::text > ${after}
+         order by id::text limit ${sql.raw(String(Number(limit)))}`,
       );
       return (jobs as { id: string; kyc_id: string; sealed: string }[]).map((job) => ({
         key: job.id,
@@ -55,9 +55,9 @@ function queuedInputs(db: Deps["db"]): SealedColumn {
     },
     async replace(value, next) {
       const updated = await run(
-        `update pgboss.job set data = jsonb_set(data, '{sealed}', to_jsonb($1::text))
-         where name = $2 and id = $3::uuid and data->>'sealed' = $4 returning id`,
-        [next, KYC_ACTION_JOB, value.key, value.sealed],
+        sql`update pgboss.job set data = jsonb_set(data, '{sealed}', to_jsonb(${next}::text))
+         where name = ${KYC_ACTION_JOB} and id = ${value.key}::uuid and data->>'sealed' = ${value.sealed}
+         returning id`,
       );
       return updated.length > 0;
     },
@@ -71,7 +71,7 @@ export async function resealKycTokens(deps: RotationDeps): Promise<{ resealed: n
 
 /** Re-seals the inputs of KYC jobs not yet done (`queuedInputs`); nothing before the queue exists. */
 export async function resealKycJobInputs(deps: RotationDeps): Promise<{ resealed: number }> {
-  const [queue] = await drizzleRunner(deps.db)("select to_regclass('pgboss.job') is not null as present", []);
+  const [queue] = await drizzleRunner(deps.db)(sql`select to_regclass('pgboss.job') is not null as present`);
   if (!queue?.present) return { resealed: 0 };
   return { resealed: await resealColumn(deps.custody, queuedInputs(deps.db)) };
 }

@@ -95,3 +95,12 @@ export async function sellerAccountOf(db: Executor, kycId: string): Promise<stri
   const [row] = await db.select({ accountId: kycs.providerAccountId }).from(kycs).where(eq(kycs.id, kycId));
   return row?.accountId ?? undefined;
 }
+
+/** Whether `kycId` is a seller KYC record of the app: a price may be linked only to its app's own. */
+export async function isSellerOfApp(db: Executor, appId: string, kycId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: kycs.id })
+    .from(kycs)
+    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)));
+  return row !== undefined;
+}

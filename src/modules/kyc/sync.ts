@@ -2,7 +2,6 @@ import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import type { ProviderAccount } from "../../platform/providers/kyc/types.ts";
-import { resumeSellerTransfers } from "../payments/transfers.ts";
 import { emitEvent as deliverEvent } from "../webhooks/events.ts";
 import { emitEvent } from "./events.ts";
 import type { KycRow } from "./presenters.ts";
@@ -69,7 +68,7 @@ const WATCHED = [
  * interleave) and records a `kyc.updated` event when anything a seller's standing depends on moved.
  */
 export async function applyAccount(
-  deps: Pick<Deps, "jobs" | "now">,
+  deps: Pick<Deps, "jobs" | "now" | "onSellerPayable">,
   tx: Tx,
   kycId: string,
   account: ProviderAccount,
@@ -105,6 +104,6 @@ export async function applyAccount(
     await deliverEvent(deps, tx, { appId: current.appId, type: "kyc.updated", data: payload });
   }
   // Payouts (re-)enabled: transfers that failed because the seller could not receive them go again.
-  if (!current.payoutsEnabled && updated.payoutsEnabled) await resumeSellerTransfers(deps, tx, current.id);
+  if (!current.payoutsEnabled && updated.payoutsEnabled) await deps.onSellerPayable(tx, current.id);
   return updated;
 }

@@ -1,88 +1,89 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
-import type { Role } from "../../platform/auth/principal.ts";
-import { type Database, type Params, prepared } from "../../platform/db/index.ts";
+import { and, type SQL, sql } from "drizzle-orm";
+import { type Database, prepared, withValues } from "../../platform/db/index.ts";
 import { ExpiringMap } from "../../platform/expiring-map.ts";
-import { apps } from "../apps/tables.ts";
-import type { SellerState } from "../kyc/sellers.ts";
-import { kycs } from "../kyc/tables.ts";
-import { members } from "../members/tables.ts";
-import { prices } from "../prices/tables.ts";
-import { triggers } from "../triggers/tables.ts";
-import { users } from "../users/tables.ts";
-import { wallets } from "../wallets/tables.ts";
-import { webhookEndpoints } from "../webhooks/tables.ts";
+import { appForPayment } from "../apps/for-payment.ts";
+import { sellerForPayment } from "../kyc/for-payment.ts";
+import { roleForPayment } from "../members/for-payment.ts";
+import { priceForPayment } from "../prices/for-payment.ts";
+import { endpointsForPayment } from "../webhooks/for-payment.ts";
 
-/**
- * The row versions (`xmin`, which every update of a row changes) of everything a new payment is
- * decided on, as one text: the app, its creator, the price, its trigger and wallet, the caller's
- * membership, the price's seller and the app's webhook endpoints. The price is the exception: its
- * version is a digest of its values without `views`, because the checkout page counts a view on
- * that row, and a shopper who opens the page and then pays must not make the create read again. `userId` is the SQL of the
- * calling user's id (null for API keys and shoppers). The context read selects it and a create's
- * write compares it, both from this one expression, so the two can never disagree on what counts.
- */
-function versionsOf(userId: SQL): SQL {
-  const version = (column: SQL) => sql`coalesce(${column}::text, '-')`;
-  return sql`concat_ws(',',
-    ${version(sql`"apps".xmin`)}, ${version(sql`"users".xmin`)}, ${version(sql`md5((to_jsonb("prices") - 'views')::text)`)},
-    ${version(sql`"triggers".xmin`)}, ${version(sql`"wallets".xmin`)},
-    ${version(sql`(select "members".xmin from "members" where "members"."app_id" = "apps"."id"
-      and "members"."user_id" = ${userId}::text and "members"."accepted_at" is not null)`)},
-    ${version(sql`(select "kycs".xmin from "kycs" where "kycs"."app_id" = "apps"."id" and "kycs"."id" = "prices"."kyc_id")`)},
-    ${version(sql`(select string_agg("webhook_endpoints"."id" || '.' || "webhook_endpoints".xmin::text, ' '
-      order by "webhook_endpoints"."id") from "webhook_endpoints" where "webhook_endpoints"."app_id" = "apps"."id")`)})`;
+/** Who asks for which price: the three values the context's statement is filtered by, as SQL. */
+interface Given {
+  appId: SQL;
+  priceId: SQL;
+  /** The calling user; null for API keys and shoppers (their role does not come from members). */
+  userId: SQL;
 }
 
 /**
- * Everything a new payment needs, in one statement (prepared): the app with its creator (for the
- * answer), the caller's role, the price with its trigger and wallet (to check the trigger's
- * parameters), the price's seller's standing (active, account, payouts), the app's webhook endpoints (for
- * `payment.pending`), and the versions of all of it. `user_id` is the calling user, else null.
+ * The payment context's rows, defined once: the app with its creator, the price with its trigger
+ * and wallet, the caller's role, the price's seller's standing and the app's webhook endpoints,
+ * each part offered by the module that owns its tables, and `versions`, the row versions of all
+ * of them as one text (a change to any row changes it). With `versionsWere`, the same statement
+ * answers a row only while the versions are still those: the write's guard (`unchangedSince`) is
+ * this statement inside `exists`, so the read and the guard can never disagree on what counts.
+ * Inside `exists` PostgreSQL ignores the select list, so the guard computes only the versions.
  */
-const contextQuery = (db: Database) =>
-  db
+function contextStatement(db: Database, given: Given, versionsWere?: SQL) {
+  const app = appForPayment(given.appId);
+  const price = priceForPayment(app.id, given.priceId);
+  const member = roleForPayment(app.id, given.userId);
+  const seller = sellerForPayment(app.id, price.sellerId);
+  const endpoints = endpointsForPayment(app.id);
+  const versions = [...app.versions, ...price.versions, member.version, seller.version, endpoints.version];
+  const versionsNow = sql<string>`concat_ws(',', ${sql.join(
+    versions.map((version) => sql`coalesce(${version}::text, '-')`),
+    sql`, `,
+  )})`;
+  const [priceJoin, triggerJoin, walletJoin] = price.joins;
+  return db
     .select({
-      app: apps,
-      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
-      role: sql<Role | null>`(select ${members.role} from ${members} where ${members.appId} = ${apps.id}
-        and ${members.userId} = ${sql.placeholder("user_id")}::text and ${members.acceptedAt} is not null)`,
-      price: prices,
-      trigger: {
-        callData: triggers.callData,
-        paramsData: triggers.paramsData,
-        customAddressEnabled: triggers.customAddressEnabled,
-        customAddress: triggers.customAddress,
-      },
-      wallet: { type: wallets.type, accountId: wallets.accountId, permission: wallets.permission },
+      ...app.columns,
+      role: member.role,
+      ...price.columns,
       // Whether the seller can receive transfers is decided on this (`sellerStanding`); the
       // record's row version is among `versions`, so any change to it is seen by the write.
-      seller: sql<SellerState | null>`(select json_build_object('active', ${kycs.active},
-        'accountId', ${kycs.providerAccountId}, 'payoutsEnabled', ${kycs.payoutsEnabled},
-        'capabilities', ${kycs.capabilities}, 'requirements', ${kycs.requirements}) from ${kycs}
-        where ${kycs.appId} = ${apps.id} and ${kycs.id} = ${prices.kycId})`,
-      endpoints: sql<{ id: string; events: string[] }[]>`(select coalesce(json_agg(json_build_object(
-        'id', ${webhookEndpoints.id}, 'events', ${webhookEndpoints.events})), '[]'::json)
-        from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${apps.id})`,
-      versions: sql<string>`${versionsOf(sql.placeholder("user_id") as unknown as SQL)}`,
+      seller: seller.seller,
+      endpoints: endpoints.endpoints,
+      versions: versionsNow,
     })
-    .from(apps)
-    .innerJoin(users, eq(users.id, apps.createdBy))
-    .leftJoin(prices, and(eq(prices.appId, apps.id), eq(prices.id, sql.placeholder("price_id"))))
-    .leftJoin(triggers, and(eq(triggers.id, prices.triggerId), eq(triggers.appId, apps.id)))
-    .leftJoin(wallets, eq(wallets.id, triggers.walletId))
-    .where(eq(apps.id, sql.placeholder("app_id")))
-    .prepare("payment_context");
+    .from(app.table)
+    .innerJoin(app.creator.table, app.creator.on)
+    .leftJoin(priceJoin.table, priceJoin.on)
+    .leftJoin(triggerJoin.table, triggerJoin.on)
+    .leftJoin(walletJoin.table, walletJoin.on)
+    .where(and(app.where, versionsWere && sql`${versionsNow} = ${versionsWere}`));
+}
+
+/** The three values, as the placeholders the read and the guard are prepared with. */
+const PLACEHOLDERS: Given = {
+  appId: sql`${sql.placeholder("app_id")}`,
+  priceId: sql`${sql.placeholder("price_id")}`,
+  userId: sql`${sql.placeholder("user_id")}`,
+};
+
+/** The context read, prepared once per database; its three values are given when it runs. */
+const contextQuery = (db: Database) => contextStatement(db, PLACEHOLDERS).prepare("payment_context");
+
+/** The guard's statement with placeholders, built once per database (`withValues` fills it). */
+const guardTemplate = (db: Database) =>
+  contextStatement(db, PLACEHOLDERS, sql`${sql.placeholder("versions")}`).getSQL();
 
 export type PaymentContext = Awaited<ReturnType<ReturnType<typeof contextQuery>["execute"]>>[number];
 
-interface ContextKey {
+export interface ContextKey {
   appId: string;
   priceId: string;
   /** The calling user; null for API keys and shoppers (their role does not come from members). */
   userId: string | null;
 }
 
+/**
+ * Everything a new payment needs, in one statement (prepared): the app with its creator (for the
+ * answer), the caller's role, the price with its trigger and wallet (to check the trigger's
+ * parameters), the price's seller's standing (active, account, payouts), the app's webhook
+ * endpoints (for `payment.pending`), and the versions of all of it.
+ */
 export async function readContext(db: Database, key: ContextKey): Promise<PaymentContext | undefined> {
   const [context] = await prepared(db, "payment_context", contextQuery).execute({
     app_id: key.appId,
@@ -92,30 +93,15 @@ export async function readContext(db: Database, key: ContextKey): Promise<Paymen
   return context;
 }
 
-const USER_MARK = "$user$";
-let versionsSql: string | undefined;
-/** `versionsOf` as text, the user's parameter left as USER_MARK (built once). */
-function versionsText(): string {
-  if (versionsSql === undefined) {
-    const query = new PgDialect().sqlToQuery(versionsOf(sql.raw(USER_MARK)));
-    if (query.params.length > 0) throw new Error("the version expression takes no parameter but the user");
-    versionsSql = query.sql;
-  }
-  return versionsSql;
-}
-
 /**
  * A condition for a create's write, true only while every row its context was read from is as it
- * was: the same joins as the context read and the same versions (`versionsOf`). Its parameters go
- * into `params`.
+ * was: the context's own statement, with the versions it answered (`contextStatement`). Its text
+ * is made once per database, as the read's is: the whole select list is in it, ignored inside
+ * `exists` but long to build for every create.
  */
-export function unchangedSince(key: ContextKey, versions: string, params: Params): string {
-  const versionsNow = versionsText().replaceAll(USER_MARK, params.add(key.userId));
-  return `exists (select 1 from "apps" join "users" on "users"."id" = "apps"."created_by"
-    left join "prices" on "prices"."app_id" = "apps"."id" and "prices"."id" = ${params.add(key.priceId)}
-    left join "triggers" on "triggers"."id" = "prices"."trigger_id" and "triggers"."app_id" = "apps"."id"
-    left join "wallets" on "wallets"."id" = "triggers"."wallet_id"
-    where "apps"."id" = ${params.add(key.appId)} and ${versionsNow} = ${params.add(versions)})`;
+export function unchangedSince(db: Database, key: ContextKey, versions: string): SQL {
+  const values = { app_id: key.appId, price_id: key.priceId, user_id: key.userId, versions };
+  return sql`exists (${withValues(prepared(db, "payment_context_guard", guardTemplate), values)})`;
 }
 
 /** Contexts this process read, kept between creates of the same price by the same caller. */

@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { insertInto, Params, statementRunner } from "../../platform/db/index.ts";
+import { insertRow, statementRunner, writeIf } from "../../platform/db/index.ts";
 import { AppError, invalid } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
@@ -14,7 +14,13 @@ import { checkRole } from "../members/access.ts";
 import { amountToPay } from "../prices/amount.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { eventParts } from "../webhooks/events.ts";
-import { type PaymentContext, PaymentContexts, readContext, unchangedSince } from "./context.ts";
+import {
+  type ContextKey,
+  type PaymentContext,
+  PaymentContexts,
+  readContext,
+  unchangedSince,
+} from "./context.ts";
 import { type PaymentJob, PREPARE_INTENT_JOB } from "./job-names.ts";
 import { type PaymentRow, paymentEventData } from "./lifecycle.ts";
 import { checkPayable } from "./payable.ts";
@@ -39,13 +45,13 @@ export const actorName = (actor: Principal | "shopper") =>
  * its own), the fee split and the exchange rate are fixed now and never recomputed. Used by the
  * API and by the hosted checkout (`actor` "shopper").
  *
- * One round trip when this process created a payment of the same price for the same caller in the
- * last minute, two otherwise, and no BEGIN/COMMIT on either engine. The context (app, price,
- * trigger, role, seller, webhook endpoints) is read in one statement and remembered; the write is
- * one statement too: the payment, its first event, the `payment.pending` webhook deliveries and
- * the provider-intent job, all written only if every row the context came from is unchanged
- * (`unchangedSince`), so all or none commit and none on a stale context. A remembered context
- * that is stale, or that refused the payment, is read afresh and decided again.
+ * Three steps, each once per attempt: the context (app, price, trigger, role, seller, webhook
+ * endpoints; remembered from this process's last create of the price by the same caller, else
+ * read in one statement), the decision on it (`decidePayment`: every check and figure, nothing
+ * written), and the write (`writeIfUnchanged`: one statement, made only if no row the context came
+ * from has changed). One round trip on a remembered context, two otherwise, and no BEGIN/COMMIT
+ * on either engine. A remembered context that is stale, or that refused the payment, is read
+ * afresh and decided again.
  */
 export async function openPayment(
   deps: Deps,
@@ -54,16 +60,19 @@ export async function openPayment(
   input: CreatePaymentInput,
   createKey?: string,
 ) {
-  const key = {
+  const key: ContextKey = {
     appId,
     priceId: input.price_id,
     userId: actor !== "shopper" && actor.kind === "user" ? actor.userId : null,
   };
+  // Decides on a context (nothing written), then writes if none of its rows has changed.
+  const openOn = async (context: PaymentContext | undefined) =>
+    writeIfUnchanged(deps, key, await decidePayment(deps, actor, input, key, context, createKey));
   const contexts = PaymentContexts.of(deps.db);
   const remembered = contexts.get(key);
   if (remembered) {
     try {
-      const opened = await writePayment(deps, actor, input, key, remembered, createKey);
+      const opened = await openOn(remembered);
       if (opened) return opened;
     } catch (error) {
       // Only a refusal is decided again; a failed write is not retried (it may have committed).
@@ -73,10 +82,9 @@ export async function openPayment(
   }
   // A change between the read and the write (an app or price edited at that moment) reads again.
   for (let attempt = 0; attempt < 3; attempt++) {
-    const context = await readContext(deps.db, key);
-    const opened = await writePayment(deps, actor, input, key, context, createKey);
+    const opened = await openOn(await readContext(deps.db, key));
     if (opened) {
-      contexts.set(key, context!);
+      contexts.set(key, opened.context);
       return opened;
     }
   }
@@ -87,19 +95,18 @@ export async function openPayment(
 }
 
 /**
- * Decides and writes a new payment on `context`; answers nothing (and writes nothing) if a row
- * the context came from has changed since it was read.
+ * Decides a new payment on `context`, writing nothing: refuses it (a thrown `AppError`) or answers
+ * the payment's row as it will be stored, its token and the caller's role, with the context.
  */
-async function writePayment(
+async function decidePayment(
   deps: Deps,
   actor: Principal | "shopper",
   input: CreatePaymentInput,
-  key: { appId: string; priceId: string; userId: string | null },
+  key: ContextKey,
   context: PaymentContext | undefined,
   createKey: string | undefined,
 ) {
   const { appId } = key;
-  const token = newSecret("pt_");
   let role: Role | undefined;
   if (actor !== "shopper") {
     // An API key acts for its one app, with the developer role.
@@ -135,6 +142,7 @@ async function writePayment(
   );
   if (fees.amount_seller < 0n) throw new AppError("conflict", "The fees leave the seller a negative share");
   const provider = deps.paymentProviders.forMethod(input.payment_provider);
+  const token = newSecret("pt_");
   const now = deps.now();
   const id = newId("pay");
   // Every column is written, so the row answered is the row stored and nothing is read back.
@@ -179,59 +187,72 @@ async function writePayment(
     createKey: createKey ?? null,
     transferRound: 0,
   };
-  const values = new Params();
-  // A create retried with its Idempotency-Key after its first try wrote and then lost its answer
-  // (the process died) finds that payment instead of writing a second one.
-  const earlier = createKey
-    ? `select id from "payments" where "app_id" = ${values.add(appId)} and "create_key" = ${values.add(createKey)}`
-    : "select null::text as id where false";
-  const written = "(select ok from current_context) and not exists (select 1 from earlier)";
-  const parts = [
-    `current_context as (select ${unchangedSince(key, context.versions, values)} as ok)`,
-    `earlier as (${earlier})`,
-    `payment as (${insertInto(payments, row, values, written)})`,
-    `event as (${insertInto(
-      paymentEvents,
-      {
-        id: newId("pev"),
-        paymentId: id,
-        fromStatus: null,
-        toStatus: "pending",
-        actor: actorName(actor),
-        reason: "created",
-        createdAt: now,
-      },
-      values,
-      written,
-    )})`,
-    ...eventParts(
-      deps,
-      context.endpoints,
-      {
-        appId,
-        type: "payment.pending",
-        data: paymentEventData(id, "pending", null, "created", 1),
-      },
-      values,
-      "webhook_",
-      written,
-    ),
-    // The provider intent is made ahead of the shopper's payment method, off the request path.
-    `intent_job as (${deps.jobs.sendPart<PaymentJob>(values, PREPARE_INTENT_JOB, { paymentId: id }, written)})`,
-  ];
-  const [result] = await statementRunner(deps.database)(
-    `with ${parts.join(",\n")}\nselect ok, (select id from earlier) as earlier_id from current_context`,
-    values.values,
-  );
+  return { context, row, token, price, role, actor: actorName(actor) };
+}
+
+/**
+ * Writes the decided payment in one statement (`writeIf`): the payment, its first event, the
+ * `payment.pending` webhook deliveries and the provider-intent job, all or none, and none unless
+ * every row the decision's context came from is unchanged (`unchangedSince`). Answers nothing when a row has
+ * changed; the payment an earlier try of the same Idempotency-Key wrote, if there is one.
+ */
+async function writeIfUnchanged(
+  deps: Deps,
+  key: ContextKey,
+  decision: Awaited<ReturnType<typeof decidePayment>>,
+) {
+  const { context, row, price, role, token } = decision;
+  const { id, createdAt: now, createKey } = row;
+  const statement = writeIf({
+    first: {
+      current_context: sql`select ${unchangedSince(deps.db, key, context.versions)} as ok`,
+      // A create retried with its Idempotency-Key after its first try wrote and then lost its
+      // answer (the process died) finds that payment instead of writing a second one.
+      earlier: createKey
+        ? sql`select id from "payments" where "app_id" = ${key.appId} and "create_key" = ${createKey}`
+        : sql`select null::text as id where false`,
+    },
+    condition: sql`(select ok from current_context) and not exists (select 1 from earlier)`,
+    writes: (when) => [
+      insertRow(payments, row, when),
+      insertRow(
+        paymentEvents,
+        {
+          id: newId("pev"),
+          paymentId: id,
+          fromStatus: null,
+          toStatus: "pending",
+          actor: decision.actor,
+          reason: "created",
+          createdAt: now,
+        },
+        when,
+      ),
+      ...eventParts(
+        deps,
+        context.endpoints,
+        {
+          appId: key.appId,
+          type: "payment.pending",
+          data: paymentEventData(id, "pending", null, "created", 1),
+        },
+        when,
+      ),
+      // The provider intent is made ahead of the shopper's payment method, off the request path.
+      deps.jobs.sendPart<PaymentJob>(PREPARE_INTENT_JOB, { paymentId: id }, when),
+    ],
+    answer: sql`(select ok from current_context) as ok, (select id from earlier) as earlier_id`,
+  });
+  const [result] = await statementRunner(deps.database)(statement);
   if (result?.ok !== true) return undefined;
+  const app = presentApp(context.app, context.owner, role);
   if (typeof result.earlier_id === "string") {
     const [stored] = await deps.db.select().from(payments).where(eq(payments.id, result.earlier_id));
-    const app = presentApp(context.app, context.owner, role);
     // Every payment keeps its token sealed from creation on, so the replay answers the same one.
     const storedToken = openPaymentToken(deps.custody, stored);
     if (storedToken === null) throw new Error(`Payment ${stored.id} has no sealed token`);
-    return { row: stored, token: storedToken, price, app };
+    return { row: stored, token: storedToken, price, app, context };
   }
   deps.jobs.relaySoon();
-  return { row, token, price, app: presentApp(context.app, context.owner, role) };
+  return { row, token, price, app, context };
 }

@@ -55,6 +55,15 @@ const LABELS: Record<keyof OpenMoney, [string, string]> = {
   failed_transfers: ["payment failed-transfers", "payments failed-transfers"],
 };
 
+/**
+ * `deps.moneyInFlight` for apps (an app with money in flight is not deleted): the counts, and
+ * `1 payment processing, 2 bids on hold`, or undefined when nothing is open.
+ */
+export async function moneyInFlight(tx: Tx, appId: string) {
+  const counts = await openMoneyOf(tx, appId);
+  return { counts, described: describeOpenMoney(counts) };
+}
+
 /** `1 payment processing, 2 bids on hold`, or undefined when nothing is open. */
 export function describeOpenMoney(open: OpenMoney): string | undefined {
   const parts = OPEN_MONEY_KINDS.filter((kind) => open[kind] > 0).map(

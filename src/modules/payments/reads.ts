@@ -2,7 +2,7 @@ import { and, eq, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import type { Tx } from "../../platform/db/index.ts";
+import type { Executor, Tx } from "../../platform/db/index.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { getApp } from "../apps/service.ts";
@@ -96,4 +96,17 @@ export async function paymentByToken(deps: Deps, token: string) {
     .where(eq(payments.paymentTokenHash, hashToken(token)));
   if (!row) throw notFound("Payment");
   return row;
+}
+
+/**
+ * `deps.priceHasPayments` for prices: whether any payment refers to the price (a price with
+ * payments is expired instead of deleted).
+ */
+export async function priceHasPayments(db: Executor, priceId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(eq(payments.priceId, priceId))
+    .limit(1);
+  return row !== undefined;
 }

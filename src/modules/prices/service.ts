@@ -12,7 +12,7 @@ import { apps } from "../apps/tables.ts";
 import { auctions } from "../auctions/tables.ts";
 import { requireAppRole } from "../members/access.ts";
 import { assertSellerShare } from "./fee-check.ts";
-import { checkLinkedRecords, priceHasPayments } from "./links.ts";
+import { checkLinkedRecords } from "./links.ts";
 import { presentPrice, presentPublicPrice } from "./presenters.ts";
 import { prices } from "./tables.ts";
 
@@ -229,7 +229,7 @@ export async function deletePrice(deps: Deps, actor: Principal, appId: string, p
     // An auction's two prices live and die with it (DELETE /auctions/{app_id}/{auction_id}).
     const auction = await auctionOf(tx, priceId);
     if (auction) throw conflict(`This price belongs to the auction ${auction.id}: delete the auction`);
-    if (await priceHasPayments(tx, priceId)) {
+    if (await deps.priceHasPayments(tx, priceId)) {
       await tx.update(prices).set({ expired: true, updatedAt: deps.now() }).where(eq(prices.id, priceId));
     } else {
       await tx.delete(prices).where(eq(prices.id, priceId));

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { insertInto, type Params, type Tx } from "../../platform/db/index.ts";
+import { insertRow, type Tx } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
@@ -12,9 +12,9 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts"
  * - `emitEvent` (with `jobs.send`) inside a Drizzle transaction: the usual way. It reads the app's
  *   endpoints itself and writes the event, its deliveries and their pg-boss jobs as statements of
  *   the caller's transaction. Every state change but the payment create uses it.
- * - `eventParts` (with `jobs.sendPart`) when the whole change is one hand-written statement run
- *   by `statementRunner` (only the payment create, the hottest write: one round trip, no
- *   transaction): it answers the same rows as `WITH` parts of that statement, the jobs going to the
+ * - `eventParts` (with `jobs.sendPart`) when the whole change is one guarded statement (`writeIf`,
+ *   src/platform/db/statements.ts; only the payment create, the hottest write: one round trip, no
+ *   transaction): it answers the same rows as writes of that statement, the jobs going to the
  *   outbox that the relay moves into pg-boss, and the caller has read the endpoints already.
  * Both decide their rows in `eventRows`, so an event is the same whichever way it was written.
  */
@@ -105,30 +105,24 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
 }
 
 /**
- * What `emitEvent` writes, as parts of the caller's single statement (data-modifying `WITH` parts
- * named `<prefix>…`), for a caller that has read the app's endpoints already: the same rows and
- * one delivery job per delivery. With `when`, each is written only if that condition holds.
+ * What `emitEvent` writes, as writes of the caller's single statement (`writeIf`'s), for a caller
+ * that has read the app's endpoints already: the same rows and one delivery job per delivery.
+ * With `when`, each is written only if that condition holds.
  */
 export function eventParts(
   deps: Pick<Deps, "jobs" | "now">,
   endpoints: readonly { id: string; events: readonly string[] }[],
   event: EmittedEvent,
-  params: Params,
-  prefix: string,
-  when?: string,
-): string[] {
+  when?: SQL,
+): SQL[] {
   const rows = eventRows(event, endpoints, deps.now());
   if (!rows) return [];
-  const parts = [`${prefix}e as (${insertInto(webhookEvents, rows.row, params, when)})`];
-  for (const [i, delivery] of rows.deliveries.entries()) {
-    parts.push(`${prefix}d${i} as (${insertInto(webhookDeliveries, delivery, params, when)})`);
-    const job = deps.jobs.sendPart<WebhookDeliveryJob>(
-      params,
-      WEBHOOK_DELIVERY_JOB,
-      { deliveryId: delivery.id },
-      when,
+  const parts = [insertRow(webhookEvents, rows.row, when)];
+  for (const delivery of rows.deliveries) {
+    parts.push(insertRow(webhookDeliveries, delivery, when));
+    parts.push(
+      deps.jobs.sendPart<WebhookDeliveryJob>(WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id }, when),
     );
-    parts.push(`${prefix}j${i} as (${job})`);
   }
   return parts;
 }

@@ -1,6 +1,6 @@
 // The database, in three parts: opening it and its types (open.ts), applying the migrations
-// (migrate.ts), and hand-written statements with their runners (statements.ts). Callers import
-// from here.
+// (migrate.ts), and hand-written statements: their builder, the guarded write and the runners
+// (statements.ts). Callers import from here.
 
 export { migrateDatabase } from "./migrate.ts";
 export {
@@ -15,9 +15,11 @@ export {
 } from "./open.ts";
 export {
   drizzleRunner,
-  insertInto,
-  Params,
+  type GuardedWrite,
+  insertRow,
   prepared,
   type Runner,
   statementRunner,
+  withValues,
+  writeIf,
 } from "./statements.ts";

@@ -1,13 +1,35 @@
 import { createHash } from "node:crypto";
-import { getTableColumns, getTableName, type SQL, sql, type Table } from "drizzle-orm";
+import {
+  Column,
+  getTableColumns,
+  getTableName,
+  isSQLWrapper,
+  Name,
+  Param,
+  Placeholder,
+  SQL,
+  type SQLWrapper,
+  StringChunk,
+  Subquery,
+  sql,
+  Table,
+  View,
+} from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { Database, DatabaseHandle, Executor } from "./open.ts";
 
 /*
- * Hand-written SQL and how it runs: statements kept prepared (`prepared`), parameters (`Params`),
- * single-row inserts built from a Drizzle table (`insertInto`), and the runners that send a
- * statement on either engine (`statementRunner`, `drizzleRunner`).
+ * Every hand-written statement is built and run here, as pg-boss keeps its SQL in `plans.ts`:
+ * statements kept prepared (`prepared`), one-row inserts built from a Drizzle table (`insertRow`),
+ * the guarded write (`writeIf`: several writes in one statement, all made only while a condition
+ * holds), statements given their values once built (`withValues`), and the runners that send a
+ * statement on either engine (`statementRunner`, `drizzleRunner`). Statements are Drizzle `sql`,
+ * so their parameters number themselves and no text is ever patched. Nothing here knows what the
+ * rows mean.
  */
+
+const dialect = new PgDialect();
 
 const preparedCache = new WeakMap<Database, Map<string, unknown>>();
 
@@ -31,66 +53,269 @@ export function prepared<T>(db: Database, name: string, build: (db: Database) =>
 }
 
 /**
- * Parameters of a hand-written statement: `add` keeps a value and answers its placeholder. Values
- * are passed as text (or null) and PostgreSQL casts them to the column's type, the same on both
- * engines: bigint as its digits, dates as ISO strings, JSON already serialised.
+ * A parameter's value as text (or null), which PostgreSQL casts to the column's type the same way
+ * on both engines: bigint as its digits, dates as ISO strings, JSON already serialised. Drivers
+ * would otherwise each convert a Date or an array in their own way.
  */
-export class Params {
-  readonly values: (string | null)[] = [];
-  add(value: unknown): string {
-    this.values.push(
-      value == null
-        ? null
-        : typeof value === "string"
-          ? value
-          : value instanceof Date
-            ? value.toISOString()
-            : typeof value === "object"
-              ? JSON.stringify(value)
-              : String(value),
-    );
-    return `$${this.values.length}`;
+function asText(value: unknown): string | null {
+  if (value == null) return null;
+  if (typeof value === "string") return value;
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+/**
+ * Text and parameters taking turns, `texts[0] $1 texts[1] $2 … texts[n]`: a piece of a statement
+ * made of many values (a row, a template's use) as one Drizzle chunk instead of a `sql` per value,
+ * each of which costs more to make than the text it adds. `compile` writes it directly; Drizzle's
+ * own compiler sees the equivalent `sql` (`getSQL`).
+ */
+class TextAndValues implements SQLWrapper {
+  readonly texts: readonly string[];
+  readonly values: readonly unknown[];
+  constructor(texts: readonly string[], values: readonly unknown[]) {
+    this.texts = texts;
+    this.values = values;
+  }
+  getSQL(): SQL {
+    const chunks: SQL[] = [sql.raw(this.texts[0])];
+    for (const [i, value] of this.values.entries())
+      chunks.push(sql`${sql.param(value)}`, sql.raw(this.texts[i + 1]));
+    return sql.join(chunks);
+  }
+  shouldOmitSQLParens() {
+    return true;
   }
 }
 
 /**
- * `insert into <table> (<columns>) values (<placeholders>)` for one row, each value converted as
- * Drizzle converts it for that column (a part of a hand-written statement; see `statementRunner`).
- * With `when`, the row is written only if that condition holds: `insert … select <values> where …`,
- * each placeholder cast to its column's type (a select list does not take it from the column).
+ * `insert into <table> (<columns>) values (<parameters>)` for one row, each value converted as
+ * Drizzle converts it for that column (a part of a hand-written statement: see `writeIf`). With
+ * `when`, the row is written only if that condition holds: `insert … select <values> where …`,
+ * each parameter cast to its column's type (a select list does not take it from the column).
  */
-export function insertInto<T extends Table>(
-  table: T,
-  values: T["$inferInsert"],
-  params: Params,
-  when?: string,
-): string {
-  const columns = getTableColumns(table) as Record<
-    string,
-    { name: string; mapToDriverValue(v: unknown): unknown; getSQLType(): string }
-  >;
+export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], when?: SQL): SQL {
+  const columns = columnsOf(table);
   const names: string[] = [];
-  const placeholders: string[] = [];
-  for (const [key, value] of Object.entries(values as Record<string, unknown>)) {
+  const texts: string[] = [`insert into ${textOf(table)} (`];
+  const parameters: unknown[] = [];
+  for (const key in values) {
+    const value = (values as Record<string, unknown>)[key];
     if (value === undefined) continue;
-    const column = columns[key];
+    const column = columns.get(key);
     if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
-    names.push(`"${column.name}"`);
-    const placeholder = params.add(value === null ? null : column.mapToDriverValue(value));
-    placeholders.push(when === undefined ? placeholder : `${placeholder}::${column.getSQLType()}`);
+    names.push(column.name);
+    texts.push(when === undefined ? ", " : `${column.cast}, `);
+    parameters.push(asText(value === null ? null : column.column.mapToDriverValue(value)));
   }
-  const into = `insert into "${getTableName(table)}" (${names.join(", ")})`;
-  return when === undefined
-    ? `${into} values (${placeholders.join(", ")})`
-    : `${into} select ${placeholders.join(", ")} where ${when}`;
+  if (names.length === 0) throw new Error(`A row of ${getTableName(table)} needs a value`);
+  texts[0] += `${names.join(", ")}) ${when === undefined ? "values (" : "select "}`;
+  const last = texts.length - 1;
+  texts[last] = texts[last].slice(0, -2);
+  if (when === undefined) {
+    texts[last] += ")";
+    return sql`${new TextAndValues(texts, parameters)}`;
+  }
+  texts[last] += " where ";
+  return sql`${new TextAndValues(texts, parameters)}${when}`;
 }
+
+/** A table's columns by key, each with its quoted name and the cast to its type, made once. */
+const tableColumns = new WeakMap<
+  Table,
+  Map<string, { column: Column & { mapToDriverValue(v: unknown): unknown }; name: string; cast: string }>
+>();
+function columnsOf(table: Table) {
+  let columns = tableColumns.get(table);
+  if (!columns) {
+    columns = new Map();
+    for (const [key, column] of Object.entries(getTableColumns(table))) {
+      columns.set(key, { column, name: dialect.escapeName(column.name), cast: `::${column.getSQLType()}` });
+    }
+    tableColumns.set(table, columns);
+  }
+  return columns;
+}
+
+/** The parts of a guarded write (`writeIf`). */
+export interface GuardedWrite {
+  /**
+   * `WITH` parts run first, by name, which `condition` and `answer` may read: lookups, or a write
+   * of their own (a claim `insert … on conflict do nothing returning 1`).
+   */
+  first?: Record<string, SQL>;
+  /** Whether the writes are made: evaluated once, as the part `guard` (its column `holds`). */
+  condition: SQL;
+  /** The writes, each given the condition to put in its own `where` (`insertRow`'s `when`). */
+  writes: (when: SQL) => SQL[];
+  /** The statement's one answer row: a select list, which may read `guard.holds` and `first`'s parts. */
+  answer: SQL;
+}
+
+/**
+ * One statement that makes every write of `writes` only while `condition` holds: `with <first>,
+ * guard as (select <condition> as holds), w0 as (<write>), … select <answer> from guard`. A single
+ * statement is atomic, so the writes commit together or not at all, in one round trip and without
+ * a transaction; the condition is decided once, so the writes cannot disagree on it.
+ */
+export function writeIf(write: GuardedWrite): SQL {
+  const parts = Object.entries(write.first ?? {}).map(
+    ([name, part]) => sql`${sql.identifier(name)} as (${part})`,
+  );
+  parts.push(sql`guard as (select ${write.condition} as holds)`);
+  const writes = write.writes(sql`(select holds from guard)`);
+  for (const [i, part] of writes.entries()) parts.push(sql`${sql.identifier(`w${i}`)} as (${part})`);
+  return sql`with ${sql.join(parts, sql`,\n`)}\nselect ${write.answer} from guard`;
+}
+
+/** A statement with placeholders compiled once: the text around them, and their names in order. */
+interface Template {
+  texts: string[];
+  names: string[];
+}
+const templates = new WeakMap<SQL, Template>();
+
+/**
+ * `template`, a statement with Drizzle placeholders (`sql.placeholder`) and no values, given the
+ * values of its placeholders, as a part of a bigger statement. Its text is worked out the first
+ * time only: for a large part that every request sends, where walking all of its pieces each time
+ * would cost more than running it.
+ */
+export function withValues(template: SQL, values: Record<string, unknown>): SQL {
+  let compiled = templates.get(template);
+  if (!compiled) {
+    const compilation = new Compilation(true);
+    compilation.write(template);
+    compiled = { texts: compilation.texts, names: compilation.names };
+    templates.set(template, compiled);
+  }
+  return sql`${new TextAndValues(
+    compiled.texts,
+    compiled.names.map((name) => values[name]),
+  )}`;
+}
+
+/** Tables and columns are few and live for the process: each one's text is made once. */
+const namesText = new WeakMap<Table | Column, string>();
+function textOf(named: Table | Column): string {
+  let text = namesText.get(named);
+  if (text === undefined) {
+    text = dialect.sqlToQuery(sql`${named}`).sql;
+    namesText.set(named, text);
+  }
+  return text;
+}
+
+/** A piece `Compilation` leaves to Drizzle's own compiler (views, subqueries, aliases, enums). */
+class NotCompiledHere extends Error {}
+
+/**
+ * Compiles a statement as Drizzle's dialect does, its parameters numbered in order, several times
+ * faster: Drizzle's compiler copies its settings at every nested piece, which made the payment
+ * create's statement cost more to compile than to run. With `template`, placeholders are left as
+ * holes (`texts` between them, `names` of them) and a value is refused, for `withValues`.
+ */
+class Compilation {
+  readonly template: boolean;
+  readonly texts: string[] = [""];
+  readonly names: string[] = [];
+  readonly values: unknown[] = [];
+  constructor(template: boolean) {
+    this.template = template;
+  }
+
+  #text(more: string) {
+    this.texts[this.texts.length - 1] += more;
+  }
+
+  #parameter(value: unknown) {
+    if (value instanceof Placeholder) {
+      if (!this.template) throw new Error(`The placeholder ${value.name} has no value: see withValues`);
+      this.names.push(value.name);
+      this.texts.push("");
+      return;
+    }
+    if (this.template) throw new Error("A template holds placeholders only, no values");
+    this.values.push(value);
+    this.#text(`$${this.values.length}`);
+  }
+
+  write(chunk: unknown): void {
+    if (chunk === undefined) {
+      // Drizzle writes nothing for it either (an optional part left out).
+    } else if (chunk instanceof StringChunk) {
+      this.#text(chunk.value.join(""));
+    } else if (chunk instanceof SQL) {
+      // Drizzle's `inlineParams()` writes values into the text, which only its compiler does.
+      if ((chunk as unknown as { shouldInlineParams: boolean }).shouldInlineParams)
+        throw new NotCompiledHere();
+      for (const part of chunk.queryChunks) this.write(part);
+    } else if (chunk instanceof TextAndValues) {
+      this.#text(chunk.texts[0]);
+      for (const [i, value] of chunk.values.entries()) {
+        this.#parameter(value);
+        this.#text(chunk.texts[i + 1]);
+      }
+    } else if (chunk instanceof Param) {
+      const mapped =
+        chunk.value === null || chunk.value instanceof Placeholder
+          ? chunk.value
+          : chunk.encoder.mapToDriverValue(chunk.value);
+      if (mapped instanceof SQL) this.write(mapped);
+      else this.#parameter(mapped);
+    } else if (chunk instanceof Placeholder) {
+      this.#parameter(chunk);
+    } else if (chunk instanceof Name) {
+      this.#text(dialect.escapeName(chunk.value));
+    } else if (chunk instanceof Table || chunk instanceof Column) {
+      this.#text(textOf(chunk));
+    } else if (Array.isArray(chunk)) {
+      this.#text("(");
+      for (const [i, part] of chunk.entries()) {
+        if (i > 0) this.#text(", ");
+        this.write(part);
+      }
+      this.#text(")");
+    } else if (
+      chunk instanceof View ||
+      chunk instanceof Subquery ||
+      chunk instanceof SQL.Aliased ||
+      typeof chunk === "function" // a pgEnum
+    ) {
+      throw new NotCompiledHere();
+    } else if (isSQLWrapper(chunk)) {
+      const parens = !chunk.shouldOmitSQLParens?.();
+      if (parens) this.#text("(");
+      this.write(chunk.getSQL());
+      if (parens) this.#text(")");
+    } else {
+      this.#parameter(chunk);
+    }
+  }
+}
+
+/** A statement's text and its parameters' values, as text; Drizzle's compiler for what it alone knows. */
+function compile(statement: SQL): { text: string; values: (string | null)[] } {
+  try {
+    const compilation = new Compilation(false);
+    compilation.write(statement);
+    return { text: compilation.texts[0], values: compilation.values.map(asText) };
+  } catch (error) {
+    if (!(error instanceof NotCompiledHere)) throw error;
+    const query = dialect.sqlToQuery(statement);
+    return { text: query.sql, values: query.params.map(asText) };
+  }
+}
+
+/** Sends statements built here: one Drizzle `sql`, its rows answered. */
+export type Runner = (statement: SQL) => Promise<Record<string, unknown>[]>;
 
 const statementNames = new Map<string, string>();
 
 /**
  * One statement on PostgreSQL, outside any transaction, as a named prepared statement: parsed and
- * planned once per connection. A single statement is atomic, so several inserts written as
- * data-modifying `WITH` parts commit together or not at all, in one round trip.
+ * planned once per connection.
  */
 async function runStatement(pool: pg.Pool, text: string, values: (string | null)[]) {
   let name = statementNames.get(text);
@@ -102,41 +327,26 @@ async function runStatement(pool: pg.Pool, text: string, values: (string | null)
   return (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
 }
 
-/** Runs one hand-written statement (positional parameters) and answers its rows. */
-export type Runner = (text: string, values: (string | null)[]) => Promise<Record<string, unknown>[]>;
-
-/** A hand-written statement as Drizzle SQL, for `drizzleRunner`. */
-function drizzleSql(text: string, values: (string | null)[]): SQL {
-  const chunks: SQL[] = [];
-  let last = 0;
-  for (const match of text.matchAll(/\$(\d+)/g)) {
-    chunks.push(sql.raw(text.slice(last, match.index)), sql`${values[Number(match[1]) - 1]}`);
-    last = match.index + match[0].length;
-  }
-  chunks.push(sql.raw(text.slice(last)));
-  return sql.join(chunks);
-}
-
 /**
- * Runs hand-written statements that each stand alone, each one atomic by itself, as named prepared
- * statements on either engine (PGlite keeps every statement prepared: `StatementCachingPGlite`).
- * None is wrapped in a transaction, because on the embedded engine a transaction holds PGlite's one
+ * Runs statements that each stand alone, each one atomic by itself, as named prepared statements
+ * on either engine (PGlite keeps every statement prepared: `StatementCachingPGlite`). None is
+ * wrapped in a transaction, because on the embedded engine a transaction holds PGlite's one
  * connection for its whole length (the JavaScript between its statements too) and the job worker
  * waits on it (docs/benchmarks.md).
  */
 export function statementRunner(handle: Pick<DatabaseHandle, "engine" | "pool" | "pglite">): Runner {
-  if (handle.engine === "postgres") return (text, values) => runStatement(handle.pool!, text, values);
-  const pglite = handle.pglite!;
-  return async (text, values) => (await pglite.query<Record<string, unknown>>(text, values)).rows;
+  return async (statement) => {
+    const { text, values } = compile(statement);
+    if (handle.engine === "postgres") return runStatement(handle.pool!, text, values);
+    return (await handle.pglite!.query<Record<string, unknown>>(text, values)).rows;
+  };
 }
 
-/** A runner that sends hand-written statements through Drizzle, as unnamed statements. */
+/** A runner that sends statements through Drizzle (in a transaction when given one), unnamed. */
 export function drizzleRunner(db: Executor): Runner {
-  return async (text, values) => {
+  return async (statement) => {
     // Both engines answer `{ rows }`; the engine-neutral result type does not say so.
-    const result = (await db.execute(drizzleSql(text, values))) as unknown as {
-      rows: Record<string, unknown>[];
-    };
+    const result = (await db.execute(statement)) as unknown as { rows: Record<string, unknown>[] };
     return result.rows;
   };
 }

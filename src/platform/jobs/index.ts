@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import {
   type DrizzleTransactionLike,
   fromDrizzle,
@@ -9,7 +9,7 @@ import {
   type WorkOptions,
 } from "pg-boss";
 import type { Logger } from "pino";
-import { type DatabaseHandle, drizzleRunner, type Params, type Tx } from "../db/index.ts";
+import { type DatabaseHandle, drizzleRunner, type Tx } from "../db/index.ts";
 import type { ApiActivity } from "../http/activity.ts";
 import { inJobSpan, withTraceContext } from "../tracing.ts";
 import { createOutboxRelay, outboxInsert } from "./outbox.ts";
@@ -31,13 +31,13 @@ export interface Jobs {
   /** Enqueues a job inside the caller's transaction, so it commits or vanishes with the change. */
   send<T extends object>(tx: Tx, name: string, data: T, options?: SendOptions): Promise<string | null>;
   /**
-   * A job as a part of the caller's own statement (a data-modifying `WITH` part; see
-   * `statementRunner`), its payload added to `params`: an INSERT into the job outbox, which commits
-   * exactly with the caller's change and is moved into pg-boss by the relay. With `when`, the job
-   * is written only if that condition holds (as `insertInto`'s). Call `relaySoon` once the
-   * statement has run, or the job waits for the relay's next look (JOB_POLL_SECONDS).
+   * A job as a part of the caller's own statement (one of `writeIf`'s writes, in
+   * src/platform/db/statements.ts): an INSERT into the job outbox, which commits exactly with the
+   * caller's change and is moved into pg-boss by the relay. With `when`, the job is written only
+   * if that condition holds (as `insertRow`'s). Call `relaySoon` once the statement has run, or
+   * the job waits for the relay's next look (JOB_POLL_SECONDS).
    */
-  sendPart<T extends object>(params: Params, name: string, data: T, when?: string): string;
+  sendPart<T extends object>(name: string, data: T, when?: SQL): SQL;
   /** Runs the outbox relay shortly: after a statement with `sendPart` parts has committed. */
   relaySoon(): void;
   /** Moves every job waiting in the outbox into pg-boss now; answers how many (for tests). */
@@ -164,9 +164,9 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
       statistics.wrote(1);
       return id;
     },
-    sendPart(params, name, data, when) {
+    sendPart(name, data, when) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
-      return outboxInsert(params, name, withTraceContext(data), when);
+      return outboxInsert(name, withTraceContext(data), when);
     },
     relaySoon: () => relay.soon(),
     drainOutbox: () => relay.drain(),
@@ -226,11 +226,10 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
       }
       // Deferred jobs already in the table (from before a restart) get their timers too.
       const deferred = await drizzleRunner(database.db)(
-        `select distinct name, start_after as at from pgboss.job
+        sql`select distinct name, start_after as at from pgboss.job
          where state in ('created', 'retry') and start_after > now()
-           and start_after < now() + make_interval(secs => $1::int)
-         order by at limit $2::int`,
-        [String(DEFERRED_LOOKAHEAD_SECONDS), String(DEFERRED_AT_START)],
+           and start_after < now() + make_interval(secs => ${String(DEFERRED_LOOKAHEAD_SECONDS)}::int)
+         order by at limit ${String(DEFERRED_AT_START)}::int`,
       );
       for (const row of deferred) dueWakes.at(String(row.name), new Date(row.at as string | Date).getTime());
     },

@@ -1,7 +1,7 @@
-import { inArray, sql } from "drizzle-orm";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import { type DrizzleTransactionLike, fromDrizzle, type PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import { type Database, insertInto, type Params } from "../db/index.ts";
+import { type Database, insertRow } from "../db/index.ts";
 import { jobOutbox } from "./outbox-table.ts";
 
 /** Rows moved per transaction: one pg-boss insert per queue in the batch. */
@@ -28,8 +28,8 @@ export interface OutboxRelay {
  * with pgbench, pg-boss's insert halved the throughput of the create's statement
  * (docs/benchmarks.md). The relay inserts jobs a batch at a time, off the request.
  */
-export function outboxInsert(params: Params, name: string, data: object, when?: string): string {
-  return insertInto(jobOutbox, { name, data }, params, when);
+export function outboxInsert(name: string, data: object, when?: SQL): SQL {
+  return insertRow(jobOutbox, { name, data }, when);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
-import { type Database, Params, type Runner, type Tx } from "../../../db/index.ts";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { type Database, type Runner, type Tx, writeIf } from "../../../db/index.ts";
 import { AppError } from "../../../http/errors.ts";
 import { sandboxRequests } from "./tables.ts";
 
@@ -95,24 +95,24 @@ export async function onceInOneStatement<R>(
   scope: Scope,
   outageFlag: string,
   answer: R,
-  rows: (params: Params, when: string) => string[],
+  rows: (when: SQL) => SQL[],
 ): Promise<OneStatement<R>> {
   checkKey(scope.key);
   const print = fingerprint(scope.operation, scope.params);
-  const params = new Params();
-  const flag = params.add(outageFlag);
-  const claim = `insert into "sandbox_requests" ("account", "idempotency_key", "fingerprint", "response")
-    select ${params.add(scope.account)}::text, ${params.add(scope.key)}::text, ${params.add(print)}::text,
-      ${params.add(toJson(answer))}::jsonb
-    from outage where not outage.down
-    on conflict do nothing returning 1`;
-  const parts = rows(params, "exists (select 1 from claim)").map((part, i) => `row${i} as (${part})`);
   const [result] = await run(
-    `with outage as (select coalesce((select "enabled" from "sandbox_flags" where "name" = ${flag}), false) as down),
-    claim as (${claim}),
-    ${parts.join(",\n")}
-    select (select down from outage) as down, exists (select 1 from claim) as claimed`,
-    params.values,
+    writeIf({
+      first: {
+        outage: sql`select coalesce((select "enabled" from "sandbox_flags" where "name" = ${outageFlag}), false)
+          as down`,
+        claim: sql`insert into "sandbox_requests" ("account", "idempotency_key", "fingerprint", "response")
+          select ${scope.account}::text, ${scope.key}::text, ${print}::text, ${JSON.stringify(toJson(answer))}::jsonb
+          from outage where not outage.down
+          on conflict do nothing returning 1`,
+      },
+      condition: sql`exists (select 1 from claim)`,
+      writes: rows,
+      answer: sql`(select down from outage) as down, holds as claimed`,
+    }),
   );
   if (result.down === true) return { outage: true };
   if (result.claimed === true) return { answer };

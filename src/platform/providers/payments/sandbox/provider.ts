@@ -3,7 +3,7 @@ import {
   type Database,
   drizzleRunner,
   type Executor,
-  insertInto,
+  insertRow,
   type Runner,
   type Tx,
 } from "../../../db/index.ts";
@@ -176,9 +176,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
       { account, key: options.idempotencyKey, operation: "create_intent", params: input },
       OUTAGE,
       { ok: intent },
-      (params, when) => [
-        insertInto(sandboxIntents, row, params, when),
-        insertInto(sandboxEvents, eventRow(row, intent, "payment_intent.created"), params, when),
+      (when) => [
+        insertRow(sandboxIntents, row, when),
+        insertRow(sandboxEvents, eventRow(row, intent, "payment_intent.created"), when),
       ],
     );
     if ("outage" in result) throw providerUnavailable("The sandbox payment provider is in outage mode");

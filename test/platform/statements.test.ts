@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/node-postgres";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { insertRow, type Runner, statementRunner, withValues, writeIf } from "../../src/platform/db/index.ts";
+import { jobOutbox } from "../../src/platform/jobs/outbox-table.ts";
+
+// The runner compiles statements itself, for speed (src/platform/db/statements.ts, `Compilation`):
+// what it sends must be exactly what Drizzle's own compiler makes of the same statement, values
+// passed as text.
+
+const dialect = new PgDialect();
+const db = drizzle.mock();
+
+/** A runner on an engine that keeps what it is sent instead of running it. */
+function capturing(): { run: Runner; sent: { text: string; values: unknown[] }[] } {
+  const sent: { text: string; values: unknown[] }[] = [];
+  const pglite = {
+    query: async (text: string, values: unknown[]) => {
+      sent.push({ text, values });
+      return { rows: [] };
+    },
+  };
+  return { run: statementRunner({ engine: "pglite", pool: undefined, pglite } as never), sent };
+}
+
+/** What Drizzle's compiler makes of `statement`, its values as the runner passes them. */
+function drizzleText(statement: SQL) {
+  const query = dialect.sqlToQuery(statement);
+  const asText = (value: unknown) =>
+    value == null
+      ? null
+      : typeof value === "string"
+        ? value
+        : value instanceof Date
+          ? value.toISOString()
+          : typeof value === "object"
+            ? JSON.stringify(value)
+            : String(value);
+  return { text: query.sql, values: query.params.map(asText) };
+}
+
+async function sendsWhatDrizzleMakes(statement: SQL) {
+  const { run, sent } = capturing();
+  await run(statement);
+  assert.deepEqual(sent[0], drizzleText(statement));
+}
+
+const since = new Date("2030-01-02T03:04:05.000Z");
+const outboxQuery = db
+  .select({ id: jobOutbox.id, name: jobOutbox.name, late: sql<boolean>`${jobOutbox.createdAt} > ${since}` })
+  .from(jobOutbox)
+  .where(and(eq(jobOutbox.name, "a"), inArray(jobOutbox.name, ["b", "c"]), eq(jobOutbox.createdAt, since)));
+
+describe("statementRunner", () => {
+  test("sends a statement of text, tables, columns, names, lists and a select as Drizzle's compiler makes it", async () => {
+    await sendsWhatDrizzleMakes(
+      sql`select ${sql.identifier("x")}, ${jobOutbox.name} from ${jobOutbox} where ${jobOutbox.id} in ${[1, 2]}
+        and exists ${outboxQuery} and ${null}::text is null and ${{ a: [1] }}::jsonb is not null`,
+    );
+  });
+
+  test("sends rows and a guarded write as Drizzle's compiler makes them", async () => {
+    const row = { name: "job", data: { paymentId: "pay_1", list: [1, 2] }, createdAt: since };
+    await sendsWhatDrizzleMakes(insertRow(jobOutbox, row));
+    await sendsWhatDrizzleMakes(
+      writeIf({
+        first: { found: sql`select ${jobOutbox.id} from ${jobOutbox} where ${jobOutbox.name} = ${"job"}` },
+        condition: sql`not exists (select 1 from found)`,
+        writes: (when) => [
+          insertRow(jobOutbox, row, when),
+          insertRow(jobOutbox, { ...row, name: "other" }, when),
+        ],
+        answer: sql`holds, (select count(*) from found) as found`,
+      }),
+    );
+  });
+
+  test("sends a template with its values as Drizzle's compiler makes the same statement with values", async () => {
+    const template = sql`select 1 from ${jobOutbox} where ${jobOutbox.name} = ${sql.placeholder("name")}
+      and exists ${db
+        .select({ id: jobOutbox.id })
+        .from(jobOutbox)
+        .where(eq(jobOutbox.data, sql.placeholder("data")))}`;
+    const filled = withValues(template, { name: "job", data: "{}" });
+    const { run, sent } = capturing();
+    await run(sql`select ${"before"}::text, (${filled})`);
+    await run(sql`select ${"before"}::text, (${filled})`);
+    const direct = sql`select ${"before"}::text, (select 1 from ${jobOutbox} where ${jobOutbox.name} = ${"job"}
+      and exists ${db
+        .select({ id: jobOutbox.id })
+        .from(jobOutbox)
+        .where(eq(jobOutbox.data, sql`${"{}"}`))})`;
+    assert.deepEqual(sent[0], drizzleText(direct));
+    assert.deepEqual(sent[1], sent[0], "the template's second use is the same");
+    // Drizzle's compiler reads the filled template the same way.
+    assert.deepEqual(drizzleText(sql`select ${"before"}::text, (${filled})`), sent[0]);
+  });
+
+  test("a template refuses values, and a placeholder without a value is refused", async () => {
+    assert.throws(() => withValues(sql`select ${"value"}`, {}), /placeholders only/);
+    const { run } = capturing();
+    await assert.rejects(run(sql`select ${sql.placeholder("id")}`), /placeholder id has no value/);
+  });
+
+  test("leaves what only Drizzle compiles (a subquery under an alias) to Drizzle's compiler", async () => {
+    const named = db.select({ id: jobOutbox.id }).from(jobOutbox).as("named");
+    await sendsWhatDrizzleMakes(sql`select * from ${named} where ${"x"} = ${"y"}`);
+  });
+});
