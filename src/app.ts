@@ -9,6 +9,7 @@ import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { auctionJobs, onDeferredPayment } from "./modules/auctions/jobs.ts";
+import { auctionOfPrice } from "./modules/auctions/referrers.ts";
 import { auctionRoutes } from "./modules/auctions/routes.ts";
 import { createKycContext } from "./modules/kyc/context.ts";
 import { kycActionJob } from "./modules/kyc/jobs.ts";
@@ -24,12 +25,14 @@ import { paymentEventRoutes } from "./modules/payments/event-routes.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
+import { pricesOfTrigger } from "./modules/prices/referrers.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
 import { sandboxInboxRoutes } from "./modules/sandbox-inbox/routes.ts";
 import { pruneSandboxMailJob } from "./modules/sandbox-inbox/service.ts";
 import { sandboxMailStore } from "./modules/sandbox-inbox/store.ts";
 import { solanaJobs } from "./modules/solana/jobs.ts";
 import { solanaRoutes } from "./modules/solana/routes.ts";
+import { triggersOfWallet } from "./modules/triggers/referrers.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
@@ -152,9 +155,10 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     chains: options.chains ?? createChainRegistry(config.chains, now, tracing ? traced : undefined),
     rates: options.rates ?? new StaticRates(config.money.rates),
     rateLimiter: new RateLimiter(database.db, now, config.rateLimits),
-    // Hooks across modules, given at construction: payments call them without importing their owners.
+    // Hooks across modules, given at construction: a module calls them without importing their owners.
     onDeferredPayment: (tx, payment) => onDeferredPayment({ jobs }, tx, payment),
     sellerAccounts: (kycId) => sellerAccountOf(database.db, kycId),
+    referrers: { triggersOfWallet, pricesOfTrigger, auctionOfPrice },
     faults: createFaults(config.faults),
   };
 

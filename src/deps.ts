@@ -3,7 +3,7 @@ import type { Config } from "./config.ts";
 import type { Revocations } from "./platform/auth/revocations.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
-import type { Database, DatabaseHandle, Tx } from "./platform/db/index.ts";
+import type { Database, DatabaseHandle, Executor, Tx } from "./platform/db/index.ts";
 import type { RateLimiter } from "./platform/http/rate-limit.ts";
 import type { Faults } from "./platform/jobs/faults.ts";
 import type { Jobs } from "./platform/jobs/index.ts";
@@ -11,6 +11,21 @@ import type { Mailer } from "./platform/mail/index.ts";
 import type { RatesProvider } from "./platform/money/rates.ts";
 import type { KycProvider } from "./platform/providers/kyc/types.ts";
 import type { PaymentProviders } from "./platform/providers/payments/registry.ts";
+
+/**
+ * What still refers to a record, asked by the record's own module before it is deleted or its
+ * money changed, and answered by the module whose table refers to it: given here so that a module
+ * never imports those built on it (wallets do not import triggers, triggers not prices, prices not
+ * auctions).
+ */
+export interface Referrers {
+  /** How many triggers call through the wallet. */
+  triggersOfWallet(db: Executor, walletId: string): Promise<number>;
+  /** How many prices run the trigger's call. */
+  pricesOfTrigger(db: Executor, triggerId: string): Promise<number>;
+  /** The auction whose bid or end price this is, if any. */
+  auctionOfPrice(db: Executor, priceId: string): Promise<{ id: string } | undefined>;
+}
 
 /** What services are given: every outside system passed in, none reached for as a global. */
 export interface Deps {
@@ -39,6 +54,7 @@ export interface Deps {
    * module's hook, given here so that payments never import auctions.
    */
   onDeferredPayment: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
+  referrers: Referrers;
   /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
   chains: ChainRegistry;
   /** The one rate limiter, counted in the database so every process shares the allowance. */
