@@ -1,0 +1,38 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import type { Action, Principal, Role } from "../../platform/auth/principal.ts";
+import { roleAllows } from "../../platform/auth/principal.ts";
+import type { Executor } from "../../platform/db/index.ts";
+import { AppError, notFound } from "../../platform/http/errors.ts";
+import { members } from "./tables.ts";
+
+/**
+ * The caller's role in an app, checked against `action`. An app the caller has no part in is
+ * 404, never 403, so other tenants' ids are not revealed; a role that lacks the right is 403.
+ */
+export async function requireAppRole(
+  db: Executor,
+  actor: Principal,
+  appId: string,
+  action: Action,
+): Promise<Role> {
+  return checkRole(await roleIn(db, actor, appId), action);
+}
+
+/** `requireAppRole` for a role already read (in a caller's own query): 404, 403 or the role. */
+export function checkRole(role: Role | undefined, action: Action): Role {
+  if (!role) throw notFound("App");
+  if (!roleAllows(role, action)) {
+    throw new AppError("forbidden", `The ${role} role may not ${action.replace("_", " ")} in this app`);
+  }
+  return role;
+}
+
+async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Role | undefined> {
+  // An API key acts for its one app, with the developer role.
+  if (actor.kind === "api_key") return actor.appId === appId ? "developer" : undefined;
+  const [row] = await db
+    .select({ role: members.role })
+    .from(members)
+    .where(and(eq(members.appId, appId), eq(members.userId, actor.userId), isNotNull(members.acceptedAt)));
+  return row?.role;
+}
