@@ -9,6 +9,7 @@ import { apiKeyRoutes } from "./modules/api-keys/routes.ts";
 import { authenticateKey } from "./modules/api-keys/service.ts";
 import { appRoutes } from "./modules/apps/routes.ts";
 import { auctionJobs, onDeferredPayment } from "./modules/auctions/jobs.ts";
+import { auctionOfPrice } from "./modules/auctions/referrers.ts";
 import { auctionRoutes } from "./modules/auctions/routes.ts";
 import { createKycContext } from "./modules/kyc/context.ts";
 import { kycActionJob } from "./modules/kyc/jobs.ts";
@@ -27,12 +28,14 @@ import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { priceHasPayments } from "./modules/payments/reads.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { resumeSellerTransfers } from "./modules/payments/transfers.ts";
+import { pricesOfTrigger } from "./modules/prices/referrers.ts";
 import { priceRoutes } from "./modules/prices/routes.ts";
 import { sandboxInboxRoutes } from "./modules/sandbox-inbox/routes.ts";
 import { pruneSandboxMailJob } from "./modules/sandbox-inbox/service.ts";
 import { sandboxMailStore } from "./modules/sandbox-inbox/store.ts";
 import { solanaJobs } from "./modules/solana/jobs.ts";
 import { solanaRoutes } from "./modules/solana/routes.ts";
+import { triggersOfWallet } from "./modules/triggers/referrers.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
@@ -155,12 +158,12 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     chains: options.chains ?? createChainRegistry(config.chains, now, tracing ? traced : undefined),
     rates: options.rates ?? new StaticRates(config.money.rates),
     rateLimiter: new RateLimiter(database.db, now, config.rateLimits),
-    // Hooks across modules, given at construction: payments call them without importing their owners.
+    // Hooks across modules, given at construction: a module calls them without importing their owners.
     onDeferredPayment: (tx, payment) => onDeferredPayment({ jobs }, tx, payment),
     sellerAccounts: (kycId) => sellerAccountOf(database.db, kycId),
-    priceHasPayments,
     moneyInFlight,
     onSellerPayable: (tx, kycId) => resumeSellerTransfers({ jobs }, tx, kycId),
+    referrers: { triggersOfWallet, pricesOfTrigger, auctionOfPrice, priceHasPayments },
     faults: createFaults(config.faults),
   };
 

@@ -12,6 +12,23 @@ import type { RatesProvider } from "./platform/money/rates.ts";
 import type { KycProvider } from "./platform/providers/kyc/types.ts";
 import type { PaymentProviders } from "./platform/providers/payments/registry.ts";
 
+/**
+ * What still refers to a record, asked by the record's own module before it is deleted or its
+ * money changed, and answered by the module whose table refers to it: given here so that a module
+ * never imports those built on it (wallets do not import triggers, triggers not prices, prices
+ * neither auctions nor payments).
+ */
+export interface Referrers {
+  /** How many triggers call through the wallet. */
+  triggersOfWallet(db: Executor, walletId: string): Promise<number>;
+  /** How many prices run the trigger's call. */
+  pricesOfTrigger(db: Executor, triggerId: string): Promise<number>;
+  /** The auction whose bid or end price this is, if any. */
+  auctionOfPrice(db: Executor, priceId: string): Promise<{ id: string } | undefined>;
+  /** Whether any payment refers to the price (a price with payments is expired, not deleted). */
+  priceHasPayments(db: Executor, priceId: string): Promise<boolean>;
+}
+
 /** What services are given: every outside system passed in, none reached for as a global. */
 export interface Deps {
   config: Config;
@@ -41,17 +58,15 @@ export interface Deps {
   onDeferredPayment: (tx: Tx, payment: { id: string; status: string }) => Promise<void>;
   /**
    * The payments module's answers to the modules payments is built on, given here so that none of
-   * them imports payments (payments imports them): whether any payment refers to a price (a price
-   * with payments is expired instead of deleted) ...
-   */
-  priceHasPayments: (db: Executor, priceId: string) => Promise<boolean>;
-  /**
-   * ... an app's money in flight, counted per kind inside the caller's transaction, with a
-   * sentence naming what is open (undefined when nothing is: the app may be deleted) ...
+   * them imports payments (payments imports them): an app's money in flight, counted per kind
+   * inside the caller's transaction, with a sentence naming what is open (undefined when nothing
+   * is: the app may be deleted) ...
    */
   moneyInFlight: (tx: Tx, appId: string) => Promise<{ counts: Record<string, number>; described?: string }>;
   /** ... and a seller whose payouts are back: their payments' failed transfers go again, in `tx`. */
   onSellerPayable: (tx: Tx, kycId: string) => Promise<void>;
+  /** What still refers to a wallet, a trigger or a price (`Referrers`). */
+  referrers: Referrers;
   /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */
   chains: ChainRegistry;
   /** The one rate limiter, counted in the database so every process shares the allowance. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
 import { expireHold, settleBid } from "../../src/modules/auctions/bidding.ts";
@@ -8,7 +8,6 @@ import { auctions, bids } from "../../src/modules/auctions/tables.ts";
 import { EXECUTE_JOB } from "../../src/modules/payments/job-names.ts";
 import { paymentEvents } from "../../src/modules/payments/tables.ts";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import {
   createAuction,
   listenToAuctionEvents,
@@ -16,27 +15,27 @@ import {
   shopperSession,
   waitForBid,
 } from "../helpers/auctions.ts";
-import { expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { expectStatus } from "../helpers/http.ts";
 import { waitForStatus } from "../helpers/payments.ts";
 import type { Receiver } from "../helpers/webhooks.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
-
 let receiver: Receiver;
 
-before(async () => {
-  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-  f = await tenantFixture(t);
-  receiver = await listenToAuctionEvents(t, f.owner.token, f.app.id);
-});
+const fx = useTestApp(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  {
+    async setUp() {
+      receiver = await listenToAuctionEvents(fx.t, fx.f.owner.token, fx.f.app.id);
+    },
+  },
+);
 after(async () => {
-  await t.close();
   await receiver.stop();
 });
 
 async function jobsFor(name: string, key: string, value: string) {
-  const result = await t.deps.db.execute(
+  const result = await fx.t.deps.db.execute(
     sql`select count(*)::int as n from pgboss.job where name = ${name} and data->>${key} = ${value}`,
   );
   const rows = ((result as { rows?: unknown[] }).rows ?? result) as { n: number }[];
@@ -45,11 +44,11 @@ async function jobsFor(name: string, key: string, value: string) {
 
 /** An auction with one standing bid, past its end time, whose scheduled closing job has not run. */
 async function endedWithBid(email: string) {
-  const auction = await createAuction(t, f.owner.token, f.app.id);
-  const shopper = await shopperSession(t, f.app.id, auction.id, email);
-  const bid = expectStatus(await placeBid(t, shopper.token, f.app.id, auction.id, 40), 202);
-  await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "placed");
-  await t.deps.db
+  const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
+  const shopper = await shopperSession(fx.t, fx.f.app.id, auction.id, email);
+  const bid = expectStatus(await placeBid(fx.t, shopper.token, fx.f.app.id, auction.id, 40), 202);
+  await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "placed");
+  await fx.t.deps.db
     .update(auctions)
     .set({ endsAt: new Date(Date.now() - 1000) })
     .where(eq(auctions.id, auction.id));
@@ -61,38 +60,41 @@ describe("closing", () => {
     const { auction, bid } = await endedWithBid("winner@example.com");
     // The worker dies after queuing the capture, before its transaction commits.
     const crashing: Deps = {
-      ...t.deps,
+      ...fx.t.deps,
       jobs: {
-        ...t.deps.jobs,
+        ...fx.t.deps.jobs,
         async send(tx, name, data, options) {
-          const id = await t.deps.jobs.send(tx, name, data, options);
+          const id = await fx.t.deps.jobs.send(tx, name, data, options);
           if (name === EXECUTE_JOB) throw new Error("worker crashed");
           return id;
         },
       },
     };
     await assert.rejects(closeAuction(crashing, auction.id), /worker crashed/);
-    const [afterCrash] = await t.deps.db.select().from(auctions).where(eq(auctions.id, auction.id));
+    const [afterCrash] = await fx.t.deps.db.select().from(auctions).where(eq(auctions.id, auction.id));
     assert.equal(afterCrash.closedAt, null);
     assert.equal(afterCrash.expired, false);
     assert.equal(await jobsFor(EXECUTE_JOB, "paymentId", bid.payment.id), 0);
 
     // The retried job, a duplicate delivery and a late rerun.
-    await Promise.all([closeAuction(t.deps, auction.id), closeAuction(t.deps, auction.id)]);
-    await closeAuction(t.deps, auction.id);
+    await Promise.all([closeAuction(fx.t.deps, auction.id), closeAuction(fx.t.deps, auction.id)]);
+    await closeAuction(fx.t.deps, auction.id);
     assert.equal(await jobsFor(EXECUTE_JOB, "paymentId", bid.payment.id), 1);
-    const won = await t.deps.db
+    const won = await fx.t.deps.db
       .select()
       .from(bids)
       .where(and(eq(bids.auctionId, auction.id), eq(bids.status, "won")));
     assert.equal(won.length, 1);
-    await waitForStatus(t, f.owner.token, f.app.id, bid.payment.id, "paid");
-    const paid = await t.deps.db
+    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, bid.payment.id, "paid");
+    const paid = await fx.t.deps.db
       .select()
       .from(paymentEvents)
       .where(and(eq(paymentEvents.paymentId, bid.payment.id), eq(paymentEvents.toStatus, "paid")));
     assert.equal(paid.length, 1);
-    const ended = await t.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, "auction.ended"));
+    const ended = await fx.t.deps.db
+      .select()
+      .from(webhookEvents)
+      .where(eq(webhookEvents.type, "auction.ended"));
     assert.equal(
       ended.filter((e) => (e.data as Record<string, unknown>).auction_id === auction.id).length,
       1,
@@ -100,50 +102,50 @@ describe("closing", () => {
   });
 
   test("a hold that would lapse before the end is watched, and dropped with auction.bid_expired", async () => {
-    const hours = t.deps.config.auctionHoldHours;
-    t.deps.config.auctionHoldHours = 1;
+    const hours = fx.t.deps.config.auctionHoldHours;
+    fx.t.deps.config.auctionHoldHours = 1;
     try {
-      const auction = await createAuction(t, f.owner.token, f.app.id, {
+      const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
         ends_at: new Date(Date.now() + 3 * 3600_000).toISOString(),
       });
-      const shopper = await shopperSession(t, f.app.id, auction.id, "longwait@example.com");
-      const bid = expectStatus(await placeBid(t, shopper.token, f.app.id, auction.id, 25), 202);
-      await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "placed");
+      const shopper = await shopperSession(fx.t, fx.f.app.id, auction.id, "longwait@example.com");
+      const bid = expectStatus(await placeBid(fx.t, shopper.token, fx.f.app.id, auction.id, 25), 202);
+      await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "placed");
       assert.equal(await jobsFor("auctions.hold-expiring", "bidId", bid.id), 1);
       // What the scheduled job does when it runs, twice (a retry changes nothing).
-      await expireHold(t.deps, bid.id);
-      await expireHold(t.deps, bid.id);
-      const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "expired");
+      await expireHold(fx.t.deps, bid.id);
+      await expireHold(fx.t.deps, bid.id);
+      const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "expired");
       assert.equal(view.current_amount, null);
-      await waitForStatus(t, f.owner.token, f.app.id, bid.payment.id, "cancelled");
-      const expired = await t.deps.db
+      await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, bid.payment.id, "cancelled");
+      const expired = await fx.t.deps.db
         .select()
         .from(webhookEvents)
         .where(eq(webhookEvents.type, "auction.bid_expired"));
       assert.equal(expired.filter((e) => (e.data as Record<string, unknown>).bid_id === bid.id).length, 1);
     } finally {
-      t.deps.config.auctionHoldHours = hours;
+      fx.t.deps.config.auctionHoldHours = hours;
     }
   });
 
   test("a hold that outlasts the auction is not watched", async () => {
-    const auction = await createAuction(t, f.owner.token, f.app.id);
-    const shopper = await shopperSession(t, f.app.id, auction.id, "short@example.com");
-    const bid = expectStatus(await placeBid(t, shopper.token, f.app.id, auction.id, 25), 202);
-    await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "placed");
+    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
+    const shopper = await shopperSession(fx.t, fx.f.app.id, auction.id, "short@example.com");
+    const bid = expectStatus(await placeBid(fx.t, shopper.token, fx.f.app.id, auction.id, 25), 202);
+    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "placed");
     assert.equal(await jobsFor("auctions.hold-expiring", "bidId", bid.id), 0);
   });
 
   test("a hold that lands after the close is refused and released, never placed", async () => {
     const { auction, bid } = await endedWithBid("late-hold@example.com");
     // The state a bid is in when the closing job runs before its hold lands.
-    await t.deps.db.update(bids).set({ status: "pending" }).where(eq(bids.id, bid.id));
-    await closeAuction(t.deps, auction.id);
-    await settleBid(t.deps, bid.payment.id);
-    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, bid.id, "refused");
+    await fx.t.deps.db.update(bids).set({ status: "pending" }).where(eq(bids.id, bid.id));
+    await closeAuction(fx.t.deps, auction.id);
+    await settleBid(fx.t.deps, bid.payment.id);
+    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "refused");
     assert.equal(view.winner_bid_id, null);
     assert.equal(view.bids[0].reason, "the auction had ended");
-    await waitForStatus(t, f.owner.token, f.app.id, bid.payment.id, "cancelled");
+    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, bid.payment.id, "cancelled");
     assert.equal(await jobsFor(EXECUTE_JOB, "paymentId", bid.payment.id), 0);
   });
 });

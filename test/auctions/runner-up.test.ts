@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { after, describe, test } from "node:test";
 import { and, eq } from "drizzle-orm";
 import { bids } from "../../src/modules/auctions/tables.ts";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import {
   createAuction,
   listenToAuctionEvents,
@@ -12,14 +11,13 @@ import {
   waitForBid,
 } from "../helpers/auctions.ts";
 import { eventually } from "../helpers/contract.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { call, expectStatus } from "../helpers/http.ts";
 import { CARDS, waitForStatus } from "../helpers/payments.ts";
 import { evmTrigger } from "../helpers/triggers.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import type { Receiver } from "../helpers/webhooks.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
 let receiver: Receiver;
 let triggerId: string;
 
@@ -33,62 +31,70 @@ const input = (order: string) => ({
   },
 });
 
-before(async () => {
-  t = await buildTestApp({
+const fx = useTestApp(
+  {
     WEBHOOKS_ALLOW_LOOPBACK: "true",
     SECRETS_MASTER_KEY: newMasterKey(),
     EVM_TESTNET_CONFIRMATIONS: "2",
     EVM_TESTNET_BLOCK_SECONDS: "1",
-  });
-  f = await tenantFixture(t);
-  receiver = await listenToAuctionEvents(t, f.owner.token, f.app.id);
-  const wallet = expectStatus(
-    await call(t, "POST", `/wallets/${f.app.id}`, { token: f.owner.token, body: { name: "W", type: "evm" } }),
-    201,
-  );
-  triggerId = expectStatus(
-    await call(t, "POST", `/triggers/${f.app.id}`, { token: f.owner.token, body: evmTrigger(wallet.id) }),
-    201,
-  ).id;
-});
+  },
+  {
+    async setUp() {
+      receiver = await listenToAuctionEvents(fx.t, fx.f.owner.token, fx.f.app.id);
+      const wallet = expectStatus(
+        await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
+          token: fx.f.owner.token,
+          body: { name: "W", type: "evm" },
+        }),
+        201,
+      );
+      triggerId = expectStatus(
+        await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
+          token: fx.f.owner.token,
+          body: evmTrigger(wallet.id),
+        }),
+        201,
+      ).id;
+    },
+  },
+);
 after(async () => {
-  await t.close();
   await receiver.stop();
 });
 
 const eventsOf = async (type: string, auctionId: string) =>
-  (await t.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, type)))
+  (await fx.t.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, type)))
     .map((e) => e.data as Record<string, any>)
     .filter((d) => d.auction_id === auctionId);
 
 describe("runners-up", () => {
   test("a runner-up whose hold is no longer live is dropped, not made the winner: the item is unsold", async () => {
-    const auction = await createAuction(t, f.owner.token, f.app.id, {
+    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
       trigger_id: triggerId,
       ends_at: new Date(Date.now() + 6000).toISOString(),
     });
-    const kim = await shopperSession(t, f.app.id, auction.id, "kim@example.com");
-    const lee = await shopperSession(t, f.app.id, auction.id, "lee@example.com");
+    const kim = await shopperSession(fx.t, fx.f.app.id, auction.id, "kim@example.com");
+    const lee = await shopperSession(fx.t, fx.f.app.id, auction.id, "lee@example.com");
     const low = expectStatus(
-      await placeBid(t, kim.token, f.app.id, auction.id, 10, CARDS.ok, input("k")),
+      await placeBid(fx.t, kim.token, fx.f.app.id, auction.id, 10, CARDS.ok, input("k")),
       202,
     );
-    await waitForBid(t, f.owner.token, f.app.id, auction.id, low.id, "placed");
+    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "placed");
     const high = expectStatus(
-      await placeBid(t, lee.token, f.app.id, auction.id, 11, CARDS.ok, input("sandbox:revert")),
+      await placeBid(fx.t, lee.token, fx.f.app.id, auction.id, 11, CARDS.ok, input("sandbox:revert")),
       202,
     );
-    await waitForBid(t, f.owner.token, f.app.id, auction.id, high.id, "placed");
+    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "placed");
     // Kim's hold landed long ago (as if the auction had run for days): past its live window.
-    const longAgo = new Date(Date.now() - t.deps.config.auctionHoldHours * 3600_000);
-    await t.deps.db.update(bids).set({ placedAt: longAgo }).where(eq(bids.id, low.id));
+    const longAgo = new Date(Date.now() - fx.t.deps.config.auctionHoldHours * 3600_000);
+    await fx.t.deps.db.update(bids).set({ placedAt: longAgo }).where(eq(bids.id, low.id));
 
-    const view = await waitForBid(t, f.owner.token, f.app.id, auction.id, high.id, "failed");
+    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "failed");
     assert.equal(view.winner_bid_id, null);
     const kept = view.bids.find((b: { id: string }) => b.id === low.id);
     assert.equal(kept.status, "expired");
-    await waitForStatus(t, f.owner.token, f.app.id, low.payment.id, "cancelled");
-    await waitForStatus(t, f.owner.token, f.app.id, high.payment.id, "cancelled");
+    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, low.payment.id, "cancelled");
+    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, high.payment.id, "cancelled");
     const changed = await eventually(async () => (await eventsOf("auction.winner_changed", auction.id))[0]);
     assert.equal(changed.previous_bid_id, high.id);
     assert.equal(changed.winner_bid_id, null);
@@ -97,36 +103,36 @@ describe("runners-up", () => {
   });
 
   test("the app cancels the standing bid's payment: it stops standing, and the runner-up wins at the end", async () => {
-    const auction = await createAuction(t, f.owner.token, f.app.id, {
+    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
       trigger_id: triggerId,
       ends_at: new Date(Date.now() + 6000).toISOString(),
     });
-    const max = await shopperSession(t, f.app.id, auction.id, "max@example.com");
-    const ned = await shopperSession(t, f.app.id, auction.id, "ned@example.com");
+    const max = await shopperSession(fx.t, fx.f.app.id, auction.id, "max@example.com");
+    const ned = await shopperSession(fx.t, fx.f.app.id, auction.id, "ned@example.com");
     const low = expectStatus(
-      await placeBid(t, max.token, f.app.id, auction.id, 10, CARDS.ok, input("m")),
+      await placeBid(fx.t, max.token, fx.f.app.id, auction.id, 10, CARDS.ok, input("m")),
       202,
     );
-    await waitForBid(t, f.owner.token, f.app.id, auction.id, low.id, "placed");
+    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "placed");
     const high = expectStatus(
-      await placeBid(t, ned.token, f.app.id, auction.id, 11, CARDS.ok, input("n")),
+      await placeBid(fx.t, ned.token, fx.f.app.id, auction.id, 11, CARDS.ok, input("n")),
       202,
     );
-    await waitForBid(t, f.owner.token, f.app.id, auction.id, high.id, "placed");
+    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "placed");
     expectStatus(
-      await call(t, "POST", `/payments/${f.app.id}/${high.payment.id}/cancel`, {
-        token: f.owner.token,
+      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${high.payment.id}/cancel`, {
+        token: fx.f.owner.token,
         body: {},
       }),
       200,
     );
-    let view = await waitForBid(t, f.owner.token, f.app.id, auction.id, high.id, "expired");
+    let view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "expired");
     assert.equal(view.bids.find((b: { id: string }) => b.id === high.id).reason, "its payment is cancelled");
-    view = await waitForBid(t, f.owner.token, f.app.id, auction.id, low.id, "won");
+    view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "won");
     assert.equal(view.winner_bid_id, low.id);
-    const paid = await waitForStatus(t, f.owner.token, f.app.id, low.payment.id, "paid");
+    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, low.payment.id, "paid");
     assert.deepEqual(paid.trigger_data_input, input("m").trigger_data_input);
-    const won = await t.deps.db
+    const won = await fx.t.deps.db
       .select()
       .from(bids)
       .where(and(eq(bids.auctionId, auction.id), eq(bids.status, "won")));

@@ -1,27 +1,27 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { shopperCodes, shopperSessions } from "../../src/modules/auctions/tables.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { createAuction, mailedCode, placeBid, shopperSession } from "../helpers/auctions.ts";
-import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
 let auction: any;
 let base: string;
 
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-  auction = await createAuction(t, f.owner.token, f.app.id);
-  base = `/auctions/${f.app.id}/${auction.id}/shoppers`;
-});
-after(() => t.close());
+const fx = useTestApp(
+  {},
+  {
+    async setUp() {
+      auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
+      base = `/auctions/${fx.f.app.id}/${auction.id}/shoppers`;
+    },
+  },
+);
 
 describe("shoppers: sign-in by one-time code", () => {
   test("a mailed code opens a session; code and token are stored hashed", async () => {
-    const session = await shopperSession(t, f.app.id, auction.id, "Jane@Example.com");
+    const session = await shopperSession(fx.t, fx.f.app.id, auction.id, "Jane@Example.com");
     assert.match(session.token, /^shp_/);
     assert.deepEqual(Object.keys(session.shopper).sort(), [
       "auth_method",
@@ -33,43 +33,43 @@ describe("shoppers: sign-in by one-time code", () => {
     assert.equal(session.shopper.phone_or_email, "jane@example.com");
     assert.equal(session.shopper.auth_method, "email");
     assert.equal(session.shopper.disabled, false);
-    const code = await mailedCode(t, "jane@example.com");
-    const codes = await t.deps.db
+    const code = await mailedCode(fx.t, "jane@example.com");
+    const codes = await fx.t.deps.db
       .select()
       .from(shopperCodes)
       .where(eq(shopperCodes.email, "jane@example.com"));
     assert.ok(codes.every((c) => !c.codeHash.includes(code)));
-    const sessions = await t.deps.db.select().from(shopperSessions);
+    const sessions = await fx.t.deps.db.select().from(shopperSessions);
     assert.ok(sessions.every((s) => s.tokenHash !== session.token && !s.tokenHash.includes(session.token)));
     assert.ok(
-      t.logs.every((line) => !line.includes(session.token)),
+      fx.t.logs.every((line) => !line.includes(session.token)),
       "the token is never logged",
     );
     // The code works once.
     assertProblem(
-      await call(t, "POST", `${base}/session`, { body: { email: "jane@example.com", code } }),
+      await call(fx.t, "POST", `${base}/session`, { body: { email: "jane@example.com", code } }),
       401,
       "unauthenticated",
     );
     // The same shopper signs in again.
-    const again = await shopperSession(t, f.app.id, auction.id, "jane@example.com");
+    const again = await shopperSession(fx.t, fx.f.app.id, auction.id, "jane@example.com");
     assert.equal(again.shopper.id, session.shopper.id);
   });
 
   test("a wrong code is 401; five wrong tries burn the code", async () => {
     const email = "guesser@example.com";
-    expectStatus(await call(t, "POST", `${base}/code`, { body: { email } }), 204);
-    const code = await mailedCode(t, email);
+    expectStatus(await call(fx.t, "POST", `${base}/code`, { body: { email } }), 204);
+    const code = await mailedCode(fx.t, email);
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
       assertProblem(
-        await call(t, "POST", `${base}/session`, { body: { email, code: wrong } }),
+        await call(fx.t, "POST", `${base}/session`, { body: { email, code: wrong } }),
         401,
         "unauthenticated",
       );
     }
     assertProblem(
-      await call(t, "POST", `${base}/session`, { body: { email, code } }),
+      await call(fx.t, "POST", `${base}/session`, { body: { email, code } }),
       401,
       "unauthenticated",
     );
@@ -77,14 +77,14 @@ describe("shoppers: sign-in by one-time code", () => {
 
   test("an expired code is refused", async () => {
     const email = "late@example.com";
-    expectStatus(await call(t, "POST", `${base}/code`, { body: { email } }), 204);
-    const code = await mailedCode(t, email);
-    await t.deps.db
+    expectStatus(await call(fx.t, "POST", `${base}/code`, { body: { email } }), 204);
+    const code = await mailedCode(fx.t, email);
+    await fx.t.deps.db
       .update(shopperCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(shopperCodes.email, email));
     assertProblem(
-      await call(t, "POST", `${base}/session`, { body: { email, code } }),
+      await call(fx.t, "POST", `${base}/session`, { body: { email, code } }),
       401,
       "unauthenticated",
     );
@@ -92,8 +92,9 @@ describe("shoppers: sign-in by one-time code", () => {
 
   test("codes are rate-limited per email (429 with Retry-After)", async () => {
     const email = "spam@example.com";
-    for (let i = 0; i < 5; i++) expectStatus(await call(t, "POST", `${base}/code`, { body: { email } }), 204);
-    const refused = await call(t, "POST", `${base}/code`, { body: { email } });
+    for (let i = 0; i < 5; i++)
+      expectStatus(await call(fx.t, "POST", `${base}/code`, { body: { email } }), 204);
+    const refused = await call(fx.t, "POST", `${base}/code`, { body: { email } });
     assertProblem(refused, 429, "rate_limited");
     assert.ok(Number(refused.headers["retry-after"]) > 0);
   });
@@ -106,7 +107,7 @@ describe("shoppers: sign-in by one-time code", () => {
       ["session", { email: "a@example.com", code: "123456", extra: true }, "/body/extra"],
     ] as const) {
       const problem = assertProblem(
-        await call(t, "POST", `${base}/${path}`, { body }),
+        await call(fx.t, "POST", `${base}/${path}`, { body }),
         400,
         "validation_failed",
       );
@@ -116,7 +117,7 @@ describe("shoppers: sign-in by one-time code", () => {
       );
     }
     assertProblem(
-      await call(t, "POST", `/auctions/${f.app.id}/auc_missing/shoppers/code`, {
+      await call(fx.t, "POST", `/auctions/${fx.f.app.id}/auc_missing/shoppers/code`, {
         body: { email: "a@example.com" },
       }),
       404,
@@ -124,7 +125,7 @@ describe("shoppers: sign-in by one-time code", () => {
     );
     // An auction named under another app is not found.
     assertProblem(
-      await call(t, "POST", `/auctions/${f.otherApp.id}/${auction.id}/shoppers/code`, {
+      await call(fx.t, "POST", `/auctions/${fx.f.otherApp.id}/${auction.id}/shoppers/code`, {
         body: { email: "a@example.com" },
       }),
       404,
@@ -133,28 +134,28 @@ describe("shoppers: sign-in by one-time code", () => {
   });
 
   test("members disable a shopper, who then cannot bid (403); outsiders get 404", async () => {
-    const session = await shopperSession(t, f.app.id, auction.id, "banned@example.com");
-    const url = `/auctions/${f.app.id}/shoppers/${session.shopper.id}`;
+    const session = await shopperSession(fx.t, fx.f.app.id, auction.id, "banned@example.com");
+    const url = `/auctions/${fx.f.app.id}/shoppers/${session.shopper.id}`;
     assertProblem(
-      await call(t, "PATCH", url, { token: f.outsider.token, body: { disabled: true } }),
+      await call(fx.t, "PATCH", url, { token: fx.f.outsider.token, body: { disabled: true } }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(t, "PATCH", `/auctions/${f.otherApp.id}/shoppers/${session.shopper.id}`, {
-        token: f.outsider.token,
+      await call(fx.t, "PATCH", `/auctions/${fx.f.otherApp.id}/shoppers/${session.shopper.id}`, {
+        token: fx.f.outsider.token,
         body: { disabled: true },
       }),
       404,
       "not_found",
     );
     const disabled = expectStatus(
-      await call(t, "PATCH", url, { token: f.developer.token, body: { disabled: true } }),
+      await call(fx.t, "PATCH", url, { token: fx.f.developer.token, body: { disabled: true } }),
       200,
     );
     assert.equal(disabled.disabled, true);
-    assertProblem(await placeBid(t, session.token, f.app.id, auction.id, 50), 403, "forbidden");
-    expectStatus(await call(t, "PATCH", url, { token: f.owner.token, body: { disabled: false } }), 200);
-    expectStatus(await placeBid(t, session.token, f.app.id, auction.id, 50), 202);
+    assertProblem(await placeBid(fx.t, session.token, fx.f.app.id, auction.id, 50), 403, "forbidden");
+    expectStatus(await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { disabled: false } }), 200);
+    expectStatus(await placeBid(fx.t, session.token, fx.f.app.id, auction.id, 50), 202);
   });
 });

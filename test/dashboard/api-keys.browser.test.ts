@@ -1,33 +1,22 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import {
-  type Dashboard,
   expectAccessible,
   expectFitsWidth,
   expectNoConsoleErrors,
-  newOwnerPage,
   newPage,
-  type OwnerPage,
   signIn,
-  startDashboard,
+  useDashboard,
 } from "../helpers/dashboard.ts";
 import { call } from "../helpers/http.ts";
 
 // API keys in the console: a key is shown once with a copy button, listed by its prefix, works
 // against the API, and stops working when revoked behind a confirmation.
-let dashboard: Dashboard;
-let owner: OwnerPage;
 
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-});
-after(async () => {
-  await dashboard?.close();
-});
+const ui = useDashboard();
 
 test("a key is created and shown once, listed, then revoked", async () => {
-  const { page, appId, errors } = owner;
+  const { page, appId, errors } = ui.owner;
   await page.goto(`/dashboard/apps/${appId}/api-keys`);
   await page.getByRole("heading", { level: 1, name: "API keys" }).waitFor();
   await page.getByText("No API keys yet.", { exact: false }).waitFor();
@@ -44,7 +33,7 @@ test("a key is created and shown once, listed, then revoked", async () => {
   assert.equal(await dialog.getByRole("button", { name: "Copy Secret key" }).isVisible(), true);
   await expectAccessible(page);
   assert.equal(
-    (await call(dashboard.t, "GET", `/prices/${appId}`, { token: key })).status,
+    (await call(ui.dashboard.t, "GET", `/prices/${appId}`, { token: key })).status,
     200,
     "the key works",
   );
@@ -61,14 +50,18 @@ test("a key is created and shown once, listed, then revoked", async () => {
     .getByRole("button", { name: "Revoke key" })
     .click();
   await row.getByText("Revoked").waitFor();
-  assert.equal((await call(dashboard.t, "GET", `/prices/${appId}`, { token: key })).status, 401, "revoked");
+  assert.equal(
+    (await call(ui.dashboard.t, "GET", `/prices/${appId}`, { token: key })).status,
+    401,
+    "revoked",
+  );
   expectNoConsoleErrors(errors);
 });
 
 test("the keys page works at 390 px", async () => {
-  const narrow = await newPage(dashboard, { width: 390 });
-  await signIn(narrow.page, owner.email, owner.password);
-  await narrow.page.goto(`/dashboard/apps/${owner.appId}/api-keys`);
+  const narrow = await newPage(ui.dashboard, { width: 390 });
+  await signIn(narrow.page, ui.owner.email, ui.owner.password);
+  await narrow.page.goto(`/dashboard/apps/${ui.owner.appId}/api-keys`);
   await narrow.page.getByRole("row").filter({ hasText: "production server" }).waitFor();
   await expectAccessible(narrow.page);
   await expectFitsWidth(narrow.page, 390);

@@ -1,42 +1,31 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import {
-  type Dashboard,
   expectAccessible,
   expectFitsWidth,
   expectNoConsoleErrors,
-  newOwnerPage,
   newPage,
-  type OwnerPage,
   signIn,
-  startDashboard,
+  useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 
 // Accounts and apps in the console: a new user signs up, creates an app and finds it listed with the
 // test-mode badge in the header; changes its settings; signs out and in; deletes the app behind a
 // confirmation. Every page runs under the console's strict CSP with no console error.
-let dashboard: Dashboard;
-let owner: OwnerPage;
 
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-});
-after(async () => {
-  await dashboard?.close();
-});
+const ui = useDashboard();
 
 async function appOnApi(appId: string) {
-  const login = await call(dashboard.t, "POST", "/auth/login", {
-    body: { email: owner.email, password: owner.password },
+  const login = await call(ui.dashboard.t, "POST", "/auth/login", {
+    body: { email: ui.owner.email, password: ui.owner.password },
   });
   const token = expectStatus(login, 200).token;
-  return call(dashboard.t, "GET", `/apps/${appId}`, { token });
+  return call(ui.dashboard.t, "GET", `/apps/${appId}`, { token });
 }
 
 test("a new user signs up, creates an app and sees it listed, in test mode", async () => {
-  const { page, appName, appId, errors } = owner;
+  const { page, appName, appId, errors } = ui.owner;
   assert.match(appId, /^app_/);
   await page.getByRole("link", { name: appName }).waitFor();
   assert.equal(await page.getByRole("banner").getByText("Test mode").isVisible(), true);
@@ -48,8 +37,8 @@ test("a new user signs up, creates an app and sees it listed, in test mode", asy
 });
 
 test("the app's settings are changed and saved", async () => {
-  const { page, appId, errors } = owner;
-  await page.getByRole("link", { name: owner.appName }).click();
+  const { page, appId, errors } = ui.owner;
+  await page.getByRole("link", { name: ui.owner.appName }).click();
   await page.getByRole("heading", { level: 1, name: "Overview" }).waitFor();
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
@@ -73,7 +62,7 @@ test("the app's settings are changed and saved", async () => {
 });
 
 test("an app that does not exist shows the service's problem", async () => {
-  const { page, errors } = owner;
+  const { page, errors } = ui.owner;
   await page.goto("/dashboard/apps/app_00000000000000000000000000/settings");
   const alert = page.getByRole("alert");
   await alert.waitFor();
@@ -87,13 +76,13 @@ test("an app that does not exist shows the service's problem", async () => {
 });
 
 test("a session ended elsewhere sends the page back to the sign-in form", async () => {
-  const { page, appId } = owner;
-  const other = await newPage(dashboard);
-  await signIn(other.page, owner.email, owner.password);
+  const { page, appId } = ui.owner;
+  const other = await newPage(ui.dashboard);
+  await signIn(other.page, ui.owner.email, ui.owner.password);
   const stored = await other.page.evaluate(() => sessionStorage.getItem("payments-dashboard.session"));
   const { token } = JSON.parse(stored ?? "{}");
   assert.ok(token, "the session is kept in sessionStorage");
-  expectStatus(await call(dashboard.t, "POST", "/auth/logout", { token }), 204);
+  expectStatus(await call(ui.dashboard.t, "POST", "/auth/logout", { token }), 204);
   await other.page.goto(`/dashboard/apps/${appId}/settings`);
   await other.page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
   // The session of the first page is another one, still valid.
@@ -102,7 +91,7 @@ test("a session ended elsewhere sends the page back to the sign-in form", async 
 });
 
 test("sign out, sign in at 390 px, and delete the app behind a confirmation", async () => {
-  const { page, appId } = owner;
+  const { page, appId } = ui.owner;
   await page.goto("/dashboard/");
   await page.getByRole("button", { name: "Sign out" }).click();
   await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
@@ -110,8 +99,8 @@ test("sign out, sign in at 390 px, and delete the app behind a confirmation", as
   await page.goto(`/dashboard/apps/${appId}/settings`);
   await page.getByRole("heading", { level: 1, name: "Sign in" }).waitFor();
 
-  const narrow = await newPage(dashboard, { width: 390 });
-  await signIn(narrow.page, owner.email, owner.password);
+  const narrow = await newPage(ui.dashboard, { width: 390 });
+  await signIn(narrow.page, ui.owner.email, ui.owner.password);
   await expectAccessible(narrow.page);
   await narrow.page.getByRole("link", { name: "Renamed shop" }).click();
   await narrow.page.getByRole("button", { name: "Menu" }).click();

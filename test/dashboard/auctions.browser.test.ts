@@ -1,27 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { placeBid, shopperSession } from "../helpers/auctions.ts";
-import {
-  expectAccessible,
-  expectNoConsoleErrors,
-  newOwnerPage,
-  startDashboard,
-} from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { expectStatus } from "../helpers/http.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
 
-let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-let owner: Awaited<ReturnType<typeof newOwnerPage>>;
-
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-});
-after(() => dashboard?.close());
+const ui = useDashboard();
 
 test("an owner creates an auction and watches a shopper's bid arrive without reloading", async () => {
-  const { page, appId, errors } = owner;
-  await openAppPage(page, dashboard.base, appId, "auctions");
+  const { page, appId, errors } = ui.owner;
+  await openAppPage(page, ui.dashboard.base, appId, "auctions");
   await page.getByText("No auctions yet").waitFor();
   await expectAccessible(page);
 
@@ -37,13 +25,13 @@ test("an owner creates an auction and watches a shopper's bid arrive without rel
   await page.getByRole("status").getByText("Live").waitFor();
   assert.equal(
     await page.getByRole("textbox", { name: "Public page" }).inputValue(),
-    `${dashboard.base}/a/${auctionId}`,
+    `${ui.dashboard.base}/a/${auctionId}`,
   );
   await expectAccessible(page);
 
   // A shopper bids through the public API; the row appears and turns `placed` once the hold lands.
-  const shopper = await shopperSession(dashboard.t, appId, auctionId, "bidder@example.com");
-  expectStatus(await placeBid(dashboard.t, shopper.token, appId, auctionId, 12), 202);
+  const shopper = await shopperSession(ui.dashboard.t, appId, auctionId, "bidder@example.com");
+  expectStatus(await placeBid(ui.dashboard.t, shopper.token, appId, auctionId, 12), 202);
   const row = page.getByRole("row").filter({ hasText: "bidder@example.com" });
   await row.getByText("placed", { exact: true }).waitFor({ timeout: 20_000 });
   await row.getByText("$12.00").waitFor();

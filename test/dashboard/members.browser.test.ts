@@ -1,47 +1,42 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
 import {
-  type Dashboard,
   expectAccessible,
   expectFitsWidth,
   expectNoConsoleErrors,
-  newOwnerPage,
   newPage,
-  type OwnerPage,
   signIn,
-  startDashboard,
+  useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus, signup } from "../helpers/http.ts";
 
 // Members in the console: the owner invites by email, the invitation waits under "Pending
 // invitations" until accepted, then the member's role changes and the member is removed, each
 // behind the page's own controls; what the page shows is checked against the API.
-let dashboard: Dashboard;
-let owner: OwnerPage;
 let ownerToken: string;
 
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-  const login = await call(dashboard.t, "POST", "/auth/login", {
-    body: { email: owner.email, password: owner.password },
-  });
-  ownerToken = expectStatus(login, 200).token;
-});
-after(async () => {
-  await dashboard?.close();
-});
+const ui = useDashboard(
+  {},
+  {
+    async setUp() {
+      const login = await call(ui.dashboard.t, "POST", "/auth/login", {
+        body: { email: ui.owner.email, password: ui.owner.password },
+      });
+      ownerToken = expectStatus(login, 200).token;
+    },
+  },
+);
 
 async function membersOnApi() {
-  const answer = await call(dashboard.t, "GET", `/members/${owner.appId}`, { token: ownerToken });
+  const answer = await call(ui.dashboard.t, "GET", `/members/${ui.owner.appId}`, { token: ownerToken });
   return expectStatus(answer, 200) as { id: string; email: string; role: string; user_id: string | null }[];
 }
 
-const rowOf = (email: string) => owner.page.getByRole("row").filter({ hasText: email });
+const rowOf = (email: string) => ui.owner.page.getByRole("row").filter({ hasText: email });
 
 async function invite(email: string) {
-  const { page } = owner;
+  const { page } = ui.owner;
   await page.getByRole("button", { name: "Invite member" }).click();
   const dialog = page.getByRole("dialog", { name: "Invite a member" });
   await dialog.getByLabel("Email address").fill(email);
@@ -50,25 +45,25 @@ async function invite(email: string) {
 }
 
 test("the owner invites a developer, who accepts, changes role and is removed", async () => {
-  const { page, appId, errors } = owner;
-  await page.getByRole("link", { name: owner.appName }).click();
+  const { page, appId, errors } = ui.owner;
+  await page.getByRole("link", { name: ui.owner.appName }).click();
   await page.getByRole("navigation", { name: "App pages" }).getByRole("link", { name: "Members" }).click();
   await page.getByRole("heading", { level: 1, name: "Members" }).waitFor();
-  await page.getByRole("main").getByText(owner.email).waitFor();
+  await page.getByRole("main").getByText(ui.owner.email).waitFor();
   assert.equal(await page.getByText("No pending invitations.").isVisible(), true);
 
-  const developer = await signup(dashboard.t);
+  const developer = await signup(ui.dashboard.t);
   await invite(developer.email);
   await page.getByRole("heading", { name: "Pending invitations" }).waitFor();
   await rowOf(developer.email).waitFor();
   await expectAccessible(page);
 
   // The invitee accepts with the token from the invitation mail, as the invitation page would.
-  const mail = await eventually(() => dashboard.t.mailer.to(developer.email).at(-1));
+  const mail = await eventually(() => ui.dashboard.t.mailer.to(developer.email).at(-1));
   const token = /inv_[A-Za-z0-9_-]+/.exec(mail.text)?.[0];
   assert.ok(token, "the invitation mail carries its token");
   expectStatus(
-    await call(dashboard.t, "POST", "/members/accept", {
+    await call(ui.dashboard.t, "POST", "/members/accept", {
       token: developer.token,
       body: { invite_token: token },
     }),
@@ -101,7 +96,7 @@ test("the owner invites a developer, who accepts, changes role and is removed", 
 });
 
 test("a pending invitation is withdrawn; the page works at 390 px", async () => {
-  const { page, errors } = owner;
+  const { page, errors } = ui.owner;
   const email = `later-${Date.now()}@example.com`;
   await invite(email);
   await page
@@ -119,10 +114,10 @@ test("a pending invitation is withdrawn; the page works at 390 px", async () => 
   );
   expectNoConsoleErrors(errors);
 
-  const narrow = await newPage(dashboard, { width: 390 });
-  await signIn(narrow.page, owner.email, owner.password);
-  await narrow.page.goto(`/dashboard/apps/${owner.appId}/members`);
-  await narrow.page.getByRole("main").getByText(owner.email).waitFor();
+  const narrow = await newPage(ui.dashboard, { width: 390 });
+  await signIn(narrow.page, ui.owner.email, ui.owner.password);
+  await narrow.page.goto(`/dashboard/apps/${ui.owner.appId}/members`);
+  await narrow.page.getByRole("main").getByText(ui.owner.email).waitFor();
   await expectAccessible(narrow.page);
   await expectFitsWidth(narrow.page, 390);
   expectNoConsoleErrors(narrow.errors);

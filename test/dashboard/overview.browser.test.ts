@@ -1,15 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import {
-  type Dashboard,
   expectAccessible,
   expectFitsWidth,
   expectNoConsoleErrors,
-  newOwnerPage,
   newPage,
-  type OwnerPage,
   signIn,
-  startDashboard,
+  useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
@@ -17,29 +14,27 @@ import { createPrice } from "../helpers/prices.ts";
 
 // The overview: empty until the app takes a payment; then today's count, the success rate and the
 // volume, computed from the payments list, with the charts loaded on demand.
-let dashboard: Dashboard;
-let owner: OwnerPage;
 let token: string;
 
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-  const login = await call(dashboard.t, "POST", "/auth/login", {
-    body: { email: owner.email, password: owner.password },
-  });
-  token = expectStatus(login, 200).token;
-});
-after(async () => {
-  await dashboard?.close();
-});
+const ui = useDashboard(
+  {},
+  {
+    async setUp() {
+      const login = await call(ui.dashboard.t, "POST", "/auth/login", {
+        body: { email: ui.owner.email, password: ui.owner.password },
+      });
+      token = expectStatus(login, 200).token;
+    },
+  },
+);
 
 test("the overview is empty, then shows the payments' count, success rate and volume", async () => {
-  const { page, appId, errors } = owner;
+  const { page, appId, errors } = ui.owner;
   await page.goto(`/dashboard/apps/${appId}`);
   await page.getByText("No payments in the last 30 days.", { exact: false }).waitFor();
   await expectAccessible(page);
 
-  const { t } = dashboard;
+  const { t } = ui.dashboard;
   const price = await createPrice(t, token, appId, { name: "Poster", amount: 10, currency: "usd" });
   const paid = await createPayment(t, token, appId, { price_id: price.id, payment_provider: "card" });
   expectStatus(await confirm(t, token, appId, paid.id, card(CARDS.ok)), 200);
@@ -65,9 +60,9 @@ test("the overview is empty, then shows the payments' count, success rate and vo
 });
 
 test("the overview works at 390 px", async () => {
-  const narrow = await newPage(dashboard, { width: 390 });
-  await signIn(narrow.page, owner.email, owner.password);
-  await narrow.page.goto(`/dashboard/apps/${owner.appId}`);
+  const narrow = await newPage(ui.dashboard, { width: 390 });
+  await signIn(narrow.page, ui.owner.email, ui.owner.password);
+  await narrow.page.goto(`/dashboard/apps/${ui.owner.appId}`);
   await narrow.page.getByRole("heading", { name: "Payments per day" }).waitFor();
   await expectAccessible(narrow.page);
   await expectFitsWidth(narrow.page, 390);

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import {
   type Dashboard,
   expectAccessible,
   expectNoConsoleErrors,
-  newOwnerPage,
   type OwnerPage,
-  startDashboard,
+  useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { bank, waitForStatus } from "../helpers/payments.ts";
@@ -26,35 +25,36 @@ import {
 // owner finds the payment by status, email and id, reads its timeline and charge breakdown, refunds
 // it and cancels another behind confirmations, watches a contract call's confirmations count up,
 // and pages through the list by cursor.
-let dashboard: Dashboard;
-let owner: OwnerPage;
 let token: string;
 let price: { id: string };
 let chainPrice: { id: string };
 
 const RECEIVER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
-before(async () => {
-  // Sandbox chains on a fast clock: 3 confirmations, one a second.
-  dashboard = await startDashboard({
+// Sandbox chains on a fast clock: 3 confirmations, one a second.
+const ui = useDashboard(
+  {
     SECRETS_MASTER_KEY: newMasterKey(),
     EVM_TESTNET_CONFIRMATIONS: "3",
     EVM_TESTNET_BLOCK_SECONDS: "1",
-  });
-  owner = await newOwnerPage(dashboard);
-  token = await sessionToken(owner.page);
-  price = await createPrice(dashboard.t, token, owner.appId, { name: "Concert ticket", amount: 25 });
-});
-after(async () => {
-  await dashboard?.close();
-});
+  },
+  {
+    async setUp() {
+      token = await sessionToken(ui.owner.page);
+      price = await createPrice(ui.dashboard.t, token, ui.owner.appId, {
+        name: "Concert ticket",
+        amount: 25,
+      });
+    },
+  },
+);
 
 const badge = (page: OwnerPage["page"]) => page.locator("main .mantine-Badge-root").first();
 
 test("a payment paid on the hosted checkout is found by status, email and id, with its story", async () => {
-  const { page, appId } = owner;
-  const { t, base } = dashboard;
-  const shopper = await dashboard.browser.newPage();
+  const { page, appId } = ui.owner;
+  const { t, base } = ui.dashboard;
+  const shopper = await ui.dashboard.browser.newPage();
   await payOnCheckout(shopper, base, price.id, "shopper@example.com");
   await shopper.close();
   const pending = await openPayment(t, token, appId, {
@@ -109,12 +109,12 @@ test("a payment paid on the hosted checkout is found by status, email and id, wi
   await dialog.getByRole("button", { name: "Refund" }).click();
   await page.getByText("Moved to refunded").waitFor();
   assert.equal(await badge(page).textContent(), "refunded");
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 test("a pending payment is cancelled behind a confirmation", async () => {
-  const { page, appId } = owner;
-  const { t } = dashboard;
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
   const payment = await openPayment(t, token, appId, {
     price_id: price.id,
     shopper_email: "later@example.com",
@@ -131,12 +131,12 @@ test("a pending payment is cancelled behind a confirmation", async () => {
   await dialog.getByRole("button", { name: "Cancel" }).last().click();
   await page.getByText("Moved to cancelled").waitFor();
   await waitForStatus(t, token, appId, payment.id, "cancelled");
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 test("a contract call's confirmations count up on the page while it waits", async () => {
-  const { page, appId } = owner;
-  const { t } = dashboard;
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
   const trigger = await createTrigger(t, token, appId);
   chainPrice = await createPrice(t, token, appId, {
     name: "Minted",
@@ -162,12 +162,12 @@ test("a contract call's confirmations count up on the page while it waits", asyn
   const progress = page.getByRole("progressbar", { name: "Confirmation progress" });
   assert.equal(await progress.getAttribute("aria-valuenow"), "100");
   await expectAccessible(page);
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 test("a reverted contract call after a bank debit is failed-captured, and retried behind a confirmation", async () => {
-  const { page, appId } = owner;
-  const { t } = dashboard;
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
   const payment = await openPayment(t, token, appId, {
     price_id: chainPrice.id,
     payment_provider: "us_bank_account",
@@ -200,12 +200,12 @@ test("a reverted contract call after a bank debit is failed-captured, and retrie
     .click();
   await page.getByText("Retry started").waitFor();
   await expectAccessible(page);
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 test("the list pages by cursor, and fits 390 px", async () => {
-  const { page, appId } = owner;
-  const { t } = dashboard;
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
   for (let i = 0; i < 21; i++) {
     await openPayment(t, token, appId, { price_id: price.id, shopper_email: `bulk${i}@example.com` });
   }
@@ -229,7 +229,7 @@ test("the list pages by cursor, and fits 390 px", async () => {
   await page.getByText("Opened as pending").waitFor();
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the payment");
   await expectAccessible(page);
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 async function paymentOf(t: Dashboard["t"], appId: string, email: string): Promise<{ id: string }> {

@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import {
-  type Dashboard,
-  expectAccessible,
-  expectNoConsoleErrors,
-  newOwnerPage,
-  type OwnerPage,
-  startDashboard,
-} from "../helpers/dashboard.ts";
+import { test } from "node:test";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import { choose, createSeller, createTrigger, fitsWidth, sessionToken } from "./payments-fixtures.ts";
@@ -15,22 +8,20 @@ import { choose, createSeller, createTrigger, fitsWidth, sessionToken } from "./
 // Prices in the console: an owner creates a static and a dynamic price through the form (one linked
 // to a trigger and a seller), finds them listed, copies the checkout link, sees its QR code, and
 // reads the view a shopper's visit to the hosted checkout counted.
-let dashboard: Dashboard;
-let owner: OwnerPage;
 let token: string;
 
-before(async () => {
-  dashboard = await startDashboard({ SECRETS_MASTER_KEY: newMasterKey() });
-  owner = await newOwnerPage(dashboard);
-  token = await sessionToken(owner.page);
-});
-after(async () => {
-  await dashboard?.close();
-});
+const ui = useDashboard(
+  { SECRETS_MASTER_KEY: newMasterKey() },
+  {
+    async setUp() {
+      token = await sessionToken(ui.owner.page);
+    },
+  },
+);
 
 test("an owner creates prices through the form and finds them listed", async () => {
-  const { page, appId } = owner;
-  const { t } = dashboard;
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
   await createTrigger(t, token, appId);
   await createSeller(t, token, appId, "seller-ada");
 
@@ -63,17 +54,17 @@ test("an owner creates prices through the form and finds them listed", async () 
   assert.ok(ticket.trigger_id && ticket.kyc_id, "linked to the trigger and the seller");
   assert.equal(ticket.chain, "evm");
   assert.equal(prices.find((price: any) => price.name === "Donation").type, "dynamic");
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 test("a price's page gives the checkout link to copy, its QR code and the views it counted", async () => {
-  const { page, appId } = owner;
+  const { page, appId } = ui.owner;
   await page.goto(`/dashboard/apps/${appId}/prices`);
   await page.getByRole("link", { name: "Concert ticket" }).click();
   await page.getByRole("heading", { level: 1, name: "Concert ticket" }).waitFor();
   const link = page.getByRole("textbox", { name: "Checkout link" });
   const url = await link.inputValue();
-  assert.match(url, new RegExp(`^${dashboard.base}/checkout/price_`));
+  assert.match(url, new RegExp(`^${ui.dashboard.base}/checkout/price_`));
   await page.getByRole("img", { name: "QR code of the checkout link" }).waitFor();
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await page.getByRole("button", { name: "Copy Checkout link" }).click();
@@ -85,7 +76,7 @@ test("a price's page gives the checkout link to copy, its QR code and the views 
   await expectAccessible(page);
 
   // A shopper opens the hosted checkout: the price's page counts the view.
-  const shopper = await dashboard.browser.newPage();
+  const shopper = await ui.dashboard.browser.newPage();
   const response = await shopper.goto(url);
   assert.equal(response?.status(), 200);
   await shopper.close();
@@ -100,7 +91,7 @@ test("a price's page gives the checkout link to copy, its QR code and the views 
     .getByRole("button", { name: "Expire" })
     .click();
   await page.getByText("expired", { exact: true }).waitFor();
-  const closed = await dashboard.browser.newPage();
+  const closed = await ui.dashboard.browser.newPage();
   assert.equal((await closed.goto(url))?.status(), 410);
   await closed.close();
 
@@ -109,11 +100,11 @@ test("a price's page gives the checkout link to copy, its QR code and the views 
   await page.getByRole("heading", { level: 1, name: "Payments" }).waitFor();
   await page.getByText(`Payments of price ${url.split("/").at(-1)}.`).waitFor();
   await page.getByText("No payments yet").waitFor();
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 test("at 390 px the prices fit the screen and stay usable", async () => {
-  const { page, appId } = owner;
+  const { page, appId } = ui.owner;
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/dashboard/apps/${appId}/prices`);
   await page.getByRole("link", { name: "Donation" }).waitFor();
@@ -123,5 +114,5 @@ test("at 390 px the prices fit the screen and stay usable", async () => {
   await page.getByRole("heading", { level: 1, name: "Donation" }).waitFor();
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the price");
   await expectAccessible(page);
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });

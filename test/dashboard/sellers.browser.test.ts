@@ -1,29 +1,17 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
-import {
-  expectAccessible,
-  expectNoConsoleErrors,
-  newOwnerPage,
-  startDashboard,
-} from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
 
-let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-let owner: Awaited<ReturnType<typeof newOwnerPage>>;
-
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-});
-after(() => dashboard?.close());
+const ui = useDashboard();
 
 /** The widget's status as a seller opening the link sees it. */
 const widgetStatus = async (url: string) => (await fetch(url)).status;
 
 test("an owner adds a seller, copies the widget link, refreshes it and deactivates the seller", async () => {
-  const { page, appId, errors } = owner;
-  await openAppPage(page, dashboard.base, appId, "sellers");
+  const { page, appId, errors } = ui.owner;
+  await openAppPage(page, ui.dashboard.base, appId, "sellers");
   await page.getByText("No sellers yet").waitFor();
   await expectAccessible(page);
 
@@ -38,7 +26,7 @@ test("an owner adds a seller, copies the widget link, refreshes it and deactivat
 
   const link = card.getByRole("textbox", { name: "Widget link for seller-42", exact: true });
   const first = await link.inputValue();
-  assert.ok(first.startsWith(`${dashboard.base}/kyc/`), first);
+  assert.ok(first.startsWith(`${ui.dashboard.base}/kyc/`), first);
   assert.equal(await widgetStatus(first), 200);
   await expectAccessible(page);
 

@@ -1,37 +1,25 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { MAX_PROOF_NODES, treeCost } from "../../src/platform/chains/solana-trees.ts";
-import {
-  expectAccessible,
-  expectNoConsoleErrors,
-  newOwnerPage,
-  startDashboard,
-} from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { choose, createWalletThroughUi, fitsViewport, openAppPage } from "./chain-ui.ts";
 
-let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-let owner: Awaited<ReturnType<typeof newOwnerPage>>;
-
-before(async () => {
-  // One block of 0.2 s is final: a created tree confirms within a couple of seconds.
-  dashboard = await startDashboard({
-    SOLANA_TESTNET_CONFIRMATIONS: "1",
-    SOLANA_TESTNET_BLOCK_SECONDS: "0.2",
-  });
-  owner = await newOwnerPage(dashboard);
+// One block of 0.2 s is final: a created tree confirms within a couple of seconds.
+const ui = useDashboard({
+  SOLANA_TESTNET_CONFIRMATIONS: "1",
+  SOLANA_TESTNET_BLOCK_SECONDS: "0.2",
 });
-after(() => dashboard?.close());
 
 const number = (value: number | bigint) => new Intl.NumberFormat("en-US").format(value);
 
 test("an owner plans a tree (size, rent, capacity as the service computes them) and creates it", async () => {
-  const { page, appId, errors } = owner;
-  await openAppPage(page, dashboard.base, appId, "trees");
+  const { page, appId, errors } = ui.owner;
+  await openAppPage(page, ui.dashboard.base, appId, "trees");
   await page.getByText("No Solana wallet yet").waitFor();
   await expectAccessible(page);
 
-  await createWalletThroughUi(page, dashboard.base, appId, "Mints", "Solana");
-  await openAppPage(page, dashboard.base, appId, "trees");
+  await createWalletThroughUi(page, ui.dashboard.base, appId, "Mints", "Solana");
+  await openAppPage(page, ui.dashboard.base, appId, "trees");
   await page.getByText("No trees yet").waitFor();
 
   // The default plan, then a canopy: the figures follow the service's own formulas.

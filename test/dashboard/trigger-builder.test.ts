@@ -1,23 +1,16 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { fromCallData, toCallData } from "../../dashboard/src/pages/triggers/call-data.ts";
 import { fromParamsData, toParamsData } from "../../dashboard/src/pages/triggers/descriptors.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { call, expectStatus } from "../helpers/http.ts";
 import { evmTrigger, nearTrigger, solanaTrigger, waxTrigger } from "../helpers/triggers.ts";
 
 // The trigger builder's mapping, through the real API for every chain: a trigger the service
 // stored, read into the builder's fields and written back as the builder sends it, is stored the
 // same and renders the same call. (The browser test drives the builder's fields for EVM.)
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
-
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-});
-after(() => t.close());
+const fx = useTestApp();
 
 const SAMPLES = [
   [
@@ -51,16 +44,16 @@ const SAMPLES = [
 
 for (const [chain, walletBody, sample, input] of SAMPLES) {
   test(`${chain}: a trigger read into the builder and saved from it is the same trigger`, async () => {
-    const token = f.owner.token;
+    const token = fx.f.owner.token;
     const wallet = expectStatus(
-      await call(t, "POST", `/wallets/${f.app.id}`, {
+      await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
         token,
         body: { name: `${chain} wallet`, ...walletBody },
       }),
       201,
     );
     const stored = expectStatus(
-      await call(t, "POST", `/triggers/${f.app.id}`, { token, body: sample(wallet.id) }),
+      await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, { token, body: sample(wallet.id) }),
       201,
     );
     const body = {
@@ -69,7 +62,7 @@ for (const [chain, walletBody, sample, input] of SAMPLES) {
       call_data: toCallData(chain, fromCallData(stored)),
       params_data: toParamsData(fromParamsData(stored.params_data)),
     };
-    const rebuilt = expectStatus(await call(t, "POST", `/triggers/${f.app.id}`, { token, body }), 201);
+    const rebuilt = expectStatus(await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, { token, body }), 201);
     assert.deepEqual(rebuilt.call_data, stored.call_data);
     assert.deepEqual(
       fromParamsData(rebuilt.params_data).map(({ key: _, ...row }) => row),
@@ -78,7 +71,7 @@ for (const [chain, walletBody, sample, input] of SAMPLES) {
 
     const render = async (id: string) =>
       expectStatus(
-        await call(t, "POST", `/triggers/${f.app.id}/${id}/render`, {
+        await call(fx.t, "POST", `/triggers/${fx.f.app.id}/${id}/render`, {
           token,
           body: { params_data_input: input },
         }),

@@ -1,31 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { encodeFunctionData } from "viem";
-import {
-  expectAccessible,
-  expectNoConsoleErrors,
-  newOwnerPage,
-  startDashboard,
-} from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { EVM_ABI } from "../helpers/triggers.ts";
 import { choose, createWalletThroughUi, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
 
-let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-let owner: Awaited<ReturnType<typeof newOwnerPage>>;
-
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-});
-after(() => dashboard?.close());
+const ui = useDashboard();
 
 const CONTRACT = "0x5fbdb2315678afecb367f032d93f642f64180aa3";
 const RECEIVER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
 
 test("an owner builds an EVM trigger with parameters and sees the exact call it renders, live", async () => {
-  const { page, appId, errors } = owner;
-  await createWalletThroughUi(page, dashboard.base, appId, "Minter", "EVM");
-  await openAppPage(page, dashboard.base, appId, "triggers");
+  const { page, appId, errors } = ui.owner;
+  await createWalletThroughUi(page, ui.dashboard.base, appId, "Minter", "EVM");
+  await openAppPage(page, ui.dashboard.base, appId, "triggers");
   await page.getByText("No triggers yet").waitFor();
   await expectAccessible(page);
 
@@ -79,7 +67,7 @@ test("an owner builds an EVM trigger with parameters and sees the exact call it 
   await rendered.getByText(edited).waitFor();
 
   // The trigger's wallet cannot go while the trigger uses it: the dialog says why and stays open.
-  await openAppPage(page, dashboard.base, appId, "wallets");
+  await openAppPage(page, ui.dashboard.base, appId, "wallets");
   await page.getByRole("article", { name: "Wallet Minter" }).getByRole("button", { name: "Delete" }).click();
   const dialog = page.getByRole("dialog");
   await dialog.getByRole("button", { name: "Delete" }).click();
@@ -87,7 +75,7 @@ test("an owner builds an EVM trigger with parameters and sees the exact call it 
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
   // Listed, and usable at 390 px.
-  await openAppPage(page, dashboard.base, appId, "triggers");
+  await openAppPage(page, ui.dashboard.base, appId, "triggers");
   await page
     .getByRole("article", { name: "Trigger Mint tokens" })
     .getByText(`mintTo on ${CONTRACT}`)

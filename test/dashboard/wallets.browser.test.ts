@@ -1,26 +1,14 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import {
-  expectAccessible,
-  expectNoConsoleErrors,
-  newOwnerPage,
-  startDashboard,
-} from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { choose, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
 
-let dashboard: Awaited<ReturnType<typeof startDashboard>>;
-let owner: Awaited<ReturnType<typeof newOwnerPage>>;
-
-before(async () => {
-  dashboard = await startDashboard();
-  owner = await newOwnerPage(dashboard);
-});
-after(() => dashboard?.close());
+const ui = useDashboard();
 
 test("an owner creates a wallet with a generated key and imports one, each listed with its explorer link", async () => {
-  const { page, appId, errors } = owner;
-  await openAppPage(page, dashboard.base, appId, "wallets");
+  const { page, appId, errors } = ui.owner;
+  await openAppPage(page, ui.dashboard.base, appId, "wallets");
   await page.getByText("No wallets yet").waitFor();
   await expectAccessible(page);
 

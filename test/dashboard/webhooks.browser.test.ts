@@ -1,13 +1,6 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import {
-  type Dashboard,
-  expectAccessible,
-  expectNoConsoleErrors,
-  newOwnerPage,
-  type OwnerPage,
-  startDashboard,
-} from "../helpers/dashboard.ts";
+import { test } from "node:test";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { Receiver, verifyStandardWebhook } from "../helpers/webhooks.ts";
 import { createPrice, fitsWidth, openPayment, payWith4242, sessionToken } from "./payments-fixtures.ts";
@@ -16,27 +9,27 @@ import { createPrice, fitsWidth, openPayment, payWith4242, sessionToken } from "
 // payment paid with the 4242 card is delivered to it (signed with that secret), and the delivery
 // log shows what was sent and what the receiver answered; a delivery is replayed, the secret
 // rotated, a test event sent and the endpoint deleted, each through the page.
-let dashboard: Dashboard;
-let owner: OwnerPage;
 let token: string;
 const receiver = new Receiver();
 
-before(async () => {
-  // The receiver listens on this machine's loopback, which production refuses (SSRF).
-  dashboard = await startDashboard({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-  owner = await newOwnerPage(dashboard);
-  token = await sessionToken(owner.page);
-  receiver.responseBody = "thanks";
-  await receiver.start();
-});
-after(async () => {
-  await receiver.stop();
-  await dashboard?.close();
-});
+// The receiver listens on this machine's loopback, which production refuses (SSRF).
+const ui = useDashboard(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  {
+    async setUp() {
+      token = await sessionToken(ui.owner.page);
+      receiver.responseBody = "thanks";
+      await receiver.start();
+    },
+    async tearDown() {
+      await receiver.stop();
+    },
+  },
+);
 
 test("an owner adds an endpoint, copies its secret, and reads the signed deliveries of a payment", async () => {
-  const { page, appId } = owner;
-  const { t } = dashboard;
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
   await page.goto(`/dashboard/apps/${appId}/webhooks`);
   await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
   await page.getByText("No webhook endpoints yet").waitFor();
@@ -75,12 +68,12 @@ test("an owner adds an endpoint, copies its secret, and reads the signed deliver
   );
   const webhookId = String(delivered.headers["webhook-id"]);
   await panel.getByText(`webhook-id: ${webhookId}`, { exact: false }).waitFor();
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });
 
 test("a delivery is replayed, the secret rotated, a test event sent and the endpoint deleted through the page", async () => {
-  const { page, appId } = owner;
-  const { t } = dashboard;
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
   const before = receiver.received.filter((hit) => JSON.parse(hit.body).type === "payment.paid").length;
   const panel = page.getByRole("region", { name: /payment\.paid/ });
   await panel.getByRole("button", { name: "Replay" }).click();
@@ -124,5 +117,5 @@ test("a delivery is replayed, the secret rotated, a test event sent and the endp
   await page.getByText("No webhook endpoints yet").waitFor();
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the list");
   assert.deepEqual(expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200), []);
-  expectNoConsoleErrors(owner.errors);
+  expectNoConsoleErrors(ui.owner.errors);
 });

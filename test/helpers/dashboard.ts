@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createRequire } from "node:module";
+import { after, before } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "./app.ts";
 import { buildServedApp, launchBrowser } from "./browser.ts";
@@ -26,6 +27,57 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
     async close() {
       await browser.close();
       await t.close();
+    },
+  };
+}
+
+export interface DashboardFixture {
+  /** The served app and the browser (`startDashboard`). */
+  readonly dashboard: Dashboard;
+  /** A new user signed in through the console, with one app (`newOwnerPage`). */
+  readonly owner: OwnerPage;
+}
+
+export interface DashboardFixtureOptions {
+  /**
+   * The file's own set-up, run once the owner's page is ready: not a second top-level `before`,
+   * which node:test would start without waiting for this one (see `useTestApp`).
+   */
+  setUp?: () => Promise<void>;
+  /** The file's own clean-up, run before the browser and the app close. */
+  tearDown?: () => Promise<void>;
+}
+
+/**
+ * The set-up every dashboard browser test file shares, as `useTestApp` for the API's: the served
+ * app, the browser and a signed-in owner with an app before the file's tests, all closed after them.
+ * Call it at the top of the file; read `ui.dashboard` and `ui.owner` inside tests and hooks.
+ */
+export function useDashboard(
+  env: Record<string, string> = {},
+  options: DashboardFixtureOptions = {},
+): DashboardFixture {
+  let dashboard: Dashboard | undefined;
+  let owner: OwnerPage | undefined;
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("useDashboard: read the fixture inside a test or hook");
+    return value;
+  };
+  before(async () => {
+    dashboard = await startDashboard(env);
+    owner = await newOwnerPage(dashboard);
+    await options.setUp?.();
+  });
+  after(async () => {
+    await options.tearDown?.();
+    await dashboard?.close();
+  });
+  return {
+    get dashboard() {
+      return ready(dashboard);
+    },
+    get owner() {
+      return ready(owner);
     },
   };
 }

@@ -15,15 +15,23 @@ export interface AppFixture {
   key(): Promise<string>;
 }
 
+export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter"> {
+  /**
+   * The file's own set-up (prices, receivers, wallets...), run once the app and its tenants are
+   * ready. It belongs here rather than in a second top-level `before`: node:test starts the
+   * top-level `before` hooks of a file together, without waiting for one to end before the next.
+   */
+  setUp?: () => Promise<void>;
+  /** The file's own clean-up, run before the app closes. */
+  tearDown?: () => Promise<void>;
+}
+
 /**
  * The set-up most test files share, as fastify/demo's `build(t)`: the app is built before the
  * file's tests with its tenants (`tenantFixture`) and closed after them. Call it at the top of the
  * file; read `fx.t` and `fx.f` inside tests and hooks, once the file's `before` has run.
  */
-export function useTestApp(
-  env: Record<string, string> = {},
-  options: Pick<BuildOptions, "spanExporter"> = {},
-): AppFixture {
+export function useTestApp(env: Record<string, string> = {}, options: AppFixtureOptions = {}): AppFixture {
   let t: TestApp | undefined;
   let f: Tenants | undefined;
   let key: Promise<string> | undefined;
@@ -32,10 +40,14 @@ export function useTestApp(
     return value;
   };
   before(async () => {
-    t = await buildTestApp(env, options);
+    t = await buildTestApp(env, { spanExporter: options.spanExporter });
     f = await tenantFixture(t);
+    await options.setUp?.();
   });
-  after(async () => t?.close());
+  after(async () => {
+    await options.tearDown?.();
+    await t?.close();
+  });
   return {
     get t() {
       return ready(t);

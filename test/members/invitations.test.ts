@@ -1,22 +1,17 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { loadConfig } from "../../src/config.ts";
 import { pruneSandboxMailJob } from "../../src/modules/sandbox-inbox/service.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { buildTestApp } from "../helpers/app.ts";
 import { checkRouteBasics, eventually } from "../helpers/contract.ts";
-import { assertProblem, call, createApp, expectStatus, signup, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { SmtpInbox } from "../helpers/smtp.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-});
-after(() => t.close());
+const fx = useTestApp();
 
 const inbox = async (token: string, query = "") =>
-  expectStatus(await call(t, "GET", `/sandbox/mail${query}`, { token }), 200) as {
+  expectStatus(await call(fx.t, "GET", `/sandbox/mail${query}`, { token }), 200) as {
     id: string;
     to: string;
     subject: string;
@@ -24,21 +19,21 @@ const inbox = async (token: string, query = "") =>
     app_id: string | null;
   }[];
 
-async function invite(email: string, role = "developer", appId = f.app.id, token = f.owner.token) {
-  return expectStatus(await call(t, "POST", `/members/${appId}`, { token, body: { email, role } }), 201);
+async function invite(email: string, role = "developer", appId = fx.f.app.id, token = fx.f.owner.token) {
+  return expectStatus(await call(fx.t, "POST", `/members/${appId}`, { token, body: { email, role } }), 201);
 }
 
 describe("the invitation mail and page", () => {
   test("the mail links to the page, which shows the app and the role under a strict policy", async () => {
     const invited = await invite("page-reader@example.com");
     const mail = await eventually(async () =>
-      (await inbox(f.owner.token, "?to=page-reader@example.com")).at(0),
+      (await inbox(fx.f.owner.token, "?to=page-reader@example.com")).at(0),
     );
-    const link = `${t.deps.config.publicUrl}/invitations/${invited.invite_token}`;
+    const link = `${fx.t.deps.config.publicUrl}/invitations/${invited.invite_token}`;
     assert.ok(mail.text.includes(link), mail.text);
-    assert.equal(mail.app_id, f.app.id);
+    assert.equal(mail.app_id, fx.f.app.id);
 
-    const page = await call(t, "GET", `/invitations/${invited.invite_token}`);
+    const page = await call(fx.t, "GET", `/invitations/${invited.invite_token}`);
     assert.equal(page.status, 200);
     assert.match(String(page.headers["content-type"]), /text\/html/);
     const csp = String(page.headers["content-security-policy"]);
@@ -58,16 +53,16 @@ describe("the invitation mail and page", () => {
     assert.match(page.text, /Owner&#39;s app/);
     assert.match(page.text, /page-reader@example\.com/);
     assert.ok(
-      !t.logs.join("").includes(invited.invite_token),
+      !fx.t.logs.join("").includes(invited.invite_token),
       "neither the mail's log copy nor the request log",
     );
   });
 
   test("an app name cannot inject markup into the page", async () => {
-    const owner = await signup(t);
-    const app = await createApp(t, owner.token, { name: "</script><script>alert(1)</script>" });
+    const owner = await signup(fx.t);
+    const app = await createApp(fx.t, owner.token, { name: "</script><script>alert(1)</script>" });
     const invited = await invite("escaped@example.com", "developer", app.id, owner.token);
-    const page = await call(t, "GET", `/invitations/${invited.invite_token}`);
+    const page = await call(fx.t, "GET", `/invitations/${invited.invite_token}`);
     assert.equal(page.status, 200);
     assert.ok(!page.text.includes("<script>alert(1)"), "escaped in markup");
     assert.ok(page.text.includes("\\u003c/script>\\u003cscript>alert(1)"), "and in the data block");
@@ -76,11 +71,11 @@ describe("the invitation mail and page", () => {
   test("an unknown, used or withdrawn token answers a 404 page", async () => {
     const withdrawn = await invite("withdrawn@example.com");
     expectStatus(
-      await call(t, "DELETE", `/members/${f.app.id}/${withdrawn.id}`, { token: f.owner.token }),
+      await call(fx.t, "DELETE", `/members/${fx.f.app.id}/${withdrawn.id}`, { token: fx.f.owner.token }),
       204,
     );
     for (const token of [withdrawn.invite_token, "inv_unknown"]) {
-      const page = await call(t, "GET", `/invitations/${token}`);
+      const page = await call(fx.t, "GET", `/invitations/${token}`);
       assert.equal(page.status, 404);
       assert.match(String(page.headers["content-type"]), /text\/html/);
       assert.match(page.text, /not valid/);
@@ -90,7 +85,7 @@ describe("the invitation mail and page", () => {
 
 describe("the sandbox inbox", () => {
   test("a user reads the mail to their own address and about the apps they own, nothing else", async () => {
-    const invitee = await signup(t);
+    const invitee = await signup(fx.t);
     await invite(invitee.email);
     await invite("someone-else@example.com");
     const own = await eventually(async () => {
@@ -104,47 +99,57 @@ describe("the sandbox inbox", () => {
     assert.match(own[0].text, /\/invitations\/inv_/);
     // The owner sees every invitation of the app; the developer member and the outsider do not.
     const byOwner = await eventually(async () => {
-      const mails = await inbox(f.owner.token, "?to=someone-else@example.com");
+      const mails = await inbox(fx.f.owner.token, "?to=someone-else@example.com");
       return mails.length ? mails : undefined;
     });
     assert.equal(byOwner.length, 1);
-    assert.deepEqual(await inbox(f.developer.token, "?to=someone-else@example.com"), []);
-    assert.deepEqual(await inbox(f.outsider.token, `?to=${encodeURIComponent(invitee.email)}`), []);
-    assert.ok((await inbox(f.owner.token)).every((m) => m.app_id === f.app.id || m.to === f.owner.email));
+    assert.deepEqual(await inbox(fx.f.developer.token, "?to=someone-else@example.com"), []);
+    assert.deepEqual(await inbox(fx.f.outsider.token, `?to=${encodeURIComponent(invitee.email)}`), []);
+    assert.ok(
+      (await inbox(fx.f.owner.token)).every((m) => m.app_id === fx.f.app.id || m.to === fx.f.owner.email),
+    );
   });
 
   test("lists with paging headers; API keys are refused; bad filters are 400", async () => {
-    const list = await call(t, "GET", "/sandbox/mail?limit=1", { token: f.owner.token });
+    const list = await call(fx.t, "GET", "/sandbox/mail?limit=1", { token: fx.f.owner.token });
     expectStatus(list, 200);
     assert.equal(list.body.length, 1);
     assert.ok(Number(list.headers["x-total-count"]) >= 2);
     assert.match(String(list.headers.link), /rel="next"/);
-    await checkRouteBasics(t, { method: "GET", url: "/sandbox/mail", token: f.owner.token, list: true });
+    await checkRouteBasics(fx.t, {
+      method: "GET",
+      url: "/sandbox/mail",
+      token: fx.f.owner.token,
+      list: true,
+    });
     const key = expectStatus(
-      await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.owner.token, body: { name: "k" } }),
+      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+        token: fx.f.owner.token,
+        body: { name: "k" },
+      }),
       201,
     ).key;
-    assertProblem(await call(t, "GET", "/sandbox/mail", { token: key }), 403, "forbidden");
+    assertProblem(await call(fx.t, "GET", "/sandbox/mail", { token: key }), 403, "forbidden");
     const problem = assertProblem(
-      await call(t, "GET", "/sandbox/mail?to=not-an-address", { token: f.owner.token }),
+      await call(fx.t, "GET", "/sandbox/mail?to=not-an-address", { token: fx.f.owner.token }),
       400,
       "validation_failed",
     );
     assert.ok(problem.errors.some((e: { path: string }) => e.path === "/query/to"));
-    const page = await call(t, "GET", "/sandbox/mail/inbox");
+    const page = await call(fx.t, "GET", "/sandbox/mail/inbox");
     assert.equal(page.status, 200);
     assert.match(String(page.headers["content-security-policy"]), /default-src 'none'/);
   });
 
   test("mails older than SANDBOX_MAIL_RETENTION_HOURS are pruned", async () => {
-    const before = (await inbox(f.owner.token, "?limit=100")).length;
+    const before = (await inbox(fx.f.owner.token, "?limit=100")).length;
     assert.ok(before > 0);
-    const soon = { ...t.deps, now: () => new Date(Date.now() + 71 * 3600_000) };
+    const soon = { ...fx.t.deps, now: () => new Date(Date.now() + 71 * 3600_000) };
     await pruneSandboxMailJob(soon).handle({}, { id: "test", retryCount: 0 });
-    assert.equal((await inbox(f.owner.token, "?limit=100")).length, before, "kept within 72 hours");
-    const later = { ...t.deps, now: () => new Date(Date.now() + 73 * 3600_000) };
+    assert.equal((await inbox(fx.f.owner.token, "?limit=100")).length, before, "kept within 72 hours");
+    const later = { ...fx.t.deps, now: () => new Date(Date.now() + 73 * 3600_000) };
     await pruneSandboxMailJob(later).handle({}, { id: "test", retryCount: 0 });
-    assert.deepEqual(await inbox(f.owner.token), []);
+    assert.deepEqual(await inbox(fx.f.owner.token), []);
   });
 });
 

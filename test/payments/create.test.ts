@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
 import { openPayment } from "../../src/modules/payments/create.ts";
 import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { call, expectStatus } from "../helpers/http.ts";
 import { createPayment } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
@@ -15,18 +15,18 @@ import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
 // deliveries and the provider-intent job): these check that each part is there, and that a part
 // that fails leaves none of the others.
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
 let price: { id: string };
-before(async () => {
-  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-  f = await tenantFixture(t);
-  price = await createPrice(t, f.owner.token, f.app.id, { amount: 20, currency: "usd" });
-});
-after(() => t.close());
+const fx = useTestApp(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  {
+    async setUp() {
+      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 20, currency: "usd" });
+    },
+  },
+);
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = await t.deps.db.execute(query);
+  const result = await fx.t.deps.db.execute(query);
   return ((result as { rows?: unknown[] }).rows ?? result) as T[];
 }
 
@@ -42,25 +42,25 @@ test("a new payment has its event, its payment.pending delivery and its intent j
   const other = new Receiver();
   try {
     const subscribed = expectStatus(
-      await call(t, "POST", `/webhooks/${f.app.id}`, {
-        token: f.owner.token,
+      await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
+        token: fx.f.owner.token,
         body: { url: await receiver.start(), events: ["payment.*"] },
       }),
       201,
     );
     const unsubscribed = expectStatus(
-      await call(t, "POST", `/webhooks/${f.app.id}`, {
-        token: f.owner.token,
+      await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
+        token: fx.f.owner.token,
         body: { url: await other.start(), events: ["kyc.updated"] },
       }),
       201,
     );
-    const payment = await createPayment(t, f.developer.token, f.app.id, {
+    const payment = await createPayment(fx.t, fx.f.developer.token, fx.f.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     assert.equal(payment.status, "pending");
-    assert.equal(payment.app.id, f.app.id);
+    assert.equal(payment.app.id, fx.f.app.id);
     assert.equal(payment.app.permissions.can_edit, true);
     assert.equal(payment.price.id, price.id);
 
@@ -73,11 +73,11 @@ test("a new payment has its event, its payment.pending delivery and its intent j
       sql`select from_status, to_status, actor, reason from payment_events where payment_id = ${payment.id}`,
     );
     assert.deepEqual(events, [
-      { from_status: null, to_status: "pending", actor: `user:${f.developer.user.id}`, reason: "created" },
+      { from_status: null, to_status: "pending", actor: `user:${fx.f.developer.user.id}`, reason: "created" },
     ]);
     assert.equal(await intentJobs(payment.id), 1);
 
-    const [delivery] = await waitForDeliveries(t, f.owner.token, f.app.id, subscribed.id, (d) =>
+    const [delivery] = await waitForDeliveries(fx.t, fx.f.owner.token, fx.f.app.id, subscribed.id, (d) =>
       d.some((x) => x.event.type === "payment.pending" && x.status === "succeeded"),
     );
     assert.equal(delivery.event.type, "payment.pending");
@@ -91,8 +91,8 @@ test("a new payment has its event, its payment.pending delivery and its intent j
       reason: "created",
       sequence: 1,
     });
-    const none = await call(t, "GET", `/webhooks/${f.app.id}/${unsubscribed.id}/deliveries`, {
-      token: f.owner.token,
+    const none = await call(fx.t, "GET", `/webhooks/${fx.f.app.id}/${unsubscribed.id}/deliveries`, {
+      token: fx.f.owner.token,
     });
     assert.deepEqual(expectStatus(none, 200), []);
     assert.equal(other.received.length, 0);
@@ -112,7 +112,8 @@ test("a new payment has its event, its payment.pending delivery and its intent j
 
 test("a part of the write that fails leaves no payment, event or job behind", async () => {
   const count = async () =>
-    (await rows<{ n: number }>(sql`select count(*)::int as n from payments where app_id = ${f.app.id}`))[0].n;
+    (await rows<{ n: number }>(sql`select count(*)::int as n from payments where app_id = ${fx.f.app.id}`))[0]
+      .n;
   const before = await count();
   const jobCount = async () =>
     (
@@ -125,15 +126,15 @@ test("a part of the write that fails leaves no payment, event or job behind", as
   // The job part is the last one written, and it fails (a job without a queue name breaks the
   // outbox's NOT NULL): the whole statement does.
   const failing: Deps = {
-    ...t.deps,
+    ...fx.t.deps,
     jobs: {
-      ...t.deps.jobs,
+      ...fx.t.deps.jobs,
       sendPart: (_name, data) =>
         sql`insert into "job_outbox" ("name", "data") values (null, ${JSON.stringify(data)})`,
     },
   };
   await assert.rejects(
-    openPayment(failing, "shopper", f.app.id, { price_id: price.id, payment_provider: "card" }),
+    openPayment(failing, "shopper", fx.f.app.id, { price_id: price.id, payment_provider: "card" }),
     (error: Error & { cause?: Error }) =>
       /null value in column "name"/.test(`${error.message} ${error.cause?.message}`),
   );

@@ -34,3 +34,43 @@ test("no file under src/platform imports from src/modules (or from the top level
   }
   assert.deepEqual(offenders, []);
 });
+
+// Modules stand on one another one way: a module that needs an answer from one built on it takes
+// a hook in Deps (`referrers`, `onDeferredPayment`, `moneyInFlight`), wired in src/app.ts.
+test("no module imports, directly or through others, a module that imports it", async () => {
+  const modulesDir = path.join(ROOT, "modules");
+  const moduleOf = (file: string) => path.relative(modulesDir, file).split(path.sep)[0];
+  const edges = new Map<string, Map<string, string>>(); // module -> imported module -> an example
+  for (const file of await sources(modulesDir)) {
+    const text = await readFile(file, "utf8");
+    for (const match of text.matchAll(SPECIFIER)) {
+      const specifier = match[1] ?? match[2];
+      if (!specifier.startsWith(".")) continue;
+      const target = path.resolve(path.dirname(file), specifier);
+      if (!target.startsWith(modulesDir + path.sep)) continue;
+      const [from, to] = [moduleOf(file), moduleOf(target)];
+      if (from === to) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      edges.get(from)!.set(to, `${path.relative(".", file)} -> ${specifier}`);
+    }
+  }
+  // A depth-first search; a module met again on the current path closes a loop.
+  const loops: string[] = [];
+  const done = new Set<string>();
+  const visit = (module: string, trail: string[]) => {
+    if (trail.includes(module)) {
+      const loop = trail.slice(trail.indexOf(module));
+      loops.push(
+        [...loop, module]
+          .map((m, i) => (i < loop.length ? edges.get(m)!.get([...loop, module][i + 1])! : m))
+          .join("\n  "),
+      );
+      return;
+    }
+    if (done.has(module)) return;
+    for (const next of edges.get(module)?.keys() ?? []) visit(next, [...trail, module]);
+    done.add(module);
+  };
+  for (const module of edges.keys()) visit(module, []);
+  assert.deepEqual(loops, []);
+});

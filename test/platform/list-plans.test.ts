@@ -2,12 +2,13 @@
 // whole table and sorts it on every page (a million payments: seconds per request). The queries
 // checked are the ones the services send, captured on their way to the server and EXPLAINed.
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import pg from "pg";
 import { clonePayments } from "../../bench/seed-payments.ts";
-import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { onPostgres } from "../helpers/app.ts";
 import { createAuction } from "../helpers/auctions.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { call, expectStatus } from "../helpers/http.ts";
 import { createPayment } from "../helpers/payments.ts";
 import { createPrice, createTestKyc } from "../helpers/prices.ts";
 
@@ -21,8 +22,6 @@ const sent: Sent[] = [];
 // Client, not Pool: the pool's queries and a transaction's (a checked-out client) both pass here.
 const originalQuery = pg.Client.prototype.query;
 
-let t: TestApp;
-let fx: Awaited<ReturnType<typeof tenantFixture>>;
 let admin: pg.Client;
 
 /** The list statements (ordered and limited) sent while `run` goes, that read from `table`. */
@@ -64,7 +63,7 @@ const skip = onPostgres
   : "query plans are PostgreSQL's; PGlite's planner is not what production runs";
 
 describe("list query plans", { skip }, () => {
-  before(async () => {
+  before(() => {
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
       if (typeof first === "string") sent.push({ text: first, values: second ?? [] });
@@ -72,28 +71,32 @@ describe("list query plans", { skip }, () => {
         sent.push({ text: first.text, values: first.values ?? second ?? [] });
       return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
     } as typeof pg.Client.prototype.query;
-    t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-    fx = await tenantFixture(t);
-    admin = new pg.Client({ connectionString: t.connectionString });
-    await admin.connect();
   });
-  after(async () => {
-    pg.Client.prototype.query = originalQuery;
-    await admin?.end();
-    await t?.close();
-  });
+  const fx = useTestApp(
+    { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+    {
+      async setUp() {
+        admin = new pg.Client({ connectionString: fx.t.connectionString });
+        await admin.connect();
+      },
+      async tearDown() {
+        pg.Client.prototype.query = originalQuery;
+        await admin?.end();
+      },
+    },
+  );
 
   test(`payments: ${SEEDED_PAYMENTS} rows, page 1 and a cursor page, read through the index`, async () => {
-    const price = await createPrice(t, fx.owner.token, fx.app.id);
-    const template = await createPayment(t, fx.owner.token, fx.app.id, {
+    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id);
+    const template = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     await clonePayments(admin, template.id, SEEDED_PAYMENTS);
     const cursor = `${template.id}_500`;
-    for (const path of [`/payments/${fx.app.id}`, `/payments/${fx.app.id}?starting_after=${cursor}`]) {
+    for (const path of [`/payments/${fx.f.app.id}`, `/payments/${fx.f.app.id}?starting_after=${cursor}`]) {
       const statements = await listStatements("payments", async () => {
-        expectStatus(await call(t, "GET", path, { token: fx.owner.token }), 200);
+        expectStatus(await call(fx.t, "GET", path, { token: fx.f.owner.token }), 200);
       });
       assert.equal(statements.length, 1, `one list statement for ${path}`);
       const plan = await planOf(statements[0]);
@@ -105,27 +108,27 @@ describe("list query plans", { skip }, () => {
   });
 
   test("every other list reads its table through an index in list order", async () => {
-    const owner = fx.owner.token;
-    const auction = await createAuction(t, owner, fx.app.id);
+    const owner = fx.f.owner.token;
+    const auction = await createAuction(fx.t, owner, fx.f.app.id);
     const endpoint = expectStatus(
-      await call(t, "POST", `/webhooks/${fx.app.id}`, {
+      await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
         token: owner,
         body: { url: "http://127.0.0.1:9/hooks", events: ["payment.paid"] },
       }),
       201,
     );
-    const kyc = await createTestKyc(t, owner, fx.app.id);
+    const kyc = await createTestKyc(fx.t, owner, fx.f.app.id);
     const lists: [table: string, path: string, sorts?: string][] = [
-      ["prices", `/prices/${fx.app.id}`],
-      ["auctions", `/auctions/${fx.app.id}`],
-      ["bids", `/auctions/${fx.app.id}/${auction.id}/bids`],
-      ["wallets", `/wallets/${fx.app.id}`],
-      ["triggers", `/triggers/${fx.app.id}`],
-      ["members", `/members/${fx.app.id}`],
-      ["kycs", `/apps/${fx.app.id}/kycs?starting_after=${kyc.id}`],
-      ["webhook_endpoints", `/webhooks/${fx.app.id}`],
-      ["webhook_deliveries", `/webhooks/${fx.app.id}/${endpoint.id}/deliveries`],
-      ["api_keys", `/apps/${fx.app.id}/api-keys`],
+      ["prices", `/prices/${fx.f.app.id}`],
+      ["auctions", `/auctions/${fx.f.app.id}`],
+      ["bids", `/auctions/${fx.f.app.id}/${auction.id}/bids`],
+      ["wallets", `/wallets/${fx.f.app.id}`],
+      ["triggers", `/triggers/${fx.f.app.id}`],
+      ["members", `/members/${fx.f.app.id}`],
+      ["kycs", `/apps/${fx.f.app.id}/kycs?starting_after=${kyc.id}`],
+      ["webhook_endpoints", `/webhooks/${fx.f.app.id}`],
+      ["webhook_deliveries", `/webhooks/${fx.f.app.id}/${endpoint.id}/deliveries`],
+      ["api_keys", `/apps/${fx.f.app.id}/api-keys`],
       // A person's apps come through their memberships (few), then sort: no index orders a join.
       ["members", "/apps", "a person's memberships, a handful of rows"],
       // Mail readable by recipient OR by owned app: two index ranges merged, then sorted.
@@ -133,7 +136,7 @@ describe("list query plans", { skip }, () => {
     ];
     for (const [table, path, sorts] of lists) {
       const statements = await listStatements(table, async () =>
-        expectStatus(await call(t, "GET", path, { token: owner }), 200),
+        expectStatus(await call(fx.t, "GET", path, { token: owner }), 200),
       );
       assert.equal(statements.length, 1, `one list statement for ${path}`);
       // Small tables: forbid the ways out that are cheap only while a table is small (read it all,

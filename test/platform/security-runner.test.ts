@@ -3,28 +3,33 @@
 // never learns whether a record exists (404, or 400 for a body refused before any lookup); a
 // developer cannot do what only owners may (403).
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { test } from "node:test";
+import { useTestApp } from "../helpers/fixture.ts";
+import { call, expectStatus } from "../helpers/http.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
 let revokedKey: string;
 
-before(async () => {
-  t = await buildTestApp();
-  f = await tenantFixture(t);
-  const created = expectStatus(
-    await call(t, "POST", `/apps/${f.app.id}/api-keys`, { token: f.owner.token, body: { name: "Revoked" } }),
-    201,
-  );
-  expectStatus(
-    await call(t, "DELETE", `/apps/${f.app.id}/api-keys/${created.id}`, { token: f.owner.token }),
-    204,
-  );
-  revokedKey = created.key;
-});
-after(() => t.close());
+const fx = useTestApp(
+  {},
+  {
+    async setUp() {
+      const created = expectStatus(
+        await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+          token: fx.f.owner.token,
+          body: { name: "Revoked" },
+        }),
+        201,
+      );
+      expectStatus(
+        await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${created.id}`, {
+          token: fx.f.owner.token,
+        }),
+        204,
+      );
+      revokedKey = created.key;
+    },
+  },
+);
 
 /** The route's URL with `app_id` (and the interface's auction `id`) set to `appId`, other ids made up. */
 function urlOf(url: string, appId: string) {
@@ -35,7 +40,7 @@ function urlOf(url: string, appId: string) {
     );
 }
 
-const guarded = () => t.routes.filter((r) => !r.public && !r.hidden);
+const guarded = () => fx.t.routes.filter((r) => !r.public && !r.hidden);
 const withBody = (method: string) => (method === "POST" || method === "PATCH" ? {} : undefined);
 
 test("the route list covers the API", () => {
@@ -44,9 +49,9 @@ test("the route list covers the API", () => {
 
 test("no credential, or a revoked API key: 401 on every guarded route", async () => {
   for (const route of guarded()) {
-    const url = urlOf(route.url, f.app.id);
+    const url = urlOf(route.url, fx.f.app.id);
     for (const token of [undefined, revokedKey]) {
-      const answer = await call(t, route.method, url, { token, body: withBody(route.method) });
+      const answer = await call(fx.t, route.method, url, { token, body: withBody(route.method) });
       assert.equal(answer.status, 401, `${route.method} ${route.url} (${token ? "revoked key" : "none"})`);
     }
   }
@@ -56,8 +61,8 @@ test("another app's owner: 404 on every route of this app (400 only for a body r
   const scoped = guarded().filter((r) => r.url.includes(":app_id") || r.url.startsWith("/auctions/:id"));
   assert.ok(scoped.length > 40, `${scoped.length} app-scoped routes`);
   for (const route of scoped) {
-    const answer = await call(t, route.method, urlOf(route.url, f.app.id), {
-      token: f.outsider.token,
+    const answer = await call(fx.t, route.method, urlOf(route.url, fx.f.app.id), {
+      token: fx.f.outsider.token,
       body: withBody(route.method),
     });
     const allowed = route.method === "GET" || route.method === "DELETE" ? [404] : [400, 404];
@@ -70,13 +75,13 @@ test("another app's owner: 404 on every route of this app (400 only for a body r
 
 test("a developer is refused what only owners may do: 403", async () => {
   const ownerOnly: [string, string, unknown?][] = [
-    ["DELETE", `/apps/${f.app.id}`],
-    ["POST", `/members/${f.app.id}`, { email: "new@example.com", role: "developer" }],
-    ["PATCH", `/members/${f.app.id}/${f.developerMemberId}`, { role: "owner" }],
-    ["DELETE", `/members/${f.app.id}/${f.developerMemberId}`],
+    ["DELETE", `/apps/${fx.f.app.id}`],
+    ["POST", `/members/${fx.f.app.id}`, { email: "new@example.com", role: "developer" }],
+    ["PATCH", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`, { role: "owner" }],
+    ["DELETE", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`],
   ];
   for (const [method, url, body] of ownerOnly) {
-    const answer = await call(t, method, url, { token: f.developer.token, body });
+    const answer = await call(fx.t, method, url, { token: fx.f.developer.token, body });
     assert.equal(answer.status, 403, `${method} ${url}: ${JSON.stringify(answer.body)}`);
   }
 });

@@ -1,105 +1,111 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
 import { checkRouteBasics } from "../helpers/contract.ts";
-import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { apiKeyOf, createPrice } from "../helpers/prices.ts";
 
-let t: TestApp;
-let fx: Awaited<ReturnType<typeof tenantFixture>>;
 let price: { id: string };
 let otherPrice: { id: string };
 let key: string;
 
-before(async () => {
-  t = await buildTestApp();
-  fx = await tenantFixture(t);
-  price = await createPrice(t, fx.owner.token, fx.app.id);
-  otherPrice = await createPrice(t, fx.outsider.token, fx.otherApp.id);
-  key = await apiKeyOf(t, fx.owner.token, fx.app.id);
-});
-after(async () => t?.close());
+const fx = useTestApp(
+  {},
+  {
+    async setUp() {
+      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id);
+      otherPrice = await createPrice(fx.t, fx.f.outsider.token, fx.f.otherApp.id);
+      key = await apiKeyOf(fx.t, fx.f.owner.token, fx.f.app.id);
+    },
+  },
+);
 
 const validBody = { name: "x", amount: 1, currency: "usd" };
 
 function routes() {
   return [
-    { method: "POST", url: `/prices/${fx.app.id}`, body: validBody },
-    { method: "GET", url: `/prices/${fx.app.id}` },
-    { method: "GET", url: `/prices/${fx.app.id}/${price.id}` },
-    { method: "PATCH", url: `/prices/${fx.app.id}/${price.id}`, body: { name: "y" } },
-    { method: "DELETE", url: `/prices/${fx.app.id}/${price.id}` },
+    { method: "POST", url: `/prices/${fx.f.app.id}`, body: validBody },
+    { method: "GET", url: `/prices/${fx.f.app.id}` },
+    { method: "GET", url: `/prices/${fx.f.app.id}/${price.id}` },
+    { method: "PATCH", url: `/prices/${fx.f.app.id}/${price.id}`, body: { name: "y" } },
+    { method: "DELETE", url: `/prices/${fx.f.app.id}/${price.id}` },
   ];
 }
 
 describe("credentials", () => {
   test("every route passes the project's route contract (401s, malformed bodies, paging)", async () => {
     for (const route of routes()) {
-      await checkRouteBasics(t, {
+      await checkRouteBasics(fx.t, {
         ...route,
-        token: fx.owner.token,
+        token: fx.f.owner.token,
         list: route.method === "GET" && !route.url.includes(price.id),
       });
     }
-    await checkRouteBasics(t, {
+    await checkRouteBasics(fx.t, {
       method: "GET",
-      url: `/prices/${fx.app.id}/${price.id}/price-item`,
-      token: fx.owner.token,
+      url: `/prices/${fx.f.app.id}/${price.id}/price-item`,
+      token: fx.f.owner.token,
     });
   });
 
   test("every route but the public page answers 401 without a credential, or with a bad one", async () => {
     for (const route of routes()) {
-      const none = await call(t, route.method, route.url, { body: route.body });
+      const none = await call(fx.t, route.method, route.url, { body: route.body });
       assertProblem(none, 401, "unauthenticated");
       assert.ok(none.headers["www-authenticate"], `${route.method} ${route.url}`);
-      const bad = await call(t, route.method, route.url, { body: route.body, token: "sk_test_nope" });
+      const bad = await call(fx.t, route.method, route.url, { body: route.body, token: "sk_test_nope" });
       assertProblem(bad, 401, "unauthenticated");
     }
-    expectStatus(await call(t, "GET", `/prices/${fx.app.id}/${price.id}`, { token: fx.owner.token }), 200);
+    expectStatus(
+      await call(fx.t, "GET", `/prices/${fx.f.app.id}/${price.id}`, { token: fx.f.owner.token }),
+      200,
+    );
   });
 
   test("an app API key works as Bearer and as HTTP Basic, for its own app only", async () => {
     const basic = `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
-    expectStatus(await call(t, "GET", `/prices/${fx.app.id}/${price.id}`, { token: key }), 200);
+    expectStatus(await call(fx.t, "GET", `/prices/${fx.f.app.id}/${price.id}`, { token: key }), 200);
     expectStatus(
-      await call(t, "GET", `/prices/${fx.app.id}/${price.id}`, { headers: { authorization: basic } }),
+      await call(fx.t, "GET", `/prices/${fx.f.app.id}/${price.id}`, { headers: { authorization: basic } }),
       200,
     );
-    const created = await call(t, "POST", `/prices/${fx.app.id}`, {
+    const created = await call(fx.t, "POST", `/prices/${fx.f.app.id}`, {
       headers: { authorization: basic },
       body: validBody,
     });
     expectStatus(created, 201);
-    assertProblem(await call(t, "GET", `/prices/${fx.otherApp.id}`, { token: key }), 404, "not_found");
+    assertProblem(await call(fx.t, "GET", `/prices/${fx.f.otherApp.id}`, { token: key }), 404, "not_found");
   });
 });
 
 describe("tenants", () => {
   test("another tenant's app is 404 on every route", async () => {
     for (const route of routes()) {
-      const answer = await call(t, route.method, route.url, { token: fx.outsider.token, body: route.body });
+      const answer = await call(fx.t, route.method, route.url, {
+        token: fx.f.outsider.token,
+        body: route.body,
+      });
       assertProblem(answer, 404, "not_found");
     }
   });
 
   test("another tenant's price through one's own app is 404, and stays untouched", async () => {
     for (const method of ["GET", "PATCH", "DELETE"]) {
-      const answer = await call(t, method, `/prices/${fx.app.id}/${otherPrice.id}`, {
-        token: fx.owner.token,
+      const answer = await call(fx.t, method, `/prices/${fx.f.app.id}/${otherPrice.id}`, {
+        token: fx.f.owner.token,
         body: method === "PATCH" ? { name: "stolen" } : undefined,
       });
       assertProblem(answer, 404, "not_found");
     }
-    const still = await call(t, "GET", `/prices/${fx.otherApp.id}/${otherPrice.id}`, {
-      token: fx.outsider.token,
+    const still = await call(fx.t, "GET", `/prices/${fx.f.otherApp.id}/${otherPrice.id}`, {
+      token: fx.f.outsider.token,
     });
     assert.equal(expectStatus(still, 200).name, "Concert ticket");
   });
 
   test("lists hold only the app's own prices", async () => {
     const mine = expectStatus(
-      await call(t, "GET", `/prices/${fx.app.id}?limit=100`, { token: fx.owner.token }),
+      await call(fx.t, "GET", `/prices/${fx.f.app.id}?limit=100`, { token: fx.f.owner.token }),
       200,
     );
     assert.ok(mine.every((p: { id: string }) => p.id !== otherPrice.id));
@@ -110,7 +116,7 @@ describe("tenants", () => {
 describe("malformed requests", () => {
   test("list parameters out of range are 400 naming the parameter", async () => {
     for (const query of ["page=0", "limit=0", "limit=101", "page=abc", "limit=1.5", "sort=name"]) {
-      const answer = await call(t, "GET", `/prices/${fx.app.id}?${query}`, { token: fx.owner.token });
+      const answer = await call(fx.t, "GET", `/prices/${fx.f.app.id}?${query}`, { token: fx.f.owner.token });
       const problem = assertProblem(answer, 400, "validation_failed");
       assert.match(problem.errors[0].path, /^\/query\//, query);
     }
@@ -118,21 +124,21 @@ describe("malformed requests", () => {
 
   test("malformed JSON, unknown fields and wrong types are 400 on POST and PATCH", async () => {
     for (const [method, url] of [
-      ["POST", `/prices/${fx.app.id}`],
-      ["PATCH", `/prices/${fx.app.id}/${price.id}`],
+      ["POST", `/prices/${fx.f.app.id}`],
+      ["PATCH", `/prices/${fx.f.app.id}/${price.id}`],
     ]) {
       assertProblem(
-        await call(t, method, url, { token: fx.owner.token, raw: "{not json" }),
+        await call(fx.t, method, url, { token: fx.f.owner.token, raw: "{not json" }),
         400,
         "validation_failed",
       );
-      const unknown = await call(t, method, url, {
-        token: fx.owner.token,
+      const unknown = await call(fx.t, method, url, {
+        token: fx.f.owner.token,
         body: { ...validBody, app_id: "x" },
       });
       assert.equal(assertProblem(unknown, 400, "validation_failed").errors[0].path, "/body/app_id");
-      const wrongType = await call(t, method, url, {
-        token: fx.owner.token,
+      const wrongType = await call(fx.t, method, url, {
+        token: fx.f.owner.token,
         body: { ...validBody, metadata: [] },
       });
       assert.ok(
@@ -140,8 +146,8 @@ describe("malformed requests", () => {
           (e: { path: string }) => e.path === "/body/metadata",
         ),
       );
-      const excess = await call(t, method, url, {
-        token: fx.owner.token,
+      const excess = await call(fx.t, method, url, {
+        token: fx.f.owner.token,
         body: { ...validBody, amount: 1.001 },
       });
       assert.equal(assertProblem(excess, 400, "validation_failed").errors[0].path, "/body/amount");
@@ -149,8 +155,8 @@ describe("malformed requests", () => {
   });
 
   test("a body over 1 MiB is 413", async () => {
-    const answer = await call(t, "POST", `/prices/${fx.app.id}`, {
-      token: fx.owner.token,
+    const answer = await call(fx.t, "POST", `/prices/${fx.f.app.id}`, {
+      token: fx.f.owner.token,
       body: { ...validBody, metadata: { blob: "x".repeat(1024 * 1024) } },
     });
     assertProblem(answer, 413, "payload_too_large");
@@ -159,15 +165,15 @@ describe("malformed requests", () => {
   test("ids longer than any id are 400, unknown ids 404", async () => {
     const long = "p".repeat(65);
     assertProblem(
-      await call(t, "GET", `/prices/${fx.app.id}/${long}`, { token: fx.owner.token }),
+      await call(fx.t, "GET", `/prices/${fx.f.app.id}/${long}`, { token: fx.f.owner.token }),
       400,
       "validation_failed",
     );
     assertProblem(
-      await call(t, "GET", `/prices/${fx.app.id}/price_nope`, { token: fx.owner.token }),
+      await call(fx.t, "GET", `/prices/${fx.f.app.id}/price_nope`, { token: fx.f.owner.token }),
       404,
       "not_found",
     );
-    assertProblem(await call(t, "GET", `/p/price_nope`), 404, "not_found");
+    assertProblem(await call(fx.t, "GET", `/p/price_nope`), 404, "not_found");
   });
 });

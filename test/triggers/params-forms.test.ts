@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { paramFields, specOf } from "../../src/modules/triggers/form.ts";
 import { parseParams } from "../../src/modules/triggers/params.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
-import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { createPrice } from "../helpers/prices.ts";
 import { evmTrigger } from "../helpers/triggers.ts";
 
@@ -94,29 +94,29 @@ describe("the parameter fields", () => {
 });
 
 describe("the trigger API with the interface's form", () => {
-  let t: TestApp;
-  let f: Awaited<ReturnType<typeof tenantFixture>>;
   let walletId: string;
-  before(async () => {
-    t = await buildTestApp();
-    f = await tenantFixture(t);
-    walletId = expectStatus(
-      await call(t, "POST", `/wallets/${f.app.id}`, {
-        token: f.owner.token,
-        body: { name: "W", type: "evm" },
-      }),
-      201,
-    ).id;
-  });
-  after(() => t.close());
+  const fx = useTestApp(
+    {},
+    {
+      async setUp() {
+        walletId = expectStatus(
+          await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
+            token: fx.f.owner.token,
+            body: { name: "W", type: "evm" },
+          }),
+          201,
+        ).id;
+      },
+    },
+  );
 
   const body = (params_data: unknown) => ({ ...evmTrigger(walletId), params_data });
 
   it("creates, reads back as written, renders and pays with object-form descriptors", async () => {
     const { data, ...evm } = evmTrigger(walletId).call_data.evm;
     const trigger = expectStatus(
-      await call(t, "POST", `/triggers/${f.app.id}`, {
-        token: f.owner.token,
+      await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
+        token: fx.f.owner.token,
         body: {
           ...body(INTERFACE_FORM),
           call_data: { evm: { ...evm, data: [{ name: "memo", value: "x" }] } },
@@ -126,7 +126,7 @@ describe("the trigger API with the interface's form", () => {
     );
     assert.deepEqual(trigger.params_data, INTERFACE_FORM);
     const read = expectStatus(
-      await call(t, "GET", `/triggers/${f.app.id}/${trigger.id}`, { token: f.owner.token }),
+      await call(fx.t, "GET", `/triggers/${fx.f.app.id}/${trigger.id}`, { token: fx.f.owner.token }),
       200,
     );
     assert.deepEqual(read.params_data, INTERFACE_FORM);
@@ -134,14 +134,14 @@ describe("the trigger API with the interface's form", () => {
       receiver: "0x0000000000000000000000000000000000000001",
       quantity: 1,
     });
-    const rendered = await call(t, "POST", `/triggers/${f.app.id}/${trigger.id}/render`, {
-      token: f.owner.token,
+    const rendered = await call(fx.t, "POST", `/triggers/${fx.f.app.id}/${trigger.id}/render`, {
+      token: fx.f.owner.token,
       body: { params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 4 } },
     });
     assert.equal(expectStatus(rendered, 200).evm.args[1], "4");
-    const price = await createPrice(t, f.owner.token, f.app.id, { trigger_id: trigger.id });
-    const refused = await call(t, "POST", `/payments/${f.app.id}`, {
-      token: f.owner.token,
+    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { trigger_id: trigger.id });
+    const refused = await call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
+      token: fx.f.owner.token,
       body: {
         price_id: price.id,
         payment_provider: "card",
@@ -156,29 +156,32 @@ describe("the trigger API with the interface's form", () => {
 
   it("PATCH takes either form, and a bad object-form descriptor is named by its path", async () => {
     const trigger = expectStatus(
-      await call(t, "POST", `/triggers/${f.app.id}`, { token: f.owner.token, body: evmTrigger(walletId) }),
+      await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
+        token: fx.f.owner.token,
+        body: evmTrigger(walletId),
+      }),
       201,
     );
-    const url = `/triggers/${f.app.id}/${trigger.id}`;
+    const url = `/triggers/${fx.f.app.id}/${trigger.id}`;
     const lists = evmTrigger(walletId).params_data;
     const patched = expectStatus(
-      await call(t, "PATCH", url, {
-        token: f.owner.token,
+      await call(fx.t, "PATCH", url, {
+        token: fx.f.owner.token,
         body: { params_data: { ...lists, boolean: { name: "gift", optional: true } } },
       }),
       200,
     );
     assert.deepEqual(patched.params_data.boolean, { name: "gift", optional: true });
     assert.deepEqual(patched.params_data.string, lists.string, "lists stay lists");
-    const bad = await call(t, "PATCH", url, {
-      token: f.owner.token,
+    const bad = await call(fx.t, "PATCH", url, {
+      token: fx.f.owner.token,
       body: { params_data: { ...lists, boolean: { name: "gift", nullable: "sometimes" } } },
     });
     assert.equal(
       assertProblem(bad, 400, "validation_failed").errors[0].path,
       "/body/params_data/boolean/nullable",
     );
-    const unchanged = expectStatus(await call(t, "GET", url, { token: f.owner.token }), 200);
+    const unchanged = expectStatus(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 200);
     assert.deepEqual(
       unchanged.params_data.boolean,
       { name: "gift", optional: true },

@@ -1,45 +1,45 @@
 // POST /webhooks/{app_id}/{id}/test: a signed `webhook.test` event to one endpoint, through the
 // normal delivery job, logged and replayable like any other (docs/webhooks.md).
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
-import { assertProblem, call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { test } from "node:test";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { Receiver, verifyStandardWebhook, waitForDeliveries } from "../helpers/webhooks.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
 const receiver = new Receiver();
 
-before(async () => {
-  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-  f = await tenantFixture(t);
-  await receiver.start();
-});
-after(async () => {
-  await receiver.stop();
-  await t.close();
-});
+const fx = useTestApp(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  {
+    async setUp() {
+      await receiver.start();
+    },
+    async tearDown() {
+      await receiver.stop();
+    },
+  },
+);
 
 const sendTest = (token: string | undefined, appId: string, endpointId: string) =>
-  call(t, "POST", `/webhooks/${appId}/${endpointId}/test`, { token });
+  call(fx.t, "POST", `/webhooks/${appId}/${endpointId}/test`, { token });
 
 test("a test event reaches the endpoint signed with its secret, is logged and can be replayed", async () => {
   // Subscribed to KYC events only: the test event goes to the endpoint whatever it listens to.
   const endpoint = expectStatus(
-    await call(t, "POST", `/webhooks/${f.app.id}`, {
-      token: f.owner.token,
+    await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
+      token: fx.f.owner.token,
       body: { url: receiver.url, events: ["kyc.updated"] },
     }),
     201,
   );
-  const queued = expectStatus(await sendTest(f.developer.token, f.app.id, endpoint.id), 202);
+  const queued = expectStatus(await sendTest(fx.f.developer.token, fx.f.app.id, endpoint.id), 202);
   assert.match(queued.id, /^whd_/);
   assert.equal(queued.endpoint_id, endpoint.id);
   assert.equal(queued.event.type, "webhook.test");
   assert.equal(queued.status, "pending");
   assert.deepEqual(queued.attempts, []);
 
-  const [delivered] = await waitForDeliveries(t, f.owner.token, f.app.id, endpoint.id, (d) =>
+  const [delivered] = await waitForDeliveries(fx.t, fx.f.owner.token, fx.f.app.id, endpoint.id, (d) =>
     d.some((x) => x.id === queued.id && x.status === "succeeded"),
   );
   assert.equal(delivered.id, queued.id);
@@ -54,15 +54,17 @@ test("a test event reaches the endpoint signed with its secret, is logged and ca
   assert.equal(hit.headers["webhook-id"], queued.event.id);
   const payload = JSON.parse(hit.body);
   assert.equal(payload.type, "webhook.test");
-  assert.equal(payload.app_id, f.app.id);
+  assert.equal(payload.app_id, fx.f.app.id);
   assert.equal(payload.data.endpoint_id, endpoint.id);
 
   const replay = expectStatus(
-    await call(t, "POST", `/webhooks/${f.app.id}/deliveries/${queued.id}/replay`, { token: f.owner.token }),
+    await call(fx.t, "POST", `/webhooks/${fx.f.app.id}/deliveries/${queued.id}/replay`, {
+      token: fx.f.owner.token,
+    }),
     201,
   );
   assert.equal(replay.event.id, queued.event.id);
-  await waitForDeliveries(t, f.owner.token, f.app.id, endpoint.id, (d) =>
+  await waitForDeliveries(fx.t, fx.f.owner.token, fx.f.app.id, endpoint.id, (d) =>
     d.some((x) => x.id === replay.id && x.status === "succeeded"),
   );
   assert.equal(receiver.received.length, 2);
@@ -71,20 +73,22 @@ test("a test event reaches the endpoint signed with its secret, is logged and ca
 
 test("another app's endpoint is 404, an unknown one too; no credential is 401", async () => {
   const theirs = expectStatus(
-    await call(t, "POST", `/webhooks/${f.otherApp.id}`, {
-      token: f.outsider.token,
+    await call(fx.t, "POST", `/webhooks/${fx.f.otherApp.id}`, {
+      token: fx.f.outsider.token,
       body: { url: receiver.url, events: ["*"] },
     }),
     201,
   );
   const before = receiver.received.length;
   // Their endpoint through our app, and our app through their credential.
-  assertProblem(await sendTest(f.owner.token, f.app.id, theirs.id), 404, "not_found");
-  assertProblem(await sendTest(f.owner.token, f.otherApp.id, theirs.id), 404, "not_found");
-  assertProblem(await sendTest(f.owner.token, f.app.id, "wh_unknown"), 404, "not_found");
-  assertProblem(await sendTest(undefined, f.otherApp.id, theirs.id), 401, "unauthenticated");
+  assertProblem(await sendTest(fx.f.owner.token, fx.f.app.id, theirs.id), 404, "not_found");
+  assertProblem(await sendTest(fx.f.owner.token, fx.f.otherApp.id, theirs.id), 404, "not_found");
+  assertProblem(await sendTest(fx.f.owner.token, fx.f.app.id, "wh_unknown"), 404, "not_found");
+  assertProblem(await sendTest(undefined, fx.f.otherApp.id, theirs.id), 401, "unauthenticated");
   const log = expectStatus(
-    await call(t, "GET", `/webhooks/${f.otherApp.id}/${theirs.id}/deliveries`, { token: f.outsider.token }),
+    await call(fx.t, "GET", `/webhooks/${fx.f.otherApp.id}/${theirs.id}/deliveries`, {
+      token: fx.f.outsider.token,
+    }),
     200,
   );
   assert.deepEqual(log, [], "nothing was queued for their endpoint");

@@ -6,7 +6,7 @@ import { type Database, prepared } from "../../platform/db/index.ts";
 import { forbidden, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { apiKeys } from "./tables.ts";
 
 type KeyRow = typeof apiKeys.$inferSelect;

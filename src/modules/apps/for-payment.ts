@@ -1,6 +1,7 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { type Column, eq, type SQL, sql } from "drizzle-orm";
+import type { Role } from "../../platform/auth/principal.ts";
 import { users } from "../users/tables.ts";
-import { apps } from "./tables.ts";
+import { apps, members } from "./tables.ts";
 
 /*
  * What a new payment reads of an app, for the payments module to put into its one context
@@ -24,5 +25,19 @@ export function appForPayment(appId: SQL) {
       owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
     },
     versions: [sql`${apps}.xmin`, sql`${users}.xmin`],
+  };
+}
+
+/**
+ * The role of user `userId` (SQL, null for API keys and shoppers) in the app whose id is `appId`
+ * (a column of the caller's statement), as a subquery, and the version of that membership row.
+ * An invitation not yet accepted gives no role.
+ */
+export function roleForPayment(appId: Column, userId: SQL) {
+  const membership = sql`from ${members} where ${members.appId} = ${appId}
+    and ${members.userId} = ${userId}::text and ${members.acceptedAt} is not null`;
+  return {
+    role: sql<Role | null>`(select ${members.role} ${membership})`,
+    version: sql`(select ${members}.xmin ${membership})`,
   };
 }

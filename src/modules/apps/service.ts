@@ -6,12 +6,11 @@ import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { bpsToPercent, percentToBps } from "../../platform/money/percent.ts";
-import { requireAppRole } from "../members/access.ts";
-import { members } from "../members/tables.ts";
 import { presentSummary } from "../users/presenters.ts";
 import { requireUser } from "../users/service.ts";
 import { users } from "../users/tables.ts";
-import { apps, deletedApps } from "./tables.ts";
+import { requireAppRole } from "./access.ts";
+import { apps, deletedApps, members } from "./tables.ts";
 
 export interface AppInput {
   name?: string;

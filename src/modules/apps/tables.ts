@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { Role } from "../../platform/auth/principal.ts";
 import { users } from "../users/tables.ts";
 
 export const apps = pgTable(
@@ -32,3 +33,33 @@ export const deletedApps = pgTable("deleted_apps", {
   deletedBy: text("deleted_by").notNull(),
   deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Who may act in an app, with which role: read by every module's access check (apps/access.ts),
+ * so it lives with the apps rather than in the members module, which manages it (invitations,
+ * roles) and builds on the apps.
+ */
+export const members = pgTable(
+  "members",
+  {
+    id: text("id").primaryKey(),
+    appId: text("app_id")
+      .notNull()
+      .references(() => apps.id, { onDelete: "cascade" }),
+    // Null until the invited person accepts.
+    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role").$type<Role>().notNull(),
+    // SHA-256 of the invitation token; cleared once accepted.
+    inviteTokenHash: text("invite_token_hash").unique(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("members_app_email_idx").on(t.appId, t.email),
+    uniqueIndex("members_app_user_idx").on(t.appId, t.userId),
+    index("members_user_idx").on(t.userId),
+    index("members_app_list_idx").on(t.appId, t.createdAt, t.id),
+  ],
+);

@@ -7,9 +7,9 @@ import { countUpTo, type Page, pageWindow, type Window } from "../../platform/ht
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { getApp, presentApp } from "../apps/service.ts";
 import { apps } from "../apps/tables.ts";
-import { requireAppRole } from "../members/access.ts";
 import { payments } from "../payments/tables.ts";
 import { assertSellerShare } from "../prices/fee-check.ts";
 import { checkLinkedRecords } from "../prices/links.ts";

@@ -5,7 +5,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { SHOPPER_CODE_JOB } from "./job-names.ts";
 import { presentShopper } from "./presenters.ts";
 import { auctions, shopperCodes, shopperSessions, shoppers } from "./tables.ts";

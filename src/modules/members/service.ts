@@ -6,14 +6,13 @@ import { isUniqueViolation, type Tx } from "../../platform/db/index.ts";
 import { AppError, conflict, forbidden, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
-import { apps } from "../apps/tables.ts";
+import { apps, members } from "../apps/tables.ts";
 import { presentSummary } from "../users/presenters.ts";
 import { requireUser } from "../users/service.ts";
 import { users } from "../users/tables.ts";
-import { requireAppRole } from "./access.ts";
 import { INVITATION_JOB, type InvitationMail } from "./jobs.ts";
-import { members } from "./tables.ts";
 
 type MemberRow = typeof members.$inferSelect;
 type AppView = Awaited<ReturnType<typeof getApp>>;

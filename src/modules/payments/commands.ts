@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { prices } from "../prices/tables.ts";
 import { actorName } from "./create.ts";

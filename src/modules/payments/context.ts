@@ -1,9 +1,8 @@
 import { and, type SQL, sql } from "drizzle-orm";
 import { type Database, prepared, withValues } from "../../platform/db/index.ts";
 import { ExpiringMap } from "../../platform/expiring-map.ts";
-import { appForPayment } from "../apps/for-payment.ts";
+import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
-import { roleForPayment } from "../members/for-payment.ts";
 import { priceForPayment } from "../prices/for-payment.ts";
 import { endpointsForPayment } from "../webhooks/for-payment.ts";
 

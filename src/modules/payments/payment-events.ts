@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { paymentEvents, payments } from "./tables.ts";
 
 type EventRow = typeof paymentEvents.$inferSelect;

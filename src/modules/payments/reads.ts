@@ -5,8 +5,8 @@ import { hashToken } from "../../platform/auth/secrets.ts";
 import type { Executor, Tx } from "../../platform/db/index.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
-import { requireAppRole } from "../members/access.ts";
 import { prices } from "../prices/tables.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
@@ -99,7 +99,7 @@ export async function paymentByToken(deps: Deps, token: string) {
 }
 
 /**
- * `deps.priceHasPayments` for prices: whether any payment refers to the price (a price with
+ * `deps.referrers.priceHasPayments` for prices: whether any payment refers to the price (a price with
  * payments is expired instead of deleted).
  */
 export async function priceHasPayments(db: Executor, priceId: string): Promise<boolean> {

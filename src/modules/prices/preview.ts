@@ -3,7 +3,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { amountToPay } from "./amount.ts";
 import { feeContext, loadPrice } from "./service.ts";
 

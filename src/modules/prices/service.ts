@@ -1,4 +1,4 @@
-import { and, eq, or, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
@@ -8,9 +8,8 @@ import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import type { AppType } from "../../platform/money/fees.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { apps } from "../apps/tables.ts";
-import { auctions } from "../auctions/tables.ts";
-import { requireAppRole } from "../members/access.ts";
 import { assertSellerShare } from "./fee-check.ts";
 import { checkLinkedRecords } from "./links.ts";
 import { presentPrice, presentPublicPrice } from "./presenters.ts";
@@ -58,15 +57,6 @@ async function checkedAmount(
     throw invalid("/body/amount", "must be greater than 0 for a static price");
   await assertSellerShare(deps, await feeContext(db, appId), amount, currency);
   return amount;
-}
-
-/** The auction a price belongs to (its bid or end price), if any. */
-async function auctionOf(db: Executor, priceId: string) {
-  const [auction] = await db
-    .select({ id: auctions.id })
-    .from(auctions)
-    .where(or(eq(auctions.onBidPriceId, priceId), eq(auctions.onEndPriceId, priceId)));
-  return auction;
 }
 
 const toDate = (value: string | null | undefined) =>
@@ -171,7 +161,7 @@ export async function updatePrice(
     if (
       current.category !== "payment" &&
       money.some((v) => v !== undefined) &&
-      (await auctionOf(tx, priceId))
+      (await deps.referrers.auctionOfPrice(tx, priceId))
     ) {
       // The auction's amount rules its prices: PATCH /auctions/{id} changes both together.
       throw conflict("This price belongs to an auction: change the auction instead");
@@ -227,9 +217,9 @@ export async function deletePrice(deps: Deps, actor: Principal, appId: string, p
       .for("update");
     if (!row) throw notFound("Price");
     // An auction's two prices live and die with it (DELETE /auctions/{app_id}/{auction_id}).
-    const auction = await auctionOf(tx, priceId);
+    const auction = await deps.referrers.auctionOfPrice(tx, priceId);
     if (auction) throw conflict(`This price belongs to the auction ${auction.id}: delete the auction`);
-    if (await deps.priceHasPayments(tx, priceId)) {
+    if (await deps.referrers.priceHasPayments(tx, priceId)) {
       await tx.update(prices).set({ expired: true, updatedAt: deps.now() }).where(eq(prices.id, priceId));
     } else {
       await tx.delete(prices).where(eq(prices.id, priceId));

@@ -5,7 +5,7 @@ import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts
 import type { Database } from "../../platform/db/index.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
-import { members } from "../members/tables.ts";
+import { members } from "../apps/tables.ts";
 import { requireUser } from "../users/service.ts";
 import { users } from "../users/tables.ts";
 import { mailContext, openMailText } from "./store.ts";

@@ -9,7 +9,7 @@ import { generateSolanaSecret, solanaSigner } from "../../platform/chains/solana
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { envelopeColumns } from "../wallets/secrets.ts";
 import { loadWallet } from "../wallets/service.ts";
 import { type CreationJob, type CreationKind, creationContext, SEND_CREATION_JOB } from "./job-names.ts";

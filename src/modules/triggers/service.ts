@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { normalizeAccount } from "../../platform/chains/accounts.ts";
@@ -6,9 +6,8 @@ import type { Executor } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
-import { requireAppRole } from "../members/access.ts";
-import { prices } from "../prices/tables.ts";
 import { wallets } from "../wallets/tables.ts";
 import { type CallDataInput, prepareCallData } from "./call-data.ts";
 import { exampleInput, parseParams } from "./params.ts";
@@ -196,7 +195,7 @@ export async function deleteTrigger(deps: Deps, actor: Principal, appId: string,
       .for("update");
     if (!trigger) throw notFound("Trigger");
     // A price keeps the id of the call its payments run: deleting the trigger would strand them.
-    const [{ used }] = await tx.select({ used: count() }).from(prices).where(eq(prices.triggerId, triggerId));
+    const used = await deps.referrers.pricesOfTrigger(tx, triggerId);
     if (used > 0) throw conflict(`The trigger is used by ${used} price(s); unlink or delete them first`);
     await tx.delete(triggers).where(eq(triggers.id, triggerId));
   });

@@ -1,4 +1,4 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/adapter.ts";
@@ -6,9 +6,8 @@ import type { Executor } from "../../platform/db/index.ts";
 import { conflict, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
-import { requireAppRole } from "../members/access.ts";
-import { triggers } from "../triggers/tables.ts";
 import { keyChange, keyForNewWallet, type WalletDataInput } from "./key-material.ts";
 import { presentWallet } from "./presenters.ts";
 import { envelopeColumns, walletContext } from "./secrets.ts";
@@ -154,10 +153,7 @@ export async function deleteWallet(deps: Deps, actor: Principal, appId: string, 
       .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
       .for("update");
     if (!wallet) throw notFound("Wallet");
-    const [{ used }] = await tx
-      .select({ used: count() })
-      .from(triggers)
-      .where(eq(triggers.walletId, walletId));
+    const used = await deps.referrers.triggersOfWallet(tx, walletId);
     if (used > 0) throw conflict(`The wallet is used by ${used} trigger(s); delete or move them first`);
     await tx.delete(wallets).where(eq(wallets.id, walletId));
   });

@@ -4,7 +4,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { isKnownPattern } from "./event-types.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
 import { presentDelivery, presentEndpoint } from "./presenters.ts";

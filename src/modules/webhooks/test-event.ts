@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { notFound } from "../../platform/http/errors.ts";
-import { requireAppRole } from "../members/access.ts";
+import { requireAppRole } from "../apps/access.ts";
 import { TEST_EVENT_TYPE } from "./event-types.ts";
 import { sendEventTo } from "./events.ts";
 import { presentDelivery } from "./presenters.ts";
