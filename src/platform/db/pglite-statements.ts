@@ -45,6 +45,11 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * Results, errors and locking are PGlite's own: the same result parser, the same type serializers,
  * the same two locks (a query outside a transaction waits for any transaction to end), and the data
  * directory is synced after a query outside a transaction as PGlite does.
+ *
+ * The locks and the protocol call are PGlite's internals (`_checkReady`, `_runExclusiveTransaction`,
+ * `_runExclusiveQuery`, `execProtocolStream`), not its documented API: package.json pins PGlite's
+ * exact version, and test/platform/pglite-statements.test.ts fails, naming the method, on a
+ * version without one of them.
  */
 export class StatementCachingPGlite extends PGlite {
   #statements = new Map<string, Statement>();
