@@ -8406,14 +8406,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An HTML page */
-            200: {
+            /** @description Saved: back to the widget page, which shows what is still needed */
+            303: {
                 headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/html": string;
-                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
@@ -8514,14 +8514,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An HTML page */
-            200: {
+            /** @description Saved: back to the widget page, which shows what is still needed */
+            303: {
                 headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/html": string;
-                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
@@ -8577,14 +8577,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An HTML page */
-            200: {
+            /** @description Saved: back to the widget page, which shows what is still needed */
+            303: {
                 headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/html": string;
-                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
@@ -8640,14 +8640,14 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description An HTML page */
-            200: {
+            /** @description On to the provider's hosted onboarding, which returns the seller to the widget page */
+            303: {
                 headers: {
+                    /** @description Where the browser goes next */
+                    Location?: string;
                     [name: string]: unknown;
                 };
-                content: {
-                    "text/html": string;
-                };
+                content?: never;
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {

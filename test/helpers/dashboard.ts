@@ -156,26 +156,41 @@ const axeSource: string = require("axe-core").source;
 
 /** axe-core in the page: fails on any serious or critical violation, naming each and where. */
 export async function expectAccessible(page: Page) {
-  // A dialog fading out is half transparent, and axe reads its text as low contrast: check the
-  // page once no finite animation runs (two quiet looks 50 ms apart). Endless ones (a loader's
-  // spinner) never end, so they are not waited for, and after two seconds axe runs anyway.
+  // A dialog fading out (or a notification fading in) is half transparent, and axe reads its text
+  // as low contrast: check the page once no finite animation runs and no element that a
+  // transition fades (Mantine writes their opacity inline) is part-way, in two quiet looks 100 ms
+  // apart. Endless animations (a loader's spinner) never end, so they are not waited for, and
+  // after three seconds axe runs anyway.
   await page
     .waitForFunction(
       () => {
-        type Animated = { getAnimations(): { effect: { getTiming(): { iterations?: number } } | null }[] };
-        const state = globalThis as unknown as { document: Animated; quietSince?: number };
-        const moving = state.document
-          .getAnimations()
-          .some((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY);
+        type Animated = {
+          getAnimations(): { effect: { getTiming(): { iterations?: number } } | null }[];
+          querySelectorAll(selector: string): ArrayLike<unknown>;
+        };
+        const state = globalThis as unknown as {
+          document: Animated;
+          getComputedStyle(element: unknown): { opacity: string };
+          quietSince?: number;
+        };
+        const fading = Array.from(state.document.querySelectorAll('[style*="opacity"]')).some((element) => {
+          const opacity = Number(state.getComputedStyle(element).opacity);
+          return opacity > 0 && opacity < 1;
+        });
+        const moving =
+          fading ||
+          state.document
+            .getAnimations()
+            .some((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY);
         if (moving) {
           state.quietSince = undefined;
           return false;
         }
         state.quietSince ??= Date.now();
-        return Date.now() - state.quietSince >= 50;
+        return Date.now() - state.quietSince >= 100;
       },
       undefined,
-      { timeout: 2000, polling: 25 },
+      { timeout: 3000, polling: 25 },
     )
     .catch(() => {});
   // Evaluated through the debugging protocol, so the page's own CSP (no inline scripts) allows it.

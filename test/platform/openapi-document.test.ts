@@ -44,7 +44,16 @@ test("Redocly's recommended rules: no error, at most the one known warning", asy
   const findings = await lintDocument(doc);
   const errors = findings.filter((f) => f.severity === "error");
   assert.deepEqual(errors, []);
-  const warnings = findings.filter((f) => f.severity === "warn");
+  // The KYC widget's form posts answer 303 See Other once they have acted (the browser goes back
+  // to the page): they have no 2XX by design, and say so with a documented 303.
+  const redirects = (finding: { ruleId: string; location: string }) => {
+    if (finding.ruleId !== "operation-2xx-response") return false;
+    const [, path, method] = /^#\/paths\/([^/]+)\/([a-z]+)\/responses$/.exec(finding.location) ?? [];
+    const responses = doc.paths[path?.replaceAll("~1", "/")]?.[method]?.responses ?? {};
+    return "303" in responses;
+  };
+  const warnings = findings.filter((f) => f.severity === "warn" && !redirects(f));
+  assert.equal(findings.filter(redirects).length, 4, "the widget's four form posts answer 303");
   // `/auctions/{app_id}/shoppers/{shopper_id}` and `/auctions/{app_id}/{auction_id}/bids` both match
   // `/auctions/x/shoppers/bids`; the router prefers the literal segment, and auction ids never read
   // `shoppers`. Anything beyond that fails here.

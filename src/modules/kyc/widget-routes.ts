@@ -154,7 +154,11 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/details",
       {
-        config: { public: true, htmlErrors: true },
+        config: {
+          public: true,
+          htmlErrors: true,
+          redirect: "Saved: back to the widget page, which shows what is still needed",
+        },
         logLevel: QUIET,
         schema: {
           operationId: "submitKycDetails",
@@ -173,7 +177,11 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/bank-account",
       {
-        config: { public: true, htmlErrors: true },
+        config: {
+          public: true,
+          htmlErrors: true,
+          redirect: "Saved: back to the widget page, which shows what is still needed",
+        },
         logLevel: QUIET,
         schema: {
           operationId: "submitKycBankAccount",
@@ -192,7 +200,11 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/onboarding",
       {
-        config: { public: true, htmlErrors: true },
+        config: {
+          public: true,
+          htmlErrors: true,
+          redirect: "On to the provider's hosted onboarding, which returns the seller to the widget page",
+        },
         logLevel: QUIET,
         schema: {
           operationId: "startKycOnboarding",
@@ -208,7 +220,11 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
     app.post(
       "/kyc/:edit_token/documents",
       {
-        config: { public: true, htmlErrors: true },
+        config: {
+          public: true,
+          htmlErrors: true,
+          redirect: "Saved: back to the widget page, which shows what is still needed",
+        },
         logLevel: QUIET,
         schema: {
           operationId: "uploadKycDocument",

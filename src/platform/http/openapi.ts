@@ -38,6 +38,11 @@ declare module "fastify" {
     page?: "text/html" | "text/event-stream";
     /** The example of this route's successful answer, where the schema's own would mislead (a new payment is pending). */
     answerExample?: unknown;
+    /**
+     * A hosted page's form post that answers 303 See Other once it has acted, sending the browser
+     * on (back to the page, or to the provider): what the redirect means, documented as its answer.
+     */
+    redirect?: string;
   }
 }
 
@@ -83,7 +88,17 @@ function documentRoute(route: RouteOptions, honoured: Set<string>, answerExample
   if (config.answerExample !== undefined)
     answerExamples.set(String(schema.operationId), config.answerExample);
   const page = config.page ?? (config.htmlErrors ? "text/html" : undefined);
-  if (page && !Object.keys(response).some((status) => status.startsWith("2"))) {
+  if (config.redirect) {
+    // `type: "null"`: no body, so the document lists no content for it.
+    response[303] ??= {
+      type: "null",
+      description: config.redirect,
+      headers: {
+        Location: { type: "string", format: "uri-reference", description: "Where the browser goes next" },
+      },
+    };
+  }
+  if (page && !config.redirect && !Object.keys(response).some((status) => status.startsWith("2"))) {
     const what = page === "text/html" ? "An HTML page" : "Server-sent events";
     response[200] = {
       description: what,
