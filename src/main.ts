@@ -1,7 +1,9 @@
+import { flushCompileCache } from "node:module";
 import { buildApplication } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { startHealthServer } from "./platform/http/health-server.ts";
 import { createLogger } from "./platform/log.ts";
+import { startMemoryTrim } from "./platform/memory.ts";
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -36,6 +38,12 @@ async function main() {
     );
   }
 
+  // With NODE_COMPILE_CACHE set (npm start sets it), the next start reads every module compiled
+  // and its TypeScript stripped from the cache, and never loads the type stripper (18 MB).
+  flushCompileCache();
+  // After start-up, which is when most memory is allocated and freed.
+  const memoryTrim = await startMemoryTrim(config.memoryTrimSeconds, logger);
+
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -49,6 +57,7 @@ async function main() {
       },
       (config.shutdownTimeoutSeconds + 10) * 1000,
     ).unref();
+    memoryTrim.stop();
     await application.shutdown();
     healthServer?.close();
     logger.info("shut down");

@@ -13,6 +13,8 @@ export interface ProcessSettings {
   shutdownTimeoutSeconds: number;
   /** A worker-only process serves its health checks on this port (`HEALTH_PORT`); absent: none. */
   healthPort: number | undefined;
+  /** How often freed memory the C allocator keeps is given back (`MEMORY_TRIM_SECONDS`; 0: never). */
+  memoryTrimSeconds: number;
 }
 
 export function processSettings(env: Env): ProcessSettings {
@@ -35,5 +37,8 @@ export function processSettings(env: Env): ProcessSettings {
     // enough for an orchestrator's default grace period (Kubernetes gives 30 s).
     shutdownTimeoutSeconds: integer(env, "SHUTDOWN_TIMEOUT_SECONDS", 25, 1, 3600),
     healthPort,
+    // Each trim is about a millisecond: every 10 s is a hundredth of a percent of a core, and soon
+    // enough to catch what start-up compiling on background threads frees after the first trim.
+    memoryTrimSeconds: integer(env, "MEMORY_TRIM_SECONDS", 10, 0, 3600),
   };
 }

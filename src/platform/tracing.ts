@@ -8,16 +8,6 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
-import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import {
-  BatchSpanProcessor,
-  SimpleSpanProcessor,
-  type SpanExporter,
-  TracerProvider,
-} from "@opentelemetry/sdk-trace";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 /**
@@ -25,48 +15,10 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
  * registered, so an untraced process pays next to nothing), and the SDK with the OTLP/HTTP exporter
  * switched on by OTEL_EXPORTER_OTLP_ENDPOINT. One trace runs from a request through the jobs it asks
  * for (their data carries the W3C `traceparent`) to the provider and chain calls (docs/tracing.md).
+ * This file needs only the API; the SDK is in tracing-sdk.ts, loaded only when tracing is on.
  */
 
 const tracer = () => trace.getTracer("payments-backend");
-
-export interface Tracing {
-  shutdown(): Promise<void>;
-}
-
-export interface TracingOptions {
-  serviceName: string;
-  /** OTLP/HTTP collector, e.g. `http://otel-collector:4318` (spans go to `/v1/traces`). */
-  otlpEndpoint?: string;
-  /** Tests: every span, synchronously, to this exporter. */
-  exporter?: SpanExporter;
-}
-
-/** Starts tracing for this process when an exporter is configured; otherwise nothing (undefined). */
-export function startTracing(options: TracingOptions): Tracing | undefined {
-  const processor = options.exporter
-    ? new SimpleSpanProcessor({ exporter: options.exporter })
-    : options.otlpEndpoint
-      ? new BatchSpanProcessor({
-          exporter: new OTLPTraceExporter({ url: `${options.otlpEndpoint.replace(/\/$/, "")}/v1/traces` }),
-        })
-      : undefined;
-  if (!processor) return undefined;
-  const provider = new TracerProvider({
-    resource: resourceFromAttributes({ "service.name": options.serviceName }),
-    spanProcessors: [processor],
-  });
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  trace.setGlobalTracerProvider(provider);
-  return {
-    async shutdown() {
-      await provider.shutdown();
-      trace.disable();
-      propagation.disable();
-      context.disable();
-    },
-  };
-}
 
 /**
  * A server span per request, named by its route template (never the raw URL: some paths carry a

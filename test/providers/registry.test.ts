@@ -100,13 +100,13 @@ test("the hosted checkout's Stripe.js settings are validated and name the settin
   );
 });
 
-test("the registry answers the configured provider for both methods and refuses others", () => {
+test("the registry answers the configured provider for both methods and refuses others", async () => {
   const database = { db: {} as Database, engine: "pglite" as const };
-  const sandbox = createPaymentProviders(loadConfig({ SANDBOX: "true" }), database, () => new Date());
+  const sandbox = await createPaymentProviders(loadConfig({ SANDBOX: "true" }), database, () => new Date());
   assert.equal(sandbox.forMethod("card").id, "sandbox");
   assert.equal(sandbox.forMethod("us_bank_account").id, "sandbox");
   assert.throws(() => sandbox.forMethod("paypal"), { code: "validation_failed" });
-  const stripe = createPaymentProviders(loadConfig(STRIPE_TEST), database, () => new Date());
+  const stripe = await createPaymentProviders(loadConfig(STRIPE_TEST), database, () => new Date());
   assert.equal(stripe.forMethod("card").id, "stripe");
   assert.equal(stripe.byId("sandbox").id, "sandbox");
 });

@@ -3,7 +3,7 @@ import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { StripeConnectProvider } from "../../platform/providers/kyc/stripe.ts";
+import type { StripeConnectProvider } from "../../platform/providers/kyc/stripe.ts";
 import { ProviderRejection } from "../../platform/providers/kyc/types.ts";
 import type { KycContext } from "./context.ts";
 import { applyAccount } from "./sync.ts";
@@ -11,8 +11,10 @@ import { kycs } from "./tables.ts";
 
 /** Stripe's `account.updated` webhook: verified on the raw bytes, then mirrored onto the record. */
 export async function kycWebhookRoutes(server: Server, deps: Deps, ctx: KycContext) {
-  const provider = ctx.provider;
-  if (!(provider instanceof StripeConnectProvider)) return;
+  if (ctx.provider.id !== "stripe") return;
+  // The registry builds a StripeConnectProvider for this id; the class itself is imported only as
+  // a type, so a sandbox process never loads Stripe's SDK.
+  const provider = ctx.provider as StripeConnectProvider;
   await server.register(async (scope) => {
     const app = scope as unknown as Server;
     // The signature covers the exact bytes Stripe sent, so the body must not be parsed first.

@@ -2,7 +2,6 @@ import type { Config } from "../../../config.ts";
 import { type DatabaseHandle, statementRunner } from "../../db/index.ts";
 import { invalid } from "../../http/errors.ts";
 import { SandboxPaymentProvider } from "./sandbox/provider.ts";
-import { StripePaymentProvider } from "./stripe/provider.ts";
 import { PAYMENT_METHODS, type PaymentMethodType, type PaymentProvider, type ProviderId } from "./types.ts";
 
 /** The payment providers the service can use, and the one each payment method goes to. */
@@ -16,14 +15,18 @@ export interface PaymentProviders {
   readonly sandbox: SandboxPaymentProvider;
 }
 
-export function createPaymentProviders(
+/**
+ * The providers the config names. Stripe's SDK is loaded only when its keys are set: a sandbox
+ * process never holds it in memory (docs/benchmarks.md, "Memory given back, 2026-11-25").
+ */
+export async function createPaymentProviders(
   config: Config,
   database: Pick<DatabaseHandle, "db" | "engine" | "pool">,
   now: () => Date,
   overrides: Partial<Record<ProviderId, PaymentProvider>> = {},
   /** Wraps each provider calls go through (tracing: a span per call); `sandbox` stays bare for tests. */
   wrap: (provider: PaymentProvider, name: string) => PaymentProvider = (provider) => provider,
-): PaymentProviders {
+): Promise<PaymentProviders> {
   const sandbox = new SandboxPaymentProvider({
     db: database.db,
     run: statementRunner(database),
@@ -35,6 +38,7 @@ export function createPaymentProviders(
   ]);
   if (overrides.stripe) providers.set("stripe", wrap(overrides.stripe, "payments.stripe"));
   else if (config.stripeSecretKey && config.stripeWebhookSecret) {
+    const { StripePaymentProvider } = await import("./stripe/provider.ts");
     const stripe = new StripePaymentProvider({
       secretKey: config.stripeSecretKey,
       webhookSecret: config.stripeWebhookSecret,
