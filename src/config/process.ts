@@ -37,7 +37,7 @@ export function processSettings(env: Env): ProcessSettings {
     // enough for an orchestrator's default grace period (Kubernetes gives 30 s).
     shutdownTimeoutSeconds: integer(env, "SHUTDOWN_TIMEOUT_SECONDS", 25, 1, 3600),
     healthPort,
-    // Each trim is about a millisecond: every 10 s is a hundredth of a percent of a core, and soon
+    // An idle trim takes 1 to 2 ms: every 10 s is a few hundredths of a percent of a core, and soon
     // enough to catch what start-up compiling on background threads frees after the first trim.
     memoryTrimSeconds: integer(env, "MEMORY_TRIM_SECONDS", 10, 0, 3600),
   };

@@ -30,7 +30,7 @@ export async function loadMallocTrim(): Promise<((pad: number) => number) | stri
 
 /**
  * Trims now, then every `intervalSeconds` (MEMORY_TRIM_SECONDS; 0 turns trimming off). The call
- * walks the allocator's free lists and returns whole free pages: about a millisecond on an idle
+ * walks the allocator's free lists and returns whole free pages: 1 to 2 ms on an idle
  * process, and the timer never keeps the process alive.
  */
 export async function startMemoryTrim(intervalSeconds: number, logger: Logger): Promise<MemoryTrim> {
