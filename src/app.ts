@@ -65,7 +65,7 @@ import { type RatesProvider, StaticRates } from "./platform/money/rates.ts";
 import { createKycProvider } from "./platform/providers/kyc/registry.ts";
 import { createPaymentProviders } from "./platform/providers/payments/registry.ts";
 import { sandboxChallengeRoutes } from "./platform/providers/payments/sandbox/routes.ts";
-import { traced } from "./platform/tracing.ts";
+import { startTracing, traced } from "./platform/tracing.ts";
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   version: string;
@@ -116,15 +116,11 @@ async function databaseAnswers(database: DatabaseHandle): Promise<boolean> {
 /** Builds the whole service with production defaults for every dependency not passed in. */
 export async function buildApplication(options: BuildOptions): Promise<Application> {
   const { config, logger } = options;
-  // OpenTelemetry's SDK is loaded only when spans have somewhere to go.
-  const tracing =
-    config.otelEndpoint || options.spanExporter
-      ? (await import("./platform/tracing-sdk.ts")).startTracing({
-          serviceName: "payments-backend",
-          otlpEndpoint: config.otelEndpoint,
-          exporter: options.spanExporter,
-        })
-      : undefined;
+  const tracing = await startTracing({
+    serviceName: "payments-backend",
+    otlpEndpoint: config.otelEndpoint,
+    exporter: options.spanExporter,
+  });
   const database =
     options.database ??
     (await openDatabase({

@@ -37,7 +37,11 @@ export async function startMemoryTrim(intervalSeconds: number, logger: Logger): 
   if (intervalSeconds === 0) return NOTHING;
   const trim = await loadMallocTrim();
   if (typeof trim === "string") {
-    logger.debug({ reason: trim }, "memory trim unavailable; nothing to do");
+    // Expected off Linux; on Linux it means the process keeps more memory than it needs.
+    logger[process.platform === "linux" ? "info" : "debug"](
+      { reason: trim },
+      "memory trim unavailable; nothing to do",
+    );
     return NOTHING;
   }
   trim(0);

@@ -8,6 +8,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import type { SpanExporter } from "@opentelemetry/sdk-trace";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 
 /**
@@ -19,6 +20,28 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
  */
 
 const tracer = () => trace.getTracer("payments-backend");
+
+export interface Tracing {
+  shutdown(): Promise<void>;
+}
+
+export interface TracingOptions {
+  serviceName: string;
+  /** OTLP/HTTP collector, e.g. `http://otel-collector:4318` (spans go to `/v1/traces`). */
+  otlpEndpoint?: string;
+  /** Tests: every span, synchronously, to this exporter. */
+  exporter?: SpanExporter;
+}
+
+/**
+ * Starts tracing for this process when an exporter is configured; otherwise nothing (undefined),
+ * and OpenTelemetry's SDK is never loaded.
+ */
+export async function startTracing(options: TracingOptions): Promise<Tracing | undefined> {
+  if (!options.exporter && !options.otlpEndpoint) return undefined;
+  const { registerTracing } = await import("./tracing-sdk.ts");
+  return registerTracing(options);
+}
 
 /**
  * A server span per request, named by its route template (never the raw URL: some paths carry a

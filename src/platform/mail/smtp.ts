@@ -19,8 +19,13 @@ export class SmtpMailer implements Mailer {
   }
 
   async send(message: MailMessage): Promise<void> {
-    this.transport ??= import("nodemailer").then(({ default: nodemailer }) =>
-      nodemailer.createTransport(this.smtpUrl),
+    this.transport ??= import("nodemailer").then(
+      ({ default: nodemailer }) => nodemailer.createTransport(this.smtpUrl),
+      (error) => {
+        // Not remembered: the job's retry loads it again rather than failing the same way forever.
+        this.transport = undefined;
+        throw error;
+      },
     );
     await (await this.transport).sendMail({
       from: this.from,
