@@ -231,7 +231,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await kycWidgetRoutes(server, deps, kyc);
     await kycWebhookRoutes(server, deps, kyc);
     await solanaRoutes(server, deps);
-    await dashboardRoutes(scope, { sandbox: config.sandbox, logger });
+    await dashboardRoutes(scope, { sandbox: config.sandbox, serviceName: config.serviceName, logger });
   });
 
   return {

@@ -28,6 +28,8 @@ export interface Config extends ProcessSettings, PaymentSettings, SecretSettings
   logLevel: string;
   /** Public base URL used in Link headers, invitation mails and hosted pages. */
   publicUrl: string;
+  /** The service's name as people see it: the console's brand (SERVICE_NAME). */
+  serviceName: string;
   sessionTtlHours: number;
   /** How long a resolved credential is remembered; revocations reach every process at once anyway. */
   authCacheSeconds: number;
@@ -87,6 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandbox,
     logLevel,
     publicUrl,
+    serviceName: (env.SERVICE_NAME ?? "").trim().slice(0, 60) || "Console",
     sessionTtlHours: integer(env, "SESSION_TTL_HOURS", 24 * 7, 1, 24 * 365),
     ...processSettings(env),
     authCacheSeconds: integer(env, "AUTH_CACHE_SECONDS", 30, 0, 3600),

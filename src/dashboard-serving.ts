@@ -40,6 +40,8 @@ interface StaticFile {
 export interface DashboardOptions {
   /** Sandbox mode: the console shows a "Test mode" badge. */
   sandbox: boolean;
+  /** The brand the console shows (SERVICE_NAME); default "Console". */
+  serviceName?: string;
   logger: Logger;
   /** Where the build is (tests point elsewhere); default `dashboard/dist`. */
   dist?: string;
@@ -133,7 +135,10 @@ export async function dashboardRoutes(app: FastifyInstance, options: DashboardOp
     options.logger.error({ err: error }, "the dashboard could not be built; /dashboard answers 503");
   }
   const index = files.get("index.html")?.body.toString("utf8");
-  const settings = JSON.stringify({ mode: options.sandbox ? "test" : "live" });
+  const settings = JSON.stringify({
+    mode: options.sandbox ? "test" : "live",
+    name: options.serviceName ?? "Console",
+  });
   const route = { config: { public: true }, schema: { hide: true } } as const;
 
   const page = (reply: FastifyReply) => {

@@ -2,6 +2,8 @@ import { ApiError, Client } from "@payments-backend/sdk";
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider, useQuery } from "@tanstack/react-query";
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from "react";
 import { useParams } from "react-router";
+import { markUnreachable } from "./components/connection.tsx";
+import { explainError, isUnreachable } from "./components/errors.ts";
 
 /**
  * The signed-in session lives in sessionStorage: it survives a reload but not the tab, and is never
@@ -54,12 +56,20 @@ export function ApiProvider({ children }: { children: ReactNode }) {
     sessionStorage.removeItem(SESSION_KEY);
     setSession(null);
   }, []);
+  const onFailure = useCallback(
+    (error: unknown) => {
+      if (expired(error)) forget();
+      else if (isUnreachable(error)) markUnreachable();
+    },
+    [forget],
+  );
   const [queryClient] = useState(
     () =>
       new QueryClient({
         // A session that expired or was revoked elsewhere: back to the sign-in page.
-        queryCache: new QueryCache({ onError: (error) => expired(error) && forget() }),
-        mutationCache: new MutationCache({ onError: (error) => expired(error) && forget() }),
+        // A call that got no answer at all: the connection banner probes until the service is back.
+        queryCache: new QueryCache({ onError: (error) => onFailure(error) }),
+        mutationCache: new MutationCache({ onError: (error) => onFailure(error) }),
         // The SDK already retries what is worth retrying (429, 5xx, lost connections).
         defaultOptions: { queries: { retry: false, staleTime: 10_000 }, mutations: { retry: false } },
       }),
@@ -111,19 +121,17 @@ export function useAppId(): string {
   return appId;
 }
 
-/** What a failed call says to a person: the problem's `detail`, and its `code` when there is one. */
-export function describeError(error: unknown): { detail: string; code?: string } {
-  if (error instanceof ApiError) {
-    const fields = error.errors.map((field) => `${field.path}: ${field.message}`).join("; ");
-    return { detail: fields ? `${error.message} (${fields})` : error.message, code: error.code };
-  }
-  if (error instanceof Error) return { detail: error.message };
-  return { detail: String(error) };
+/** What a failed call says to a person, as one sentence (components/errors.ts explains each kind). */
+export function describeError(error: unknown): { detail: string } {
+  const { title, detail } = explainError(error);
+  return { detail: `${title}. ${detail}` };
 }
 
 export interface ServiceSettings {
   /** `test`: sandbox providers and chains, nothing real moves. */
   mode: "test" | "live";
+  /** The service's name (SERVICE_NAME): the console's brand. */
+  name?: string;
 }
 
 /** The serving process's own settings (test or live mode), read once per page load. */

@@ -29,7 +29,8 @@ createRoot(document.getElementById("root")!).render(
     >
       <ApiProvider>
         <ModalsProvider>
-          <Notifications position="top-right" />
+          {/* Bottom right: at the top they covered the app switcher and the sign-out button. */}
+          <Notifications position="bottom-right" />
           <RouterProvider router={router} />
         </ModalsProvider>
       </ApiProvider>

@@ -3,6 +3,7 @@ import { lazy, Suspense } from "react";
 import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocation } from "react-router";
 import { useAppId, useSession } from "./api.tsx";
 import { LoadingSkeleton } from "./components/PageState.tsx";
+import { RouteError } from "./components/RouteError.tsx";
 import { apiKeysRoutes } from "./pages/api-keys/routes.tsx";
 import { AppsPage } from "./pages/apps/AppsPage.tsx";
 import { appsRoutes } from "./pages/apps/routes.tsx";
@@ -72,13 +73,23 @@ const appRoutes: RouteObject[] = [
 
 export const router = createBrowserRouter(
   [
-    { path: "sign-in", element: <SignInPage /> },
-    { path: "sign-up", element: <SignUpPage /> },
+    { path: "sign-in", element: <SignInPage />, errorElement: <RouteError /> },
+    { path: "sign-up", element: <SignUpPage />, errorElement: <RouteError /> },
     {
       element: <RequireSession />,
+      errorElement: <RouteError />,
       children: [
-        { element: <Shell />, children: [{ index: true, element: <AppsPage /> }] },
-        { path: "apps/:appId", element: <AppLayout />, children: appRoutes },
+        {
+          element: <Shell />,
+          children: [{ errorElement: <RouteError />, children: [{ index: true, element: <AppsPage /> }] }],
+        },
+        // A pathless route between the shell and the pages: a page that throws, or whose lazily
+        // loaded code cannot be fetched, shows RouteError inside the shell, never the router's own.
+        {
+          path: "apps/:appId",
+          element: <AppLayout />,
+          children: [{ errorElement: <RouteError />, children: appRoutes }],
+        },
       ],
     },
     { path: "*", element: <NotFound /> },

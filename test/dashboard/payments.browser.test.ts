@@ -94,7 +94,7 @@ test("a payment paid on the hosted checkout is found by status, email and id, wi
   assert.equal(await badge(page).textContent(), "paid");
   const breakdown = page.getByRole("table", { name: "Fixed when the payment was opened" });
   await breakdown.getByRole("row", { name: /Price\s*\$25\.00/ }).waitFor();
-  await breakdown.getByRole("row", { name: /Total charged/ }).waitFor();
+  await breakdown.getByRole("row", { name: /^Charged/ }).waitFor();
   // The timeline is the payment's recorded status changes, each with who moved it.
   await page.getByText("Opened as pending").waitFor();
   await page.getByText("via card · created · by the shopper").waitFor();
@@ -121,14 +121,19 @@ test("a pending payment is cancelled behind a confirmation", async () => {
   });
   await page.goto(`/dashboard/apps/${appId}/payments/${payment.id}`);
   await page.getByRole("heading", { level: 1, name: `Payment ${payment.id}` }).waitFor();
-  await page.getByRole("button", { name: "Cancel" }).click();
+  // Nothing has been charged yet, and the page says so instead of "charged".
+  const breakdown = page.getByRole("table", { name: "Fixed when the payment was opened" });
+  await breakdown.getByRole("row", { name: /Total \(not charged yet\)/ }).waitFor();
+  await breakdown.getByRole("row", { name: /Seller share \(if charged\)/ }).waitFor();
+  await page.getByRole("button", { name: "Cancel payment" }).click();
   const dialog = page.getByRole("dialog", { name: "Cancel this payment?" });
-  // Closing the dialog leaves the payment as it was.
-  await dialog.getByRole("button", { name: "Cancel", exact: true }).first().click();
+  // Two buttons with two names: one keeps the payment, the other cancels it.
+  assert.equal(await dialog.getByRole("button", { name: "Cancel", exact: true }).count(), 0);
+  await dialog.getByRole("button", { name: "Keep payment" }).click();
   await dialog.waitFor({ state: "hidden" });
   assert.equal(await badge(page).textContent(), "pending");
-  await page.getByRole("button", { name: "Cancel" }).click();
-  await dialog.getByRole("button", { name: "Cancel" }).last().click();
+  await page.getByRole("button", { name: "Cancel payment" }).click();
+  await dialog.getByRole("button", { name: "Cancel payment" }).click();
   await page.getByText("Moved to cancelled").waitFor();
   await waitForStatus(t, token, appId, payment.id, "cancelled");
   expectNoConsoleErrors(ui.owner.errors);
@@ -211,18 +216,20 @@ test("the list pages by cursor, and fits 390 px", async () => {
   }
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/dashboard/apps/${appId}/payments`);
-  await page.getByRole("cell", { name: "bulk20@example.com" }).waitFor();
-  assert.equal(await page.getByRole("row").count(), 21, "a header and 20 payments");
+  // On a phone each payment is a card (resilience.browser.test.ts checks what a card shows).
+  const cards = page.getByRole("article", { name: /^Payment pay_/ });
+  await cards.filter({ hasText: "bulk20@example.com" }).waitFor();
+  assert.equal(await cards.count(), 20, "20 payments, one card each");
   await page.getByText(/Page 1 · \d+ in all/).waitFor();
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the list");
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Next" }).click();
   await page.getByText(/Page 2/).waitFor();
-  await page.getByRole("cell", { name: "shopper@example.com" }).waitFor();
+  await cards.filter({ hasText: "bulk0@example.com" }).waitFor();
   assert.equal(await page.getByRole("button", { name: "Next" }).isDisabled(), true, "the last page");
   await page.getByRole("button", { name: "Previous" }).click();
-  await page.getByRole("cell", { name: "bulk20@example.com" }).waitFor();
+  await cards.filter({ hasText: "bulk20@example.com" }).waitFor();
 
   await page.getByRole("link", { name: /^pay_/ }).first().click();
   await page.getByRole("heading", { level: 1 }).waitFor();

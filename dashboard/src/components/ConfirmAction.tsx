@@ -9,6 +9,11 @@ interface ConfirmActionProps extends Omit<ButtonProps, "children" | "onClick"> {
   title: string;
   children: ReactNode;
   confirmLabel?: string;
+  /**
+   * The button that closes the dialog and does nothing: "Cancel" unless the action is itself a
+   * cancel, where two buttons named "Cancel" would leave a person guessing which one acts.
+   */
+  dismissLabel?: string;
   /** The mutation; the modal stays open, showing the failure, if it rejects. */
   onConfirm: () => Promise<unknown>;
 }
@@ -19,6 +24,7 @@ export function ConfirmAction({
   title,
   children,
   confirmLabel,
+  dismissLabel = "Cancel",
   onConfirm,
   color = "red",
   ...buttonProps
@@ -49,7 +55,7 @@ export function ConfirmAction({
           {error !== null && <ErrorAlert error={error} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={close} disabled={busy}>
-              Cancel
+              {dismissLabel}
             </Button>
             <Button color={color} onClick={() => void confirm()} loading={busy}>
               {confirmLabel ?? label}

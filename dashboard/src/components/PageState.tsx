@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Skeleton, Stack, Text } from "@mantine/core";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { describeError } from "../api.tsx";
+import { explainError } from "./errors.ts";
 
 interface PageStateProps<T> {
   query: UseQueryResult<T>;
@@ -42,19 +42,22 @@ export function LoadingSkeleton() {
   );
 }
 
-/** A failed call: the problem's detail for people, its code for a support request. */
+/**
+ * A failed call, in words: a title and the problem's detail for people, the request id (not a code)
+ * for a support request, and "Try again" only where trying again can help.
+ */
 export function ErrorAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const { detail, code } = describeError(error);
+  const { title, detail, retryable, reference } = explainError(error);
   return (
-    <Alert color="red" title="Something went wrong" role="alert">
+    <Alert color="red" title={title} role="alert">
       <Stack gap="xs">
         <Text size="sm">{detail}</Text>
-        {code && (
-          <Text size="xs" ff="monospace">
-            {code}
+        {reference && (
+          <Text size="xs" c="dimmed">
+            Reference: <span style={{ fontFamily: "monospace" }}>{reference}</span>
           </Text>
         )}
-        {onRetry && (
+        {onRetry && retryable && (
           <Group>
             <Button size="xs" variant="default" onClick={onRetry}>
               Try again

@@ -2,6 +2,7 @@ import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Tooltip } from "
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from "react-router";
 import { useServiceSettings, useSession } from "../api.tsx";
+import { ConnectionBanner } from "../components/connection.tsx";
 import { appNav } from "../nav.ts";
 import { AppSwitcher } from "./AppSwitcher.tsx";
 
@@ -24,6 +25,7 @@ export function Shell({ appId }: { appId?: string }) {
   const { session, signOut } = useSession();
   const navigate = useNavigate();
   const location = useLocation();
+  const brand = useServiceSettings().data?.name ?? "Console";
   const signOutAndLeave = async () => {
     await signOut();
     navigate("/sign-in");
@@ -39,7 +41,7 @@ export function Shell({ appId }: { appId?: string }) {
           <Group gap="sm" wrap="nowrap">
             {appId && <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label="Menu" />}
             <Text component={Link} to="/" fw={700} c="brand.7" td="none" visibleFrom="xs">
-              Payments
+              {brand}
             </Text>
             <TestModeBadge />
           </Group>
@@ -73,6 +75,7 @@ export function Shell({ appId }: { appId?: string }) {
         </AppShell.Navbar>
       )}
       <AppShell.Main>
+        <ConnectionBanner />
         <Outlet />
       </AppShell.Main>
     </AppShell>

@@ -22,7 +22,7 @@ export function AuthCard({
           {children}
           <Text size="sm">
             {footer.text}{" "}
-            <Anchor component={Link} to={footer.to}>
+            <Anchor component={Link} to={footer.to} underline="always">
               {footer.link}
             </Anchor>
           </Text>

@@ -11,7 +11,7 @@ type Action = keyof typeof ACTIONS;
 
 const WORDING: Record<
   Action,
-  { label: string; title: string; message: string; done: string; color: string }
+  { label: string; title: string; message: string; done: string; color: string; dismiss?: string }
 > = {
   refund: {
     label: "Refund",
@@ -21,7 +21,8 @@ const WORDING: Record<
     color: DANGER,
   },
   cancel: {
-    label: "Cancel",
+    label: "Cancel payment",
+    dismiss: "Keep payment",
     title: "Cancel this payment?",
     message: "A pending payment stops here; a card hold is released and nothing is charged.",
     done: "Payment cancelled",
@@ -74,6 +75,7 @@ export function PaymentActions({
           label={WORDING[action].label}
           title={WORDING[action].title}
           color={WORDING[action].color}
+          dismissLabel={WORDING[action].dismiss}
           onConfirm={() => act.mutateAsync(action)}
         >
           {WORDING[action].message}

@@ -12,7 +12,7 @@ import { Fact } from "./Fact.tsx";
 import { PaymentActions } from "./PaymentActions.tsx";
 import { StatusBadge } from "./PaymentsTable.tsx";
 import { PaymentTimeline } from "./PaymentTimeline.tsx";
-import { PriceItemTable } from "./PriceItemTable.tsx";
+import { chargeOf, PriceItemTable } from "./PriceItemTable.tsx";
 import { isMoving } from "./status.ts";
 
 /** How often a payment that is still moving is read again: a sandbox chain confirms about once a second. */
@@ -97,7 +97,11 @@ function PaymentDetail({ payment, onActed }: { payment: Payment; onActed: (statu
           <Title order={2} size="h4" mb="sm">
             Charge breakdown
           </Title>
-          <PriceItemTable item={payment.price_item} caption="Fixed when the payment was opened" />
+          <PriceItemTable
+            item={payment.price_item}
+            caption="Fixed when the payment was opened"
+            charge={chargeOf(payment.status)}
+          />
         </Card>
         <Card withBorder>
           <Title order={2} size="h4" mb="sm">

@@ -10,25 +10,56 @@ const percent = (value: number) =>
   new Intl.NumberFormat(undefined, { style: "percent", maximumFractionDigits: 4 }).format(value / 100);
 
 /**
- * How a payment's charge splits (docs/fees.md): what the shopper pays, the provider's fee, and the
- * platform's, the app's and the seller's shares, all in the charge currency.
+ * Where the money stands, so the labels never say money moved when it did not: a quote (a price's
+ * preview), an open payment (nothing captured yet), a charged one, or one that ended uncharged.
  */
-export function PriceItemTable({ item, caption }: { item: PriceItem; caption: string }) {
+export type Charge = "quote" | "open" | "charged" | "not-charged";
+
+const TOTAL_LABEL: Record<Charge, string> = {
+  quote: "Total",
+  open: "Total (not charged yet)",
+  charged: "Charged",
+  "not-charged": "Total (not charged)",
+};
+
+/** Whether a payment in this status has had its charge captured (docs/payments.md, "States"). */
+export function chargeOf(status: string): Charge {
+  if (status === "pending" || status === "hold") return "open";
+  if (status === "failed" || status === "cancelled") return "not-charged";
+  return "charged";
+}
+
+/**
+ * How a payment's charge splits (docs/fees.md): what the shopper pays, the provider's fee, and the
+ * platform's, the app's and the seller's shares, all in the charge currency. Until a charge is
+ * captured the shares are what it would split into, and the table says so.
+ */
+export function PriceItemTable({
+  item,
+  caption,
+  charge = "quote",
+}: {
+  item: PriceItem;
+  caption: string;
+  charge?: Charge;
+}) {
+  const moved = charge === "charged";
+  const share = (label: string) => (moved ? label : `${label} (if charged)`);
   const rows: [string, number, ReactNode?][] = [
     ["Price", item.amount],
     ["Fees added", item.amount_transaction_fee],
-    ["Total charged", item.amount_total],
+    [TOTAL_LABEL[charge], item.amount_total, moved ? "incl. fees" : "incl. fees; no money has moved"],
     [
-      "Provider fee",
+      share("Provider fee"),
       item.processing_fee_amount,
       <>
         {percent(item.provider_processing_fee_percent)}, at least{" "}
         <Money amount={item.provider_min_amount_fee} currency={item.currency} />
       </>,
     ],
-    ["Platform share", item.amount_platform, `${percent(item.platform_fee)} of the price`],
-    ["App share", item.amount_app, `${percent(item.app_fee)} of the price (${item.app_type} app)`],
-    ["Seller share", item.amount_seller],
+    [share("Platform share"), item.amount_platform, `${percent(item.platform_fee)} of the price`],
+    [share("App share"), item.amount_app, `${percent(item.app_fee)} of the price (${item.app_type} app)`],
+    [share("Seller share"), item.amount_seller],
   ];
   return (
     <Table>
