@@ -1,4 +1,5 @@
 import {
+  Badge,
   type CSSVariablesResolver,
   createTheme,
   type MantineColorsTuple,
@@ -58,6 +59,8 @@ export const theme = createTheme({
   components: {
     // Mantine's defaults leave close buttons unnamed and a notification's message too pale.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { "aria-label": "Close" } } }),
+    // One case for every badge: Mantine's default upper-cases some and not others (ToneBadge).
+    Badge: Badge.extend({ defaultProps: { tt: "none" } }),
     Notification: Notification.extend({
       defaultProps: { closeButtonProps: { "aria-label": "Close notification" } },
       styles: { description: { color: color.text } },

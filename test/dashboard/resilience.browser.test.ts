@@ -72,6 +72,9 @@ test("the header's brand is the service's name, and no nav item shares it", asyn
     1,
     "only the nav item",
   );
+  // Test mode: the mails the service "sends" are a link away.
+  const inbox = page.getByRole("link", { name: "Sandbox inbox" });
+  assert.equal(await inbox.getAttribute("href"), "/sandbox/mail/inbox");
 });
 
 test("on a 390 px phone payments are cards with amount, status, id and date, nothing cut", async () => {

@@ -98,6 +98,11 @@ test("the invitee reads the mail in the sandbox inbox, opens the link, signs in 
   assert.equal(await page.textContent("#app-id"), appId);
   assert.deepEqual(violations, []);
 
+  // The next step is the console, already signed in on this tab, at the app's overview.
+  await page.getByRole("link", { name: "Open the app in the console" }).click();
+  await page.waitForURL(`${base}/dashboard/apps/${appId}`);
+  await page.getByRole("navigation", { name: "App pages" }).waitFor();
+
   // The invitee now reaches the app through the API, as a developer.
   const app = await api.expect(200, "GET", `/apps/${appId}`, invitee.token);
   assert.equal(app.permissions.can_edit, true);

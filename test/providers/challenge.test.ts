@@ -37,6 +37,12 @@ test("the challenge page is served without a credential and passing it holds the
   assert.equal(page.status, 200);
   assert.match(String(page.headers["content-type"]), /text\/html/);
   assert.match(page.text, /Complete authentication/);
+  // Dressed as the checkout it interrupts (the hosted pages' shared layout), under the same strict
+  // policy: its one script runs by the response's nonce, never inline at large.
+  assert.match(page.text, /<div class="card">/);
+  const policy = String(page.headers["content-security-policy"]);
+  assert.match(policy, /script-src 'nonce-[^']+'/);
+  assert.doesNotMatch(policy, /unsafe-inline/);
   const passed = expectStatus(
     await call(t, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "pass" } }),
     200,

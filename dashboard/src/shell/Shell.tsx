@@ -1,4 +1,4 @@
-import { AppShell, Badge, Burger, Button, Group, NavLink, Text, Tooltip } from "@mantine/core";
+import { Anchor, AppShell, Badge, Burger, Button, Group, NavLink, Text, Tooltip } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from "react-router";
 import { useServiceSettings, useSession } from "../api.tsx";
@@ -16,6 +16,20 @@ function TestModeBadge() {
         Test mode
       </Badge>
     </Tooltip>
+  );
+}
+
+/**
+ * In sandbox mode every mail the service sends (invitations, verification, receipts) lands in its
+ * own inbox page instead of leaving the machine: the console links there.
+ */
+function SandboxInboxLink() {
+  const settings = useServiceSettings();
+  if (settings.data?.mode !== "test") return null;
+  return (
+    <Anchor href="/sandbox/mail/inbox" target="_blank" size="sm" underline="always" visibleFrom="sm">
+      Sandbox inbox
+    </Anchor>
   );
 }
 
@@ -44,6 +58,7 @@ export function Shell({ appId }: { appId?: string }) {
               {brand}
             </Text>
             <TestModeBadge />
+            <SandboxInboxLink />
           </Group>
           <Group gap="sm" wrap="nowrap">
             {appId && <AppSwitcher appId={appId} />}

@@ -27,6 +27,11 @@ async function accept() {
   $("forms").hidden = true; $("done").hidden = false; say("");
   $("joined").textContent = "You joined " + member.app.name + " as " + member.role + ".";
   $("app-id").textContent = member.app.id;
+  // The console keeps its session in this tab's sessionStorage (dashboard/src/api.tsx): handing it
+  // this session opens the app there signed in, instead of asking for the password again.
+  try { sessionStorage.setItem("payments-dashboard.session", JSON.stringify({ token, email: view.email })); } catch {}
+  $("open-console").href = "/dashboard/apps/" + encodeURIComponent(member.app.id);
+  $("open-console").focus();
 }
 function busy(form, on) { for (const b of form.querySelectorAll("button")) b.disabled = on; }
 $("signin").addEventListener("submit", async (event) => {
@@ -78,7 +83,8 @@ for <strong id="invited-email">${email}</strong>: accept it with an account that
 </div>
 <div id="done" hidden>
   <p class="ok" id="joined"></p>
-  <p>The app's id is <code id="app-id"></code>. Your account now reaches it through the API
+  <p><a class="button" id="open-console" href="/dashboard">Open the app in the console</a></p>
+  <p>The app's id is <code id="app-id"></code>. Your account reaches it through the API too
   (<a href="/docs">API documentation</a>).</p>
 </div>
 <p id="message" role="status" aria-live="polite"></p>`,

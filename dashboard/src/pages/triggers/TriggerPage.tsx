@@ -28,8 +28,6 @@ function TriggerView({ trigger }: { trigger: Trigger }) {
       <Group justify="space-between" wrap="wrap">
         <Title order={1}>{trigger.name}</Title>
         <ConfirmAction
-          color="red.9"
-          variant="default"
           label="Delete trigger"
           title={`Delete trigger ${trigger.name}?`}
           onConfirm={() => remove.mutateAsync()}

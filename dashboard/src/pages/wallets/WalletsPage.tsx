@@ -57,8 +57,6 @@ function WalletCard({ wallet }: { wallet: Wallet }) {
           )}
         </Group>
         <ConfirmAction
-          color="red.9"
-          variant="default"
           label="Delete"
           title={`Delete wallet ${wallet.name}?`}
           onConfirm={() => remove.mutateAsync()}

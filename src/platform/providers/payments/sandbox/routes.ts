@@ -2,6 +2,7 @@ import { Type } from "typebox";
 import { invalid, notFound } from "../../../http/errors.ts";
 import { Body, exampleOf, Nullable, withExamples } from "../../../http/schemas.ts";
 import type { Server } from "../../../http/server.ts";
+import { escapeHtml, layout, newNonce, sendPage } from "../../../pages/html.ts";
 import type { SandboxPaymentProvider } from "./provider.ts";
 
 const Params = Type.Object({
@@ -74,40 +75,52 @@ withExamples(Transfer, {
   transfer_group: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
 });
 
-// The page a 3-D Secure card's next action points at, standing in for the issuer's challenge.
-// Plain HTML and a few lines of script: the intent id is validated by the route's pattern, so it
-// is safe to place in the page as is.
-function challengePage(intentId: string): string {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Sandbox 3-D Secure</title>
-<meta name="viewport" content="width=device-width, initial-scale=1"></head>
-<body style="font-family: system-ui, sans-serif; max-width: 28rem; margin: 3rem auto">
-<h1>3-D Secure (sandbox)</h1>
-<p>This stands in for the card issuer's check of payment <code>${intentId}</code>. Nothing is charged.</p>
-<button id="pass" type="button">Complete authentication</button>
-<button id="fail" type="button">Fail authentication</button>
-<p id="result" role="status"></p>
-<script>
+// The page a 3-D Secure card's next action points at, standing in for the issuer's challenge. It
+// shares the hosted pages' layout and style (platform/pages), and their strict policy: its one
+// script runs under the response's nonce, and the intent id reaches it as data, not markup.
+const CHALLENGE_SCRIPT = `
+const { intent_id } = JSON.parse(document.getElementById("data").textContent);
+const say = (text, kind) => { const m = document.getElementById("message"); m.textContent = text; m.className = kind; };
 for (const outcome of ["pass", "fail"]) {
   document.getElementById(outcome).addEventListener("click", async () => {
+    for (const b of document.querySelectorAll("button")) b.disabled = true;
+    say("Checking with your bank…", "pending");
     const answer = await fetch(location.pathname, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ outcome }),
     });
-    const body = await answer.json();
-    if (!answer.ok) { document.getElementById("result").textContent = body.detail; return; }
+    const body = await answer.json().catch(() => ({}));
+    if (!answer.ok) {
+      say(body.detail || "The check could not be completed.", "error");
+      for (const b of document.querySelectorAll("button")) b.disabled = false;
+      return;
+    }
     if (body.return_url) {
       const back = new URL(body.return_url);
-      back.searchParams.set("payment_intent", body.id);
+      back.searchParams.set("payment_intent", intent_id);
       location.assign(back.toString());
     } else {
-      document.getElementById("result").textContent = "Authentication " + (outcome === "pass" ? "completed" : "failed");
+      say("Authentication " + (outcome === "pass" ? "completed" : "failed"), outcome === "pass" ? "ok" : "error");
     }
   });
 }
-</script>
-</body></html>`;
+`;
+
+function challengePage(intentId: string, nonce: string): string {
+  return layout(
+    nonce,
+    "Confirm your payment",
+    `<h1>Confirm your payment</h1>
+<p><span class="pill pill-info">Sandbox</span> This stands in for your card issuer's 3-D Secure check of
+payment <code>${escapeHtml(intentId)}</code>. Nothing is charged.</p>
+<p>
+<button id="pass" type="button">Complete authentication</button>
+<button id="fail" type="button" class="secondary">Fail authentication</button>
+</p>
+<p id="message" role="status" aria-live="polite"></p>`,
+    { data: { intent_id: intentId }, code: CHALLENGE_SCRIPT },
+  );
 }
 
 /**
@@ -131,7 +144,8 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
     },
     async (request, reply) => {
       await sandbox.findIntent(request.params.intent_id);
-      return reply.type("text/html; charset=utf-8").send(challengePage(request.params.intent_id));
+      const nonce = newNonce();
+      return sendPage(reply, 200, nonce, challengePage(request.params.intent_id, nonce));
     },
   );
 
