@@ -675,7 +675,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's payments, newest first; filter by status or price */
+        /** The app's payments, newest first; filter by status, price, id prefix, email, amount or date */
         get: operations["listPayments"];
         put?: never;
         /** Create a pending payment for a price; the fees and rate are fixed now */
@@ -9471,14 +9471,28 @@ export interface operations {
     listPayments: {
         parameters: {
             query?: {
+                /** @description Only payments charging at least this much (a decimal in `currency`, fees included) */
+                "amount[gte]"?: string;
+                /** @description Only payments charging at most this much (a decimal in `currency`, fees included) */
+                "amount[lte]"?: string;
+                /** @description Only payments created at or after this instant */
+                "created[gte]"?: string;
+                /** @description Only payments created at or before this instant */
+                "created[lte]"?: string;
+                /** @description The charge currency the `amount[…]` bounds are in; required with them */
+                currency?: string;
                 /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
                 ending_before?: string;
+                /** @description Only payments whose id starts with this (`pay_01m8`): a pasted or half-remembered id */
+                id_prefix?: string;
                 /** @description Page size */
                 limit?: number;
                 /** @description 1-based page number */
                 page?: number;
                 /** @description Only payments of this price */
                 price_id?: string;
+                /** @description Only payments whose shopper email contains this text, case-insensitive (at least 3 characters) */
+                shopper_email?: string;
                 /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
                 starting_after?: string;
                 /** @description Where the payment is: `pending` (not yet authorised), `hold` (authorised; the contract call runs), `paid`, `failed`, `failed-captured` (charged but the call failed), `failed-transfers` (the seller's transfer failed), `refunded`, `cancelled` (docs/payments.md) */

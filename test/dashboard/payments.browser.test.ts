@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
 import { test } from "node:test";
 import {
   type Dashboard,
@@ -74,14 +75,44 @@ test("a payment paid on the hosted checkout is found by status, email and id, wi
   assert.equal(await page.getByRole("row").count(), 2);
 
   await choose(page, "Status", "Any status");
-  await page.getByLabel("Search by payment id or email").fill("OTHER@example.com");
+  // A piece of the email, any case: the server searches (it is in the address, to share).
+  await page.getByLabel("Search by payment id or email").fill("OTHER@");
   await page.getByRole("button", { name: "Search", exact: true }).click();
   await page.getByRole("cell", { name: "other@example.com" }).waitFor();
-  assert.equal(await page.getByRole("row").count(), 2, "only the shopper's payment");
+  await page.getByRole("cell", { name: "shopper@example.com" }).waitFor({ state: "detached" });
+  assert.equal(await page.getByRole("row").count(), 2, "only the other shopper's payment");
+  assert.match(page.url(), /[?&]q=OTHER%40/);
 
-  await page.getByLabel("Search by payment id or email").fill("not an id");
+  // The same view from its address alone, then exported as CSV.
+  await page.goto(page.url());
+  await page.getByRole("cell", { name: "other@example.com" }).waitFor();
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("button", { name: "Export CSV" }).click(),
+  ]);
+  const csv = await readFile((await download.path()) ?? "", "utf8");
+  const lines = csv.trim().split("\r\n");
+  assert.equal(lines[0], "id,status,amount,currency,shopper_email,price,created_at");
+  assert.equal(lines.length, 2, "a header and the one payment the filter finds");
+  assert.match(lines[1], /other@example\.com/);
+
+  // An amount range (fees included) in the charge currency, and a day range.
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await page.getByLabel("Amount from").fill("1000");
   await page.getByRole("button", { name: "Search", exact: true }).click();
-  await page.getByText("Enter a payment id (pay_…) or a shopper's email").waitFor();
+  await page.getByText("No payment matches these filters").waitFor();
+  await page.getByLabel("Amount from").fill("");
+  await page.getByLabel("Amount to").fill("1000");
+  const today = new Date().toLocaleDateString("en-CA");
+  await page.getByLabel("Created from").fill(today);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByRole("cell", { name: "other@example.com" }).waitFor();
+  await page.getByRole("cell", { name: "shopper@example.com" }).waitFor();
+
+  await page.getByLabel("Search by payment id or email").fill("ab");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByText("Type at least 3 characters of the email").waitFor();
+  await page.getByRole("button", { name: "Clear filters" }).click();
 
   const paid = (
     await waitForStatus(t, token, appId, (await paymentOf(t, appId, "shopper@example.com")).id, "paid")

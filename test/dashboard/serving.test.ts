@@ -63,7 +63,7 @@ test("assets are served gzipped and cached for good; a missing one is 404", asyn
 test("the console's routes need no credential and stay out of the API's document", async () => {
   const settings = await call(t, "GET", "/dashboard/service.json");
   assert.equal(settings.status, 200);
-  assert.deepEqual(settings.body, { mode: "test" });
+  assert.deepEqual(settings.body, { mode: "test", name: "Console" });
   const document = await call(t, "GET", "/openapi.json");
   assert.deepEqual(
     Object.keys(document.body.paths).filter((route) => route.startsWith("/dashboard")),
@@ -81,7 +81,7 @@ test("a missing build is built at start-up; a live service says so", async () =>
     const page = await app.inject({ url: "/dashboard/sign-in" });
     assert.equal(page.statusCode, 200);
     assert.ok(nonceOf(page.body));
-    assert.deepEqual((await app.inject({ url: "/dashboard/service.json" })).json(), { mode: "live" });
+    assert.deepEqual((await app.inject({ url: "/dashboard/service.json" })).json(), { mode: "live", name: "Console" });
     await app.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
@@ -11,7 +11,9 @@ import { prices } from "../prices/tables.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
 import { presentPayment } from "./presenters.ts";
-import { type PaymentStatus, payments } from "./tables.ts";
+import type { PaymentFilters } from "./schemas.ts";
+import { filterConditions } from "./search.ts";
+import { payments } from "./tables.ts";
 
 // Reading payments: one, a page of them, and the one a shopper's page token names.
 
@@ -49,13 +51,10 @@ export async function listPayments(
   actor: Principal,
   appId: string,
   page: Page,
-  filters: { status?: PaymentStatus; price_id?: string },
+  filters: PaymentFilters,
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const conditions: SQL[] = [eq(payments.appId, appId)];
-  if (filters.status) conditions.push(eq(payments.status, filters.status));
-  if (filters.price_id) conditions.push(eq(payments.priceId, filters.price_id));
-  const where = and(...conditions);
+  const where = and(eq(payments.appId, appId), ...filterConditions(filters));
   const window = await pageWindow(deps.db, page, {
     table: payments,
     createdAt: payments.createdAt,

@@ -22,16 +22,13 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     {
       operationId: "listPayments",
       tags,
-      summary: "The app's payments, newest first; filter by status or price",
+      summary: "The app's payments, newest first; filter by status, price, id prefix, email, amount or date",
       params: AppParams,
       querystring: ListPaymentsQuery,
       item: Payment,
       answer: "Payments",
     },
-    (request, page) => {
-      const { status, price_id } = request.query;
-      return service.listPayments(deps, request.actor, request.params.app_id, page, { status, price_id });
-    },
+    (request, page) => service.listPayments(deps, request.actor, request.params.app_id, page, request.query),
   );
 
   createdRoute(

@@ -173,9 +173,63 @@ export const ListPaymentsQuery = Type.Object(
     ...pageFields,
     status: Type.Optional(Status),
     price_id: Type.Optional(Type.String({ maxLength: 64, description: "Only payments of this price" })),
+    id_prefix: Type.Optional(
+      Type.String({
+        pattern: "^pay_[0-9a-z]{0,26}$",
+        maxLength: 30,
+        description: "Only payments whose id starts with this (`pay_01m8`): a pasted or half-remembered id",
+      }),
+    ),
+    shopper_email: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 254,
+        description:
+          "Only payments whose shopper email contains this text, case-insensitive (at least 3 characters)",
+      }),
+    ),
+    currency: Type.Optional(
+      Type.String({
+        minLength: 3,
+        maxLength: 12,
+        description: "The charge currency the `amount[…]` bounds are in; required with them",
+      }),
+    ),
+    "amount[gte]": Type.Optional(
+      Type.String({
+        pattern: "^[0-9]+(\\.[0-9]+)?$",
+        maxLength: 40,
+        description: "Only payments charging at least this much (a decimal in `currency`, fees included)",
+      }),
+    ),
+    "amount[lte]": Type.Optional(
+      Type.String({
+        pattern: "^[0-9]+(\\.[0-9]+)?$",
+        maxLength: 40,
+        description: "Only payments charging at most this much (a decimal in `currency`, fees included)",
+      }),
+    ),
+    "created[gte]": Type.Optional(
+      Type.String({ format: "date-time", description: "Only payments created at or after this instant" }),
+    ),
+    "created[lte]": Type.Optional(
+      Type.String({ format: "date-time", description: "Only payments created at or before this instant" }),
+    ),
   },
   { additionalProperties: false },
 );
+
+export type PaymentFilters = {
+  status?: (typeof PAYMENT_STATUSES)[number];
+  price_id?: string;
+  id_prefix?: string;
+  shopper_email?: string;
+  currency?: string;
+  "amount[gte]"?: string;
+  "amount[lte]"?: string;
+  "created[gte]"?: string;
+  "created[lte]"?: string;
+};
 
 export const CreatePaymentBody = Body({
   price_id: Type.String({ minLength: 1, maxLength: 64, description: "The price to charge" }),

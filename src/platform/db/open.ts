@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
@@ -78,8 +79,13 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   // Every statement is kept prepared after its first run: PGlite otherwise parses and plans it on
   // each run, which in WebAssembly is most of a short statement's cost.
   const sharedBuffers = options.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB;
-  const pglite = new StatementCachingPGlite(dir, {
+  // One options object: PGlite's two-argument form drops its options when the directory is
+  // undefined (an in-memory database), extensions included.
+  const pglite = new StatementCachingPGlite({
+    dataDir: dir,
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}MB`],
+    // Trigram indexes serve "contains" searches (a shopper's email); PostgreSQL ships it in contrib.
+    extensions: { pg_trgm },
   });
   await pglite.waitReady;
   const db = drizzlePglite(pglite) as unknown as Database;

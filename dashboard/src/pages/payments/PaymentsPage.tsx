@@ -1,165 +1,162 @@
-import { Alert, Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
-import { useSearchParams } from "react-router";
-import { useAppId, useClient } from "../../api.tsx";
+import { describeError, useAppId, useClient } from "../../api.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { EXPORT_LIMIT, exportCsv, type Filters, listQuery, searchProblem, useFilters } from "./filters.ts";
 import { PaymentsTable } from "./PaymentsTable.tsx";
 import { Pager, pageQuery, useCursorPages } from "./paging.tsx";
-import { EMAIL_SEARCH_DEPTH, searchKind, searchPayments } from "./search.ts";
 import { type PaymentStatus, STATUSES } from "./status.ts";
-import { TONES } from "./tone.tsx";
 
 const STATUS_OPTIONS = [
   { value: "", label: "Any status" },
   ...STATUSES.map((value) => ({ value, label: value })),
 ];
 
-/** The status filter, the price filter and the search live in the address, so they survive a reload. */
-function useFilters() {
-  const [params, setParams] = useSearchParams();
-  const status = (params.get("status") || undefined) as PaymentStatus | undefined;
-  const search = params.get("q") ?? "";
-  const priceId = params.get("price_id") ?? undefined;
-  const set = (name: string, value: string | undefined) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        if (value) next.set(name, value);
-        else next.delete(name);
-        return next;
-      },
-      { replace: true },
-    );
-  return { status, search, priceId, set };
-}
+/** The form's own copy of the filters: applied (to the address, then the server) on "Search". */
+type Draft = Required<Pick<Filters, "q" | "min" | "max" | "currency" | "from" | "to">>;
+
+const draftOf = (filters: Filters): Draft => ({
+  q: filters.q ?? "",
+  min: filters.min ?? "",
+  max: filters.max ?? "",
+  currency: filters.currency ?? "",
+  from: filters.from ?? "",
+  to: filters.to ?? "",
+});
 
 export function PaymentsPage() {
-  const filters = useFilters();
+  const { filters, set } = useFilters();
   const pages = useCursorPages();
-  const [term, setTerm] = useState(filters.search);
-  const [termError, setTermError] = useState<string | null>(null);
+  const client = useClient();
+  const appId = useAppId();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(filters));
+  const [problem, setProblem] = useState<string | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const field = (name: keyof Draft) => ({
+    value: draft[name],
+    onChange: (event: { currentTarget: { value: string } }) =>
+      setDraft({ ...draft, [name]: event.currentTarget.value }),
+  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const trimmed = term.trim();
-    if (trimmed && searchKind(trimmed) === "invalid") {
-      setTermError("Enter a payment id (pay_…) or a shopper's email");
-      return;
-    }
-    setTermError(null);
+    const q = draft.q.trim();
+    const wrong = searchProblem(q);
+    setProblem(wrong);
+    if (wrong) return;
     pages.reset();
-    filters.set("q", trimmed);
+    set({ ...draft, q });
   };
+  const clear = () => {
+    setDraft(draftOf({}));
+    setProblem(null);
+    pages.reset();
+    set({ q: "", min: "", max: "", currency: "", from: "", to: "", price_id: "", status: undefined });
+  };
+  const download = async () => {
+    setExporting(true);
+    try {
+      const text = await exportCsv(client, appId, filters);
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(new Blob([text], { type: "text/csv" }));
+      link.download = `payments-${appId}.csv`;
+      link.click();
+      URL.revokeObjectURL(link.href);
+    } catch (error) {
+      notifications.show({ color: "red", message: describeError(error).detail });
+    } finally {
+      setExporting(false);
+    }
+  };
+  const filtered = Object.keys(filters).length > 0;
 
   return (
     <Stack>
-      <Title order={1}>Payments</Title>
+      <Group justify="space-between">
+        <Title order={1}>Payments</Title>
+        <Button variant="default" onClick={() => void download()} loading={exporting}>
+          Export CSV
+        </Button>
+      </Group>
       <form onSubmit={submit} aria-label="Find payments">
-        <Group align="flex-end" wrap="wrap">
-          <Select
-            label="Status"
-            data={STATUS_OPTIONS}
-            value={filters.status ?? ""}
-            onChange={(value) => {
-              pages.reset();
-              filters.set("status", value || undefined);
-            }}
-            allowDeselect={false}
-            w={{ base: "100%", xs: 200 }}
-          />
-          <TextInput
-            label="Search by payment id or email"
-            placeholder="pay_… or shopper@example.com"
-            value={term}
-            onChange={(event) => setTerm(event.currentTarget.value)}
-            error={termError}
-            style={{ flex: 1, minWidth: 220 }}
-          />
-          <Button type="submit" variant="light">
-            Search
-          </Button>
-          {filters.search && (
-            <Button
-              variant="subtle"
-              onClick={() => {
-                setTerm("");
-                filters.set("q", undefined);
+        <Stack gap="xs">
+          <Group align="flex-end" wrap="wrap">
+            <Select
+              label="Status"
+              data={STATUS_OPTIONS}
+              value={filters.status ?? ""}
+              onChange={(value) => {
+                pages.reset();
+                set({ status: (value || undefined) as PaymentStatus | undefined });
               }}
-            >
-              Clear search
+              allowDeselect={false}
+              w={{ base: "100%", xs: 200 }}
+            />
+            <TextInput
+              label="Search by payment id or email"
+              description="An id's first characters, or part of the shopper's email"
+              placeholder="pay_01… or @example.com"
+              error={problem}
+              style={{ flex: 1, minWidth: 220 }}
+              {...field("q")}
+            />
+          </Group>
+          <Group align="flex-end" wrap="wrap">
+            <TextInput label="Amount from" inputMode="decimal" w={120} {...field("min")} />
+            <TextInput label="Amount to" inputMode="decimal" w={120} {...field("max")} />
+            <TextInput label="Currency" placeholder="usd" w={90} {...field("currency")} />
+            <TextInput label="Created from" type="date" w={170} {...field("from")} />
+            <TextInput label="Created to" type="date" w={170} {...field("to")} />
+            <Button type="submit" variant="light">
+              Search
             </Button>
-          )}
-        </Group>
+            {filtered && (
+              <Button variant="subtle" onClick={clear}>
+                Clear filters
+              </Button>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            Amounts include fees. Days are in your time zone. An export holds at most{" "}
+            {EXPORT_LIMIT.toLocaleString()} payments.
+          </Text>
+        </Stack>
       </form>
-      {filters.priceId && (
+      {filters.price_id && (
         <Group gap="xs">
-          <Text size="sm">Payments of price {filters.priceId}.</Text>
-          <Anchor component="button" size="sm" onClick={() => filters.set("price_id", undefined)}>
+          <Text size="sm">Payments of price {filters.price_id}.</Text>
+          <Anchor component="button" size="sm" onClick={() => set({ price_id: undefined })}>
             Show every price
           </Anchor>
         </Group>
       )}
-      {filters.search ? (
-        <SearchResults term={filters.search} status={filters.status} />
-      ) : (
-        <PaymentList status={filters.status} priceId={filters.priceId} pages={pages} />
-      )}
+      <PaymentList filters={filters} pages={pages} />
     </Stack>
   );
 }
 
-function PaymentList(props: {
-  status: PaymentStatus | undefined;
-  priceId: string | undefined;
-  pages: ReturnType<typeof useCursorPages>;
-}) {
+function PaymentList({ filters, pages }: { filters: Filters; pages: ReturnType<typeof useCursorPages> }) {
   const client = useClient();
   const appId = useAppId();
-  const { status, priceId, pages } = props;
+  const query = listQuery(filters) as Parameters<typeof client.payments.list>[1];
   const payments = useQuery({
-    queryKey: ["payments", appId, { status, priceId, cursor: pages.cursor }],
-    queryFn: () =>
-      client.payments.list(appId, { status, price_id: priceId, limit: 20 }).page(pageQuery(pages.cursor)),
+    queryKey: ["payments", appId, { ...filters, cursor: pages.cursor }],
+    queryFn: () => client.payments.list(appId, { ...query, limit: 20 }).page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
   });
+  const filtered = Object.keys(filters).length > 0;
   return (
     <PageState
       query={payments}
-      empty={status ? `No ${status} payments` : "No payments yet"}
+      empty={filtered ? "No payment matches these filters" : "No payments yet"}
       isEmpty={(page) => page.data.length === 0}
     >
       {(page) => (
         <Stack>
           <PaymentsTable payments={page.data} />
           <Pager pages={pages} label="Payments" page={page} />
-        </Stack>
-      )}
-    </PageState>
-  );
-}
-
-function SearchResults({ term, status }: { term: string; status: PaymentStatus | undefined }) {
-  const client = useClient();
-  const appId = useAppId();
-  const results = useQuery({
-    queryKey: ["payments", appId, { search: term, status }],
-    queryFn: () => searchPayments(client, appId, term, status),
-  });
-  return (
-    <PageState
-      query={results}
-      empty={`No payment matches ${term}`}
-      isEmpty={(answer) => answer.payments.length === 0}
-    >
-      {(answer) => (
-        <Stack>
-          {!answer.exhaustive && (
-            <Alert color={TONES.info.text}>
-              Searched the newest {EMAIL_SEARCH_DEPTH} payments; filter by status to reach older ones.
-            </Alert>
-          )}
-          <PaymentsTable payments={answer.payments} />
         </Stack>
       )}
     </PageState>

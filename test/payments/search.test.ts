@@ -1,0 +1,142 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { sql } from "drizzle-orm";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, expectStatus } from "../helpers/http.ts";
+import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+import { createPrice } from "../helpers/prices.ts";
+
+// Finding a payment on the server: by id prefix, a piece of the shopper's email, price, amount
+// range, status and creation range, each combinable, paged and counted like the whole list; and
+// each filter served by an index (EXPLAIN with sequential scans off names it).
+
+const fx = useTestApp();
+let mug: { id: string };
+let poster: { id: string };
+const made: Record<string, { id: string; created_at: string }> = {};
+
+async function list(query: string, token = fx.f.owner.token) {
+  const answer = await call(fx.t, "GET", `/payments/${fx.f.app.id}?${query}`, { token });
+  return {
+    items: expectStatus(answer, 200) as { id: string }[],
+    total: Number(answer.headers["x-total-count"]),
+  };
+}
+
+const ids = (items: { id: string }[]) => items.map((item) => item.id).sort();
+
+test("set-up: payments of two prices by three shoppers", async () => {
+  const token = fx.f.owner.token;
+  const appId = fx.f.app.id;
+  mug = await createPrice(fx.t, token, appId, { name: "Mug", amount: 12 });
+  poster = await createPrice(fx.t, token, appId, { name: "Poster", amount: 40 });
+  for (const [name, price, email] of [
+    ["ada", mug, "Ada.Lovelace@example.com"],
+    ["grace", poster, "grace@navy.example"],
+    ["alan", mug, "alan@bletchley.example"],
+  ] as const) {
+    made[name] = await createPayment(fx.t, token, appId, {
+      price_id: price.id,
+      payment_provider: "card",
+      shopper_email: email,
+    });
+  }
+  expectStatus(await confirm(fx.t, token, appId, made.grace.id, card(CARDS.ok)), 200);
+  await waitForStatus(fx.t, token, appId, made.grace.id, "paid");
+});
+
+test("a piece of the email finds its payments, whatever its case", async () => {
+  const found = await list("shopper_email=LOVELACE");
+  assert.deepEqual(ids(found.items), [made.ada.id]);
+  assert.equal(found.total, 1);
+  assert.deepEqual(ids((await list("shopper_email=.example")).items), ids([made.grace, made.alan]));
+  // LIKE's wildcards typed by a person are text: "%" matches only a "%".
+  assert.deepEqual((await list("shopper_email=a%25e")).items, []);
+});
+
+test("an id prefix finds the payment a person half remembers", async () => {
+  const prefix = made.alan.id.slice(0, 20);
+  const found = await list(`id_prefix=${prefix}`);
+  assert.ok(found.items.some((item) => item.id === made.alan.id));
+  assert.ok(found.items.every((item) => item.id.startsWith(prefix)));
+  assert.deepEqual((await list(`id_prefix=${made.alan.id}`)).items.length, 1);
+});
+
+test("amount bounds are in a currency, fees included; price, status and dates combine", async () => {
+  // The mug charges 12 plus fees, the poster 40 plus fees.
+  assert.deepEqual(ids((await list("currency=usd&amount[gte]=20")).items), [made.grace.id]);
+  assert.deepEqual(ids((await list("currency=USD&amount[lte]=20")).items), ids([made.ada, made.alan]));
+  assert.deepEqual((await list("currency=eur&amount[gte]=1")).items, []);
+  assert.deepEqual(ids((await list(`price_id=${mug.id}&status=pending`)).items), ids([made.ada, made.alan]));
+  assert.deepEqual(ids((await list(`price_id=${poster.id}&status=paid`)).items), [made.grace.id]);
+  const from = encodeURIComponent(made.grace.created_at);
+  const to = encodeURIComponent(made.grace.created_at);
+  assert.deepEqual(ids((await list(`created[gte]=${from}&created[lte]=${to}`)).items), [made.grace.id]);
+  assert.deepEqual((await list("created[gte]=2999-01-01T00:00:00Z")).items, []);
+});
+
+test("filters page by cursor and keep their filter in the Link header", async () => {
+  const first = await call(fx.t, "GET", `/payments/${fx.f.app.id}?price_id=${mug.id}&limit=1`, {
+    token: fx.f.owner.token,
+  });
+  expectStatus(first, 200);
+  assert.equal(first.headers["x-total-count"], "2");
+  const link = String(first.headers.link);
+  assert.match(link, new RegExp(`price_id=${mug.id}`));
+});
+
+test("bad filters are a 400 naming the field, and another app's payments stay invisible", async () => {
+  assertProblem(await listRaw("amount[gte]=5"), 400, "validation_failed");
+  assert.match((await listRaw("amount[gte]=5")).text, /currency/);
+  assertProblem(await listRaw("currency=usd&amount[gte]=-5"), 400, "validation_failed");
+  assertProblem(await listRaw("currency=zzz&amount[gte]=5"), 400, "validation_failed");
+  assertProblem(await listRaw("shopper_email=ab"), 400, "validation_failed");
+  assertProblem(await listRaw("id_prefix=pi_123"), 400, "validation_failed");
+  assertProblem(await listRaw("created[gte]=yesterday"), 400, "validation_failed");
+  const other = await call(fx.t, "GET", `/payments/${fx.f.otherApp.id}?shopper_email=example`, {
+    token: fx.f.owner.token,
+  });
+  assert.equal(other.status, 404);
+});
+
+test("each filter is served by an index (EXPLAIN, sequential scans off)", async () => {
+  const plan = async (where: string) => {
+    const db = fx.t.deps.db;
+    // One transaction, so the setting holds for the EXPLAIN beside it on either engine.
+    return db.transaction(async (tx) => {
+      await tx.execute(sql.raw("set local enable_seqscan = off"));
+      const result = (await tx.execute(sql.raw(`explain select id from payments where ${where}`))) as {
+        rows: unknown[];
+      };
+      return (result.rows as { "QUERY PLAN": string }[]).map((row) => row["QUERY PLAN"]).join("\n");
+    });
+  };
+  const app = fx.f.app.id;
+  const cases: [string, RegExp][] = [
+    [`lower(shopper_email) like '%lovelace%'`, /payments_email_trgm_idx/],
+    // Where the database's collation is C the primary key serves a prefix as well as the pattern index.
+    [
+      `id like 'pay_01%'`,
+      /Index (Only )?Scan using (payments_id_pattern_idx|payments_pkey)[^\n]*\n\s+Index Cond: \(\(id ~>=~|Index (Only )?Scan using payments_id_pattern_idx|Index Cond: \(\(id >= /,
+    ],
+    [
+      `app_id = '${app}' and status = 'paid' order by created_at desc, id desc`,
+      /payments_app_status_created_idx/,
+    ],
+    [`app_id = '${app}' and charge_currency = 'usd' and charge_amount >= 100`, /payments_app_charge_idx/],
+    // As the list asks: newest first, one page.
+    [
+      `app_id = '${app}' and created_at >= now() - interval '1 day' order by created_at desc, id desc limit 20`,
+      /payments_app_created_idx/,
+    ],
+  ];
+  for (const [where, index] of cases) {
+    const text = await plan(where);
+    assert.match(text, index, `${where}\n${text}`);
+    assert.doesNotMatch(text, /Seq Scan/, `${where}\n${text}`);
+  }
+});
+
+async function listRaw(query: string) {
+  return call(fx.t, "GET", `/payments/${fx.f.app.id}?${query}`, { token: fx.f.owner.token });
+}
