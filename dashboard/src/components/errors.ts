@@ -12,6 +12,11 @@ export interface Explained {
   reference?: string;
 }
 
+/** A thing that changed since the page showed it: said as such, and never worth retrying as is. */
+export class StaleError extends Error {
+  override name = "StaleError";
+}
+
 /** Titles by the problem's family: the service's `detail` says the rest in words. */
 const TITLES: Record<string, string> = {
   validation_failed: "Some details need fixing",
@@ -55,6 +60,9 @@ export function explainError(error: unknown): Explained {
     const title =
       TITLES[error.code] ?? (error.status >= 500 ? "The service had a problem" : "That didn't work");
     return { title, detail, retryable, reference: error.requestId };
+  }
+  if (error instanceof StaleError) {
+    return { title: "This changed since the page showed it", detail: error.message, retryable: false };
   }
   if (isUnreachable(error)) {
     return {

@@ -4,10 +4,13 @@ import type { Payment } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAppId, useClient } from "../../api.tsx";
 import { ConfirmAction } from "../../components/ConfirmAction.tsx";
+import { StaleError } from "../../components/errors.ts";
 import { ACTIONS } from "./status.ts";
 import { DANGER } from "./tone.tsx";
 
 type Action = keyof typeof ACTIONS;
+
+const PAST: Record<Action, string> = { refund: "refunded", cancel: "cancelled", retry: "retried" };
 
 const WORDING: Record<
   Action,
@@ -53,7 +56,15 @@ export function PaymentActions({
   const appId = useAppId();
   const queryClient = useQueryClient();
   const act = useMutation({
-    mutationFn: (action: Action) => {
+    mutationFn: async (action: Action) => {
+      // Never act on a stale page: read the payment again first, and say plainly if it moved.
+      const fresh = await client.payments.get(appId, payment.id);
+      if (!ACTIONS[action].has(fresh.status)) {
+        queryClient.setQueryData(["payment", appId, payment.id], fresh);
+        throw new StaleError(
+          `This payment is now ${fresh.status} (it changed since the page showed it), so it can no longer be ${PAST[action]}.`,
+        );
+      }
       if (action === "refund") return client.payments.refund(appId, payment.id);
       if (action === "cancel") return client.payments.cancel(appId, payment.id);
       return client.payments.retry(appId, payment.id);

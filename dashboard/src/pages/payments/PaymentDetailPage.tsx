@@ -13,10 +13,11 @@ import { PaymentActions } from "./PaymentActions.tsx";
 import { StatusBadge } from "./PaymentsTable.tsx";
 import { PaymentTimeline } from "./PaymentTimeline.tsx";
 import { chargeOf, PriceItemTable } from "./PriceItemTable.tsx";
-import { isMoving } from "./status.ts";
+import { isMoving, LIVE_MS } from "./status.ts";
 
 /** How often a payment that is still moving is read again: a sandbox chain confirms about once a second. */
 const POLL_MS = 1500;
+
 /** How long the page follows a payment after an action whose job has not moved it yet. */
 const FOLLOW_AFTER_ACTION_MS = 60_000;
 
@@ -34,7 +35,7 @@ export function PaymentDetailPage() {
       if (!data) return false;
       const following =
         acted.current && acted.current.status === data.status && Date.now() < acted.current.until;
-      return isMoving(data) || following ? POLL_MS : false;
+      return isMoving(data) || following ? POLL_MS : LIVE_MS;
     },
   });
   const onActed = (status: string) => {

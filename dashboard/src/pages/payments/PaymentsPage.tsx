@@ -7,7 +7,7 @@ import { PageState } from "../../components/PageState.tsx";
 import { EXPORT_LIMIT, exportCsv, type Filters, listQuery, searchProblem, useFilters } from "./filters.ts";
 import { PaymentsTable } from "./PaymentsTable.tsx";
 import { Pager, pageQuery, useCursorPages } from "./paging.tsx";
-import { type PaymentStatus, STATUSES } from "./status.ts";
+import { LIVE_MS, type PaymentStatus, STATUSES } from "./status.ts";
 
 const STATUS_OPTIONS = [
   { value: "", label: "Any status" },
@@ -145,6 +145,8 @@ function PaymentList({ filters, pages }: { filters: Filters; pages: ReturnType<t
     queryKey: ["payments", appId, { ...filters, cursor: pages.cursor }],
     queryFn: () => client.payments.list(appId, { ...query, limit: 20 }).page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
+    // Live: a payment made or changed elsewhere appears within two seconds while the tab is seen.
+    refetchInterval: LIVE_MS,
   });
   const filtered = Object.keys(filters).length > 0;
   return (
