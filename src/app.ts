@@ -40,6 +40,7 @@ import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import { walletRoutes } from "./modules/wallets/routes.ts";
+import { webhookEditRoutes } from "./modules/webhooks/edit-routes.ts";
 import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { webhookTestRoutes } from "./modules/webhooks/test-routes.ts";
@@ -218,6 +219,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await walletRoutes(server, deps);
     await triggerRoutes(server, deps);
     await webhookRoutes(server, deps);
+    await webhookEditRoutes(server, deps);
     await webhookTestRoutes(server, deps);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
     if (config.sandbox) await sandboxInboxRoutes(server, deps);

@@ -333,6 +333,13 @@ export class Client {
       this.#get<Get<"/webhooks/{app_id}/{id}">>("/webhooks/{app_id}/{id}", { app_id: appId, id: endpointId }),
     delete: (appId: string, endpointId: string) =>
       this.#delete("/webhooks/{app_id}/{id}", { app_id: appId, id: endpointId }),
+    /** A new URL or other events; the secret and the delivery log stay. */
+    update: (appId: string, endpointId: string, body: BodyOf<"/webhooks/{app_id}/{id}", "patch">) =>
+      this.#patch<Patch<"/webhooks/{app_id}/{id}">>(
+        "/webhooks/{app_id}/{id}",
+        { app_id: appId, id: endpointId },
+        body,
+      ),
     rotateSecret: (appId: string, endpointId: string, options?: RequestOptions) =>
       this.#post<Post<"/webhooks/{app_id}/{id}/rotate-secret">>(
         "/webhooks/{app_id}/{id}/rotate-secret",

@@ -1125,7 +1125,8 @@ export interface paths {
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change an endpoint's URL or events; its secret and delivery log stay */
+        patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
     "/webhooks/{app_id}/{id}/deliveries": {
@@ -15388,6 +15389,119 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The endpoint's id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description What to change; fields left out stay as they are */
+        requestBody: {
+            content: {
+                /** @example {} */
+                "application/json": {
+                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed */
+                    events?: string[];
+                    /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
+                    url?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wh_01m87s3v8k4r2fjc23vtvkbtjt",
+                     *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "url": "https://shop.example.com/hooks/payments",
+                     *       "events": [
+                     *         "payment.*",
+                     *         "kyc.updated"
+                     *       ],
+                     *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {

@@ -104,6 +104,19 @@ test("a delivery is replayed, the secret rotated, a test event sent and the endp
   assert.ok(verifyStandardWebhook(rotated, test.headers, test.body), "signed with the new secret");
   await expectAccessible(page);
 
+  // Edited in place: other events, the same secret and log.
+  await page.getByRole("button", { name: "Edit endpoint" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit webhook endpoint" });
+  await edit.getByRole("textbox", { name: "Endpoint URL" }).waitFor();
+  assert.equal(await edit.getByRole("textbox", { name: "Endpoint URL" }).inputValue(), receiver.url);
+  await expectAccessible(page);
+  await edit.getByRole("textbox", { name: "Endpoint URL" }).fill(`${receiver.url}?moved=1`);
+  await edit.getByRole("button", { name: "Save changes" }).click();
+  await edit.waitFor({ state: "hidden" });
+  await page.getByText(`${receiver.url}?moved=1`).first().waitFor();
+  const [saved] = expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200);
+  assert.equal(saved.url, `${receiver.url}?moved=1`);
+
   await page.setViewportSize({ width: 390, height: 844 });
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the endpoint");
   await expectAccessible(page);

@@ -1,5 +1,6 @@
 import { Button, Group, MultiSelect, Stack, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
+import type { WebhookEndpoint as Endpoint } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
@@ -7,20 +8,39 @@ import { ErrorAlert } from "../../components/PageState.tsx";
 import { fieldErrors } from "../prices/field-errors.ts";
 import { EVENT_OPTIONS } from "./event-options.ts";
 
-/** Registers an endpoint; the new signing secret goes to `onSecret`, to be shown once. */
-export function CreateEndpointForm({ onSecret }: { onSecret: (secret: string) => void }) {
+/**
+ * Registers an endpoint (the new signing secret goes to `onSecret`, to be shown once), or, given
+ * `endpoint`, changes its URL and events in place (its secret and delivery log stay).
+ */
+export function CreateEndpointForm({
+  endpoint,
+  onSecret,
+  onSaved,
+}: {
+  endpoint?: Endpoint;
+  onSecret?: (secret: string) => void;
+  onSaved?: () => void;
+}) {
   const client = useClient();
   const appId = useAppId();
   const queryClient = useQueryClient();
-  const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<string[]>(["payment.*"]);
+  const [url, setUrl] = useState(endpoint?.url ?? "");
+  const [events, setEvents] = useState<string[]>(endpoint?.events ?? ["payment.*"]);
   const create = useMutation({
-    mutationFn: () => client.webhooks.create(appId, { url: url.trim(), events }),
-    onSuccess: (endpoint) => {
-      notifications.show({ color: "green", message: `Endpoint ${endpoint.url} added` });
-      if (endpoint.secret) onSecret(endpoint.secret);
-      setUrl("");
+    mutationFn: () =>
+      endpoint
+        ? client.webhooks.update(appId, endpoint.id, { url: url.trim(), events })
+        : client.webhooks.create(appId, { url: url.trim(), events }),
+    onSuccess: (saved) => {
+      notifications.show({
+        color: "green",
+        message: `Endpoint ${saved.url} ${endpoint ? "saved" : "added"}`,
+      });
+      if (saved.secret) onSecret?.(saved.secret);
+      if (!endpoint) setUrl("");
+      queryClient.setQueryData(["webhook", appId, saved.id], saved);
       void queryClient.invalidateQueries({ queryKey: ["webhooks", appId] });
+      onSaved?.();
     },
   });
   const errors = fieldErrors(create.error);
@@ -30,7 +50,7 @@ export function CreateEndpointForm({ onSecret }: { onSecret: (secret: string) =>
     create.mutate();
   };
   return (
-    <form onSubmit={submit} aria-label="New webhook endpoint">
+    <form onSubmit={submit} aria-label={endpoint ? "Edit webhook endpoint" : "New webhook endpoint"}>
       <Stack gap="sm">
         {showBanner && <ErrorAlert error={create.error} />}
         <TextInput
@@ -54,7 +74,7 @@ export function CreateEndpointForm({ onSecret }: { onSecret: (secret: string) =>
         />
         <Group>
           <Button type="submit" loading={create.isPending} disabled={events.length === 0}>
-            Add endpoint
+            {endpoint ? "Save changes" : "Add endpoint"}
           </Button>
         </Group>
       </Stack>

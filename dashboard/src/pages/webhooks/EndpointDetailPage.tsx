@@ -1,4 +1,4 @@
-import { Anchor, Card, Group, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Button, Card, Group, Modal, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { WebhookEndpoint } from "@payments-backend/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -10,6 +10,7 @@ import { ConfirmAction } from "../../components/ConfirmAction.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { DANGER } from "../payments/tone.tsx";
+import { CreateEndpointForm } from "./CreateEndpointForm.tsx";
 import { DeliveryLog, deliveriesKey } from "./DeliveryLog.tsx";
 import { SecretOnce } from "./SecretOnce.tsx";
 import { EventBadges } from "./WebhooksPage.tsx";
@@ -32,6 +33,7 @@ function EndpointDetail({ endpoint }: { endpoint: WebhookEndpoint }) {
   const navigate = useNavigate();
   const [secret, setSecret] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [editing, setEditing] = useState(false);
   const rotate = useMutation({
     mutationFn: () => client.webhooks.rotateSecret(appId, endpoint.id),
     onSuccess: (rotated) => {
@@ -72,6 +74,9 @@ function EndpointDetail({ endpoint }: { endpoint: WebhookEndpoint }) {
           </Text>
           {secret && <SecretOnce secret={secret} onDone={() => setSecret(null)} />}
           <Group gap="xs">
+            <Button variant="light" onClick={() => setEditing(true)}>
+              Edit endpoint
+            </Button>
             <ConfirmAction
               label="Rotate secret"
               title="Make a new signing secret?"
@@ -92,6 +97,9 @@ function EndpointDetail({ endpoint }: { endpoint: WebhookEndpoint }) {
           </Group>
         </Stack>
       </Card>
+      <Modal opened={editing} onClose={() => setEditing(false)} title="Edit webhook endpoint" centered>
+        <CreateEndpointForm endpoint={endpoint} onSaved={() => setEditing(false)} />
+      </Modal>
       {!deleting && <DeliveryLog endpoint={endpoint} />}
     </Stack>
   );
