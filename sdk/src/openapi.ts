@@ -1449,6 +1449,7 @@ export interface components {
          *             "payment_token": null,
          *             "next_action": null,
          *             "shopper_email": "ada@example.com",
+         *             "cancelable": false,
          *             "created_at": "2026-11-24T21:30:00.000Z",
          *             "updated_at": "2026-11-24T21:31:00.000Z"
          *           },
@@ -1690,6 +1691,7 @@ export interface components {
          *         "payment_token": null,
          *         "next_action": null,
          *         "shopper_email": "ada@example.com",
+         *         "cancelable": false,
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:31:00.000Z"
          *       },
@@ -2280,12 +2282,15 @@ export interface components {
          *       "payment_token": null,
          *       "next_action": null,
          *       "shopper_email": "ada@example.com",
+         *       "cancelable": false,
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:31:00.000Z"
          *     }
          */
         Payment: {
             app: components["schemas"]["App"];
+            /** @description Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed. Once a call is signed the chain's outcome decides (docs/payments.md) */
+            cancelable: boolean;
             /** @description How far the chain has confirmed the contract call */
             confirmation_status: {
                 /** @description Typical seconds the chain takes to confirm */
@@ -5264,6 +5269,7 @@ export interface operations {
                      *             "payment_token": null,
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
+                     *             "cancelable": false,
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -5608,6 +5614,7 @@ export interface operations {
                      *           "payment_token": null,
                      *           "next_action": null,
                      *           "shopper_email": "ada@example.com",
+                     *           "cancelable": false,
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:31:00.000Z"
                      *         },
@@ -5863,6 +5870,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "cancelable": false,
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -6050,6 +6058,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "cancelable": false,
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -6571,6 +6580,7 @@ export interface operations {
                      *               "payment_token": null,
                      *               "next_action": null,
                      *               "shopper_email": "ada@example.com",
+                     *               "cancelable": false,
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:31:00.000Z"
                      *             },
@@ -6885,6 +6895,7 @@ export interface operations {
                      *             "payment_token": null,
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
+                     *             "cancelable": false,
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -9625,6 +9636,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "cancelable": false,
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       }
@@ -9834,6 +9846,7 @@ export interface operations {
                      *       "payment_token": "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": true,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -10027,6 +10040,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10226,6 +10240,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10479,6 +10494,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10794,6 +10810,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10990,6 +11007,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }

@@ -179,6 +179,7 @@ async function decidePayment(
     nextAction: null,
     sentTransaction: null,
     transactionId: null,
+    signedAt: null,
     transactionUrl: null,
     authState: "none",
     transfers: {},
@@ -186,6 +187,7 @@ async function decidePayment(
     confirmKey: null,
     createKey: createKey ?? null,
     transferRound: 0,
+    intentRound: 0,
   };
   return { context, row, token, price, role, actor: actorName(actor) };
 }
