@@ -6,7 +6,7 @@ import { confirmationStatus, transactionResponse } from "../../platform/chains/p
 import type { Executor } from "../../platform/db/index.ts";
 import { apps } from "../apps/tables.ts";
 import { prices } from "../prices/tables.ts";
-import { type RenderedCall, renderCall } from "../triggers/render.ts";
+import { renderCall } from "../triggers/render.ts";
 import { triggers } from "../triggers/tables.ts";
 import { decryptWalletSecret } from "../wallets/secrets.ts";
 import { wallets } from "../wallets/tables.ts";
@@ -18,6 +18,7 @@ import {
   SETTLE_JOB,
 } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
+import { toPreparedCall } from "./prepared-call.ts";
 import { payments, type RecordedTransaction } from "./tables.ts";
 
 // Failures the chain will answer the same way however often we ask: the call fails, no retry.
@@ -32,49 +33,6 @@ const FINAL_CHAIN_ERRORS = new Set([
   "wrong_chain",
   "wrong_network",
 ]);
-
-/** From the trigger's rendered call to what the chain adapter sends. */
-function toPreparedCall(rendered: RenderedCall): PreparedCall {
-  switch (rendered.chain) {
-    case "evm":
-      return {
-        chain: "evm",
-        to: rendered.evm.to as `0x${string}`,
-        data: rendered.evm.data as `0x${string}`,
-        value: BigInt(rendered.evm.value || "0"),
-        gasLimit: BigInt(rendered.evm.gas_limit ?? "300000"),
-      };
-    case "near":
-      return {
-        chain: "near",
-        receiverId: rendered.near.receiver_id,
-        methodName: rendered.near.method_name,
-        args: rendered.near.args,
-        gas: BigInt(rendered.near.gas),
-        deposit: BigInt(rendered.near.deposit),
-      };
-    case "wax":
-      return {
-        chain: "wax",
-        account: rendered.wax.account,
-        name: rendered.wax.name,
-        authorization: rendered.wax.authorization,
-        data: rendered.wax.data,
-      };
-    case "solana":
-      return {
-        chain: "solana",
-        programId: rendered.solana.program_id,
-        accounts: rendered.solana.accounts.map((a) => ({
-          address: a.address,
-          signer: a.is_signer,
-          writable: a.is_writable,
-        })),
-        data: Buffer.from(rendered.solana.data_base64, "base64"),
-        computeUnits: rendered.solana.compute_units ? Number(rendered.solana.compute_units) : undefined,
-      };
-  }
-}
 
 async function context(deps: Deps, payment: PaymentRow) {
   const [row] = await deps.db
