@@ -67,6 +67,25 @@ after(async () => {
   await anvil?.stop();
 });
 
+/** A trigger minting `quantity` tickets to `receiver` from the wallet. */
+const mintTrigger = (walletId: string) => ({
+  name: "Mint tickets",
+  wallet_id: walletId,
+  call_data: {
+    evm: {
+      contract_id: ticket.address,
+      method_name: "mint",
+      abi: JSON.stringify(ticket.abi),
+      gas_limit: "200000",
+      data_input: { to: "{{receiver}}", amount: "{{quantity}}", memo: "order" },
+    },
+  },
+  params_data: {
+    string: [{ name: "receiver", is_ethereum_address: true }],
+    number: [{ name: "quantity" }],
+  },
+});
+
 const minted = async () =>
   chain.readContract({ address: ticket.address, abi: ticket.abi, functionName: "minted", args: [RECEIVER] });
 
@@ -80,28 +99,11 @@ describe("a wallet without gas on a real node", () => {
       201,
     );
     const address = wallet.wallet_data.evm.account_id;
-    // A few wei: not empty, but far from what one mint's gas costs.
-    await anvil.rpc("anvil_setBalance", [address, "0x3e8"]);
+    await anvil.rpc("anvil_setBalance", [address, TEN_ETH]);
     const trigger = expectStatus(
       await call(t, "POST", `/triggers/${shop.id}`, {
         token: owner.token,
-        body: {
-          name: "Mint tickets",
-          wallet_id: wallet.id,
-          call_data: {
-            evm: {
-              contract_id: ticket.address,
-              method_name: "mint",
-              abi: JSON.stringify(ticket.abi),
-              gas_limit: "200000",
-              data_input: { to: "{{receiver}}", amount: "{{quantity}}", memo: "order" },
-            },
-          },
-          params_data: {
-            string: [{ name: "receiver", is_ethereum_address: true }],
-            number: [{ name: "quantity" }],
-          },
-        },
+        body: mintTrigger(wallet.id),
       }),
       201,
     );
@@ -115,6 +117,9 @@ describe("a wallet without gas on a real node", () => {
       payment_provider: "card",
       trigger_data_input: { params_data_input: { receiver: RECEIVER, quantity: 7 } },
     });
+    // The wallet is drained after the payment opened (its balance was read funded): a few wei
+    // left, far from what one mint's gas costs.
+    await anvil.rpc("anvil_setBalance", [address, "0x3e8"]);
     expectStatus(await confirm(t, owner.token, shop.id, payment.id, card(CARDS.ok)), 200);
 
     const failed = await waitForStatus(t, owner.token, shop.id, payment.id, "failed");
@@ -158,5 +163,43 @@ describe("a wallet without gas on a real node", () => {
     assert.match(paid.transaction_id, /^0x[0-9a-f]{64}$/);
     assert.equal(paid.transaction_response.error, null);
     assert.equal(await minted(), 7n);
+
+    // A wallet with nothing on the chain: GET reads its balance from the node, and a payment of a
+    // price it would run is refused before any card is held.
+    const empty = expectStatus(
+      await call(t, "POST", `/wallets/${shop.id}`, {
+        token: owner.token,
+        body: { name: "Empty", type: "evm" },
+      }),
+      201,
+    );
+    const read = expectStatus(
+      await call(t, "GET", `/wallets/${shop.id}/${empty.id}`, { token: owner.token }),
+      200,
+    );
+    assert.equal(read.balance, "0");
+    assert.equal(read.balance_low, true);
+    const emptyTrigger = expectStatus(
+      await call(t, "POST", `/triggers/${shop.id}`, {
+        token: owner.token,
+        body: mintTrigger(empty.id),
+      }),
+      201,
+    );
+    const emptyPrice = await createPrice(t, owner.token, shop.id, {
+      amount: 12,
+      trigger_id: emptyTrigger.id,
+      chain: "evm",
+    });
+    const refused = await call(t, "POST", `/payments/${shop.id}`, {
+      token: owner.token,
+      body: {
+        price_id: emptyPrice.id,
+        payment_provider: "card",
+        trigger_data_input: { params_data_input: { receiver: RECEIVER, quantity: 1 } },
+      },
+    });
+    assert.equal(refused.status, 409, refused.text);
+    assert.equal(refused.body.code, "wallet_unfunded");
   });
 });

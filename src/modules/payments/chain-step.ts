@@ -8,6 +8,7 @@ import { apps } from "../apps/tables.ts";
 import { prices } from "../prices/tables.ts";
 import { renderCall } from "../triggers/render.ts";
 import { triggers } from "../triggers/tables.ts";
+import { CHECK_BALANCE_JOB } from "../wallets/balance.ts";
 import { decryptWalletSecret } from "../wallets/secrets.ts";
 import { wallets } from "../wallets/tables.ts";
 import {
@@ -89,6 +90,7 @@ async function chainFailed(
       sentTransaction: null,
     };
     const why = { actor: "system", reason: `contract call failed: ${error.message}`, set };
+    if (refused && wallet) await deps.jobs.send(tx, CHECK_BALANCE_JOB, { walletId: wallet.id });
     if (refused) {
       // The wallet's owner has something to fix (fund it, deploy the contract): said where they look.
       deps.logger.warn(
@@ -357,6 +359,9 @@ export async function followChainCall(deps: Deps, payment: PaymentRow): Promise<
       .where(eq(payments.id, payment.id));
     if (status.state === "confirmed") {
       await deps.jobs.send<PaymentJob>(tx, SETTLE_JOB, { paymentId: payment.id });
+      // The wallet just paid for gas: its balance is read afresh (`wallet.balance_low`, wallets).
+      const wallet = await walletOf(tx, current);
+      if (wallet) await deps.jobs.send(tx, CHECK_BALANCE_JOB, { walletId: wallet.id });
     } else {
       const wait = Math.max(1, Math.min(30, Math.round(status.averageSeconds || 1)));
       await deps.jobs.send<PaymentJob>(
