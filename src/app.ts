@@ -39,7 +39,8 @@ import { triggersOfWallet } from "./modules/triggers/referrers.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
-import { walletRoutes } from "./modules/wallets/routes.ts";
+import { checkBalanceJob } from "./modules/wallets/balance.ts";
+import { sandboxWalletRoutes, walletRoutes } from "./modules/wallets/routes.ts";
 import { webhookEditRoutes } from "./modules/webhooks/edit-routes.ts";
 import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
@@ -174,7 +175,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     purgeRateLimitCountersJob(deps.db, now),
   ]);
   if (config.sandbox) jobs.register([pruneSandboxMailJob(deps)]);
-  jobs.register([webhookDeliveryJob(deps)]);
+  jobs.register([webhookDeliveryJob(deps), checkBalanceJob(deps)]);
   jobs.register(paymentJobs(deps));
   jobs.register(auctionJobs(deps));
   jobs.register(solanaJobs(deps));
@@ -217,6 +218,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await invitationRoutes(server, deps);
     await apiKeyRoutes(server, deps);
     await walletRoutes(server, deps);
+    if (config.chains.mode === "sandbox") await sandboxWalletRoutes(server, deps);
     await triggerRoutes(server, deps);
     await webhookRoutes(server, deps);
     await webhookEditRoutes(server, deps);

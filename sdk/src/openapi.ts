@@ -948,6 +948,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/wallets/{app_id}/{wallet_id}/balance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sandbox faucet: set a wallet's native balance on the sandbox chain */
+        post: operations["setSandboxWalletBalance"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/solana/compression/{app_id}/{wallet_id}/collections": {
         parameters: {
             query?: never;
@@ -1450,6 +1467,7 @@ export interface components {
          *             "payment_token": null,
          *             "next_action": null,
          *             "shopper_email": "ada@example.com",
+         *             "cancelable": false,
          *             "created_at": "2026-11-24T21:30:00.000Z",
          *             "updated_at": "2026-11-24T21:31:00.000Z"
          *           },
@@ -1691,6 +1709,7 @@ export interface components {
          *         "payment_token": null,
          *         "next_action": null,
          *         "shopper_email": "ada@example.com",
+         *         "cancelable": false,
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:31:00.000Z"
          *       },
@@ -2281,12 +2300,15 @@ export interface components {
          *       "payment_token": null,
          *       "next_action": null,
          *       "shopper_email": "ada@example.com",
+         *       "cancelable": false,
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:31:00.000Z"
          *     }
          */
         Payment: {
             app: components["schemas"]["App"];
+            /** @description Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed. Once a call is signed the chain's outcome decides (docs/payments.md) */
+            cancelable: boolean;
             /** @description How far the chain has confirmed the contract call */
             confirmation_status: {
                 /** @description Typical seconds the chain takes to confirm */
@@ -2939,7 +2961,12 @@ export interface components {
          *         },
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z",
-         *         "magic_network": "testnet"
+         *         "magic_network": "testnet",
+         *         "balance": "0.25",
+         *         "balance_currency": "eth",
+         *         "balance_checked_at": "2026-11-24T21:30:00.000Z",
+         *         "balance_low_threshold": "0.01",
+         *         "balance_low": false
          *       },
          *       "params_data": {
          *         "string": {
@@ -3195,11 +3222,26 @@ export interface components {
          *       },
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:30:00.000Z",
-         *       "magic_network": "testnet"
+         *       "magic_network": "testnet",
+         *       "balance": "0.25",
+         *       "balance_currency": "eth",
+         *       "balance_checked_at": "2026-11-24T21:30:00.000Z",
+         *       "balance_low_threshold": "0.01",
+         *       "balance_low": false
          *     }
          */
         Wallet: {
             app: components["schemas"]["App"];
+            /** @description The account's native balance (what pays for gas), a decimal string in `balance_currency`, read from the chain at `balance_checked_at` (reads are cached for 30 s); null until the chain could be read */
+            balance: string | null;
+            /** @description An instant, in RFC 3339 form */
+            balance_checked_at: string | null;
+            /** @description The chain's native currency: eth, sol, near or wax */
+            balance_currency: string;
+            /** @description Whether the last balance read is below the threshold */
+            balance_low: boolean;
+            /** @description Below this balance `wallet.balance_low` is sent (decimal string; the chain's default unless set: 0.01 ETH, 0.05 SOL, 1 NEAR, 10 WAX) */
+            balance_low_threshold: string;
             /**
              * Format: date-time
              * @description An instant, in RFC 3339 form
@@ -5265,6 +5307,7 @@ export interface operations {
                      *             "payment_token": null,
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
+                     *             "cancelable": false,
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -5609,6 +5652,7 @@ export interface operations {
                      *           "payment_token": null,
                      *           "next_action": null,
                      *           "shopper_email": "ada@example.com",
+                     *           "cancelable": false,
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:31:00.000Z"
                      *         },
@@ -5864,6 +5908,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "cancelable": false,
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -6051,6 +6096,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "cancelable": false,
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -6572,6 +6618,7 @@ export interface operations {
                      *               "payment_token": null,
                      *               "next_action": null,
                      *               "shopper_email": "ada@example.com",
+                     *               "cancelable": false,
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:31:00.000Z"
                      *             },
@@ -6886,6 +6933,7 @@ export interface operations {
                      *             "payment_token": null,
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
+                     *             "cancelable": false,
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -9640,6 +9688,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "cancelable": false,
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       }
@@ -9849,6 +9898,7 @@ export interface operations {
                      *       "payment_token": "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": true,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -10042,6 +10092,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10241,6 +10292,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10494,6 +10546,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10809,6 +10862,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -11005,6 +11059,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -12493,6 +12548,159 @@ export interface operations {
             };
         };
     };
+    setSandboxWalletBalance: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The wallet's id */
+                wallet_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "balance": "0"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The balance to set, a decimal in the chain's native currency (`0`: an unfunded wallet) */
+                    balance: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A chain account whose key the service keeps sealed; secrets are always null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "wal_01m87s3v8k4r2fjc23vtvkbtjf",
+                     *       "name": "Minting wallet",
+                     *       "type": "evm",
+                     *       "managed": true,
+                     *       "wallet_data": {
+                     *         "near": null,
+                     *         "evm": {
+                     *           "network_id": "11155111",
+                     *           "account_id": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "test_network": true,
+                     *           "private_key": null
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z",
+                     *       "magic_network": "testnet",
+                     *       "balance": "0.25",
+                     *       "balance_currency": "eth",
+                     *       "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *       "balance_low_threshold": "0.01",
+                     *       "balance_low": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Wallet"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listCollections: {
         parameters: {
             query?: {
@@ -13114,7 +13322,12 @@ export interface operations {
                      *           },
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z",
-                     *           "magic_network": "testnet"
+                     *           "magic_network": "testnet",
+                     *           "balance": "0.25",
+                     *           "balance_currency": "eth",
+                     *           "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *           "balance_low_threshold": "0.01",
+                     *           "balance_low": false
                      *         },
                      *         "params_data": {
                      *           "string": {
@@ -13457,7 +13670,12 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z",
-                     *         "magic_network": "testnet"
+                     *         "magic_network": "testnet",
+                     *         "balance": "0.25",
+                     *         "balance_currency": "eth",
+                     *         "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *         "balance_low_threshold": "0.01",
+                     *         "balance_low": false
                      *       },
                      *       "params_data": {
                      *         "string": {
@@ -13655,7 +13873,12 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z",
-                     *         "magic_network": "testnet"
+                     *         "magic_network": "testnet",
+                     *         "balance": "0.25",
+                     *         "balance_currency": "eth",
+                     *         "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *         "balance_low_threshold": "0.01",
+                     *         "balance_low": false
                      *       },
                      *       "params_data": {
                      *         "string": {
@@ -14054,7 +14277,12 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z",
-                     *         "magic_network": "testnet"
+                     *         "magic_network": "testnet",
+                     *         "balance": "0.25",
+                     *         "balance_currency": "eth",
+                     *         "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *         "balance_low_threshold": "0.01",
+                     *         "balance_low": false
                      *       },
                      *       "params_data": {
                      *         "string": {
@@ -14404,7 +14632,12 @@ export interface operations {
                      *         },
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z",
-                     *         "magic_network": "testnet"
+                     *         "magic_network": "testnet",
+                     *         "balance": "0.25",
+                     *         "balance_currency": "eth",
+                     *         "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *         "balance_low_threshold": "0.01",
+                     *         "balance_low": false
                      *       }
                      *     ]
                      */
@@ -14471,6 +14704,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Send `wallet.balance_low` when the balance falls below this (decimal, in the chain's native currency); defaults: 0.01 ETH, 0.05 SOL, 1 NEAR, 10 WAX */
+                    balance_low_threshold?: string;
                     /** @description The wallet's name */
                     name: string;
                     /** @description The wallet's chain */
@@ -14592,7 +14827,12 @@ export interface operations {
                      *       },
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z",
-                     *       "magic_network": "testnet"
+                     *       "magic_network": "testnet",
+                     *       "balance": "0.25",
+                     *       "balance_currency": "eth",
+                     *       "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *       "balance_low_threshold": "0.01",
+                     *       "balance_low": false
                      *     }
                      */
                     "application/json": components["schemas"]["Wallet"];
@@ -14725,7 +14965,12 @@ export interface operations {
                      *       },
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z",
-                     *       "magic_network": "testnet"
+                     *       "magic_network": "testnet",
+                     *       "balance": "0.25",
+                     *       "balance_currency": "eth",
+                     *       "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *       "balance_low_threshold": "0.01",
+                     *       "balance_low": false
                      *     }
                      */
                     "application/json": components["schemas"]["Wallet"];
@@ -14875,6 +15120,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /** @description Send `wallet.balance_low` when the balance falls below this (decimal, in the chain's native currency); defaults: 0.01 ETH, 0.05 SOL, 1 NEAR, 10 WAX */
+                    balance_low_threshold?: string;
                     /** @description The wallet's name */
                     name?: string;
                     /** @description Imported key material replaces the key (the wallet is then no longer managed) */
@@ -14976,7 +15223,12 @@ export interface operations {
                      *       },
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z",
-                     *       "magic_network": "testnet"
+                     *       "magic_network": "testnet",
+                     *       "balance": "0.25",
+                     *       "balance_currency": "eth",
+                     *       "balance_checked_at": "2026-11-24T21:30:00.000Z",
+                     *       "balance_low_threshold": "0.01",
+                     *       "balance_low": false
                      *     }
                      */
                     "application/json": components["schemas"]["Wallet"];
@@ -15162,7 +15414,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed */
+                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low */
                     events: string[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
                     url: string;

@@ -20,6 +20,7 @@ const fx = useTestApp(
 
 const PAYMENT_FIELDS = [
   "app",
+  "cancelable",
   "confirmation_status",
   "created_at",
   "final_amount",
@@ -39,7 +40,7 @@ const PAYMENT_FIELDS = [
 ];
 
 describe("the lifecycle table", () => {
-  test("exactly the moves docs/payments.md lists (a returned bank debit's `-> failed` included)", () => {
+  test("exactly the moves docs/payments.md lists (a returned bank debit's `-> failed` and a refused call's reopening included)", () => {
     const allowed = PAYMENT_STATUSES.flatMap((from) =>
       TRANSITIONS[from].map((to) => `${from}->${to}`),
     ).sort();
@@ -52,6 +53,7 @@ describe("the lifecycle table", () => {
         "failed-transfers->failed",
         "failed-transfers->paid",
         "failed-transfers->refunded",
+        "failed->pending",
         "hold->cancelled",
         "hold->failed",
         "hold->failed-captured",

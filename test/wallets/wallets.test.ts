@@ -37,6 +37,11 @@ const ANVIL_ADDRESS = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266";
 function assertWalletShape(wallet: any, type: string) {
   assert.deepEqual(Object.keys(wallet).sort(), [
     "app",
+    "balance",
+    "balance_checked_at",
+    "balance_currency",
+    "balance_low",
+    "balance_low_threshold",
     "created_at",
     "id",
     "magic_network",

@@ -24,6 +24,9 @@ export async function executePayment(deps: Deps, tx: Tx, paymentId: string) {
 export async function releasePayment(deps: Deps, tx: Tx, paymentId: string, reason: string) {
   const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
   if (!payment || (payment.status !== "hold" && payment.status !== "pending")) return payment;
+  // A bid whose contract call is signed is the sale's delivery on its way: never released from
+  // here, the chain's outcome decides (docs/auctions.md, "Runners-up").
+  if (payment.signedAt) return payment;
   if (payment.capturedAmount > 0n) {
     const refunded = await transition(deps, tx, payment, "failed-captured", { actor: "system", reason });
     await deps.jobs.send(tx, REFUND_JOB, { paymentId });

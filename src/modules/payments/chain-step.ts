@@ -1,13 +1,14 @@
 import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { PreparedCall, SentTransaction, SignedTransaction } from "../../platform/chains/adapter.ts";
-import { ChainError, isSigned } from "../../platform/chains/adapter.ts";
+import { asSent, ChainError, isPermanentChainError, isSigned } from "../../platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { apps } from "../apps/tables.ts";
 import { prices } from "../prices/tables.ts";
-import { type RenderedCall, renderCall } from "../triggers/render.ts";
+import { renderCall } from "../triggers/render.ts";
 import { triggers } from "../triggers/tables.ts";
+import { CHECK_BALANCE_JOB } from "../wallets/balance.ts";
 import { decryptWalletSecret } from "../wallets/secrets.ts";
 import { wallets } from "../wallets/tables.ts";
 import {
@@ -18,9 +19,12 @@ import {
   SETTLE_JOB,
 } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
+import { toPreparedCall } from "./prepared-call.ts";
 import { payments, type RecordedTransaction } from "./tables.ts";
 
 // Failures the chain will answer the same way however often we ask: the call fails, no retry.
+// (The adapters' codes the node refuses for good, `insufficient_funds` and the like, are
+// `isPermanentChainError`'s: they end the step as `refused`, below.)
 const FINAL_CHAIN_ERRORS = new Set([
   "rejected",
   "invalid_call",
@@ -30,49 +34,6 @@ const FINAL_CHAIN_ERRORS = new Set([
   "wrong_chain",
   "wrong_network",
 ]);
-
-/** From the trigger's rendered call to what the chain adapter sends. */
-function toPreparedCall(rendered: RenderedCall): PreparedCall {
-  switch (rendered.chain) {
-    case "evm":
-      return {
-        chain: "evm",
-        to: rendered.evm.to as `0x${string}`,
-        data: rendered.evm.data as `0x${string}`,
-        value: BigInt(rendered.evm.value || "0"),
-        gasLimit: BigInt(rendered.evm.gas_limit ?? "300000"),
-      };
-    case "near":
-      return {
-        chain: "near",
-        receiverId: rendered.near.receiver_id,
-        methodName: rendered.near.method_name,
-        args: rendered.near.args,
-        gas: BigInt(rendered.near.gas),
-        deposit: BigInt(rendered.near.deposit),
-      };
-    case "wax":
-      return {
-        chain: "wax",
-        account: rendered.wax.account,
-        name: rendered.wax.name,
-        authorization: rendered.wax.authorization,
-        data: rendered.wax.data,
-      };
-    case "solana":
-      return {
-        chain: "solana",
-        programId: rendered.solana.program_id,
-        accounts: rendered.solana.accounts.map((a) => ({
-          address: a.address,
-          signer: a.is_signer,
-          writable: a.is_writable,
-        })),
-        data: Buffer.from(rendered.solana.data_base64, "base64"),
-        computeUnits: rendered.solana.compute_units ? Number(rendered.solana.compute_units) : undefined,
-      };
-  }
-}
 
 async function context(deps: Deps, payment: PaymentRow) {
   const [row] = await deps.db
@@ -85,36 +46,117 @@ async function context(deps: Deps, payment: PaymentRow) {
   return row;
 }
 
-/** The contract call failed: a held card is released; a collected bank debit is left to refund or retry. */
+/**
+ * How the chain step ended without a delivery. `refused`: the node refused the send for good (an
+ * unfunded wallet, a contract that is not there, fee rules it always refuses), or kept failing past
+ * the execute job's back-off, and nothing is on the chain: a card payment becomes `failed` and the
+ * app's `retry` reopens it once the cause is fixed. Otherwise (reverted, dropped, or a call that
+ * cannot be made) a card payment is `cancelled` as the interface says.
+ */
+interface ChainFailure {
+  message: string;
+  reason?: string;
+  code?: string;
+  refused?: boolean;
+}
+
+/**
+ * The contract call failed: a held card is released; a collected bank debit is left to refund or
+ * retry. The one place a chain failure moves the payment; `transaction_id` and the confirmations
+ * seen stay recorded on it.
+ */
 async function chainFailed(
   deps: Deps,
   paymentId: string,
-  error: { message: string; reason?: string },
-  extra = {},
+  failure: ChainFailure,
+  extra: { response?: Record<string, unknown>; confirmation?: Record<string, unknown> } = {},
 ) {
+  const { refused = false, ...error } = failure;
   await deps.db.transaction(async (tx) => {
     const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
-    if (payment?.status !== "hold") return;
+    if (payment?.status !== "hold" && payment?.status !== "failed-captured") return;
+    const wallet = await walletOf(tx, payment);
+    const recorded = {
+      ...error,
+      step: "chain",
+      // `retryable`: the app's `retry` runs the payment again once the cause is fixed.
+      ...(refused
+        ? { wallet_id: wallet?.id ?? null, wallet_address: wallet?.accountId ?? null, retryable: true }
+        : {}),
+    };
     const set = {
-      transactionResponse: { ...payment.transactionResponse, ...extra, error },
+      transactionResponse: { ...payment.transactionResponse, ...extra.response, error: recorded },
+      ...(extra.confirmation ? { confirmationStatus: extra.confirmation } : {}),
       sentTransaction: null,
     };
-    if (payment.capturedAmount === 0n) {
-      await transition(deps, tx, payment, "cancelled", {
-        actor: "system",
-        reason: `contract call failed: ${error.message}`,
-        set,
+    const why = { actor: "system", reason: `contract call failed: ${error.message}`, set };
+    if (refused && wallet) await deps.jobs.send(tx, CHECK_BALANCE_JOB, { walletId: wallet.id });
+    if (refused) {
+      // The wallet's owner has something to fix (fund it, deploy the contract): said where they look.
+      deps.logger.warn(
+        {
+          payment_id: payment.id,
+          app_id: payment.appId,
+          wallet_id: wallet?.id,
+          wallet_address: wallet?.accountId,
+          chain: wallet?.type,
+          code: error.code,
+        },
+        `the chain refused the contract call from wallet ${wallet?.accountId ?? "?"}: ${error.message}`,
+      );
+    }
+    if (payment.status === "failed-captured") {
+      // A retried call after collection failed again: the money stays collected, the error says why.
+      await tx
+        .update(payments)
+        .set({ ...set, updatedAt: deps.now() })
+        .where(eq(payments.id, paymentId));
+    } else if (payment.capturedAmount === 0n) {
+      await transition(deps, tx, payment, refused ? "failed" : "cancelled", why);
+      await deps.jobs.send<PaymentJob>(tx, RELEASE_HOLD_JOB, {
+        paymentId,
+        intentId: payment.intentId ?? undefined,
       });
-      await deps.jobs.send<PaymentJob>(tx, RELEASE_HOLD_JOB, { paymentId });
     } else {
-      await transition(deps, tx, payment, "failed-captured", {
-        actor: "system",
-        reason: `contract call failed: ${error.message}`,
-        set,
-      });
+      await transition(deps, tx, payment, "failed-captured", why);
     }
   });
 }
+
+async function walletOf(tx: Executor, payment: PaymentRow) {
+  if (!payment.triggerId) return undefined;
+  const [row] = await tx
+    .select({ id: wallets.id, accountId: wallets.accountId, type: wallets.type })
+    .from(triggers)
+    .innerJoin(wallets, eq(wallets.id, triggers.walletId))
+    .where(eq(triggers.id, payment.triggerId));
+  return row;
+}
+
+/** The last try of a transient failure (node down, rate limited): the step ends as refused. */
+function gaveUp(error: unknown): ChainFailure {
+  const chain = error instanceof ChainError ? error : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    message: `${message} (gave up after ${EXECUTE_RETRY_LIMIT + 1} tries; retry the payment)`,
+    reason: chain?.reason,
+    code: chain?.code ?? "send_failed",
+    refused: true,
+  };
+}
+
+/** A ChainError as the payment records it; `refused` when the node refuses it for good. */
+function failureOf(error: ChainError): ChainFailure {
+  return {
+    message: error.message,
+    reason: error.reason,
+    code: error.code,
+    refused: isPermanentChainError(error.code),
+  };
+}
+
+/** pg-boss's retries of the execute job (its back-off: about 13 minutes in all) before the step ends. */
+export const EXECUTE_RETRY_LIMIT = 8;
 
 /** A dropped transaction can never land, so the call is signed and sent again: this many sendings in all. */
 export const MAX_CHAIN_SENDINGS = 3;
@@ -126,7 +168,12 @@ export const MAX_CHAIN_SENDINGS = 3;
  * finds the stored bytes on retry and broadcasts those same bytes, which the chain takes as the one
  * transaction they are; it signs again only when the chain says those bytes can never land.
  */
-export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1): Promise<void> {
+export async function runChainStep(
+  deps: Deps,
+  payment: PaymentRow,
+  sending = 1,
+  lastTry = false,
+): Promise<void> {
   if (!payment.triggerId) {
     await deps.db.transaction(async (tx) => {
       await deps.jobs.send<PaymentJob>(tx, SETTLE_JOB, { paymentId: payment.id });
@@ -142,7 +189,7 @@ export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1)
     return;
   }
   const signed =
-    recorded && isSigned(recorded) ? recorded : await signAndStore(deps, payment, recorded, sending);
+    recorded && isSigned(recorded) ? recorded : await signAndStore(deps, payment, recorded, sending, lastTry);
   if (!signed) return;
   const adapter = deps.chains.adapter(signed.chain, signed.network);
   let sent: SentTransaction;
@@ -157,7 +204,20 @@ export async function runChainStep(deps: Deps, payment: PaymentRow, sending = 1)
     if (error instanceof ChainError && FINAL_CHAIN_ERRORS.has(error.code)) {
       return chainFailed(deps, payment.id, { message: error.message, reason: error.reason });
     }
-    throw error; // the node is unreachable or busy: the job retries with backoff
+    if (error instanceof ChainError && isPermanentChainError(error.code)) {
+      adapter.discard(signed);
+      return chainFailed(deps, payment.id, failureOf(error));
+    }
+    // The node is unreachable or busy: the job retries with its back-off, and its last try ends
+    // the step, unless the chain has the bytes after all (a timed-out send that did arrive).
+    if (!lastTry) throw error;
+    const landed = await adapter.status(asSent(signed, deps.now())).catch(() => undefined);
+    if (!landed) throw error; // the chain cannot be asked either: the call may be out, so no release
+    if (landed.state === "dropped" || (landed.state === "pending" && landed.stage === "unknown")) {
+      adapter.discard(signed);
+      return chainFailed(deps, payment.id, gaveUp(error));
+    }
+    sent = asSent(signed, new Date(signed.sentAt));
   }
   deps.faults.crashPoint("chain-call-sent");
   await deps.db.transaction(async (tx) => {
@@ -189,6 +249,7 @@ async function signAndStore(
   payment: PaymentRow,
   recorded: RecordedTransaction | null,
   sending: number,
+  lastTry: boolean,
 ): Promise<SignedTransaction | null> {
   const found = await context(deps, payment);
   if (!found) {
@@ -220,6 +281,11 @@ async function signAndStore(
       await chainFailed(deps, payment.id, { message: error.message, reason: error.reason });
       return null;
     }
+    // Nothing was signed, so nothing can be out: a permanent refusal, or the last try, ends here.
+    if (error instanceof ChainError && (lastTry || isPermanentChainError(error.code))) {
+      await chainFailed(deps, payment.id, lastTry ? gaveUp(error) : failureOf(error));
+      return null;
+    }
     throw error;
   }
   if (!(await compareAndSet(deps.db, deps, payment.id, recorded, signed))) {
@@ -241,9 +307,14 @@ async function compareAndSet(
   const stored = expected
     ? sql`${payments.sentTransaction}->>'transactionId' = ${expected.transactionId}`
     : isNull(payments.sentTransaction);
+  // Signed bytes stored: from this statement on the call may leave, so the payment records it
+  // (`signed_at`, kept once set, and the transaction's id) and the app can no longer cancel it.
+  const signed = next
+    ? { signedAt: sql`coalesce(${payments.signedAt}, now())`, transactionId: next.transactionId }
+    : {};
   const updated = await db
     .update(payments)
-    .set({ sentTransaction: next, updatedAt: deps.now() })
+    .set({ sentTransaction: next, ...signed, updatedAt: deps.now() })
     .where(and(eq(payments.id, paymentId), inArray(payments.status, ["hold", "failed-captured"]), stored))
     .returning({ id: payments.id });
   return updated.length === 1;
@@ -270,7 +341,10 @@ export async function followChainCall(deps: Deps, payment: PaymentRow): Promise<
     const error = status.error ?? {
       message: status.state === "dropped" ? "the transaction was dropped" : "the call failed",
     };
-    return chainFailed(deps, payment.id, error, { [sent.chain]: response[sent.chain] });
+    return chainFailed(deps, payment.id, error, {
+      response: { [sent.chain]: response[sent.chain] },
+      confirmation: confirmationStatus(status),
+    });
   }
   await deps.db.transaction(async (tx) => {
     const [current] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
@@ -285,6 +359,9 @@ export async function followChainCall(deps: Deps, payment: PaymentRow): Promise<
       .where(eq(payments.id, payment.id));
     if (status.state === "confirmed") {
       await deps.jobs.send<PaymentJob>(tx, SETTLE_JOB, { paymentId: payment.id });
+      // The wallet just paid for gas: its balance is read afresh (`wallet.balance_low`, wallets).
+      const wallet = await walletOf(tx, current);
+      if (wallet) await deps.jobs.send(tx, CHECK_BALANCE_JOB, { walletId: wallet.id });
     } else {
       const wait = Math.max(1, Math.min(30, Math.round(status.averageSeconds || 1)));
       await deps.jobs.send<PaymentJob>(

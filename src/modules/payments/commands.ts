@@ -11,6 +11,7 @@ import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
   EXECUTE_JOB,
+  PREPARE_INTENT_JOB,
   REFUND_JOB,
   RELEASE_HOLD_JOB,
   SETTLE_JOB,
@@ -121,6 +122,18 @@ async function withLockedPayment(
   return deps.db.transaction(async (tx) => change(tx, await loadPayment(tx, appId, paymentId, true)));
 }
 
+/**
+ * A signed contract call may already be on its way: cancelling would release the money while the
+ * chain still delivers. The chain's outcome decides instead (docs/payments.md, "Once a call is signed").
+ */
+function callSent(payment: PaymentRow) {
+  const id = payment.transactionId ? ` (transaction ${payment.transactionId})` : "";
+  return new AppError(
+    "invalid_state_transition",
+    `A contract call was sent for this payment${id}: it can no longer be cancelled, the chain's outcome decides. It is captured if the call is confirmed, and released (nothing charged) if it reverts or is dropped`,
+  );
+}
+
 export async function cancelPayment(
   deps: Deps,
   actor: Principal,
@@ -142,6 +155,7 @@ export async function cancelPayment(
         "The payment is being authorised; cancel it once it is on hold",
       );
     }
+    if (payment.status === "hold" && payment.signedAt) throw callSent(payment);
     const held = payment.status === "hold";
     const moved = await transition(deps, tx, payment, "cancelled", {
       actor: actorName(actor),
@@ -172,11 +186,53 @@ export async function refundPayment(
   return present(deps, actor, row);
 }
 
-/** Tries the failed step again: the chain call after `failed-captured`, the transfers after `failed-transfers`. */
+/** A card payment the chain step ended as `failed`: the node refused the call, its hold was released. */
+function refusedByChain(payment: PaymentRow): boolean {
+  const error = payment.transactionResponse.error as { step?: string; retryable?: boolean } | null;
+  return (
+    error?.step === "chain" &&
+    error.retryable === true &&
+    payment.capturedAmount === 0n &&
+    !payment.deferExecution
+  );
+}
+
+/**
+ * `retry` of a card payment whose contract call the chain refused: its hold was released, so
+ * nothing can be captured; the payment is reopened (`pending`, a new provider intent) for the app
+ * or the shopper to confirm again, and then runs the call afresh.
+ */
+async function reopen(deps: Deps, tx: Tx, payment: PaymentRow, actor: string) {
+  const reopened = await transition(deps, tx, payment, "pending", {
+    actor,
+    reason: "retried after the contract call was refused: confirm the payment again",
+    set: {
+      intentId: null,
+      intentRound: payment.intentRound + 1,
+      authState: "none",
+      nextAction: null,
+      confirmKey: null,
+      sentTransaction: null,
+      signedAt: null,
+      transactionId: null,
+      transactionUrl: null,
+      confirmationStatus: {},
+      transactionResponse: {},
+    },
+  });
+  await deps.jobs.send(tx, PREPARE_INTENT_JOB, { paymentId: payment.id });
+  return reopened;
+}
+
+/**
+ * Tries the failed step again: the chain call after `failed-captured`, the transfers after
+ * `failed-transfers`; a card payment the chain refused is reopened (`reopen`).
+ */
 export async function retryPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
     const status = payment.status;
+    if (status === "failed" && refusedByChain(payment)) return reopen(deps, tx, payment, actorName(actor));
     if (status === "failed-transfers") await deps.jobs.send(tx, SETTLE_JOB, { paymentId: payment.id });
     else if (status === "failed-captured")
       await deps.jobs.send(tx, EXECUTE_JOB, { paymentId: payment.id, retry: true });

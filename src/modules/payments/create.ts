@@ -13,6 +13,7 @@ import { presentApp } from "../apps/service.ts";
 import { sellerNotPayable, sellerStanding } from "../kyc/sellers.ts";
 import { amountToPay } from "../prices/amount.ts";
 import { isExpired } from "../prices/presenters.ts";
+import { checkCanPayGas } from "../wallets/balance.ts";
 import { eventParts } from "../webhooks/events.ts";
 import {
   type ContextKey,
@@ -127,6 +128,8 @@ async function decidePayment(
   const currency = currencyOf(price.currency, "price.currency");
   const amount = amountToPay(price, input.amount, currency, "/body/amount");
   const params = checkPayable(context, input.trigger_data_input?.params_data_input ?? {});
+  // A wallet that cannot pay for gas would only fail the call after the card is held: refused now.
+  if (price.triggerId && context.wallet) await checkCanPayGas(deps, context.wallet, price.networkType);
   const quote = await quotePriceItem(deps.config.money, deps.rates, {
     amount,
     currency,
@@ -179,6 +182,7 @@ async function decidePayment(
     nextAction: null,
     sentTransaction: null,
     transactionId: null,
+    signedAt: null,
     transactionUrl: null,
     authState: "none",
     transfers: {},
@@ -186,6 +190,7 @@ async function decidePayment(
     confirmKey: null,
     createKey: createKey ?? null,
     transferRound: 0,
+    intentRound: 0,
   };
   return { context, row, token, price, role, actor: actorName(actor) };
 }

@@ -11,6 +11,16 @@ export const RELEASE_HOLD_JOB = "payments.release-hold";
 export const REFUND_JOB = "payments.refund";
 export const REVERSE_TRANSFERS_JOB = "payments.reverse-transfers";
 
+/**
+ * The idempotency key of a provider call on the payment's current intent: `<payment>:<call>`, with
+ * the intent's round when `retry` reopened the payment (a new intent needs keys of its own).
+ */
+export function intentKey(payment: { id: string; intentRound: number }, call: string): string {
+  return payment.intentRound === 0
+    ? `${payment.id}:${call}`
+    : `${payment.id}:${call}:r${payment.intentRound}`;
+}
+
 export interface AuthorizeJob {
   paymentId: string;
   attempt: number;
@@ -28,6 +38,11 @@ export interface PaymentJob {
   polls?: number;
   /** Sync job of a collected bank debit: which look for a return this is (returns.ts). */
   watch?: number;
+  /**
+   * Release job: the intent whose hold to release, when the payment may get another one before the
+   * job runs (`retry` reopens a payment whose contract call was refused); absent: the payment's own.
+   */
+  intentId?: string;
   /** Execute job: which sending of the contract call this is (absent: the first). */
   sending?: number;
   /** Settle job: which try at the transfers this is after a transient failure (absent: the first). */

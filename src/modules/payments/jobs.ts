@@ -3,13 +3,14 @@ import type { Deps } from "../../deps.ts";
 import { type Database, prepared, type Tx } from "../../platform/db/index.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { PaymentDeclinedError, type ProviderIntent } from "../../platform/providers/payments/types.ts";
-import { followChainCall, runChainStep } from "./chain-step.ts";
+import { EXECUTE_RETRY_LIMIT, followChainCall, runChainStep } from "./chain-step.ts";
 import { keepOpenForNextMethod } from "./checkout-tries.ts";
 import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
   CONFIRMATIONS_JOB,
   EXECUTE_JOB,
+  intentKey,
   type PaymentJob,
   PREPARE_INTENT_JOB,
   REFUND_JOB,
@@ -145,7 +146,7 @@ async function ensureIntent(deps: Deps, payment: PaymentRow): Promise<string> {
       metadata: { payment_id: payment.id, app_id: payment.appId },
       transferGroup: payment.id,
     },
-    { idempotencyKey: `${payment.id}:intent` },
+    { idempotencyKey: intentKey(payment, "intent") },
   );
   await prepared(deps.db, "payment_set_intent_id", setIntentId).execute({
     intent_id: intent.id,
@@ -231,10 +232,11 @@ function syncJob(deps: Deps): JobDefinition<PaymentJob> {
 function executeJob(deps: Deps): JobDefinition<PaymentJob> {
   return {
     name: EXECUTE_JOB,
-    async handle({ paymentId, sending }) {
+    retryLimit: EXECUTE_RETRY_LIMIT,
+    async handle({ paymentId, sending }, meta) {
       const payment = await read(deps, paymentId);
       if (!payment || (payment.status !== "hold" && payment.status !== "failed-captured")) return;
-      await runChainStep(deps, payment, sending);
+      await runChainStep(deps, payment, sending, meta.retryCount >= EXECUTE_RETRY_LIMIT);
     },
   };
 }
@@ -253,11 +255,16 @@ function confirmationsJob(deps: Deps): JobDefinition<PaymentJob> {
 function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
   return {
     name: RELEASE_HOLD_JOB,
-    async handle({ paymentId }) {
+    async handle({ paymentId, intentId }) {
       const payment = await read(deps, paymentId);
-      if (!payment?.intentId) return;
+      const intent = intentId ?? payment?.intentId;
+      if (!payment || !intent) return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      await provider.cancelIntent(payment.intentId, { idempotencyKey: `${payment.id}:release` });
+      const idempotencyKey =
+        intentId && intentId !== payment.intentId
+          ? `${payment.id}:release:${intentId}`
+          : intentKey(payment, "release");
+      await provider.cancelIntent(intent, { idempotencyKey });
     },
   };
 }

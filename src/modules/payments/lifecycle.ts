@@ -15,7 +15,9 @@ export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[
   paid: ["refunded", "failed-transfers", "failed"],
   "failed-captured": ["refunded", "paid", "failed"],
   "failed-transfers": ["paid", "refunded", "failed"],
-  failed: [],
+  // Only `retry` of a card payment whose contract call the chain refused (its hold released,
+  // nothing charged): reopened for the shopper to pay again (commands.ts, docs/payments.md).
+  failed: ["pending"],
   refunded: [],
   cancelled: [],
 });

@@ -32,6 +32,16 @@ export function confirmationOf(row: PaymentRow) {
   return { ...NO_CONFIRMATIONS, ...row.confirmationStatus };
 }
 
+/**
+ * Whether the app may still cancel the payment (`cancelable`; the dashboard shows Cancel only
+ * then): a pending payment not being authorised, or a card hold whose contract call was never
+ * signed. Once a call is signed the chain's outcome decides (docs/payments.md).
+ */
+export function isCancelable(row: PaymentRow): boolean {
+  if (row.status === "pending") return row.authState === "none";
+  return row.status === "hold" && row.capturedAmount === 0n && row.signedAt === null;
+}
+
 export function presentPayment(
   row: PaymentRow,
   context: { app: AppView; price: PriceRow; now: Date; paymentToken?: string | null },
@@ -54,6 +64,7 @@ export function presentPayment(
     price: presentPrice(context.price, context.now),
     payment_token: context.paymentToken ?? null,
     next_action: row.nextAction ?? null,
+    cancelable: isCancelable(row),
     shopper_email: row.shopperEmail,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

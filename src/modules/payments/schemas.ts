@@ -157,6 +157,10 @@ export const Payment = Type.Object(
       ),
     ),
     shopper_email: Nullable(Type.String({ description: "Where the receipt is sent" })),
+    cancelable: Type.Boolean({
+      description:
+        "Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed. Once a call is signed the chain's outcome decides (docs/payments.md)",
+    }),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -380,6 +384,7 @@ withExamples(Payment, {
   payment_token: null,
   next_action: null,
   shopper_email: "ada@example.com",
+  cancelable: false,
   created_at: "2026-11-24T21:30:00.000Z",
   updated_at: "2026-11-24T21:31:00.000Z",
 });
@@ -399,6 +404,7 @@ export const NEW_PAYMENT_EXAMPLE = {
     confirmed: false,
   },
   payment_token: "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
+  cancelable: true,
   updated_at: "2026-11-24T21:30:00.000Z",
 };
 

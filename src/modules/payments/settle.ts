@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
-import { type PaymentJob, REFUND_JOB, SETTLE_JOB } from "./job-names.ts";
+import { intentKey, type PaymentJob, REFUND_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
 import { locked, read } from "./rows.ts";
 import { payments } from "./tables.ts";
@@ -103,7 +103,7 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
       if (payment.capturedAmount === 0n && payment.intentId) {
         const intent = await provider.captureIntent(payment.intentId, undefined, {
-          idempotencyKey: `${payment.id}:capture`,
+          idempotencyKey: intentKey(payment, "capture"),
         });
         deps.faults.crashPoint("capture-sent");
         await deps.db

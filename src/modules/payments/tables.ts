@@ -79,6 +79,12 @@ export const payments = pgTable(
     /** The chain step: what was sent (to follow it from any process) and what came back. */
     sentTransaction: jsonb("sent_transaction").$type<RecordedTransaction | null>(),
     transactionId: text("transaction_id"),
+    /**
+     * When the contract call was first signed, set in the statement that stores the signed bytes
+     * (before any broadcast). From then on the call may be on its way, so the app can no longer
+     * cancel: the chain's outcome decides (docs/payments.md, "Once a call is signed").
+     */
+    signedAt: timestamp("signed_at", { withTimezone: true }),
     transactionUrl: text("transaction_url"),
     transactionResponse: jsonb("transaction_response").$type<Record<string, unknown>>().notNull(),
     confirmationStatus: jsonb("confirmation_status").$type<Record<string, unknown>>().notNull(),
@@ -113,6 +119,11 @@ export const payments = pgTable(
     createKey: text("create_key"),
     /** Attempt counter for provider confirmations, so each new attempt has its own idempotency key. */
     confirmAttempts: integer("confirm_attempts").notNull().default(0),
+    /**
+     * Bumped each time `retry` reopens a card payment whose contract call the chain refused (its
+     * hold was released): the reopened payment gets a new provider intent, under keys of its own.
+     */
+    intentRound: integer("intent_round").notNull().default(0),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },

@@ -33,7 +33,16 @@ export function priceForPayment(appId: Column, priceId: SQL) {
         customAddressEnabled: triggers.customAddressEnabled,
         customAddress: triggers.customAddress,
       },
-      wallet: { type: wallets.type, accountId: wallets.accountId, permission: wallets.permission },
+      wallet: {
+        id: wallets.id,
+        appId: wallets.appId,
+        type: wallets.type,
+        accountId: wallets.accountId,
+        permission: wallets.permission,
+        testNetwork: wallets.testNetwork,
+        networkId: wallets.networkId,
+        balanceLowThreshold: wallets.balanceLowThreshold,
+      },
     },
     versions: [sql`md5((to_jsonb(${prices}) - 'views')::text)`, sql`${triggers}.xmin`, sql`${wallets}.xmin`],
   };

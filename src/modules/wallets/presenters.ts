@@ -1,4 +1,5 @@
 import type { getApp } from "../apps/service.ts";
+import { type BalanceView, decimalString, NATIVE, thresholdOf } from "./balance.ts";
 import type { wallets } from "./tables.ts";
 
 type WalletRow = typeof wallets.$inferSelect;
@@ -26,7 +27,20 @@ function chainData(row: WalletRow) {
   }
 }
 
-export function presentWallet(row: WalletRow, app: AppView) {
+/** The wallet's native balance, as last read from its chain (docs/wallets.md, "Balance"). */
+function balanceFields(row: WalletRow, read: BalanceView | undefined) {
+  const { decimals, currency } = NATIVE[row.type];
+  const threshold = thresholdOf(row);
+  return {
+    balance: read?.balance == null ? null : decimalString(read.balance, decimals),
+    balance_currency: currency,
+    balance_checked_at: read?.checkedAt?.toISOString() ?? null,
+    balance_low_threshold: decimalString(threshold, decimals),
+    balance_low: read?.balance != null && read.balance < threshold,
+  };
+}
+
+export function presentWallet(row: WalletRow, app: AppView, balance?: BalanceView) {
   return {
     id: row.id,
     name: row.name,
@@ -37,5 +51,6 @@ export function presentWallet(row: WalletRow, app: AppView) {
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
     magic_network: row.testNetwork ? "testnet" : "mainnet",
+    ...balanceFields(row, balance),
   };
 }

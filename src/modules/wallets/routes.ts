@@ -2,7 +2,7 @@ import type { Deps } from "../../deps.ts";
 import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
-import { CreateWalletBody, UpdateWalletBody, Wallet, WalletParams } from "./schemas.ts";
+import { CreateWalletBody, SandboxBalanceBody, UpdateWalletBody, Wallet, WalletParams } from "./schemas.ts";
 import * as walletsService from "./service.ts";
 
 const tags = ["wallets"];
@@ -84,5 +84,30 @@ export async function walletRoutes(app: Server, deps: Deps) {
     },
     (request) =>
       walletsService.deleteWallet(deps, request.actor, request.params.app_id, request.params.wallet_id),
+  );
+}
+
+/** Sandbox chains only: the faucet that sets a wallet's balance (docs/wallets.md, "Balance"). */
+export async function sandboxWalletRoutes(app: Server, deps: Deps) {
+  app.post(
+    "/sandbox/wallets/:app_id/:wallet_id/balance",
+    {
+      schema: {
+        operationId: "setSandboxWalletBalance",
+        tags,
+        summary: "Sandbox faucet: set a wallet's native balance on the sandbox chain",
+        params: WalletParams,
+        body: SandboxBalanceBody,
+        response: { 200: Wallet },
+      },
+    },
+    async (request) =>
+      walletsService.setSandboxWalletBalance(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.wallet_id,
+        request.body.balance,
+      ),
   );
 }

@@ -56,6 +56,19 @@ export const Wallet = Type.Object(
     created_at: Timestamp,
     updated_at: Timestamp,
     magic_network: Type.String({ description: "`testnet` or `mainnet`, from `test_network`" }),
+    balance: Nullable(
+      Type.String({
+        description:
+          "The account's native balance (what pays for gas), a decimal string in `balance_currency`, read from the chain at `balance_checked_at` (reads are cached for 30 s); null until the chain could be read",
+      }),
+    ),
+    balance_currency: Type.String({ description: "The chain's native currency: eth, sol, near or wax" }),
+    balance_checked_at: Nullable(Timestamp),
+    balance_low_threshold: Type.String({
+      description:
+        "Below this balance `wallet.balance_low` is sent (decimal string; the chain's default unless set: 0.01 ETH, 0.05 SOL, 1 NEAR, 10 WAX)",
+    }),
+    balance_low: Type.Boolean({ description: "Whether the last balance read is below the threshold" }),
   },
   { description: "A chain account whose key the service keeps sealed; secrets are always null" },
 );
@@ -104,9 +117,17 @@ const WaxPublic = Type.String({
 
 const chainBody = (chain: string) => `Key material for a ${chain} wallet`;
 
+const Threshold = Type.String({
+  maxLength: 40,
+  pattern: "^[0-9]+(\\.[0-9]+)?$",
+  description:
+    "Send `wallet.balance_low` when the balance falls below this (decimal, in the chain's native currency); defaults: 0.01 ETH, 0.05 SOL, 1 NEAR, 10 WAX",
+});
+
 export const CreateWalletBody = Body({
   name: Name,
   type: ChainType,
+  balance_low_threshold: Type.Optional(Threshold),
   wallet_data: Type.Optional(
     Body(
       {
@@ -144,6 +165,7 @@ export const CreateWalletBody = Body({
 
 export const UpdateWalletBody = Body({
   name: Type.Optional(Name),
+  balance_low_threshold: Type.Optional(Threshold),
   wallet_data: Type.Optional(
     Body(
       {
@@ -171,6 +193,15 @@ export const UpdateWalletBody = Body({
   ),
 });
 
+export const SandboxBalanceBody = Body({
+  balance: Type.String({
+    maxLength: 40,
+    pattern: "^[0-9]+(\\.[0-9]+)?$",
+    description: "The balance to set, a decimal in the chain's native currency (`0`: an unfunded wallet)",
+  }),
+});
+withExamples(SandboxBalanceBody, { balance: "0" });
+
 export const WalletParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),
   wallet_id: Type.String({ maxLength: 64, description: "The wallet's id" }),
@@ -196,6 +227,11 @@ withExamples(Wallet, {
   created_at: "2026-11-24T21:30:00.000Z",
   updated_at: "2026-11-24T21:30:00.000Z",
   magic_network: "testnet",
+  balance: "0.25",
+  balance_currency: "eth",
+  balance_checked_at: "2026-11-24T21:30:00.000Z",
+  balance_low_threshold: "0.01",
+  balance_low: false,
 });
 withExamples(CreateWalletBody, { name: "Minting wallet", type: "evm" });
 withExamples(UpdateWalletBody, { name: "Minting wallet (main)" });

@@ -3,24 +3,27 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/adapter.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { conflict, notFound } from "../../platform/http/errors.ts";
+import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
+import { forgetBalance, NATIVE, setSandboxBalance, walletBalance } from "./balance.ts";
 import { keyChange, keyForNewWallet, type WalletDataInput } from "./key-material.ts";
 import { presentWallet } from "./presenters.ts";
 import { envelopeColumns, walletContext } from "./secrets.ts";
-import { wallets } from "./tables.ts";
+import { walletBalances, wallets } from "./tables.ts";
 
 export interface CreateWalletInput {
   name: string;
   type: Chain;
+  balance_low_threshold?: string;
   wallet_data?: WalletDataInput;
 }
 
 export interface UpdateWalletInput {
   name?: string;
+  balance_low_threshold?: string;
   wallet_data?: WalletDataInput;
 }
 
@@ -32,6 +35,16 @@ const DEFAULT_NETWORK: Record<Exclude<Chain, "evm">, { test: string; main: strin
   solana: { test: "devnet", main: "mainnet-beta" },
   wax: { test: "testnet", main: "mainnet" },
 };
+
+/** A threshold given in the chain's native currency, in its smallest unit; 400 naming the field. */
+function thresholdInput(type: Chain, given: string | undefined): bigint | null {
+  if (given === undefined) return null;
+  const { decimals, currency } = NATIVE[type];
+  const [whole, fraction = ""] = given.split(".");
+  if (fraction.length > decimals)
+    throw invalid("/body/balance_low_threshold", `${currency} has at most ${decimals} decimals`);
+  return BigInt(whole + fraction.padEnd(decimals, "0"));
+}
 
 /** A wallet of the app, or 404: another app's wallet id is answered as if it did not exist. */
 export async function loadWallet(db: Executor, appId: string, walletId: string) {
@@ -67,10 +80,11 @@ export async function createWallet(deps: Deps, actor: Principal, appId: string, 
       accountId: key.accountId,
       publicKey: key.publicKey,
       permission: key.permission,
+      balanceLowThreshold: thresholdInput(input.type, input.balance_low_threshold),
       ...envelopeColumns(deps.custody.seal(walletContext(id), key.secret)),
     })
     .returning();
-  return presentWallet(row, await getApp(deps, actor, appId));
+  return presentWallet(row, await getApp(deps, actor, appId), await walletBalance(deps, row));
 }
 
 export async function listWallets(deps: Deps, actor: Principal, appId: string, page: Page) {
@@ -93,12 +107,14 @@ export async function listWallets(deps: Deps, actor: Principal, appId: string, p
     countUpTo(deps, wallets, eq(wallets.appId, appId)),
   ]);
   const { rows, neighbours } = window.finish(fetched, (r) => r.id);
-  return { items: rows.map((row) => presentWallet(row, app)), total, neighbours };
+  const balances = await Promise.all(rows.map((row) => walletBalance(deps, row)));
+  return { items: rows.map((row, i) => presentWallet(row, app, balances[i])), total, neighbours };
 }
 
 export async function getWallet(deps: Deps, actor: Principal, appId: string, walletId: string) {
   const app = await getApp(deps, actor, appId);
-  return presentWallet(await loadWallet(deps.db, appId, walletId), app);
+  const row = await loadWallet(deps.db, appId, walletId);
+  return presentWallet(row, app, await walletBalance(deps, row));
 }
 
 export async function updateWallet(
@@ -124,6 +140,9 @@ export async function updateWallet(
       .update(wallets)
       .set({
         name: input.name,
+        ...(input.balance_low_threshold === undefined
+          ? {}
+          : { balanceLowThreshold: thresholdInput(current.type, input.balance_low_threshold) }),
         accountId: change.accountId,
         publicKey: change.publicKey,
         // An imported key replaces the generated one: the service no longer holds the only copy.
@@ -137,9 +156,13 @@ export async function updateWallet(
       })
       .where(eq(wallets.id, walletId))
       .returning();
+    // A new threshold or account is judged afresh: the next read may send `wallet.balance_low`.
+    if (input.balance_low_threshold !== undefined || change.accountId !== current.accountId)
+      await tx.delete(walletBalances).where(eq(walletBalances.walletId, walletId));
     return updated;
   });
-  return presentWallet(row, await getApp(deps, actor, appId));
+  forgetBalance(deps, walletId);
+  return presentWallet(row, await getApp(deps, actor, appId), await walletBalance(deps, row));
 }
 
 export async function deleteWallet(deps: Deps, actor: Principal, appId: string, walletId: string) {
@@ -157,4 +180,25 @@ export async function deleteWallet(deps: Deps, actor: Principal, appId: string, 
     if (used > 0) throw conflict(`The wallet is used by ${used} trigger(s); delete or move them first`);
     await tx.delete(wallets).where(eq(wallets.id, walletId));
   });
+}
+
+/**
+ * The sandbox faucet (sandbox chains only): sets the wallet's balance on the sandbox chain, `"0"`
+ * making it a wallet that cannot pay for gas, and answers the wallet with it.
+ */
+export async function setSandboxWalletBalance(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  walletId: string,
+  balance: string,
+) {
+  await requireAppRole(deps.db, actor, appId, "edit");
+  const row = await loadWallet(deps.db, appId, walletId);
+  const { decimals, currency } = NATIVE[row.type];
+  const [whole, fraction = ""] = balance.split(".");
+  if (fraction.length > decimals)
+    throw invalid("/body/balance", `${currency} has at most ${decimals} decimals`);
+  const read = await setSandboxBalance(deps, row, BigInt(whole + fraction.padEnd(decimals, "0")));
+  return presentWallet(row, await getApp(deps, actor, appId), read);
 }

@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, index, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Chain } from "../../platform/chains/adapter.ts";
 import { apps } from "../apps/tables.ts";
 
@@ -25,6 +25,11 @@ export const wallets = pgTable(
     secretKeyId: text("secret_key_id").notNull(),
     secretWrappedKey: text("secret_wrapped_key").notNull(),
     secretCiphertext: text("secret_ciphertext").notNull(),
+    /**
+     * Below this native balance (the chain's smallest unit) `wallet.balance_low` is sent; null: the
+     * chain's default (balance.ts, docs/wallets.md).
+     */
+    balanceLowThreshold: numeric("balance_low_threshold", { precision: 78, scale: 0, mode: "bigint" }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -33,3 +38,18 @@ export const wallets = pgTable(
     index("wallets_secret_key_idx").on(t.secretKeyId),
   ],
 );
+
+/**
+ * The wallet's native balance as last read from its chain (kept apart from `wallets`, whose row
+ * version the payment create watches, so a balance read never makes a create read again).
+ */
+export const walletBalances = pgTable("wallet_balances", {
+  walletId: text("wallet_id")
+    .primaryKey()
+    .references(() => wallets.id, { onDelete: "cascade" }),
+  /** The chain's smallest unit (wei, lamports, yoctoNEAR, 10^-8 WAX). */
+  balance: numeric("balance", { precision: 78, scale: 0, mode: "bigint" }).notNull(),
+  checkedAt: timestamp("checked_at", { withTimezone: true }).notNull(),
+  /** Set when `wallet.balance_low` was sent for the balance's fall, cleared once it is back above. */
+  lowSince: timestamp("low_since", { withTimezone: true }),
+});

@@ -175,8 +175,59 @@ export interface ChainAdapter {
   /** Sign and broadcast in one step, for callers that record nothing in between. */
   send(call: PreparedCall, signer: SignerSecret, options?: SendOptions): Promise<SentTransaction>;
   status(sent: SentTransaction): Promise<TransactionStatus>;
+  /**
+   * The native balance of an account (its address or account name) in the chain's smallest unit
+   * (wei, lamports, yoctoNEAR, 10^-8 WAX): what the wallet has left to pay fees with.
+   */
+  balance(account: string): Promise<bigint>;
   /** Link to the transaction in the network's explorer; null when the chain has none (a local chain). */
   explorerUrl(transactionId: string): string | null;
+}
+
+/**
+ * Refusals a node answers the same way however often it is asked, until someone fixes the cause
+ * (funds the wallet, deploys the contract, fixes the fee settings): retrying them only delays the
+ * end. `insufficient_funds`: the wallet cannot pay the fee (or the value); `contract_not_found`:
+ * nothing to call at the address; `invalid_transaction`: fee, gas or signature rules the node
+ * always refuses. Everything else a send throws (`send_failed`, `node_unavailable`,
+ * `rate_limited`, `nonce_race`, timeouts) is transient and retried with back-off.
+ */
+export const PERMANENT_CHAIN_ERRORS: ReadonlySet<string> = new Set([
+  "insufficient_funds",
+  "contract_not_found",
+  "invalid_transaction",
+]);
+
+export function isPermanentChainError(code: string): boolean {
+  return PERMANENT_CHAIN_ERRORS.has(code);
+}
+
+/**
+ * Sorts a node's refusal by its text (each chain words them its own way): a permanent code from
+ * PERMANENT_CHAIN_ERRORS, `rate_limited` / `nonce_race` for the transient ones we can name, else
+ * `fallback`.
+ */
+export function refusalCode(text: string, fallback = "send_failed"): string {
+  const rules: [RegExp, string][] = [
+    // EVM "insufficient funds for gas * price + value"; Solana "insufficient funds for fee",
+    // "Attempt to debit an account but found no record of a prior credit"; NEAR NotEnoughBalance,
+    // LackBalanceForState; WAX "overdrawn balance", CPU/NET/RAM the account has not staked for.
+    [
+      /insufficient funds|insufficient lamports|no record of a prior credit|NotEnoughBalance|LackBalanceForState|overdrawn balance|tx_cpu_usage_exceeded|tx_net_usage_exceeded|ram_usage_exceeded|billed CPU time/i,
+      "insufficient_funds",
+    ],
+    [/rate limit|too many requests|\b429\b/i, "rate_limited"],
+    [/nonce too high|replacement transaction underpriced|InvalidNonce|nonce.*(?:race|gap)/i, "nonce_race"],
+    [
+      /intrinsic gas too low|exceeds block gas limit|gas limit reached|invalid sender|invalid chain id|transaction type not supported|fee cap less than|tip higher than|max priority fee per gas higher/i,
+      "invalid_transaction",
+    ],
+    [
+      /contract.*not (?:found|deployed)|no contract code|AccountDoesNotExist|ProgramAccountNotFound|unknown_contract|account .* does not exist/i,
+      "contract_not_found",
+    ],
+  ];
+  return rules.find(([pattern]) => pattern.test(text))?.[1] ?? fallback;
 }
 
 /** Failures of the chain layer itself (bad call for this adapter, node unreachable, rejected send). */
@@ -186,7 +237,8 @@ export class ChainError extends Error {
    * retry. `stale`: a signed transaction that can no longer land: sign the call again. Any other code (`node_unavailable`, `send_failed`, …) may succeed on a later attempt;
    * `bad_key`, `missing_key`, `missing_account`, `wrong_chain`, `invalid_call` need the wallet or
    * trigger fixed; `wrong_network` (EVM: the wallet or the RPC endpoint is for another chain id)
-   * needs the wallet or the settings fixed, and nothing was signed.
+   * needs the wallet or the settings fixed, and nothing was signed. The codes of
+   * PERMANENT_CHAIN_ERRORS are refusals a node repeats until their cause is fixed.
    */
   readonly code: string;
   readonly reason: string | undefined;

@@ -19,6 +19,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  refusalCode,
   renderExplorerUrl,
   type SendOptions,
   type SentTransaction,
@@ -174,7 +175,9 @@ export class EvmAdapter implements ChainAdapter {
         });
       }
       this.nextNonce.delete(getAddress(signed.from));
-      throw new ChainError("send_failed", `the node refused the transaction: ${shortMessage(error)}`, {
+      // viem's short message is generic ("Transaction creation failed."): the node's words are in its details.
+      const said = error instanceof BaseError && error.details ? error.details : shortMessage(error);
+      throw new ChainError(refusalCode(text), `the node refused the transaction: ${said}`, {
         cause: error,
       });
     }
@@ -241,6 +244,16 @@ export class EvmAdapter implements ChainAdapter {
     // wallet is ahead of the chain, so the next send asks the chain again instead of leaving a gap.
     if (!inPool) this.nextNonce.delete(getAddress(sent.from));
     return { ...base, state: "pending", confirmations: 0, stuck, stage: inPool ? "mempool" : "unknown" };
+  }
+
+  async balance(account: string): Promise<bigint> {
+    try {
+      return await this.client.getBalance({ address: account as Hex });
+    } catch (error) {
+      throw new ChainError("node_unavailable", `the EVM node failed: ${shortMessage(error)}`, {
+        cause: error,
+      });
+    }
   }
 
   explorerUrl(transactionId: string): string | null {

@@ -15,6 +15,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  refusalCode,
   renderExplorerUrl,
   type SentTransaction,
   type SignedTransaction,
@@ -149,7 +150,9 @@ export class NearAdapter implements ChainAdapter {
           },
         );
       }
-      throw new ChainError("send_failed", `the node refused the transaction: ${message}`, { cause: error });
+      throw new ChainError(refusalCode(message), `the node refused the transaction: ${message}`, {
+        cause: error,
+      });
     }
     return asSent(signed, this.now());
   }
@@ -218,6 +221,21 @@ export class NearAdapter implements ChainAdapter {
       stage,
       output: { value: successValue(outcome.status), logs, receipts: outcome.receipts_outcome.length },
     };
+  }
+
+  async balance(account: string): Promise<bigint> {
+    try {
+      const view = await this.provider.query({
+        request_type: "view_account",
+        finality: "final",
+        account_id: account,
+      });
+      return BigInt((view as unknown as { amount: string }).amount);
+    } catch (error) {
+      throw new ChainError("node_unavailable", `the NEAR node failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   explorerUrl(transactionId: string): string | null {

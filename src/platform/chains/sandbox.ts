@@ -18,16 +18,28 @@ import { checkWalletNetwork } from "./evm-networks.ts";
 /**
  * How a sandbox transaction ends. Chosen per call, in this order:
  * 1. `SandboxLedger.nextOutcome(o)` (a per-test override, used by the next send only);
- * 2. a marker in the call's payload — the ASCII text `sandbox:revert`, `sandbox:drop` or
- *    `sandbox:slow` anywhere in the EVM calldata, NEAR method name or JSON args, WAX action name or
- *    data, or Solana instruction data (so a trigger parameter with that value selects it);
+ * 2. a marker in the call's payload — the ASCII text `sandbox:revert`, `sandbox:drop`,
+ *    `sandbox:slow` or `sandbox:unfunded` anywhere in the EVM calldata, NEAR method name or JSON
+ *    args, WAX action name or data, or Solana instruction data (so a trigger parameter with that
+ *    value selects it);
  * 3. otherwise `success`.
+ * `unfunded` is refused at broadcast as a node refuses a wallet that cannot pay the fee, and so is
+ * any send from an account whose sandbox balance is below the fee (`setBalance`).
  */
-const SANDBOX_OUTCOMES = Object.freeze(["success", "revert", "drop", "slow"] as const);
+const SANDBOX_OUTCOMES = Object.freeze(["success", "revert", "drop", "slow", "unfunded"] as const);
 export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 
 /** `slow` confirms this many times slower than the network's block time. */
 const SLOW_FACTOR = 10;
+
+/**
+ * Every sandbox account starts with 100 of its chain's native unit (in the smallest unit), and each
+ * transaction broadcast costs it a fee, so balances move as on a live chain.
+ */
+const SANDBOX_DECIMALS: Record<Chain, bigint> = { evm: 18n, solana: 9n, near: 24n, wax: 8n };
+export const SANDBOX_START_BALANCE = (chain: Chain) => 100n * 10n ** SANDBOX_DECIMALS[chain];
+/** What one sandbox transaction costs its sender: a thousandth of the native unit. */
+export const SANDBOX_FEE = (chain: Chain) => 10n ** (SANDBOX_DECIMALS[chain] - 3n);
 
 interface SandboxRecord {
   sent: SentTransaction;
@@ -41,6 +53,7 @@ export class SandboxLedger {
   private sequence = 0;
   private override: SandboxOutcome | undefined;
   private readonly records = new Map<string, SandboxRecord>();
+  private readonly balances = new Map<string, bigint>();
 
   constructor(now: () => Date = () => new Date()) {
     this.now = now;
@@ -48,6 +61,16 @@ export class SandboxLedger {
 
   nextOutcome(outcome: SandboxOutcome): void {
     this.override = outcome;
+  }
+
+  /** The account's native balance on the sandbox chain (smallest unit). */
+  balanceOf(chain: Chain, account: string): bigint {
+    return this.balances.get(`${chain}:${account}`) ?? SANDBOX_START_BALANCE(chain);
+  }
+
+  /** The sandbox faucet: sets the account's balance (0 makes it an unfunded wallet). */
+  setBalance(chain: Chain, account: string, amount: bigint): void {
+    this.balances.set(`${chain}:${account}`, amount);
   }
 
   /** Signs: the outcome is chosen and the id fixed, but nothing is on the chain until broadcast. */
@@ -88,6 +111,15 @@ export class SandboxLedger {
       return known.sent;
     }
     const outcome = SANDBOX_OUTCOMES.find((o) => o === signed.sandboxOutcome) ?? "success";
+    const balance = this.balanceOf(signed.chain, signed.from);
+    if (outcome === "unfunded" || balance < SANDBOX_FEE(signed.chain)) {
+      // As a node refuses it: nothing is on the chain, and asking again changes nothing.
+      throw new ChainError(
+        "insufficient_funds",
+        `the node refused the transaction: insufficient funds for gas: ${signed.from} cannot pay the fee${outcome === "unfunded" ? " (sandbox:unfunded)" : ""}`,
+      );
+    }
+    this.balances.set(`${signed.chain}:${signed.from}`, balance - SANDBOX_FEE(signed.chain));
     const sent = asSent(signed, this.now());
     this.records.set(sent.transactionId, { sent, outcome, broadcasts: 1 });
     return sent;
@@ -136,6 +168,10 @@ export class SandboxChainAdapter implements ChainAdapter {
 
   discard(): void {
     // Sandbox signatures reserve nothing.
+  }
+
+  async balance(account: string): Promise<bigint> {
+    return this.ledger.balanceOf(this.chain, account);
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {

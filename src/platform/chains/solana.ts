@@ -1,4 +1,5 @@
 import {
+  address,
   type Base64EncodedWireTransaction,
   type Blockhash,
   createSolanaRpc,
@@ -14,6 +15,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  refusalCode,
   renderExplorerUrl,
   type SentTransaction,
   type SignedTransaction,
@@ -97,7 +99,8 @@ export class SolanaAdapter implements ChainAdapter {
         })
         .send();
     } catch (error) {
-      throw new ChainError("send_failed", `the node refused the transaction: ${(error as Error).message}`, {
+      const message = (error as Error).message;
+      throw new ChainError(refusalCode(message), `the node refused the transaction: ${message}`, {
         cause: error,
       });
     }
@@ -158,6 +161,17 @@ export class SolanaAdapter implements ChainAdapter {
       stage,
       output: { slot: Number(found.slot) },
     };
+  }
+
+  async balance(account: string): Promise<bigint> {
+    try {
+      const { value } = await this.rpc.getBalance(address(account), { commitment: "confirmed" }).send();
+      return BigInt(value);
+    } catch (error) {
+      throw new ChainError("node_unavailable", `the Solana node failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   explorerUrl(transactionId: string): string | null {

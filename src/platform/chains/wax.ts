@@ -18,6 +18,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  refusalCode,
   renderExplorerUrl,
   type SentTransaction,
   type SignedTransaction,
@@ -135,10 +136,16 @@ export class WaxAdapter implements ChainAdapter {
           );
         }
         const reason = error.details.map((d) => d.message).join("; ") || error.message;
-        throw new ChainError("rejected", `the node rejected the transaction: ${reason}`, {
-          cause: error,
-          reason,
-        });
+        // An account without the CPU, NET or RAM to pay for the transaction is an unfunded wallet.
+        const unfunded = refusalCode(`${error.message} ${reason}`, "rejected") === "insufficient_funds";
+        throw new ChainError(
+          unfunded ? "insufficient_funds" : "rejected",
+          `the node rejected the transaction: ${reason}`,
+          {
+            cause: error,
+            reason,
+          },
+        );
       }
       // No answer in time: the transaction may still be included, so it is followed by id.
       if ((error as Error).name === "TimeoutError" || /timeout|abort/i.test(String(error))) return sent;
@@ -195,6 +202,18 @@ export class WaxAdapter implements ChainAdapter {
       stage: "irreversible",
       output: { block_num: blockNumber },
     };
+  }
+
+  async balance(account: string): Promise<bigint> {
+    try {
+      const found = await this.client.v1.chain.get_account(account);
+      // Liquid WAX only: staked CPU and NET pay for transactions too, but cannot be spent.
+      return BigInt(found.core_liquid_balance?.units.toString() ?? "0");
+    } catch (error) {
+      throw new ChainError("node_unavailable", `the WAX node failed: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 
   explorerUrl(transactionId: string): string | null {

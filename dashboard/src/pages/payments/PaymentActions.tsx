@@ -35,11 +35,24 @@ const WORDING: Record<
     label: "Retry",
     title: "Retry the failed step?",
     message:
-      "The contract call (failed-captured) or the seller's transfer (failed-transfers) runs again now.",
+      "The contract call (failed-captured) or the seller's transfer (failed-transfers) runs again now; a payment whose call the chain refused (failed) is reopened for the shopper to pay again.",
     done: "Retry started",
     color: "brand",
   },
 };
+
+/**
+ * Cancel only while the API says the payment is `cancelable`: once its contract call is signed the
+ * chain's outcome decides. Retry of a `failed` payment only when its contract call was refused
+ * (`transaction_response.error.retryable`): retry reopens it for the shopper to pay again.
+ */
+function isOffered(action: Action, payment: Payment): boolean {
+  if (action === "cancel") return payment.cancelable !== false;
+  if (action === "retry" && payment.status === "failed") {
+    return (payment.transaction_response.error as { retryable?: unknown } | null)?.retryable === true;
+  }
+  return true;
+}
 
 /**
  * Refund, cancel and retry, each behind a confirmation, offered only in the statuses that take
@@ -76,7 +89,9 @@ export function PaymentActions({
       onActed(updated.status);
     },
   });
-  const offered = (Object.keys(ACTIONS) as Action[]).filter((action) => ACTIONS[action].has(payment.status));
+  const offered = (Object.keys(ACTIONS) as Action[]).filter(
+    (action) => ACTIONS[action].has(payment.status) && isOffered(action, payment),
+  );
   if (offered.length === 0) return null;
   return (
     <Group gap="xs">

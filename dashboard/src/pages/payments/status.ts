@@ -26,11 +26,15 @@ export const STATUS_TONES: Readonly<Record<PaymentStatus, Tone>> = Object.freeze
   cancelled: "neutral",
 });
 
-/** What the app may do to a payment in each status (the API answers 409 otherwise). */
+/**
+ * What the app may do to a payment in each status (the API answers 409 otherwise); `cancelable`
+ * narrows Cancel further (PaymentActions).
+ */
 export const ACTIONS = Object.freeze({
   cancel: new Set<PaymentStatus>(["pending", "hold"]),
   refund: new Set<PaymentStatus>(["paid", "failed-captured", "failed-transfers"]),
-  retry: new Set<PaymentStatus>(["failed-captured", "failed-transfers"]),
+  // `failed` only when the chain refused the call (PaymentActions checks the error says so).
+  retry: new Set<PaymentStatus>(["failed", "failed-captured", "failed-transfers"]),
 });
 
 /**
