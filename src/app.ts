@@ -23,7 +23,7 @@ import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
 import { paymentEventRoutes } from "./modules/payments/event-routes.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
-import { moneyInFlight } from "./modules/payments/open-money.ts";
+import { moneyInFlight, sellerMoneyInFlight } from "./modules/payments/open-money.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { priceHasPayments } from "./modules/payments/reads.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
@@ -162,6 +162,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     onDeferredPayment: (tx, payment) => onDeferredPayment({ jobs }, tx, payment),
     sellerAccounts: (kycId) => sellerAccountOf(database.db, kycId),
     moneyInFlight,
+    sellerMoneyInFlight,
     onSellerPayable: (tx, kycId) => resumeSellerTransfers({ jobs }, tx, kycId),
     referrers: { triggersOfWallet, pricesOfTrigger, auctionOfPrice, priceHasPayments },
     faults: createFaults(config.faults),

@@ -143,7 +143,10 @@ export interface paths {
         get: operations["getKyc"];
         put?: never;
         post?: never;
-        /** Delete a KYC record */
+        /**
+         * Delete a KYC record; 409 naming what is open while payments for this seller are
+         * @description Refused (409, counts per kind in the problem's `open`) while payments paying this seller are pending, processing, on hold, failed-captured or failed-transfers: settle them, or point their payout at another seller (POST /payments/{app_id}/{payment_id}/seller) first (docs/kyc.md, Deleting a seller).
+         */
         delete: operations["deleteKyc"];
         options?: never;
         head?: never;
@@ -782,6 +785,26 @@ export interface paths {
         put?: never;
         /** Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured) */
         post: operations["retryPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/{app_id}/{payment_id}/seller": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Point the payment's seller share at another payable seller of the app (then retry a failed-transfers payment)
+         * @description For a payment whose seller share is not yet transferred (pending, hold, failed-captured or failed-transfers): 409 `seller_not_payable` when the new seller cannot receive transfers now, 409 `invalid_state_transition` once the share was transferred or the payment is settled (docs/kyc.md, Deleting a seller).
+         */
+        post: operations["repointPaymentSeller"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1449,6 +1472,7 @@ export interface components {
          *             "payment_token": null,
          *             "next_action": null,
          *             "shopper_email": "ada@example.com",
+         *             "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
          *             "created_at": "2026-11-24T21:30:00.000Z",
          *             "updated_at": "2026-11-24T21:31:00.000Z"
          *           },
@@ -1690,6 +1714,7 @@ export interface components {
          *         "payment_token": null,
          *         "next_action": null,
          *         "shopper_email": "ada@example.com",
+         *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:31:00.000Z"
          *       },
@@ -2280,6 +2305,7 @@ export interface components {
          *       "payment_token": null,
          *       "next_action": null,
          *       "shopper_email": "ada@example.com",
+         *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:31:00.000Z"
          *     }
@@ -2308,6 +2334,8 @@ export interface components {
             final_amount: number;
             /** @description The payment's id (`pay_…`) */
             id: string;
+            /** @description The seller KYC record whose account receives the seller's share (the price's seller when the payment was made, or the one the app pointed it at since: POST …/seller); null when there is no seller */
+            kyc_id: string | null;
             /** @description A 3-D Secure step to complete */
             next_action: {
                 /** @description The kind of step, e.g. redirect_to_url */
@@ -5264,6 +5292,7 @@ export interface operations {
                      *             "payment_token": null,
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
+                     *             "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -5608,6 +5637,7 @@ export interface operations {
                      *           "payment_token": null,
                      *           "next_action": null,
                      *           "shopper_email": "ada@example.com",
+                     *           "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:31:00.000Z"
                      *         },
@@ -5863,6 +5893,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -6050,6 +6081,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -6571,6 +6603,7 @@ export interface operations {
                      *               "payment_token": null,
                      *               "next_action": null,
                      *               "shopper_email": "ada@example.com",
+                     *               "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:31:00.000Z"
                      *             },
@@ -6885,6 +6918,7 @@ export interface operations {
                      *             "payment_token": null,
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
+                     *             "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -9625,6 +9659,7 @@ export interface operations {
                      *         "payment_token": null,
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       }
@@ -9834,6 +9869,7 @@ export interface operations {
                      *       "payment_token": "pt_cGF5LXRva2VuLWV4YW1wbGUtZm9yLXRoZS1jaGVja291dA",
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -10027,6 +10063,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10226,6 +10263,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10479,6 +10517,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10794,6 +10833,7 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10990,6 +11030,216 @@ export interface operations {
                      *       "payment_token": null,
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    repointPaymentSeller: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The payment's id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A payable seller KYC record of the same app: the payment's seller share goes to it */
+                    kyc_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "paid",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": {
+                     *           "output": {
+                     *             "block_number": 7123456,
+                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *             "gas_used": "51234",
+                     *             "logs": 1
+                     *           }
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 100,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 3,
+                     *         "confirmed": true
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": null,
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }

@@ -55,6 +55,7 @@ export function presentPayment(
     payment_token: context.paymentToken ?? null,
     next_action: row.nextAction ?? null,
     shopper_email: row.shopperEmail,
+    kyc_id: row.kycId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
