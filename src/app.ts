@@ -21,6 +21,7 @@ import { invitationRoutes } from "./modules/members/invitation-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
+import { deletedAppPaymentRoutes } from "./modules/payments/deleted-app-routes.ts";
 import { paymentEventRoutes } from "./modules/payments/event-routes.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
 import { moneyInFlight, sellerMoneyInFlight } from "./modules/payments/open-money.ts";
@@ -225,6 +226,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await priceRoutes(server, deps);
     await paymentRoutes(server, deps);
     await paymentEventRoutes(server, deps);
+    await deletedAppPaymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
     await auctionRoutes(server, deps);

@@ -447,6 +447,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/deleted-apps/{app_id}/payments/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A payment of an app you owned when it was deleted */
+        get: operations["getDeletedAppPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deleted-apps/{app_id}/payments/{payment_id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund (in full) a paid payment of an app you owned when it was deleted */
+        post: operations["refundDeletedAppPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1888,6 +1922,43 @@ export interface components {
             name: string;
             /** @description The key's first characters, to recognise it later */
             prefix: string;
+        };
+        /**
+         * DeletedAppPayment
+         * @description A payment of a deleted app, without the app and its price (both gone)
+         */
+        DeletedAppPayment: {
+            /** @description The deleted app's id */
+            app_id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description What the shopper was charged, in the charge currency */
+            final_amount: number;
+            /** @description The payment's id (`pay_…`) */
+            id: string;
+            /** @description The seller whose share this payment paid out */
+            kyc_id: string | null;
+            /** @description How the shopper paid */
+            payment_provider: "card" | "us_bank_account";
+            price_item: components["schemas"]["PriceItem"];
+            /** @description Where the receipt was sent */
+            shopper_email: string | null;
+            /** @description Where the payment is (docs/payments.md, States) */
+            status: "pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled";
+            /** @description The chain transaction, if the trigger ran */
+            transaction_id: string | null;
+            /** @description What the provider and the chain answered; `error` is the last failure */
+            transaction_response: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            updated_at: string;
         };
         /**
          * Delivery
@@ -8062,6 +8133,256 @@ export interface operations {
             };
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDeletedAppPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The payment's id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A payment of a deleted app, without the app and its price (both gone) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtj0",
+                     *       "status": "refunded",
+                     *       "final_amount": 25.99,
+                     *       "payment_provider": "card",
+                     *       "transaction_id": null,
+                     *       "transaction_response": {
+                     *         "error": null
+                     *       },
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "kyc_id": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-25T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedAppPayment"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refundDeletedAppPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The payment's id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The shopper asked by phone"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, kept with the payment */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A payment of a deleted app, without the app and its price (both gone) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtj0",
+                     *       "status": "refunded",
+                     *       "final_amount": 25.99,
+                     *       "payment_provider": "card",
+                     *       "transaction_id": null,
+                     *       "transaction_response": {
+                     *         "error": null
+                     *       },
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "kyc_id": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-25T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedAppPayment"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
