@@ -21,9 +21,10 @@ import { invitationRoutes } from "./modules/members/invitation-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
+import { deletedAppPaymentRoutes } from "./modules/payments/deleted-app-routes.ts";
 import { paymentEventRoutes } from "./modules/payments/event-routes.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
-import { moneyInFlight } from "./modules/payments/open-money.ts";
+import { moneyInFlight, sellerMoneyInFlight } from "./modules/payments/open-money.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
 import { priceHasPayments } from "./modules/payments/reads.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
@@ -164,6 +165,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     onDeferredPayment: (tx, payment) => onDeferredPayment({ jobs }, tx, payment),
     sellerAccounts: (kycId) => sellerAccountOf(database.db, kycId),
     moneyInFlight,
+    sellerMoneyInFlight,
     onSellerPayable: (tx, kycId) => resumeSellerTransfers({ jobs }, tx, kycId),
     referrers: { triggersOfWallet, pricesOfTrigger, auctionOfPrice, priceHasPayments },
     faults: createFaults(config.faults),
@@ -228,6 +230,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await priceRoutes(server, deps);
     await paymentRoutes(server, deps);
     await paymentEventRoutes(server, deps);
+    await deletedAppPaymentRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
     await auctionRoutes(server, deps);

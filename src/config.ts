@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type ChainsConfig, loadChainsConfig } from "./config/chains.ts";
 import { loadMailSettings, type MailSettings } from "./config/mail.ts";
-import { boolean, ConfigError, type Env, integer } from "./config/parse.ts";
+import { boolean, ConfigError, decimal, type Env, integer } from "./config/parse.ts";
 import { loadPaymentSettings, type PaymentSettings } from "./config/payments.ts";
 import { type ProcessSettings, processSettings } from "./config/process.ts";
 import { loadSecretSettings, type SecretSettings } from "./config/secrets.ts";
@@ -49,6 +49,8 @@ export interface Config extends ProcessSettings, PaymentSettings, SecretSettings
   money: MoneySettings;
   /** How long a card authorisation holds (7 days at Stripe): bids held longer are dropped (docs/auctions.md). */
   auctionHoldHours: number;
+  /** How long a payment may stay `pending` with nothing paid before it expires (cancelled, reason `expired`). */
+  pendingPaymentTtlHours: number;
   /** How many outbid bids (other shoppers' best) keep their card hold as runners-up until the winner pays. */
   auctionBackupHolds: number;
   /** `X-Total-Count` is exact up to this many records; past it the count stops and says it is capped. */
@@ -106,6 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
       throw new ConfigError(setting, message);
     }),
     auctionHoldHours: integer(env, "AUCTION_HOLD_HOURS", 24 * 7, 1, 24 * 31),
+    pendingPaymentTtlHours: decimal(env, "PENDING_PAYMENT_TTL_HOURS", 24, 0.0001, 24 * 365),
     auctionBackupHolds: integer(env, "AUCTION_BACKUP_HOLDS", 1, 0, 10),
     listCountCap: integer(env, "LIST_COUNT_CAP", DEFAULT_COUNT_CAP, 1, 10_000_000),
     chains: loadChainsConfig(env, sandbox),

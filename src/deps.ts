@@ -44,8 +44,8 @@ export interface Deps {
   paymentProviders: PaymentProviders;
   /** Seller onboarding (sandbox or Stripe Connect), chosen by KYC_PROVIDER. */
   kycProvider: KycProvider;
-  /** The connected payout account of a seller KYC record, when it has one. */
-  sellerAccounts: (kycId: string) => Promise<string | undefined>;
+  /** The connected payout account of a seller KYC record: null before it has one, undefined with no record. */
+  sellerAccounts: (kycId: string) => Promise<string | null | undefined>;
   /** Injectable clock, so expiry can be tested without waiting. */
   now: () => Date;
   /** Exchange rates for prices charged in another currency (a static table by default). */
@@ -63,6 +63,11 @@ export interface Deps {
    * is: the app may be deleted) ...
    */
   moneyInFlight: (tx: Tx, appId: string) => Promise<{ counts: Record<string, number>; described?: string }>;
+  /** ... the same for the open payments whose seller share goes to one seller KYC record ... */
+  sellerMoneyInFlight: (
+    tx: Tx,
+    kycId: string,
+  ) => Promise<{ counts: Record<string, number>; described?: string }>;
   /** ... and a seller whose payouts are back: their payments' failed transfers go again, in `tx`. */
   onSellerPayable: (tx: Tx, kycId: string) => Promise<void>;
   /** What still refers to a wallet, a trigger or a price (`Referrers`). */

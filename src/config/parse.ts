@@ -19,6 +19,16 @@ export function integer(env: Env, name: string, fallback: number, min: number, m
   return value;
 }
 
+/** A decimal number (`24`, `0.5`): for durations where a fraction makes sense. */
+export function decimal(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new ConfigError(name, `expected a number, got "${raw}"`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new ConfigError(name, `must be between ${min} and ${max}`);
+  return value;
+}
+
 export function boolean(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;

@@ -256,23 +256,5 @@ describe("a seller's share is never kept silently", () => {
     );
     assert.equal(checkout.detail, refused.detail, "the hosted checkout refuses the same way");
   });
-
-  test("a seller whose record is deleted after the payment was opened: failed-transfers, not paid", async () => {
-    const { seller, price } = await sellerPrice("seller-deleted");
-    const created = await paidFor(price.id);
-    expectStatus(await api("DELETE", `/apps/${f.app.id}/kycs/${seller.id}`), 204);
-    expectStatus(await confirm(t, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-    const failed = await waitForStatus(t, f.apiKey, f.app.id, created.id, "failed-transfers");
-    assert.equal(failed.transaction_response.error.code, "seller_not_payable");
-    // The shopper can be refunded: nothing was transferred, so nothing is reversed.
-    expectStatus(await api("POST", `/payments/${f.app.id}/${created.id}/refund`, {}), 200);
-    await eventually(async () => {
-      const result = await t.deps.db.execute(
-        sql`select refunded_amount::text as r from payments where id = ${created.id}`,
-      );
-      const [row] = ((result as { rows?: unknown[] }).rows ?? result) as { r: string }[];
-      return row.r !== "0" ? row : undefined;
-    });
-    assert.equal((await payment(created.id)).status, "refunded");
-  });
+  // A seller with payments open can no longer be deleted (409): test/kyc/deletion.test.ts.
 });

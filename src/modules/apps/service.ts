@@ -191,7 +191,13 @@ export async function deleteApp(deps: Deps, actor: Principal, appId: string) {
         { extensions: { open } },
       );
     }
+    // Its owners keep the right to refund its payments (docs/payments.md, Deleting an app).
+    const owners = await tx
+      .select({ userId: members.userId })
+      .from(members)
+      .where(and(eq(members.appId, appId), eq(members.role, "owner"), isNotNull(members.userId)));
     await tx.insert(deletedApps).values({
+      owners: owners.map((o) => o.userId!),
       id: app.id,
       name: app.name,
       createdBy: app.createdBy,

@@ -1,4 +1,4 @@
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Role } from "../../platform/auth/principal.ts";
 import { users } from "../users/tables.ts";
 
@@ -32,6 +32,8 @@ export const deletedApps = pgTable("deleted_apps", {
   createdBy: text("created_by").notNull(),
   deletedBy: text("deleted_by").notNull(),
   deletedAt: timestamp("deleted_at", { withTimezone: true }).notNull().defaultNow(),
+  /** The user ids of the app's owners when it was deleted: they may still refund its payments. */
+  owners: jsonb("owners").$type<string[]>().notNull().default([]),
 });
 
 /**

@@ -117,7 +117,16 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
   noContentRoute(
     app,
     "/apps/:app_id/kycs/:kyc_id",
-    { operationId: "deleteKyc", tags, summary: "Delete a KYC record", params: KycParams },
+    {
+      operationId: "deleteKyc",
+      tags,
+      summary: "Delete a KYC record; 409 naming what is open while payments for this seller are",
+      description:
+        "Refused (409, counts per kind in the problem's `open`) while payments paying this seller are pending, " +
+        "processing, on hold, failed-captured or failed-transfers: settle them, or point their payout at another " +
+        "seller (POST /payments/{app_id}/{payment_id}/seller) first (docs/kyc.md, Deleting a seller).",
+      params: KycParams,
+    },
     (request) => service.deleteKyc(deps, request.actor, request.params.app_id, request.params.kyc_id),
   );
 }

@@ -66,9 +66,11 @@ export function sellerNotPayable(needs: string[]): AppError {
 /**
  * For payments and prices: a seller can be paid only while the app keeps them active (PATCH
  * `active: false` stops new payments, docs/kyc.md) and the provider lets them receive transfers.
+ * `lock` holds the record (for share) until the caller's transaction ends, so it is not deleted
+ * under a payment being pointed at it.
  */
-export async function requirePayableSeller(db: Executor, appId: string, kycId: string) {
-  const [seller] = await db
+export async function requirePayableSeller(db: Executor, appId: string, kycId: string, lock = false) {
+  const query = db
     .select({
       id: kycs.id,
       active: kycs.active,
@@ -79,6 +81,7 @@ export async function requirePayableSeller(db: Executor, appId: string, kycId: s
     })
     .from(kycs)
     .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)));
+  const [seller] = lock ? await query.for("share") : await query;
   if (!seller) throw notFound("KYC");
   const standing = sellerStanding(seller as SellerState);
   if (!standing.payable) throw sellerNotPayable(standing.needs);
@@ -89,11 +92,12 @@ export async function requirePayableSeller(db: Executor, appId: string, kycId: s
  * `deps.sellerAccounts` for payments: the seller's connected account, where their share is
  * transferred. Answered whatever the account's state: a transfer to a seller who lost their
  * payouts since the payment was made is refused by the provider, and the payment says why
- * (`failed-transfers`) rather than the share silently staying on the platform.
+ * (`failed-transfers`) rather than the share silently staying on the platform. Null: the record
+ * has no account yet (onboarding unfinished); undefined: there is no such record.
  */
-export async function sellerAccountOf(db: Executor, kycId: string): Promise<string | undefined> {
+export async function sellerAccountOf(db: Executor, kycId: string): Promise<string | null | undefined> {
   const [row] = await db.select({ accountId: kycs.providerAccountId }).from(kycs).where(eq(kycs.id, kycId));
-  return row?.accountId ?? undefined;
+  return row ? row.accountId : undefined;
 }
 
 /** Whether `kycId` is a seller KYC record of the app: a price may be linked only to its app's own. */

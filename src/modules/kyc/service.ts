@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { conflict, notFound } from "../../platform/http/errors.ts";
+import { AppError, conflict, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -152,12 +152,31 @@ export async function refreshToken(
   return presentKyc(row, await loadApp(deps, appId), ctx.sealer, deps.config.publicUrl);
 }
 
-/** Deletes our record; the provider account is left as is (Connect keeps accounts for audits). */
+/**
+ * Deletes our record; the provider account is left as is (Connect keeps accounts for audits).
+ * Refused (409, counts in `open`) while payments whose seller share goes to this seller are open:
+ * their share would have nowhere to go. Settle, cancel or refund them, or point their payout at
+ * another seller (`POST /payments/{app_id}/{payment_id}/seller`), then delete.
+ */
 export async function deleteKyc(deps: Deps, actor: Principal, appId: string, kycId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const deleted = await deps.db
-    .delete(kycs)
-    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)))
-    .returning({ id: kycs.id });
-  if (deleted.length === 0) throw notFound("KYC");
+  await deps.db.transaction(async (tx) => {
+    // Locked, then counted: a payment being opened for this seller reads the record (its standing)
+    // and a re-pointed payout locks it too, so neither slips in between the count and the delete.
+    const [row] = await tx
+      .select({ id: kycs.id })
+      .from(kycs)
+      .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)))
+      .for("update");
+    if (!row) throw notFound("KYC");
+    const { counts: open, described } = await deps.sellerMoneyInFlight(tx, kycId);
+    if (described) {
+      throw new AppError(
+        "conflict",
+        `This seller has payments open (${described}): settle, cancel or refund them, or point their payout at another seller, before deleting the record`,
+        { extensions: { open } },
+      );
+    }
+    await tx.delete(kycs).where(eq(kycs.id, kycId));
+  });
 }

@@ -240,8 +240,8 @@ const STATES = {
   paid: ["Paid. Thank you!", "ok", "Paid", "success"],
   "failed-transfers": ["Paid. Thank you!", "ok", "Paid", "success"],
   cancelled: ["The payment was cancelled.", "info", "Cancelled", "neutral"],
-  refunded: ["The payment was refunded.", "info", "Refunded", "neutral"],
-  "failed-captured": ["The transaction failed; you will be refunded.", "error", "Failed", "danger"],
+  refunded: ["The payment was refunded: the whole amount goes back to you.", "info", "Refunded", "neutral"],
+  "failed-captured": ["The transaction failed after the payment was taken; it will be refunded in full.", "error", "Failed", "danger"],
 };
 function badge(text, tone) { $("payment-status").textContent = text; $("payment-status").className = "pill pill-" + tone; }
 function formBack() {
@@ -271,6 +271,14 @@ async function follow(paymentId, token, returned) {
     }
     if (p.status === "failed") {
       say(sentence(p.error ? p.error.message : "The payment failed") + " Try another payment method.", "error");
+      keep(null);
+      return formBack();
+    }
+    if (p.status === "cancelled" && p.error) {
+      // The contract call failed after the hold: the hold was released, nothing was taken.
+      say("The transaction could not be completed (" + sentence(p.error.message).replace(/\.$/, "") + "), so your card was not charged: the hold on it was released. You can try again.", "error");
+      badge("Not charged", "neutral");
+      $("submit").textContent = "Try again";
       keep(null);
       return formBack();
     }

@@ -5,6 +5,7 @@ import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { PaymentDeclinedError, type ProviderIntent } from "../../platform/providers/payments/types.ts";
 import { EXECUTE_RETRY_LIMIT, followChainCall, runChainStep } from "./chain-step.ts";
 import { keepOpenForNextMethod } from "./checkout-tries.ts";
+import { expirePendingJob } from "./expire.ts";
 import {
   AUTHORIZE_JOB,
   type AuthorizeJob,
@@ -346,5 +347,6 @@ export function paymentJobs(deps: Deps): JobDefinition<never>[] {
     releaseHoldJob(deps),
     refundJob(deps),
     reverseTransfersJob(deps),
+    expirePendingJob(deps),
   ] as JobDefinition<never>[];
 }

@@ -25,8 +25,12 @@ export type OpenMoney = Record<(typeof OPEN_MONEY_KINDS)[number], number>;
 
 const OPEN_STATUSES: readonly PaymentStatus[] = ["pending", "hold", "failed-captured", "failed-transfers"];
 
-/** Counts an app's money in flight per kind, inside the caller's transaction. */
-export async function openMoneyOf(tx: Tx, appId: string): Promise<OpenMoney> {
+/**
+ * Counts money in flight per kind, inside the caller's transaction: an app's (`{appId}`), or the
+ * payments whose seller share goes to one seller record (`{kycId}`).
+ */
+export async function openMoneyOf(tx: Tx, scope: string | { kycId: string }): Promise<OpenMoney> {
+  const owner = typeof scope === "string" ? eq(payments.appId, scope) : eq(payments.kycId, scope.kycId);
   const counted = (condition: ReturnType<typeof sql>) =>
     sql<number>`(count(*) filter (where ${condition}))::int`;
   const bid = payments.deferExecution;
@@ -42,7 +46,7 @@ export async function openMoneyOf(tx: Tx, appId: string): Promise<OpenMoney> {
       failed_transfers: counted(sql`${payments.status} = 'failed-transfers'`),
     })
     .from(payments)
-    .where(and(eq(payments.appId, appId), inArray(payments.status, OPEN_STATUSES)));
+    .where(and(owner, inArray(payments.status, OPEN_STATUSES)));
   return row;
 }
 
@@ -61,6 +65,15 @@ const LABELS: Record<keyof OpenMoney, [string, string]> = {
  */
 export async function moneyInFlight(tx: Tx, appId: string) {
   const counts = await openMoneyOf(tx, appId);
+  return { counts, described: describeOpenMoney(counts) };
+}
+
+/**
+ * `deps.sellerMoneyInFlight` for seller records (a seller with payments open is not deleted: their
+ * share would have nowhere to go): the same counts and sentence, for the payments paying them.
+ */
+export async function sellerMoneyInFlight(tx: Tx, kycId: string) {
+  const counts = await openMoneyOf(tx, { kycId });
   return { counts, described: describeOpenMoney(counts) };
 }
 

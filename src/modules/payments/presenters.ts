@@ -66,6 +66,7 @@ export function presentPayment(
     next_action: row.nextAction ?? null,
     cancelable: isCancelable(row),
     shopper_email: row.shopperEmail,
+    kyc_id: row.kycId,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

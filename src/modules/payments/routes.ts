@@ -10,6 +10,7 @@ import {
   Payment,
   PaymentParams,
   ReasonBody,
+  SellerBody,
 } from "./schemas.ts";
 import * as service from "./service.ts";
 
@@ -152,5 +153,32 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     },
     async (request) =>
       service.retryPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
+  );
+
+  app.post(
+    "/payments/:app_id/:payment_id/seller",
+    {
+      schema: {
+        operationId: "repointPaymentSeller",
+        tags,
+        summary:
+          "Point the payment's seller share at another payable seller of the app (then retry a failed-transfers payment)",
+        description:
+          "For a payment whose seller share is not yet transferred (pending, hold, failed-captured or failed-transfers): " +
+          "409 `seller_not_payable` when the new seller cannot receive transfers now, 409 `invalid_state_transition` " +
+          "once the share was transferred or the payment is settled (docs/kyc.md, Deleting a seller).",
+        params: PaymentParams,
+        body: SellerBody,
+        response: { 200: Payment },
+      },
+    },
+    async (request) =>
+      service.repointSeller(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.payment_id,
+        request.body.kyc_id,
+      ),
   );
 }

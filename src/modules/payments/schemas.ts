@@ -161,6 +161,13 @@ export const Payment = Type.Object(
       description:
         "Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed. Once a call is signed the chain's outcome decides (docs/payments.md)",
     }),
+    kyc_id: Nullable(
+      Type.String({
+        description:
+          "The seller KYC record whose account receives the seller's share (the price's seller when the payment was made, " +
+          "or the one the app pointed it at since: POST …/seller); null when there is no seller",
+      }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -328,6 +335,15 @@ export const ReasonBody = Body({
 });
 withExamples(ReasonBody, { reason: "The shopper asked by phone" });
 
+export const SellerBody = Body({
+  kyc_id: Type.String({
+    minLength: 1,
+    maxLength: 64,
+    description: "A payable seller KYC record of the same app: the payment's seller share goes to it",
+  }),
+});
+withExamples(SellerBody, { kyc_id: "kyc_01m87s3v8k4r2fjc23vtvkbtk9" });
+
 // A $25.00 ticket sold by a marketplace seller, paid by card: docs/fees.md's arithmetic.
 withExamples(PriceItem, {
   currency: "usd",
@@ -385,6 +401,7 @@ withExamples(Payment, {
   next_action: null,
   shopper_email: "ada@example.com",
   cancelable: false,
+  kyc_id: "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
   created_at: "2026-11-24T21:30:00.000Z",
   updated_at: "2026-11-24T21:31:00.000Z",
 });

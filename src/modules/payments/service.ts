@@ -14,6 +14,7 @@ export {
   requestAuthorization,
   retryPayment,
 } from "./commands.ts";
+export { repointSeller } from "./payout.ts";
 export { getPayment, listPayments, paymentByToken } from "./reads.ts";
 
 /** `createKey`: the request's Idempotency-Key with its scope, kept on the payment (see `openPayment`). */

@@ -9,6 +9,7 @@ import { payments } from "./tables.ts";
 import {
   failureOf,
   plannedTransfers,
+  REPOINT_OR_REFUND,
   recordTransfer,
   retryDelaySeconds,
   SETTLE_RETRY,
@@ -40,10 +41,13 @@ async function recordFailure(
   const lastTry = attempt + 1 >= SETTLE_RETRY.tries;
   const delay = failure.permanent || lastTry ? null : retryDelaySeconds(attempt);
   const retryAt = delay === null ? null : new Date(deps.now().getTime() + delay * 1000).toISOString();
+  // The provider's words, then what fixes it: only fixes that work (blocked plans say their own).
   const message =
     !failure.permanent && lastTry
       ? `${failure.message} (gave up after ${SETTLE_RETRY.tries} tries; retry the payment)`
-      : failure.message;
+      : failure.permanent && failure.code !== "seller_not_payable"
+        ? `${failure.message} (retry once the seller can receive transfers again; or ${REPOINT_OR_REFUND})`
+        : failure.message;
   const error = { code: failure.code, decline_code: null, message, retry_at: retryAt };
   const set = {
     transactionResponse: { ...payment.transactionResponse, error },

@@ -136,6 +136,12 @@ export const payments = pgTable(
       .where(sql`${t.createKey} is not null`),
     // A seller's payouts coming back resumes their payments waiting at failed-transfers: few rows.
     index("payments_failed_transfers_idx").on(t.kycId).where(sql`${t.status} = 'failed-transfers'`),
+    // The expiry sweep walks pending payments oldest first (expire.ts): only the pending ones.
+    index("payments_pending_created_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
+    // A seller record's delete counts its open payments (kyc/service.ts): only the open ones.
+    index("payments_kyc_open_idx")
+      .on(t.kycId)
+      .where(sql`${t.status} in ('pending', 'hold', 'failed-captured', 'failed-transfers')`),
   ],
 );
 

@@ -24,6 +24,9 @@ export interface TransferFailure {
   permanent: boolean;
 }
 
+export const REPOINT_OR_REFUND =
+  "point this payment's payout at a payable seller (POST /payments/{app_id}/{payment_id}/seller) and retry it, or refund it";
+
 /**
  * The shares a payment pays out once captured: the seller's share to the seller's connected
  * account when the price names a seller KYC record. The app's and the platform's shares stay on
@@ -38,7 +41,11 @@ export async function plannedTransfers(
   if (!payment.kycId || payment.sellerAmount <= 0n) return { transfers: [] };
   const destination = await deps.sellerAccounts(payment.kycId);
   if (!destination) {
-    const message = "The seller has no payout account: they must complete onboarding in the KYC widget";
+    // Only fixes that work: a deleted record can never be paid, so re-pointing is the way there.
+    const message =
+      destination === undefined
+        ? `The seller's KYC record ${payment.kycId} no longer exists: ${REPOINT_OR_REFUND}`
+        : `The seller has no payout account yet: the transfer goes again by itself once they finish onboarding in the KYC widget (or retry then); or ${REPOINT_OR_REFUND}`;
     return {
       transfers: [],
       blocked: { code: "seller_not_payable", message, refused: false, permanent: true },

@@ -28,6 +28,13 @@ export interface Param {
   element?: Param;
 }
 
+// Where each descriptor was written in `params_data`, for errors found later that name it; kept
+// beside the descriptor so two descriptors read from either form stay equal.
+const WRITTEN_AT = new WeakMap<Param, string>();
+
+/** The path of a descriptor in the `params_data` it was parsed from. */
+export const descriptorPath = (param: Param): string => WRITTEN_AT.get(param) ?? "";
+
 /** Names templates always know: the wallet's account and the trigger's custom address. */
 export const RESERVED_NAMES = ["wallet", "custom_address"];
 const NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -100,6 +107,7 @@ function parseDescriptor(
     isEthereumAddress: type === "string" && bool("is_ethereum_address"),
     isNearAddress: type === "string" && bool("is_near_address"),
   };
+  WRITTEN_AT.set(param, path);
   if (param.isEthereumAddress && param.isNearAddress) {
     out.add(`${path}/is_near_address`, "a string cannot be both an Ethereum and a NEAR address");
   }
@@ -239,6 +247,34 @@ export function checkParamsInput(params: Param[], input: unknown, path: string):
   else checkObject(params, value, path, out);
   if (out.errors.length > 0) throw failure(out.errors);
   return value as Record<string, unknown>;
+}
+
+/**
+ * What an optional parameter left out of the input renders as: `null` when the descriptor allows
+ * null, otherwise its type's empty value (`0`, `""`, `false`, `[]`, `{}`), because EVM, WAX and
+ * Solana arguments have no null and a NEAR contract reading a non-nullable field would reject it.
+ */
+export function emptyValue(param: Param): unknown {
+  if (param.nullable) return null;
+  switch (param.type) {
+    case "number":
+      return 0;
+    case "boolean":
+      return false;
+    case "string":
+      return "";
+    case "array":
+      return [];
+    case "object":
+      return {};
+  }
+}
+
+/** The empty values of the top-level optional parameters an input leaves out. */
+export function omittedValues(params: Param[], values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(
+    params.filter((p) => p.optional && values[p.name] === undefined).map((p) => [p.name, emptyValue(p)]),
+  );
 }
 
 function exampleOf(param: Param): unknown {

@@ -1,10 +1,19 @@
 import type { Chain } from "../../platform/chains/adapter.ts";
-import { checkParamsInput, parseParams } from "./params.ts";
+import { AppError, invalid } from "../../platform/http/errors.ts";
+import {
+  checkParamsInput,
+  descriptorPath,
+  emptyValue,
+  omittedValues,
+  type Param,
+  parseParams,
+} from "./params.ts";
 import type { RenderPaths } from "./render/args.ts";
 import { type EvmCall, type RenderedEvmCall, renderEvmCall } from "./render/evm.ts";
 import { type NearCall, type RenderedNearCall, renderNearCall } from "./render/near.ts";
 import { type RenderedSolanaInstruction, renderSolanaCall, type SolanaCall } from "./render/solana.ts";
 import { type RenderedWaxAction, renderWaxCall, type WaxCall } from "./render/wax.ts";
+import { OMITTED, type TemplateVars } from "./template.ts";
 
 export interface RenderableTrigger {
   callData: unknown;
@@ -28,7 +37,8 @@ export type RenderedCall =
 /**
  * The exact call a trigger makes for one input: the input is checked against the trigger's
  * parameter descriptors (each failure names its parameter under `inputPath`), then placed into
- * the chain's call. The trigger preview route and payments both come through here.
+ * the chain's call. The trigger preview route and payments both come through here. An optional
+ * parameter left out renders as its empty value (`emptyValue` in params.ts).
  */
 export function renderCall(
   trigger: RenderableTrigger,
@@ -40,10 +50,11 @@ export function renderCall(
   const chain = wallet.type;
   const params = parseParams(trigger.paramsData, "/params_data");
   const values = checkParamsInput(params, input, inputPath);
-  const vars = {
+  const vars: TemplateVars = {
     ...values,
     wallet: wallet.accountId,
     custom_address: trigger.customAddressEnabled ? trigger.customAddress : null,
+    [OMITTED]: omittedValues(params, values),
   };
   const call = (trigger.callData as Record<string, unknown>)[chain];
   const paths: RenderPaths = { input: inputPath, call: `${callPath}/${chain}` };
@@ -64,5 +75,38 @@ export function renderCall(
       };
     case "solana":
       return { chain, solana: renderSolanaCall(call as SolanaCall, vars, wallet.accountId, paths) };
+  }
+}
+
+/**
+ * Refuses, at save time, an optional parameter whose empty value the call cannot encode (an
+ * optional string bound to an EVM `address`, a nullable one bound to a typed argument): a shopper
+ * could leave it empty and every such payment would fail. Judged against a base input that renders
+ * (the trigger's example, else one generated from the descriptors); with none, nothing is learnt.
+ */
+export function refuseUnomittable(
+  trigger: RenderableTrigger,
+  wallet: RenderWallet,
+  params: Param[],
+  base: Record<string, unknown>,
+): void {
+  const attempt = (input: Record<string, unknown>) => {
+    try {
+      renderCall(trigger, wallet, input);
+      return null;
+    } catch (error) {
+      if (error instanceof AppError) return error.errors?.[0]?.message ?? error.message;
+      throw error;
+    }
+  };
+  if (attempt(base) !== null) return;
+  for (const param of params.filter((p) => p.optional)) {
+    const { [param.name]: _left, ...without } = base;
+    const problem = attempt(without);
+    if (problem === null) continue;
+    throw invalid(
+      `${descriptorPath(param)}/optional`,
+      `${param.name} is optional, but left empty it renders as ${JSON.stringify(emptyValue(param))} and the call cannot take that (${problem}); make it required${param.nullable ? " or not nullable" : ""}, or bind it to an argument that accepts it`,
+    );
   }
 }

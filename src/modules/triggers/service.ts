@@ -12,7 +12,7 @@ import { wallets } from "../wallets/tables.ts";
 import { type CallDataInput, prepareCallData } from "./call-data.ts";
 import { exampleInput, parseParams } from "./params.ts";
 import { presentTrigger } from "./presenters.ts";
-import { renderCall } from "./render.ts";
+import { refuseUnomittable, renderCall } from "./render.ts";
 import { triggers } from "./tables.ts";
 
 export interface TriggerInput {
@@ -68,6 +68,7 @@ function validated(wallet: WalletRow, merged: Required<Omit<TriggerInput, "walle
   // A given example is rendered end to end, proving at save time that the call can be encoded.
   // A generated one is not: descriptors cannot say that a string must be, say, a WAX asset.
   if (input) renderCall(trigger, wallet, input, "/body/params_data_input", "/body/call_data");
+  refuseUnomittable(trigger, wallet, params, input ?? exampleInput(params));
   return {
     ...trigger,
     paramsDataInput: input,

@@ -1,4 +1,4 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../platform/ids.ts";
 import { previousSecretContext, secretContext } from "./rotation.ts";
@@ -7,7 +7,14 @@ import { signatureHeader } from "./signing.ts";
 import { vetUrl } from "./ssrf.ts";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
 
-type DeliverDeps = Pick<Deps, "db" | "config" | "custody" | "now">;
+type DeliverDeps = Pick<Deps, "db" | "config" | "custody" | "now" | "faults">;
+
+/**
+ * What an attempt reads as from its start until its outcome is stored: left so by an attempt a
+ * crash cut short (the receiver may well have had the event), so the log still counts it.
+ */
+export const ATTEMPT_CUT_SHORT =
+  "no outcome recorded: the attempt was cut short (the process stopped before the receiver's answer was stored)";
 
 /** The body every attempt of an event sends: the same bytes each time, so receivers can dedupe. */
 function eventBody(event: typeof webhookEvents.$inferSelect): string {
@@ -53,6 +60,26 @@ export async function attemptDelivery(
   if (!found || found.delivery.status === "succeeded") return true;
   const { endpoint, event } = found;
 
+  // The attempt is counted before the HTTP call, committed: a crash between the call and its
+  // outcome (the receiver has the event, the log does not) still shows as an attempt.
+  const attemptId = newId("wha");
+  const startedAt = deps.now();
+  await deps.db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      id: attemptId,
+      deliveryId,
+      statusCode: null,
+      durationMs: 0,
+      error: ATTEMPT_CUT_SHORT,
+      responseExcerpt: null,
+      attemptedAt: startedAt,
+    });
+    await tx
+      .update(webhookDeliveries)
+      .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, updatedAt: startedAt })
+      .where(eq(webhookDeliveries.id, deliveryId));
+  });
+
   const started = performance.now();
   const body = eventBody(event);
   const timestamp = Math.floor(deps.now().getTime() / 1000);
@@ -73,28 +100,28 @@ export async function attemptDelivery(
   } catch (error) {
     result = { statusCode: null, excerpt: null, error: (error as Error).message };
   }
+  deps.faults.crashPoint("webhook-sent");
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   if (!ok && !result.error) result.error = `receiver answered ${result.statusCode}`;
   const now = deps.now();
   await deps.db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      id: newId("wha"),
-      deliveryId,
-      statusCode: result.statusCode,
-      durationMs: Math.round(performance.now() - started),
-      error: ok ? null : result.error,
-      responseExcerpt: result.excerpt,
-      attemptedAt: now,
-    });
+    await tx
+      .update(webhookAttempts)
+      .set({
+        statusCode: result.statusCode,
+        durationMs: Math.round(performance.now() - started),
+        error: ok ? null : result.error,
+        responseExcerpt: result.excerpt,
+      })
+      .where(eq(webhookAttempts.id, attemptId));
     await tx
       .update(webhookDeliveries)
       .set({
         status: ok ? "succeeded" : final ? "failed" : "retrying",
-        attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
         deliveredAt: ok ? now : null,
         updatedAt: now,
       })
-      .where(and(eq(webhookDeliveries.id, deliveryId)));
+      .where(eq(webhookDeliveries.id, deliveryId));
   });
   return ok;
 }

@@ -14,7 +14,7 @@ const RETRY_LIMIT = 15;
 
 /** Sends one delivery; a receiver that fails or does not answer fails the job, so it is retried. */
 export function webhookDeliveryJob(
-  deps: Pick<Deps, "db" | "config" | "custody" | "now">,
+  deps: Pick<Deps, "db" | "config" | "custody" | "now" | "faults">,
 ): JobDefinition<WebhookDeliveryJob> {
   return {
     name: WEBHOOK_DELIVERY_JOB,

@@ -1,7 +1,7 @@
 import { invalid } from "../../../platform/http/errors.ts";
-import { parseTemplate, substitute } from "../template.ts";
+import { parseTemplate, substitute, type TemplateVars } from "../template.ts";
 
-export type Vars = Record<string, unknown>;
+export type Vars = TemplateVars;
 
 /** Where render problems are reported: the parameter input, or the trigger's own call data. */
 export interface RenderPaths {

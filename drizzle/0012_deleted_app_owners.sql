@@ -1,0 +1,1 @@
+ALTER TABLE "deleted_apps" ADD COLUMN "owners" jsonb DEFAULT '[]'::jsonb NOT NULL;

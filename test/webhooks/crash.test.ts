@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { ATTEMPT_CUT_SHORT } from "../../src/modules/webhooks/deliver.ts";
+import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
+
+// The delivery log counts every attempt, including one a crash cut short: the attempt is recorded
+// (and `attempt_count` raised) before the HTTP call, committed. A worker killed right after the
+// receiver took the event leaves that attempt in the log; the retry makes it two.
+
+// A killed worker's job is retried once it times out; short here so the test is quick.
+const JOB_TIMEOUT = "2";
+
+let t: TestApp;
+let f: Awaited<ReturnType<typeof tenantFixture>>;
+let dir: string;
+const receiver = new Receiver();
+
+function startWorker(env: Record<string, string>): { child: ChildProcess; exited: Promise<string | null> } {
+  const child = spawn(process.execPath, ["test/fixtures/worker.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: t.connectionString!,
+      SANDBOX: "true",
+      JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
+      WEBHOOKS_ALLOW_LOOPBACK: "true",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise<string | null>((resolve) =>
+    child.once("exit", (_code, signal) => resolve(signal)),
+  );
+  return { child, exited };
+}
+
+describe("a worker killed during a webhook delivery", {
+  skip: !onPostgres && "needs PostgreSQL: worker processes share the database",
+}, () => {
+  before(async () => {
+    // The API in this process, without a worker: the worker runs in the child processes.
+    t = await buildTestApp({
+      RUN_WORKER: "false",
+      JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
+      WEBHOOKS_ALLOW_LOOPBACK: "true",
+    });
+    f = await tenantFixture(t);
+    dir = mkdtempSync(path.join(os.tmpdir(), "webhook-crash-"));
+    await receiver.start();
+  });
+  after(async () => {
+    await receiver.stop();
+    rmSync(dir, { recursive: true, force: true });
+    await t?.close();
+  });
+
+  test("the event delivered twice reads two attempts, the first one cut short", async () => {
+    const endpoint = expectStatus(
+      await call(t, "POST", `/webhooks/${f.app.id}`, {
+        token: f.owner.token,
+        body: { url: receiver.url, events: ["payment.*"] },
+      }),
+      201,
+    );
+    const queued = expectStatus(
+      await call(t, "POST", `/webhooks/${f.app.id}/${endpoint.id}/test`, { token: f.owner.token }),
+      202,
+    );
+    await t.deps.jobs.drainOutbox();
+    const crashing = startWorker({
+      FAULT_CRASH_AT: "webhook-sent",
+      FAULT_MARKER: path.join(dir, "webhook-sent"),
+    });
+    assert.equal(await crashing.exited, "SIGKILL", "the worker died right after the receiver answered");
+    assert.equal(receiver.received.length, 1, "the receiver had the event once");
+
+    const healthy = startWorker({});
+    let delivered: any;
+    try {
+      [delivered] = await waitForDeliveries(t, f.owner.token, f.app.id, endpoint.id, (d) =>
+        d.some((x) => x.id === queued.id && x.status === "succeeded"),
+      );
+    } finally {
+      healthy.child.kill("SIGTERM");
+      await healthy.exited;
+    }
+    assert.equal(receiver.received.length, 2, "delivered twice: at least once, as promised");
+    assert.equal(delivered.attempt_count, 2);
+    assert.equal(delivered.attempts.length, 2);
+    const [first, second] = [...delivered.attempts].sort((a: any, b: any) =>
+      a.attempted_at.localeCompare(b.attempted_at),
+    );
+    assert.equal(first.status_code, null);
+    assert.equal(first.error, ATTEMPT_CUT_SHORT);
+    assert.equal(second.status_code, 200);
+    assert.equal(second.error, null);
+  });
+});
