@@ -27,7 +27,13 @@ const MEASURES = [
   "POST /payments/{app_id}",
 ] as const;
 type Measure = (typeof MEASURES)[number];
-type Figures = Record<Measure, { rate: number; p99?: number }>;
+interface Figure {
+  rate: number;
+  p99?: number;
+  /** CPU time the side's process spent per request (user + system), ms: less moved by the load. */
+  cpuMs?: number;
+}
+type Figures = Record<Measure, Figure>;
 
 const ref = process.argv[2];
 if (!ref) {
@@ -75,7 +81,20 @@ function removeCheckout(dir: string) {
   }
 }
 
-async function window(url: string, headers: Record<string, string>, body?: string) {
+/** CPU time a process has used so far, ms (Linux: utime + stime of /proc/<pid>/stat). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function window(
+  pid: number,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Figure> {
+  const cpuBefore = cpuMsOf(pid);
   const result = await autocannon({
     url,
     connections: CONNECTIONS,
@@ -87,10 +106,16 @@ async function window(url: string, headers: Record<string, string>, body?: strin
   if (result.non2xx > 0 || result.errors > 0) {
     throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
   }
-  return { rate: result.requests.average, p99: result.latency.p99 };
+  const requests = result.requests.total || 1;
+  return {
+    rate: result.requests.average,
+    p99: result.latency.p99,
+    cpuMs: (cpuMsOf(pid) - cpuBefore) / requests,
+  };
 }
 
 interface Side {
+  pid: number;
   base: string;
   who: Awaited<ReturnType<typeof tenant>>;
   paymentId: string;
@@ -129,7 +154,7 @@ async function startSide(cwd: string): Promise<Side> {
       duration: 2,
       headers: who.auth,
     });
-    return { base, who, paymentId: payment.id, stop };
+    return { pid: server.pid, base, who, paymentId: payment.id, stop };
   } catch (error) {
     await stop();
     throw error;
@@ -137,8 +162,8 @@ async function startSide(cwd: string): Promise<Side> {
 }
 
 /** One measure on one side. */
-async function measure(side: Side, what: Measure): Promise<{ rate: number; p99?: number }> {
-  const { base, who, paymentId } = side;
+async function measure(side: Side, what: Measure): Promise<Figure> {
+  const { pid, base, who, paymentId } = side;
   const { auth, appId, priceId } = who;
   switch (what) {
     case "lifecycle, paid/s": {
@@ -147,13 +172,14 @@ async function measure(side: Side, what: Measure): Promise<{ rate: number; p99?:
       return { rate: life.paid / life.seconds };
     }
     case "GET /apps/{app_id}":
-      return window(`${base}/apps/${appId}`, auth);
+      return window(pid, `${base}/apps/${appId}`, auth);
     case "GET /payments/{app_id}/{payment_id}":
-      return window(`${base}/payments/${appId}/${paymentId}`, auth);
+      return window(pid, `${base}/payments/${appId}/${paymentId}`, auth);
     case "GET /payments/{app_id} (page 1)":
-      return window(`${base}/payments/${appId}`, auth);
+      return window(pid, `${base}/payments/${appId}`, auth);
     case "POST /payments/{app_id}":
       return window(
+        pid,
         `${base}/payments/${appId}`,
         auth,
         JSON.stringify({ price_id: priceId, payment_provider: "card" }),
@@ -238,6 +264,20 @@ for (const measure of MEASURES) {
   const unit = measure.startsWith("lifecycle") ? "/s" : " req/s";
   console.log(
     `| ${measure} | ${refRate.toFixed(1)}${unit} | ${treeRate.toFixed(1)}${unit} | ${ratios.map((x) => x.toFixed(2)).join(", ")} | **${median(ratios).toFixed(2)}** | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`,
+  );
+}
+// Throughput on a shared machine moves with whatever else runs; the CPU time the process itself
+// spent per request moves much less, so it is printed too (ratio below 1: the tree spends less).
+console.log(
+  "\n| measure | ref CPU ms/request | tree CPU ms/request | ratio per round | ratio, median | spread (min-max) |",
+);
+console.log("|---|---:|---:|---|---:|---:|");
+for (const measure of MEASURES.filter((m) => !m.startsWith("lifecycle"))) {
+  const ratios = rounds.map((r) => (r.tree[measure].cpuMs ?? 0) / (r.ref[measure].cpuMs ?? 1));
+  const refCpu = median(rounds.map((r) => r.ref[measure].cpuMs ?? 0));
+  const treeCpu = median(rounds.map((r) => r.tree[measure].cpuMs ?? 0));
+  console.log(
+    `| ${measure} | ${refCpu.toFixed(2)} | ${treeCpu.toFixed(2)} | ${ratios.map((x) => x.toFixed(2)).join(", ")} | **${median(ratios).toFixed(2)}** | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`,
   );
 }
 const p99 = (side: "ref" | "tree") => median(rounds.map((r) => r[side]["POST /payments/{app_id}"].p99 ?? 0));

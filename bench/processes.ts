@@ -23,5 +23,5 @@ export async function startChild<T>(script: string, env: Record<string, string>,
       child.once("exit", () => resolve());
       child.kill("SIGTERM");
     });
-  return { ready, stop };
+  return { ready, stop, pid: child.pid! };
 }
