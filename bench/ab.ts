@@ -19,14 +19,18 @@ const ROUNDS = Math.max(3, Number(process.env.BENCH_AB_ROUNDS ?? 3));
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const PAYMENTS = Number(process.env.BENCH_AB_PAYMENTS ?? 200);
 const CONCURRENCY = 16;
-const MEASURES = [
+// BENCH_AB_WORKER=off: no job worker in either process, so the windows measure the request paths
+// alone (the lifecycle, which needs the worker, is left out). A diagnostic, as BENCH_WORKER=off is.
+const WORKER = process.env.BENCH_AB_WORKER !== "off";
+const ALL_MEASURES = [
   "lifecycle, paid/s",
   "GET /apps/{app_id}",
   "GET /payments/{app_id}/{payment_id}",
   "GET /payments/{app_id} (page 1)",
   "POST /payments/{app_id}",
 ] as const;
-type Measure = (typeof MEASURES)[number];
+type Measure = (typeof ALL_MEASURES)[number];
+const MEASURES = ALL_MEASURES.filter((measure) => WORKER || !measure.startsWith("lifecycle"));
 interface Figure {
   rate: number;
   p99?: number;
@@ -127,7 +131,7 @@ async function startSide(cwd: string): Promise<Side> {
   const database = await freshDatabase();
   const server = await startChild<{ app: number }>(
     "bench/server.ts",
-    { ...database.env, RUN_WORKER: "true" },
+    { ...database.env, RUN_WORKER: String(WORKER) },
     cwd,
   ).catch(async (error) => {
     await database.drop();
@@ -253,7 +257,7 @@ try {
 
 const engine = serverUrl ? "PostgreSQL" : "PGlite";
 console.log(
-  `\nworking tree / ${ref} (${sha.slice(0, 7)}), ${engine}, ${ROUNDS} alternations, ${SECONDS} s windows at ${CONNECTIONS} connections, lifecycle ${PAYMENTS} payments ${CONCURRENCY} at a time, ${os.cpus().length} CPUs, Node ${process.version}; load average ${loadAtStart} at start, ${load()} at end\n`,
+  `\nworking tree / ${ref} (${sha.slice(0, 7)}), ${engine}${WORKER ? "" : ", no job worker"}, ${ROUNDS} alternations, ${SECONDS} s windows at ${CONNECTIONS} connections, lifecycle ${PAYMENTS} payments ${CONCURRENCY} at a time, ${os.cpus().length} CPUs, Node ${process.version}; load average ${loadAtStart} at start, ${load()} at end\n`,
 );
 console.log("| measure | ref, median | tree, median | ratio per round | ratio, median | spread (min-max) |");
 console.log("|---|---:|---:|---|---:|---:|");

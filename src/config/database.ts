@@ -19,7 +19,7 @@ export interface DatabaseSettings {
 export function loadDatabaseSettings(env: Env): DatabaseSettings {
   return {
     databasePoolSize: integer(env, "DATABASE_POOL_SIZE", 20, 1, 1000),
-    databasePoolWaitMs: integer(env, "DATABASE_POOL_WAIT_MS", 5000, 1, 600_000),
+    databasePoolWaitMs: integer(env, "DATABASE_POOL_WAIT_MS", 10_000, 1, 600_000),
     databaseDirectUrl: postgresUrl(env, "DATABASE_DIRECT_URL"),
     databaseReplicaUrl: postgresUrl(env, "DATABASE_REPLICA_URL"),
   };
