@@ -257,7 +257,7 @@ try {
 
 const engine = serverUrl ? "PostgreSQL" : "PGlite";
 console.log(
-  `\nworking tree / ${ref} (${sha.slice(0, 7)}), ${engine}${WORKER ? "" : ", no job worker"}, ${ROUNDS} alternations, ${SECONDS} s windows at ${CONNECTIONS} connections, lifecycle ${PAYMENTS} payments ${CONCURRENCY} at a time, ${os.cpus().length} CPUs, Node ${process.version}; load average ${loadAtStart} at start, ${load()} at end\n`,
+  `\nworking tree / ${ref} (${sha.slice(0, 7)}), ${engine}${WORKER ? "" : ", no job worker"}, ${ROUNDS} alternations, ${SECONDS} s windows at ${CONNECTIONS} connections${WORKER ? `, lifecycle ${PAYMENTS} payments ${CONCURRENCY} at a time` : ""}, ${os.cpus().length} CPUs, Node ${process.version}; load average ${loadAtStart} at start, ${load()} at end\n`,
 );
 console.log("| measure | ref, median | tree, median | ratio per round | ratio, median | spread (min-max) |");
 console.log("|---|---:|---:|---|---:|---:|");
