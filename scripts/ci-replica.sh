@@ -42,7 +42,7 @@ echo "host replication postgres 127.0.0.1/32 trust" >>"$dir/primary/pg_hba.conf"
 as_postgres "'$bin/pg_ctl' -D '$dir/primary' -l '$dir/primary.log' -w start >/dev/null"
 sampler=""
 stop() {
-  [ -n "$sampler" ] && kill "$sampler" 2>/dev/null
+  if [ -n "$sampler" ]; then kill "$sampler" 2>/dev/null || true; fi
   as_postgres "'$bin/pg_ctl' -D '$dir/replica' -m immediate stop >/dev/null 2>&1" || true
   as_postgres "'$bin/pg_ctl' -D '$dir/primary' -m immediate stop >/dev/null 2>&1" || true
   rm -rf "$dir"
