@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
+import { json, lifecycle, tenant } from "./journey.ts";
 import { startChild } from "./processes.ts";
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 400);
@@ -21,22 +22,6 @@ const QUEUES = [
   "payments.settle",
   "webhooks.deliver",
 ];
-const CARD = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
-
-async function json(
-  url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
-) {
-  const response = await fetch(url, {
-    method: init.method ?? "GET",
-    headers: { "content-type": "application/json", ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  if (!response.ok)
-    throw new Error(`${init.method ?? "GET"} ${url}: ${response.status} ${await response.text()}`);
-  return { body: (await response.json()) as any, headers: response.headers };
-}
-
 async function run(env: Record<string, string>, separateWorker: boolean) {
   // PGlite is one process's database: there the worker runs inside the API process.
   const api = await startChild<{ app: number; bare: number; engine: string }>("bench/server.ts", {
@@ -55,28 +40,7 @@ async function run(env: Record<string, string>, separateWorker: boolean) {
         workerOptions ? { ...env, NODE_OPTIONS: workerOptions } : env,
       );
     }
-    const stamp = Date.now();
-    const { body: session } = await json(`${base}/auth/signup`, {
-      method: "POST",
-      body: {
-        email: `life${stamp}@example.com`,
-        password: "benchmark password 1",
-        username: `life${stamp}`,
-        first_name: "Life",
-        last_name: "Cycle",
-      },
-    });
-    const auth = { authorization: `Bearer ${session.token}` };
-    const { body: app } = await json(`${base}/apps`, {
-      method: "POST",
-      headers: auth,
-      body: { name: "Lifecycle", app_fee: 1.5, use_explorer: false },
-    });
-    const { body: price } = await json(`${base}/prices/${app.id}`, {
-      method: "POST",
-      headers: auth,
-      body: { name: "Ticket", amount: 12.5, currency: "usd" },
-    });
+    const who = await tenant(base, "life");
     // The control: the bare INSERT route at full speed, in this run, on this machine.
     const control = await autocannon({
       url: `${bare}/bare/inserts`,
@@ -90,46 +54,16 @@ async function run(env: Record<string, string>, separateWorker: boolean) {
 
     const before = await jobTotals(bare);
     const indexesBefore = await indexReads(env.DATABASE_URL);
-    const started = Date.now();
-    let next = 0;
-    const pay = async () => {
-      while (next < PAYMENTS) {
-        next++;
-        const { body: payment } = await json(`${base}/payments/${app.id}`, {
-          method: "POST",
-          headers: auth,
-          body: { price_id: price.id, payment_provider: "card" },
-        });
-        await json(`${base}/payments/${app.id}/${payment.id}/confirm`, {
-          method: "POST",
-          headers: auth,
-          body: { payment_method: CARD },
-        });
-      }
-    };
-    await Promise.all(Array.from({ length: CONCURRENCY }, pay));
-    const submitted = Date.now();
-    let paid = 0;
-    while (Date.now() - submitted < 300_000) {
-      const { headers } = await json(`${base}/payments/${app.id}?status=paid&limit=1`, { headers: auth });
-      paid = Number(headers.get("x-total-count"));
-      if (paid >= PAYMENTS) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const finished = Date.now();
+    const life = await lifecycle(base, who, PAYMENTS, CONCURRENCY);
     const after = await jobTotals(bare);
     const indexesAfter = await indexReads(env.DATABASE_URL);
     const times = await Promise.all(
       QUEUES.map(async (queue) => (await json(`${bare}/bare/job-times/${queue}`)).body as JobTimes),
     );
-    const seconds = (finished - started) / 1000;
     return {
       engine: api.ready.engine,
       bareRps,
-      paid,
-      seconds,
-      submitSeconds: (submitted - started) / 1000,
-      drainSeconds: (finished - submitted) / 1000,
+      ...life,
       perQueue: QUEUES.map((q, i) => ({ queue: q, done: (after[q] ?? 0) - (before[q] ?? 0), ...times[i] })),
       indexes: indexesAfter.map((index) => {
         const old = indexesBefore.find((row) => row.name === index.name);

@@ -1,9 +1,13 @@
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 
-/** Starts a script that prints a `{"ready": …}` line once it serves; answers that line and a stop. */
-export async function startChild<T>(script: string, env: Record<string, string>) {
+/**
+ * Starts a script that prints a `{"ready": …}` line once it serves; answers that line and a stop.
+ * `cwd` runs another checkout's script with its own node_modules (bench/ab.ts).
+ */
+export async function startChild<T>(script: string, env: Record<string, string>, cwd?: string) {
   const child = spawn(process.execPath, [script], {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "inherit"],
   });
@@ -19,5 +23,5 @@ export async function startChild<T>(script: string, env: Record<string, string>)
       child.once("exit", () => resolve());
       child.kill("SIGTERM");
     });
-  return { ready, stop };
+  return { ready, stop, pid: child.pid! };
 }

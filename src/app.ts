@@ -128,6 +128,10 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     options.database ??
     (await openDatabase({
       databaseUrl: config.databaseUrl,
+      directUrl: config.databaseDirectUrl,
+      replicaUrl: config.databaseReplicaUrl,
+      poolSize: config.databasePoolSize,
+      poolWaitMs: config.databasePoolWaitMs,
       dataDir: config.dataDir,
       sharedBuffersMb: config.pgliteSharedBuffersMb,
       onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
@@ -148,6 +152,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     logger,
     database,
     db: database.db,
+    lagging: database.lagging ?? database.db,
     jobs,
     // In sandbox mode every mail is also kept for the sandbox inbox (`/sandbox/mail`).
     mailer:

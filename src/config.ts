@@ -1,5 +1,6 @@
 import path from "node:path";
 import { type ChainsConfig, loadChainsConfig } from "./config/chains.ts";
+import { type DatabaseSettings, loadDatabaseSettings } from "./config/database.ts";
 import { loadMailSettings, type MailSettings } from "./config/mail.ts";
 import { boolean, ConfigError, decimal, type Env, integer } from "./config/parse.ts";
 import { loadPaymentSettings, type PaymentSettings } from "./config/payments.ts";
@@ -15,7 +16,12 @@ import { loadMoneySettings, type MoneySettings } from "./platform/money/settings
  * src/config/: payments and KYC providers, secrets, serving (proxies, limits, metrics, traces),
  * processes, mail and chains; `parse.ts` holds what they share.
  */
-export interface Config extends ProcessSettings, PaymentSettings, SecretSettings, ServingSettings {
+export interface Config
+  extends ProcessSettings,
+    PaymentSettings,
+    SecretSettings,
+    ServingSettings,
+    DatabaseSettings {
   port: number;
   host: string;
   dataDir: string;
@@ -88,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     host,
     dataDir: path.resolve(env.DATA_DIR || ".data"),
     databaseUrl,
+    ...loadDatabaseSettings(env),
     sandbox,
     logLevel,
     publicUrl,

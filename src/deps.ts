@@ -35,6 +35,11 @@ export interface Deps {
   logger: Logger;
   database: DatabaseHandle;
   db: Database;
+  /**
+   * For reads that tolerate lag (lists, public pages): a streaming replica when
+   * DATABASE_REPLICA_URL is set, else `db`. Never for a read that must see the caller's own write.
+   */
+  lagging: Database;
   jobs: Jobs;
   mailer: Mailer;
   /** Seals and opens wallet secrets under the master keys. */

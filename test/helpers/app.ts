@@ -5,16 +5,24 @@ import { type Application, type BuildOptions, buildApplication } from "../../src
 import { loadConfig } from "../../src/config.ts";
 import { sandboxMailStore } from "../../src/modules/sandbox-inbox/store.ts";
 import { createCustody } from "../../src/platform/crypto/custody.ts";
-import { type DatabaseHandle, openDatabase } from "../../src/platform/db/index.ts";
+import { type DatabaseHandle, type OpenOptions, openDatabase } from "../../src/platform/db/index.ts";
 import { createLogger } from "../../src/platform/log.ts";
 import { SandboxMailer } from "../../src/platform/mail/index.ts";
 
 /** The engine the suite runs on: PostgreSQL when DATABASE_URL is set, else the embedded PGlite. */
 export const onPostgres = Boolean(process.env.DATABASE_URL);
 
-/** A fresh, empty database for one test file: a new PGlite in memory, or a new PostgreSQL database. */
-async function isolatedDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
+/**
+ * A fresh, empty database for one test file: a new PGlite in memory, or a new PostgreSQL database.
+ * DATABASE_DIRECT_URL and DATABASE_REPLICA_URL (scripts/ci-pgbouncer.sh, scripts/ci-replica.sh) name
+ * the same server reached directly and its streaming replica: the database is made on the direct
+ * one, and the app is given all three for it. `pool` sets DATABASE_POOL_SIZE and _WAIT_MS.
+ */
+async function isolatedDatabase(
+  pool: Pick<OpenOptions, "poolSize" | "poolWaitMs"> = {},
+): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
+  const direct = process.env.DATABASE_DIRECT_URL || undefined;
+  const url = direct ?? process.env.DATABASE_URL;
   if (!url) {
     const handle = await openDatabase({});
     return { handle, drop: async () => {} };
@@ -24,9 +32,19 @@ async function isolatedDatabase(): Promise<{ handle: DatabaseHandle; drop: () =>
   await admin.connect();
   await admin.query(`create database ${name}`);
   await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: target.toString(), onIdleError: () => {} });
+  const named = (base: string | undefined) => {
+    if (!base) return undefined;
+    const target = new URL(base);
+    target.pathname = `/${name}`;
+    return target.toString();
+  };
+  const handle = await openDatabase({
+    databaseUrl: named(process.env.DATABASE_URL),
+    directUrl: named(direct),
+    replicaUrl: named(process.env.DATABASE_REPLICA_URL || undefined),
+    ...pool,
+    onIdleError: () => {},
+  });
   return {
     handle,
     drop: async () => {
@@ -69,7 +87,11 @@ export async function buildTestApp(
   env: Record<string, string> = {},
   options: Pick<BuildOptions, "spanExporter"> = {},
 ): Promise<TestApp> {
-  const { handle, drop } = await isolatedDatabase();
+  // Only when a test asks: every other test keeps the driver's defaults.
+  const { handle, drop } = await isolatedDatabase({
+    poolSize: env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined,
+    poolWaitMs: env.DATABASE_POOL_WAIT_MS ? Number(env.DATABASE_POOL_WAIT_MS) : undefined,
+  });
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, callback) {

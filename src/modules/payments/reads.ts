@@ -55,7 +55,9 @@ export async function listPayments(
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
   const where = and(eq(payments.appId, appId), ...filterConditions(filters));
-  const window = await pageWindow(deps.db, page, {
+  // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role check above reads the primary.
+  const reader = { db: deps.lagging, config: deps.config };
+  const window = await pageWindow(reader.db, page, {
     table: payments,
     createdAt: payments.createdAt,
     id: payments.id,
@@ -63,7 +65,7 @@ export async function listPayments(
     newestFirst: true,
   });
   const [fetched, total, app] = await Promise.all([
-    deps.db
+    reader.db
       .select({ payment: payments, price: prices })
       .from(payments)
       .innerJoin(prices, eq(prices.id, payments.priceId))
@@ -71,7 +73,7 @@ export async function listPayments(
       .orderBy(...window.orderBy)
       .limit(window.limit)
       .offset(window.offset),
-    countUpTo(deps, payments, where),
+    countUpTo(reader, payments, where),
     getApp(deps, actor, appId),
   ]);
   const { rows, neighbours } = window.finish(fetched, (r) => r.payment.id);

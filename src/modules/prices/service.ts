@@ -119,7 +119,9 @@ export async function getPrice(deps: Deps, actor: Principal, appId: string, pric
 export async function listPrices(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const mine = eq(prices.appId, appId);
-  const window = await pageWindow(deps.db, page, {
+  // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role check above reads the primary.
+  const reader = { db: deps.lagging, config: deps.config };
+  const window = await pageWindow(reader.db, page, {
     table: prices,
     createdAt: prices.createdAt,
     id: prices.id,
@@ -127,14 +129,14 @@ export async function listPrices(deps: Deps, actor: Principal, appId: string, pa
     newestFirst: true,
   });
   const [fetched, total] = await Promise.all([
-    deps.db
+    reader.db
       .select()
       .from(prices)
       .where(and(mine, window.where))
       .orderBy(...window.orderBy)
       .limit(window.limit)
       .offset(window.offset),
-    countUpTo(deps, prices, mine),
+    countUpTo(reader, prices, mine),
   ]);
   const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   const now = deps.now();

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import pg from "pg";
 import type { Logger } from "pino";
-import type { Database, DatabaseHandle, Tx } from "../db/index.ts";
+import { type Database, type DatabaseHandle, sessionConnectionString, type Tx } from "../db/index.ts";
 import type { CredentialCache, Revocation } from "./cache.ts";
 
 const CHANNEL = "credential_revoked";
@@ -23,10 +23,12 @@ export async function startRevocations(
   let listener: pg.Client | undefined;
   let stopped = false;
 
-  // Only PostgreSQL can have other processes; the embedded database belongs to this one.
+  // Only PostgreSQL can have other processes; the embedded database belongs to this one. LISTEN
+  // needs a session of its own: the direct URL when DATABASE_URL may be a transaction-mode pooler.
+  const connectionString = sessionConnectionString(database);
   const listen = async () => {
-    if (stopped || !database.connectionString) return;
-    const client = new pg.Client({ connectionString: database.connectionString });
+    if (stopped || !connectionString) return;
+    const client = new pg.Client({ connectionString });
     client.on("notification", (message) => {
       try {
         cache.revoke(JSON.parse(message.payload ?? "{}") as Revocation);

@@ -5,12 +5,14 @@
 export { migrateDatabase } from "./migrate.ts";
 export {
   type Database,
+  DatabaseBusyError,
   type DatabaseHandle,
   type Engine,
   type Executor,
   isUniqueViolation,
   type OpenOptions,
   openDatabase,
+  sessionConnectionString,
   type Tx,
 } from "./open.ts";
 export {

@@ -24,13 +24,75 @@ export type Engine = "pglite" | "postgres";
 
 export interface DatabaseHandle {
   db: Database;
+  /**
+   * For reads that tolerate lag (lists, public pages): the streaming replica of
+   * DATABASE_REPLICA_URL, else `db` itself. Never for a read that must see the caller's own write.
+   */
+  lagging?: Database;
   engine: Engine;
   /** Set on the embedded engine; pg-boss shares this one connection. */
   pglite?: PGlite;
   /** Set on PostgreSQL. */
   pool?: pg.Pool;
+  /** DATABASE_URL: every query, possibly through a transaction-mode pooler (see `direct`). */
   connectionString?: string;
+  /**
+   * A direct connection to the primary (DATABASE_DIRECT_URL), for what needs a session of its own:
+   * LISTEN and migrations. Absent: `connectionString` is direct itself.
+   */
+  directConnectionString?: string;
   close(): Promise<void>;
+}
+
+/** The connection string for a session of its own (LISTEN, a migration's advisory lock). */
+export const sessionConnectionString = (handle: DatabaseHandle) =>
+  handle.directConnectionString ?? handle.connectionString;
+
+/**
+ * A query waited DATABASE_POOL_WAIT_MS for a pooled connection and got none: every connection of
+ * the pool is busy (or the server does not answer). The HTTP layer answers 503 with Retry-After.
+ */
+export class DatabaseBusyError extends Error {
+  constructor(cause: unknown) {
+    super("No database connection became free in time", { cause });
+    this.name = "DatabaseBusyError";
+  }
+}
+
+// pg-pool's own words for a checkout that timed out; it sets no code.
+const POOL_TIMEOUT = "timeout exceeded when trying to connect";
+const asBusy = (error: unknown) =>
+  error instanceof Error && error.message === POOL_TIMEOUT ? new DatabaseBusyError(error) : error;
+
+/** pg's Pool whose checkout timeout is a `DatabaseBusyError` (pool.query checks out through here too). */
+class WaitingPool extends pg.Pool {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's overloads (callback or promise) pass through
+  override connect(callback?: any): any {
+    if (callback) {
+      return super.connect((error, client, done) =>
+        (callback as (...args: unknown[]) => void)(error ? asBusy(error) : error, client, done),
+      );
+    }
+    return super.connect().catch((error) => {
+      throw asBusy(error);
+    });
+  }
+}
+
+/**
+ * A client that sends every statement unnamed. Behind PgBouncer in transaction mode (before 1.21,
+ * as Debian's 1.18) consecutive statements of one client may reach different server connections,
+ * so a statement prepared on one is unknown on the next. Unnamed statements are parsed each time.
+ */
+class UnnamedStatementClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query overloads pass through unchanged
+  override query(config: any, ...rest: any[]): any {
+    if (config && typeof config === "object" && typeof config.name === "string") {
+      const { name: _name, ...unnamed } = config;
+      return (super.query as (...args: unknown[]) => unknown)(unnamed, ...rest);
+    }
+    return (super.query as (...args: unknown[]) => unknown)(config, ...rest);
+  }
 }
 
 // node-postgres parses int8 into strings by default; money columns are bigint and must stay exact.
@@ -42,7 +104,14 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Data directory for the embedded engine; absent means in memory (tests). */
   dataDir?: string;
+  /** Connections the query pool opens at most (DATABASE_POOL_SIZE); 20 when absent. */
   poolSize?: number;
+  /** How long a query waits for a pooled connection (DATABASE_POOL_WAIT_MS); absent: for ever. */
+  poolWaitMs?: number;
+  /** DATABASE_DIRECT_URL: set when `databaseUrl` may be a transaction-mode pooler. */
+  directUrl?: string;
+  /** DATABASE_REPLICA_URL: a streaming replica for reads that tolerate lag. */
+  replicaUrl?: string;
   /** The embedded engine's buffer cache (PGLITE_SHARED_BUFFERS_MB); absent: DEFAULT_PGLITE_SHARED_BUFFERS_MB. */
   sharedBuffersMb?: number;
   onIdleError?: (error: Error) => void;
@@ -58,17 +127,32 @@ const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 20 });
-    // An idle connection the server drops (restart, failover) must not crash the process: the pool
-    // replaces it on the next checkout.
-    pool.on("error", (error) => options.onIdleError?.(error));
+    const openPool = (connectionString: string) => {
+      const pool = new WaitingPool({
+        connectionString,
+        max: options.poolSize ?? 20,
+        connectionTimeoutMillis: options.poolWaitMs,
+        // With a direct URL beside it, DATABASE_URL may be PgBouncer in transaction mode.
+        Client: options.directUrl ? UnnamedStatementClient : pg.Client,
+      });
+      // An idle connection the server drops (restart, failover) must not crash the process: the
+      // pool replaces it on the next checkout.
+      pool.on("error", (error) => options.onIdleError?.(error));
+      return pool;
+    };
+    const pool = openPool(options.databaseUrl);
     const db = drizzlePg(pool) as unknown as Database;
+    const replicaPool = options.replicaUrl ? openPool(options.replicaUrl) : undefined;
     return {
       db,
+      lagging: replicaPool ? (drizzlePg(replicaPool) as unknown as Database) : db,
       engine: "postgres",
       pool,
       connectionString: options.databaseUrl,
-      close: () => pool.end(),
+      directConnectionString: options.directUrl,
+      close: async () => {
+        await Promise.all([pool.end(), replicaPool?.end()]);
+      },
     };
   }
   let dir: string | undefined;
@@ -89,7 +173,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   });
   await pglite.waitReady;
   const db = drizzlePglite(pglite) as unknown as Database;
-  return { db, engine: "pglite", pglite, close: () => pglite.close() };
+  return { db, lagging: db, engine: "pglite", pglite, close: () => pglite.close() };
 }
 
 /** True when `error` is PostgreSQL's unique-violation, e.g. a duplicate email. */

@@ -107,7 +107,7 @@ export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], 
     if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
     names.push(column.name);
     texts.push(when === undefined ? ", " : `${column.cast}, `);
-    parameters.push(asText(value === null ? null : column.column.mapToDriverValue(value)));
+    parameters.push(asText(value === null || !column.toDriver ? value : column.toDriver(value)));
   }
   if (names.length === 0) throw new Error(`A row of ${getTableName(table)} needs a value`);
   texts[0] += `${names.join(", ")}) ${when === undefined ? "values (" : "select "}`;
@@ -124,14 +124,31 @@ export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], 
 /** A table's columns by key, each with its quoted name and the cast to its type, made once. */
 const tableColumns = new WeakMap<
   Table,
-  Map<string, { column: Column & { mapToDriverValue(v: unknown): unknown }; name: string; cast: string }>
+  Map<
+    string,
+    {
+      column: Column & { mapToDriverValue(v: unknown): unknown };
+      name: string;
+      cast: string;
+      /** Drizzle's conversion to the driver's value, or undefined where it hands the value back as is. */
+      toDriver: ((value: unknown) => unknown) | undefined;
+    }
+  >
 >();
 function columnsOf(table: Table) {
   let columns = tableColumns.get(table);
   if (!columns) {
     columns = new Map();
     for (const [key, column] of Object.entries(getTableColumns(table))) {
-      columns.set(key, { column, name: dialect.escapeName(column.name), cast: `::${column.getSQLType()}` });
+      // Most columns keep Drizzle's base conversion, which answers the value itself: calling it
+      // for every value of every row was a measurable share of a create (docs/benchmarks.md).
+      const converts = column.mapToDriverValue !== Column.prototype.mapToDriverValue;
+      columns.set(key, {
+        column,
+        name: dialect.escapeName(column.name),
+        cast: `::${column.getSQLType()}`,
+        toDriver: converts ? (value) => column.mapToDriverValue(value) : undefined,
+      });
     }
     tableColumns.set(table, columns);
   }

@@ -23,6 +23,7 @@ export const ERROR_STATUS = Object.freeze({
   payment_declined: 402,
   provider_unavailable: 502,
   chain_unavailable: 503,
+  service_busy: 503,
 } as const);
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -48,6 +49,7 @@ const TITLES: Record<ErrorCode, string> = {
   payment_declined: "Payment declined",
   provider_unavailable: "Payment provider unavailable",
   chain_unavailable: "Chain unavailable",
+  service_busy: "Service busy",
 };
 
 export interface FieldError {

@@ -8,6 +8,7 @@ import Fastify, {
 import type { Logger } from "pino";
 import { readCredential } from "../auth/credentials.ts";
 import type { Authenticator, Principal } from "../auth/principal.ts";
+import { DatabaseBusyError } from "../db/index.ts";
 import { newId } from "../ids.ts";
 import { traceRequests } from "../tracing.ts";
 import { ApiActivity } from "./activity.ts";
@@ -145,6 +146,19 @@ function handleClientError(
   socket.destroy(error);
 }
 
+/** What a 503 for an exhausted pool asks the client to wait (its Retry-After). */
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+/** True when `error` or one of its causes (Drizzle wraps the driver's error) is a `kind`. */
+function causedBy(error: unknown, kind: new (...args: never[]) => Error): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof kind) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Maps every error to an RFC 9457 answer; the only place errors become HTTP. */
 function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
@@ -185,6 +199,18 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     return sendProblem(request, reply, "validation_failed", detail, [{ path: "/body", message: detail }]);
   }
   if (status === 404) return sendProblem(request, reply, "not_found", "No such route");
+  if (causedBy(error, DatabaseBusyError)) {
+    // Every pooled connection stayed busy for DATABASE_POOL_WAIT_MS: a moment of overload, not a
+    // fault. Nothing was written (the query never started), so the same request may simply come again.
+    request.log.warn("database pool exhausted; answered 503");
+    reply.header("retry-after", String(BUSY_RETRY_AFTER_SECONDS));
+    return sendProblem(
+      request,
+      reply,
+      "service_busy",
+      "Every database connection is busy; try again shortly",
+    );
+  }
   request.log.error({ err: error }, "unhandled error");
   // A 5xx never carries internals: the request id is what support needs.
   return sendProblem(request, reply, "internal", "Something went wrong on our side");

@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import { type DatabaseHandle, drizzleRunner, type Tx } from "../db/index.ts";
 import type { ApiActivity } from "../http/activity.ts";
 import { inJobSpan, withTraceContext } from "../tracing.ts";
+import { DirectListenDb } from "./boss-db.ts";
 import { createOutboxRelay, outboxInsert } from "./outbox.ts";
 import { createJobStatistics } from "./statistics.ts";
 import { createDueWakes } from "./wake.ts";
@@ -94,6 +95,12 @@ const DEFERRED_LOOKAHEAD_SECONDS = 15 * 60;
 /** …and at most this many distinct due times: any further ones are found by the poll. */
 const DEFERRED_AT_START = 1000;
 
+/**
+ * pg-boss's own pool, per process, beside DATABASE_POOL_SIZE: its fetches, completions and
+ * maintenance (the handlers' statements use the service's pool). docs/reliability.md sizes both.
+ */
+const BOSS_POOL_SIZE = 5;
+
 /** Jobs a worker fetches at once, per queue and process. */
 const BATCH = 8;
 /** A pause in the API this long counts as quiet enough for a job (see `Jobs.start`). */
@@ -129,9 +136,16 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
           monitorIntervalSeconds,
         })
       : new PgBoss({
-          connectionString: database.connectionString!,
+          // Behind a transaction-mode pooler, its LISTEN goes to the direct URL (boss-db.ts).
+          ...(database.directConnectionString
+            ? {
+                db: new DirectListenDb(
+                  { connectionString: database.connectionString!, max: BOSS_POOL_SIZE },
+                  database.directConnectionString,
+                ),
+              }
+            : { connectionString: database.connectionString!, max: BOSS_POOL_SIZE }),
           schema: "pgboss",
-          max: 5,
           useListenNotify: true,
           superviseIntervalSeconds,
           monitorIntervalSeconds,

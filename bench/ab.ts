@@ -1,0 +1,289 @@
+// `npm run bench:ab -- <ref>`: the working tree against any git ref on the same machine, run
+// alternately so that the machine's drift (other work, thermal, caches) falls on both sides alike.
+// The ref is checked out in a temporary git worktree; each round starts a fresh process of each side
+// (bench/server.ts of its own checkout, API and worker in one process as `npm start` runs them), each
+// on a fresh database: PostgreSQL when BENCH_DATABASE_URL names a server, else PGlite. Every measure
+// is taken on both sides back to back. Prints every round's ratio (tree / ref) and, per measure,
+// the median ratio with its spread (docs/benchmarks.md).
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { json, lifecycle, tenant } from "./journey.ts";
+import { startChild } from "./processes.ts";
+
+const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
+const ROUNDS = Math.max(3, Number(process.env.BENCH_AB_ROUNDS ?? 3));
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const PAYMENTS = Number(process.env.BENCH_AB_PAYMENTS ?? 200);
+const CONCURRENCY = 16;
+// BENCH_AB_WORKER=off: no job worker in either process, so the windows measure the request paths
+// alone (the lifecycle, which needs the worker, is left out). A diagnostic, as BENCH_WORKER=off is.
+const WORKER = process.env.BENCH_AB_WORKER !== "off";
+const ALL_MEASURES = [
+  "lifecycle, paid/s",
+  "GET /apps/{app_id}",
+  "GET /payments/{app_id}/{payment_id}",
+  "GET /payments/{app_id} (page 1)",
+  "POST /payments/{app_id}",
+] as const;
+type Measure = (typeof ALL_MEASURES)[number];
+const MEASURES = ALL_MEASURES.filter((measure) => WORKER || !measure.startsWith("lifecycle"));
+interface Figure {
+  rate: number;
+  p99?: number;
+  /** CPU time the side's process spent per request (user + system), ms: less moved by the load. */
+  cpuMs?: number;
+}
+type Figures = Record<Measure, Figure>;
+
+const ref = process.argv[2];
+if (!ref) {
+  console.error("usage: npm run bench:ab -- <git ref>   (e.g. main, HEAD~3, 87f6045)");
+  process.exit(2);
+}
+const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
+const sha = git("rev-parse", "--verify", `${ref}^{commit}`);
+const tree = process.cwd();
+
+/**
+ * The ref in a worktree of its own with installed packages. npm ci takes minutes on a busy
+ * machine, so when the ref's lock file is the working tree's, the installed packages are
+ * hard-linked instead (`cp -al`: no bytes copied, and nothing written in place afterwards).
+ * BENCH_AB_KEEP=1 keeps the checkout in the temporary directory for the next run of the same ref.
+ */
+function checkout(): string {
+  const dir = path.join(os.tmpdir(), `bench-ab-${sha.slice(0, 12)}`);
+  if (process.env.BENCH_AB_KEEP && existsSync(path.join(dir, "node_modules"))) return dir;
+  removeCheckout(dir);
+  git("worktree", "add", "--detach", dir, sha);
+  const sameLock =
+    git("show", `${sha}:package-lock.json`) === readFileSync("package-lock.json", "utf8").trim();
+  if (sameLock) {
+    console.log(`${ref}: same package-lock.json, node_modules hard-linked`);
+    for (const modules of ["node_modules", "dashboard/node_modules"]) {
+      if (existsSync(modules) && existsSync(path.dirname(path.join(dir, modules)))) {
+        execFileSync("cp", ["-al", modules, path.join(dir, modules)]);
+      }
+    }
+  } else {
+    console.log(`${ref}: package-lock.json differs, npm ci in ${dir} (minutes)`);
+    execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, stdio: "inherit" });
+  }
+  return dir;
+}
+
+function removeCheckout(dir: string) {
+  if (!existsSync(dir)) return;
+  try {
+    git("worktree", "remove", "--force", dir);
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    git("worktree", "prune");
+  }
+}
+
+/** CPU time a process has used so far, ms (Linux: utime + stime of /proc/<pid>/stat). */
+function cpuMsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+async function window(
+  pid: number,
+  url: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<Figure> {
+  const cpuBefore = cpuMsOf(pid);
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    method: body ? "POST" : "GET",
+    headers: body ? { ...headers, "content-type": "application/json" } : headers,
+    body,
+  });
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
+  const requests = result.requests.total || 1;
+  return {
+    rate: result.requests.average,
+    p99: result.latency.p99,
+    cpuMs: (cpuMsOf(pid) - cpuBefore) / requests,
+  };
+}
+
+interface Side {
+  pid: number;
+  base: string;
+  who: Awaited<ReturnType<typeof tenant>>;
+  paymentId: string;
+  stop(): Promise<void>;
+}
+
+/** A fresh process of `cwd`'s code on a fresh database, with a tenant, an app and a price. */
+async function startSide(cwd: string): Promise<Side> {
+  const database = await freshDatabase();
+  const server = await startChild<{ app: number }>(
+    "bench/server.ts",
+    { ...database.env, RUN_WORKER: String(WORKER) },
+    cwd,
+  ).catch(async (error) => {
+    await database.drop();
+    throw error;
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    await server.stop();
+    await database.drop();
+  };
+  try {
+    const base = `http://127.0.0.1:${server.ready.app}`;
+    const who = await tenant(base, "ab");
+    const { body: payment } = await json(`${base}/payments/${who.appId}`, {
+      method: "POST",
+      headers: who.auth,
+      body: { price_id: who.priceId, payment_provider: "card" },
+    });
+    await autocannon({
+      url: `${base}/apps/${who.appId}`,
+      connections: CONNECTIONS,
+      duration: 2,
+      headers: who.auth,
+    });
+    return { pid: server.pid, base, who, paymentId: payment.id, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** One measure on one side. */
+async function measure(side: Side, what: Measure): Promise<Figure> {
+  const { pid, base, who, paymentId } = side;
+  const { auth, appId, priceId } = who;
+  switch (what) {
+    case "lifecycle, paid/s": {
+      // Waits until every payment is paid, so it leaves no job behind it.
+      const life = await lifecycle(base, who, PAYMENTS, CONCURRENCY);
+      return { rate: life.paid / life.seconds };
+    }
+    case "GET /apps/{app_id}":
+      return window(pid, `${base}/apps/${appId}`, auth);
+    case "GET /payments/{app_id}/{payment_id}":
+      return window(pid, `${base}/payments/${appId}/${paymentId}`, auth);
+    case "GET /payments/{app_id} (page 1)":
+      return window(pid, `${base}/payments/${appId}`, auth);
+    case "POST /payments/{app_id}":
+      return window(
+        pid,
+        `${base}/payments/${appId}`,
+        auth,
+        JSON.stringify({ price_id: priceId, payment_provider: "card" }),
+      );
+  }
+}
+
+const serverUrl = process.env.BENCH_DATABASE_URL;
+async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-ab-data-"));
+    return {
+      env: { DATABASE_URL: "", DATA_DIR: dataDir },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `bench_ab_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: target.toString() },
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+const load = () =>
+  os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+const loadAtStart = load();
+const dir = checkout();
+const rounds: { ref: Figures; tree: Figures; load: string }[] = [];
+try {
+  for (let round = 0; round < ROUNDS; round++) {
+    // Both processes run side by side and each measure's two windows follow each other, so the
+    // machine's load drifts little between them; who goes first alternates from round to round.
+    const order = round % 2 === 0 ? (["ref", "tree"] as const) : (["tree", "ref"] as const);
+    console.log(`round ${round + 1}/${ROUNDS}, ${order[0]} first (load ${load()})`);
+    const sides = { ref: await startSide(dir), tree: await startSide(tree) };
+    const figures = { ref: {} as Figures, tree: {} as Figures };
+    try {
+      for (const what of MEASURES) {
+        for (const who of order) {
+          figures[who][what] = await measure(sides[who], what);
+          // The create's jobs would load the other side's window: its process goes first.
+          if (what === "POST /payments/{app_id}") await sides[who].stop();
+        }
+      }
+    } finally {
+      await sides.ref.stop();
+      await sides.tree.stop();
+    }
+    rounds.push({ ...figures, load: load() });
+  }
+} finally {
+  if (!process.env.BENCH_AB_KEEP) removeCheckout(dir);
+}
+
+const engine = serverUrl ? "PostgreSQL" : "PGlite";
+console.log(
+  `\nworking tree / ${ref} (${sha.slice(0, 7)}), ${engine}${WORKER ? "" : ", no job worker"}, ${ROUNDS} alternations, ${SECONDS} s windows at ${CONNECTIONS} connections${WORKER ? `, lifecycle ${PAYMENTS} payments ${CONCURRENCY} at a time` : ""}, ${os.cpus().length} CPUs, Node ${process.version}; load average ${loadAtStart} at start, ${load()} at end\n`,
+);
+console.log("| measure | ref, median | tree, median | ratio per round | ratio, median | spread (min-max) |");
+console.log("|---|---:|---:|---|---:|---:|");
+for (const measure of MEASURES) {
+  const ratios = rounds.map((r) => r.tree[measure].rate / r.ref[measure].rate);
+  const refRate = median(rounds.map((r) => r.ref[measure].rate));
+  const treeRate = median(rounds.map((r) => r.tree[measure].rate));
+  const unit = measure.startsWith("lifecycle") ? "/s" : " req/s";
+  console.log(
+    `| ${measure} | ${refRate.toFixed(1)}${unit} | ${treeRate.toFixed(1)}${unit} | ${ratios.map((x) => x.toFixed(2)).join(", ")} | **${median(ratios).toFixed(2)}** | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`,
+  );
+}
+// Throughput on a shared machine moves with whatever else runs; the CPU time the process itself
+// spent per request moves much less, so it is printed too (ratio below 1: the tree spends less).
+console.log(
+  "\n| measure | ref CPU ms/request | tree CPU ms/request | ratio per round | ratio, median | spread (min-max) |",
+);
+console.log("|---|---:|---:|---|---:|---:|");
+for (const measure of MEASURES.filter((m) => !m.startsWith("lifecycle"))) {
+  const ratios = rounds.map((r) => (r.tree[measure].cpuMs ?? 0) / (r.ref[measure].cpuMs ?? 1));
+  const refCpu = median(rounds.map((r) => r.ref[measure].cpuMs ?? 0));
+  const treeCpu = median(rounds.map((r) => r.tree[measure].cpuMs ?? 0));
+  console.log(
+    `| ${measure} | ${refCpu.toFixed(2)} | ${treeCpu.toFixed(2)} | ${ratios.map((x) => x.toFixed(2)).join(", ")} | **${median(ratios).toFixed(2)}** | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`,
+  );
+}
+const p99 = (side: "ref" | "tree") => median(rounds.map((r) => r[side]["POST /payments/{app_id}"].p99 ?? 0));
+console.log(`\ncreate p99, median of rounds: ref ${p99("ref")} ms, tree ${p99("tree")} ms`);
+console.log(`load average after each round: ${rounds.map((r) => r.load).join(" | ")}`);

@@ -1,0 +1,97 @@
+// Pieces the benchmark scripts share: JSON over fetch, a tenant with an app and a price, and the
+// whole life of many payments (create -> confirm with the sandbox's test card -> `paid`).
+
+export const CARD = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
+
+export async function json(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+) {
+  const response = await fetch(url, {
+    method: init.method ?? "GET",
+    headers: { "content-type": "application/json", ...init.headers },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  if (!response.ok)
+    throw new Error(`${init.method ?? "GET"} ${url}: ${response.status} ${await response.text()}`);
+  return { body: (await response.json()) as any, headers: response.headers };
+}
+
+/** A signed-up user with an app and a 12.50 USD price: what every payment row needs. */
+export async function tenant(base: string, label: string) {
+  const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
+  const { body: session } = await json(`${base}/auth/signup`, {
+    method: "POST",
+    body: {
+      email: `${label}${stamp}@example.com`,
+      password: "benchmark password 1",
+      username: `${label}${stamp}`,
+      first_name: "Bench",
+      last_name: "Mark",
+    },
+  });
+  const auth = { authorization: `Bearer ${session.token}` };
+  const { body: app } = await json(`${base}/apps`, {
+    method: "POST",
+    headers: auth,
+    body: { name: "Bench app", app_fee: 1.5, use_explorer: false },
+  });
+  const { body: price } = await json(`${base}/prices/${app.id}`, {
+    method: "POST",
+    headers: auth,
+    body: { name: "Bench ticket", amount: 12.5, currency: "usd" },
+  });
+  return { auth, appId: app.id as string, priceId: price.id as string };
+}
+
+/**
+ * `payments` payments, `concurrency` at a time, each created and confirmed, then waits (up to
+ * five minutes) until all are `paid`. Answers the seconds until the last create/confirm was
+ * answered, the seconds from then until the last was paid, and how many were paid.
+ */
+export async function lifecycle(
+  base: string,
+  who: Awaited<ReturnType<typeof tenant>>,
+  payments: number,
+  concurrency: number,
+) {
+  const { auth, appId, priceId } = who;
+  const before = await paidCount(base, who);
+  const started = Date.now();
+  let next = 0;
+  const pay = async () => {
+    while (next < payments) {
+      next++;
+      const { body: payment } = await json(`${base}/payments/${appId}`, {
+        method: "POST",
+        headers: auth,
+        body: { price_id: priceId, payment_provider: "card" },
+      });
+      await json(`${base}/payments/${appId}/${payment.id}/confirm`, {
+        method: "POST",
+        headers: auth,
+        body: { payment_method: CARD },
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, pay));
+  const submitted = Date.now();
+  let paid = 0;
+  while (Date.now() - submitted < 300_000) {
+    paid = (await paidCount(base, who)) - before;
+    if (paid >= payments) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const finished = Date.now();
+  return {
+    paid,
+    seconds: (finished - started) / 1000,
+    submitSeconds: (submitted - started) / 1000,
+    drainSeconds: (finished - submitted) / 1000,
+  };
+}
+
+async function paidCount(base: string, { auth, appId }: { auth: Record<string, string>; appId: string }) {
+  const { headers } = await json(`${base}/payments/${appId}?status=paid&limit=1`, { headers: auth });
+  return Number(headers.get("x-total-count"));
+}
