@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { ApiError, Client, ConnectionError, verifyWebhook } from "@payments-backend/sdk";
+import { ApiError, Client, ConnectionError, verifyWebhook } from "../../sdk/src/index.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp, freePort } from "../helpers/browser.ts";
 
@@ -61,7 +61,11 @@ describe("against the service", () => {
         return true;
       },
     );
-    await assert.rejects(server.payments.get(appId, "pay_unknown"), { name: "ApiError", status: 404 });
+    await assert.rejects(server.payments.get(appId, "pay_unknown"), {
+      name: "NotFoundError",
+      status: 404,
+      code: "not_found",
+    });
   });
 
   test("a list walks every page by cursor, each item once", async () => {
