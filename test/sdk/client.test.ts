@@ -41,6 +41,12 @@ describe("against the service", () => {
     const first = await server.payments.create(appId, body, { idempotencyKey: "order-1" });
     const again = await server.payments.create(appId, body, { idempotencyKey: "order-1" });
     assert.equal(again.id, first.id);
+    assert.equal(first.lastResponse.idempotentReplayed, false);
+    assert.equal(again.lastResponse.idempotentReplayed, true, "the second answer was replayed");
+    assert.equal(again.lastResponse.idempotencyKey, "order-1");
+    assert.equal(again.lastResponse.statusCode, 201);
+    assert.match(again.lastResponse.requestId ?? "", /^req_/);
+    assert.equal(JSON.stringify(again).includes("lastResponse"), false, "metadata is not part of the JSON");
     const other = await server.payments.create(appId, body);
     assert.notEqual(other.id, first.id, "without a key of yours, each call is its own payment");
     const confirmed = await server.payments.confirm(appId, first.id, { payment_method: card });
