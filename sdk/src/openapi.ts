@@ -2567,8 +2567,11 @@ export interface components {
          *     }
          */
         Problem: {
-            /** @description Stable machine-readable error code, e.g. `validation_failed`. */
-            code: string;
+            /**
+             * @description Stable machine-readable error code, e.g. `validation_failed`; the catalogue is in the API's description.
+             * @enum {string}
+             */
+            code: "validation_failed" | "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state_transition" | "idempotency_key_reused" | "seller_not_payable" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "internal" | "payment_declined" | "provider_unavailable" | "chain_unavailable";
             /** @description What went wrong with this request, in plain words. */
             detail: string;
             /** @description On a validation problem: each field refused, and why. */
@@ -3333,6 +3336,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3342,6 +3347,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3351,6 +3358,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3360,6 +3369,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3369,6 +3380,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3392,6 +3405,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3401,6 +3416,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3410,6 +3427,8 @@ export interface operations {
             /** @description Server-sent events */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3419,6 +3438,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3428,6 +3449,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3457,6 +3480,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3466,6 +3491,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3477,10 +3504,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +3552,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3526,6 +3563,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3570,6 +3609,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3579,6 +3620,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3588,6 +3631,10 @@ export interface operations {
             /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +3669,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +3680,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3640,6 +3691,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3663,6 +3716,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3672,6 +3727,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3681,6 +3738,8 @@ export interface operations {
             /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3715,6 +3774,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +3785,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3733,6 +3796,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3742,6 +3807,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3765,6 +3832,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3774,6 +3843,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3783,6 +3854,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3790,6 +3863,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3799,6 +3874,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3808,6 +3885,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,6 +3896,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,6 +3907,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3871,6 +3954,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3880,6 +3965,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3889,6 +3976,8 @@ export interface operations {
             /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3923,6 +4012,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3932,6 +4023,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3941,6 +4034,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3950,6 +4045,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3959,6 +4056,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3991,6 +4090,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4000,6 +4101,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4011,10 +4114,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4036,6 +4147,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4045,6 +4158,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4054,6 +4169,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4063,6 +4180,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4101,6 +4220,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4110,6 +4231,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4119,6 +4242,10 @@ export interface operations {
             /** @description A new API key, with the key itself (answered this once) */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4137,6 +4264,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4146,6 +4275,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4155,6 +4286,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4164,6 +4297,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4173,6 +4308,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4198,6 +4335,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +4346,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +4357,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4223,6 +4366,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4232,6 +4377,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,6 +4388,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +4399,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +4410,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4291,6 +4444,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4300,6 +4455,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4311,10 +4468,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4367,6 +4532,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4376,6 +4543,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4385,6 +4554,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4394,6 +4565,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4442,6 +4615,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4451,6 +4626,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4460,6 +4637,10 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4510,6 +4691,10 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,6 +4745,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4569,6 +4756,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4578,6 +4767,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4587,6 +4778,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4596,6 +4789,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,6 +4816,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4630,6 +4827,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4639,6 +4838,8 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4689,6 +4890,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4698,6 +4901,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4707,6 +4912,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4716,6 +4923,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4741,6 +4950,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4750,6 +4961,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4759,6 +4972,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4766,6 +4981,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4775,6 +4992,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,6 +5003,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4793,6 +5014,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,6 +5025,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4839,6 +5064,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4848,6 +5075,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4857,6 +5086,8 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4907,6 +5138,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4916,6 +5149,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4925,6 +5160,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4934,6 +5171,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4943,6 +5182,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4968,6 +5209,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4977,6 +5220,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4986,6 +5231,8 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5036,6 +5283,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5045,6 +5294,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5054,6 +5305,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5063,6 +5316,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5072,6 +5327,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5097,6 +5354,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5106,6 +5365,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +5376,8 @@ export interface operations {
             /** @description An auction: bids are held on cards and the winner is charged at the end */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5325,6 +5588,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5334,6 +5599,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5343,6 +5610,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5352,6 +5621,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5377,6 +5648,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5386,6 +5659,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5395,6 +5670,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5402,6 +5679,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5411,6 +5690,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5420,6 +5701,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5429,6 +5712,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5438,6 +5723,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5472,6 +5759,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5481,6 +5770,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5492,10 +5783,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5622,6 +5921,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5631,6 +5932,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5640,6 +5943,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5649,6 +5954,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5734,6 +6041,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5743,6 +6052,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5752,6 +6063,10 @@ export interface operations {
             /** @description A shopper's bid, backed by a card payment on hold */
             202: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5876,6 +6191,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5885,6 +6202,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5894,6 +6213,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5921,6 +6242,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5930,6 +6253,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5939,6 +6264,8 @@ export interface operations {
             /** @description A shopper's bid, backed by a card payment on hold */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6063,6 +6390,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6072,6 +6401,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6081,6 +6412,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6090,6 +6423,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6130,6 +6465,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6139,6 +6476,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6148,6 +6487,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6155,6 +6496,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6164,6 +6507,21 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `shopper_code_per_ip` and `shopper_code_per_email`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6207,6 +6565,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6216,6 +6576,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6225,6 +6587,8 @@ export interface operations {
             /** @description A shopper's session: the token to bid with */
             201: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6247,6 +6611,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6256,6 +6622,21 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `shopper_session_per_ip`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6293,6 +6674,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6302,6 +6685,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6311,6 +6696,8 @@ export interface operations {
             /** @description A bidder of an app, signed in by a one-time code sent by email */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6329,6 +6716,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6338,6 +6727,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6347,6 +6738,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6356,6 +6749,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6365,6 +6760,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6397,6 +6794,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6406,6 +6805,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6417,10 +6818,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6633,6 +7042,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6642,6 +7053,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6651,6 +7064,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6660,6 +7075,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6718,6 +7135,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6727,6 +7146,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6736,6 +7157,10 @@ export interface operations {
             /** @description An auction: bids are held on cards and the winner is charged at the end */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6946,6 +7371,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6955,6 +7382,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6964,6 +7393,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6973,6 +7404,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6982,6 +7415,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7021,6 +7456,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7030,6 +7467,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,6 +7478,8 @@ export interface operations {
             /** @description The auction's id */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7049,6 +7490,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7058,6 +7501,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7067,6 +7512,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7076,6 +7523,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7114,6 +7563,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7123,6 +7574,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7132,6 +7585,8 @@ export interface operations {
             /** @description A new session */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7147,6 +7602,21 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `login_per_ip` (and a back-off per account after failed passwords); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7170,6 +7640,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7179,6 +7651,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7188,6 +7662,10 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7195,6 +7673,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7204,6 +7684,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7251,6 +7733,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7260,6 +7744,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7269,6 +7755,8 @@ export interface operations {
             /** @description The new account and its first session */
             201: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7293,6 +7781,21 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `signup_per_ip`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7316,6 +7819,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7326,6 +7831,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7336,6 +7843,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7345,6 +7854,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7355,6 +7866,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7406,6 +7919,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7415,6 +7930,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7424,6 +7941,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7447,6 +7966,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7456,6 +7977,21 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `checkout_per_ip` and `checkout_per_price`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7484,6 +8020,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7493,6 +8031,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7502,6 +8042,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7592,6 +8134,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7601,6 +8145,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7629,6 +8175,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7638,6 +8186,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7647,6 +8197,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7737,6 +8289,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7746,6 +8300,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7831,6 +8387,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7840,6 +8398,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7849,6 +8409,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7939,6 +8501,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7948,6 +8512,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7976,6 +8542,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7985,6 +8553,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7994,6 +8564,8 @@ export interface operations {
             /** @description What paying the price costs, formatted for display */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8020,6 +8592,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8029,6 +8603,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8049,6 +8625,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8058,6 +8636,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8067,6 +8647,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8087,6 +8669,8 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8115,6 +8699,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8124,6 +8710,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8133,6 +8721,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8164,6 +8754,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8173,6 +8765,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8182,6 +8776,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8202,6 +8798,8 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8233,6 +8831,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8243,6 +8843,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8253,6 +8855,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8262,6 +8866,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8272,6 +8878,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8296,6 +8904,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8306,6 +8916,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8316,6 +8928,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8325,6 +8939,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8335,6 +8951,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8389,6 +9021,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8399,6 +9033,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8411,6 +9047,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8418,6 +9056,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8428,6 +9068,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8497,6 +9153,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8507,6 +9165,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8519,6 +9179,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8526,6 +9188,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8536,6 +9200,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8560,6 +9240,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8570,6 +9252,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8582,6 +9266,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8589,6 +9275,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8599,6 +9287,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8623,6 +9327,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8633,6 +9339,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8645,6 +9353,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8652,6 +9362,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8662,6 +9374,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8695,6 +9423,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8704,6 +9434,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8715,10 +9447,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8765,6 +9505,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8774,6 +9516,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8783,6 +9527,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8792,6 +9538,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8836,6 +9584,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8845,6 +9595,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8854,6 +9606,10 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8898,6 +9654,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8907,6 +9665,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8916,6 +9676,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,6 +9687,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +9698,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8959,6 +9725,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8968,6 +9736,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8977,6 +9747,8 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9021,6 +9793,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9030,6 +9804,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9039,6 +9815,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9048,6 +9826,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9073,6 +9853,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9082,6 +9864,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9091,6 +9875,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9098,6 +9884,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9107,6 +9895,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9116,6 +9906,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9125,6 +9917,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9134,6 +9928,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9171,6 +9967,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9180,6 +9978,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9189,6 +9989,8 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9233,6 +10035,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9242,6 +10046,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9251,6 +10057,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9260,6 +10068,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9269,6 +10079,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9304,6 +10116,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9313,6 +10127,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9322,6 +10138,10 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9366,6 +10186,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9375,6 +10197,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9384,6 +10208,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9407,6 +10233,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9416,6 +10244,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9425,6 +10255,8 @@ export interface operations {
             /** @description A price as its public page shows it: no metadata, trigger or KYC ids */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9451,6 +10283,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9460,6 +10294,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9496,6 +10332,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9505,6 +10343,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9516,10 +10356,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9636,6 +10484,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9645,6 +10495,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9654,6 +10506,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9663,6 +10517,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9719,6 +10575,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9728,6 +10586,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9737,6 +10597,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9844,6 +10708,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9853,6 +10719,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9862,6 +10730,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9871,6 +10741,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9880,6 +10752,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9905,6 +10779,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9914,6 +10790,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9923,6 +10801,8 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10037,6 +10917,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10046,6 +10928,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10055,6 +10939,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10064,6 +10950,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10104,6 +10992,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10113,6 +11003,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10122,6 +11014,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10236,6 +11132,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10245,6 +11143,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10254,6 +11154,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10263,6 +11165,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10272,6 +11176,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10357,6 +11263,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10366,6 +11274,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10375,6 +11285,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10489,6 +11403,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10498,6 +11414,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10507,6 +11425,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10516,6 +11436,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10525,6 +11447,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10559,6 +11483,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10568,6 +11494,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10579,10 +11507,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10605,6 +11541,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10614,6 +11552,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10623,6 +11563,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10632,6 +11574,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10672,6 +11616,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10681,6 +11627,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10690,6 +11638,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10804,6 +11756,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10813,6 +11767,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10822,6 +11778,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10831,6 +11789,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10840,6 +11800,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10868,6 +11830,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10877,6 +11841,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10886,6 +11852,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11000,6 +11970,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11009,6 +11981,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11018,6 +11992,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11027,6 +12003,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11036,6 +12014,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11068,6 +12048,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11077,6 +12059,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11088,10 +12072,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11128,6 +12120,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11137,6 +12131,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11146,6 +12142,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11155,6 +12153,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11222,6 +12222,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11231,6 +12233,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11240,6 +12244,10 @@ export interface operations {
             /** @description What a shopper pays, in a currency, and what the payment then runs */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11274,6 +12282,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11283,6 +12293,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11292,6 +12304,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11301,6 +12315,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11310,6 +12326,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11335,6 +12353,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11344,6 +12364,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11353,6 +12375,8 @@ export interface operations {
             /** @description What a shopper pays, in a currency, and what the payment then runs */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11387,6 +12411,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11396,6 +12422,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11405,6 +12433,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11414,6 +12444,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11439,6 +12471,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11448,6 +12482,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11457,6 +12493,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11464,6 +12502,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11473,6 +12513,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11482,6 +12524,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11491,6 +12535,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11500,6 +12546,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11564,6 +12612,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11573,6 +12623,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11582,6 +12634,8 @@ export interface operations {
             /** @description What a shopper pays, in a currency, and what the payment then runs */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11616,6 +12670,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11625,6 +12681,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11634,6 +12692,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11643,6 +12703,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11652,6 +12714,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11682,6 +12746,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11691,6 +12757,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11700,6 +12768,8 @@ export interface operations {
             /** @description Fee breakdown; every part in minor units adds up to amount_total */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11782,6 +12852,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11791,6 +12863,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11800,6 +12874,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11809,6 +12885,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11832,6 +12910,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11841,6 +12921,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11850,6 +12932,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11870,6 +12954,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11879,6 +12965,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11902,6 +12990,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11911,6 +13001,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11920,6 +13012,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11929,6 +13023,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11938,6 +13034,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11973,6 +13071,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11982,6 +13082,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11991,6 +13093,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12014,6 +13118,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12023,6 +13129,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12054,6 +13162,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12063,6 +13173,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12074,10 +13186,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12115,6 +13235,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12124,6 +13246,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12144,6 +13268,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12153,6 +13279,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12162,6 +13290,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12187,6 +13317,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12196,6 +13328,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12205,6 +13339,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12322,6 +13458,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12345,6 +13483,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12354,6 +13494,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12363,6 +13505,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12461,6 +13605,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12470,6 +13616,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12504,6 +13652,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12513,6 +13663,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12524,10 +13676,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12556,6 +13716,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12565,6 +13727,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12574,6 +13738,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12583,6 +13749,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12629,6 +13797,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12638,6 +13808,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12647,6 +13819,10 @@ export interface operations {
             /** @description A sized collection NFT (Metaplex) owned by a wallet */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12673,6 +13849,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12682,6 +13860,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12691,6 +13871,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12700,6 +13882,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12709,6 +13893,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12743,6 +13929,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12752,6 +13940,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12763,10 +13953,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12794,6 +13992,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12803,6 +14003,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12812,6 +14014,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12821,6 +14025,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12872,6 +14078,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12881,6 +14089,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12890,6 +14100,10 @@ export interface operations {
             /** @description A compressed-NFT (Bubblegum) Merkle tree paid by a wallet */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12915,6 +14129,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12924,6 +14140,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12933,6 +14151,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12942,6 +14162,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12951,6 +14173,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12983,6 +14207,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12992,6 +14218,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13003,10 +14231,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13128,6 +14364,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13137,6 +14375,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13146,6 +14386,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13155,6 +14397,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13333,6 +14577,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13342,6 +14588,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13351,6 +14599,10 @@ export interface operations {
             /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13470,6 +14722,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13479,6 +14733,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13488,6 +14744,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13497,6 +14755,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13506,6 +14766,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13531,6 +14793,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13540,6 +14804,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13549,6 +14815,8 @@ export interface operations {
             /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13668,6 +14936,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13677,6 +14947,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13686,6 +14958,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13695,6 +14969,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13720,6 +14996,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13729,6 +15007,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13738,6 +15018,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13745,6 +15027,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13754,6 +15038,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13763,6 +15049,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13772,6 +15060,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13781,6 +15071,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13930,6 +15222,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13939,6 +15233,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13948,6 +15244,8 @@ export interface operations {
             /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14067,6 +15365,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14076,6 +15376,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14085,6 +15387,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14094,6 +15398,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14103,6 +15409,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14148,6 +15456,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14157,6 +15467,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14166,6 +15478,10 @@ export interface operations {
             /** @description The exact call a trigger makes for an input; only the trigger's chain is present */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14192,6 +15508,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14201,6 +15519,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14210,6 +15530,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14219,6 +15541,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14228,6 +15552,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14248,6 +15574,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14257,6 +15585,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14266,6 +15596,8 @@ export interface operations {
             /** @description The signed-in user's own profile */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14287,6 +15619,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14319,6 +15653,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14328,6 +15664,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14339,10 +15677,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14399,6 +15745,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14408,6 +15756,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14417,6 +15767,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14426,6 +15778,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14514,6 +15868,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14523,6 +15879,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14532,6 +15890,10 @@ export interface operations {
             /** @description A chain account whose key the service keeps sealed; secrets are always null */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14586,6 +15948,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14595,6 +15959,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14604,6 +15970,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14613,6 +15981,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14622,6 +15992,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14647,6 +16019,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14656,6 +16030,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14665,6 +16041,8 @@ export interface operations {
             /** @description A chain account whose key the service keeps sealed; secrets are always null */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14719,6 +16097,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14728,6 +16108,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14737,6 +16119,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14746,6 +16130,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14771,6 +16157,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14780,6 +16168,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14789,6 +16179,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -14796,6 +16188,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14805,6 +16199,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14814,6 +16210,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14823,6 +16221,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14832,6 +16232,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14898,6 +16300,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14907,6 +16311,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14916,6 +16322,8 @@ export interface operations {
             /** @description A chain account whose key the service keeps sealed; secrets are always null */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14970,6 +16378,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14979,6 +16389,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14988,6 +16400,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14997,6 +16411,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15006,6 +16422,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15038,6 +16456,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15047,6 +16467,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15058,10 +16480,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15087,6 +16517,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15096,6 +16528,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15105,6 +16539,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15114,6 +16550,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15158,6 +16596,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15167,6 +16607,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15176,6 +16618,10 @@ export interface operations {
             /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15199,6 +16645,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15208,6 +16656,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15217,6 +16667,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15226,6 +16678,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15235,6 +16689,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15260,6 +16716,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15269,6 +16727,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15278,6 +16738,8 @@ export interface operations {
             /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15301,6 +16763,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15310,6 +16774,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15319,6 +16785,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15328,6 +16796,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15353,6 +16823,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15362,6 +16834,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15371,6 +16845,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15378,6 +16854,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15387,6 +16865,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15396,6 +16876,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15405,6 +16887,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15414,6 +16898,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15448,6 +16934,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15457,6 +16945,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15468,10 +16958,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15509,6 +17007,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15518,6 +17018,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15527,6 +17029,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15536,6 +17040,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15564,6 +17070,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15573,6 +17081,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15582,6 +17092,10 @@ export interface operations {
             /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15605,6 +17119,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15614,6 +17130,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15623,6 +17141,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15632,6 +17152,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15641,6 +17163,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15669,6 +17193,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15678,6 +17204,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15687,6 +17215,10 @@ export interface operations {
             /** @description The test delivery, pending */
             202: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15714,6 +17246,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15723,6 +17257,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15732,6 +17268,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15741,6 +17279,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15750,6 +17290,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15778,6 +17320,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15787,6 +17331,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15796,6 +17342,10 @@ export interface operations {
             /** @description One event's delivery to one endpoint, with every attempt */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15831,6 +17381,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15840,6 +17392,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15849,6 +17403,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15858,6 +17414,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15867,6 +17425,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {

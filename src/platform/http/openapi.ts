@@ -1,6 +1,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { RouteOptions } from "fastify";
+import { addResponseHeaders } from "./openapi-headers.ts";
 import type { Server } from "./server.ts";
 
 /**
@@ -288,7 +289,7 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
       return mergeSharedTemplates(
-        addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples),
+        addResponseHeaders(addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples)),
       ) as never;
     },
   });
