@@ -17,7 +17,7 @@ export {
   ServerError,
 } from "./errors.ts";
 export type { ClientOptions, RequestOptions, ResponseMeta, WithResponse } from "./http.ts";
-export type { components, operations, paths } from "./openapi.ts";
+export type { components, operations, paths, webhooks } from "./openapi.ts";
 export type { Answered, Empty, OperationId } from "./operation-types.ts";
 export { List, type PageAnswer } from "./paging.ts";
 export type { Resources } from "./resources.ts";
@@ -25,9 +25,12 @@ export { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";
 export type * from "./types.ts";
 export { VERSION } from "./version.ts";
 export {
+  type EventPattern,
+  type EventType,
   type SignedTestWebhook,
   signTestWebhook,
   verifyWebhook,
   type WebhookEvent,
+  type WebhookEventOf,
   WebhookVerificationError,
 } from "./webhooks.ts";

@@ -1200,7 +1200,308 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "auction.bid_expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.bid_expired`, sent to the endpoints subscribed to it
+         * @description The `auction.bid_expired` event as delivered
+         */
+        post: operations["onAuctionBidExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.bid_placed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.bid_placed`, sent to the endpoints subscribed to it
+         * @description The `auction.bid_placed` event as delivered
+         */
+        post: operations["onAuctionBidPlacedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.ended`, sent to the endpoints subscribed to it
+         * @description The `auction.ended` event as delivered
+         */
+        post: operations["onAuctionEndedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.outbid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.outbid`, sent to the endpoints subscribed to it
+         * @description The `auction.outbid` event as delivered
+         */
+        post: operations["onAuctionOutbidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.winner_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.winner_changed`, sent to the endpoints subscribed to it
+         * @description The `auction.winner_changed` event as delivered
+         */
+        post: operations["onAuctionWinnerChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kyc.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `kyc.updated`, sent to the endpoints subscribed to it
+         * @description The `kyc.updated` event as delivered
+         */
+        post: operations["onKycUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.cancelled`, sent to the endpoints subscribed to it
+         * @description The `payment.cancelled` event as delivered
+         */
+        post: operations["onPaymentCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.failed`, sent to the endpoints subscribed to it
+         * @description The `payment.failed` event as delivered
+         */
+        post: operations["onPaymentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed-captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.failed-captured`, sent to the endpoints subscribed to it
+         * @description The `payment.failed-captured` event as delivered
+         */
+        post: operations["onPaymentFailedCapturedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed-transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.failed-transfers`, sent to the endpoints subscribed to it
+         * @description The `payment.failed-transfers` event as delivered
+         */
+        post: operations["onPaymentFailedTransfersEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.hold`, sent to the endpoints subscribed to it
+         * @description The `payment.hold` event as delivered
+         */
+        post: operations["onPaymentHoldEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.paid`, sent to the endpoints subscribed to it
+         * @description The `payment.paid` event as delivered
+         */
+        post: operations["onPaymentPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.pending`, sent to the endpoints subscribed to it
+         * @description The `payment.pending` event as delivered
+         */
+        post: operations["onPaymentPendingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.refunded`, sent to the endpoints subscribed to it
+         * @description The `payment.refunded` event as delivered
+         */
+        post: operations["onPaymentRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `webhook.test`, sent to the endpoints subscribed to it
+         * @description The `webhook.test` event as delivered
+         */
+        post: operations["onWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1557,6 +1858,177 @@ export interface components {
             views: number;
             /** @description The winning bid, once the auction is closed */
             winner_bid_id: string | null;
+        };
+        /**
+         * AuctionBidExpiredEvent
+         * @description The `auction.bid_expired` event as delivered
+         */
+        AuctionBidExpiredEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A bid's card hold lapsed or was released */
+            data: {
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description The bid's id */
+                bid_id: string;
+                /** @description The shopper who placed it */
+                shopper_id: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.bid_expired";
+        };
+        /**
+         * AuctionBidPlacedEvent
+         * @description The `auction.bid_placed` event as delivered
+         */
+        AuctionBidPlacedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A bid was placed and its card hold landed */
+            data: {
+                /** @description The amount in major units, formatted (e.g. `20.00`) */
+                amount: string | null;
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description The bid's id */
+                bid_id: string;
+                /** @description ISO 4217 currency code, lower case */
+                currency: string;
+                /** @description The shopper who placed it */
+                shopper_id: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.bid_placed";
+        };
+        /**
+         * AuctionEndedEvent
+         * @description The `auction.ended` event as delivered
+         */
+        AuctionEndedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description The auction closed; the winner's payment is captured */
+            data: {
+                /** @description The amount in major units, formatted (e.g. `20.00`) */
+                amount: string | null;
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description ISO 4217 currency code, lower case */
+                currency: string;
+                /** @description The winning bid's payment */
+                payment_id: string | null;
+                /** @description The winning bid now; null when none is left */
+                winner_bid_id: string | null;
+                /** @description Its shopper */
+                winner_shopper_id: string | null;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.ended";
+        };
+        /**
+         * AuctionOutbidEvent
+         * @description The `auction.outbid` event as delivered
+         */
+        AuctionOutbidEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A bid was beaten */
+            data: {
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description The bid's id */
+                bid_id: string;
+                /** @description Its card hold is kept (a runner-up) */
+                hold_kept: boolean;
+                /** @description The bid that beat it */
+                outbid_by: string;
+                /** @description The shopper who placed it */
+                shopper_id: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.outbid";
+        };
+        /**
+         * AuctionWinnerChangedEvent
+         * @description The `auction.winner_changed` event as delivered
+         */
+        AuctionWinnerChangedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description The winner could not be charged: the next runner-up wins */
+            data: {
+                /** @description The amount in major units, formatted (e.g. `20.00`) */
+                amount: string | null;
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description ISO 4217 currency code, lower case */
+                currency: string;
+                /** @description The winning bid's payment */
+                payment_id: string | null;
+                /** @description The bid that won before */
+                previous_bid_id: string;
+                /** @description Its payment */
+                previous_payment_id: string | null;
+                /** @description Why it lost the win (its charge failed, …) */
+                reason: string;
+                /** @description The winning bid now; null when none is left */
+                winner_bid_id: string | null;
+                /** @description Its shopper */
+                winner_shopper_id: string | null;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.winner_changed";
         };
         /**
          * BankAccount
@@ -2103,6 +2575,45 @@ export interface components {
             data: components["schemas"]["Kyc"][];
         };
         /**
+         * KycUpdatedEvent
+         * @description The `kyc.updated` event as delivered
+         */
+        KycUpdatedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A seller's identity check changed */
+            data: {
+                /** @description The business status now */
+                business_status: string;
+                /** @description The seller can be paid */
+                charges_enabled: boolean;
+                /** @description The seller has submitted their details */
+                details_submitted: boolean;
+                /** @description Your identifier of the seller */
+                identifier: string;
+                /** @description The KYC record's id */
+                kyc_id: string;
+                /** @description The provider asks the seller for documents */
+                needs_documents: boolean;
+                /** @description The seller can receive payouts */
+                payouts_enabled: boolean;
+                /** @description The business status before */
+                previous_business_status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "kyc.updated";
+        };
+        /**
          * LoginResponse
          * @description A new session
          */
@@ -2378,6 +2889,39 @@ export interface components {
             updated_at: string;
         };
         /**
+         * PaymentCancelledEvent
+         * @description The `payment.cancelled` event as delivered
+         */
+        PaymentCancelledEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.cancelled";
+        };
+        /**
          * PaymentEvent
          * @description One status change of a payment
          * @example {
@@ -2408,6 +2952,237 @@ export interface components {
             reason: string | null;
             /** @description The status the payment reached (docs/payments.md, "States") */
             to_status: "pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled";
+        };
+        /**
+         * PaymentFailedCapturedEvent
+         * @description The `payment.failed-captured` event as delivered
+         */
+        PaymentFailedCapturedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.failed-captured";
+        };
+        /**
+         * PaymentFailedEvent
+         * @description The `payment.failed` event as delivered
+         */
+        PaymentFailedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.failed";
+        };
+        /**
+         * PaymentFailedTransfersEvent
+         * @description The `payment.failed-transfers` event as delivered
+         */
+        PaymentFailedTransfersEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.failed-transfers";
+        };
+        /**
+         * PaymentHoldEvent
+         * @description The `payment.hold` event as delivered
+         */
+        PaymentHoldEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.hold";
+        };
+        /**
+         * PaymentPaidEvent
+         * @description The `payment.paid` event as delivered
+         */
+        PaymentPaidEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.paid";
+        };
+        /**
+         * PaymentPendingEvent
+         * @description The `payment.pending` event as delivered
+         */
+        PaymentPendingEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.pending";
+        };
+        /**
+         * PaymentRefundedEvent
+         * @description The `payment.refunded` event as delivered
+         */
+        PaymentRefundedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.refunded";
         };
         /**
          * PayoutSchedule
@@ -3299,7 +4074,7 @@ export interface components {
              */
             created_at: string;
             /** @description The event types it receives: types, `prefix.*` or `*` */
-            events: string[];
+            events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "payment.*" | "kyc.*" | "auction.*" | "*")[];
             /** @description The endpoint's id (`wh_…`) */
             id: string;
             /** @description The Standard Webhooks signing secret (`whsec_…`): answered once, when the endpoint is created or its secret rotated; null afterwards */
@@ -3311,6 +4086,33 @@ export interface components {
             updated_at: string;
             /** @description Where deliveries are POSTed */
             url: string;
+        };
+        /**
+         * WebhookTestEvent
+         * @description The `webhook.test` event as delivered
+         */
+        WebhookTestEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A test event, sent on request to one endpoint */
+            data: {
+                /** @description The endpoint it was sent to */
+                endpoint_id: string;
+                /** @description What it is for */
+                message: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "webhook.test";
         };
     };
     responses: never;
@@ -16586,7 +17388,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed */
-                    events: string[];
+                    events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "payment.*" | "kyc.*" | "auction.*" | "*")[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
                     url: string;
                 };
@@ -17432,6 +18234,336 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    onAuctionBidExpiredEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionBidExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionBidPlacedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionBidPlacedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionEndedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionOutbidEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionOutbidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionWinnerChangedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionWinnerChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onKycUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentCancelledEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentFailedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentFailedCapturedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedCapturedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentFailedTransfersEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedTransfersEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentHoldEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentHoldEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentPaidEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentPendingEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPendingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentRefundedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -1,5 +1,6 @@
 import { PaymentsError } from "./errors.ts";
 import { equalInConstantTime, fromBase64, hmacSha256, toBase64 } from "./hmac.ts";
+import type { components, webhooks } from "./openapi.ts";
 
 /** A delivery that is not provably the service's: bad or missing signature, stale timestamp, bad JSON. */
 export class WebhookVerificationError extends PaymentsError {
@@ -112,12 +113,20 @@ export function signTestWebhook(
   };
 }
 
-/** An event as the service delivers it. */
-export interface WebhookEvent {
-  id: string;
-  type: string;
-  /** When the event happened (ISO 8601). */
-  timestamp: string;
-  app_id: string;
-  data: Record<string, unknown>;
-}
+/** Every event type the service sends (the document's `webhooks` section). */
+export type EventType = keyof webhooks;
+
+/** The event of one type, e.g. `WebhookEventOf<"payment.paid">`, with its typed `data`. */
+export type WebhookEventOf<T extends EventType> =
+  NonNullable<webhooks[T]["post"]> extends { requestBody: { content: { "application/json": infer E } } }
+    ? E
+    : never;
+
+/**
+ * Any event as the service delivers it, a union told apart by `type`: after
+ * `if (event.type === "payment.paid")`, `event.data` is that event's payload.
+ */
+export type WebhookEvent = { [T in EventType]: WebhookEventOf<T> }[EventType];
+
+/** What an endpoint may subscribe to: an event type, `prefix.*` or `*`. */
+export type EventPattern = components["schemas"]["WebhookEndpoint"]["events"][number];
