@@ -1,5 +1,6 @@
 import { Button, Group, MultiSelect, Stack, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
+import type { EventPattern } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
@@ -15,7 +16,8 @@ export function CreateEndpointForm({ onSecret }: { onSecret: (secret: string) =>
   const [url, setUrl] = useState("");
   const [events, setEvents] = useState<string[]>(["payment.*"]);
   const create = useMutation({
-    mutationFn: () => client.webhooks.create(appId, { url: url.trim(), events }),
+    // The options are the service's own patterns (event-options.ts), so each is an EventPattern.
+    mutationFn: () => client.webhooks.create(appId, { url: url.trim(), events: events as EventPattern[] }),
     onSuccess: (endpoint) => {
       notifications.show({ color: "green", message: `Endpoint ${endpoint.url} added` });
       if (endpoint.secret) onSecret(endpoint.secret);
