@@ -1,47 +1,119 @@
-import { ApiError, ConnectionError } from "./errors.ts";
+import { apiErrorOf, ConnectionError, InvalidResponseError } from "./errors.ts";
 import { DEFAULT_RETRY, isRetryableStatus, type RetryPolicy, retryDelayMs, sleep } from "./retry.ts";
+import { PACKAGE, VERSION } from "./version.ts";
 
 export interface ClientOptions {
   /** Where the service answers, e.g. `http://127.0.0.1:3000`. */
   baseUrl: string;
   /** An app's API key (`sk_…`), or a user's session token: sent as `Authorization: Bearer`. */
-  apiKey?: string;
-  token?: string;
+  apiKey?: string | undefined;
+  token?: string | undefined;
   /** Per try; default 30 s. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Tries after the first for 429, 5xx and connection failures; default 2. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** The first back-off (doubling, with full jitter); default 500 ms. */
-  retryBaseDelayMs?: number;
+  retryBaseDelayMs?: number | undefined;
   /** A `fetch` of your own (tests, proxies); default the global one. */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
+  /** Headers sent with every call (after the client's own, so they may replace `User-Agent`). */
+  headers?: Record<string, string> | undefined;
 }
 
+/** Options every method takes as its last argument. */
 export interface RequestOptions {
   /**
    * The POST's `Idempotency-Key`. Without one, the client makes one per call and sends it on every
    * try, so a retry never acts twice. Pass your own to make a call safe across process restarts.
    */
-  idempotencyKey?: string;
-  timeoutMs?: number;
-  signal?: AbortSignal;
+  idempotencyKey?: string | undefined;
+  /** This call's limit per try (headers and body), instead of the client's. */
+  timeoutMs?: number | undefined;
+  /** Aborts the call at once (never retried); the promise rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** This call's tries after the first, instead of the client's. */
+  maxRetries?: number | undefined;
+  /** Extra headers for this call (e.g. `x-payment-token` for the checkout's own calls). */
+  headers?: Record<string, string> | undefined;
 }
+
+/** What the service answered besides the body: stripe-node's `lastResponse`. */
+export interface ResponseMeta {
+  /** `x-request-id`: give it to support. */
+  requestId: string | undefined;
+  statusCode: number;
+  headers: Headers;
+  /** `idempotent-replayed: true`: the answer was stored from an earlier call with the same key. */
+  idempotentReplayed: boolean;
+  /** The key this call sent (yours or the client's own), if it sent one. */
+  idempotencyKey: string | undefined;
+}
+
+/** An answer with its metadata; `lastResponse` is not enumerable (JSON.stringify leaves it out). */
+export type WithResponse<T> = T extends object ? T & { readonly lastResponse: ResponseMeta } : T;
 
 export interface Call {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** A path template, `/payments/{app_id}`, filled from `params`. */
   path: string;
-  params?: Record<string, string>;
-  query?: Record<string, string | number | boolean | undefined>;
+  params?: Record<string, string> | undefined;
+  query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
-  /** The route honours Idempotency-Key (every POST with a credential, and bids). */
-  idempotent?: boolean;
+  /** The route honours Idempotency-Key (declared on the operation). */
+  idempotent?: boolean | undefined;
+  /** Header parameters the operation declares (the checkout's `x-payment-token`). */
+  headers?: Record<string, string | undefined> | undefined;
 }
 
 export interface Answer<T> {
   data: T;
-  status: number;
-  headers: Headers;
+  meta: ResponseMeta;
+}
+
+function runtime(): string | undefined {
+  const g = globalThis as {
+    Bun?: { version: string };
+    Deno?: { version: { deno: string } };
+    process?: { versions?: { node?: string } };
+  };
+  if (g.Bun) return `bun/${g.Bun.version}`;
+  if (g.Deno) return `deno/${g.Deno.version.deno}`;
+  const node = g.process?.versions?.node;
+  // Browsers own their User-Agent: none is set there.
+  return node ? `node/v${node}` : undefined;
+}
+const RUNTIME = runtime();
+export const USER_AGENT = RUNTIME ? `${PACKAGE}/${VERSION} ${RUNTIME}` : undefined;
+
+/** A random key; Node 18 has no global `crypto`, so a non-cryptographic one there (uniqueness is all a key needs). */
+function newKey(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (c?.randomUUID) return c.randomUUID();
+  return "xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx".replace(/[xy]/g, (ch) => {
+    const r = Math.floor(Math.random() * 16);
+    return (ch === "x" ? r : (r & 0x3) | 0x8).toString(16);
+  });
+}
+
+/** The caller's signal and a per-try timer, as one signal (AbortSignal.any is missing before Node 18.17/20.3). */
+function trySignal(timeoutMs: number, caller: AbortSignal | undefined): AbortSignal {
+  const timer = AbortSignal.timeout(timeoutMs);
+  if (!caller) return timer;
+  if (typeof AbortSignal.any === "function") return AbortSignal.any([caller, timer]);
+  const controller = new AbortController();
+  for (const signal of [caller, timer]) {
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+  }
+  return controller.signal;
+}
+
+/** Adds `lastResponse` to an answer, not enumerable, so it neither prints nor serialises. */
+export function withResponse<T>(data: T, meta: ResponseMeta): WithResponse<T> {
+  if (data !== null && typeof data === "object") {
+    Object.defineProperty(data, "lastResponse", { value: meta, enumerable: false, configurable: true });
+  }
+  return data as WithResponse<T>;
 }
 
 /** The transport: one call, with its key, its tries and its time limits. */
@@ -71,6 +143,10 @@ export class Http {
     this.#credential = credential;
   }
 
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
   url(call: Pick<Call, "path" | "params" | "query">): URL {
     const path = call.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = call.params?.[name];
@@ -88,66 +164,81 @@ export class Http {
     return this.send<T>(this.url(call), call, options);
   }
 
-  async send<T>(url: URL, call: Call, options: RequestOptions = {}): Promise<Answer<T>> {
+  /** The headers of a call: the client's own, the operation's, then the caller's. */
+  headersOf(call: Call, options: RequestOptions): Record<string, string> {
     const headers: Record<string, string> = { accept: "application/json" };
+    if (USER_AGENT) headers["user-agent"] = USER_AGENT;
     if (this.#credential) headers.authorization = `Bearer ${this.#credential}`;
     if (call.body !== undefined) headers["content-type"] = "application/json";
+    for (const [name, value] of Object.entries(call.headers ?? {}))
+      if (value !== undefined) headers[name] = value;
+    Object.assign(headers, this.#options.headers, options.headers);
+    return headers;
+  }
+
+  async send<T>(url: URL, call: Call, options: RequestOptions = {}): Promise<Answer<T>> {
+    const headers = this.headersOf(call, options);
     const keyed = call.method === "POST" && call.idempotent;
-    if (keyed) headers["idempotency-key"] = options.idempotencyKey ?? crypto.randomUUID();
+    const idempotencyKey = keyed ? (options.idempotencyKey ?? newKey()) : undefined;
+    if (idempotencyKey) headers["idempotency-key"] = idempotencyKey;
     // A POST without a key may have acted before its answer was lost: never sent twice.
-    const retries = call.method === "POST" && !keyed ? 0 : this.#retry.maxRetries;
+    const retries = call.method === "POST" && !keyed ? 0 : (options.maxRetries ?? this.#retry.maxRetries);
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? 30_000;
-    const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+    const body = call.body === undefined ? null : JSON.stringify(call.body);
 
     for (let attempt = 0; ; attempt++) {
-      const signal = options.signal
-        ? AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)])
-        : AbortSignal.timeout(timeoutMs);
+      const signal = trySignal(timeoutMs, options.signal);
       let response: Response;
+      let text: string;
       try {
         response = await this.#fetch(url, { method: call.method, headers, body, signal });
+        // Read under the same time limit: a body that stalls after its headers is a failed try too.
+        text = await response.text();
       } catch (error) {
         if (options.signal?.aborted) throw options.signal.reason; // the caller's own abort: no retry
-        const timedOut = error instanceof DOMException && error.name === "TimeoutError";
+        const timedOut = (error as { name?: unknown } | null)?.name === "TimeoutError";
         if (attempt >= retries) {
-          const what = timedOut ? `timed out after ${timeoutMs} ms` : "could not connect";
+          const what = timedOut ? `timed out after ${timeoutMs} ms` : "could not connect or was cut off";
           throw new ConnectionError(`${call.method} ${url.pathname} ${what}`, { cause: error, timedOut });
         }
         await sleep(retryDelayMs(attempt + 1, this.#retry, null), options.signal);
         continue;
       }
+      const requestId = response.headers.get("x-request-id") ?? undefined;
       if (response.ok) {
-        const text = await response.text();
-        return {
-          data: (text === "" ? undefined : JSON.parse(text)) as T,
-          status: response.status,
+        const meta: ResponseMeta = {
+          requestId,
+          statusCode: response.status,
           headers: response.headers,
+          idempotentReplayed: response.headers.get("idempotent-replayed") === "true",
+          idempotencyKey,
         };
+        let data: T;
+        try {
+          data = (text === "" ? undefined : JSON.parse(text)) as T;
+        } catch (error) {
+          throw new InvalidResponseError(response.status, text, requestId, error);
+        }
+        return { data, meta };
       }
       if (attempt < retries && isRetryableStatus(response.status)) {
-        await response.body?.cancel();
         await sleep(
           retryDelayMs(attempt + 1, this.#retry, response.headers.get("retry-after")),
           options.signal,
         );
         continue;
       }
-      throw new ApiError(
-        response.status,
-        await problemOf(response),
-        response.headers.get("x-request-id") ?? undefined,
-      );
+      throw apiErrorOf(response.status, problemOf(text, response.status), requestId, response.headers);
     }
   }
 }
 
-async function problemOf(response: Response): Promise<Record<string, unknown>> {
-  const text = await response.text();
+function problemOf(text: string, status: number): Record<string, unknown> {
   try {
     const parsed = JSON.parse(text);
     if (parsed && typeof parsed === "object") return parsed as Record<string, unknown>;
   } catch {
     // Not JSON (a proxy's page): the status says what happened.
   }
-  return { detail: text.slice(0, 200) || `HTTP ${response.status}` };
+  return { detail: text.slice(0, 200) || `HTTP ${status}` };
 }

@@ -1,8 +1,36 @@
 export { Client } from "./client.ts";
-export { ApiError, ConnectionError, type FieldError } from "./errors.ts";
-export type { ClientOptions, RequestOptions } from "./http.ts";
-export type { components, operations, paths } from "./openapi.ts";
+export {
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  ConnectionError,
+  type ErrorCode,
+  type FieldError,
+  IdempotencyError,
+  InvalidRequestError,
+  InvalidResponseError,
+  NotFoundError,
+  PaymentDeclinedError,
+  PaymentsError,
+  PermissionError,
+  RateLimitError,
+  ServerError,
+} from "./errors.ts";
+export type { ClientOptions, RequestOptions, ResponseMeta, WithResponse } from "./http.ts";
+export type { components, operations, paths, webhooks } from "./openapi.ts";
+export type { Answered, Empty, OperationId } from "./operation-types.ts";
 export { List, type PageAnswer } from "./paging.ts";
+export type { Resources } from "./resources.ts";
 export { DEFAULT_RETRY, type RetryPolicy } from "./retry.ts";
 export type * from "./types.ts";
-export { verifyWebhook, type WebhookEvent } from "./webhooks.ts";
+export { VERSION } from "./version.ts";
+export {
+  type EventPattern,
+  type EventType,
+  type SignedTestWebhook,
+  signTestWebhook,
+  verifyWebhook,
+  type WebhookEvent,
+  type WebhookEventOf,
+  WebhookVerificationError,
+} from "./webhooks.ts";

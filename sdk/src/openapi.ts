@@ -143,7 +143,10 @@ export interface paths {
         get: operations["getKyc"];
         put?: never;
         post?: never;
-        /** Delete a KYC record */
+        /**
+         * Delete a KYC record; 409 naming what is open while payments for this seller are
+         * @description Refused (409, counts per kind in the problem's `open`) while payments paying this seller are pending, processing, on hold, failed-captured or failed-transfers: settle them, or point their payout at another seller (POST /payments/{app_id}/{payment_id}/seller) first (docs/kyc.md, Deleting a seller).
+         */
         delete: operations["deleteKyc"];
         options?: never;
         head?: never;
@@ -438,6 +441,40 @@ export interface paths {
         get: operations["getCheckoutQuote"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deleted-apps/{app_id}/payments/{payment_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A payment of an app you owned when it was deleted */
+        get: operations["getDeletedAppPayment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/deleted-apps/{app_id}/payments/{payment_id}/refund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Refund (in full) a paid payment of an app you owned when it was deleted */
+        post: operations["refundDeletedAppPayment"];
         delete?: never;
         options?: never;
         head?: never;
@@ -782,6 +819,26 @@ export interface paths {
         put?: never;
         /** Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured) */
         post: operations["retryPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/{app_id}/{payment_id}/seller": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Point the payment's seller share at another payable seller of the app (then retry a failed-transfers payment)
+         * @description For a payment whose seller share is not yet transferred (pending, hold, failed-captured or failed-transfers): 409 `seller_not_payable` when the new seller cannot receive transfers now, 409 `invalid_state_transition` once the share was transferred or the payment is settled (docs/kyc.md, Deleting a seller).
+         */
+        post: operations["repointPaymentSeller"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1218,7 +1275,308 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "auction.bid_expired": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.bid_expired`, sent to the endpoints subscribed to it
+         * @description The `auction.bid_expired` event as delivered
+         */
+        post: operations["onAuctionBidExpiredEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.bid_placed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.bid_placed`, sent to the endpoints subscribed to it
+         * @description The `auction.bid_placed` event as delivered
+         */
+        post: operations["onAuctionBidPlacedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.ended": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.ended`, sent to the endpoints subscribed to it
+         * @description The `auction.ended` event as delivered
+         */
+        post: operations["onAuctionEndedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.outbid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.outbid`, sent to the endpoints subscribed to it
+         * @description The `auction.outbid` event as delivered
+         */
+        post: operations["onAuctionOutbidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "auction.winner_changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `auction.winner_changed`, sent to the endpoints subscribed to it
+         * @description The `auction.winner_changed` event as delivered
+         */
+        post: operations["onAuctionWinnerChangedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "kyc.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `kyc.updated`, sent to the endpoints subscribed to it
+         * @description The `kyc.updated` event as delivered
+         */
+        post: operations["onKycUpdatedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.cancelled`, sent to the endpoints subscribed to it
+         * @description The `payment.cancelled` event as delivered
+         */
+        post: operations["onPaymentCancelledEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.failed`, sent to the endpoints subscribed to it
+         * @description The `payment.failed` event as delivered
+         */
+        post: operations["onPaymentFailedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed-captured": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.failed-captured`, sent to the endpoints subscribed to it
+         * @description The `payment.failed-captured` event as delivered
+         */
+        post: operations["onPaymentFailedCapturedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.failed-transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.failed-transfers`, sent to the endpoints subscribed to it
+         * @description The `payment.failed-transfers` event as delivered
+         */
+        post: operations["onPaymentFailedTransfersEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.hold": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.hold`, sent to the endpoints subscribed to it
+         * @description The `payment.hold` event as delivered
+         */
+        post: operations["onPaymentHoldEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.paid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.paid`, sent to the endpoints subscribed to it
+         * @description The `payment.paid` event as delivered
+         */
+        post: operations["onPaymentPaidEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.pending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.pending`, sent to the endpoints subscribed to it
+         * @description The `payment.pending` event as delivered
+         */
+        post: operations["onPaymentPendingEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "payment.refunded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `payment.refunded`, sent to the endpoints subscribed to it
+         * @description The `payment.refunded` event as delivered
+         */
+        post: operations["onPaymentRefundedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `webhook.test`, sent to the endpoints subscribed to it
+         * @description The `webhook.test` event as delivered
+         */
+        post: operations["onWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -1468,6 +1826,7 @@ export interface components {
          *             "next_action": null,
          *             "shopper_email": "ada@example.com",
          *             "cancelable": false,
+         *             "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
          *             "created_at": "2026-11-24T21:30:00.000Z",
          *             "updated_at": "2026-11-24T21:31:00.000Z"
          *           },
@@ -1576,6 +1935,177 @@ export interface components {
             views: number;
             /** @description The winning bid, once the auction is closed */
             winner_bid_id: string | null;
+        };
+        /**
+         * AuctionBidExpiredEvent
+         * @description The `auction.bid_expired` event as delivered
+         */
+        AuctionBidExpiredEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A bid's card hold lapsed or was released */
+            data: {
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description The bid's id */
+                bid_id: string;
+                /** @description The shopper who placed it */
+                shopper_id: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.bid_expired";
+        };
+        /**
+         * AuctionBidPlacedEvent
+         * @description The `auction.bid_placed` event as delivered
+         */
+        AuctionBidPlacedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A bid was placed and its card hold landed */
+            data: {
+                /** @description The amount in major units, formatted (e.g. `20.00`) */
+                amount: string | null;
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description The bid's id */
+                bid_id: string;
+                /** @description ISO 4217 currency code, lower case */
+                currency: string;
+                /** @description The shopper who placed it */
+                shopper_id: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.bid_placed";
+        };
+        /**
+         * AuctionEndedEvent
+         * @description The `auction.ended` event as delivered
+         */
+        AuctionEndedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description The auction closed; the winner's payment is captured */
+            data: {
+                /** @description The amount in major units, formatted (e.g. `20.00`) */
+                amount: string | null;
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description ISO 4217 currency code, lower case */
+                currency: string;
+                /** @description The winning bid's payment */
+                payment_id: string | null;
+                /** @description The winning bid now; null when none is left */
+                winner_bid_id: string | null;
+                /** @description Its shopper */
+                winner_shopper_id: string | null;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.ended";
+        };
+        /**
+         * AuctionOutbidEvent
+         * @description The `auction.outbid` event as delivered
+         */
+        AuctionOutbidEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A bid was beaten */
+            data: {
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description The bid's id */
+                bid_id: string;
+                /** @description Its card hold is kept (a runner-up) */
+                hold_kept: boolean;
+                /** @description The bid that beat it */
+                outbid_by: string;
+                /** @description The shopper who placed it */
+                shopper_id: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.outbid";
+        };
+        /**
+         * AuctionWinnerChangedEvent
+         * @description The `auction.winner_changed` event as delivered
+         */
+        AuctionWinnerChangedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description The winner could not be charged: the next runner-up wins */
+            data: {
+                /** @description The amount in major units, formatted (e.g. `20.00`) */
+                amount: string | null;
+                /** @description The auction's id */
+                auction_id: string;
+                /** @description ISO 4217 currency code, lower case */
+                currency: string;
+                /** @description The winning bid's payment */
+                payment_id: string | null;
+                /** @description The bid that won before */
+                previous_bid_id: string;
+                /** @description Its payment */
+                previous_payment_id: string | null;
+                /** @description Why it lost the win (its charge failed, …) */
+                reason: string;
+                /** @description The winning bid now; null when none is left */
+                winner_bid_id: string | null;
+                /** @description Its shopper */
+                winner_shopper_id: string | null;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "auction.winner_changed";
         };
         /**
          * BankAccount
@@ -1710,6 +2240,7 @@ export interface components {
          *         "next_action": null,
          *         "shopper_email": "ada@example.com",
          *         "cancelable": false,
+         *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:31:00.000Z"
          *       },
@@ -1883,6 +2414,43 @@ export interface components {
             name: string;
             /** @description The key's first characters, to recognise it later */
             prefix: string;
+        };
+        /**
+         * DeletedAppPayment
+         * @description A payment of a deleted app, without the app and its price (both gone)
+         */
+        DeletedAppPayment: {
+            /** @description The deleted app's id */
+            app_id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description What the shopper was charged, in the charge currency */
+            final_amount: number;
+            /** @description The payment's id (`pay_…`) */
+            id: string;
+            /** @description The seller whose share this payment paid out */
+            kyc_id: string | null;
+            /** @description How the shopper paid */
+            payment_provider: "card" | "us_bank_account";
+            price_item: components["schemas"]["PriceItem"];
+            /** @description Where the receipt was sent */
+            shopper_email: string | null;
+            /** @description Where the payment is (docs/payments.md, States) */
+            status: "pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled";
+            /** @description The chain transaction, if the trigger ran */
+            transaction_id: string | null;
+            /** @description What the provider and the chain answered; `error` is the last failure */
+            transaction_response: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            updated_at: string;
         };
         /**
          * Delivery
@@ -2123,6 +2691,45 @@ export interface components {
             data: components["schemas"]["Kyc"][];
         };
         /**
+         * KycUpdatedEvent
+         * @description The `kyc.updated` event as delivered
+         */
+        KycUpdatedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A seller's identity check changed */
+            data: {
+                /** @description The business status now */
+                business_status: string;
+                /** @description The seller can be paid */
+                charges_enabled: boolean;
+                /** @description The seller has submitted their details */
+                details_submitted: boolean;
+                /** @description Your identifier of the seller */
+                identifier: string;
+                /** @description The KYC record's id */
+                kyc_id: string;
+                /** @description The provider asks the seller for documents */
+                needs_documents: boolean;
+                /** @description The seller can receive payouts */
+                payouts_enabled: boolean;
+                /** @description The business status before */
+                previous_business_status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "kyc.updated";
+        };
+        /**
          * LoginResponse
          * @description A new session
          */
@@ -2301,6 +2908,7 @@ export interface components {
          *       "next_action": null,
          *       "shopper_email": "ada@example.com",
          *       "cancelable": false,
+         *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:31:00.000Z"
          *     }
@@ -2331,6 +2939,8 @@ export interface components {
             final_amount: number;
             /** @description The payment's id (`pay_…`) */
             id: string;
+            /** @description The seller KYC record whose account receives the seller's share (the price's seller when the payment was made, or the one the app pointed it at since: POST …/seller); null when there is no seller */
+            kyc_id: string | null;
             /** @description A 3-D Secure step to complete */
             next_action: {
                 /** @description The kind of step, e.g. redirect_to_url */
@@ -2401,6 +3011,39 @@ export interface components {
             updated_at: string;
         };
         /**
+         * PaymentCancelledEvent
+         * @description The `payment.cancelled` event as delivered
+         */
+        PaymentCancelledEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.cancelled";
+        };
+        /**
          * PaymentEvent
          * @description One status change of a payment
          * @example {
@@ -2431,6 +3074,237 @@ export interface components {
             reason: string | null;
             /** @description The status the payment reached (docs/payments.md, "States") */
             to_status: "pending" | "hold" | "paid" | "failed" | "failed-captured" | "failed-transfers" | "refunded" | "cancelled";
+        };
+        /**
+         * PaymentFailedCapturedEvent
+         * @description The `payment.failed-captured` event as delivered
+         */
+        PaymentFailedCapturedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.failed-captured";
+        };
+        /**
+         * PaymentFailedEvent
+         * @description The `payment.failed` event as delivered
+         */
+        PaymentFailedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.failed";
+        };
+        /**
+         * PaymentFailedTransfersEvent
+         * @description The `payment.failed-transfers` event as delivered
+         */
+        PaymentFailedTransfersEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.failed-transfers";
+        };
+        /**
+         * PaymentHoldEvent
+         * @description The `payment.hold` event as delivered
+         */
+        PaymentHoldEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.hold";
+        };
+        /**
+         * PaymentPaidEvent
+         * @description The `payment.paid` event as delivered
+         */
+        PaymentPaidEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.paid";
+        };
+        /**
+         * PaymentPendingEvent
+         * @description The `payment.pending` event as delivered
+         */
+        PaymentPendingEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.pending";
+        };
+        /**
+         * PaymentRefundedEvent
+         * @description The `payment.refunded` event as delivered
+         */
+        PaymentRefundedEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A payment's status change; read the payment for the rest */
+            data: {
+                /** @description The payment's id (`pay_…`) */
+                id: string;
+                /** @description Its status before; null on `payment.pending` */
+                previous_status: string | null;
+                /** @description Why it moved (`created`, `provider_paid`, …) */
+                reason: string;
+                /** @description The payment's event count, this one included: order by it */
+                sequence: number;
+                /** @description The payment's status now (the event type's suffix) */
+                status: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "payment.refunded";
         };
         /**
          * PayoutSchedule
@@ -2590,8 +3464,11 @@ export interface components {
          *     }
          */
         Problem: {
-            /** @description Stable machine-readable error code, e.g. `validation_failed`. */
-            code: string;
+            /**
+             * @description Stable machine-readable error code, e.g. `validation_failed`; the catalogue is in the API's description.
+             * @enum {string}
+             */
+            code: "validation_failed" | "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state_transition" | "idempotency_key_reused" | "seller_not_payable" | "wallet_unfunded" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "internal" | "payment_declined" | "provider_unavailable" | "chain_unavailable" | "service_busy";
             /** @description What went wrong with this request, in plain words. */
             detail: string;
             /** @description On a validation problem: each field refused, and why. */
@@ -3339,7 +4216,7 @@ export interface components {
              */
             created_at: string;
             /** @description The event types it receives: types, `prefix.*` or `*` */
-            events: string[];
+            events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "*")[];
             /** @description The endpoint's id (`wh_…`) */
             id: string;
             /** @description The Standard Webhooks signing secret (`whsec_…`): answered once, when the endpoint is created or its secret rotated; null afterwards */
@@ -3351,6 +4228,33 @@ export interface components {
             updated_at: string;
             /** @description Where deliveries are POSTed */
             url: string;
+        };
+        /**
+         * WebhookTestEvent
+         * @description The `webhook.test` event as delivered
+         */
+        WebhookTestEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A test event, sent on request to one endpoint */
+            data: {
+                /** @description The endpoint it was sent to */
+                endpoint_id: string;
+                /** @description What it is for */
+                message: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "webhook.test";
         };
     };
     responses: never;
@@ -3376,6 +4280,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3385,6 +4291,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3394,6 +4302,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3403,6 +4313,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3412,6 +4324,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3435,6 +4349,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3444,6 +4360,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3453,6 +4371,8 @@ export interface operations {
             /** @description Server-sent events */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3462,6 +4382,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3471,6 +4393,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3500,6 +4424,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3509,6 +4435,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3520,10 +4448,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3560,6 +4496,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3569,6 +4507,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3613,6 +4553,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3622,6 +4564,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3631,6 +4575,10 @@ export interface operations {
             /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3665,6 +4613,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3674,6 +4624,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3683,6 +4635,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3706,6 +4660,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3715,6 +4671,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3724,6 +4682,8 @@ export interface operations {
             /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3758,6 +4718,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3767,6 +4729,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3776,6 +4740,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3785,6 +4751,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3808,6 +4776,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3817,6 +4787,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3826,6 +4798,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3833,6 +4807,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3842,6 +4818,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3851,6 +4829,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3860,6 +4840,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3869,6 +4851,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3914,6 +4898,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3923,6 +4909,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3932,6 +4920,8 @@ export interface operations {
             /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3966,6 +4956,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3975,6 +4967,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3984,6 +4978,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3993,6 +4989,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4002,6 +5000,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4034,6 +5034,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4043,6 +5045,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4054,10 +5058,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4079,6 +5091,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,6 +5102,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4097,6 +5113,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4106,6 +5124,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4144,6 +5164,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4153,6 +5175,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4162,6 +5186,10 @@ export interface operations {
             /** @description A new API key, with the key itself (answered this once) */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4180,6 +5208,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4189,6 +5219,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4198,6 +5230,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4207,6 +5241,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +5252,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4241,6 +5279,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4250,6 +5290,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4259,6 +5301,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4266,6 +5310,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4275,6 +5321,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4284,6 +5332,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4293,6 +5343,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4302,6 +5354,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4334,6 +5388,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4343,6 +5399,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4354,10 +5412,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4410,6 +5476,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4419,6 +5487,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4428,6 +5498,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4437,6 +5509,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4485,6 +5559,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4494,6 +5570,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4503,6 +5581,10 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4553,6 +5635,10 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4603,6 +5689,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4612,6 +5700,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4621,6 +5711,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4630,6 +5722,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4639,6 +5733,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4664,6 +5760,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4673,6 +5771,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4682,6 +5782,8 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4732,6 +5834,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4741,6 +5845,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4750,6 +5856,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4759,6 +5867,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4784,6 +5894,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4793,6 +5905,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4802,6 +5916,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4809,6 +5925,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4818,6 +5936,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4827,6 +5947,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4836,6 +5958,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4845,6 +5969,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4882,6 +6008,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +6019,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4900,6 +6030,8 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4950,6 +6082,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4959,6 +6093,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4968,6 +6104,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4977,6 +6115,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4986,6 +6126,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5011,6 +6153,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5020,6 +6164,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5029,6 +6175,8 @@ export interface operations {
             /** @description A KYC record, wrapped in `data` */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5079,6 +6227,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5088,6 +6238,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5097,6 +6249,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5106,6 +6260,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5115,6 +6271,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5140,6 +6298,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5149,6 +6309,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5158,6 +6320,8 @@ export interface operations {
             /** @description An auction: bids are held on cards and the winner is charged at the end */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5308,6 +6472,7 @@ export interface operations {
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
                      *             "cancelable": false,
+                     *             "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -5369,6 +6534,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5378,6 +6545,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5387,6 +6556,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5396,6 +6567,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5421,6 +6594,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5430,6 +6605,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5439,6 +6616,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5446,6 +6625,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5455,6 +6636,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5464,6 +6647,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5473,6 +6658,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5482,6 +6669,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5516,6 +6705,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5525,6 +6716,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5536,10 +6729,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5653,6 +6854,7 @@ export interface operations {
                      *           "next_action": null,
                      *           "shopper_email": "ada@example.com",
                      *           "cancelable": false,
+                     *           "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:31:00.000Z"
                      *         },
@@ -5667,6 +6869,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5676,6 +6880,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5685,6 +6891,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5694,6 +6902,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5779,6 +6989,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5788,6 +7000,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5797,6 +7011,10 @@ export interface operations {
             /** @description A shopper's bid, backed by a card payment on hold */
             202: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5909,6 +7127,7 @@ export interface operations {
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
                      *         "cancelable": false,
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -5922,6 +7141,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5931,6 +7152,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5940,6 +7163,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5967,6 +7192,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5976,6 +7203,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5985,6 +7214,8 @@ export interface operations {
             /** @description A shopper's bid, backed by a card payment on hold */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6097,6 +7328,7 @@ export interface operations {
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
                      *         "cancelable": false,
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       },
@@ -6110,6 +7342,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6119,6 +7353,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6128,6 +7364,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6137,6 +7375,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6177,6 +7417,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +7428,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,6 +7439,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6202,6 +7448,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6211,6 +7459,21 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `shopper_code_per_ip` and `shopper_code_per_email`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6254,6 +7517,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6263,6 +7528,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +7539,8 @@ export interface operations {
             /** @description A shopper's session: the token to bid with */
             201: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6294,6 +7563,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6303,6 +7574,21 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `shopper_session_per_ip`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6340,6 +7626,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6349,6 +7637,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6358,6 +7648,8 @@ export interface operations {
             /** @description A bidder of an app, signed in by a one-time code sent by email */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6376,6 +7668,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6385,6 +7679,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,6 +7690,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6403,6 +7701,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6412,6 +7712,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6444,6 +7746,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6453,6 +7757,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6464,10 +7770,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6619,6 +7933,7 @@ export interface operations {
                      *               "next_action": null,
                      *               "shopper_email": "ada@example.com",
                      *               "cancelable": false,
+                     *               "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:31:00.000Z"
                      *             },
@@ -6681,6 +7996,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6690,6 +8007,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6699,6 +8018,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6708,6 +8029,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6766,6 +8089,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6775,6 +8100,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6784,6 +8111,10 @@ export interface operations {
             /** @description An auction: bids are held on cards and the winner is charged at the end */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6934,6 +8265,7 @@ export interface operations {
                      *             "next_action": null,
                      *             "shopper_email": "ada@example.com",
                      *             "cancelable": false,
+                     *             "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:31:00.000Z"
                      *           },
@@ -6995,6 +8327,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7004,6 +8338,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7013,6 +8349,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7022,6 +8360,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7031,6 +8371,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7070,6 +8412,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7079,6 +8423,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7088,6 +8434,8 @@ export interface operations {
             /** @description The auction's id */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7098,6 +8446,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7107,6 +8457,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7116,6 +8468,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7125,6 +8479,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7163,6 +8519,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7172,6 +8530,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7181,6 +8541,8 @@ export interface operations {
             /** @description A new session */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7196,6 +8558,21 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `login_per_ip` (and a back-off per account after failed passwords); `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7219,6 +8596,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7228,6 +8607,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7237,6 +8618,10 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7244,6 +8629,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7253,6 +8640,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7300,6 +8689,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7309,6 +8700,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7318,6 +8711,8 @@ export interface operations {
             /** @description The new account and its first session */
             201: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7342,6 +8737,21 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `signup_per_ip`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7365,6 +8775,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7375,6 +8787,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7385,6 +8799,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7394,6 +8810,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7404,6 +8822,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7455,6 +8875,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7464,6 +8886,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7473,6 +8897,8 @@ export interface operations {
             /** @description Default Response */
             201: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7496,6 +8922,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7505,6 +8933,21 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `checkout_per_ip` and `checkout_per_price`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7533,6 +8976,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7542,6 +8987,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7551,6 +8998,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7641,6 +9090,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7650,6 +9101,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7678,6 +9131,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7687,6 +9142,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7696,6 +9153,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7786,6 +9245,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7795,6 +9256,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7880,6 +9343,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7889,6 +9354,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7898,6 +9365,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7988,6 +9457,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7997,6 +9468,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8025,6 +9498,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8034,6 +9509,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8043,6 +9520,8 @@ export interface operations {
             /** @description What paying the price costs, formatted for display */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8069,6 +9548,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8078,6 +9559,290 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getDeletedAppPayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The payment's id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A payment of a deleted app, without the app and its price (both gone) */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtj0",
+                     *       "status": "refunded",
+                     *       "final_amount": 25.99,
+                     *       "payment_provider": "card",
+                     *       "transaction_id": null,
+                     *       "transaction_response": {
+                     *         "error": null
+                     *       },
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "kyc_id": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-25T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedAppPayment"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    refundDeletedAppPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The payment's id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "The shopper asked by phone"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why, kept with the payment */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A payment of a deleted app, without the app and its price (both gone) */
+            200: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtj0",
+                     *       "status": "refunded",
+                     *       "final_amount": 25.99,
+                     *       "payment_provider": "card",
+                     *       "transaction_id": null,
+                     *       "transaction_response": {
+                     *         "error": null
+                     *       },
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "kyc_id": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-25T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DeletedAppPayment"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8098,6 +9863,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8107,6 +9874,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8116,6 +9885,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8136,6 +9907,8 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8164,6 +9937,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8173,6 +9948,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8182,6 +9959,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8213,6 +9992,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8222,6 +10003,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8231,6 +10014,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8251,6 +10036,8 @@ export interface operations {
             /** @description Default Response */
             503: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8282,6 +10069,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8292,6 +10081,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8302,6 +10093,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8311,6 +10104,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8321,6 +10116,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8345,6 +10142,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8355,6 +10154,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8365,6 +10166,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8374,6 +10177,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8384,6 +10189,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8438,6 +10259,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8448,6 +10271,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8460,6 +10285,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8467,6 +10294,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8477,6 +10306,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8546,6 +10391,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8556,6 +10403,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8568,6 +10417,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8575,6 +10426,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8585,6 +10438,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8609,6 +10478,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8619,6 +10490,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8631,6 +10504,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8638,6 +10513,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8648,6 +10525,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8672,6 +10565,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8682,6 +10577,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8694,6 +10591,8 @@ export interface operations {
                 headers: {
                     /** @description Where the browser goes next */
                     Location?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8701,6 +10600,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8711,6 +10612,22 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Too many requests from this client (`rate_limited`), under `kyc_widget_per_ip` and `kyc_widget_per_token`; `Retry-After` says when to try again */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8744,6 +10661,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8753,6 +10672,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8764,10 +10685,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8814,6 +10743,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8823,6 +10754,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8832,6 +10765,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8841,6 +10776,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8885,6 +10822,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8894,6 +10833,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8903,6 +10844,10 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8947,6 +10892,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8956,6 +10903,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8965,6 +10914,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8974,6 +10925,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8983,6 +10936,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9008,6 +10963,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9017,6 +10974,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9026,6 +10985,8 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9070,6 +11031,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9079,6 +11042,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9088,6 +11053,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9097,6 +11064,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9122,6 +11091,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9131,6 +11102,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9140,6 +11113,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9147,6 +11122,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9156,6 +11133,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9165,6 +11144,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9174,6 +11155,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9183,6 +11166,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9220,6 +11205,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9229,6 +11216,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9238,6 +11227,8 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9282,6 +11273,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9291,6 +11284,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9300,6 +11295,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9309,6 +11306,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9318,6 +11317,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9353,6 +11354,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9362,6 +11365,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9371,6 +11376,10 @@ export interface operations {
             /** @description A person's role on an app, or a pending invitation (user_id null) */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9415,6 +11424,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9424,6 +11435,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9433,6 +11446,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9456,6 +11471,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9465,6 +11482,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9474,6 +11493,8 @@ export interface operations {
             /** @description A price as its public page shows it: no metadata, trigger or KYC ids */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9500,6 +11521,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9509,6 +11532,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9559,6 +11584,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9568,6 +11595,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9579,10 +11608,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9689,6 +11726,7 @@ export interface operations {
                      *         "next_action": null,
                      *         "shopper_email": "ada@example.com",
                      *         "cancelable": false,
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:31:00.000Z"
                      *       }
@@ -9700,6 +11738,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9709,6 +11749,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9718,6 +11760,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9727,6 +11771,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9783,6 +11829,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9792,6 +11840,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9801,6 +11851,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,6 +11953,7 @@ export interface operations {
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
                      *       "cancelable": true,
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -9909,6 +11964,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9918,6 +11975,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9927,6 +11986,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9936,6 +11997,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9945,6 +12008,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9970,6 +12035,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9979,6 +12046,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9988,6 +12057,8 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10093,6 +12164,7 @@ export interface operations {
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
                      *       "cancelable": false,
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10103,6 +12175,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10112,6 +12186,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10121,6 +12197,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10130,6 +12208,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10170,6 +12250,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10179,6 +12261,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10188,6 +12272,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10293,6 +12381,7 @@ export interface operations {
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
                      *       "cancelable": false,
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10303,6 +12392,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10312,6 +12403,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10321,6 +12414,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10330,6 +12425,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10339,6 +12436,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10424,6 +12523,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10433,6 +12534,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10442,6 +12545,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10547,6 +12654,7 @@ export interface operations {
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
                      *       "cancelable": false,
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10557,6 +12665,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10566,6 +12676,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10575,6 +12687,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10584,6 +12698,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10593,6 +12709,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10627,6 +12745,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10636,6 +12756,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10647,10 +12769,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10673,6 +12803,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10682,6 +12814,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10691,6 +12825,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10700,6 +12836,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10740,6 +12878,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10749,6 +12889,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10758,6 +12900,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10863,6 +13009,7 @@ export interface operations {
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
                      *       "cancelable": false,
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -10873,6 +13020,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10882,6 +13031,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10891,6 +13042,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10900,6 +13053,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10909,6 +13064,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10937,6 +13094,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10946,6 +13105,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10955,6 +13116,10 @@ export interface operations {
             /** @description A payment of a price through a payment provider, with its fee split and chain call */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11060,6 +13225,7 @@ export interface operations {
                      *       "next_action": null,
                      *       "shopper_email": "ada@example.com",
                      *       "cancelable": false,
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:31:00.000Z"
                      *     }
@@ -11070,6 +13236,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11079,6 +13247,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11088,6 +13258,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11097,6 +13269,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11106,6 +13280,236 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    repointPaymentSeller: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The payment's id */
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description A payable seller KYC record of the same app: the payment's seller share goes to it */
+                    kyc_id: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A payment of a price through a payment provider, with its fee split and chain call */
+            200: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "paid",
+                     *       "final_amount": 25.75,
+                     *       "payment_provider": "card",
+                     *       "trigger_data_input": {
+                     *         "params_data_input": {
+                     *           "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *           "quantity": 3
+                     *         }
+                     *       },
+                     *       "transaction_id": "0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "transaction_url": "https://sepolia.etherscan.io/tx/0x9fc76417374aa880d4449a1f7f31ec597f00b1f6f3dd2d66f4c9c6c445836d8b",
+                     *       "price_item": {
+                     *         "currency": "usd",
+                     *         "provider_min_amount_fee": 0.3,
+                     *         "provider_processing_fee_percent": 2.9,
+                     *         "platform_fee": 1,
+                     *         "app_fee": 5,
+                     *         "app_type": "marketplace",
+                     *         "amount": 25,
+                     *         "amount_total": 25.75,
+                     *         "amount_transaction_fee": 0.75,
+                     *         "amount_app_transaction_fee": 0,
+                     *         "amount_platform": 0.25,
+                     *         "amount_seller": 23.5,
+                     *         "amount_app": 1.25,
+                     *         "processing_fee_amount": 0.75,
+                     *         "conversion": null
+                     *       },
+                     *       "transaction_response": {
+                     *         "error": null,
+                     *         "near": null,
+                     *         "evm": {
+                     *           "output": {
+                     *             "block_number": 7123456,
+                     *             "block_hash": "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+                     *             "gas_used": "51234",
+                     *             "logs": 1
+                     *           }
+                     *         },
+                     *         "wax": null,
+                     *         "solana": null
+                     *       },
+                     *       "confirmation_status": {
+                     *         "average_seconds": 12,
+                     *         "progress": 100,
+                     *         "required_confirmations": 3,
+                     *         "confirmations": 3,
+                     *         "confirmed": true
+                     *       },
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "price": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjh",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 25,
+                     *         "amount_decimal": "25.00",
+                     *         "name": "Concert ticket",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "payment",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjs",
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "event": "Autumn concert",
+                     *           "seat_map": "hall-a"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "payment_token": null,
+                     *       "next_action": null,
+                     *       "shopper_email": "ada@example.com",
+                     *       "cancelable": false,
+                     *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:31:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Payment"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11138,6 +13542,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11147,6 +13553,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11158,10 +13566,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11198,6 +13614,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11207,6 +13625,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11216,6 +13636,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11225,6 +13647,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11292,6 +13716,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11301,6 +13727,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11310,6 +13738,10 @@ export interface operations {
             /** @description What a shopper pays, in a currency, and what the payment then runs */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11344,6 +13776,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11353,6 +13787,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11362,6 +13798,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11371,6 +13809,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11380,6 +13820,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11405,6 +13847,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11414,6 +13858,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11423,6 +13869,8 @@ export interface operations {
             /** @description What a shopper pays, in a currency, and what the payment then runs */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11457,6 +13905,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11466,6 +13916,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11475,6 +13927,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11484,6 +13938,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11509,6 +13965,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11518,6 +13976,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11527,6 +13987,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -11534,6 +13996,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11543,6 +14007,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11552,6 +14018,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11561,6 +14029,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11570,6 +14040,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11634,6 +14106,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11643,6 +14117,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11652,6 +14128,8 @@ export interface operations {
             /** @description What a shopper pays, in a currency, and what the payment then runs */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11686,6 +14164,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11695,6 +14175,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11704,6 +14186,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11713,6 +14197,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11722,6 +14208,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11752,6 +14240,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11761,6 +14251,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11770,6 +14262,8 @@ export interface operations {
             /** @description Fee breakdown; every part in minor units adds up to amount_total */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11852,6 +14346,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11861,6 +14357,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11870,6 +14368,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11879,6 +14379,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11902,6 +14404,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11911,6 +14415,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11920,6 +14426,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11940,6 +14448,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11949,6 +14459,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11972,6 +14484,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11981,6 +14495,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11990,6 +14506,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11999,6 +14517,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12008,6 +14528,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12043,6 +14565,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12052,6 +14576,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12061,6 +14587,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12084,6 +14612,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12093,6 +14623,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12124,6 +14656,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12133,6 +14667,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12144,10 +14680,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12185,6 +14729,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12194,6 +14740,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12214,6 +14762,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12223,6 +14773,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12232,6 +14784,8 @@ export interface operations {
             /** @description An HTML page */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12257,6 +14811,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12266,6 +14822,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12275,6 +14833,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12392,6 +14952,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12415,6 +14977,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12424,6 +14988,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12433,6 +14999,8 @@ export interface operations {
             /** @description Default Response */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12531,6 +15099,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12540,6 +15110,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12580,6 +15152,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12589,6 +15163,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12598,6 +15174,10 @@ export interface operations {
             /** @description A chain account whose key the service keeps sealed; secrets are always null */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12657,6 +15237,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12666,6 +15248,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12675,6 +15259,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12684,6 +15270,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12693,6 +15281,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12727,6 +15317,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12736,6 +15328,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12747,10 +15341,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12779,6 +15381,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12788,6 +15392,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12797,6 +15403,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12806,6 +15414,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12852,6 +15462,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12861,6 +15473,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12870,6 +15484,10 @@ export interface operations {
             /** @description A sized collection NFT (Metaplex) owned by a wallet */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12896,6 +15514,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12905,6 +15525,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12914,6 +15536,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12923,6 +15547,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12932,6 +15558,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12966,6 +15594,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12975,6 +15605,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12986,10 +15618,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13017,6 +15657,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13026,6 +15668,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13035,6 +15679,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13044,6 +15690,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13095,6 +15743,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13104,6 +15754,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13113,6 +15765,10 @@ export interface operations {
             /** @description A compressed-NFT (Bubblegum) Merkle tree paid by a wallet */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13138,6 +15794,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13147,6 +15805,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13156,6 +15816,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13165,6 +15827,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13174,6 +15838,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13206,6 +15872,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13215,6 +15883,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13226,10 +15896,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13356,6 +16034,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13365,6 +16045,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13374,6 +16056,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13383,6 +16067,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13561,6 +16247,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13570,6 +16258,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13579,6 +16269,10 @@ export interface operations {
             /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13703,6 +16397,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13712,6 +16408,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13721,6 +16419,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13730,6 +16430,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13739,6 +16441,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13764,6 +16468,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13773,6 +16479,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13782,6 +16490,8 @@ export interface operations {
             /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13906,6 +16616,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13915,6 +16627,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13924,6 +16638,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13933,6 +16649,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13958,6 +16676,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13967,6 +16687,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13976,6 +16698,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -13983,6 +16707,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13992,6 +16718,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14001,6 +16729,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14010,6 +16740,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14019,6 +16751,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14168,6 +16902,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14177,6 +16913,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14186,6 +16924,8 @@ export interface operations {
             /** @description A contract call on the chain of one of the app's wallets, run once a payment is paid */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14310,6 +17050,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14319,6 +17061,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14328,6 +17072,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14337,6 +17083,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14346,6 +17094,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14391,6 +17141,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14400,6 +17152,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14409,6 +17163,10 @@ export interface operations {
             /** @description The exact call a trigger makes for an input; only the trigger's chain is present */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14435,6 +17193,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14444,6 +17204,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14453,6 +17215,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14462,6 +17226,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14471,6 +17237,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14491,6 +17259,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14500,6 +17270,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14509,6 +17281,8 @@ export interface operations {
             /** @description The signed-in user's own profile */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14530,6 +17304,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14562,6 +17338,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14571,6 +17349,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14582,10 +17362,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14647,6 +17435,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14656,6 +17446,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14665,6 +17457,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14674,6 +17468,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14764,6 +17560,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14773,6 +17571,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14782,6 +17582,10 @@ export interface operations {
             /** @description A chain account whose key the service keeps sealed; secrets are always null */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14841,6 +17645,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14850,6 +17656,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14859,6 +17667,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14868,6 +17678,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14877,6 +17689,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14902,6 +17716,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14911,6 +17727,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14920,6 +17738,8 @@ export interface operations {
             /** @description A chain account whose key the service keeps sealed; secrets are always null */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14979,6 +17799,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14988,6 +17810,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14997,6 +17821,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15006,6 +17832,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15031,6 +17859,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15040,6 +17870,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15049,6 +17881,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15056,6 +17890,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15065,6 +17901,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15074,6 +17912,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15083,6 +17923,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15092,6 +17934,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15160,6 +18004,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15169,6 +18015,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15178,6 +18026,8 @@ export interface operations {
             /** @description A chain account whose key the service keeps sealed; secrets are always null */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15237,6 +18087,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15246,6 +18098,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15255,6 +18109,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15264,6 +18120,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15273,6 +18131,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15305,6 +18165,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15314,6 +18176,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15325,10 +18189,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15354,6 +18226,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15363,6 +18237,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15372,6 +18248,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15381,6 +18259,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15415,7 +18295,7 @@ export interface operations {
                  */
                 "application/json": {
                     /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low */
-                    events: string[];
+                    events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "*")[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
                     url: string;
                 };
@@ -15425,6 +18305,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15434,6 +18316,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15443,6 +18327,10 @@ export interface operations {
             /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15466,6 +18354,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15475,6 +18365,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15484,6 +18376,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15493,6 +18387,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15502,6 +18398,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15527,6 +18425,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15536,6 +18436,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15545,6 +18447,8 @@ export interface operations {
             /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15568,6 +18472,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15577,6 +18483,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15586,6 +18494,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15595,6 +18505,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15620,6 +18532,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15629,6 +18543,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15638,6 +18554,8 @@ export interface operations {
             /** @description No content */
             204: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -15645,6 +18563,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15654,6 +18574,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15663,6 +18585,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15672,6 +18596,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15681,6 +18607,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15706,8 +18634,8 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
-                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed */
-                    events?: string[];
+                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low */
+                    events?: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "*")[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
                     url?: string;
                 };
@@ -15717,6 +18645,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15726,6 +18656,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15735,6 +18667,8 @@ export interface operations {
             /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             200: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15758,6 +18692,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15767,6 +18703,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15776,6 +18714,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15785,6 +18725,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15794,6 +18736,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15828,6 +18772,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15837,6 +18783,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15848,10 +18796,18 @@ export interface operations {
                 headers: {
                     /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
                     link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
                     "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
                     /** @description Present when the list holds more records than X-Total-Count says */
                     "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15889,6 +18845,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15898,6 +18856,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15907,6 +18867,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15916,6 +18878,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15944,6 +18908,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15953,6 +18919,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15962,6 +18930,10 @@ export interface operations {
             /** @description An endpoint that receives the app's events, signed (Standard Webhooks) */
             200: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15985,6 +18957,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15994,6 +18968,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16003,6 +18979,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16012,6 +18990,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16021,6 +19001,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16049,6 +19031,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16058,6 +19042,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16067,6 +19053,10 @@ export interface operations {
             /** @description The test delivery, pending */
             202: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16094,6 +19084,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16103,6 +19095,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16112,6 +19106,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16121,6 +19117,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16130,6 +19128,8 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16158,6 +19158,8 @@ export interface operations {
             /** @description Another client error (RFC 9457 problem) */
             "4XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16167,6 +19169,8 @@ export interface operations {
             /** @description Server error (RFC 9457 problem); it carries only the request id */
             "5XX": {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16176,6 +19180,10 @@ export interface operations {
             /** @description One event's delivery to one endpoint, with every attempt */
             201: {
                 headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16211,6 +19219,8 @@ export interface operations {
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16220,6 +19230,8 @@ export interface operations {
             /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
             401: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16229,6 +19241,8 @@ export interface operations {
             /** @description The caller's role on the app does not allow this (`forbidden`) */
             403: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16238,6 +19252,8 @@ export interface operations {
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16247,11 +19263,343 @@ export interface operations {
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
                 headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    onAuctionBidExpiredEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionBidExpiredEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionBidPlacedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionBidPlacedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionEndedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionEndedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionOutbidEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionOutbidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onAuctionWinnerChangedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionWinnerChangedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onKycUpdatedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["KycUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentCancelledEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentCancelledEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentFailedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentFailedCapturedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedCapturedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentFailedTransfersEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentFailedTransfersEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentHoldEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentHoldEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentPaidEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPaidEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentPendingEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentPendingEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onPaymentRefundedEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

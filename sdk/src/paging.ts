@@ -1,4 +1,4 @@
-import type { Call, Http, RequestOptions } from "./http.ts";
+import type { Call, Http, RequestOptions, ResponseMeta } from "./http.ts";
 
 export interface PageAnswer<T> {
   data: T[];
@@ -6,6 +6,8 @@ export interface PageAnswer<T> {
   total: number;
   totalCapped: boolean;
   hasMore: boolean;
+  /** The page's answer metadata (request id, status, headers). */
+  lastResponse: ResponseMeta;
 }
 
 function hasNext(link: string | null): boolean {
@@ -41,11 +43,13 @@ export class List<T extends { id: string }> implements AsyncIterable<T> {
       this.#options,
     );
     const data = this.#itemsOf(answer.data);
+    const headers = answer.meta.headers;
     return {
       data,
-      total: Number(answer.headers.get("x-total-count") ?? data.length),
-      totalCapped: answer.headers.get("x-total-count-capped") === "true",
-      hasMore: hasNext(answer.headers.get("link")),
+      total: Number(headers.get("x-total-count") ?? data.length),
+      totalCapped: headers.get("x-total-count-capped") === "true",
+      hasMore: hasNext(headers.get("link")),
+      lastResponse: answer.meta,
     };
   }
 

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { ApiError, Client, ConnectionError, verifyWebhook } from "@payments-backend/sdk";
+import { ApiError, Client, ConnectionError, verifyWebhook } from "../../sdk/src/index.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp, freePort } from "../helpers/browser.ts";
 
@@ -41,6 +41,12 @@ describe("against the service", () => {
     const first = await server.payments.create(appId, body, { idempotencyKey: "order-1" });
     const again = await server.payments.create(appId, body, { idempotencyKey: "order-1" });
     assert.equal(again.id, first.id);
+    assert.equal(first.lastResponse.idempotentReplayed, false);
+    assert.equal(again.lastResponse.idempotentReplayed, true, "the second answer was replayed");
+    assert.equal(again.lastResponse.idempotencyKey, "order-1");
+    assert.equal(again.lastResponse.statusCode, 201);
+    assert.match(again.lastResponse.requestId ?? "", /^req_/);
+    assert.equal(JSON.stringify(again).includes("lastResponse"), false, "metadata is not part of the JSON");
     const other = await server.payments.create(appId, body);
     assert.notEqual(other.id, first.id, "without a key of yours, each call is its own payment");
     const confirmed = await server.payments.confirm(appId, first.id, { payment_method: card });
@@ -61,7 +67,11 @@ describe("against the service", () => {
         return true;
       },
     );
-    await assert.rejects(server.payments.get(appId, "pay_unknown"), { name: "ApiError", status: 404 });
+    await assert.rejects(server.payments.get(appId, "pay_unknown"), {
+      name: "NotFoundError",
+      status: 404,
+      code: "not_found",
+    });
   });
 
   test("a list walks every page by cursor, each item once", async () => {

@@ -3,7 +3,7 @@
 // and a webhook endpoint takes a test event.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { Client, type Kyc } from "@payments-backend/sdk";
+import { Client, type Kyc } from "../../sdk/src/index.ts";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp } from "../helpers/browser.ts";
 

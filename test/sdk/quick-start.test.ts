@@ -1,34 +1,48 @@
-// The README's quick-start (examples/quick-start.ts) runs as written against a fresh service.
+// The README's quick start (examples/quick-start.mjs) runs as written, on Node 20 and on Node 24,
+// with the SDK installed from its packed tarball, against a fresh service.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { copyFile, readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { after, before, test } from "node:test";
-import { promisify } from "node:util";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp } from "../helpers/browser.ts";
+import { installPackedSdk, OTHER_NODE, run } from "../helpers/sdk-pack.ts";
 
 let t: TestApp;
 let base: string;
+let project: string;
 
 before(async () => {
-  ({ t, base } = await buildServedApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" }));
+  const [served, installed] = await Promise.all([
+    buildServedApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" }),
+    installPackedSdk(),
+  ]);
+  ({ t, base } = served);
+  project = installed;
+  await copyFile("examples/quick-start.mjs", join(project, "quick-start.mjs"));
 });
 after(() => t?.close());
 
-test("node examples/quick-start.ts: signs up, sells, is paid and told so by a verified webhook", async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ["examples/quick-start.ts"], {
-    env: { ...process.env, BASE_URL: base },
-    timeout: 90_000,
+for (const [name, node] of [
+  ["the other Node (20)", OTHER_NODE],
+  ["this Node (24)", process.execPath],
+] as const) {
+  test(`node quick-start.mjs on ${name}: signs up, sells, is paid and told so by a verified webhook`, async () => {
+    const { stdout } = await run(node, ["quick-start.mjs"], {
+      cwd: project,
+      env: { ...process.env, BASE_URL: base },
+      timeout: 90_000,
+    });
+    const lines = stdout.trim().split("\n");
+    assert.match(lines[0], /^payment\.paid: pay_\w+$/);
+    const paymentId = lines[0].split(": ")[1];
+    assert.deepEqual(lines.slice(1), [`${paymentId} paid`]);
   });
-  const lines = stdout.trim().split("\n");
-  assert.match(lines[0], /^payment\.paid: pay_\w+$/);
-  const paymentId = lines[0].split(": ")[1];
-  assert.deepEqual(lines.slice(1), [`${paymentId} paid`]);
-});
+}
 
-test("the README shows examples/quick-start.ts as it is", async () => {
+test("the README shows examples/quick-start.mjs as it is", async () => {
   const readme = await readFile("README.md", "utf8");
-  const example = await readFile("examples/quick-start.ts", "utf8");
+  const example = await readFile("examples/quick-start.mjs", "utf8");
   const code = example.slice(example.indexOf("import { randomUUID }")).trimEnd();
-  assert.ok(readme.includes("```ts\n" + code + "\n```"), "README's quick-start block differs from the file");
+  assert.ok(readme.includes("```js\n" + code + "\n```"), "README's quick-start block differs from the file");
 });

@@ -2,12 +2,14 @@ import type { Deps } from "../../deps.ts";
 import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
+import { EVENT_SCHEMAS } from "./event-schemas.ts";
 import { CreateEndpointBody, Delivery, DeliveryParams, Endpoint, EndpointParams } from "./schemas.ts";
 import * as webhooks from "./service.ts";
 
 const tags = ["webhooks"];
 
 export async function webhookRoutes(app: Server, deps: Deps) {
+  app.documentWebhooks(EVENT_SCHEMAS);
   createdRoute(
     app,
     "/webhooks/:app_id",

@@ -8,7 +8,13 @@ import {
   Timestamp,
   withExamples,
 } from "../../platform/http/schemas.ts";
+import { EVENT_PATTERNS } from "./event-schemas.ts";
 import { EVENT_TYPES } from "./event-types.ts";
+
+/** An event type, `prefix.*` or `*`: an enum in the document, so a typo does not type-check. */
+const EventPattern = (description?: string) =>
+  Type.Unsafe<(typeof EVENT_PATTERNS)[number]>({ type: "string", enum: [...EVENT_PATTERNS], description });
+
 import { DELIVERY_STATUSES } from "./tables.ts";
 
 export const Endpoint = Type.Object(
@@ -16,7 +22,7 @@ export const Endpoint = Type.Object(
     id: Type.String({ description: "The endpoint's id (`wh_…`)" }),
     app_id: Type.String({ description: "The app whose events it receives" }),
     url: Type.String({ description: "Where deliveries are POSTed" }),
-    events: Type.Array(Type.String(), {
+    events: Type.Array(EventPattern(), {
       description: "The event types it receives: types, `prefix.*` or `*`",
     }),
     secret: Nullable(
@@ -90,7 +96,7 @@ export const CreateEndpointBody = Body({
     maxLength: 2048,
     description: "http(s) URL on a public address; private, loopback and link-local ones are refused",
   }),
-  events: Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  events: Type.Array(EventPattern(), {
     minItems: 1,
     maxItems: 50,
     uniqueItems: true,

@@ -1,6 +1,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { RouteOptions } from "fastify";
+import { addResponseHeaders } from "./openapi-headers.ts";
 import type { Server } from "./server.ts";
 
 /**
@@ -31,6 +32,13 @@ const TAGS = [
 ] as const;
 
 declare module "fastify" {
+  interface FastifyInstance {
+    /**
+     * Documents the events a module sends to webhook endpoints: the document's `webhooks` section
+     * (one entry per event type, its payload a named schema).
+     */
+    documentWebhooks(events: Record<string, Record<string, unknown>>): void;
+  }
   interface FastifyContextConfig {
     /** The route honours an `Idempotency-Key` header without a session or API key (a shopper's bid). */
     idempotencyKey?: boolean;
@@ -251,6 +259,34 @@ function addIdempotencyHeaders(doc: Schema, honoured: Set<string>): Schema {
   return doc;
 }
 
+/** The `webhooks` section: each event a POST to the receiver's URL whose body is its named schema. */
+function addWebhooks(doc: Schema, documented: Parameters<Server["documentWebhooks"]>[]): Schema {
+  const components = (doc.components as Schema).schemas as Record<string, unknown>;
+  const section: Schema = {};
+  for (const [events] of documented) {
+    const refs: Record<string, string> = {};
+    for (const [type, schema] of Object.entries(events)) {
+      const title = String(schema.title);
+      components[title] = schema;
+      refs[type] = `#/components/schemas/${title}`;
+      section[type] = {
+        post: {
+          operationId: `on${title}`,
+          tags: ["webhooks"],
+          summary: `\`${type}\`, sent to the endpoints subscribed to it`,
+          description: String(schema.description),
+          security: [],
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: refs[type] } } } },
+          responses: {
+            "2XX": { description: "Received: any 2xx answer ends the delivery; others are retried" },
+          },
+        },
+      };
+    }
+  }
+  return Object.keys(section).length > 0 ? { ...doc, webhooks: section } : doc;
+}
+
 export interface DocumentOptions {
   publicUrl: string;
   version: string;
@@ -260,6 +296,10 @@ export interface DocumentOptions {
 export async function registerOpenApi(app: Server, options: DocumentOptions) {
   const honoured = new Set<string>();
   const answerExamples = new Map<string, unknown>();
+  const webhooks: Parameters<Server["documentWebhooks"]>[] = [];
+  app.decorate("documentWebhooks", (...args: Parameters<Server["documentWebhooks"]>) => {
+    webhooks.push(args);
+  });
   app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples));
   await app.register(swagger, {
     openapi: {
@@ -287,9 +327,8 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
-      return mergeSharedTemplates(
-        addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples),
-      ) as never;
+      const documented = addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples);
+      return mergeSharedTemplates(addResponseHeaders(addWebhooks(documented, webhooks))) as never;
     },
   });
   await app.register(swaggerUi, {

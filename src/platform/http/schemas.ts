@@ -1,4 +1,5 @@
 import { type TSchema, Type } from "typebox";
+import { ERROR_STATUS, type ErrorCode } from "./errors.ts";
 
 /** RFC 9457 problem document, as every error answers. */
 export const Problem = Type.Object(
@@ -7,7 +8,13 @@ export const Problem = Type.Object(
     title: Type.String({ description: "Short, human-readable summary of the kind of problem." }),
     status: Type.Integer({ description: "The HTTP status code of this answer." }),
     detail: Type.String({ description: "What went wrong with this request, in plain words." }),
-    code: Type.String({ description: "Stable machine-readable error code, e.g. `validation_failed`." }),
+    // An enum in the document, from the one list of codes, so clients get the codes as a type.
+    code: Type.Unsafe<ErrorCode>({
+      type: "string",
+      enum: Object.keys(ERROR_STATUS),
+      description:
+        "Stable machine-readable error code, e.g. `validation_failed`; the catalogue is in the API's description.",
+    }),
     errors: Type.Optional(
       Type.Array(
         Type.Object(

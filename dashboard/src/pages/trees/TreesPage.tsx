@@ -22,7 +22,7 @@ function useTrees(walletId: string) {
   const appId = useAppId();
   return useQuery({
     queryKey: ["trees", appId, walletId],
-    queryFn: () => client.solana.listTrees(appId, walletId),
+    queryFn: () => client.solana.listTrees(appId, walletId).toArray(),
     refetchInterval: (query) => (query.state.data?.some((tree) => tree.status === "pending") ? 2000 : false),
   });
 }

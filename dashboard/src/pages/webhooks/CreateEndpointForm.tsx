@@ -1,6 +1,6 @@
 import { Button, Group, MultiSelect, Stack, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
-import type { WebhookEndpoint as Endpoint } from "@payments-backend/sdk";
+import type { WebhookEndpoint as Endpoint, EventPattern } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
@@ -27,10 +27,11 @@ export function CreateEndpointForm({
   const [url, setUrl] = useState(endpoint?.url ?? "");
   const [events, setEvents] = useState<string[]>(endpoint?.events ?? ["payment.*"]);
   const create = useMutation({
+    // The options are the service's own patterns (event-options.ts), so each is an EventPattern.
     mutationFn: () =>
       endpoint
-        ? client.webhooks.update(appId, endpoint.id, { url: url.trim(), events })
-        : client.webhooks.create(appId, { url: url.trim(), events }),
+        ? client.webhooks.update(appId, endpoint.id, { url: url.trim(), events: events as EventPattern[] })
+        : client.webhooks.create(appId, { url: url.trim(), events: events as EventPattern[] }),
     onSuccess: (saved) => {
       notifications.show({
         color: "green",

@@ -1,11 +1,11 @@
-// The README's quick-start, runnable as written against a running service:
+// The README's quick start, runnable as written (Node 18+) against a running service:
 //   WEBHOOKS_ALLOW_LOOPBACK=true npm start      # in one terminal (loopback webhooks: local only)
-//   node examples/quick-start.ts                # in another (BASE_URL defaults to :3000)
-// test/sdk/quick-start.test.ts runs this file against a fresh service.
+//   node examples/quick-start.mjs               # in another (BASE_URL defaults to :3000)
+// In this repository run `npm run sdk:build` once first; in your own project
+// `npm install @payments-backend/sdk`. test/sdk/quick-start.test.ts runs it on Node 20 and 24.
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { Client, verifyWebhook, type WebhookEvent } from "@payments-backend/sdk";
+import { Client, verifyWebhook } from "@payments-backend/sdk";
 
 const baseUrl = process.env.BASE_URL ?? "http://127.0.0.1:3000";
 
@@ -27,8 +27,8 @@ const server = new Client({ baseUrl, apiKey: key });
 
 // 3. A webhook endpoint, and a receiver that verifies every delivery before trusting it.
 let secret = "";
-let onPaid: (event: WebhookEvent) => void = () => {};
-const paid = new Promise<WebhookEvent>((resolve) => {
+let onPaid = () => {};
+const paid = new Promise((resolve) => {
   onPaid = resolve;
 });
 const receiver = createServer((request, response) => {
@@ -46,8 +46,8 @@ const receiver = createServer((request, response) => {
     }
   });
 });
-await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${receiver.address().port}/hooks`;
 const endpoint = await server.webhooks.create(app.id, { url, events: ["payment.*"] });
 secret = endpoint.secret ?? ""; // answered this once, at creation
 

@@ -1,0 +1,122 @@
+import { type TSchema, Type } from "typebox";
+import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { EVENT_TYPES, type EventType, TEST_EVENT_TYPE } from "./event-types.ts";
+
+/*
+ * What each event's `data` holds, as the modules that emit it write it (payments' lifecycle, KYC's
+ * sync, auctions' bidding and closing): the document's `webhooks` section and the SDK's typed
+ * `WebhookEvent` union are made from these. A field added to an event is added here.
+ */
+const id = (what: string) => Type.String({ description: what });
+const nullableId = (what: string) => Nullable(Type.String({ description: what }));
+const amount = Nullable(Type.String({ description: "The amount in major units, formatted (e.g. `20.00`)" }));
+const currency = Type.String({ description: "ISO 4217 currency code, lower case" });
+
+const PaymentEventData = Type.Object(
+  {
+    id: id("The payment's id (`pay_…`)"),
+    status: Type.String({ description: "The payment's status now (the event type's suffix)" }),
+    previous_status: Nullable(Type.String({ description: "Its status before; null on `payment.pending`" })),
+    reason: Type.String({ description: "Why it moved (`created`, `provider_paid`, …)" }),
+    sequence: Type.Integer({ description: "The payment's event count, this one included: order by it" }),
+  },
+  { description: "A payment's status change; read the payment for the rest" },
+);
+
+const KycEventData = Type.Object(
+  {
+    kyc_id: id("The KYC record's id"),
+    identifier: Type.String({ description: "Your identifier of the seller" }),
+    previous_business_status: Type.String({ description: "The business status before" }),
+    business_status: Type.String({ description: "The business status now" }),
+    details_submitted: Type.Boolean({ description: "The seller has submitted their details" }),
+    charges_enabled: Type.Boolean({ description: "The seller can be paid" }),
+    payouts_enabled: Type.Boolean({ description: "The seller can receive payouts" }),
+    needs_documents: Type.Boolean({ description: "The provider asks the seller for documents" }),
+  },
+  { description: "A seller's identity check changed" },
+);
+
+const bid = {
+  auction_id: id("The auction's id"),
+  bid_id: id("The bid's id"),
+  shopper_id: id("The shopper who placed it"),
+};
+const winner = {
+  winner_bid_id: nullableId("The winning bid now; null when none is left"),
+  winner_shopper_id: nullableId("Its shopper"),
+  amount,
+  currency,
+  payment_id: nullableId("The winning bid's payment"),
+};
+
+const DATA: Record<EventType | typeof TEST_EVENT_TYPE, TSchema> = {
+  ...(Object.fromEntries(
+    EVENT_TYPES.filter((type) => type.startsWith("payment.")).map((type) => [type, PaymentEventData]),
+  ) as unknown as Record<EventType, TSchema>),
+  "kyc.updated": KycEventData,
+  "auction.bid_placed": Type.Object(
+    { ...bid, amount, currency },
+    { description: "A bid was placed and its card hold landed" },
+  ),
+  "auction.outbid": Type.Object(
+    {
+      ...bid,
+      outbid_by: id("The bid that beat it"),
+      hold_kept: Type.Boolean({ description: "Its card hold is kept (a runner-up)" }),
+    },
+    { description: "A bid was beaten" },
+  ),
+  "auction.ended": Type.Object(
+    { auction_id: id("The auction's id"), ...winner },
+    { description: "The auction closed; the winner's payment is captured" },
+  ),
+  "auction.bid_expired": Type.Object(bid, { description: "A bid's card hold lapsed or was released" }),
+  "auction.winner_changed": Type.Object(
+    {
+      auction_id: id("The auction's id"),
+      previous_bid_id: id("The bid that won before"),
+      previous_payment_id: nullableId("Its payment"),
+      reason: Type.String({ description: "Why it lost the win (its charge failed, …)" }),
+      ...winner,
+    },
+    { description: "The winner could not be charged: the next runner-up wins" },
+  ),
+  [TEST_EVENT_TYPE]: Type.Object(
+    {
+      endpoint_id: id("The endpoint it was sent to"),
+      message: Type.String({ description: "What it is for" }),
+    },
+    { description: "A test event, sent on request to one endpoint" },
+  ),
+};
+
+const pascal = (type: string) =>
+  type
+    .split(/[._-]/)
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join("");
+
+/** Each event type's payload schema, named `<Type>Event` (e.g. `PaymentPaidEvent`). */
+export const EVENT_SCHEMAS: Record<string, Record<string, unknown>> = Object.fromEntries(
+  Object.entries(DATA).map(([type, data]) => [
+    type,
+    Type.Object(
+      {
+        id: Type.String({ description: "The event's id (`evt_…`), also the `webhook-id` header" }),
+        type: Type.Literal(type, { description: "The event type" }),
+        timestamp: Timestamp,
+        app_id: Type.String({ description: "The app it happened in" }),
+        data,
+      },
+      { title: `${pascal(type)}Event`, description: `The \`${type}\` event as delivered` },
+    ) as unknown as Record<string, unknown>,
+  ]),
+);
+
+/** Every subscription pattern an endpoint may hold: each type, each `prefix.*`, and `*`. */
+export const EVENT_PATTERNS = Object.freeze([
+  ...EVENT_TYPES,
+  ...[...new Set(EVENT_TYPES.map((type) => type.split(".")[0]))].map((prefix) => `${prefix}.*`),
+  "*",
+]);
