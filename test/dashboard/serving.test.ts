@@ -81,7 +81,10 @@ test("a missing build is built at start-up; a live service says so", async () =>
     const page = await app.inject({ url: "/dashboard/sign-in" });
     assert.equal(page.statusCode, 200);
     assert.ok(nonceOf(page.body));
-    assert.deepEqual((await app.inject({ url: "/dashboard/service.json" })).json(), { mode: "live", name: "Console" });
+    assert.deepEqual((await app.inject({ url: "/dashboard/service.json" })).json(), {
+      mode: "live",
+      name: "Console",
+    });
     await app.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });
