@@ -17,6 +17,7 @@ import { kycRoutes } from "./modules/kyc/routes.ts";
 import { sellerAccountOf } from "./modules/kyc/sellers.ts";
 import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
 import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
+import { ledgerRoutes } from "./modules/ledger/routes.ts";
 import { invitationRoutes } from "./modules/members/invitation-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
@@ -224,6 +225,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await priceRoutes(server, deps);
     await paymentRoutes(server, deps);
     await paymentEventRoutes(server, deps);
+    await ledgerRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
     await auctionRoutes(server, deps);

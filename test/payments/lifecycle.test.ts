@@ -19,6 +19,7 @@ const fx = useTestApp(
 );
 
 const PAYMENT_FIELDS = [
+  "amount_refunded",
   "app",
   "confirmation_status",
   "created_at",
@@ -34,6 +35,7 @@ const PAYMENT_FIELDS = [
   "transaction_id",
   "transaction_response",
   "transaction_url",
+  "transfers",
   "trigger_data_input",
   "updated_at",
 ];

@@ -7,14 +7,7 @@ import { requireAppRole } from "../apps/access.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { prices } from "../prices/tables.ts";
 import { actorName } from "./create.ts";
-import {
-  AUTHORIZE_JOB,
-  type AuthorizeJob,
-  EXECUTE_JOB,
-  REFUND_JOB,
-  RELEASE_HOLD_JOB,
-  SETTLE_JOB,
-} from "./job-names.ts";
+import { AUTHORIZE_JOB, type AuthorizeJob, EXECUTE_JOB, RELEASE_HOLD_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
 import { paymentMethodFor } from "./payment-methods.ts";
 import { loadPayment, present } from "./reads.ts";
@@ -148,25 +141,6 @@ export async function cancelPayment(
       reason: reason ?? "cancelled by the app",
     });
     if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: payment.id });
-    return moved;
-  });
-  return present(deps, actor, row);
-}
-
-export async function refundPayment(
-  deps: Deps,
-  actor: Principal,
-  appId: string,
-  paymentId: string,
-  reason?: string,
-) {
-  await requireAppRole(deps.db, actor, appId, "edit");
-  const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
-    const moved = await transition(deps, tx, payment, "refunded", {
-      actor: actorName(actor),
-      reason: reason ?? "refunded by the app",
-    });
-    await deps.jobs.send(tx, REFUND_JOB, { paymentId: payment.id });
     return moved;
   });
   return present(deps, actor, row);
