@@ -101,7 +101,11 @@ function documentRoute(route: RouteOptions, honoured: Set<string>, answerExample
   }
   if (page && !config.redirect && !Object.keys(response).some((status) => status.startsWith("2"))) {
     const what =
-      page === "text/html" ? "An HTML page" : page === "text/csv" ? "A CSV file (RFC 4180)" : "Server-sent events";
+      page === "text/html"
+        ? "An HTML page"
+        : page === "text/csv"
+          ? "A CSV file (RFC 4180)"
+          : "Server-sent events";
     response[200] = {
       description: what,
       content: { [page]: { schema: { type: "string", description: what } } },
