@@ -107,3 +107,7 @@ INSERT INTO ledger_entries (id, transaction_id, line, app_id, account, currency,
 SELECT 'ble_bf' || md5(n.txid || ':' || n.line), n.txid, n.line, n.app_id, n.account, n.cur, n.amount, n.type,
        n.pid, n.reference, n.at
   FROM numbered n;
+--> statement-breakpoint
+-- A refund's amount is now recorded when it is asked for (it was when the provider made it): a
+-- whole refund still waiting for its job says so already.
+UPDATE payments SET refunded_amount = charge_amount WHERE status = 'refunded' AND refunded_amount = 0;

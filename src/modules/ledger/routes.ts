@@ -1,12 +1,15 @@
 import type { Deps } from "../../deps.ts";
-import { listRoute } from "../../platform/http/routes.ts";
+import { createdRoute, listRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
+import { getReconciliation, listReconciliations, requestReconciliation } from "./reconciliations.ts";
 import { balanceTransactionsCsv, sellerPayouts } from "./reports.ts";
 import {
   Balances,
   BalanceTransaction,
   ListBalanceTransactionsQuery,
+  Reconciliation,
+  ReconciliationParams,
   ReportQuery,
   SellerPayouts,
 } from "./schemas.ts";
@@ -84,5 +87,48 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
       },
     },
     async (request) => sellerPayouts(deps, request.actor, request.params.app_id, request.query),
+  );
+
+  createdRoute(
+    app,
+    "/reconciliations/:app_id",
+    {
+      operationId: "requestReconciliation",
+      tags,
+      summary:
+        "Compare the books with the payments, the provider and the chain now (answers the running run)",
+      params: AppParams,
+      resource: Reconciliation,
+    },
+    (request) => requestReconciliation(deps, request.actor, request.params.app_id),
+  );
+
+  listRoute(
+    app,
+    "/reconciliations/:app_id",
+    {
+      operationId: "listReconciliations",
+      tags,
+      summary: "The app's reconciliation runs, newest first, each with its mismatches",
+      params: AppParams,
+      item: Reconciliation,
+      answer: "Reconciliation runs",
+    },
+    (request, page) => listReconciliations(deps, request.actor, request.params.app_id, page),
+  );
+
+  app.get(
+    "/reconciliations/:app_id/:reconciliation_id",
+    {
+      schema: {
+        operationId: "getReconciliation",
+        tags,
+        summary: "One reconciliation run",
+        params: ReconciliationParams,
+        response: { 200: Reconciliation },
+      },
+    },
+    async (request) =>
+      getReconciliation(deps, request.actor, request.params.app_id, request.params.reconciliation_id),
   );
 }

@@ -190,3 +190,48 @@ withExamples(SellerPayouts, {
   sellers: [exampleOf(SellerPayout)],
 });
 nameSchemas({ SellerPayout, SellerPayouts });
+
+export const Reconciliation = Type.Object(
+  {
+    id: Type.String({ description: "The run's id (`rec_…`)" }),
+    status: Type.Union([Type.Literal("running"), Type.Literal("clean"), Type.Literal("mismatched")], {
+      description: "`running`, then `clean` (everything agreed) or `mismatched`",
+    }),
+    trigger: Type.Union([Type.Literal("api"), Type.Literal("schedule")], {
+      description: "Asked for through the API, or the daily run",
+    }),
+    payments_checked: Type.Integer({ description: "How many payments were compared" }),
+    mismatches: Type.Array(
+      Type.Object(
+        {
+          kind: Type.String({
+            description:
+              "`payment_capture`, `payment_refunds`, `provider_capture`, `provider_refunds`, `provider_unreadable`, `chain_unconfirmed`, `chain_unaccounted` or `unbalanced`",
+          }),
+          payment_id: Nullable(Type.String({ description: "The payment concerned" })),
+          ledger: Nullable(Type.String({ description: "What the books say" })),
+          other: Nullable(Type.String({ description: "What the other side says" })),
+          message: Type.String({ description: "The disagreement in words" }),
+        },
+        { title: "ReconciliationMismatch", description: "One disagreement" },
+      ),
+    ),
+    created_at: Timestamp,
+    finished_at: Nullable(Timestamp),
+  },
+  { description: "A comparison of the books with the payments, the provider and the chain" },
+);
+withExamples(Reconciliation, {
+  id: "rec_01m87s3v8k4r2fjc23vtvkbtjm",
+  status: "clean",
+  trigger: "api",
+  payments_checked: 42,
+  mismatches: [],
+  created_at: "2026-11-25T03:15:00.000Z",
+  finished_at: "2026-11-25T03:15:02.000Z",
+});
+export const ReconciliationParams = Type.Object({
+  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
+  reconciliation_id: Type.String({ maxLength: 64, description: "The run's id" }),
+});
+nameSchemas({ Reconciliation });

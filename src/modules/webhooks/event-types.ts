@@ -17,6 +17,7 @@ export const EVENT_TYPES = Object.freeze([
   "auction.ended",
   "auction.bid_expired",
   "auction.winner_changed",
+  "reconciliation.mismatch",
 ] as const);
 
 export type EventType = (typeof EVENT_TYPES)[number];
