@@ -25,7 +25,7 @@ export const Transfer = Type.Object(
     status: Type.Union([Type.Literal("paid"), Type.Literal("partially_reversed"), Type.Literal("reversed")], {
       description: "`paid`, `partially_reversed` (a partial refund took part back) or `reversed`",
     }),
-    reversals: Type.Array(TransferReversal),
+    reversals: Type.Array(TransferReversal, { description: "Each reversal, oldest first" }),
     created_at: Timestamp,
   },
   { description: "A seller's share sent to their connected account, as the books record it" },
@@ -123,8 +123,8 @@ withExamples(Balance, {
 
 export const Balances = Type.Object(
   {
-    object: Type.Literal("balance"),
-    balances: Type.Array(Balance),
+    object: Type.Literal("balance", { description: "Always `balance`" }),
+    balances: Type.Array(Balance, { description: "One per currency the app has money in" }),
     as_of: Timestamp,
   },
   { description: "An app's balances, one per currency it has money in" },
@@ -167,10 +167,10 @@ export const SellerPayout = Type.Object(
 
 export const SellerPayouts = Type.Object(
   {
-    object: Type.Literal("seller_payouts"),
+    object: Type.Literal("seller_payouts", { description: "Always `seller_payouts`" }),
     from: Nullable(Timestamp),
     to: Nullable(Timestamp),
-    sellers: Type.Array(SellerPayout),
+    sellers: Type.Array(SellerPayout, { description: "One per seller and currency" }),
   },
   { description: "Per seller and currency, what a period of the books says they earned and were paid (UTC)" },
 );
@@ -215,6 +215,7 @@ export const Reconciliation = Type.Object(
         },
         { title: "ReconciliationMismatch", description: "One disagreement" },
       ),
+      { description: "What disagreed; empty for a clean run" },
     ),
     created_at: Timestamp,
     finished_at: Nullable(Timestamp),
