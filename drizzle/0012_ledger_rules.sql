@@ -41,7 +41,8 @@ ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_amount_nonzero CHECK (a
 --> statement-breakpoint
 -- The payments made before this release, booked as the code books them now (src/modules/ledger/
 -- entries.ts): same transaction ids, so nothing that happens to them later is booked twice. Refunds
--- before this release were always whole; a payment with no `hold` event was never held.
+-- before this release were always whole (the seller and the app give back their shares, the
+-- platform the rest: it bears the provider's kept fee); a payment with no `hold` event was never held.
 WITH figures AS (
   SELECT p.id AS pid, p.app_id, p.charge_currency AS cur, p.charge_amount AS t,
          p.platform_amount AS pl, p.app_amount AS ap, p.seller_amount AS se,
@@ -72,7 +73,7 @@ lines AS (
   UNION ALL
   SELECT f.pid || ':refund:1', v.ord, v.account, v.amount, 'refund', NULL, f.updated_at, f.*
     FROM figures f,
-         LATERAL (VALUES (1, 'platform_share', -f.pl), (2, 'app_share', -(f.t - f.pl - f.se)),
+         LATERAL (VALUES (1, 'platform_share', -(f.t - f.ap - f.se)), (2, 'app_share', -f.ap),
                          (3, f.sa, -f.se), (4, 'provider_clearing', f.t)) v(ord, account, amount)
    WHERE f.held AND f.status = 'refunded'
   UNION ALL
@@ -83,7 +84,7 @@ lines AS (
   UNION ALL
   SELECT f.pid || ':bank_return', v.ord, v.account, v.amount, 'bank_return', NULL, f.updated_at, f.*
     FROM figures f,
-         LATERAL (VALUES (1, 'platform_share', -f.pl), (2, 'app_share', -(f.t - f.pl - f.se)),
+         LATERAL (VALUES (1, 'platform_share', -(f.t - f.ap - f.se)), (2, 'app_share', -f.ap),
                          (3, f.sa, -f.se), (4, 'refunds', f.t)) v(ord, account, amount)
    WHERE f.held AND f.status = 'failed' AND f.captured_amount > 0
   UNION ALL

@@ -161,17 +161,19 @@ function live(
   if (state !== "released") add(ACCOUNTS.shoppers, -f.total);
   if (state === "captured" || state === "returned") {
     const taken = state === "returned" ? f.total : refunded;
-    const sellerBack = portion(f.seller, taken, f.total);
-    const platformBack = portion(f.platform, taken, f.total);
+    // The seller and the app give back their part; the platform the rest (it bears the kept fee).
     add(ACCOUNTS.fees, fee);
-    add(ACCOUNTS.platform, f.platform - platformBack);
-    const appBack = taken - sellerBack - platformBack;
     if (f.sellerId) {
+      const sellerBack = portion(f.seller, taken, f.total);
+      const appBack = portion(f.app, taken, f.total);
       add(ACCOUNTS.app, f.app - appBack);
+      add(ACCOUNTS.platform, f.platform - (taken - sellerBack - appBack));
       add(ACCOUNTS.sellerPayable(f.sellerId), f.seller - sellerBack - transferred + reversed);
       add(ACCOUNTS.sellerPaid(f.sellerId), transferred - reversed);
     } else {
-      add(ACCOUNTS.app, f.app + f.seller - appBack - sellerBack);
+      const appBack = portion(f.app + f.seller, taken, f.total);
+      add(ACCOUNTS.app, f.app + f.seller - appBack);
+      add(ACCOUNTS.platform, f.platform - (taken - appBack));
     }
     const settled = refunds.slice(0, settledUpTo).reduce((s, r) => s + r.after - r.before, 0n);
     add(ACCOUNTS.clearing, refunded - settled);

@@ -162,8 +162,8 @@ describe("a marketplace card payment in the books", () => {
       const sums = await accountsOf(paid.id);
       return sums.provider_clearing === undefined && sums.refunds === total ? sums : undefined;
     });
-    // The provider keeps its fee; the platform and the seller give back all; the app bears the fee.
-    assert.deepEqual(books, { shoppers: -total, provider_fees: fee, app_share: -fee, refunds: total });
+    // The provider keeps its fee; the seller and the app give back all; the platform bears the fee.
+    assert.deepEqual(books, { shoppers: -total, provider_fees: fee, platform_share: -fee, refunds: total });
     const all = await entriesOf(paid.id);
     assertBalanced(all);
     assert.equal(

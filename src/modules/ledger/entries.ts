@@ -70,14 +70,16 @@ export function portion(x: bigint, refunded: bigint, total: bigint): bigint {
 
 /**
  * What a refund (or a bank return) of the charge from `before` to `after` takes from each share.
- * The provider keeps its fee (as Stripe does), so the fee's part is borne by the app: the platform
- * and the seller give back their share in proportion, the app the rest. Computed on the running
- * totals, so the parts of several partial refunds add up to the whole shares exactly.
+ * The provider keeps its fee (as Stripe does), and the platform bears it, as a Stripe Connect
+ * platform does: the seller and the app give back their shares in proportion, the platform the
+ * rest. Computed on the running totals, so several partial refunds add up to the whole shares
+ * exactly. An app that sells (no seller) keeps the seller share, and gives it back the same way.
  */
 export function refundParts(f: PaymentFigures, before: bigint, after: bigint) {
-  const seller = portion(f.seller, after, f.total) - portion(f.seller, before, f.total);
-  const platform = portion(f.platform, after, f.total) - portion(f.platform, before, f.total);
-  return { seller, platform, app: after - before - seller - platform };
+  const part = (x: bigint) => portion(x, after, f.total) - portion(x, before, f.total);
+  const seller = f.sellerId ? part(f.seller) : 0n;
+  const app = f.sellerId ? part(f.app) : part(f.app + f.seller);
+  return { seller, app, platform: after - before - seller - app };
 }
 
 /** The transaction id of an event: derived from it, so posting it twice posts it once. */
