@@ -2,9 +2,13 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { sql } from "drizzle-orm";
+import fc from "fast-check";
+import { postLedger } from "../../src/modules/ledger/post.ts";
+import { accountBalances } from "../../src/modules/ledger/service.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { eventually, kycFixture, onboardSeller } from "../helpers/kyc.ts";
+import { checkBooks, lifeArb, live, SEED } from "../helpers/ledger-model.ts";
 import { CARDS, card, confirm, waitForStatus } from "../helpers/payments.ts";
 
 // The books through the API: a marketplace card payment held, captured, transferred and refunded
@@ -182,22 +186,17 @@ describe("a marketplace card payment in the books", () => {
     assert.equal(mine.owed_at_end, "0");
   });
 
-  test("a held card released is a hold and its void; balances per currency", async () => {
-    const price = expectStatus(
-      await api("POST", `/prices/${f.app.id}`, { name: "Hold", amount: 5, currency: "usd" }),
-      201,
-    );
-    const created = expectStatus(
-      await api("POST", `/payments/${f.app.id}`, { price_id: price.id, payment_provider: "card" }),
-      201,
-    );
-    // Deferred by a trigger-less price? No: cancel it as soon as it is held.
-    expectStatus(await confirm(t, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-    const entries = await eventually(async () => {
-      const list = await entriesOf(created.id);
-      return list.length > 0 ? list : undefined;
+  test("an app-sold payment books the seller share as the app's; balances per currency", async () => {
+    const paid = await paidPayment(5, null);
+    const item = paid.price_item;
+    assert.deepEqual(paid.transfers, []);
+    // Settled before the next test lists the books: nothing is still being posted.
+    assert.deepEqual(await accountsOf(paid.id), {
+      shoppers: -cents(item.amount_total),
+      provider_fees: cents(item.processing_fee_amount),
+      platform_share: cents(item.amount_platform),
+      app_share: cents(item.amount_app) + cents(item.amount_seller),
     });
-    assert.equal(entries.at(-1).type, "hold");
     const balances = expectStatus(await api("GET", `/balances/${f.app.id}`), 200);
     assert.equal(balances.object, "balance");
     const usd = balances.balances.find((b: any) => b.currency === "usd");
@@ -309,5 +308,28 @@ describe("the database guards the books", () => {
     );
     const rows = ((manual as { rows?: { n: number }[] }).rows ?? manual) as { n: number }[];
     assert.equal(rows[0].n, 0);
+  });
+});
+
+describe("the property model's books in the database", () => {
+  test("the database takes a random batch's entries and its balances agree", async () => {
+    {
+      const [batch] = fc.sample(fc.array(lifeArb, { minLength: 20, maxLength: 20 }), {
+        seed: SEED,
+        numRuns: 1,
+      });
+      const lives = batch.map(([priced, steps], i) => live(i, priced, steps));
+      const expected = checkBooks(lives);
+      const at = new Date();
+      // One transaction per life, each posted once and then again (a restart): the second is a no-op.
+      for (const life of lives) {
+        await t.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
+        await t.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
+      }
+      const books = (await accountBalances(t.deps.db, "app_prop")).get("usd") ?? new Map();
+      const nonZero = (m: Map<string, bigint>) =>
+        Object.fromEntries([...m].filter(([, v]) => v !== 0n).sort());
+      assert.deepEqual(nonZero(books), nonZero(expected));
+    }
   });
 });
