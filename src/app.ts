@@ -17,12 +17,15 @@ import { kycRoutes } from "./modules/kyc/routes.ts";
 import { sellerAccountOf } from "./modules/kyc/sellers.ts";
 import { kycWebhookRoutes } from "./modules/kyc/webhook-routes.ts";
 import { kycWidgetRoutes } from "./modules/kyc/widget-routes.ts";
+import { reconcileJob } from "./modules/ledger/reconcile.ts";
+import { ledgerRoutes } from "./modules/ledger/routes.ts";
 import { invitationRoutes } from "./modules/members/invitation-routes.ts";
 import { invitationJob } from "./modules/members/jobs.ts";
 import { memberRoutes } from "./modules/members/routes.ts";
 import { checkoutRoutes } from "./modules/payments/checkout-routes.ts";
 import { deletedAppPaymentRoutes } from "./modules/payments/deleted-app-routes.ts";
 import { paymentEventRoutes } from "./modules/payments/event-routes.ts";
+import { paymentFacts } from "./modules/payments/facts.ts";
 import { paymentJobs } from "./modules/payments/jobs.ts";
 import { moneyInFlight, sellerMoneyInFlight } from "./modules/payments/open-money.ts";
 import { providerWebhookRoutes } from "./modules/payments/provider-webhooks.ts";
@@ -171,6 +174,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     sellerAccounts: (kycId) => sellerAccountOf(database.db, kycId),
     moneyInFlight,
     sellerMoneyInFlight,
+    paymentFacts,
     onSellerPayable: (tx, kycId) => resumeSellerTransfers({ jobs }, tx, kycId),
     referrers: { triggersOfWallet, pricesOfTrigger, auctionOfPrice, priceHasPayments },
     faults: createFaults(config.faults),
@@ -184,6 +188,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
   if (config.sandbox) jobs.register([pruneSandboxMailJob(deps)]);
   jobs.register([webhookDeliveryJob(deps), checkBalanceJob(deps)]);
   jobs.register(paymentJobs(deps));
+  jobs.register([reconcileJob(deps)]);
   jobs.register(auctionJobs(deps));
   jobs.register(solanaJobs(deps));
   const kyc = createKycContext(deps);
@@ -236,6 +241,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await paymentRoutes(server, deps);
     await paymentEventRoutes(server, deps);
     await deletedAppPaymentRoutes(server, deps);
+    await ledgerRoutes(server, deps);
     await providerWebhookRoutes(server, deps);
     await checkoutRoutes(server, deps);
     await auctionRoutes(server, deps);

@@ -29,6 +29,24 @@ export interface Referrers {
   priceHasPayments(db: Executor, priceId: string): Promise<boolean>;
 }
 
+/** A payment as reconciliation sees it (docs/ledger.md, "Reconciliation"): minor units of `currency`. */
+export interface PaymentFact {
+  id: string;
+  status: string;
+  providerId: string;
+  intentId: string | null;
+  captured: bigint;
+  refunded: bigint;
+  total: bigint;
+  currency: string;
+  triggerId: string | null;
+  transactionId: string | null;
+  /** A contract call was signed or sent for it. */
+  sent: boolean;
+  /** The chain confirmed the call. */
+  confirmed: boolean;
+}
+
 /** What services are given: every outside system passed in, none reached for as a global. */
 export interface Deps {
   config: Config;
@@ -75,6 +93,13 @@ export interface Deps {
   ) => Promise<{ counts: Record<string, number>; described?: string }>;
   /** ... and a seller whose payouts are back: their payments' failed transfers go again, in `tx`. */
   onSellerPayable: (tx: Tx, kycId: string) => Promise<void>;
+  /** A page of an app's payments by id, for reconciliation: the payments module's answer. */
+  paymentFacts: (
+    db: Executor,
+    appId: string,
+    afterId: string | null,
+    limit: number,
+  ) => Promise<PaymentFact[]>;
   /** What still refers to a wallet, a trigger or a price (`Referrers`). */
   referrers: Referrers;
   /** Chain adapters per chain and network (sandbox by default; CHAINS=real for nodes). */

@@ -5,6 +5,7 @@ export * from "./modules/api-keys/tables.ts";
 export * from "./modules/apps/tables.ts";
 export * from "./modules/auctions/tables.ts";
 export * from "./modules/kyc/tables.ts";
+export * from "./modules/ledger/tables.ts";
 export * from "./modules/payments/tables.ts";
 export * from "./modules/prices/tables.ts";
 export * from "./modules/sandbox-inbox/tables.ts";

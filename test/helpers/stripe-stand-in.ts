@@ -86,6 +86,8 @@ export class StripeStandIn {
    */
   readonly connectedAccounts = new Map<string, "active" | "inactive" | "pending">();
   readonly transfers = new Map<string, Transfer>();
+  /** What was refunded of each intent's charge, as its charge's `amount_refunded` says. */
+  readonly refunded = new Map<string, number>();
   /** `http://127.0.0.1:<port>` once started. */
   origin = "";
   /** First answers by Idempotency-Key: a repeated request gets the same object, as at Stripe. */
@@ -295,12 +297,27 @@ export class StripeStandIn {
     if (method === "POST" && path === "/v1/refunds") {
       const intent = this.intents.get(form.get("payment_intent") ?? "");
       if (!intent) return this.missing("payment_intent");
-      const amount = Number(form.get("amount") ?? intent.amount_received);
+      const left = intent.amount_received - (this.refunded.get(intent.id) ?? 0);
+      const amount = Number(form.get("amount") ?? left);
+      if (form.has("amount") && (amount <= 0 || amount > left)) {
+        return [
+          400,
+          {
+            error: {
+              type: "invalid_request_error",
+              param: "amount",
+              message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+            },
+          },
+        ];
+      }
+      this.refunded.set(intent.id, (this.refunded.get(intent.id) ?? 0) + amount);
       return [
         200,
         { id: this.id("re"), object: "refund", amount, status: "succeeded", payment_intent: intent.id },
       ];
     }
+    if (method === "GET" && path === "/v1/charges") return this.charges(form);
     if (method === "POST" && path === "/v1/transfers") return this.createTransfer(form);
     if (parts[0] === "v1" && parts[1] === "transfers" && parts[2]) {
       const transfer = this.transfers.get(parts[2]);
@@ -320,6 +337,27 @@ export class StripeStandIn {
       404,
       { error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path})` } },
     ];
+  }
+
+  /** `GET /v1/charges?payment_intent=…`: the intent's charge, what it captured and refunded. */
+  private charges(form: URLSearchParams): [number, unknown] {
+    const intent = this.intents.get(form.get("payment_intent") ?? "");
+    const data =
+      intent?.latest_charge == null
+        ? []
+        : [
+            {
+              id: intent.latest_charge,
+              object: "charge",
+              amount: intent.amount,
+              amount_captured: intent.amount_received,
+              amount_refunded: this.refunded.get(intent.id) ?? 0,
+              currency: intent.currency,
+              payment_intent: intent.id,
+              balance_transaction: null,
+            },
+          ];
+    return [200, { object: "list", data, has_more: false, url: "/v1/charges" }];
   }
 
   /** `POST /v1/transfers`, as Stripe checks it: a known destination able to receive, a real charge. */

@@ -19,6 +19,7 @@ const fx = useTestApp(
 );
 
 const PAYMENT_FIELDS = [
+  "amount_refunded",
   "app",
   "cancelable",
   "confirmation_status",
@@ -35,6 +36,7 @@ const PAYMENT_FIELDS = [
   "transaction_id",
   "transaction_response",
   "transaction_url",
+  "transfers",
   "trigger_data_input",
   "updated_at",
 ];

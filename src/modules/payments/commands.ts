@@ -12,7 +12,6 @@ import {
   type AuthorizeJob,
   EXECUTE_JOB,
   PREPARE_INTENT_JOB,
-  REFUND_JOB,
   RELEASE_HOLD_JOB,
   SETTLE_JOB,
 } from "./job-names.ts";
@@ -162,25 +161,6 @@ export async function cancelPayment(
       reason: reason ?? "cancelled by the app",
     });
     if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: payment.id });
-    return moved;
-  });
-  return present(deps, actor, row);
-}
-
-export async function refundPayment(
-  deps: Deps,
-  actor: Principal,
-  appId: string,
-  paymentId: string,
-  reason?: string,
-) {
-  await requireAppRole(deps.db, actor, appId, "edit");
-  const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
-    const moved = await transition(deps, tx, payment, "refunded", {
-      actor: actorName(actor),
-      reason: reason ?? "refunded by the app",
-    });
-    await deps.jobs.send(tx, REFUND_JOB, { paymentId: payment.id });
     return moved;
   });
   return present(deps, actor, row);

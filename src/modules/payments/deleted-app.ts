@@ -7,9 +7,9 @@ import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { deletedApps } from "../apps/tables.ts";
 import { actorName } from "./create.ts";
-import { REFUND_JOB } from "./job-names.ts";
-import { type PaymentRow, transition } from "./lifecycle.ts";
+import type { PaymentRow } from "./lifecycle.ts";
 import { loadPayment } from "./reads.ts";
+import { refundLocked } from "./refunds.ts";
 
 // A deleted app keeps its payments (docs/payments.md, Deleting an app): the users who owned it when
 // it was deleted can still read one and refund it, here, without the app. Anyone else reads 404,
@@ -51,7 +51,7 @@ export async function getDeletedAppPayment(deps: Deps, actor: Principal, appId: 
 }
 
 /**
- * Refunds a payment of a deleted app in full, as `refund` does for a live app: the same moves (a
+ * Refunds a payment of a deleted app in full, as `refund` does for a live app (`refundLocked`): the same moves (a
  * `paid`, `failed-captured` or `failed-transfers` payment only, else 409), the same refund job
  * (the shopper first, then the seller's transfer taken back), the same payment event.
  */
@@ -63,14 +63,14 @@ export async function refundDeletedAppPayment(
   reason?: string,
 ) {
   await requireFormerOwner(deps.db, actor, appId);
-  const row = await deps.db.transaction(async (tx) => {
-    const payment = await loadPayment(tx, appId, paymentId, true);
-    const moved = await transition(deps, tx, payment, "refunded", {
-      actor: actorName(actor),
-      reason: reason ?? "refunded by a former owner after the app was deleted",
-    });
-    await deps.jobs.send(tx, REFUND_JOB, { paymentId: payment.id });
-    return moved;
-  });
+  const row = await deps.db.transaction(async (tx) =>
+    refundLocked(
+      deps,
+      tx,
+      await loadPayment(tx, appId, paymentId, true),
+      { reason: reason ?? "refunded by a former owner after the app was deleted" },
+      actorName(actor),
+    ),
+  );
   return presentDeletedAppPayment(row);
 }

@@ -14,21 +14,16 @@ import {
   intentKey,
   type PaymentJob,
   PREPARE_INTENT_JOB,
-  REFUND_JOB,
   RELEASE_HOLD_JOB,
-  REVERSE_TRANSFERS_JOB,
   SETTLE_JOB,
   SYNC_JOB,
 } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
+import { refundJobs } from "./refunds.ts";
 import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "./returns.ts";
 import { locked, read } from "./rows.ts";
 import { settleJob } from "./settle.ts";
 import { payments } from "./tables.ts";
-import { reverseTransfers } from "./transfers.ts";
-
-/** pg-boss's retries of a refund (provider down): the last one records a reversal it could not make. */
-const REFUND_RETRY_LIMIT = 8;
 
 const SYSTEM = "system";
 
@@ -270,72 +265,6 @@ function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
   };
 }
 
-/** The shopper's refund comes first; then the seller's transfer is taken back (docs/payments.md). */
-function refundJob(deps: Deps): JobDefinition<PaymentJob> {
-  return {
-    name: REFUND_JOB,
-    retryLimit: REFUND_RETRY_LIMIT,
-    async handle({ paymentId }, meta) {
-      const payment = await read(deps, paymentId);
-      if (!payment?.intentId) return;
-      const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      const refund = await provider.refund(
-        { intentId: payment.intentId },
-        { idempotencyKey: `${payment.id}:refund` },
-      );
-      await deps.db
-        .update(payments)
-        .set({ refundedAmount: refund.amount })
-        .where(eq(payments.id, payment.id));
-      // Read again: a settle job that transferred meanwhile has recorded its transfer (or will
-      // send this job again, see settle.ts).
-      await takeBackTransfers(deps, paymentId, meta.retryCount >= REFUND_RETRY_LIMIT, "a refund");
-    },
-  };
-}
-
-/**
- * The seller's transfers of a payment whose money went back to the shopper are reversed. When a
- * reversal is refused, the seller kept their share, which the platform now owes itself: said on
- * the payment and in the log, for the operator to settle with the seller.
- */
-async function takeBackTransfers(deps: Deps, paymentId: string, lastTry: boolean, after: string) {
-  const payment = await read(deps, paymentId);
-  if (!payment) return;
-  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-  const failure = await reverseTransfers(deps, provider, payment, lastTry);
-  if (!failure) return;
-  const error = {
-    ...((payment.transactionResponse as { error?: object | null }).error ?? {}),
-    code: failure.code,
-    decline_code: null,
-    message: `The seller's transfer was not reversed after ${after}: ${failure.message}`,
-    retry_at: null,
-  };
-  await deps.db
-    .update(payments)
-    .set({
-      transactionResponse: sql`${payments.transactionResponse} || ${JSON.stringify({ error })}::jsonb`,
-      updatedAt: deps.now(),
-    })
-    .where(eq(payments.id, payment.id));
-  deps.logger.warn(
-    { payment_id: payment.id, app_id: payment.appId, kyc_id: payment.kycId, code: failure.code },
-    `seller transfer not reversed after ${after}`,
-  );
-}
-
-/** A bank debit returned after its seller was paid: the seller's transfer is taken back. */
-function reverseTransfersJob(deps: Deps): JobDefinition<PaymentJob> {
-  return {
-    name: REVERSE_TRANSFERS_JOB,
-    retryLimit: REFUND_RETRY_LIMIT,
-    async handle({ paymentId }, meta) {
-      await takeBackTransfers(deps, paymentId, meta.retryCount >= REFUND_RETRY_LIMIT, "a bank return");
-    },
-  };
-}
-
 export function paymentJobs(deps: Deps): JobDefinition<never>[] {
   return [
     prepareIntentJob(deps),
@@ -345,8 +274,7 @@ export function paymentJobs(deps: Deps): JobDefinition<never>[] {
     confirmationsJob(deps),
     settleJob(deps),
     releaseHoldJob(deps),
-    refundJob(deps),
-    reverseTransfersJob(deps),
+    ...refundJobs(deps),
     expirePendingJob(deps),
   ] as JobDefinition<never>[];
 }

@@ -4,6 +4,7 @@ import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import { emitEvent } from "../webhooks/events.ts";
+import { eventsOfMove, postPaymentEvents } from "./books.ts";
 import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
@@ -70,6 +71,8 @@ export async function transition(
   if (!updated) {
     throw new AppError("invalid_state_transition", `The payment is no longer ${from}`);
   }
+  // What the move did to the money, in the books, in this transaction.
+  await postPaymentEvents(tx, updated, eventsOfMove(payment, updated), now);
   await tx.insert(paymentEvents).values({
     id: newId("pev"),
     paymentId: payment.id,

@@ -1,6 +1,8 @@
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { presentApp } from "../apps/service.ts";
+import { presentTransfer } from "../ledger/presenters.ts";
+import type { BookedTransfer } from "../ledger/reads.ts";
 import { presentPrice } from "../prices/presenters.ts";
 import type { prices } from "../prices/tables.ts";
 import type { payments } from "./tables.ts";
@@ -44,13 +46,22 @@ export function isCancelable(row: PaymentRow): boolean {
 
 export function presentPayment(
   row: PaymentRow,
-  context: { app: AppView; price: PriceRow; now: Date; paymentToken?: string | null },
+  context: {
+    app: AppView;
+    price: PriceRow;
+    now: Date;
+    paymentToken?: string | null;
+    /** From the books (`transfersOf`); none before the payment is paid. */
+    transfers?: BookedTransfer[];
+  },
 ) {
   const charge = currencyOf(row.chargeCurrency, "charge_currency");
   return {
     id: row.id,
     status: row.status,
     final_amount: formatAmount(row.chargeAmount, charge),
+    amount_refunded: formatAmount(row.refundedAmount, charge),
+    transfers: (context.transfers ?? []).filter((t) => t.paymentId === row.id).map(presentTransfer),
     payment_provider: row.method as "card" | "us_bank_account",
     trigger_data_input: {
       params_data_input: (row.triggerDataInput.params_data_input ?? {}) as Record<string, unknown>,

@@ -7,6 +7,7 @@ import { notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
+import { transfersOf } from "../ledger/reads.ts";
 import { prices } from "../prices/tables.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
@@ -17,15 +18,20 @@ import { payments } from "./tables.ts";
 
 // Reading payments: one, a page of them, and the one a shopper's page token names.
 
+/** Whether the books can hold transfers of the payment: the ledger is read only then. */
+const hasTransfers = (row: PaymentRow) => Object.keys(row.transfers).length > 0;
+
 /** A payment as the app's own credentials read it: with its payment token. */
 export async function present(deps: Deps, actor: Principal, row: PaymentRow) {
-  const [app, [price]] = await Promise.all([
+  const [app, [price], transfers] = await Promise.all([
     getApp(deps, actor, row.appId),
     deps.db.select().from(prices).where(eq(prices.id, row.priceId)),
+    hasTransfers(row) ? transfersOf(deps.db, [row.id]) : [],
   ]);
   return presentPayment(row, {
     app,
     price,
+    transfers,
     now: deps.now(),
     paymentToken: openPaymentToken(deps.custody, row),
   });
@@ -77,11 +83,14 @@ export async function listPayments(
     getApp(deps, actor, appId),
   ]);
   const { rows, neighbours } = window.finish(fetched, (r) => r.payment.id);
+  const withTransfers = rows.filter((r) => hasTransfers(r.payment)).map((r) => r.payment.id);
+  const transfers = await transfersOf(deps.db, withTransfers);
   const now = deps.now();
   const items = rows.map((r) =>
     presentPayment(r.payment, {
       app,
       price: r.price,
+      transfers,
       now,
       paymentToken: openPaymentToken(deps.custody, r.payment),
     }),

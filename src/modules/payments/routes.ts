@@ -10,6 +10,7 @@ import {
   Payment,
   PaymentParams,
   ReasonBody,
+  RefundBody,
   SellerBody,
 } from "./schemas.ts";
 import * as service from "./service.ts";
@@ -124,9 +125,10 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       schema: {
         operationId: "refundPayment",
         tags,
-        summary: "Refund a paid or failed-captured payment (in full)",
+        summary:
+          "Refund a paid payment in full or in part, or a failed-captured or failed-transfers one in full",
         params: PaymentParams,
-        body: ReasonBody,
+        body: RefundBody,
         response: { 200: Payment },
       },
     },
@@ -136,7 +138,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
         request.actor,
         request.params.app_id,
         request.params.payment_id,
-        request.body?.reason,
+        request.body ?? {},
       ),
   );
 

@@ -10,6 +10,7 @@ import {
   withExamples,
 } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
+import { Transfer } from "../ledger/schemas.ts";
 import { Price } from "../prices/schemas.ts";
 import { PAYMENT_STATUSES } from "./tables.ts";
 
@@ -103,6 +104,10 @@ export const Payment = Type.Object(
     id: Type.String({ description: "The payment's id (`pay_…`)" }),
     status: Status,
     final_amount: Type.Number({ description: "What the shopper is charged, in the charge currency" }),
+    amount_refunded: Type.Number({
+      description: "What has been refunded so far, in the charge currency (partial refunds add up)",
+    }),
+    transfers: Type.Array(Transfer, { description: "The seller's transfers and their reversals" }),
     payment_provider: Method,
     trigger_data_input: Type.Object(
       {
@@ -343,6 +348,16 @@ export const SellerBody = Body({
   }),
 });
 withExamples(SellerBody, { kyc_id: "kyc_01m87s3v8k4r2fjc23vtvkbtk9" });
+export const RefundBody = Body({
+  reason: Type.Optional(Type.String({ maxLength: 500, description: "Why, kept with the payment" })),
+  amount: Type.Optional(
+    Type.Union([Type.Number({ minimum: 0 }), Type.String({ maxLength: 64 })], {
+      description:
+        "How much to refund, a decimal in the charge currency (a number or a decimal string); absent: all that is not refunded yet. More than remains is 409 with `amount_remaining`.",
+    }),
+  ),
+});
+withExamples(RefundBody, { amount: "5.15", reason: "One of the two tickets was returned" });
 
 // A $25.00 ticket sold by a marketplace seller, paid by card: docs/fees.md's arithmetic.
 withExamples(PriceItem, {
@@ -366,6 +381,8 @@ withExamples(Payment, {
   id: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
   status: "paid",
   final_amount: 25.75,
+  amount_refunded: 0,
+  transfers: [],
   payment_provider: "card",
   trigger_data_input: {
     params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 3 },

@@ -10,12 +10,12 @@ export {
   type ConfirmInput,
   cancelPayment,
   confirmPayment,
-  refundPayment,
   requestAuthorization,
   retryPayment,
 } from "./commands.ts";
 export { repointSeller } from "./payout.ts";
 export { getPayment, listPayments, paymentByToken } from "./reads.ts";
+export { refundPayment } from "./refunds.ts";
 
 /** `createKey`: the request's Idempotency-Key with its scope, kept on the payment (see `openPayment`). */
 export async function createPayment(

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
+import { postPaymentEvents } from "./books.ts";
 import { intentKey, type PaymentJob, REFUND_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
 import { locked, read } from "./rows.ts";
@@ -110,10 +111,15 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
           idempotencyKey: intentKey(payment, "capture"),
         });
         deps.faults.crashPoint("capture-sent");
-        await deps.db
-          .update(payments)
-          .set({ capturedAmount: intent.amountReceived })
-          .where(eq(payments.id, payment.id));
+        // The capture and its entries commit together; a retried job captures again under the
+        // same key and posts nothing twice (the capture's ledger transaction is keyed by the payment).
+        await deps.db.transaction(async (tx) => {
+          await tx
+            .update(payments)
+            .set({ capturedAmount: intent.amountReceived })
+            .where(eq(payments.id, payment.id));
+          await postPaymentEvents(tx, payment, [{ type: "capture" }], deps.now());
+        });
       }
       const plan = await plannedTransfers(deps, payment);
       let failure = plan.blocked;
@@ -141,7 +147,12 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
           break;
         }
         deps.faults.crashPoint("transfer-sent");
-        await recordTransfer(deps, payment.id, transfer.key, id);
+        await recordTransfer(deps, payment, transfer.key, id, {
+          type: "transfer",
+          key: transfer.key,
+          amount: transfer.amount,
+          reference: id,
+        });
         made = true;
       }
       await deps.db.transaction(async (tx) => {

@@ -3,6 +3,8 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { type PaymentProvider, TransferRefusedError } from "../../platform/providers/payments/types.ts";
+import type { LedgerEvent } from "../ledger/entries.ts";
+import { postPaymentEvents } from "./books.ts";
 import { type PaymentJob, SETTLE_JOB } from "./job-names.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { payments } from "./tables.ts";
@@ -111,37 +113,69 @@ export async function resumeSellerTransfers(deps: Pick<Deps, "jobs">, tx: Tx, ky
   for (const { id } of waiting) await deps.jobs.send<PaymentJob>(tx, SETTLE_JOB, { paymentId: id });
 }
 
-/** Adds `{key: id}` to the payment's transfers in place, so concurrent writers never drop each other's. */
-export async function recordTransfer(deps: Pick<Deps, "db">, paymentId: string, key: string, id: string) {
-  await deps.db
-    .update(payments)
-    .set({ transfers: sql`${payments.transfers} || ${JSON.stringify({ [key]: id })}::jsonb` })
-    .where(eq(payments.id, paymentId));
+/**
+ * Adds `{key: id}` to the payment's transfers in place, so concurrent writers never drop each
+ * other's, and posts the movement (`event`) to the books in the same transaction.
+ */
+export async function recordTransfer(
+  deps: Pick<Deps, "db" | "now">,
+  payment: PaymentRow,
+  key: string,
+  id: string,
+  event: LedgerEvent,
+) {
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(payments)
+      .set({ transfers: sql`${payments.transfers} || ${JSON.stringify({ [key]: id })}::jsonb` })
+      .where(eq(payments.id, payment.id));
+    await postPaymentEvents(tx, payment, [event], deps.now());
+  });
 }
 
 /**
- * The refund of a marketplace payment takes the seller's transfer back (a full transfer reversal,
- * what Stripe's `reverse_transfer: true` does for destination charges). Each reversal is keyed by
- * the payment and the share, and recorded under `<share>:reversal`. A transient failure throws
- * (the refund job is retried); a permanent one (the seller's balance cannot cover it, say), or a
- * transient one on the job's last try, is answered so the caller records it: the shopper's
- * refund stands either way.
+ * Which reversal of a payment's transfers this is. A refund takes back the seller's part of what
+ * it refunds (refund `n`: `<share>:reversal` for the first, `<share>:reversal:<n>` after), a bank
+ * return all that is left (`<share>:reversal`, or `<share>:reversal:return` after partial refunds).
+ */
+export interface ReversalPlan {
+  suffix: string;
+  /** What to take back of the share; undefined: all that is left. Zero takes nothing back. */
+  amount?: (share: string) => bigint | undefined;
+}
+
+/**
+ * The refund of a marketplace payment takes the seller's transfer back (what Stripe's
+ * `reverse_transfer: true` does for destination charges), in proportion to what is refunded. Each
+ * reversal is keyed by the payment, the share and the plan's suffix, and recorded under
+ * `<share>:reversal<suffix>`. A transient failure throws (the job is retried); a permanent one
+ * (the seller's balance cannot cover it, say), or a transient one on the job's last try, is
+ * answered so the caller records it: the shopper's refund stands either way.
  */
 export async function reverseTransfers(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "now">,
   provider: PaymentProvider,
   payment: PaymentRow,
   lastTry: boolean,
+  plan: ReversalPlan = { suffix: "" },
 ): Promise<TransferFailure | undefined> {
   for (const [key, transferId] of Object.entries(payment.transfers)) {
-    if (key.endsWith(":reversal") || payment.transfers[`${key}:reversal`]) continue;
+    const recordAs = `${key}:reversal${plan.suffix}`;
+    if (key.includes(":reversal") || payment.transfers[recordAs]) continue;
+    const amount = plan.amount?.(key);
+    if (amount === 0n) continue;
     try {
       const reversal = await provider.reverseTransfer(
         transferId,
-        { metadata: { payment_id: payment.id, share: key } },
-        { idempotencyKey: `${payment.id}:reverse:${key}` },
+        { ...(amount === undefined ? {} : { amount }), metadata: { payment_id: payment.id, share: key } },
+        { idempotencyKey: `${payment.id}:reverse:${key}${plan.suffix}` },
       );
-      await recordTransfer(deps, payment.id, `${key}:reversal`, reversal.id);
+      await recordTransfer(deps, payment, recordAs, reversal.id, {
+        type: "transfer_reversal",
+        key: recordAs,
+        amount: reversal.amount,
+        reference: reversal.id,
+      });
     } catch (error) {
       const failure = failureOf(error);
       if (!failure.permanent && !lastTry) throw error;

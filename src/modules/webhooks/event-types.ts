@@ -18,6 +18,7 @@ export const EVENT_TYPES = Object.freeze([
   "auction.bid_expired",
   "auction.winner_changed",
   "wallet.balance_low",
+  "reconciliation.mismatch",
 ] as const);
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -62,6 +62,8 @@ export interface FieldError {
 export interface ProblemExtensions {
   /** What keeps an app from being deleted: counts of its payments still in flight, per kind. */
   open?: Record<string, number>;
+  /** What is left to refund of a payment, on a refund of more than that (decimal, charge currency). */
+  amount_remaining?: string;
 }
 
 export class AppError extends Error {

@@ -22,6 +22,7 @@ const TAGS = [
   ["triggers", "Contract calls a payment runs once it is paid."],
   ["prices", "What a shopper pays, and what the payment then runs."],
   ["payments", "Payments of prices: create, confirm, cancel, refund, retry."],
+  ["ledger", "The books: balances, money movements, CSV reports and reconciliations (docs/ledger.md)."],
   ["checkout", "The hosted checkout page and the calls it makes (no credential: a payment token)."],
   ["auctions", "Auctions whose bids are held on cards; the winner is charged at the end."],
   ["kyc", "Sellers of a marketplace app and their identity checks."],
@@ -43,7 +44,7 @@ declare module "fastify" {
     /** The route honours an `Idempotency-Key` header without a session or API key (a shopper's bid). */
     idempotencyKey?: boolean;
     /** A page or stream for a browser rather than JSON: its 200 is documented with this type. */
-    page?: "text/html" | "text/event-stream";
+    page?: "text/html" | "text/event-stream" | "text/csv";
     /** The example of this route's successful answer, where the schema's own would mislead (a new payment is pending). */
     answerExample?: unknown;
     /**
@@ -107,7 +108,12 @@ function documentRoute(route: RouteOptions, honoured: Set<string>, answerExample
     };
   }
   if (page && !config.redirect && !Object.keys(response).some((status) => status.startsWith("2"))) {
-    const what = page === "text/html" ? "An HTML page" : "Server-sent events";
+    const what =
+      page === "text/html"
+        ? "An HTML page"
+        : page === "text/csv"
+          ? "A CSV file (RFC 4180)"
+          : "Server-sent events";
     response[200] = {
       description: what,
       content: { [page]: { schema: { type: "string", description: what } } },

@@ -33,6 +33,12 @@ export const Problem = Type.Object(
           "On a refused app delete (409): how many of the app's payments are still in flight, per kind (docs/payments.md).",
       }),
     ),
+    amount_remaining: Type.Optional(
+      Type.String({
+        description:
+          "On a refund of more than is left (409): what remains to be refunded, a decimal in the charge currency.",
+      }),
+    ),
     request_id: Type.String({
       description: "The request's id, also in the x-request-id header; quote it to support.",
     }),

@@ -78,6 +78,16 @@ export interface ProviderReversal {
   message: string;
 }
 
+/**
+ * What the provider's own books say of an intent's money, for reconciliation: captured and
+ * refunded in minor units, and the provider's fee when it says (Stripe's balance transaction).
+ */
+export interface ProviderSettlement {
+  captured: bigint;
+  refunded: bigint;
+  fee: bigint | null;
+}
+
 /** A reversal of (part of) a transfer: the money goes back from the connected account. */
 export interface ProviderTransferReversal {
   id: string;
@@ -183,6 +193,8 @@ export interface PaymentProvider {
     input: ReverseTransferInput,
     options: CallOptions,
   ): Promise<ProviderTransferReversal>;
+  /** The provider's record of an intent's money (reconciliation reads it). */
+  settlement(intentId: string): Promise<ProviderSettlement>;
   /** Verifies the signature on the raw body (never a re-serialised one) and parses the event. */
   parseWebhook(
     rawBody: Buffer | string,

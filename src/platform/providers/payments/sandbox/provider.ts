@@ -19,6 +19,7 @@ import type {
   ProviderEvent,
   ProviderIntent,
   ProviderRefund,
+  ProviderSettlement,
   ProviderTransfer,
   ProviderTransferReversal,
   RefundInput,
@@ -191,6 +192,16 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return this.options.db.transaction(async (tx) =>
       presentIntent(await this.lock(tx, intentId, options.connectedAccount ?? "")),
     );
+  }
+
+  /** The sandbox's own record of what an intent took and gave back; it charges no fee. */
+  async settlement(intentId: string): Promise<ProviderSettlement> {
+    const [row] = await this.options.db
+      .select({ received: sandboxIntents.amountReceived, refunded: sandboxIntents.amountRefunded })
+      .from(sandboxIntents)
+      .where(eq(sandboxIntents.id, intentId));
+    if (!row) throw notFound("PaymentIntent");
+    return { captured: row.received, refunded: row.refunded, fee: null };
   }
 
   /** An intent by id on whichever account it lives: for the shopper's 3-D Secure page. */

@@ -14,6 +14,7 @@ import type {
   ProviderEvent,
   ProviderIntent,
   ProviderRefund,
+  ProviderSettlement,
   ProviderTransfer,
   ProviderTransferReversal,
   RefundInput,
@@ -188,6 +189,26 @@ export class StripePaymentProvider implements PaymentProvider {
       .cancel(intentId, {}, requestOptions(options))
       .catch(translate);
     return asIntent(pi);
+  }
+
+  /**
+   * The intent's charge as Stripe's books have it: captured, refunded, and the fee of its balance
+   * transaction (expanded in the same call).
+   */
+  async settlement(intentId: string): Promise<ProviderSettlement> {
+    const charges = await this.stripe.charges
+      .list({ payment_intent: intentId, limit: 10, expand: ["data.balance_transaction"] })
+      .catch(translate);
+    let captured = 0n;
+    let refunded = 0n;
+    let fee: bigint | null = null;
+    for (const charge of charges.data) {
+      captured += BigInt(charge.amount_captured ?? 0);
+      refunded += BigInt(charge.amount_refunded ?? 0);
+      const balance = charge.balance_transaction;
+      if (balance && typeof balance === "object") fee = (fee ?? 0n) + BigInt(balance.fee);
+    }
+    return { captured, refunded, fee };
   }
 
   async refund(input: RefundInput, options: CallOptions): Promise<ProviderRefund> {

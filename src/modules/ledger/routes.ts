@@ -1,0 +1,134 @@
+import type { Deps } from "../../deps.ts";
+import { createdRoute, listRoute } from "../../platform/http/routes.ts";
+import type { Server } from "../../platform/http/server.ts";
+import { AppParams } from "../apps/schemas.ts";
+import { getReconciliation, listReconciliations, requestReconciliation } from "./reconciliations.ts";
+import { balanceTransactionsCsv, sellerPayouts } from "./reports.ts";
+import {
+  Balances,
+  BalanceTransaction,
+  ListBalanceTransactionsQuery,
+  Reconciliation,
+  ReconciliationParams,
+  ReportQuery,
+  SellerPayouts,
+} from "./schemas.ts";
+import * as service from "./service.ts";
+
+const tags = ["ledger"];
+
+export async function ledgerRoutes(app: Server, deps: Deps) {
+  app.get(
+    "/balances/:app_id",
+    {
+      schema: {
+        operationId: "getBalances",
+        tags,
+        summary: "The app's balances per currency: available, pending, owed to and paid to sellers",
+        params: AppParams,
+        response: { 200: Balances },
+      },
+    },
+    async (request) => service.getBalances(deps, request.actor, request.params.app_id),
+  );
+
+  listRoute(
+    app,
+    "/balance-transactions/:app_id",
+    {
+      operationId: "listBalanceTransactions",
+      tags,
+      summary: "The app's ledger entries, newest first; filter by payment, type and creation time (UTC)",
+      params: AppParams,
+      querystring: ListBalanceTransactionsQuery,
+      item: BalanceTransaction,
+      answer: "Ledger entries",
+    },
+    (request, page) =>
+      service.listBalanceTransactions(deps, request.actor, request.params.app_id, page, request.query),
+  );
+
+  app.get(
+    "/reports/:app_id/balance-transactions.csv",
+    {
+      config: { page: "text/csv" },
+      schema: {
+        operationId: "balanceTransactionsCsv",
+        tags,
+        summary: "The app's ledger entries of a period as CSV (RFC 4180, UTC), oldest first, streamed",
+        params: AppParams,
+        querystring: ReportQuery,
+      },
+    },
+    async (request, reply) => {
+      const stream = await balanceTransactionsCsv(deps, request.actor, request.params.app_id, request.query);
+      return reply
+        .type("text/csv; charset=utf-8")
+        .header(
+          "content-disposition",
+          `attachment; filename="balance-transactions-${request.params.app_id}.csv"`,
+        )
+        .header("cache-control", "no-store")
+        .send(stream);
+    },
+  );
+
+  app.get(
+    "/reports/:app_id/seller-payouts",
+    {
+      schema: {
+        operationId: "sellerPayouts",
+        tags,
+        summary:
+          "Per seller and currency: earned, refunded, transferred, reversed and still owed over a period (UTC)",
+        params: AppParams,
+        querystring: ReportQuery,
+        response: { 200: SellerPayouts },
+      },
+    },
+    async (request) => sellerPayouts(deps, request.actor, request.params.app_id, request.query),
+  );
+
+  createdRoute(
+    app,
+    "/reconciliations/:app_id",
+    {
+      operationId: "requestReconciliation",
+      tags,
+      summary:
+        "Compare the books with the payments, the provider and the chain now (answers the running run)",
+      params: AppParams,
+      resource: Reconciliation,
+    },
+    (request) => requestReconciliation(deps, request.actor, request.params.app_id),
+  );
+
+  listRoute(
+    app,
+    "/reconciliations/:app_id",
+    {
+      operationId: "listReconciliations",
+      tags,
+      summary: "The app's reconciliation runs, newest first, each with its mismatches",
+      params: AppParams,
+      item: Reconciliation,
+      answer: "Reconciliation runs",
+    },
+    (request, page) => listReconciliations(deps, request.actor, request.params.app_id, page),
+  );
+
+  app.get(
+    "/reconciliations/:app_id/:reconciliation_id",
+    {
+      schema: {
+        operationId: "getReconciliation",
+        tags,
+        summary: "One reconciliation run",
+        params: ReconciliationParams,
+        response: { 200: Reconciliation },
+      },
+    },
+    async (request) =>
+      getReconciliation(deps, request.actor, request.params.app_id, request.params.reconciliation_id),
+  );
+}
