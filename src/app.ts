@@ -208,7 +208,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     trustProxy: config.trustProxy,
     traced: tracing !== undefined,
   });
-  registerIdempotency(app, deps.db, now, deps.faults);
+  registerIdempotency(app, deps.db, now, deps.faults, custody);
   const http = registerDrain(app, activity);
   const health: HealthChecks = {
     async state(probeDatabase) {
