@@ -66,7 +66,7 @@ function requestSerializer(request: { method?: string; url?: string; host?: stri
 // `params` and its message's `params:` line, PostgreSQL's `detail` "Key (x)=(value)"). Those
 // values are payment tokens, hashes, addresses: never written to a log or a job's stored output.
 const PARAMS_LINE = /\nparams: [^\n]*/g;
-const KEY_VALUES = /\)=\([^]*?\)(?= already exists| is not present|$|\.)/g;
+const KEY_VALUES = /\)=\([\s\S]*?\)(?= already exists| is not present|$|\.)/g;
 
 /** The text of an error message or stack with every statement parameter value taken out. */
 export function withoutParameters(text: string): string {
