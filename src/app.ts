@@ -207,6 +207,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     version: pkg.version,
     trustProxy: config.trustProxy,
     traced: tracing !== undefined,
+    bodyTimeoutSeconds: config.requestBodyTimeoutSeconds,
   });
   registerIdempotency(app, deps.db, now, deps.faults, custody);
   const http = registerDrain(app, activity);
