@@ -185,6 +185,7 @@ async function decidePayment(
     confirmAttempts: 0,
     confirmKey: null,
     createKey: createKey ?? null,
+    commandKey: null,
     transferRound: 0,
   };
   return { context, row, token, price, role, actor: actorName(actor) };
