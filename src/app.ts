@@ -58,6 +58,7 @@ import { createChainRegistry } from "./platform/chains/index.ts";
 import type { ChainRegistry } from "./platform/chains/registry.ts";
 import type { Custody } from "./platform/crypto/custody.ts";
 import { createCustody } from "./platform/crypto/custody.ts";
+import { checkMasterKeys, MASTER_KEYS_CHANNEL, refreshSealingKey } from "./platform/crypto/key-registry.ts";
 import { type DatabaseHandle, migrateDatabase, openDatabase } from "./platform/db/index.ts";
 import { registerDrain } from "./platform/http/drain.ts";
 import { purgeIdempotencyKeysJob, registerIdempotency } from "./platform/http/idempotency.ts";
@@ -148,8 +149,18 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     ttlMs: config.authCacheSeconds * 1000,
     now: () => now().getTime(),
   });
-  const revocations = await startRevocations(database, credentialCache, logger);
   const custody = options.custody ?? createCustody(config);
+  // A rotation names a new sealing key: every process seals with it from the NOTIFY on (once
+  // start-up has checked the keys: before, the table may not even exist yet).
+  let keysChecked = false;
+  const revocations = await startRevocations(database, credentialCache, logger, {
+    [MASTER_KEYS_CHANNEL]: () => {
+      if (!keysChecked) return;
+      refreshSealingKey(database.db, custody, logger).catch((error) =>
+        logger.warn({ err: error }, "could not read the sealing master key"),
+      );
+    },
+  });
   const deps: Deps = {
     config,
     logger,
@@ -210,8 +221,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     version: pkg.version,
     trustProxy: config.trustProxy,
     traced: tracing !== undefined,
+    bodyTimeoutSeconds: config.requestBodyTimeoutSeconds,
   });
-  registerIdempotency(app, deps.db, now, deps.faults);
+  registerIdempotency(app, deps.db, now, deps.faults, custody);
   const http = registerDrain(app, activity);
   const health: HealthChecks = {
     async state(probeDatabase) {
@@ -258,6 +270,9 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     routes,
     async start() {
       await migrateDatabase(database);
+      // Before anything is served: a process whose keys cannot open what the database holds stops here.
+      await checkMasterKeys(database.db, custody);
+      keysChecked = true;
       // The worker of a process that serves the API gives way to its requests (Jobs.start).
       await jobs.start({ work: config.runWorker, yieldTo: activity });
       await app.ready();

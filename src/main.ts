@@ -18,7 +18,17 @@ async function main() {
   }
   const logger = createLogger(config.logLevel);
   const application = await buildApplication({ config, logger });
-  await application.start();
+  try {
+    await application.start();
+  } catch (error) {
+    // A setting found wrong only against the database (master keys that cannot open what it holds).
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      await application.close().catch(() => {});
+      process.exit(2);
+    }
+    throw error;
+  }
   const role = config.runApi ? (config.runWorker ? "api+worker" : "api") : "worker";
   const engine = application.deps.database.engine;
   let healthServer: Awaited<ReturnType<typeof startHealthServer>> | undefined;

@@ -1,4 +1,5 @@
 import { resealKycJobInputs, resealKycTokens } from "./modules/kyc/rotation.ts";
+import { resealInvitationTokens } from "./modules/members/jobs.ts";
 import { resealPaymentTokens } from "./modules/payments/payment-token.ts";
 import { resealSandboxMails } from "./modules/sandbox-inbox/service.ts";
 import { rewrapSolanaSecrets } from "./modules/solana/rotation.ts";
@@ -7,6 +8,7 @@ import { resealWebhookSecrets } from "./modules/webhooks/rotation.ts";
 import { Custody } from "./platform/crypto/custody.ts";
 import type { Keyring } from "./platform/crypto/keyring.ts";
 import type { Database } from "./platform/db/index.ts";
+import { resealIdempotentAnswers } from "./platform/http/idempotency.ts";
 
 /** How many stored secrets of each kind `reseal` moved to the current master key. */
 export interface ResealCounts {
@@ -17,6 +19,8 @@ export interface ResealCounts {
   kycJobInputs: number;
   paymentTokens: number;
   sandboxMails: number;
+  idempotentAnswers: number;
+  invitationTokens: number;
 }
 
 /**
@@ -36,5 +40,7 @@ export async function resealEverything(db: Database, keyring: Keyring): Promise<
     kycJobInputs: (await resealKycJobInputs(deps)).resealed,
     paymentTokens: (await resealPaymentTokens(deps)).resealed,
     sandboxMails: (await resealSandboxMails(deps)).resealed,
+    idempotentAnswers: await resealIdempotentAnswers(deps),
+    invitationTokens: await resealInvitationTokens(deps),
   };
 }

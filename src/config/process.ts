@@ -15,6 +15,8 @@ export interface ProcessSettings {
   healthPort: number | undefined;
   /** How often freed memory the C allocator keeps is given back (`MEMORY_TRIM_SECONDS`; 0: never). */
   memoryTrimSeconds: number;
+  /** How long a request's body may take to arrive before it is answered 408 (`REQUEST_BODY_TIMEOUT_SECONDS`). */
+  requestBodyTimeoutSeconds: number;
 }
 
 export function processSettings(env: Env): ProcessSettings {
@@ -40,5 +42,8 @@ export function processSettings(env: Env): ProcessSettings {
     // An idle trim takes 1 to 2 ms: every 10 s is a few hundredths of a percent of a core, and soon
     // enough to catch what start-up compiling on background threads frees after the first trim.
     memoryTrimSeconds: integer(env, "MEMORY_TRIM_SECONDS", 10, 0, 3600),
+    // A 1 MiB body arrives in well under a second on any link a client pays on; a body that stalls
+    // (shorter than its Content-Length) must not hold a connection and its request slot for long.
+    requestBodyTimeoutSeconds: integer(env, "REQUEST_BODY_TIMEOUT_SECONDS", 10, 1, 300),
   };
 }

@@ -86,6 +86,9 @@ export const HOSTILE_VALUES: unknown[] = [
   "1969-12-31T23:59:59Z",
   "+275760-09-13T00:00:00Z",
   "10000-01-01T00:00:00Z",
+  // Within the years as written, outside them as an instant (UTC).
+  "9999-12-31T20:00:00-05:00",
+  "1970-01-01T00:00:00+01:00",
   "0000-01-01",
   "' OR 1=1 --",
   "<script>alert(1)</script>",
@@ -295,7 +298,19 @@ export const MEDIA_TYPES = [
   "application/xml",
 ];
 
-export const MALFORMED_BODIES = ["", "{", '{"a":1,}', "nul", "[1,2", "\u0000", '"\\ud800"', "{}garbage"];
+export const MALFORMED_BODIES = [
+  "",
+  "{",
+  '{"a":1,}',
+  "nul",
+  "[1,2",
+  "\u0000",
+  '"\\ud800"',
+  "{}garbage",
+  // A key given twice, at the top and nested.
+  '{"name":"a","name":"b"}',
+  '{"metadata":{"k":1,"\\u006b":2}}',
+];
 
 /**
  * Checks answers against the document: below 500, a documented status, a documented content type

@@ -39,3 +39,28 @@ test("mail log copies mask long tokens but keep short codes", () => {
   assert.match(masked, /inv_AbCd…/);
   assert.match(masked, /123456/);
 });
+
+test("a failed statement's parameter values never reach a log line", () => {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      lines.push(chunk.toString());
+      callback();
+    },
+  });
+  const logger = createLogger("info", sink);
+  // As drizzle throws it: the parameters in its message and its `params`, PostgreSQL's error as cause.
+  const cause = Object.assign(new Error("duplicate key value violates unique constraint"), {
+    detail: "Key (token_hash)=(pt_SecretPaymentToken123456) already exists.",
+  });
+  const error = Object.assign(
+    new Error(
+      'Failed query: insert into "payments" ("token") values ($1)\nparams: pt_SecretPaymentToken123456',
+    ),
+    { params: ["pt_SecretPaymentToken123456"], cause },
+  );
+  logger.error({ err: error }, "unhandled error");
+  const text = lines.join("");
+  assert.ok(!text.includes("SecretPaymentToken"), text);
+  assert.match(text, /Failed query: insert into/, "the statement itself is kept");
+});

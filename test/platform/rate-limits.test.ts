@@ -90,6 +90,20 @@ describe("per-address limits", () => {
       );
     assertProblem(await login(t, "someone9@example.com", "wrong password!", headers), 429, "rate_limited");
   });
+
+  test("IPv6 clients count per /64: a fresh address from the same /64 is the same client", async () => {
+    const from = (ip: string) => ({ "x-forwarded-for": ip });
+    for (const ip of ["2001:db8:1:2::1", "2001:db8:1:2::2", "2001:db8:1:2:ffff:1:2:3"])
+      assertProblem(await login(t, "v6@example.com", "wrong password!", from(ip)), 401, "unauthenticated");
+    const refused = await login(t, "v6@example.com", "wrong password!", from("2001:db8:1:2:abcd::9"));
+    assertProblem(refused, 429, "rate_limited");
+    // The next /64 is another subscriber.
+    assertProblem(
+      await login(t, "v6@example.com", "wrong password!", from("2001:db8:1:3::1")),
+      401,
+      "unauthenticated",
+    );
+  });
 });
 
 describe("hosted checkout limits", () => {

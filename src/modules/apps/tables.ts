@@ -54,6 +54,9 @@ export const members = pgTable(
     role: text("role").$type<Role>().notNull(),
     // SHA-256 of the invitation token; cleared once accepted.
     inviteTokenHash: text("invite_token_hash").unique(),
+    // The token sealed (custody) for the invitation mail's job to read: job data carries the
+    // member's id, never the token. Cleared once the mail is sent or the invitation accepted.
+    inviteTokenSealed: text("invite_token_sealed"),
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -12,7 +12,7 @@ import { apps, members } from "../apps/tables.ts";
 import { presentSummary } from "../users/presenters.ts";
 import { requireUser } from "../users/service.ts";
 import { users } from "../users/tables.ts";
-import { INVITATION_JOB, type InvitationMail } from "./jobs.ts";
+import { INVITATION_JOB, type InvitationMail, sealInvitationToken } from "./jobs.ts";
 
 type MemberRow = typeof members.$inferSelect;
 type AppView = Awaited<ReturnType<typeof getApp>>;
@@ -87,21 +87,29 @@ export async function inviteMember(deps: Deps, actor: Principal, appId: string, 
   const normalized = email.toLowerCase();
   try {
     const member = await deps.db.transaction(async (tx) => {
+      const id = newId("mem");
       const [row] = await tx
         .insert(members)
-        .values({ id: newId("mem"), appId, email: normalized, role, inviteTokenHash: hashToken(token) })
+        .values({
+          id,
+          appId,
+          email: normalized,
+          role,
+          inviteTokenHash: hashToken(token),
+          inviteTokenSealed: sealInvitationToken(deps.custody, id, token),
+        })
         .returning();
       const [[app], [inviter]] = await Promise.all([
         tx.select({ name: apps.name }).from(apps).where(eq(apps.id, appId)),
         tx.select({ username: users.username }).from(users).where(eq(users.id, inviterId)),
       ]);
       await deps.jobs.send<InvitationMail>(tx, INVITATION_JOB, {
+        memberId: id,
         email: normalized,
         appId,
         appName: app.name,
         inviter: inviter.username,
         role,
-        token,
       });
       return row;
     });
@@ -140,7 +148,13 @@ export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken
   try {
     const [accepted] = await deps.db
       .update(members)
-      .set({ userId, acceptedAt: deps.now(), inviteTokenHash: null, updatedAt: deps.now() })
+      .set({
+        userId,
+        acceptedAt: deps.now(),
+        inviteTokenHash: null,
+        inviteTokenSealed: null,
+        updatedAt: deps.now(),
+      })
       .where(and(eq(members.id, invite.id), eq(members.inviteTokenHash, hashToken(inviteToken))))
       .returning();
     if (!accepted) throw notFound("Invitation");

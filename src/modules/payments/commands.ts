@@ -139,9 +139,12 @@ export async function cancelPayment(
   appId: string,
   paymentId: string,
   reason?: string,
+  idempotencyKey?: string,
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
+  const key = idempotencyKey && `cancel ${idempotencyKey}`;
   const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
+    if (key && payment.commandKey === key) return payment; // done before its answer was lost
     if (payment.status === "hold" && payment.capturedAmount > 0n) {
       throw new AppError(
         "invalid_state_transition",
@@ -161,7 +164,7 @@ export async function cancelPayment(
       reason: reason ?? "cancelled by the app",
     });
     if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: payment.id });
-    return moved;
+    return remember(tx, moved, key);
   });
   return present(deps, actor, row);
 }
@@ -208,16 +211,41 @@ async function reopen(deps: Deps, tx: Tx, payment: PaymentRow, actor: string) {
  * Tries the failed step again: the chain call after `failed-captured`, the transfers after
  * `failed-transfers`; a card payment the chain refused is reopened (`reopen`).
  */
-export async function retryPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
+export async function retryPayment(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  paymentId: string,
+  idempotencyKey?: string,
+) {
   await requireAppRole(deps.db, actor, appId, "edit");
+  const key = idempotencyKey && `retry ${idempotencyKey}`;
   const row = await withLockedPayment(deps, appId, paymentId, async (tx, payment) => {
+    if (key && payment.commandKey === key) return payment; // done before its answer was lost
     const status = payment.status;
-    if (status === "failed" && refusedByChain(payment)) return reopen(deps, tx, payment, actorName(actor));
+    if (status === "failed" && refusedByChain(payment)) {
+      return remember(tx, await reopen(deps, tx, payment, actorName(actor)), key);
+    }
     if (status === "failed-transfers") await deps.jobs.send(tx, SETTLE_JOB, { paymentId: payment.id });
     else if (status === "failed-captured")
       await deps.jobs.send(tx, EXECUTE_JOB, { paymentId: payment.id, retry: true });
     else throw new AppError("invalid_state_transition", `A ${status} payment has no failed step to retry`);
-    return payment;
+    return remember(tx, payment, key);
   });
   return present(deps, actor, row);
+}
+
+/**
+ * Keeps the command's Idempotency-Key on the payment, in the command's own transaction: a retry
+ * of it after a crash between this commit and the stored answer is answered with the payment
+ * (docs/reliability.md), not refused because the payment has moved on.
+ */
+export async function remember(tx: Tx, payment: PaymentRow, key: string | undefined): Promise<PaymentRow> {
+  if (!key) return payment;
+  const [updated] = await tx
+    .update(payments)
+    .set({ commandKey: key })
+    .where(eq(payments.id, payment.id))
+    .returning();
+  return updated ?? payment;
 }

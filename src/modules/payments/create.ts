@@ -189,6 +189,7 @@ async function decidePayment(
     confirmAttempts: 0,
     confirmKey: null,
     createKey: createKey ?? null,
+    commandKey: null,
     transferRound: 0,
     intentRound: 0,
   };

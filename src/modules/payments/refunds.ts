@@ -10,6 +10,7 @@ import { requireAppRole } from "../apps/access.ts";
 import { refundParts } from "../ledger/entries.ts";
 import { refundsPosted } from "../ledger/reads.ts";
 import { figuresOf, postPaymentEvents } from "./books.ts";
+import { remember } from "./commands.ts";
 import { actorName } from "./create.ts";
 import { type PaymentJob, REFUND_JOB, REVERSE_TRANSFERS_JOB } from "./job-names.ts";
 import { canMove, type PaymentRow, transition } from "./lifecycle.ts";
@@ -46,11 +47,15 @@ export async function refundPayment(
   appId: string,
   paymentId: string,
   input: RefundInput = {},
+  idempotencyKey?: string,
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const row = await deps.db.transaction(async (tx) =>
-    refundLocked(deps, tx, await loadPayment(tx, appId, paymentId, true), input, actorName(actor)),
-  );
+  const key = idempotencyKey && `refund ${idempotencyKey}`;
+  const row = await deps.db.transaction(async (tx) => {
+    const payment = await loadPayment(tx, appId, paymentId, true);
+    if (key && payment.commandKey === key) return payment; // done before its answer was lost
+    return remember(tx, await refundLocked(deps, tx, payment, input, actorName(actor)), key);
+  });
   return present(deps, actor, row);
 }
 

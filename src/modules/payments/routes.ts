@@ -116,6 +116,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
         request.params.app_id,
         request.params.payment_id,
         request.body?.reason,
+        request.idempotency && `${request.idempotency.scope} ${request.idempotency.key}`,
       ),
   );
 
@@ -139,6 +140,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
         request.params.app_id,
         request.params.payment_id,
         request.body ?? {},
+        request.idempotency && `${request.idempotency.scope} ${request.idempotency.key}`,
       ),
   );
 
@@ -154,7 +156,13 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       },
     },
     async (request) =>
-      service.retryPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
+      service.retryPayment(
+        deps,
+        request.actor,
+        request.params.app_id,
+        request.params.payment_id,
+        request.idempotency && `${request.idempotency.scope} ${request.idempotency.key}`,
+      ),
   );
 
   app.post(

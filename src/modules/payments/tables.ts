@@ -117,6 +117,11 @@ export const payments = pgTable(
      * and answers it, instead of opening a second one.
      */
     createKey: text("create_key"),
+    /**
+     * The last cancel, refund or retry (`<command> <scope> <Idempotency-Key>`), written with its
+     * change: the same command retried after its answer was lost is answered with the payment.
+     */
+    commandKey: text("command_key"),
     /** Attempt counter for provider confirmations, so each new attempt has its own idempotency key. */
     confirmAttempts: integer("confirm_attempts").notNull().default(0),
     /**

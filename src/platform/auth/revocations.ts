@@ -19,6 +19,11 @@ export async function startRevocations(
   database: DatabaseHandle,
   cache: CredentialCache,
   logger: Logger,
+  /**
+   * Other channels this listener also follows (one connection serves them all), each handler called
+   * on a NOTIFY and after the listener (re)connects, when anything sent meanwhile is unknown.
+   */
+  channels: Record<string, () => void> = {},
 ): Promise<Revocations> {
   let listener: pg.Client | undefined;
   let stopped = false;
@@ -30,6 +35,7 @@ export async function startRevocations(
     if (stopped || !connectionString) return;
     const client = new pg.Client({ connectionString });
     client.on("notification", (message) => {
+      if (message.channel !== CHANNEL) return channels[message.channel]?.();
       try {
         cache.revoke(JSON.parse(message.payload ?? "{}") as Revocation);
       } catch {
@@ -45,9 +51,11 @@ export async function startRevocations(
     });
     await client.connect();
     await client.query(`listen ${CHANNEL}`);
+    for (const channel of Object.keys(channels)) await client.query(`listen ${channel}`);
     // Anything revoked while no listener ran is unknown here: start from an empty cache.
     cache.clear();
     listener = client;
+    for (const handler of Object.values(channels)) handler();
   };
   await listen();
 

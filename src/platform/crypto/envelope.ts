@@ -54,10 +54,15 @@ function decrypt(key: Buffer, sealed: string, aad: string): Buffer {
 const wrapAad = (context: string) => `data-key|${context}`;
 const secretAad = (context: string) => `secret|${context}`;
 
-export function seal(keyring: Keyring, context: string, plaintext: string): Envelope {
+/** `master`: the key to wrap with, the keyring's current one unless the database names another. */
+export function seal(
+  keyring: Keyring,
+  context: string,
+  plaintext: string,
+  master = keyring.current,
+): Envelope {
   const dataKey = randomBytes(32);
   try {
-    const master = keyring.current;
     return {
       keyId: master.id,
       wrappedKey: encrypt(master.key, dataKey, wrapAad(context)),
@@ -84,12 +89,16 @@ export function open(keyring: Keyring, context: string, envelope: Envelope): str
 }
 
 /** The same envelope with its data key wrapped by the current master key (the ciphertext is kept). */
-export function rewrap(keyring: Keyring, context: string, envelope: Envelope): Envelope {
+export function rewrap(
+  keyring: Keyring,
+  context: string,
+  envelope: Envelope,
+  master = keyring.current,
+): Envelope {
   const dataKey = unwrap(keyring, context, envelope);
   try {
     // Proves the data key still opens the secret before the old wrapping is thrown away.
     decrypt(dataKey, envelope.ciphertext, secretAad(context));
-    const master = keyring.current;
     return {
       keyId: master.id,
       wrappedKey: encrypt(master.key, dataKey, wrapAad(context)),

@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
-import { and, eq, lt, or } from "drizzle-orm";
+import { and, asc, eq, isNotNull, like, lt, or, sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Principal } from "../auth/principal.ts";
+import type { Custody } from "../crypto/custody.ts";
+import { isEnvelopeText } from "../crypto/envelope.ts";
+import { resealColumn, type SealedColumn } from "../crypto/reseal.ts";
 import type { Database } from "../db/index.ts";
 import type { Faults } from "../jobs/faults.ts";
 import type { JobDefinition } from "../jobs/index.ts";
@@ -54,8 +57,20 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * matter); a repeat while the first is still running waits for it, then replays, or after 10 s
  * answers 409. Refused requests (400) store nothing, so a
  * corrected request can reuse the key; 5xx answers are not stored, so the request can be retried.
+ *
+ * The stored answer is sealed (`custody`, bound to its scope and key): answers hold one-time
+ * secrets (an API key's `sk_…`, a webhook's `whsec_…`, a payment's `payment_token`, an invitation's
+ * token), which are otherwise kept only hashed or sealed. Sealing every answer, not only those,
+ * keeps a replay byte for byte the first answer, secret included: a client whose connection
+ * dropped gets the key it would otherwise never see again.
  */
-export function registerIdempotency(app: Server, db: Database, now: () => Date, faults: Faults) {
+export function registerIdempotency(
+  app: Server,
+  db: Database,
+  now: () => Date,
+  faults: Faults,
+  custody: Custody,
+) {
   app.addHook("preHandler", async (request, reply) => {
     if (request.method !== "POST") return;
     const key = request.headers["idempotency-key"];
@@ -119,7 +134,7 @@ export function registerIdempotency(app: Server, db: Database, now: () => Date, 
           "This Idempotency-Key was used with a different request",
         );
       }
-      if (existing.state === "done") return replay(reply, existing);
+      if (existing.state === "done") return replay(reply, existing, custody);
       if (Date.now() > deadline) {
         throw new AppError(
           "conflict",
@@ -148,7 +163,10 @@ export function registerIdempotency(app: Server, db: Database, now: () => Date, 
       .set({
         state: "done",
         responseStatus: status,
-        responseBody: typeof payload === "string" ? payload : payload == null ? "" : String(payload),
+        responseBody: custody.sealText(
+          answerContext(taken.scope, taken.key),
+          typeof payload === "string" ? payload : payload == null ? "" : String(payload),
+        ),
         responseHeaders: contentType ? { "content-type": String(contentType) } : {},
       })
       .where(where);
@@ -177,14 +195,71 @@ function keepClaimed(db: Database, now: () => Date, reply: FastifyReply, scope: 
   reply.raw.once("close", () => clearInterval(timer));
 }
 
-function replay(reply: FastifyReply, row: typeof idempotencyKeys.$inferSelect) {
+/** Bound into each sealed answer: an answer copied onto another key does not open. */
+const answerContext = (scope: string, key: string) => `idempotency:${scope}:${key}`;
+
+function replay(reply: FastifyReply, row: typeof idempotencyKeys.$inferSelect, custody: Custody) {
   reply.header("idempotent-replayed", "true");
   for (const [name, value] of Object.entries(row.responseHeaders ?? {})) reply.header(name, value);
+  const stored = row.responseBody ?? "";
+  // Answers stored before they were sealed replay as they were kept (they expire within a day).
+  const body = isEnvelopeText(stored) ? custody.openText(answerContext(row.scope, row.key), stored) : stored;
   // The stored text is sent as is: the answer is byte for byte the first one.
   return reply
     .code(row.responseStatus ?? 200)
-    .serializer((body: unknown) => body as string)
-    .send(row.responseBody);
+    .serializer((text: unknown) => text as string)
+    .send(body);
+}
+
+/** The sealed answers, for `npm run rotate-master-key`; paged by scope and key. */
+function sealedAnswers(db: Database): SealedColumn {
+  const SEP = "\n";
+  return {
+    async page(after, limit) {
+      const [scope, key] = after === "" ? ["", ""] : after.split(SEP);
+      const rows = await db
+        .select({
+          scope: idempotencyKeys.scope,
+          key: idempotencyKeys.key,
+          sealed: idempotencyKeys.responseBody,
+        })
+        .from(idempotencyKeys)
+        .where(
+          and(
+            sql`(${idempotencyKeys.scope}, ${idempotencyKeys.key}) > (${scope}, ${key})`,
+            isNotNull(idempotencyKeys.responseBody),
+            like(idempotencyKeys.responseBody, "e1:%"),
+          ),
+        )
+        .orderBy(asc(idempotencyKeys.scope), asc(idempotencyKeys.key))
+        .limit(limit);
+      return rows.map((row) => ({
+        key: `${row.scope}${SEP}${row.key}`,
+        context: answerContext(row.scope, row.key),
+        sealed: row.sealed!,
+      }));
+    },
+    async replace(value, next) {
+      const [scope, key] = value.key.split(SEP);
+      const updated = await db
+        .update(idempotencyKeys)
+        .set({ responseBody: next })
+        .where(
+          and(
+            eq(idempotencyKeys.scope, scope),
+            eq(idempotencyKeys.key, key),
+            eq(idempotencyKeys.responseBody, value.sealed),
+          ),
+        )
+        .returning({ key: idempotencyKeys.key });
+      return updated.length > 0;
+    },
+  };
+}
+
+/** Moves every stored answer to the current master key, for `npm run rotate-master-key`. */
+export async function resealIdempotentAnswers(deps: { db: Database; custody: Custody }): Promise<number> {
+  return resealColumn(deps.custody, sealedAnswers(deps.db));
 }
 
 /** Deletes the keys past their 24 hours, hourly, so the table holds one day of keys. */

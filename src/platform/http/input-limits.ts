@@ -1,4 +1,5 @@
 import { AppError, type FieldError } from "./errors.ts";
+import { decodeUtf8, duplicateKeyPath } from "./json-text.ts";
 
 /**
  * The limits every request meets before a schema or a service sees it, listed with what each
@@ -98,11 +99,27 @@ export function parseJsonBody(text: string): unknown {
   if (nestingOf(text, INPUT_LIMITS.bodyDepth) > INPUT_LIMITS.bodyDepth) {
     throw bodyError(`is nested more than ${INPUT_LIMITS.bodyDepth} levels deep`);
   }
+  let parsed: unknown;
   try {
-    return MAYBE_INEXACT.test(text) ? JSON.parse(text, markInexact) : JSON.parse(text);
+    parsed = MAYBE_INEXACT.test(text) ? JSON.parse(text, markInexact) : JSON.parse(text);
   } catch {
     throw bodyError("is not valid JSON");
   }
+  const duplicate = duplicateKeyPath(text);
+  if (duplicate) {
+    const message = "is given twice in one object";
+    throw new AppError("validation_failed", `${duplicate} ${message}`, {
+      errors: [{ path: duplicate, message }],
+    });
+  }
+  return parsed;
+}
+
+/** `parseJsonBody` on the body's bytes: bytes that are not UTF-8 are refused, not replaced. */
+export function parseJsonBytes(bytes: Buffer): unknown {
+  const text = decodeUtf8(bytes);
+  if (text === undefined) throw bodyError("is not valid UTF-8");
+  return parseJsonBody(text);
 }
 
 const pointer = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -1,4 +1,5 @@
 import { eq, lt, sql } from "drizzle-orm";
+import ipaddr from "ipaddr.js";
 import type { Database, Executor } from "../db/index.ts";
 import type { JobDefinition } from "../jobs/index.ts";
 import { AppError } from "./errors.ts";
@@ -83,6 +84,19 @@ function tooMany(retryAfterSeconds: number, detail: string): AppError {
 }
 
 /** The one rate limiter: counters in the database, shared by every process. */
+/**
+ * The client a per-address limit counts: an IPv4 address (an IPv4-mapped IPv6 one as its IPv4), or
+ * an IPv6 address's /64. One IPv6 subscriber is routinely given a whole /64 and can pick a fresh
+ * address from it for every request; counted per address, a per-address limit would never bite.
+ */
+export function addressGroup(address: string): string {
+  if (!ipaddr.isValid(address)) return address;
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === "ipv4") return parsed.toString();
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((part) => part.toString(16)).join(":")}::/64`;
+}
+
 export class RateLimiter {
   readonly #db: Database;
   readonly #now: () => Date;
@@ -101,6 +115,7 @@ export class RateLimiter {
    */
   async hit(name: keyof RateLimitSettings, key: string, db: Executor = this.#db): Promise<void> {
     const limit = this.settings[name];
+    if (name.endsWith("_per_ip")) key = addressGroup(key);
     const now = this.#now();
     const windowOver = sql`${rateLimitCounters.windowStart} <= ${new Date(now.getTime() - limit.windowSeconds * 1000)}`;
     const [row] = await db

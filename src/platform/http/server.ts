@@ -13,7 +13,8 @@ import { newId } from "../ids.ts";
 import { traceRequests } from "../tracing.ts";
 import { ApiActivity } from "./activity.ts";
 import { AppError, ERROR_STATUS, type ErrorCode, type ProblemExtensions, titleOf } from "./errors.ts";
-import { INPUT_LIMITS, inputProblems, parseJsonBody } from "./input-limits.ts";
+import { INPUT_LIMITS, inputProblems, parseJsonBytes } from "./input-limits.ts";
+import { allowedMethods } from "./methods.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { Problem } from "./schemas.ts";
@@ -53,6 +54,8 @@ export interface ServerOptions {
   trustProxy?: boolean | number | string;
   /** A span per request (OpenTelemetry), when tracing is on. */
   traced?: boolean;
+  /** A body not received within this long is answered 408 (REQUEST_BODY_TIMEOUT_SECONDS; default 10). */
+  bodyTimeoutSeconds?: number;
 }
 
 function problem(
@@ -118,14 +121,26 @@ const CLIENT_ERRORS: Record<string, [ErrorCode, string]> = {
 
 function handleClientError(
   this: FastifyInstance,
-  error: NodeJS.ErrnoException,
+  error: NodeJS.ErrnoException & { rawPacket?: unknown },
   socket: import("node:net").Socket,
+  allowed: (path: string) => string[],
 ) {
   if (error.code === "ECONNRESET" || socket.destroyed) return;
-  const [code, detail] = CLIENT_ERRORS[error.code ?? ""] ?? [
+  let [code, detail] = CLIENT_ERRORS[error.code ?? ""] ?? [
     "validation_failed",
     "The request is not valid HTTP",
   ];
+  let extraHeaders = "";
+  // A method Node's parser does not know at all (`FOO /apps`): 405 as for a known one.
+  if (error.code === "HPE_INVALID_METHOD") {
+    const raw = Buffer.isBuffer(error.rawPacket) ? error.rawPacket.toString("latin1") : "";
+    const path = /^\S+ (\/\S*)/.exec(raw)?.[1] ?? "";
+    const methods = allowed(path);
+    if (methods.length > 0) {
+      [code, detail] = ["method_not_allowed", `Allowed here: ${methods.join(", ")}`];
+      extraHeaders = `Allow: ${methods.join(", ")}\r\n`;
+    }
+  }
   const id = newId("req");
   const status = ERROR_STATUS[code];
   const body = JSON.stringify({
@@ -140,7 +155,7 @@ function handleClientError(
   if (socket.writable) {
     socket.write(
       `HTTP/1.1 ${status} ${titleOf(code)}\r\nContent-Type: application/problem+json\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${id}\r\n${extraHeaders}Connection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy(error);
@@ -216,6 +231,31 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
   return sendProblem(request, reply, "internal", "Something went wrong on our side");
 }
 
+/**
+ * A body that stops arriving (shorter than its Content-Length, or a chunked one never finished) is
+ * answered 408 `request_timeout` once the time is up, and its connection closed: the body reader
+ * is handed the error, as it is for a connection that fails.
+ */
+function limitBodyTime(app: FastifyInstance, ms: number) {
+  app.addHook("onRequest", async (request, reply) => {
+    const raw = request.raw;
+    const hasBody =
+      Number(raw.headers["content-length"] ?? 0) > 0 || raw.headers["transfer-encoding"] !== undefined;
+    if (!hasBody || raw.readableEnded) return;
+    const expire = () => {
+      if (raw.readableEnded || reply.sent) return;
+      // Not read yet (still authenticating): look again shortly rather than fail a reader not there.
+      if (raw.listenerCount("error") === 0) return void setTimeout(expire, 500).unref();
+      reply.header("connection", "close");
+      raw.emit("error", new AppError("request_timeout", `The body was not received within ${ms / 1000} s`));
+    };
+    const timer = setTimeout(expire, ms);
+    timer.unref();
+    raw.once("end", () => clearTimeout(timer));
+    reply.raw.once("close", () => clearTimeout(timer));
+  });
+}
+
 export interface RegisteredRoute {
   method: string;
   url: string;
@@ -230,6 +270,7 @@ export async function createServer(
   const metrics = new HttpMetrics();
   const activity = new ApiActivity();
   const routes: RegisteredRoute[] = [];
+  const allowed = allowedMethods(routes);
   const app = Fastify({
     loggerInstance: options.logger,
     bodyLimit: BODY_LIMIT,
@@ -249,20 +290,23 @@ export async function createServer(
     ajv: { customOptions: { removeAdditional: false } },
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.paramLength },
     frameworkErrors: handleFrameworkError,
-    clientErrorHandler: handleClientError,
+    clientErrorHandler(error, socket) {
+      handleClientError.call(this as unknown as FastifyInstance, error, socket, allowed);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as Server;
 
   // First of all hooks: everything a request does, its authentication included, runs in its span.
   if (options.traced) traceRequests(app as unknown as FastifyInstance);
+  limitBodyTime(app as unknown as FastifyInstance, (options.bodyTimeoutSeconds ?? 10) * 1000);
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(Problem);
   // JSON is the one body the API reads; text sent as text/plain is 415, not a string to validate.
   // Matched by pattern, so a scope that needs the raw bytes (signed provider webhooks) can still
   // register its own `application/json` parser, which Fastify then prefers.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(/^application\/json\s*(;|$)/i, { parseAs: "string" }, (_request, body, done) => {
+  app.addContentTypeParser(/^application\/json\s*(;|$)/i, { parseAs: "buffer" }, (_request, body, done) => {
     try {
-      done(null, parseJsonBody(body as string));
+      done(null, parseJsonBytes(body as Buffer));
     } catch (error) {
       done(error as AppError, undefined);
     }
@@ -327,8 +371,22 @@ export async function createServer(
   });
 
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, "not_found", `No route ${request.method} ${request.url.split("?")[0]}`),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    const methods = allowed(request.url);
+    if (methods.length > 0) {
+      return sendProblem(
+        request,
+        reply.header("allow", methods.join(", ")),
+        "method_not_allowed",
+        `${request.method} is not allowed here; allowed: ${methods.join(", ")}`,
+      );
+    }
+    return sendProblem(
+      request,
+      reply,
+      "not_found",
+      `No route ${request.method} ${request.url.split("?")[0]}`,
+    );
+  });
   return { app, metrics, activity, routes };
 }

@@ -13,9 +13,12 @@ const TIMESTAMP_YEARS = Object.freeze({ min: 1970, max: 9999 });
 /** Years a calendar date (a date of birth) may name. */
 const DATE_YEARS = Object.freeze({ min: 1900, max: 9999 });
 
+// Bounded by the instant, not the year written: `9999-12-31T20:00:00-05:00` is in year 10000 in UTC
+// (past what the database and `toISOString` write as a plain year), `1970-01-01T00:00:00+01:00` is
+// in 1969.
 const inYears = (text: string, years: { min: number; max: number }) => {
-  const year = Number(text.slice(0, 4));
-  return year >= years.min && year <= years.max && !Number.isNaN(Date.parse(text));
+  const instant = Date.parse(text);
+  return instant >= Date.UTC(years.min, 0, 1) && instant < Date.UTC(years.max + 1, 0, 1);
 };
 
 function boundedFormat(ajv: Ajv, name: "date-time" | "date", years: { min: number; max: number }) {

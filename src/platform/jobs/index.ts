@@ -11,6 +11,7 @@ import {
 import type { Logger } from "pino";
 import { type DatabaseHandle, drizzleRunner, type Tx } from "../db/index.ts";
 import type { ApiActivity } from "../http/activity.ts";
+import { withoutParameters } from "../log.ts";
 import { inJobSpan, withTraceContext } from "../tracing.ts";
 import { DirectListenDb } from "./boss-db.ts";
 import { createOutboxRelay, outboxInsert } from "./outbox.ts";
@@ -228,7 +229,13 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
                 const log = logger.child({ job: definition.name, job_id: job.id });
                 log.warn({ err: error }, "job failed; pg-boss will retry it");
                 const { name, message, stack } = error instanceof Error ? error : new Error(String(error));
-                return { id: job.id, status: "failed", output: { name, message, stack } };
+                // Kept in the job's row: a failed statement's parameter values never are.
+                const output = {
+                  name,
+                  message: withoutParameters(message),
+                  stack: withoutParameters(stack ?? ""),
+                };
+                return { id: job.id, status: "failed", output };
               }
             }),
           );

@@ -1,0 +1,1 @@
+ALTER TABLE "members" ADD COLUMN "invite_token_sealed" text;

@@ -1,0 +1,116 @@
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { freePort } from "../helpers/browser.ts";
+import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
+import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+
+// A cancel or refund whose process died after its change committed, before its answer was kept:
+// the retry with the same Idempotency-Key answers the payment (200), as creates and confirms do
+// (docs/reliability.md, "Crash campaign").
+let t: TestApp;
+let token: string;
+let appId: string;
+let priceId: string;
+before(async () => {
+  t = await buildTestApp();
+  token = (await signup(t)).token;
+  appId = (await createApp(t, token)).id;
+  priceId = expectStatus(
+    await call(t, "POST", `/prices/${appId}`, {
+      token,
+      body: { name: "Ticket", amount: 10, currency: "usd" },
+    }),
+    201,
+  ).id;
+});
+after(() => t.close());
+
+/** An API process on the test's PostgreSQL database that kills itself at the crash point named. */
+async function crashingApi(point: string) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "command-crash-"));
+  const port = await freePort();
+  const child = spawn(process.execPath, ["test/fixtures/api.ts"], {
+    env: {
+      ...process.env,
+      DATABASE_URL: t.connectionString!,
+      SANDBOX: "true",
+      PORT: String(port),
+      FAULT_CRASH_AT: point,
+      FAULT_MARKER: path.join(dir, "marker"),
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
+  await new Promise<void>((resolve) =>
+    child.stdout!.on("data", (chunk) => String(chunk).includes("api ready") && resolve()),
+  );
+  return {
+    base: `http://127.0.0.1:${port}`,
+    exited,
+    stop() {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function diesAnswering(url: string, key: string) {
+  const api = await crashingApi("idempotency-answering");
+  try {
+    const died = await fetch(`${api.base}${url}`, {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "idempotency-key": key,
+      },
+      body: "{}",
+    }).catch((error: Error) => error);
+    assert.ok(died instanceof Error, "the answer was lost with the process");
+    assert.equal(await api.exited, "SIGKILL");
+  } finally {
+    api.stop();
+  }
+}
+
+describe("a command retried after a crash that committed it", {
+  skip: !onPostgres && "needs PostgreSQL: the crashing API process shares the database",
+}, () => {
+  for (const command of ["cancel", "refund"] as const) {
+    test(`${command}: the retry with its key answers the payment, 200`, { timeout: 120_000 }, async () => {
+      const payment = await createPayment(t, token, appId, { price_id: priceId, payment_provider: "card" });
+      if (command === "refund") {
+        expectStatus(await confirm(t, token, appId, payment.id, card(CARDS.ok)), 200);
+        await waitForStatus(t, token, appId, payment.id, "paid");
+      }
+      const url = `/payments/${appId}/${payment.id}/${command}`;
+      await diesAnswering(url, `${command}-once`);
+      const status = command === "cancel" ? "cancelled" : "refunded";
+      const retried = await call(t, "POST", url, {
+        token,
+        body: {},
+        headers: { "idempotency-key": `${command}-once` },
+      });
+      assert.equal(retried.status, 200, retried.text);
+      assert.equal(retried.body.id, payment.id);
+      assert.equal(retried.body.status, status);
+      const replayed = await call(t, "POST", url, {
+        token,
+        body: {},
+        headers: { "idempotency-key": `${command}-once` },
+      });
+      assert.equal(replayed.headers["idempotent-replayed"], "true");
+      // Another key is another command: refused, the payment has moved on.
+      assertProblem(
+        await call(t, "POST", url, { token, body: {}, headers: { "idempotency-key": `${command}-twice` } }),
+        409,
+        "invalid_state_transition",
+      );
+    });
+  }
+});
