@@ -1,2 +1,0 @@
-CREATE INDEX "payments_pending_created_idx" ON "payments" USING btree ("created_at") WHERE "payments"."status" = 'pending';--> statement-breakpoint
-CREATE INDEX "payments_kyc_open_idx" ON "payments" USING btree ("kyc_id") WHERE "payments"."status" in ('pending', 'hold', 'failed-captured', 'failed-transfers');

@@ -1,1 +1,0 @@
-ALTER TABLE "deleted_apps" ADD COLUMN "owners" jsonb DEFAULT '[]'::jsonb NOT NULL;

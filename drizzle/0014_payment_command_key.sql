@@ -1,1 +1,0 @@
-ALTER TABLE "payments" ADD COLUMN "command_key" text;
