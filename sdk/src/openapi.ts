@@ -345,6 +345,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/balance-transactions/{app_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's ledger entries, newest first; filter by payment, type and creation time (UTC) */
+        get: operations["listBalanceTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balances/{app_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's balances per currency: available, pending, owed to and paid to sellers */
+        get: operations["getBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/{price_id}": {
         parameters: {
             query?: never;
@@ -800,7 +834,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund a paid or failed-captured payment (in full) */
+        /** Refund a paid payment in full or in part, or a failed-captured or failed-transfers one in full */
         post: operations["refundPayment"];
         delete?: never;
         options?: never;
@@ -910,6 +944,75 @@ export interface paths {
         put?: never;
         /** Where the payment provider sends its events (signed) */
         post: operations["receiveProviderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reconciliations/{app_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's reconciliation runs, newest first, each with its mismatches */
+        get: operations["listReconciliations"];
+        put?: never;
+        /** Compare the books with the payments, the provider and the chain now (answers the running run) */
+        post: operations["requestReconciliation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reconciliations/{app_id}/{reconciliation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One reconciliation run */
+        get: operations["getReconciliation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{app_id}/balance-transactions.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's ledger entries of a period as CSV (RFC 4180, UTC), oldest first, streamed */
+        get: operations["balanceTransactionsCsv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/{app_id}/seller-payouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per seller and currency: earned, refunded, transferred, reversed and still owed over a period (UTC) */
+        get: operations["sellerPayouts"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1737,6 +1840,8 @@ export interface components {
          *             "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
          *             "status": "hold",
          *             "final_amount": 123.58,
+         *             "amount_refunded": 0,
+         *             "transfers": [],
          *             "payment_provider": "card",
          *             "trigger_data_input": {
          *               "params_data_input": {
@@ -2108,6 +2213,97 @@ export interface components {
             type: "auction.winner_changed";
         };
         /**
+         * Balance
+         * @description An app's balance in one currency, from its books
+         * @example {
+         *       "currency": "usd",
+         *       "available": "120.5",
+         *       "pending": "25.75",
+         *       "owed_to_sellers": "0",
+         *       "paid_to_sellers": "940",
+         *       "platform_fees": "10",
+         *       "provider_fees": "29.9",
+         *       "refunds_in_flight": "0",
+         *       "refunded": "10.3"
+         *     }
+         */
+        Balance: {
+            /** @description The app's share of captured money, less what it refunded (app_share): a signed decimal string */
+            available: string;
+            /** @description Lower-case currency code */
+            currency: string;
+            /** @description Sellers' shares not transferred yet (sum of seller_payable): a signed decimal string */
+            owed_to_sellers: string;
+            /** @description Transferred to sellers, less reversals (sum of seller_paid): a signed decimal string */
+            paid_to_sellers: string;
+            /** @description Money held on shoppers' cards, not captured yet (shopper_funds_held): a signed decimal string */
+            pending: string;
+            /** @description The platform's share (platform_share): a signed decimal string */
+            platform_fees: string;
+            /** @description What the payment provider kept (provider_fees): a signed decimal string */
+            provider_fees: string;
+            /** @description Given back to shoppers, by refunds and bank returns (refunds): a signed decimal string */
+            refunded: string;
+            /** @description Refunds asked for that the provider has not made yet (provider_clearing): a signed decimal string */
+            refunds_in_flight: string;
+        };
+        /**
+         * Balances
+         * @description An app's balances, one per currency it has money in
+         */
+        Balances: {
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            as_of: string;
+            /** @description One per currency the app has money in */
+            balances: components["schemas"]["Balance"][];
+            /**
+             * @description Always `balance`
+             * @enum {string}
+             */
+            object: "balance";
+        };
+        /**
+         * BalanceTransaction
+         * @description One immutable ledger entry
+         * @example {
+         *       "id": "ble_01m87s3v8k4r2fjc23vtvkbtjm",
+         *       "transaction_id": "pay_01m87s3v8k4r2fjc23vtvkbtjm:capture",
+         *       "account": "app_share",
+         *       "currency": "usd",
+         *       "amount": "1.25",
+         *       "type": "capture",
+         *       "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+         *       "reference": null,
+         *       "created_at": "2026-11-24T21:31:00.000Z"
+         *     }
+         */
+        BalanceTransaction: {
+            /** @description `shopper_funds_held`, `app_share`, `seller_payable:<kyc_id>`… (docs/ledger.md) */
+            account: string;
+            /** @description Money into the account (positive) or out of it (negative), major units: a signed decimal string */
+            amount: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description Lower-case currency code */
+            currency: string;
+            /** @description The entry's id (`ble_…`) */
+            id: string;
+            /** @description The payment the event belongs to */
+            payment_id: string | null;
+            /** @description The provider's object (`tr_…`, `trr_…`, `re_…`) */
+            reference: string | null;
+            /** @description Its ledger transaction: the entries of one event, summing to zero per currency */
+            transaction_id: string;
+            /** @description The event: hold, capture, void, refund, refund_settled, transfer, … */
+            type: "hold" | "capture" | "void" | "refund" | "refund_settled" | "transfer" | "transfer_reversal" | "bank_return";
+        };
+        /**
          * BankAccount
          * @description A payout bank account of the seller
          */
@@ -2151,6 +2347,8 @@ export interface components {
          *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
          *         "status": "hold",
          *         "final_amount": 123.58,
+         *         "amount_refunded": 0,
+         *         "transfers": [],
          *         "payment_provider": "card",
          *         "trigger_data_input": {
          *           "params_data_input": {
@@ -2811,6 +3009,8 @@ export interface components {
          *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
          *       "status": "paid",
          *       "final_amount": 25.75,
+         *       "amount_refunded": 0,
+         *       "transfers": [],
          *       "payment_provider": "card",
          *       "trigger_data_input": {
          *         "params_data_input": {
@@ -2914,6 +3114,8 @@ export interface components {
          *     }
          */
         Payment: {
+            /** @description What has been refunded so far, in the charge currency (partial refunds add up) */
+            amount_refunded: number;
             app: components["schemas"]["App"];
             /** @description Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed. Once a call is signed the chain's outcome decides (docs/payments.md) */
             cancelable: boolean;
@@ -2997,6 +3199,8 @@ export interface components {
             };
             /** @description The transaction in the chain's explorer */
             transaction_url: string | null;
+            /** @description The seller's transfers and their reversals */
+            transfers: components["schemas"]["Transfer"][];
             /** @description Input for the price's trigger, run once the payment is paid */
             trigger_data_input: {
                 /** @description The trigger's parameters the payment was created with, keyed by name */
@@ -3464,6 +3668,8 @@ export interface components {
          *     }
          */
         Problem: {
+            /** @description On a refund of more than is left (409): what remains to be refunded, a decimal in the charge currency. */
+            amount_remaining?: string;
             /**
              * @description Stable machine-readable error code, e.g. `validation_failed`; the catalogue is in the API's description.
              * @enum {string}
@@ -3520,6 +3726,54 @@ export interface components {
             type: "static" | "dynamic";
             /** @description Views of the price's public page, this one included */
             views: number;
+        };
+        /**
+         * Reconciliation
+         * @description A comparison of the books with the payments, the provider and the chain
+         * @example {
+         *       "id": "rec_01m87s3v8k4r2fjc23vtvkbtjm",
+         *       "status": "clean",
+         *       "trigger": "api",
+         *       "payments_checked": 42,
+         *       "mismatches": [],
+         *       "created_at": "2026-11-25T03:15:00.000Z",
+         *       "finished_at": "2026-11-25T03:15:02.000Z"
+         *     }
+         */
+        Reconciliation: {
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description An instant, in RFC 3339 form */
+            finished_at: string | null;
+            /** @description The run's id (`rec_…`) */
+            id: string;
+            /** @description What disagreed; empty for a clean run */
+            mismatches: components["schemas"]["ReconciliationMismatch"][];
+            /** @description How many payments were compared */
+            payments_checked: number;
+            /** @description `running`, then `clean` (everything agreed) or `mismatched` */
+            status: "running" | "clean" | "mismatched";
+            /** @description Asked for through the API, or the daily run */
+            trigger: "api" | "schedule";
+        };
+        /**
+         * ReconciliationMismatch
+         * @description One disagreement
+         */
+        ReconciliationMismatch: {
+            /** @description `payment_capture`, `payment_refunds`, `provider_capture`, `provider_refunds`, `provider_unreadable`, `chain_unconfirmed`, `chain_unaccounted` or `unbalanced` */
+            kind: string;
+            /** @description What the books say */
+            ledger: string | null;
+            /** @description The disagreement in words */
+            message: string;
+            /** @description What the other side says */
+            other: string | null;
+            /** @description The payment concerned */
+            payment_id: string | null;
         };
         /**
          * RenderedCall
@@ -3647,6 +3901,52 @@ export interface components {
             past_due: string[];
         };
         /**
+         * SellerPayout
+         * @description One seller's money over a period, in one currency
+         * @example {
+         *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjm",
+         *       "currency": "usd",
+         *       "earned": "94",
+         *       "refunded": "9.4",
+         *       "transferred": "94",
+         *       "reversed": "9.4",
+         *       "owed_at_end": "0"
+         *     }
+         */
+        SellerPayout: {
+            /** @description Lower-case currency code */
+            currency: string;
+            /** @description The seller's shares of captures in the period: a signed decimal string */
+            earned: string;
+            /** @description The seller's KYC record */
+            kyc_id: string;
+            /** @description Still to send at the period's end (negative: the seller owes it back): a signed decimal string */
+            owed_at_end: string;
+            /** @description What refunds and bank returns took back of them: a signed decimal string */
+            refunded: string;
+            /** @description Taken back from the seller's transfers: a signed decimal string */
+            reversed: string;
+            /** @description Sent to the seller's account: a signed decimal string */
+            transferred: string;
+        };
+        /**
+         * SellerPayouts
+         * @description Per seller and currency, what a period of the books says they earned and were paid (UTC)
+         */
+        SellerPayouts: {
+            /** @description An instant, in RFC 3339 form */
+            from: string | null;
+            /**
+             * @description Always `seller_payouts`
+             * @enum {string}
+             */
+            object: "seller_payouts";
+            /** @description One per seller and currency */
+            sellers: components["schemas"]["SellerPayout"][];
+            /** @description An instant, in RFC 3339 form */
+            to: string | null;
+        };
+        /**
          * Shopper
          * @description A bidder of an app, signed in by a one-time code sent by email
          * @example {
@@ -3697,6 +3997,67 @@ export interface components {
             /** @description A session token: send it as `Authorization: Bearer <token>` */
             token: string;
             user: components["schemas"]["UserProfile"];
+        };
+        /**
+         * Transfer
+         * @description A seller's share sent to their connected account, as the books record it
+         * @example {
+         *       "id": "tr_1Pq2Rs3Tu4Vw5Xy6",
+         *       "amount": 23.5,
+         *       "amount_reversed": 4.7,
+         *       "currency": "usd",
+         *       "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjm",
+         *       "status": "partially_reversed",
+         *       "reversals": [
+         *         {
+         *           "id": "trr_1Pq2Rs3Tu4Vw5Xy6",
+         *           "amount": 4.7,
+         *           "created_at": "2026-11-25T10:00:00.000Z"
+         *         }
+         *       ],
+         *       "created_at": "2026-11-24T21:31:00.000Z"
+         *     }
+         */
+        Transfer: {
+            /** @description What was sent to the seller, in the charge currency */
+            amount: number;
+            /** @description What was taken back so far */
+            amount_reversed: number;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description The charge currency */
+            currency: string;
+            /** @description The provider's transfer (`tr_…`) */
+            id: string;
+            /** @description The seller's KYC record */
+            kyc_id: string | null;
+            /** @description Each reversal, oldest first */
+            reversals: components["schemas"]["TransferReversal"][];
+            /** @description `paid`, `partially_reversed` (a partial refund took part back) or `reversed` */
+            status: "paid" | "partially_reversed" | "reversed";
+        };
+        /**
+         * TransferReversal
+         * @description Part or all of a transfer taken back from the seller
+         * @example {
+         *       "id": "trr_1Pq2Rs3Tu4Vw5Xy6",
+         *       "amount": 4.7,
+         *       "created_at": "2026-11-25T10:00:00.000Z"
+         *     }
+         */
+        TransferReversal: {
+            /** @description What was taken back, in the transfer's currency */
+            amount: number;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description The provider's reversal (`trr_…`) */
+            id: string;
         };
         /**
          * Tree
@@ -4216,7 +4577,7 @@ export interface components {
              */
             created_at: string;
             /** @description The event types it receives: types, `prefix.*` or `*` */
-            events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "*")[];
+            events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*")[];
             /** @description The endpoint's id (`wh_…`) */
             id: string;
             /** @description The Standard Webhooks signing secret (`whsec_…`): answered once, when the endpoint is created or its secret rotated; null afterwards */
@@ -6383,6 +6744,8 @@ export interface operations {
                      *             "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
                      *             "status": "hold",
                      *             "final_amount": 123.58,
+                     *             "amount_refunded": 0,
+                     *             "transfers": [],
                      *             "payment_provider": "card",
                      *             "trigger_data_input": {
                      *               "params_data_input": {
@@ -6765,6 +7128,8 @@ export interface operations {
                      *           "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
                      *           "status": "hold",
                      *           "final_amount": 123.58,
+                     *           "amount_refunded": 0,
+                     *           "transfers": [],
                      *           "payment_provider": "card",
                      *           "trigger_data_input": {
                      *             "params_data_input": {
@@ -7038,6 +7403,8 @@ export interface operations {
                      *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
                      *         "status": "hold",
                      *         "final_amount": 123.58,
+                     *         "amount_refunded": 0,
+                     *         "transfers": [],
                      *         "payment_provider": "card",
                      *         "trigger_data_input": {
                      *           "params_data_input": {
@@ -7239,6 +7606,8 @@ export interface operations {
                      *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
                      *         "status": "hold",
                      *         "final_amount": 123.58,
+                     *         "amount_refunded": 0,
+                     *         "transfers": [],
                      *         "payment_provider": "card",
                      *         "trigger_data_input": {
                      *           "params_data_input": {
@@ -7844,6 +8213,8 @@ export interface operations {
                      *               "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
                      *               "status": "hold",
                      *               "final_amount": 123.58,
+                     *               "amount_refunded": 0,
+                     *               "transfers": [],
                      *               "payment_provider": "card",
                      *               "trigger_data_input": {
                      *                 "params_data_input": {
@@ -8176,6 +8547,8 @@ export interface operations {
                      *             "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
                      *             "status": "hold",
                      *             "final_amount": 123.58,
+                     *             "amount_refunded": 0,
+                     *             "transfers": [],
                      *             "payment_provider": "card",
                      *             "trigger_data_input": {
                      *               "params_data_input": {
@@ -8750,6 +9123,251 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listBalanceTransactions: {
+        parameters: {
+            query?: {
+                /** @description At or after (UTC) */
+                "created[gte]"?: string;
+                /** @description At or before (UTC) */
+                "created[lte]"?: string;
+                /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
+                ending_before?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Only this payment's entries */
+                payment_id?: string;
+                /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
+                starting_after?: string;
+                /** @description Only entries of this event */
+                type?: "hold" | "capture" | "void" | "refund" | "refund_settled" | "transfer" | "transfer_reversal" | "bank_return";
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Ledger entries */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
+                    link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
+                    /** @description Present when the list holds more records than X-Total-Count says */
+                    "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "ble_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *         "transaction_id": "pay_01m87s3v8k4r2fjc23vtvkbtjm:capture",
+                     *         "account": "app_share",
+                     *         "currency": "usd",
+                     *         "amount": "1.25",
+                     *         "type": "capture",
+                     *         "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *         "reference": null,
+                     *         "created_at": "2026-11-24T21:31:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["BalanceTransaction"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBalances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An app's balances, one per currency it has money in */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "balance",
+                     *       "balances": [
+                     *         {
+                     *           "currency": "usd",
+                     *           "available": "120.5",
+                     *           "pending": "25.75",
+                     *           "owed_to_sellers": "0",
+                     *           "paid_to_sellers": "940",
+                     *           "platform_fees": "10",
+                     *           "provider_fees": "29.9",
+                     *           "refunds_in_flight": "0",
+                     *           "refunded": "10.3"
+                     *         }
+                     *       ],
+                     *       "as_of": "2026-11-25T00:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Balances"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
                     [name: string]: unknown;
@@ -11629,6 +12247,8 @@ export interface operations {
                      *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *         "status": "paid",
                      *         "final_amount": 25.75,
+                     *         "amount_refunded": 0,
+                     *         "transfers": [],
                      *         "payment_provider": "card",
                      *         "trigger_data_input": {
                      *           "params_data_input": {
@@ -11863,6 +12483,8 @@ export interface operations {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *       "status": "pending",
                      *       "final_amount": 25.75,
+                     *       "amount_refunded": 0,
+                     *       "transfers": [],
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
                      *         "params_data_input": {
@@ -12067,6 +12689,8 @@ export interface operations {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *       "status": "paid",
                      *       "final_amount": 25.75,
+                     *       "amount_refunded": 0,
+                     *       "transfers": [],
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
                      *         "params_data_input": {
@@ -12284,6 +12908,8 @@ export interface operations {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *       "status": "paid",
                      *       "final_amount": 25.75,
+                     *       "amount_refunded": 0,
+                     *       "transfers": [],
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
                      *         "params_data_input": {
@@ -12557,6 +13183,8 @@ export interface operations {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *       "status": "paid",
                      *       "final_amount": 25.75,
+                     *       "amount_refunded": 0,
+                     *       "transfers": [],
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
                      *         "params_data_input": {
@@ -12865,10 +13493,13 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reason": "The shopper asked by phone"
+                 *       "amount": "5.15",
+                 *       "reason": "One of the two tickets was returned"
                  *     }
                  */
                 "application/json": {
+                    /** @description How much to refund, a decimal in the charge currency (a number or a decimal string); absent: all that is not refunded yet. More than remains is 409 with `amount_remaining`. */
+                    amount?: number | string;
                     /** @description Why, kept with the payment */
                     reason?: string;
                 };
@@ -12912,6 +13543,8 @@ export interface operations {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *       "status": "paid",
                      *       "final_amount": 25.75,
+                     *       "amount_refunded": 0,
+                     *       "transfers": [],
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
                      *         "params_data_input": {
@@ -13128,6 +13761,8 @@ export interface operations {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *       "status": "paid",
                      *       "final_amount": 25.75,
+                     *       "amount_refunded": 0,
+                     *       "transfers": [],
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
                      *         "params_data_input": {
@@ -13356,6 +13991,8 @@ export interface operations {
                      *       "id": "pay_01m87s3v8k4r2fjc23vtvkbtjm",
                      *       "status": "paid",
                      *       "final_amount": 25.75,
+                     *       "amount_refunded": 0,
+                     *       "transfers": [],
                      *       "payment_provider": "card",
                      *       "trigger_data_input": {
                      *         "params_data_input": {
@@ -14447,6 +15084,563 @@ export interface operations {
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
             400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listReconciliations: {
+        parameters: {
+            query?: {
+                /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
+                ending_before?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
+                starting_after?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Reconciliation runs */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
+                    link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
+                    /** @description Present when the list holds more records than X-Total-Count says */
+                    "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "rec_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *         "status": "clean",
+                     *         "trigger": "api",
+                     *         "payments_checked": 42,
+                     *         "mismatches": [],
+                     *         "created_at": "2026-11-25T03:15:00.000Z",
+                     *         "finished_at": "2026-11-25T03:15:02.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Reconciliation"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    requestReconciliation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A comparison of the books with the payments, the provider and the chain */
+            201: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rec_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "clean",
+                     *       "trigger": "api",
+                     *       "payments_checked": 42,
+                     *       "mismatches": [],
+                     *       "created_at": "2026-11-25T03:15:00.000Z",
+                     *       "finished_at": "2026-11-25T03:15:02.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Reconciliation"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getReconciliation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The run's id */
+                reconciliation_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A comparison of the books with the payments, the provider and the chain */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "rec_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *       "status": "clean",
+                     *       "trigger": "api",
+                     *       "payments_checked": 42,
+                     *       "mismatches": [],
+                     *       "created_at": "2026-11-25T03:15:00.000Z",
+                     *       "finished_at": "2026-11-25T03:15:02.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Reconciliation"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    balanceTransactionsCsv: {
+        parameters: {
+            query?: {
+                /** @description Start of the period, inclusive: ISO 8601, UTC (a date is its midnight UTC) */
+                from?: string;
+                /** @description End of the period, inclusive: ISO 8601, UTC */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A CSV file (RFC 4180) */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    sellerPayouts: {
+        parameters: {
+            query?: {
+                /** @description Start of the period, inclusive: ISO 8601, UTC (a date is its midnight UTC) */
+                from?: string;
+                /** @description End of the period, inclusive: ISO 8601, UTC */
+                to?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Per seller and currency, what a period of the books says they earned and were paid (UTC) */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "seller_payouts",
+                     *       "from": "2026-11-01T00:00:00.000Z",
+                     *       "to": "2026-11-30T23:59:59.999Z",
+                     *       "sellers": [
+                     *         {
+                     *           "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjm",
+                     *           "currency": "usd",
+                     *           "earned": "94",
+                     *           "refunded": "9.4",
+                     *           "transferred": "94",
+                     *           "reversed": "9.4",
+                     *           "owed_at_end": "0"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SellerPayouts"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
                 headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
@@ -18294,8 +19488,8 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low */
-                    events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "*")[];
+                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low, reconciliation.mismatch */
+                    events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*")[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
                     url: string;
                 };
@@ -18634,8 +19828,8 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
-                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low */
-                    events?: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "*")[];
+                    /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low, reconciliation.mismatch */
+                    events?: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*")[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
                     url?: string;
                 };

@@ -71,6 +71,13 @@ export const OPERATIONS = {
   listPaymentEvents: { method: "GET", path: "/payments/{app_id}/{payment_id}/events", page: "array" },
   getDeletedAppPayment: { method: "GET", path: "/deleted-apps/{app_id}/payments/{payment_id}" },
   refundDeletedAppPayment: { method: "POST", path: "/deleted-apps/{app_id}/payments/{payment_id}/refund", idempotent: true, body: true },
+  getBalances: { method: "GET", path: "/balances/{app_id}" },
+  listBalanceTransactions: { method: "GET", path: "/balance-transactions/{app_id}", page: "array" },
+  balanceTransactionsCsv: { method: "GET", path: "/reports/{app_id}/balance-transactions.csv" },
+  sellerPayouts: { method: "GET", path: "/reports/{app_id}/seller-payouts" },
+  requestReconciliation: { method: "POST", path: "/reconciliations/{app_id}", idempotent: true },
+  listReconciliations: { method: "GET", path: "/reconciliations/{app_id}", page: "array" },
+  getReconciliation: { method: "GET", path: "/reconciliations/{app_id}/{reconciliation_id}" },
   getCheckoutQuote: { method: "GET", path: "/checkout/{price_id}/quote" },
   createCheckoutPayment: { method: "POST", path: "/checkout/{price_id}/payments", body: true },
   getCheckoutPayment: { method: "GET", path: "/checkout/{price_id}/payments/{payment_id}", headers: ["x-payment-token"] },
@@ -299,7 +306,7 @@ export function resources(t: Transport) {
       /** Cancel a pending payment or release a card hold */
       cancel: (appId: string, paymentId: string, body?: BodyOf<"cancelPayment">, options?: RequestOptions): Promise<Answered<"cancelPayment">> =>
         t.call("cancelPayment", { params: { app_id: appId, payment_id: paymentId }, body: body ?? {} }, options),
-      /** Refund a paid or failed-captured payment (in full) */
+      /** Refund a paid payment in full or in part, or a failed-captured or failed-transfers one in full */
       refund: (appId: string, paymentId: string, body?: BodyOf<"refundPayment">, options?: RequestOptions): Promise<Answered<"refundPayment">> =>
         t.call("refundPayment", { params: { app_id: appId, payment_id: paymentId }, body: body ?? {} }, options),
       /** Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured) */
@@ -317,6 +324,29 @@ export function resources(t: Transport) {
       /** Refund (in full) a paid payment of an app you owned when it was deleted */
       refundDeletedAppPayment: (appId: string, paymentId: string, body?: BodyOf<"refundDeletedAppPayment">, options?: RequestOptions): Promise<Answered<"refundDeletedAppPayment">> =>
         t.call("refundDeletedAppPayment", { params: { app_id: appId, payment_id: paymentId }, body: body ?? {} }, options),
+    },
+    ledger: {
+      /** The app's balances per currency: available, pending, owed to and paid to sellers */
+      getBalances: (appId: string, options?: RequestOptions): Promise<Answered<"getBalances">> =>
+        t.call("getBalances", { params: { app_id: appId } }, options),
+      /** The app's ledger entries, newest first; filter by payment, type and creation time (UTC) */
+      listBalanceTransactions: (appId: string, query?: QueryOf<"listBalanceTransactions">, options?: RequestOptions): List<ItemOf<"listBalanceTransactions">> =>
+        t.list("listBalanceTransactions", { params: { app_id: appId }, query }, options),
+      /** The app's ledger entries of a period as CSV (RFC 4180, UTC), oldest first, streamed */
+      balanceTransactionsCsv: (appId: string, query?: QueryOf<"balanceTransactionsCsv">, options?: RequestOptions): Promise<Answered<"balanceTransactionsCsv">> =>
+        t.call("balanceTransactionsCsv", { params: { app_id: appId }, query }, options),
+      /** Per seller and currency: earned, refunded, transferred, reversed and still owed over a period (UTC) */
+      sellerPayouts: (appId: string, query?: QueryOf<"sellerPayouts">, options?: RequestOptions): Promise<Answered<"sellerPayouts">> =>
+        t.call("sellerPayouts", { params: { app_id: appId }, query }, options),
+      /** Compare the books with the payments, the provider and the chain now (answers the running run) */
+      requestReconciliation: (appId: string, options?: RequestOptions): Promise<Answered<"requestReconciliation">> =>
+        t.call("requestReconciliation", { params: { app_id: appId } }, options),
+      /** The app's reconciliation runs, newest first, each with its mismatches */
+      listReconciliations: (appId: string, query?: QueryOf<"listReconciliations">, options?: RequestOptions): List<ItemOf<"listReconciliations">> =>
+        t.list("listReconciliations", { params: { app_id: appId }, query }, options),
+      /** One reconciliation run */
+      getReconciliation: (appId: string, reconciliationId: string, options?: RequestOptions): Promise<Answered<"getReconciliation">> =>
+        t.call("getReconciliation", { params: { app_id: appId, reconciliation_id: reconciliationId } }, options),
     },
     checkout: {
       /** What paying this price costs the shopper now: price, fees and total, formatted */
