@@ -26,6 +26,7 @@ const PAYMENT_FIELDS = [
   "created_at",
   "final_amount",
   "id",
+  "kyc_id",
   "next_action",
   "payment_provider",
   "payment_token",
