@@ -37,6 +37,8 @@ import { solanaJobs } from "./modules/solana/jobs.ts";
 import { solanaRoutes } from "./modules/solana/routes.ts";
 import { triggersOfWallet } from "./modules/triggers/referrers.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
+import { accountRoutes } from "./modules/users/account-routes.ts";
+import { accountMailJob } from "./modules/users/jobs.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
 import { walletRoutes } from "./modules/wallets/routes.ts";
@@ -169,6 +171,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
 
   jobs.register([
     invitationJob(deps),
+    accountMailJob(deps),
     purgeIdempotencyKeysJob(deps.db, now),
     purgeRateLimitCountersJob(deps.db, now),
   ]);
@@ -211,6 +214,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     const server = scope as unknown as Server;
     await systemRoutes(server, metrics, health, config.metricsToken);
     await userRoutes(server, deps);
+    await accountRoutes(server, deps);
     await appRoutes(server, deps);
     await memberRoutes(server, deps);
     await invitationRoutes(server, deps);

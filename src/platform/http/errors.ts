@@ -5,6 +5,7 @@
 export const ERROR_STATUS = Object.freeze({
   validation_failed: 400,
   unauthenticated: 401,
+  two_factor_required: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -29,6 +30,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 const TITLES: Record<ErrorCode, string> = {
   validation_failed: "Invalid request",
   unauthenticated: "Authentication required",
+  two_factor_required: "Second factor required",
   forbidden: "Forbidden",
   not_found: "Not found",
   method_not_allowed: "Method not allowed",
@@ -58,6 +60,9 @@ export interface FieldError {
 export interface ProblemExtensions {
   /** What keeps an app from being deleted: counts of its payments still in flight, per kind. */
   open?: Record<string, number>;
+  /** On a log-in whose account has two-factor on: the challenge `POST /auth/login/2fa` answers. */
+  challenge_token?: string;
+  challenge_expires_at?: string;
 }
 
 export class AppError extends Error {

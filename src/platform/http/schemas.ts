@@ -26,6 +26,15 @@ export const Problem = Type.Object(
           "On a refused app delete (409): how many of the app's payments are still in flight, per kind (docs/payments.md).",
       }),
     ),
+    challenge_token: Type.Optional(
+      Type.String({
+        description:
+          "On a log-in answered `two_factor_required` (401): the single-use challenge to send with a code to `POST /auth/login/2fa` (docs/accounts.md).",
+      }),
+    ),
+    challenge_expires_at: Type.Optional(
+      Type.String({ format: "date-time", description: "When that challenge stops working (5 minutes)." }),
+    ),
     request_id: Type.String({
       description: "The request's id, also in the x-request-id header; quote it to support.",
     }),
