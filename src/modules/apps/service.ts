@@ -2,7 +2,7 @@ import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { type Principal, permissionsOf, type Role } from "../../platform/auth/principal.ts";
 import { type Database, prepared } from "../../platform/db/index.ts";
-import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
+import { AppError, forbidden, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { bpsToPercent, percentToBps } from "../../platform/money/percent.ts";
@@ -86,6 +86,9 @@ export async function getApp(deps: Deps, actor: Principal, appId: string) {
   return presentApp(row.app, row.owner, row.role);
 }
 
+export const UNVERIFIED_OWNER =
+  "In live mode an app's owner must have a verified email address: open the link mailed at sign-up first";
+
 export async function createApp(deps: Deps, actor: Principal, input: AppInput & { name: string }) {
   const userId = requireUser(actor);
   const appFeeBps = input.app_fee === undefined ? 0 : percentToBps(input.app_fee, "/body/app_fee");
@@ -103,6 +106,8 @@ export async function createApp(deps: Deps, actor: Principal, input: AppInput & 
       })
       .returning();
     const [owner] = await tx.select().from(users).where(eq(users.id, userId));
+    // Live money answers to a proven address: an unverified account owns apps in test mode only.
+    if (!deps.config.sandbox && !owner.emailVerifiedAt) throw forbidden(UNVERIFIED_OWNER);
     await tx.insert(members).values({
       id: newId("mem"),
       appId: app.id,
