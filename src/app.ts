@@ -11,6 +11,7 @@ import { appRoutes } from "./modules/apps/routes.ts";
 import { auctionJobs, onDeferredPayment } from "./modules/auctions/jobs.ts";
 import { auctionOfPrice } from "./modules/auctions/referrers.ts";
 import { auctionRoutes } from "./modules/auctions/routes.ts";
+import { auditRoutes } from "./modules/audit/routes.ts";
 import { createKycContext } from "./modules/kyc/context.ts";
 import { kycActionJob } from "./modules/kyc/jobs.ts";
 import { kycRoutes } from "./modules/kyc/routes.ts";
@@ -216,6 +217,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await userRoutes(server, deps);
     await accountRoutes(server, deps);
     await appRoutes(server, deps);
+    await auditRoutes(server, deps);
     await memberRoutes(server, deps);
     await invitationRoutes(server, deps);
     await apiKeyRoutes(server, deps);

@@ -111,6 +111,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/{app_id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's audit log (owners): every change its members and keys made, newest first */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{app_id}/kycs": {
         parameters: {
             query?: never;
@@ -1412,6 +1429,7 @@ export interface components {
          *       "type": "marketplace",
          *       "kyc_return_url": "https://shop.example.com/sellers/done",
          *       "use_explorer": true,
+         *       "require_two_factor": false,
          *       "permissions": {
          *         "can_view": true,
          *         "can_edit": true,
@@ -1447,6 +1465,8 @@ export interface components {
             /** @description The app's name */
             name: string;
             permissions: components["schemas"]["AppPermissions"];
+            /** @description Members must have two-factor log-in on to act in the app (docs/accounts.md) */
+            require_two_factor: boolean;
             /** @description `individual` (the app sells its own goods) or `marketplace` (sellers with KYC records; the app takes app_fee) */
             type: "individual" | "marketplace";
             /**
@@ -1483,6 +1503,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -1578,6 +1599,7 @@ export interface components {
          *               "type": "marketplace",
          *               "kyc_return_url": "https://shop.example.com/sellers/done",
          *               "use_explorer": true,
+         *               "require_two_factor": false,
          *               "permissions": {
          *                 "can_view": true,
          *                 "can_edit": true,
@@ -1730,6 +1752,49 @@ export interface components {
             winner_bid_id: string | null;
         };
         /**
+         * AuditEvent
+         * @description One change a member or key made to the app
+         * @example {
+         *       "id": "aud_01m87s3v8jz4yz6eckzkdvqhg2",
+         *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *       "actor": {
+         *         "type": "user",
+         *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2"
+         *       },
+         *       "credential_id": "ses_01m87s3v8jz4yz6eckzkdvqhg3",
+         *       "action": "api_key.create",
+         *       "target_id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+         *       "ip": "203.0.113.7",
+         *       "created_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
+        AuditEvent: {
+            /** @description What was done, `<record>.<verb>`: `api_key.create`, `member.role.owner`, `payment.refund`… (docs/accounts.md lists them) */
+            action: string;
+            /** @description Who made the change */
+            actor: {
+                /** @description The user's id or the API key's id */
+                id: string;
+                /** @description A member's session (`user`) or an app API key (`api_key`) */
+                type: "user" | "api_key";
+            };
+            /** @description The app changed */
+            app_id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description Which credential: the session's id (`ses_…`) for a user, the key's id for a key */
+            credential_id: string;
+            /** @description The record's id (`aud_…`) */
+            id: string;
+            /** @description The client address the request came from */
+            ip: string | null;
+            /** @description The record changed; it may since have been deleted */
+            target_id: string | null;
+        };
+        /**
          * BankAccount
          * @description A payout bank account of the seller
          */
@@ -1819,6 +1884,7 @@ export interface components {
          *           "type": "marketplace",
          *           "kyc_return_url": "https://shop.example.com/sellers/done",
          *           "use_explorer": true,
+         *           "require_two_factor": false,
          *           "permissions": {
          *             "can_view": true,
          *             "can_edit": true,
@@ -2301,6 +2367,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -2411,6 +2478,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -3096,6 +3164,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -3135,6 +3204,7 @@ export interface components {
          *           "type": "marketplace",
          *           "kyc_return_url": "https://shop.example.com/sellers/done",
          *           "use_explorer": true,
+         *           "require_two_factor": false,
          *           "permissions": {
          *             "can_view": true,
          *             "can_edit": true,
@@ -3397,6 +3467,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -3714,6 +3785,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -3820,6 +3892,7 @@ export interface operations {
                      *       "type": "marketplace",
                      *       "kyc_return_url": "https://shop.example.com/sellers/done",
                      *       "use_explorer": true,
+                     *       "require_two_factor": false,
                      *       "permissions": {
                      *         "can_view": true,
                      *         "can_edit": true,
@@ -3913,6 +3986,7 @@ export interface operations {
                      *       "type": "marketplace",
                      *       "kyc_return_url": "https://shop.example.com/sellers/done",
                      *       "use_explorer": true,
+                     *       "require_two_factor": false,
                      *       "permissions": {
                      *         "can_view": true,
                      *         "can_edit": true,
@@ -4082,6 +4156,8 @@ export interface operations {
                     kyc_return_url?: string | null;
                     /** @description The app's name */
                     name?: string;
+                    /** @description Owners only: members without two-factor log-in get 403 in this app until they turn it on; the caller must have it on */
+                    require_two_factor?: boolean;
                     /** @description `individual` (default) or `marketplace` */
                     type?: "individual" | "marketplace";
                     /** @description Payments answer a transaction_url in the chain's explorer (default false) */
@@ -4121,6 +4197,7 @@ export interface operations {
                      *       "type": "marketplace",
                      *       "kyc_return_url": "https://shop.example.com/sellers/done",
                      *       "use_explorer": true,
+                     *       "require_two_factor": false,
                      *       "permissions": {
                      *         "can_view": true,
                      *         "can_edit": true,
@@ -4480,6 +4557,123 @@ export interface operations {
             };
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only this action, or a family ending in `*` (`member.*`) */
+                action?: string;
+                /** @description Only this user's or key's changes */
+                actor?: string;
+                /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
+                ending_before?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description From this instant, inclusive */
+                since?: string;
+                /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
+                starting_after?: string;
+                /** @description Before this instant */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Changes, newest first */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
+                    link?: string;
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    "x-total-count"?: number;
+                    /** @description Present when the list holds more records than X-Total-Count says */
+                    "x-total-count-capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "aud_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "actor": {
+                     *           "type": "user",
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2"
+                     *         },
+                     *         "credential_id": "ses_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *         "action": "api_key.create",
+                     *         "target_id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+                     *         "ip": "203.0.113.7",
+                     *         "created_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5349,6 +5543,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -5444,6 +5639,7 @@ export interface operations {
                      *               "type": "marketplace",
                      *               "kyc_return_url": "https://shop.example.com/sellers/done",
                      *               "use_explorer": true,
+                     *               "require_two_factor": false,
                      *               "permissions": {
                      *                 "can_view": true,
                      *                 "can_edit": true,
@@ -5788,6 +5984,7 @@ export interface operations {
                      *             "type": "marketplace",
                      *             "kyc_return_url": "https://shop.example.com/sellers/done",
                      *             "use_explorer": true,
+                     *             "require_two_factor": false,
                      *             "permissions": {
                      *               "can_view": true,
                      *               "can_edit": true,
@@ -6043,6 +6240,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -6230,6 +6428,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -6656,6 +6855,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -6751,6 +6951,7 @@ export interface operations {
                      *                 "type": "marketplace",
                      *                 "kyc_return_url": "https://shop.example.com/sellers/done",
                      *                 "use_explorer": true,
+                     *                 "require_two_factor": false,
                      *                 "permissions": {
                      *                   "can_view": true,
                      *                   "can_edit": true,
@@ -6970,6 +7171,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -7065,6 +7267,7 @@ export interface operations {
                      *               "type": "marketplace",
                      *               "kyc_return_url": "https://shop.example.com/sellers/done",
                      *               "use_explorer": true,
+                     *               "require_two_factor": false,
                      *               "permissions": {
                      *                 "can_view": true,
                      *                 "can_edit": true,
@@ -9194,6 +9397,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -9329,6 +9533,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -9453,6 +9658,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -9666,6 +9872,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -9793,6 +10000,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -9927,6 +10135,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -10235,6 +10444,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -10444,6 +10654,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -10637,6 +10848,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -10836,6 +11048,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -11089,6 +11302,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -11404,6 +11618,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -11600,6 +11815,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -13694,6 +13910,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -13733,6 +13950,7 @@ export interface operations {
                      *             "type": "marketplace",
                      *             "kyc_return_url": "https://shop.example.com/sellers/done",
                      *             "use_explorer": true,
+                     *             "require_two_factor": false,
                      *             "permissions": {
                      *               "can_view": true,
                      *               "can_edit": true,
@@ -14037,6 +14255,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -14076,6 +14295,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -14235,6 +14455,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -14274,6 +14495,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -14634,6 +14856,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -14673,6 +14896,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -15431,6 +15655,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -15619,6 +15844,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -15752,6 +15978,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -16003,6 +16230,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,

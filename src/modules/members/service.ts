@@ -1,5 +1,6 @@
 import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { isUniqueViolation, type Tx } from "../../platform/db/index.ts";
@@ -117,6 +118,7 @@ export async function inviteMember(deps: Deps, actor: Principal, appId: string, 
         role,
         token,
       });
+      await recordAudit(tx, actor, { appId, action: "member.invite", targetId: row.id });
       return row;
     });
     return present(member, null, await getApp(deps, actor, appId), token);
@@ -167,17 +169,23 @@ export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken
     );
   }
   try {
-    const [accepted] = await deps.db
-      .update(members)
-      .set({
-        userId,
-        acceptedAt: deps.now(),
-        inviteTokenHash: null,
-        inviteExpiresAt: null,
-        updatedAt: deps.now(),
-      })
-      .where(and(eq(members.id, invite.id), eq(members.inviteTokenHash, hashToken(inviteToken))))
-      .returning();
+    const [accepted] = await deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .update(members)
+        .set({
+          userId,
+          acceptedAt: deps.now(),
+          inviteTokenHash: null,
+          inviteExpiresAt: null,
+          updatedAt: deps.now(),
+        })
+        .where(and(eq(members.id, invite.id), eq(members.inviteTokenHash, hashToken(inviteToken))))
+        .returning();
+      if (rows[0]) {
+        await recordAudit(tx, actor, { appId: invite.appId, action: "member.accept", targetId: invite.id });
+      }
+      return rows;
+    });
     if (!accepted) throw notFound("Invitation");
     return present(accepted, user, await getApp(deps, actor, accepted.appId));
   } catch (error) {
@@ -223,6 +231,7 @@ export async function changeRole(deps: Deps, actor: Principal, appId: string, me
       if (!user?.verifiedAt) throw forbidden(UNVERIFIED_OWNER);
     }
     await tx.update(members).set({ role, updatedAt: deps.now() }).where(eq(members.id, memberId));
+    await recordAudit(tx, actor, { appId, action: `member.role.${role}`, targetId: memberId });
   });
   return getMember(deps, actor, appId, memberId);
 }
@@ -233,6 +242,7 @@ export async function removeMember(deps: Deps, actor: Principal, appId: string, 
     const { lastOwner } = await lockForOwnerChange(tx, appId, memberId);
     if (lastOwner) throw new AppError("conflict", LAST_OWNER);
     await tx.delete(members).where(eq(members.id, memberId));
+    await recordAudit(tx, actor, { appId, action: "member.remove", targetId: memberId });
   });
 }
 
@@ -270,6 +280,7 @@ export async function resendInvitation(deps: Deps, actor: Principal, appId: stri
       role: row.role,
       token,
     });
+    await recordAudit(tx, actor, { appId, action: "member.invite.resend", targetId: row.id });
     return row;
   });
   return present(member, null, await getApp(deps, actor, appId), token);

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
@@ -148,6 +149,7 @@ export async function cancelPayment(
       reason: reason ?? "cancelled by the app",
     });
     if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: payment.id });
+    await recordAudit(tx, actor, { appId, action: "payment.cancel", targetId: payment.id });
     return moved;
   });
   return present(deps, actor, row);
@@ -167,6 +169,7 @@ export async function refundPayment(
       reason: reason ?? "refunded by the app",
     });
     await deps.jobs.send(tx, REFUND_JOB, { paymentId: payment.id });
+    await recordAudit(tx, actor, { appId, action: "payment.refund", targetId: payment.id });
     return moved;
   });
   return present(deps, actor, row);
@@ -181,6 +184,7 @@ export async function retryPayment(deps: Deps, actor: Principal, appId: string, 
     else if (status === "failed-captured")
       await deps.jobs.send(tx, EXECUTE_JOB, { paymentId: payment.id, retry: true });
     else throw new AppError("invalid_state_transition", `A ${status} payment has no failed step to retry`);
+    await recordAudit(tx, actor, { appId, action: "payment.retry", targetId: payment.id });
     return payment;
   });
   return present(deps, actor, row);
