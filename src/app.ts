@@ -42,6 +42,7 @@ import { accountRoutes } from "./modules/users/account-routes.ts";
 import { accountMailJob } from "./modules/users/jobs.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { twoFactorRoutes } from "./modules/users/two-factor-routes.ts";
 import { walletRoutes } from "./modules/wallets/routes.ts";
 import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
@@ -216,6 +217,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await systemRoutes(server, metrics, health, config.metricsToken);
     await userRoutes(server, deps);
     await accountRoutes(server, deps);
+    await twoFactorRoutes(server, deps);
     await appRoutes(server, deps);
     await auditRoutes(server, deps);
     await memberRoutes(server, deps);

@@ -2,6 +2,7 @@ import { resealKycJobInputs, resealKycTokens } from "./modules/kyc/rotation.ts";
 import { resealPaymentTokens } from "./modules/payments/payment-token.ts";
 import { resealSandboxMails } from "./modules/sandbox-inbox/service.ts";
 import { rewrapSolanaSecrets } from "./modules/solana/rotation.ts";
+import { resealTotpSecrets } from "./modules/users/two-factor.ts";
 import { rewrapWalletSecrets } from "./modules/wallets/secrets.ts";
 import { resealWebhookSecrets } from "./modules/webhooks/rotation.ts";
 import { Custody } from "./platform/crypto/custody.ts";
@@ -17,6 +18,7 @@ export interface ResealCounts {
   kycJobInputs: number;
   paymentTokens: number;
   sandboxMails: number;
+  totpSecrets: number;
 }
 
 /**
@@ -36,5 +38,6 @@ export async function resealEverything(db: Database, keyring: Keyring): Promise<
     kycJobInputs: (await resealKycJobInputs(deps)).resealed,
     paymentTokens: (await resealPaymentTokens(deps)).resealed,
     sandboxMails: (await resealSandboxMails(deps)).resealed,
+    totpSecrets: (await resealTotpSecrets(deps)).resealed,
   };
 }

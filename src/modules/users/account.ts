@@ -62,7 +62,7 @@ export async function confirmPasswordReset(deps: Deps, token: string, password: 
  * Ends every session of the user but `except`, in `tx`, and tells the other processes' caches
  * when it commits; answers the revocation for the caller to `forget` here once it has.
  */
-async function endSessions(deps: Deps, tx: Tx, userId: string, except?: string): Promise<Revocation> {
+export async function endSessions(deps: Deps, tx: Tx, userId: string, except?: string): Promise<Revocation> {
   await tx
     .delete(sessions)
     .where(except ? and(eq(sessions.userId, userId), ne(sessions.id, except)) : eq(sessions.userId, userId));
