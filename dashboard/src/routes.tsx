@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text, Title } from "@mantine/core";
-import { lazy, Suspense } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocation } from "react-router";
 import { useAppId, useSession } from "./api.tsx";
 import { LoadingSkeleton } from "./components/PageState.tsx";
@@ -21,6 +21,12 @@ import { Shell } from "./shell/Shell.tsx";
 
 /** The overview's charts are the heaviest code: fetched only when an app's overview opens. */
 const OverviewPage = lazy(() => import("./pages/overview/OverviewPage.tsx"));
+// Pages a person opens now and then: their code is fetched when they are opened.
+const AccountPage = lazy(() => import("./pages/account/AccountPage.tsx"));
+const AuditLogPage = lazy(() => import("./pages/audit/AuditLogPage.tsx"));
+const ForgotPasswordPage = lazy(() => import("./pages/auth/ForgotPasswordPage.tsx"));
+
+const later = (element: ReactNode) => <Suspense fallback={<LoadingSkeleton />}>{element}</Suspense>;
 
 function RequireSession() {
   const { session } = useSession();
@@ -68,16 +74,24 @@ const appRoutes: RouteObject[] = [
   ...sellersRoutes,
   ...auctionsRoutes,
   ...treesRoutes,
+  { path: "audit-log", element: later(<AuditLogPage />) },
 ];
 
 export const router = createBrowserRouter(
   [
     { path: "sign-in", element: <SignInPage /> },
     { path: "sign-up", element: <SignUpPage /> },
+    { path: "forgot-password", element: later(<ForgotPasswordPage />) },
     {
       element: <RequireSession />,
       children: [
-        { element: <Shell />, children: [{ index: true, element: <AppsPage /> }] },
+        {
+          element: <Shell />,
+          children: [
+            { index: true, element: <AppsPage /> },
+            { path: "account", element: later(<AccountPage />) },
+          ],
+        },
         { path: "apps/:appId", element: <AppLayout />, children: appRoutes },
       ],
     },

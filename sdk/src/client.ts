@@ -75,10 +75,41 @@ export class Client {
       await this.#post<undefined>("/auth/logout", {}, undefined, options);
       this.#http.authenticate(undefined);
     },
+    /** The log-in's second step, after `logIn` answered `two_factor_required` with a challenge. */
+    logInTwoFactor: async (body: BodyOf<"/auth/login/2fa", "post">, options?: RequestOptions) => {
+      const call: Call = { method: "POST", path: "/auth/login/2fa", body };
+      const session = await this.#data<Post<"/auth/login/2fa">>(call, options);
+      this.#http.authenticate(session.token);
+      return session;
+    },
+    requestPasswordReset: (body: BodyOf<"/auth/password-reset", "post">) =>
+      this.#post<undefined>("/auth/password-reset", {}, body),
+    confirmPasswordReset: (body: BodyOf<"/auth/password-reset/confirm", "post">) =>
+      this.#post<undefined>("/auth/password-reset/confirm", {}, body),
+    verifyEmail: (body: BodyOf<"/auth/verify-email", "post">) =>
+      this.#post<undefined>("/auth/verify-email", {}, body),
+    resendVerification: () => this.#post<undefined>("/auth/verify-email/resend", {}, undefined),
   };
 
   readonly users = {
     me: (options?: RequestOptions) => this.#get<Get<"/users/me">>("/users/me", {}, undefined, options),
+    update: (body: BodyOf<"/users/me", "patch">) => this.#patch<Patch<"/users/me">>("/users/me", {}, body),
+    changePassword: (body: BodyOf<"/users/me/password", "post">) =>
+      this.#post<undefined>("/users/me/password", {}, body),
+    sessions: (query?: QueryOf<"/users/me/sessions", "get">) => this.#list("/users/me/sessions", {}, query),
+    endSession: (sessionId: string) =>
+      this.#delete("/users/me/sessions/{session_id}", { session_id: sessionId }),
+    beginTwoFactor: () => this.#post<Post<"/users/me/two-factor">>("/users/me/two-factor", {}, undefined),
+    enableTwoFactor: (body: BodyOf<"/users/me/two-factor/enable", "post">) =>
+      this.#post<Post<"/users/me/two-factor/enable">>("/users/me/two-factor/enable", {}, body),
+    disableTwoFactor: (body: BodyOf<"/users/me/two-factor/disable", "post">) =>
+      this.#post<undefined>("/users/me/two-factor/disable", {}, body),
+    regenerateRecoveryCodes: (body: BodyOf<"/users/me/two-factor/recovery-codes", "post">) =>
+      this.#post<Post<"/users/me/two-factor/recovery-codes">>(
+        "/users/me/two-factor/recovery-codes",
+        {},
+        body,
+      ),
   };
 
   readonly apps = {
@@ -89,6 +120,9 @@ export class Client {
     update: (appId: string, body: BodyOf<"/apps/{app_id}", "patch">) =>
       this.#patch<Patch<"/apps/{app_id}">>("/apps/{app_id}", { app_id: appId }, body),
     delete: (appId: string) => this.#delete("/apps/{app_id}", { app_id: appId }),
+    /** The app's audit log (owners), newest first, with its filters. */
+    auditLog: (appId: string, query?: QueryOf<"/apps/{app_id}/audit-log", "get">) =>
+      this.#list("/apps/{app_id}/audit-log", { app_id: appId }, query),
   };
 
   readonly apiKeys = {
@@ -125,6 +159,13 @@ export class Client {
       this.#delete("/members/{app_id}/{member_id}", { app_id: appId, member_id: memberId }),
     accept: (body: BodyOf<"/members/accept", "post">, options?: RequestOptions) =>
       this.#post<Post<"/members/accept">>("/members/accept", {}, body, options),
+    /** Sends a pending invitation again: a new token and a new week. */
+    resend: (appId: string, memberId: string) =>
+      this.#post<Post<"/members/{app_id}/{member_id}/resend">>(
+        "/members/{app_id}/{member_id}/resend",
+        { app_id: appId, member_id: memberId },
+        undefined,
+      ),
   };
 
   readonly wallets = {
