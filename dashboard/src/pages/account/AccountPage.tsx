@@ -69,7 +69,11 @@ function PasswordSection() {
 
 function RecoveryCodesList({ codes }: { codes: string[] }) {
   return (
-    <Alert color="yellow" title="Your recovery codes">
+    <Alert
+      color="yellow"
+      title="Your recovery codes"
+      styles={{ title: { color: "var(--mantine-color-text)" } }}
+    >
       <Text size="sm">
         Keep them somewhere safe: each one signs you in once without the app. They are shown only now.
       </Text>

@@ -20,7 +20,11 @@ export default function ForgotPasswordPage() {
       footer={{ text: "Remembered it?", link: "Sign in", to: "/sign-in" }}
     >
       {ask.isSuccess ? (
-        <Alert color="green" title="Check your mail">
+        <Alert
+          color="green"
+          title="Check your mail"
+          styles={{ title: { color: "var(--mantine-color-text)" } }}
+        >
           If an account has this address, a link to choose a new password is on its way. It works once, within
           the hour.
         </Alert>
