@@ -39,7 +39,7 @@ export async function accountRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       await account.requestPasswordReset(deps, request.body.email, request.ip);
-      return reply.code(202).send(null);
+      return reply.code(202).send();
     },
   );
 
@@ -97,7 +97,7 @@ export async function accountRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       await account.resendVerification(deps, request.actor);
-      return reply.code(202).send(null);
+      return reply.code(202).send();
     },
   );
 
