@@ -11,6 +11,7 @@ import { appRoutes } from "./modules/apps/routes.ts";
 import { auctionJobs, onDeferredPayment } from "./modules/auctions/jobs.ts";
 import { auctionOfPrice } from "./modules/auctions/referrers.ts";
 import { auctionRoutes } from "./modules/auctions/routes.ts";
+import { auditRoutes } from "./modules/audit/routes.ts";
 import { createKycContext } from "./modules/kyc/context.ts";
 import { kycActionJob } from "./modules/kyc/jobs.ts";
 import { kycRoutes } from "./modules/kyc/routes.ts";
@@ -41,8 +42,11 @@ import { solanaJobs } from "./modules/solana/jobs.ts";
 import { solanaRoutes } from "./modules/solana/routes.ts";
 import { triggersOfWallet } from "./modules/triggers/referrers.ts";
 import { triggerRoutes } from "./modules/triggers/routes.ts";
+import { accountRoutes } from "./modules/users/account-routes.ts";
+import { accountMailJob } from "./modules/users/jobs.ts";
 import { userRoutes } from "./modules/users/routes.ts";
 import { authenticateSession } from "./modules/users/service.ts";
+import { twoFactorRoutes } from "./modules/users/two-factor-routes.ts";
 import { checkBalanceJob } from "./modules/wallets/balance.ts";
 import { sandboxWalletRoutes, walletRoutes } from "./modules/wallets/routes.ts";
 import { webhookEditRoutes } from "./modules/webhooks/edit-routes.ts";
@@ -193,6 +197,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
 
   jobs.register([
     invitationJob(deps),
+    accountMailJob(deps),
     purgeIdempotencyKeysJob(deps.db, now),
     purgeRateLimitCountersJob(deps.db, now),
   ]);
@@ -237,7 +242,10 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     const server = scope as unknown as Server;
     await systemRoutes(server, metrics, health, config.metricsToken);
     await userRoutes(server, deps);
+    await accountRoutes(server, deps);
+    await twoFactorRoutes(server, deps);
     await appRoutes(server, deps);
+    await auditRoutes(server, deps);
     await memberRoutes(server, deps);
     await invitationRoutes(server, deps);
     await apiKeyRoutes(server, deps);

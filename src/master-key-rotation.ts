@@ -3,6 +3,7 @@ import { resealInvitationTokens } from "./modules/members/jobs.ts";
 import { resealPaymentTokens } from "./modules/payments/payment-token.ts";
 import { resealSandboxMails } from "./modules/sandbox-inbox/service.ts";
 import { rewrapSolanaSecrets } from "./modules/solana/rotation.ts";
+import { resealTotpSecrets } from "./modules/users/two-factor.ts";
 import { rewrapWalletSecrets } from "./modules/wallets/secrets.ts";
 import { resealWebhookSecrets } from "./modules/webhooks/rotation.ts";
 import { Custody } from "./platform/crypto/custody.ts";
@@ -21,6 +22,7 @@ export interface ResealCounts {
   sandboxMails: number;
   idempotentAnswers: number;
   invitationTokens: number;
+  totpSecrets: number;
 }
 
 /**
@@ -42,5 +44,6 @@ export async function resealEverything(db: Database, keyring: Keyring): Promise<
     sandboxMails: (await resealSandboxMails(deps)).resealed,
     idempotentAnswers: await resealIdempotentAnswers(deps),
     invitationTokens: await resealInvitationTokens(deps),
+    totpSecrets: (await resealTotpSecrets(deps)).resealed,
   };
 }

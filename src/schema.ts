@@ -14,6 +14,7 @@ export * from "./modules/triggers/tables.ts";
 export * from "./modules/users/tables.ts";
 export * from "./modules/wallets/tables.ts";
 export * from "./modules/webhooks/tables.ts";
+export * from "./platform/audit/table.ts";
 export * from "./platform/crypto/master-key-table.ts";
 export * from "./platform/http/idempotency-table.ts";
 export * from "./platform/http/rate-limit-table.ts";

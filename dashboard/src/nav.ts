@@ -16,5 +16,6 @@ export const appNav: NavItem[] = [
   { label: "Sellers", path: "sellers" },
   { label: "Auctions", path: "auctions" },
   { label: "Solana trees", path: "trees" },
+  { label: "Audit log", path: "audit-log" },
   { label: "Settings", path: "settings" },
 ];

@@ -1,5 +1,5 @@
 import { Anchor, Stack, Text, Title } from "@mantine/core";
-import { lazy, Suspense } from "react";
+import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocation } from "react-router";
 import { useAppId, useSession } from "./api.tsx";
 import { LoadingSkeleton } from "./components/PageState.tsx";
@@ -22,6 +22,12 @@ import { Shell } from "./shell/Shell.tsx";
 
 /** The overview's charts are the heaviest code: fetched only when an app's overview opens. */
 const OverviewPage = lazy(() => import("./pages/overview/OverviewPage.tsx"));
+// Pages a person opens now and then: their code is fetched when they are opened.
+const AccountPage = lazy(() => import("./pages/account/AccountPage.tsx"));
+const AuditLogPage = lazy(() => import("./pages/audit/AuditLogPage.tsx"));
+const ForgotPasswordPage = lazy(() => import("./pages/auth/ForgotPasswordPage.tsx"));
+
+const later = (element: ReactNode) => <Suspense fallback={<LoadingSkeleton />}>{element}</Suspense>;
 
 function RequireSession() {
   const { session } = useSession();
@@ -69,19 +75,29 @@ const appRoutes: RouteObject[] = [
   ...sellersRoutes,
   ...auctionsRoutes,
   ...treesRoutes,
+  { path: "audit-log", element: later(<AuditLogPage />) },
 ];
 
 export const router = createBrowserRouter(
   [
     { path: "sign-in", element: <SignInPage />, errorElement: <RouteError /> },
     { path: "sign-up", element: <SignUpPage />, errorElement: <RouteError /> },
+    { path: "forgot-password", element: later(<ForgotPasswordPage />), errorElement: <RouteError /> },
     {
       element: <RequireSession />,
       errorElement: <RouteError />,
       children: [
         {
           element: <Shell />,
-          children: [{ errorElement: <RouteError />, children: [{ index: true, element: <AppsPage /> }] }],
+          children: [
+            {
+              errorElement: <RouteError />,
+              children: [
+                { index: true, element: <AppsPage /> },
+                { path: "account", element: later(<AccountPage />) },
+              ],
+            },
+          ],
         },
         // A pathless route between the shell and the pages: a page that throws, or whose lazily
         // loaded code cannot be fetched, shows RouteError inside the shell, never the router's own.

@@ -111,6 +111,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/apps/{app_id}/audit-log": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The app's audit log (owners): every change its members and keys made, newest first */
+        get: operations["listAuditLog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/apps/{app_id}/kycs": {
         parameters: {
             query?: never;
@@ -311,6 +328,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/login/2fa": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The log-in's second step: the challenge and a code give the session */
+        post: operations["logInTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/logout": {
         parameters: {
             query?: never;
@@ -328,6 +362,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/auth/password-reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail a password reset link (valid one hour) if an account has this address; always 202 */
+        post: operations["requestPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password-reset/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Set a new password with a reset link's token; every session of the account ends */
+        post: operations["confirmPasswordReset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/auth/signup": {
         parameters: {
             query?: never;
@@ -339,6 +407,40 @@ export interface paths {
         put?: never;
         /** Create a user account and a first session */
         post: operations["signUp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Prove the account's address with the token its verification mail carried */
+        post: operations["verifyEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/verify-email/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Mail the caller's verification link again (409 once verified) */
+        post: operations["resendVerificationEmail"];
         delete?: never;
         options?: never;
         head?: never;
@@ -705,6 +807,23 @@ export interface paths {
         patch: operations["updateMember"];
         trace?: never;
     };
+    "/members/{app_id}/{member_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a pending invitation again (owner only): a new token and link, valid 7 days; the old link stops working */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/members/accept": {
         parameters: {
             query?: never;
@@ -731,6 +850,23 @@ export interface paths {
         };
         /** The price's public page (JSON until the hosted checkout exists); counts a view */
         get: operations["getPublicPrice"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/password-reset/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The password reset page (HTML) a reset mail links to */
+        get: operations["getPasswordResetPage"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1229,6 +1365,143 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /** Change the caller's profile; a new email needs `current_password` and is verified again */
+        patch: operations["updateMe"];
+        trace?: never;
+    };
+    "/users/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Change the caller's password; every other session of the account ends */
+        post: operations["changePassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's live sessions: created, last used, address, user agent */
+        get: operations["listSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/sessions/{session_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** End one of the caller's sessions at once */
+        delete: operations["endSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Start two-factor set-up: a new TOTP secret to scan; confirm it with /users/me/two-factor/enable */
+        post: operations["beginTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/two-factor/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor off, with the password and a code */
+        post: operations["disableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/two-factor/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Turn two-factor on with a first code; answers the recovery codes; other sessions end */
+        post: operations["enableTwoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/users/me/two-factor/recovery-codes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** New recovery codes (the old ones stop working), with the password and a code */
+        post: operations["regenerateRecoveryCodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify-email/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The email verification page (HTML) a verification mail links to */
+        get: operations["getVerifyEmailPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1720,6 +1993,7 @@ export interface components {
          *       "type": "marketplace",
          *       "kyc_return_url": "https://shop.example.com/sellers/done",
          *       "use_explorer": true,
+         *       "require_two_factor": false,
          *       "permissions": {
          *         "can_view": true,
          *         "can_edit": true,
@@ -1755,6 +2029,8 @@ export interface components {
             /** @description The app's name */
             name: string;
             permissions: components["schemas"]["AppPermissions"];
+            /** @description Members must have two-factor log-in on to act in the app (docs/accounts.md) */
+            require_two_factor: boolean;
             /** @description `individual` (the app sells its own goods) or `marketplace` (sellers with KYC records; the app takes app_fee) */
             type: "individual" | "marketplace";
             /**
@@ -1791,6 +2067,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -1888,6 +2165,7 @@ export interface components {
          *               "type": "marketplace",
          *               "kyc_return_url": "https://shop.example.com/sellers/done",
          *               "use_explorer": true,
+         *               "require_two_factor": false,
          *               "permissions": {
          *                 "can_view": true,
          *                 "can_edit": true,
@@ -2213,6 +2491,49 @@ export interface components {
             type: "auction.winner_changed";
         };
         /**
+         * AuditEvent
+         * @description One change a member or key made to the app
+         * @example {
+         *       "id": "aud_01m87s3v8jz4yz6eckzkdvqhg2",
+         *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *       "actor": {
+         *         "type": "user",
+         *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2"
+         *       },
+         *       "credential_id": "ses_01m87s3v8jz4yz6eckzkdvqhg3",
+         *       "action": "api_key.create",
+         *       "target_id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+         *       "ip": "203.0.113.7",
+         *       "created_at": "2026-11-24T21:30:00.000Z"
+         *     }
+         */
+        AuditEvent: {
+            /** @description What was done, `<record>.<verb>`: `api_key.create`, `member.role.owner`, `payment.refund`… (docs/accounts.md lists them) */
+            action: string;
+            /** @description Who made the change */
+            actor: {
+                /** @description The user's id or the API key's id */
+                id: string;
+                /** @description A member's session (`user`) or an app API key (`api_key`) */
+                type: "user" | "api_key";
+            };
+            /** @description The app changed */
+            app_id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description Which credential: the session's id (`ses_…`) for a user, the key's id for a key */
+            credential_id: string;
+            /** @description The record's id (`aud_…`) */
+            id: string;
+            /** @description The client address the request came from */
+            ip: string | null;
+            /** @description The record changed; it may since have been deleted */
+            target_id: string | null;
+        };
+        /**
          * Balance
          * @description An app's balance in one currency, from its books
          * @example {
@@ -2395,6 +2716,7 @@ export interface components {
          *           "type": "marketplace",
          *           "kyc_return_url": "https://shop.example.com/sellers/done",
          *           "use_explorer": true,
+         *           "require_two_factor": false,
          *           "permissions": {
          *             "can_view": true,
          *             "can_edit": true,
@@ -2955,6 +3277,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -2973,6 +3296,7 @@ export interface components {
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
          *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+         *       "invite_expires_at": "2026-12-01T21:30:00.000Z",
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:30:00.000Z"
          *     }
@@ -2988,6 +3312,8 @@ export interface components {
             email: string;
             /** @description The member's id (`mem_…`) */
             id: string;
+            /** @description When a pending invitation's link stops working (7 days after it was sent); null once accepted */
+            invite_expires_at: string | null;
             /** @description Answered once, when the member is invited; null afterwards */
             invite_token: string | null;
             /** @description `owner` (everything, members and deletion included) or `developer` (the app's resources) */
@@ -3064,6 +3390,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -3671,10 +3998,17 @@ export interface components {
             /** @description On a refund of more than is left (409): what remains to be refunded, a decimal in the charge currency. */
             amount_remaining?: string;
             /**
+             * Format: date-time
+             * @description When that challenge stops working (5 minutes).
+             */
+            challenge_expires_at?: string;
+            /** @description On a log-in answered `two_factor_required` (401): the single-use challenge to send with a code to `POST /auth/login/2fa` (docs/accounts.md). */
+            challenge_token?: string;
+            /**
              * @description Stable machine-readable error code, e.g. `validation_failed`; the catalogue is in the API's description.
              * @enum {string}
              */
-            code: "validation_failed" | "unauthenticated" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state_transition" | "idempotency_key_reused" | "seller_not_payable" | "wallet_unfunded" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "internal" | "payment_declined" | "provider_unavailable" | "chain_unavailable" | "service_busy";
+            code: "validation_failed" | "unauthenticated" | "two_factor_required" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "invalid_state_transition" | "idempotency_key_reused" | "seller_not_payable" | "wallet_unfunded" | "request_timeout" | "payload_too_large" | "uri_too_long" | "unsupported_media_type" | "header_too_large" | "rate_limited" | "internal" | "payment_declined" | "provider_unavailable" | "chain_unavailable" | "service_busy";
             /** @description What went wrong with this request, in plain words. */
             detail: string;
             /** @description On a validation problem: each field refused, and why. */
@@ -3774,6 +4108,14 @@ export interface components {
             other: string | null;
             /** @description The payment concerned */
             payment_id: string | null;
+        };
+        /**
+         * RecoveryCodes
+         * @description Recovery codes; only their hashes are kept
+         */
+        RecoveryCodes: {
+            /** @description Ten single-use codes for when the authenticator is lost, shown this once */
+            recovery_codes: string[];
         };
         /**
          * RenderedCall
@@ -3945,6 +4287,41 @@ export interface components {
             sellers: components["schemas"]["SellerPayout"][];
             /** @description An instant, in RFC 3339 form */
             to: string | null;
+        };
+        /**
+         * Session
+         * @description One of the signed-in user's sessions
+         * @example {
+         *       "id": "ses_01m87s3v8jz4yz6eckzkdvqhg2",
+         *       "created_at": "2026-11-24T21:30:00.000Z",
+         *       "last_used_at": "2026-11-24T22:10:00.000Z",
+         *       "expires_at": "2026-12-01T21:30:00.000Z",
+         *       "ip": "203.0.113.7",
+         *       "user_agent": "Mozilla/5.0",
+         *       "current": true
+         *     }
+         */
+        Session: {
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            created_at: string;
+            /** @description Whether this is the session the request came with */
+            current: boolean;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            expires_at: string;
+            /** @description The session's id (`ses_…`), never its token */
+            id: string;
+            /** @description The client address it was opened from */
+            ip: string | null;
+            /** @description An instant, in RFC 3339 form */
+            last_used_at: string | null;
+            /** @description The client's User-Agent when it was opened */
+            user_agent: string | null;
         };
         /**
          * Shopper
@@ -4141,6 +4518,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -4180,6 +4558,7 @@ export interface components {
          *           "type": "marketplace",
          *           "kyc_return_url": "https://shop.example.com/sellers/done",
          *           "use_explorer": true,
+         *           "require_two_factor": false,
          *           "permissions": {
          *             "can_view": true,
          *             "can_edit": true,
@@ -4352,6 +4731,16 @@ export interface components {
             wallet: components["schemas"]["Wallet"];
         };
         /**
+         * TwoFactorSetup
+         * @description A two-factor set-up waiting for its first code
+         */
+        TwoFactorSetup: {
+            /** @description The `otpauth://totp/…` URL an authenticator app scans as a QR code */
+            otpauth_url: string;
+            /** @description The TOTP secret (base32), shown this once */
+            secret: string;
+        };
+        /**
          * UserProfile
          * @description The signed-in user's own profile
          * @example {
@@ -4362,7 +4751,9 @@ export interface components {
          *       "last_name": "Lovelace",
          *       "role": "user",
          *       "created_at": "2026-11-24T21:30:00.000Z",
-         *       "disabled": false
+         *       "disabled": false,
+         *       "email_verified": true,
+         *       "two_factor_enabled": false
          *     }
          */
         UserProfile: {
@@ -4375,6 +4766,8 @@ export interface components {
             disabled: boolean;
             /** @description Where the user's mail goes; also the log-in */
             email: string;
+            /** @description Whether `email` was proven by its verification link (docs/accounts.md) */
+            email_verified: boolean;
             /** @description Given name */
             first_name: string;
             /** @description The user's id */
@@ -4383,6 +4776,8 @@ export interface components {
             last_name: string;
             /** @description Always `user` for people who sign up */
             role: string;
+            /** @description Whether log-in asks for an authenticator code */
+            two_factor_enabled: boolean;
             /** @description Unique name shown to other members */
             username: string;
         };
@@ -4441,6 +4836,7 @@ export interface components {
          *         "type": "marketplace",
          *         "kyc_return_url": "https://shop.example.com/sellers/done",
          *         "use_explorer": true,
+         *         "require_two_factor": false,
          *         "permissions": {
          *           "can_view": true,
          *           "can_edit": true,
@@ -4832,6 +5228,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -4950,6 +5347,7 @@ export interface operations {
                      *       "type": "marketplace",
                      *       "kyc_return_url": "https://shop.example.com/sellers/done",
                      *       "use_explorer": true,
+                     *       "require_two_factor": false,
                      *       "permissions": {
                      *         "can_view": true,
                      *         "can_edit": true,
@@ -5055,6 +5453,7 @@ export interface operations {
                      *       "type": "marketplace",
                      *       "kyc_return_url": "https://shop.example.com/sellers/done",
                      *       "use_explorer": true,
+                     *       "require_two_factor": false,
                      *       "permissions": {
                      *         "can_view": true,
                      *         "can_edit": true,
@@ -5248,6 +5647,8 @@ export interface operations {
                     kyc_return_url?: string | null;
                     /** @description The app's name */
                     name?: string;
+                    /** @description Owners only: members without two-factor log-in get 403 in this app until they turn it on; the caller must have it on */
+                    require_two_factor?: boolean;
                     /** @description `individual` (default) or `marketplace` */
                     type?: "individual" | "marketplace";
                     /** @description Payments answer a transaction_url in the chain's explorer (default false) */
@@ -5293,6 +5694,7 @@ export interface operations {
                      *       "type": "marketplace",
                      *       "kyc_return_url": "https://shop.example.com/sellers/done",
                      *       "use_explorer": true,
+                     *       "require_two_factor": false,
                      *       "permissions": {
                      *         "can_view": true,
                      *         "can_edit": true,
@@ -5714,6 +6116,143 @@ export interface operations {
             };
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listAuditLog: {
+        parameters: {
+            query?: {
+                /** @description Only this action, or a family ending in `*` (`member.*`) */
+                action?: string;
+                /** @description Only this user's or key's changes */
+                actor?: string;
+                /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
+                ending_before?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description From this instant, inclusive */
+                since?: string;
+                /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
+                starting_after?: string;
+                /** @description Before this instant */
+                until?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Changes, newest first */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
+                    link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
+                    /** @description Present when the list holds more records than X-Total-Count says */
+                    "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "aud_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "actor": {
+                     *           "type": "user",
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2"
+                     *         },
+                     *         "credential_id": "ses_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *         "action": "api_key.create",
+                     *         "target_id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+                     *         "ip": "203.0.113.7",
+                     *         "created_at": "2026-11-24T21:30:00.000Z"
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["AuditEvent"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
                 headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
@@ -6695,6 +7234,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -6792,6 +7332,7 @@ export interface operations {
                      *               "type": "marketplace",
                      *               "kyc_return_url": "https://shop.example.com/sellers/done",
                      *               "use_explorer": true,
+                     *               "require_two_factor": false,
                      *               "permissions": {
                      *                 "can_view": true,
                      *                 "can_edit": true,
@@ -7176,6 +7717,7 @@ export interface operations {
                      *             "type": "marketplace",
                      *             "kyc_return_url": "https://shop.example.com/sellers/done",
                      *             "use_explorer": true,
+                     *             "require_two_factor": false,
                      *             "permissions": {
                      *               "can_view": true,
                      *               "can_edit": true,
@@ -7451,6 +7993,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -7654,6 +8197,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -8164,6 +8708,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -8261,6 +8806,7 @@ export interface operations {
                      *                 "type": "marketplace",
                      *                 "kyc_return_url": "https://shop.example.com/sellers/done",
                      *                 "use_explorer": true,
+                     *                 "require_two_factor": false,
                      *                 "permissions": {
                      *                   "can_view": true,
                      *                   "can_edit": true,
@@ -8498,6 +9044,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -8595,6 +9142,7 @@ export interface operations {
                      *               "type": "marketplace",
                      *               "kyc_return_url": "https://shop.example.com/sellers/done",
                      *               "use_explorer": true,
+                     *               "require_two_factor": false,
                      *               "permissions": {
                      *                 "can_view": true,
                      *                 "can_edit": true,
@@ -8954,6 +9502,84 @@ export interface operations {
             };
         };
     };
+    logInTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge_token": "lch_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                 *       "code": "123456"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The `challenge_token` the log-in's `two_factor_required` answer carried (`lch_…`) */
+                    challenge_token: string;
+                    /** @description A six-digit code from the authenticator app, or one of the recovery codes */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A new session */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description An instant, in RFC 3339 form
+                         */
+                        expires_at: string;
+                        /** @description A session token: send it as `Authorization: Bearer <token>` */
+                        token: string;
+                    };
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     logOut: {
         parameters: {
             query?: never;
@@ -9012,6 +9638,142 @@ export interface operations {
             };
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    requestPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.com"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description The email address, also the log-in
+                     */
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Accepted: a mail goes out if there is someone to send it to */
+            202: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    confirmPasswordReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "pwr_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                 *       "password": "a new long passphrase"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description At least 12 characters */
+                    password: string;
+                    /** @description The token from the reset mail's link (`pwr_…`) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
                 headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
@@ -9099,7 +9861,9 @@ export interface operations {
                      *         "last_name": "Lovelace",
                      *         "role": "user",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
-                     *         "disabled": false
+                     *         "disabled": false,
+                     *         "email_verified": true,
+                     *         "two_factor_enabled": false
                      *       },
                      *       "token": "ust_xyCGRLDsWQspMtMb2pPDsr5iBU9iYRNO5_uxNisA9VrM"
                      *     }
@@ -9123,6 +9887,140 @@ export interface operations {
                 headers: {
                     /** @description Seconds to wait before trying again. */
                     "Retry-After"?: number;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    verifyEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "evt_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The token from the verification mail's link (`evt_…`) */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendVerificationEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Accepted: a mail goes out if there is someone to send it to */
+            202: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
                     [name: string]: unknown;
@@ -11332,6 +12230,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -11350,6 +12249,7 @@ export interface operations {
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
                      *         "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *         "invite_expires_at": "2026-12-01T21:30:00.000Z",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       }
@@ -11482,6 +12382,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -11500,6 +12401,7 @@ export interface operations {
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
                      *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "invite_expires_at": "2026-12-01T21:30:00.000Z",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -11621,6 +12523,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -11639,6 +12542,7 @@ export interface operations {
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
                      *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "invite_expires_at": "2026-12-01T21:30:00.000Z",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -11863,6 +12767,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -11881,6 +12786,153 @@ export interface operations {
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
                      *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "invite_expires_at": "2026-12-01T21:30:00.000Z",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Member"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The member's id */
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A person's role on an app, or a pending invitation (user_id null) */
+            200: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "mem_01m87s3v8jz4yz6eckzkdvqhg3",
+                     *       "user_id": null,
+                     *       "email": "grace@example.com",
+                     *       "role": "developer",
+                     *       "user": null,
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "require_two_factor": false,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "invite_expires_at": "2026-12-01T21:30:00.000Z",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -12014,6 +13066,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -12032,6 +13085,7 @@ export interface operations {
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
                      *       "invite_token": "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "invite_expires_at": "2026-12-01T21:30:00.000Z",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -12156,6 +13210,79 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getPasswordResetPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token from the mail's link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
         };
@@ -12302,6 +13429,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -12531,6 +13659,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -12744,6 +13873,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -12963,6 +14093,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -13238,6 +14369,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -13598,6 +14730,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -13816,6 +14949,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -14046,6 +15180,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -16398,6 +17533,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -17136,6 +18272,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -17175,6 +18312,7 @@ export interface operations {
                      *             "type": "marketplace",
                      *             "kyc_return_url": "https://shop.example.com/sellers/done",
                      *             "use_explorer": true,
+                     *             "require_two_factor": false,
                      *             "permissions": {
                      *               "can_view": true,
                      *               "can_edit": true,
@@ -17500,6 +18638,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -17539,6 +18678,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -17719,6 +18859,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -17758,6 +18899,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -18153,6 +19295,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -18192,6 +19335,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -18489,7 +19633,9 @@ export interface operations {
                      *       "last_name": "Lovelace",
                      *       "role": "user",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
-                     *       "disabled": false
+                     *       "disabled": false,
+                     *       "email_verified": true,
+                     *       "two_factor_enabled": false
                      *     }
                      */
                     "application/json": components["schemas"]["UserProfile"];
@@ -18504,6 +19650,818 @@ export interface operations {
                 };
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    updateMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "ada@example.org",
+                 *       "current_password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Required when `email` changes */
+                    current_password?: string;
+                    /**
+                     * Format: email
+                     * @description The email address, also the log-in
+                     */
+                    email?: string;
+                    /** @description Given name */
+                    first_name?: string;
+                    /** @description Family name */
+                    last_name?: string;
+                    /** @description Unique name shown to other members */
+                    username?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The signed-in user's own profile */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *       "username": "ada",
+                     *       "email": "ada@example.com",
+                     *       "first_name": "Ada",
+                     *       "last_name": "Lovelace",
+                     *       "role": "user",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "disabled": false,
+                     *       "email_verified": true,
+                     *       "two_factor_enabled": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["UserProfile"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    changePassword: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct horse battery",
+                 *       "new_password": "a new long passphrase"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The account's password now */
+                    current_password: string;
+                    /** @description At least 12 characters */
+                    new_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: {
+                /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
+                ending_before?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
+                starting_after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Sessions, newest first */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
+                    link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
+                    /** @description Present when the list holds more records than X-Total-Count says */
+                    "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "ses_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "last_used_at": "2026-11-24T22:10:00.000Z",
+                     *         "expires_at": "2026-12-01T21:30:00.000Z",
+                     *         "ip": "203.0.113.7",
+                     *         "user_agent": "Mozilla/5.0",
+                     *         "current": true
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Session"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    endSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The session's id */
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    beginTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A two-factor set-up waiting for its first code */
+            200: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TwoFactorSetup"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    disableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A six-digit code from the authenticator app, or one of the recovery codes */
+                    code: string;
+                    /** @description The account's password */
+                    current_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    enableTwoFactor: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A six-digit code from the authenticator app, or one of the recovery codes */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Recovery codes; only their hashes are kept */
+            200: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    regenerateRecoveryCodes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description A six-digit code from the authenticator app, or one of the recovery codes */
+                    code: string;
+                    /** @description The account's password */
+                    current_password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Recovery codes; only their hashes are kept */
+            200: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveryCodes"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getVerifyEmailPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The token from the mail's link */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML page */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                    "text/html": string;
                 };
             };
         };
@@ -18595,6 +20553,7 @@ export interface operations {
                      *           "type": "marketplace",
                      *           "kyc_return_url": "https://shop.example.com/sellers/done",
                      *           "use_explorer": true,
+                     *           "require_two_factor": false,
                      *           "permissions": {
                      *             "can_view": true,
                      *             "can_edit": true,
@@ -18806,6 +20765,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -18960,6 +20920,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,
@@ -19248,6 +21209,7 @@ export interface operations {
                      *         "type": "marketplace",
                      *         "kyc_return_url": "https://shop.example.com/sellers/done",
                      *         "use_explorer": true,
+                     *         "require_two_factor": false,
                      *         "permissions": {
                      *           "can_view": true,
                      *           "can_edit": true,

@@ -14,17 +14,34 @@ export const OPERATIONS = {
   logIn: { method: "POST", path: "/auth/login", body: true },
   logOut: { method: "POST", path: "/auth/logout", idempotent: true },
   getMe: { method: "GET", path: "/users/me" },
+  updateMe: { method: "PATCH", path: "/users/me", body: true },
+  requestPasswordReset: { method: "POST", path: "/auth/password-reset", body: true },
+  confirmPasswordReset: { method: "POST", path: "/auth/password-reset/confirm", body: true },
+  changePassword: { method: "POST", path: "/users/me/password", idempotent: true, body: true },
+  verifyEmail: { method: "POST", path: "/auth/verify-email", body: true },
+  resendVerificationEmail: { method: "POST", path: "/auth/verify-email/resend", idempotent: true },
+  listSessions: { method: "GET", path: "/users/me/sessions", page: "array" },
+  endSession: { method: "DELETE", path: "/users/me/sessions/{session_id}" },
+  getPasswordResetPage: { method: "GET", path: "/password-reset/{token}" },
+  getVerifyEmailPage: { method: "GET", path: "/verify-email/{token}" },
+  beginTwoFactor: { method: "POST", path: "/users/me/two-factor", idempotent: true },
+  enableTwoFactor: { method: "POST", path: "/users/me/two-factor/enable", idempotent: true, body: true },
+  regenerateRecoveryCodes: { method: "POST", path: "/users/me/two-factor/recovery-codes", idempotent: true, body: true },
+  disableTwoFactor: { method: "POST", path: "/users/me/two-factor/disable", idempotent: true, body: true },
+  logInTwoFactor: { method: "POST", path: "/auth/login/2fa", body: true },
   createApp: { method: "POST", path: "/apps", idempotent: true, body: true },
   listApps: { method: "GET", path: "/apps", page: "array" },
   getApp: { method: "GET", path: "/apps/{app_id}" },
   updateApp: { method: "PATCH", path: "/apps/{app_id}", body: true },
   deleteApp: { method: "DELETE", path: "/apps/{app_id}" },
+  listAuditLog: { method: "GET", path: "/apps/{app_id}/audit-log", page: "array" },
   listMembers: { method: "GET", path: "/members/{app_id}", page: "array" },
   inviteMember: { method: "POST", path: "/members/{app_id}", idempotent: true, body: true },
   getMember: { method: "GET", path: "/members/{app_id}/{member_id}" },
   updateMember: { method: "PATCH", path: "/members/{app_id}/{member_id}", body: true },
   removeMember: { method: "DELETE", path: "/members/{app_id}/{member_id}" },
   acceptInvitation: { method: "POST", path: "/members/accept", idempotent: true, body: true },
+  resendInvitation: { method: "POST", path: "/members/{app_id}/{member_id}/resend", idempotent: true },
   createApiKey: { method: "POST", path: "/apps/{app_id}/api-keys", idempotent: true, body: true },
   listApiKeys: { method: "GET", path: "/apps/{app_id}/api-keys", page: "array" },
   revokeApiKey: { method: "DELETE", path: "/apps/{app_id}/api-keys/{key_id}" },
@@ -135,6 +152,51 @@ export function resources(t: Transport) {
       /** The caller's own profile */
       me: (options?: RequestOptions): Promise<Answered<"getMe">> =>
         t.call("getMe", { params: {} }, options),
+      /** Change the caller's profile; a new email needs `current_password` and is verified again */
+      updateMe: (body?: BodyOf<"updateMe">, options?: RequestOptions): Promise<Answered<"updateMe">> =>
+        t.call("updateMe", { params: {}, body: body ?? {} }, options),
+      /** Mail a password reset link (valid one hour) if an account has this address; always 202 */
+      requestPasswordReset: (body: BodyOf<"requestPasswordReset">, options?: RequestOptions): Promise<Answered<"requestPasswordReset">> =>
+        t.call("requestPasswordReset", { params: {}, body: body ?? {} }, options),
+      /** Set a new password with a reset link's token; every session of the account ends */
+      confirmPasswordReset: (body: BodyOf<"confirmPasswordReset">, options?: RequestOptions): Promise<Answered<"confirmPasswordReset">> =>
+        t.call("confirmPasswordReset", { params: {}, body: body ?? {} }, options),
+      /** Change the caller's password; every other session of the account ends */
+      changePassword: (body: BodyOf<"changePassword">, options?: RequestOptions): Promise<Answered<"changePassword">> =>
+        t.call("changePassword", { params: {}, body: body ?? {} }, options),
+      /** Prove the account's address with the token its verification mail carried */
+      verifyEmail: (body: BodyOf<"verifyEmail">, options?: RequestOptions): Promise<Answered<"verifyEmail">> =>
+        t.call("verifyEmail", { params: {}, body: body ?? {} }, options),
+      /** Mail the caller's verification link again (409 once verified) */
+      resendVerificationEmail: (options?: RequestOptions): Promise<Answered<"resendVerificationEmail">> =>
+        t.call("resendVerificationEmail", { params: {} }, options),
+      /** The caller's live sessions: created, last used, address, user agent */
+      listSessions: (query?: QueryOf<"listSessions">, options?: RequestOptions): List<ItemOf<"listSessions">> =>
+        t.list("listSessions", { params: {}, query }, options),
+      /** End one of the caller's sessions at once */
+      endSession: (sessionId: string, options?: RequestOptions): Promise<Answered<"endSession">> =>
+        t.call("endSession", { params: { session_id: sessionId } }, options),
+      /** The password reset page (HTML) a reset mail links to */
+      getPasswordResetPage: (token: string, options?: RequestOptions): Promise<Answered<"getPasswordResetPage">> =>
+        t.call("getPasswordResetPage", { params: { token } }, options),
+      /** The email verification page (HTML) a verification mail links to */
+      getVerifyEmailPage: (token: string, options?: RequestOptions): Promise<Answered<"getVerifyEmailPage">> =>
+        t.call("getVerifyEmailPage", { params: { token } }, options),
+      /** Start two-factor set-up: a new TOTP secret to scan; confirm it with /users/me/two-factor/enable */
+      beginTwoFactor: (options?: RequestOptions): Promise<Answered<"beginTwoFactor">> =>
+        t.call("beginTwoFactor", { params: {} }, options),
+      /** Turn two-factor on with a first code; answers the recovery codes; other sessions end */
+      enableTwoFactor: (body: BodyOf<"enableTwoFactor">, options?: RequestOptions): Promise<Answered<"enableTwoFactor">> =>
+        t.call("enableTwoFactor", { params: {}, body: body ?? {} }, options),
+      /** New recovery codes (the old ones stop working), with the password and a code */
+      regenerateRecoveryCodes: (body: BodyOf<"regenerateRecoveryCodes">, options?: RequestOptions): Promise<Answered<"regenerateRecoveryCodes">> =>
+        t.call("regenerateRecoveryCodes", { params: {}, body: body ?? {} }, options),
+      /** Turn two-factor off, with the password and a code */
+      disableTwoFactor: (body: BodyOf<"disableTwoFactor">, options?: RequestOptions): Promise<Answered<"disableTwoFactor">> =>
+        t.call("disableTwoFactor", { params: {}, body: body ?? {} }, options),
+      /** The log-in's second step: the challenge and a code give the session */
+      logInTwoFactor: (body: BodyOf<"logInTwoFactor">, options?: RequestOptions): Promise<Answered<"logInTwoFactor">> =>
+        t.call("logInTwoFactor", { params: {}, body: body ?? {} }, options),
     },
     apps: {
       /** Create an app; the caller becomes its owner */
@@ -152,6 +214,9 @@ export function resources(t: Transport) {
       /** Delete an app (owner only); 409 naming what is open while money is in flight */
       delete: (appId: string, options?: RequestOptions): Promise<Answered<"deleteApp">> =>
         t.call("deleteApp", { params: { app_id: appId } }, options),
+      /** The app's audit log (owners): every change its members and keys made, newest first */
+      listAuditLog: (appId: string, query?: QueryOf<"listAuditLog">, options?: RequestOptions): List<ItemOf<"listAuditLog">> =>
+        t.list("listAuditLog", { params: { app_id: appId }, query }, options),
     },
     members: {
       /** Members of an app, invitations included */
@@ -172,6 +237,9 @@ export function resources(t: Transport) {
       /** Accept an invitation as the signed-in user it was sent to */
       accept: (body: BodyOf<"acceptInvitation">, options?: RequestOptions): Promise<Answered<"acceptInvitation">> =>
         t.call("acceptInvitation", { params: {}, body: body ?? {} }, options),
+      /** Send a pending invitation again (owner only): a new token and link, valid 7 days; the old link stops working */
+      resendInvitation: (appId: string, memberId: string, options?: RequestOptions): Promise<Answered<"resendInvitation">> =>
+        t.call("resendInvitation", { params: { app_id: appId, member_id: memberId } }, options),
     },
     apiKeys: {
       /** Create an API key for the app; the key is answered this once */

@@ -14,6 +14,7 @@ const APP_FIELDS = [
   "kyc_return_url",
   "name",
   "permissions",
+  "require_two_factor",
   "type",
   "updated_at",
   "use_explorer",

@@ -75,6 +75,7 @@ export interface TestApp extends Application {
 const PER_ADDRESS_LIMITS_OFF = [
   "login_per_ip",
   "signup_per_ip",
+  "password_reset_per_ip",
   "checkout_per_ip",
   "kyc_widget_per_ip",
   "shopper_code_per_ip",

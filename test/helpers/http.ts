@@ -97,11 +97,35 @@ export async function createApp(t: TestApp, token: string, body: Record<string, 
   return expectStatus(answer, 201);
 }
 
+/**
+ * The newest token of `prefix` (`evt_`, `pwr_`) in a link mailed to `email`, as the recipient
+ * would read it from their inbox; waits for the mail job. `after` skips mails already read.
+ */
+export async function mailedToken(t: TestApp, email: string, prefix: string, after = 0): Promise<string> {
+  const pattern = new RegExp(`/(${prefix}[A-Za-z0-9_-]+)`);
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const mails = t.mailer.to(email).slice(after);
+    const found = mails.map((m) => pattern.exec(m.text)?.[1]).filter((v) => v !== undefined);
+    if (found.length > 0) return found[found.length - 1] as string;
+    if (Date.now() > deadline) throw new Error(`no ${prefix} link mailed to ${email}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Verifies the account's address with the link its sign-up mail carried. */
+export async function verifyEmail(t: TestApp, email: string) {
+  const token = await mailedToken(t, email, "evt_");
+  expectStatus(await call(t, "POST", "/auth/verify-email", { body: { token } }), 204);
+}
+
 /** An owner with an app, a developer member of it, and an outsider with an app of their own. */
 export async function tenantFixture(t: TestApp) {
   const owner = await signup(t);
   const app = await createApp(t, owner.token, { name: "Owner's app" });
   const developer = await signup(t);
+  // Only a verified address accepts an invitation (docs/accounts.md).
+  await verifyEmail(t, developer.email);
   const invite = await call(t, "POST", `/members/${app.id}`, {
     token: owner.token,
     body: { email: developer.email, role: "developer" },

@@ -25,6 +25,26 @@ after(async () => {
   await t?.close();
 });
 
+/** The verification link mailed to `to` at sign-up, read from their sandbox inbox. */
+async function verificationLink(readerToken: string, to: string): Promise<string> {
+  const mail = await eventually(async () => {
+    const mails = await api.expect(200, "GET", `/sandbox/mail?to=${encodeURIComponent(to)}`, readerToken);
+    return mails.find((m: { subject: string }) => m.subject.includes("Confirm your email"));
+  });
+  const link = new RegExp(`${base}/verify-email/\\S+`).exec(mail.text)?.[0];
+  assert.ok(link, mail.text);
+  return link;
+}
+
+/** Opens the verification link in its own tab and confirms, as the mail's reader would. */
+async function confirmAddress(link: string) {
+  const tab = await browser.newPage();
+  assert.equal((await tab.goto(link))?.status(), 200);
+  await tab.click("#verify");
+  await tab.getByText("Your address is verified").waitFor();
+  await tab.close();
+}
+
 /** The newest mail in `reader`'s sandbox inbox to `to`, once the mail job has sent it. */
 async function inboxMail(readerToken: string, to: string) {
   return eventually(async () => {
@@ -93,6 +113,10 @@ test("the invitee reads the mail in the sandbox inbox, opens the link, signs in 
   assert.equal(await page.inputValue("#email"), invitee.email);
   await page.fill("#password", PASSWORD);
   await page.click('#signin button[type="submit"]');
+  // The address is not verified yet: the page says where the link went, and waits.
+  await page.locator("#verify-first").waitFor();
+  await confirmAddress(await verificationLink(invitee.token, invitee.email));
+  await page.click("#accept-now");
   await page.locator("#joined").waitFor();
   assert.equal(await page.textContent("#joined"), "You joined Lighthouse as developer.");
   assert.equal(await page.textContent("#app-id"), appId);
@@ -139,12 +163,15 @@ test("someone without an account signs up on the invitation page and joins", asy
   assert.equal(await page.locator("#joined").isVisible(), false);
   await page.fill("#new-password", PASSWORD);
   await page.click('#signup button[type="submit"]');
+  await page.locator("#verify-first").waitFor();
+  const session = await api.expect(200, "POST", "/auth/login", undefined, { email, password: PASSWORD });
+  await confirmAddress(await verificationLink(session.token, email));
+  await page.click("#accept-now");
   await page.locator("#joined").waitFor();
   assert.equal(await page.textContent("#joined"), "You joined Lighthouse as owner.");
   assert.deepEqual(violations, []);
   await page.close();
 
-  const session = await api.expect(200, "POST", "/auth/login", undefined, { email, password: PASSWORD });
   const app = await api.expect(200, "GET", `/apps/${appId}`, session.token);
   assert.equal(app.permissions.can_edit_members, true);
 });

@@ -88,15 +88,17 @@ describe("the sandbox inbox", () => {
     const invitee = await signup(fx.t);
     await invite(invitee.email);
     await invite("someone-else@example.com");
+    // Their sign-up's verification mail and the invitation.
     const own = await eventually(async () => {
       const mails = await inbox(invitee.token);
-      return mails.length ? mails : undefined;
+      return mails.length === 2 ? mails : undefined;
     });
     assert.deepEqual(
       own.map((m) => m.to),
-      [invitee.email],
+      [invitee.email, invitee.email],
     );
-    assert.match(own[0].text, /\/invitations\/inv_/);
+    assert.ok(own.some((m) => /\/invitations\/inv_/.test(m.text)));
+    assert.ok(own.some((m) => /\/verify-email\/evt_/.test(m.text)));
     // The owner sees every invitation of the app; the developer member and the outsider do not.
     const byOwner = await eventually(async () => {
       const mails = await inbox(fx.f.owner.token, "?to=someone-else@example.com");
@@ -168,6 +170,19 @@ describe("outside sandbox mode", () => {
       for (const url of ["/sandbox/mail", "/sandbox/mail/inbox"]) {
         assertProblem(await call(live, "GET", url, { token: user.token }), 404, "not_found");
       }
+      // In live mode an app's owner has a verified address: the link comes over SMTP too.
+      assertProblem(
+        await call(live, "POST", "/apps", {
+          token: user.token,
+          body: { name: "Shop", app_fee: 0, use_explorer: false },
+        }),
+        403,
+        "forbidden",
+      );
+      const verification = await eventually(() => smtp.to(user.email).at(0), 30_000);
+      const token = /\/verify-email\/(evt_[A-Za-z0-9_-]+)/.exec(verification.text)?.[1];
+      assert.ok(token, verification.text);
+      expectStatus(await call(live, "POST", "/auth/verify-email", { body: { token } }), 204);
       const app = await createApp(live, user.token);
       expectStatus(
         await call(live, "POST", `/members/${app.id}`, {

@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { checkRouteBasics, eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
-import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
+import { assertProblem, call, createApp, expectStatus, signup, verifyEmail } from "../helpers/http.ts";
 
-const fx = useTestApp();
+// Sessions outlive the week an invitation lasts, so a test can move the clock past it.
+const fx = useTestApp({ SESSION_TTL_HOURS: "720" });
 
 describe("members", () => {
   test("an invitation goes out by mail through a job, and its token lets the invitee join", async () => {
@@ -21,8 +22,9 @@ describe("members", () => {
     assert.equal(invite.user, null);
     assert.equal(invite.app.id, fx.f.app.id);
     // The job worker sends the mail; the sandbox mailer records it.
-    const mail = await eventually(() => fx.t.mailer.to(invitee.email).at(-1));
-    assert.match(mail.subject, /invited you/);
+    const mail = await eventually(() =>
+      fx.t.mailer.to(invitee.email).find((m) => m.subject.includes("invited you")),
+    );
     assert.ok(mail.text.includes(invite.invite_token), "the mail carries the token");
     assert.ok(fx.t.logs.join("").includes(`"to":"${invitee.email}"`), "the sandbox mail is logged");
     assert.ok(!fx.t.logs.join("").includes(invite.invite_token), "but not its token");
@@ -32,7 +34,15 @@ describe("members", () => {
       200,
     );
     assert.equal(read.invite_token, null);
+    assert.ok(Date.parse(read.invite_expires_at) > Date.now() + 6.9 * 24 * 3600_000, "valid a week");
 
+    // Only a verified address accepts: the inviting owner holds the token too.
+    const unverified = await call(fx.t, "POST", "/members/accept", {
+      token: invitee.token,
+      body: { invite_token: invite.invite_token },
+    });
+    assert.match(assertProblem(unverified, 403, "forbidden").detail, /[Vv]erify your email/);
+    await verifyEmail(fx.t, invitee.email);
     const accepted = expectStatus(
       await call(fx.t, "POST", "/members/accept", {
         token: invitee.token,
@@ -88,6 +98,71 @@ describe("members", () => {
     );
   });
 
+  test("an invitation expires after 7 days; the owner resends it with a new token and a new week", async () => {
+    const invitee = await signup(fx.t);
+    await verifyEmail(fx.t, invitee.email);
+    const invite = expectStatus(
+      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
+        token: fx.f.owner.token,
+        body: { email: invitee.email, role: "developer" },
+      }),
+      201,
+    );
+    const realNow = fx.t.deps.now;
+    const later = () => new Date(realNow().getTime() + 7 * 24 * 3600_000 + 1000);
+    fx.t.deps.now = later;
+    try {
+      const expired = await call(fx.t, "POST", "/members/accept", {
+        token: invitee.token,
+        body: { invite_token: invite.invite_token },
+      });
+      assert.match(assertProblem(expired, 404, "not_found").detail, /expired/);
+      assert.equal((await call(fx.t, "GET", `/invitations/${invite.invite_token}`)).status, 404);
+      // A developer cannot resend; the owner can.
+      assertProblem(
+        await call(fx.t, "POST", `/members/${fx.f.app.id}/${invite.id}/resend`, {
+          token: fx.f.developer.token,
+        }),
+        403,
+        "forbidden",
+      );
+      const resent = expectStatus(
+        await call(fx.t, "POST", `/members/${fx.f.app.id}/${invite.id}/resend`, { token: fx.f.owner.token }),
+        200,
+      );
+      assert.notEqual(resent.invite_token, invite.invite_token);
+      assert.ok(Date.parse(resent.invite_expires_at) > later().getTime() + 6.9 * 24 * 3600_000);
+      const mail = await eventually(() =>
+        fx.t.mailer.to(invitee.email).find((m) => m.text.includes(resent.invite_token)),
+      );
+      assert.match(mail.subject, /invited you/);
+      // The old link is dead; the new one works.
+      assertProblem(
+        await call(fx.t, "POST", "/members/accept", {
+          token: invitee.token,
+          body: { invite_token: invite.invite_token },
+        }),
+        404,
+        "not_found",
+      );
+      const accepted = expectStatus(
+        await call(fx.t, "POST", "/members/accept", {
+          token: invitee.token,
+          body: { invite_token: resent.invite_token },
+        }),
+        200,
+      );
+      assert.equal(accepted.invite_expires_at, null);
+      assertProblem(
+        await call(fx.t, "POST", `/members/${fx.f.app.id}/${invite.id}/resend`, { token: fx.f.owner.token }),
+        409,
+        "conflict",
+      );
+    } finally {
+      fx.t.deps.now = realNow;
+    }
+  });
+
   test("list and read, with paging", async () => {
     const list = await call(fx.t, "GET", `/members/${fx.f.app.id}?limit=1`, { token: fx.f.developer.token });
     assert.equal(expectStatus(list, 200).length, 1);
@@ -103,6 +178,7 @@ describe("members", () => {
       "created_at",
       "email",
       "id",
+      "invite_expires_at",
       "invite_token",
       "role",
       "updated_at",
@@ -157,6 +233,7 @@ describe("members", () => {
     );
 
     const second = await signup(fx.t);
+    await verifyEmail(fx.t, second.email);
     const invite = expectStatus(
       await call(fx.t, "POST", `/members/${app.id}`, {
         token: owner.token,

@@ -14,10 +14,12 @@ const PROFILE_FIELDS = [
   "created_at",
   "disabled",
   "email",
+  "email_verified",
   "first_name",
   "id",
   "last_name",
   "role",
+  "two_factor_enabled",
   "username",
 ];
 

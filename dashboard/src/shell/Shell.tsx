@@ -65,6 +65,9 @@ export function Shell({ appId }: { appId?: string }) {
             <Text size="sm" c="dimmed" visibleFrom="md">
               {session?.email}
             </Text>
+            <Button component={Link} to="/account" variant="subtle" size="xs">
+              Account
+            </Button>
             <Button variant="default" size="xs" onClick={() => void signOutAndLeave()}>
               Sign out
             </Button>

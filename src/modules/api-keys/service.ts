@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { type Database, prepared } from "../../platform/db/index.ts";
@@ -35,17 +36,21 @@ export async function createKey(deps: Deps, actor: Principal, appId: string, nam
   const userId = requireKeyManager(actor);
   await requireAppRole(deps.db, actor, appId, "edit");
   const key = newSecret(keyPrefix(deps.config.sandbox));
-  const [row] = await deps.db
-    .insert(apiKeys)
-    .values({
-      id: newId("key"),
-      appId,
-      name,
-      prefix: key.slice(0, 12),
-      keyHash: hashToken(key),
-      createdBy: userId,
-    })
-    .returning();
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(apiKeys)
+      .values({
+        id: newId("key"),
+        appId,
+        name,
+        prefix: key.slice(0, 12),
+        keyHash: hashToken(key),
+        createdBy: userId,
+      })
+      .returning();
+    await recordAudit(tx, actor, { appId, action: "api_key.create", targetId: created.id });
+    return created;
+  });
   return { id: row.id, name: row.name, prefix: row.prefix, key, created_at: row.createdAt.toISOString() };
 }
 
@@ -83,12 +88,13 @@ export async function revokeKey(deps: Deps, actor: Principal, appId: string, key
   if (!key) throw notFound("API key");
   if (role !== "owner" && key.createdBy !== userId)
     throw forbidden("Only an owner may revoke other people's keys");
-  await deps.revocations.revokeWith(deps.db, { keyId }, (tx) =>
-    tx
+  await deps.revocations.revokeWith(deps.db, { keyId }, async (tx) => {
+    await tx
       .update(apiKeys)
       .set({ revokedAt: deps.now() })
-      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt))),
-  );
+      .where(and(eq(apiKeys.id, keyId), isNull(apiKeys.revokedAt)));
+    await recordAudit(tx, actor, { appId, action: "api_key.revoke", targetId: keyId });
+  });
 }
 
 const keyLookup = (db: Database) =>

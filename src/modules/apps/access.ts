@@ -3,7 +3,8 @@ import type { Action, Principal, Role } from "../../platform/auth/principal.ts";
 import { roleAllows } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
-import { members } from "./tables.ts";
+import { users } from "../users/tables.ts";
+import { apps, members } from "./tables.ts";
 
 /**
  * The caller's role in an app, checked against `action`. An app the caller has no part in is
@@ -31,8 +32,17 @@ async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Ro
   // An API key acts for its one app, with the developer role.
   if (actor.kind === "api_key") return actor.appId === appId ? "developer" : undefined;
   const [row] = await db
-    .select({ role: members.role })
+    .select({ role: members.role, required: apps.requireTwoFactor, totp: users.totpEnabledAt })
     .from(members)
+    .innerJoin(apps, eq(apps.id, members.appId))
+    .innerJoin(users, eq(users.id, members.userId))
     .where(and(eq(members.appId, appId), eq(members.userId, actor.userId), isNotNull(members.acceptedAt)));
+  // The app asks its members for a second factor: a member without one may act only once they have it.
+  if (row?.required && !row.totp) {
+    throw new AppError(
+      "forbidden",
+      "This app requires two-factor log-in: turn it on for your account (POST /users/me/two-factor) to act in it",
+    );
+  }
   return row?.role;
 }

@@ -29,6 +29,9 @@ export const App = Type.Object(
     }),
     kyc_return_url: Nullable(Type.String({ description: "Where the KYC widget sends the seller back" })),
     use_explorer: Type.Boolean({ description: "Payments answer a transaction_url in the chain's explorer" }),
+    require_two_factor: Type.Boolean({
+      description: "Members must have two-factor log-in on to act in the app (docs/accounts.md)",
+    }),
     permissions: AppPermissions,
     app_fee: Type.Number({ description: "Percent of each sale a marketplace app keeps (2.5 = 2.5%)" }),
     user: UserSummary,
@@ -74,6 +77,7 @@ withExamples(App, {
   type: "marketplace",
   kyc_return_url: "https://shop.example.com/sellers/done",
   use_explorer: true,
+  require_two_factor: false,
   permissions: { can_view: true, can_edit: true, can_delete: true, can_edit_members: true },
   app_fee: 5,
   user: exampleOf(UserSummary),
@@ -88,6 +92,12 @@ export const UpdateAppBody = Body({
   use_explorer: Type.Optional(UseExplorer),
   type: Type.Optional(AppType),
   kyc_return_url: Type.Optional(ReturnUrl),
+  require_two_factor: Type.Optional(
+    Type.Boolean({
+      description:
+        "Owners only: members without two-factor log-in get 403 in this app until they turn it on; the caller must have it on",
+    }),
+  ),
 });
 withExamples(UpdateAppBody, {
   type: "marketplace",

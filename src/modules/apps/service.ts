@@ -1,8 +1,9 @@
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import { type Principal, permissionsOf, type Role } from "../../platform/auth/principal.ts";
 import { type Database, prepared } from "../../platform/db/index.ts";
-import { AppError, invalid, notFound } from "../../platform/http/errors.ts";
+import { AppError, forbidden, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { bpsToPercent, percentToBps } from "../../platform/money/percent.ts";
@@ -18,6 +19,7 @@ export interface AppInput {
   use_explorer?: boolean;
   type?: "individual" | "marketplace";
   kyc_return_url?: string | null;
+  require_two_factor?: boolean;
 }
 
 type AppRow = typeof apps.$inferSelect;
@@ -30,6 +32,7 @@ export function presentApp(app: AppRow, owner: Owner, role: Role | undefined) {
     type: app.type as "individual" | "marketplace",
     kyc_return_url: app.kycReturnUrl,
     use_explorer: app.useExplorer,
+    require_two_factor: app.requireTwoFactor,
     permissions: role
       ? permissionsOf(role)
       : { can_view: false, can_edit: false, can_delete: false, can_edit_members: false },
@@ -86,6 +89,9 @@ export async function getApp(deps: Deps, actor: Principal, appId: string) {
   return presentApp(row.app, row.owner, row.role);
 }
 
+export const UNVERIFIED_OWNER =
+  "In live mode an app's owner must have a verified email address: open the link mailed at sign-up first";
+
 export async function createApp(deps: Deps, actor: Principal, input: AppInput & { name: string }) {
   const userId = requireUser(actor);
   const appFeeBps = input.app_fee === undefined ? 0 : percentToBps(input.app_fee, "/body/app_fee");
@@ -103,6 +109,8 @@ export async function createApp(deps: Deps, actor: Principal, input: AppInput & 
       })
       .returning();
     const [owner] = await tx.select().from(users).where(eq(users.id, userId));
+    // Live money answers to a proven address: an unverified account owns apps in test mode only.
+    if (!deps.config.sandbox && !owner.emailVerifiedAt) throw forbidden(UNVERIFIED_OWNER);
     await tx.insert(members).values({
       id: newId("mem"),
       appId: app.id,
@@ -111,6 +119,7 @@ export async function createApp(deps: Deps, actor: Principal, input: AppInput & 
       role: "owner",
       acceptedAt: app.createdAt,
     });
+    await recordAudit(tx, actor, { appId: app.id, action: "app.create", targetId: app.id });
     return presentApp(app, owner, "owner");
   });
 }
@@ -153,19 +162,37 @@ export async function listApps(deps: Deps, actor: Principal, page: Page) {
 }
 
 export async function updateApp(deps: Deps, actor: Principal, appId: string, input: AppInput) {
-  await requireAppRole(deps.db, actor, appId, "edit");
+  await requireAppRole(
+    deps.db,
+    actor,
+    appId,
+    input.require_two_factor === undefined ? "edit" : "manage_members",
+  );
+  if (input.require_two_factor) {
+    // Requiring it without having it would shut the owner out of their own app.
+    const [me] = await deps.db
+      .select({ totp: users.totpEnabledAt })
+      .from(users)
+      .where(eq(users.id, requireUser(actor)));
+    if (!me?.totp)
+      throw new AppError("conflict", "Turn on two-factor log-in for yourself before requiring it");
+  }
   const appFeeBps = input.app_fee === undefined ? undefined : percentToBps(input.app_fee, "/body/app_fee");
-  await deps.db
-    .update(apps)
-    .set({
-      name: input.name,
-      type: input.type,
-      kycReturnUrl: input.kyc_return_url,
-      useExplorer: input.use_explorer,
-      appFeeBps,
-      updatedAt: deps.now(),
-    })
-    .where(eq(apps.id, appId));
+  await deps.db.transaction(async (tx) => {
+    await tx
+      .update(apps)
+      .set({
+        name: input.name,
+        type: input.type,
+        kycReturnUrl: input.kyc_return_url,
+        useExplorer: input.use_explorer,
+        appFeeBps,
+        requireTwoFactor: input.require_two_factor,
+        updatedAt: deps.now(),
+      })
+      .where(eq(apps.id, appId));
+    await recordAudit(tx, actor, { appId, action: "app.update", targetId: appId });
+  });
   return getApp(deps, actor, appId);
 }
 
@@ -205,5 +232,6 @@ export async function deleteApp(deps: Deps, actor: Principal, appId: string) {
       deletedAt: deps.now(),
     });
     await tx.delete(apps).where(eq(apps.id, appId));
+    await recordAudit(tx, actor, { appId, action: "app.delete", targetId: appId });
   });
 }

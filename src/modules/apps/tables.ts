@@ -12,6 +12,8 @@ export const apps = pgTable(
     useExplorer: boolean("use_explorer").notNull().default(false),
     // The app fee percent in basis points (2.5% = 250): exact, never a float.
     appFeeBps: integer("app_fee_bps").notNull().default(0),
+    // Members must have two-factor on to act in the app (their sessions get 403 until they do).
+    requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     // The user who created the app; answered as `App.user`.
     createdBy: text("created_by")
       .notNull()
@@ -57,6 +59,8 @@ export const members = pgTable(
     // The token sealed (custody) for the invitation mail's job to read: job data carries the
     // member's id, never the token. Cleared once the mail is sent or the invitation accepted.
     inviteTokenSealed: text("invite_token_sealed"),
+    // When the pending invitation's token stops working (a resend gives a new token and time).
+    inviteExpiresAt: timestamp("invite_expires_at", { withTimezone: true }),
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),

@@ -19,11 +19,20 @@ async function api(method, path, body) {
   if (token) headers.authorization = "Bearer " + token;
   const answer = await fetch(path, { method, headers, body: JSON.stringify(body) });
   const json = await answer.json().catch(() => null);
-  if (!answer.ok) throw new Error((json && json.detail) || "HTTP " + answer.status);
+  if (!answer.ok) throw Object.assign(new Error((json && json.detail) || "HTTP " + answer.status), { status: answer.status });
   return json;
+}
+// Only a verified address accepts: a new account (or an unverified one) is shown where its
+// verification link went, and accepts from here once it has been opened.
+async function tryAccept() {
+  try { await accept(); } catch (error) {
+    if (error.status !== 403 || !/verify/i.test(error.message)) throw error;
+    $("forms").hidden = true; $("verify-first").hidden = false; say("");
+  }
 }
 async function accept() {
   const member = await api("POST", "/members/accept", { invite_token: view.invite_token });
+  $("verify-first").hidden = true;
   $("forms").hidden = true; $("done").hidden = false; say("");
   $("joined").textContent = "You joined " + member.app.name + " as " + member.role + ".";
   $("app-id").textContent = member.app.id;
@@ -38,7 +47,7 @@ $("signin").addEventListener("submit", async (event) => {
   event.preventDefault(); busy($("signin"), true); say("Signing in…");
   try {
     if (!token) token = (await api("POST", "/auth/login", { email: $("email").value, password: $("password").value })).token;
-    await accept();
+    await tryAccept();
   } catch (error) { say(error.message, "error"); }
   busy($("signin"), false);
 });
@@ -47,9 +56,14 @@ $("signup").addEventListener("submit", async (event) => {
   try {
     if (!token) token = (await api("POST", "/auth/signup", { email: view.email, password: $("new-password").value,
       username: $("username").value, first_name: $("first-name").value, last_name: $("last-name").value })).token;
-    await accept();
+    await tryAccept();
   } catch (error) { say(error.message, "error"); }
   busy($("signup"), false);
+});
+$("accept-now").addEventListener("click", async () => {
+  $("accept-now").disabled = true; say("Accepting…");
+  try { await accept(); } catch (error) { say(error.message, "error"); }
+  $("accept-now").disabled = false;
 });
 $("show-signup").addEventListener("click", () => { $("signin").hidden = true; $("signup").hidden = false; });
 $("show-signin").addEventListener("click", () => { $("signup").hidden = true; $("signin").hidden = false; });
@@ -80,6 +94,11 @@ for <strong id="invited-email">${email}</strong>: accept it with an account that
   <button type="submit">Create the account and accept</button>
   <p>Have an account? <button type="button" class="link" id="show-signin">Sign in</button></p>
 </form>
+</div>
+<div id="verify-first" hidden>
+  <p>One more step: we mailed a link to <strong>${email}</strong> to confirm the address is yours.
+  Open it, then come back to this page and accept.</p>
+  <button type="button" id="accept-now">I confirmed my address: accept</button>
 </div>
 <div id="done" hidden>
   <p class="ok" id="joined"></p>

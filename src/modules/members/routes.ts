@@ -72,6 +72,22 @@ export async function memberRoutes(app: Server, deps: Deps) {
     async (request) => membersService.acceptInvitation(deps, request.actor, request.body.invite_token),
   );
 
+  app.post(
+    "/members/:app_id/:member_id/resend",
+    {
+      schema: {
+        operationId: "resendInvitation",
+        tags,
+        summary:
+          "Send a pending invitation again (owner only): a new token and link, valid 7 days; the old link stops working",
+        params: MemberParams,
+        response: { 200: Member },
+      },
+    },
+    async (request) =>
+      membersService.resendInvitation(deps, request.actor, request.params.app_id, request.params.member_id),
+  );
+
   app.patch(
     "/members/:app_id/:member_id",
     {

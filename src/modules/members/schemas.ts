@@ -27,6 +27,13 @@ export const Member = Type.Object(
     invite_token: Nullable(
       Type.String({ description: "Answered once, when the member is invited; null afterwards" }),
     ),
+    invite_expires_at: Nullable(
+      Type.String({
+        format: "date-time",
+        description:
+          "When a pending invitation's link stops working (7 days after it was sent); null once accepted",
+      }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -62,6 +69,7 @@ withExamples(Member, {
   user: null,
   app: exampleOf(App),
   invite_token: "inv_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+  invite_expires_at: "2026-12-01T21:30:00.000Z",
   created_at: "2026-11-24T21:30:00.000Z",
   updated_at: "2026-11-24T21:30:00.000Z",
 });

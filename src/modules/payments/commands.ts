@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
@@ -164,6 +165,7 @@ export async function cancelPayment(
       reason: reason ?? "cancelled by the app",
     });
     if (held) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: payment.id });
+    await recordAudit(tx, actor, { appId, action: "payment.cancel", targetId: payment.id });
     return remember(tx, moved, key);
   });
   return present(deps, actor, row);
@@ -224,12 +226,14 @@ export async function retryPayment(
     if (key && payment.commandKey === key) return payment; // done before its answer was lost
     const status = payment.status;
     if (status === "failed" && refusedByChain(payment)) {
+      await recordAudit(tx, actor, { appId, action: "payment.retry", targetId: payment.id });
       return remember(tx, await reopen(deps, tx, payment, actorName(actor)), key);
     }
     if (status === "failed-transfers") await deps.jobs.send(tx, SETTLE_JOB, { paymentId: payment.id });
     else if (status === "failed-captured")
       await deps.jobs.send(tx, EXECUTE_JOB, { paymentId: payment.id, retry: true });
     else throw new AppError("invalid_state_transition", `A ${status} payment has no failed step to retry`);
+    await recordAudit(tx, actor, { appId, action: "payment.retry", targetId: payment.id });
     return remember(tx, payment, key);
   });
   return present(deps, actor, row);

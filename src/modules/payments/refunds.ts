@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError, invalid } from "../../platform/http/errors.ts";
@@ -54,7 +55,9 @@ export async function refundPayment(
   const row = await deps.db.transaction(async (tx) => {
     const payment = await loadPayment(tx, appId, paymentId, true);
     if (key && payment.commandKey === key) return payment; // done before its answer was lost
-    return remember(tx, await refundLocked(deps, tx, payment, input, actorName(actor)), key);
+    const refunded = await refundLocked(deps, tx, payment, input, actorName(actor));
+    await recordAudit(tx, actor, { appId, action: "payment.refund", targetId: payment.id });
+    return remember(tx, refunded, key);
   });
   return present(deps, actor, row);
 }

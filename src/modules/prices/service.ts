@@ -1,5 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
@@ -73,26 +74,30 @@ export async function createPrice(
   const type = input.type ?? "static";
   const amount = await checkedAmount(deps, deps.db, appId, input.amount, currency, type);
   await checkLinkedRecords(deps.db, appId, { triggerId: input.trigger_id, kycId: input.kyc_id });
-  const [row] = await deps.db
-    .insert(prices)
-    .values({
-      id: newId("price"),
-      appId,
-      type,
-      kycId: input.kyc_id ?? null,
-      triggerId: input.trigger_id ?? null,
-      currency: currency.code,
-      amount,
-      metadata: input.metadata ?? {},
-      name: input.name,
-      expiresAt: toDate(input.expires_at) ?? null,
-      // Sandbox servers point at test networks unless told otherwise.
-      networkType: input.network_type ?? (deps.config.sandbox ? "testnet" : "mainnet"),
-      contract: input.contract ?? null,
-      chain: input.chain ?? null,
-      category: input.category ?? "payment",
-    })
-    .returning();
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(prices)
+      .values({
+        id: newId("price"),
+        appId,
+        type,
+        kycId: input.kyc_id ?? null,
+        triggerId: input.trigger_id ?? null,
+        currency: currency.code,
+        amount,
+        metadata: input.metadata ?? {},
+        name: input.name,
+        expiresAt: toDate(input.expires_at) ?? null,
+        // Sandbox servers point at test networks unless told otherwise.
+        networkType: input.network_type ?? (deps.config.sandbox ? "testnet" : "mainnet"),
+        contract: input.contract ?? null,
+        chain: input.chain ?? null,
+        category: input.category ?? "payment",
+      })
+      .returning();
+    await recordAudit(tx, actor, { appId, action: "price.create", targetId: created.id });
+    return created;
+  });
   return presentPrice(row, deps.now());
 }
 
@@ -203,6 +208,7 @@ export async function updatePrice(
       })
       .where(eq(prices.id, priceId))
       .returning();
+    await recordAudit(tx, actor, { appId, action: "price.update", targetId: priceId });
     return updated;
   });
   return presentPrice(row, deps.now());
@@ -226,6 +232,7 @@ export async function deletePrice(deps: Deps, actor: Principal, appId: string, p
     } else {
       await tx.delete(prices).where(eq(prices.id, priceId));
     }
+    await recordAudit(tx, actor, { appId, action: "price.delete", targetId: priceId });
   });
 }
 

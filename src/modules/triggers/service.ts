@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { normalizeAccount } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
@@ -107,6 +108,7 @@ export async function createTrigger(
       .insert(triggers)
       .values({ id: newId("trg"), appId, walletId: wallet.id, name: input.name, ...fields })
       .returning();
+    await recordAudit(tx, actor, { appId, action: "trigger.create", targetId: trigger.id });
     return { trigger, wallet };
   });
   return presentTrigger(row.trigger, row.wallet, await getApp(deps, actor, appId));
@@ -181,6 +183,7 @@ export async function updateTrigger(
       .set({ name: input.name, walletId: wallet.id, ...fields, updatedAt: deps.now() })
       .where(eq(triggers.id, triggerId))
       .returning();
+    await recordAudit(tx, actor, { appId, action: "trigger.update", targetId: triggerId });
     return { trigger, wallet };
   });
   return presentTrigger(row.trigger, row.wallet, await getApp(deps, actor, appId));
@@ -199,6 +202,7 @@ export async function deleteTrigger(deps: Deps, actor: Principal, appId: string,
     const used = await deps.referrers.pricesOfTrigger(tx, triggerId);
     if (used > 0) throw conflict(`The trigger is used by ${used} price(s); unlink or delete them first`);
     await tx.delete(triggers).where(eq(triggers.id, triggerId));
+    await recordAudit(tx, actor, { appId, action: "trigger.delete", targetId: triggerId });
   });
 }
 

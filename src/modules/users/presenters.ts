@@ -12,6 +12,8 @@ export function presentProfile(user: UserRow) {
     role: user.role,
     created_at: user.createdAt.toISOString(),
     disabled: user.disabled,
+    email_verified: user.emailVerifiedAt !== null,
+    two_factor_enabled: user.totpEnabledAt !== null,
   };
 }
 

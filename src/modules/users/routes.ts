@@ -1,9 +1,16 @@
+import type { FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.ts";
 import { createdRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { presentProfile } from "./presenters.ts";
 import { LoginBody, LoginResponse, SignupBody, SignupResponse, UserProfile } from "./schemas.ts";
 import * as users from "./service.ts";
+
+/** Where a request comes from, as a session records it. */
+export function clientOf(request: FastifyRequest): users.Client {
+  const agent = request.headers["user-agent"];
+  return { ip: request.ip, userAgent: typeof agent === "string" ? agent : undefined };
+}
 
 export async function userRoutes(app: Server, deps: Deps) {
   createdRoute(
@@ -18,7 +25,7 @@ export async function userRoutes(app: Server, deps: Deps) {
       resource: SignupResponse,
     },
     async (request) => {
-      const { user, token } = await users.signup(deps, request.body, request.ip);
+      const { user, token } = await users.signup(deps, request.body, clientOf(request));
       return { user: presentProfile(user), token };
     },
   );
@@ -36,7 +43,7 @@ export async function userRoutes(app: Server, deps: Deps) {
       },
     },
     async (request) => {
-      const session = await users.login(deps, request.body.email, request.body.password, request.ip);
+      const session = await users.login(deps, request.body.email, request.body.password, clientOf(request));
       return { token: session.token, expires_at: session.expiresAt.toISOString() };
     },
   );

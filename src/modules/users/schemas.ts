@@ -11,6 +11,10 @@ export const UserProfile = Type.Object(
     role: Type.String({ description: "Always `user` for people who sign up" }),
     created_at: Timestamp,
     disabled: Type.Boolean({ description: "A disabled user cannot log in" }),
+    email_verified: Type.Boolean({
+      description: "Whether `email` was proven by its verification link (docs/accounts.md)",
+    }),
+    two_factor_enabled: Type.Boolean({ description: "Whether log-in asks for an authenticator code" }),
   },
   { description: "The signed-in user's own profile" },
 );
@@ -25,12 +29,12 @@ export const UserSummary = Type.Object(
   { description: "A user as other members see them" },
 );
 
-const Email = Type.String({
+export const Email = Type.String({
   format: "email",
   maxLength: 254,
   description: "The email address, also the log-in",
 });
-const Password = Type.String({ minLength: 12, maxLength: 256, description: "At least 12 characters" });
+export const Password = Type.String({ minLength: 12, maxLength: 256, description: "At least 12 characters" });
 
 export const SignupBody = Body({
   email: Email,
@@ -82,6 +86,8 @@ withExamples(UserProfile, {
   role: "user",
   created_at: "2026-11-24T21:30:00.000Z",
   disabled: false,
+  email_verified: true,
+  two_factor_enabled: false,
 });
 withExamples(UserSummary, {
   id: "usr_01m87s3v8jz4yz6eckzkdvqhg2",

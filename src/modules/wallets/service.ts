@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/adapter.ts";
 import type { Executor } from "../../platform/db/index.ts";
@@ -67,23 +68,27 @@ export async function createWallet(deps: Deps, actor: Principal, appId: string, 
       ? { test: String(evm.testnet.chainId), main: String(evm.mainnet.chainId) }
       : DEFAULT_NETWORK[input.type];
   const id = newId("wal");
-  const [row] = await deps.db
-    .insert(wallets)
-    .values({
-      id,
-      appId,
-      name: input.name,
-      type: input.type,
-      managed: key.managed,
-      networkId: own?.network_id ?? (testNetwork ? defaults.test : defaults.main),
-      testNetwork,
-      accountId: key.accountId,
-      publicKey: key.publicKey,
-      permission: key.permission,
-      balanceLowThreshold: thresholdInput(input.type, input.balance_low_threshold),
-      ...envelopeColumns(deps.custody.seal(walletContext(id), key.secret)),
-    })
-    .returning();
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(wallets)
+      .values({
+        id,
+        appId,
+        name: input.name,
+        type: input.type,
+        managed: key.managed,
+        networkId: own?.network_id ?? (testNetwork ? defaults.test : defaults.main),
+        testNetwork,
+        accountId: key.accountId,
+        publicKey: key.publicKey,
+        permission: key.permission,
+        balanceLowThreshold: thresholdInput(input.type, input.balance_low_threshold),
+        ...envelopeColumns(deps.custody.seal(walletContext(id), key.secret)),
+      })
+      .returning();
+    await recordAudit(tx, actor, { appId, action: "wallet.create", targetId: id });
+    return created;
+  });
   return presentWallet(row, await getApp(deps, actor, appId), await walletBalance(deps, row));
 }
 
@@ -159,6 +164,7 @@ export async function updateWallet(
     // A new threshold or account is judged afresh: the next read may send `wallet.balance_low`.
     if (input.balance_low_threshold !== undefined || change.accountId !== current.accountId)
       await tx.delete(walletBalances).where(eq(walletBalances.walletId, walletId));
+    await recordAudit(tx, actor, { appId, action: "wallet.update", targetId: walletId });
     return updated;
   });
   forgetBalance(deps, walletId);
@@ -179,6 +185,7 @@ export async function deleteWallet(deps: Deps, actor: Principal, appId: string, 
     const used = await deps.referrers.triggersOfWallet(tx, walletId);
     if (used > 0) throw conflict(`The wallet is used by ${used} trigger(s); delete or move them first`);
     await tx.delete(wallets).where(eq(wallets.id, walletId));
+    await recordAudit(tx, actor, { appId, action: "wallet.delete", targetId: walletId });
   });
 }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
@@ -41,18 +42,22 @@ export async function createEndpoint(
   await vetUrl(body.url, deps.config.webhooksAllowLoopback);
   const id = newId("wh");
   const secret = newSigningSecret();
-  const [row] = await deps.db
-    .insert(webhookEndpoints)
-    .values({
-      id,
-      appId,
-      url: body.url,
-      events: body.events,
-      secretSealed: deps.custody.sealText(secretContext(id), secret),
-      createdAt: deps.now(),
-      updatedAt: deps.now(),
-    })
-    .returning();
+  const row = await deps.db.transaction(async (tx) => {
+    const [created] = await tx
+      .insert(webhookEndpoints)
+      .values({
+        id,
+        appId,
+        url: body.url,
+        events: body.events,
+        secretSealed: deps.custody.sealText(secretContext(id), secret),
+        createdAt: deps.now(),
+        updatedAt: deps.now(),
+      })
+      .returning();
+    await recordAudit(tx, actor, { appId, action: "webhook.create", targetId: id });
+    return created;
+  });
   return presentEndpoint(row, secret);
 }
 
@@ -87,11 +92,14 @@ export async function getEndpoint(deps: Deps, actor: Principal, appId: string, i
 
 export async function deleteEndpoint(deps: Deps, actor: Principal, appId: string, id: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const deleted = await deps.db
-    .delete(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)))
-    .returning({ id: webhookEndpoints.id });
-  if (deleted.length === 0) throw notFound("Webhook endpoint");
+  await deps.db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)))
+      .returning({ id: webhookEndpoints.id });
+    if (deleted.length === 0) throw notFound("Webhook endpoint");
+    await recordAudit(tx, actor, { appId, action: "webhook.delete", targetId: id });
+  });
 }
 
 export async function rotateSecret(deps: Deps, actor: Principal, appId: string, id: string) {
@@ -115,6 +123,7 @@ export async function rotateSecret(deps: Deps, actor: Principal, appId: string, 
       })
       .where(eq(webhookEndpoints.id, id))
       .returning();
+    await recordAudit(tx, actor, { appId, action: "webhook.rotate_secret", targetId: id });
     return updated;
   });
   return presentEndpoint(row, secret);
@@ -202,6 +211,7 @@ export async function replayDelivery(deps: Deps, actor: Principal, appId: string
       })
       .returning();
     await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: replay.id });
+    await recordAudit(tx, actor, { appId, action: "webhook.replay", targetId: replay.id });
     return replay;
   });
   const [presented] = await presentDeliveries(deps, [row]);

@@ -1,8 +1,15 @@
 import { ExpiringMap } from "../expiring-map.ts";
 import type { Principal } from "./principal.ts";
 
-/** What a revocation names: one session, one API key, or every key of an app. */
-export type Revocation = { sessionId: string } | { keyId: string } | { appId: string };
+/**
+ * What a revocation names: one session, one API key, every key of an app, or every session of a
+ * user but the one they act from (a password reset or change).
+ */
+export type Revocation =
+  | { sessionId: string }
+  | { keyId: string }
+  | { appId: string }
+  | { userId: string; exceptSessionId?: string };
 
 interface Entry {
   principal: Principal;
@@ -60,7 +67,11 @@ export class CredentialCache {
           principal.kind === "user" &&
           principal.sessionId === revocation.sessionId) ||
         ("keyId" in revocation && principal.kind === "api_key" && principal.keyId === revocation.keyId) ||
-        ("appId" in revocation && principal.kind === "api_key" && principal.appId === revocation.appId);
+        ("appId" in revocation && principal.kind === "api_key" && principal.appId === revocation.appId) ||
+        ("userId" in revocation &&
+          principal.kind === "user" &&
+          principal.userId === revocation.userId &&
+          principal.sessionId !== revocation.exceptSessionId);
       if (matches) this.entries.delete(hash);
     }
   }

@@ -1,7 +1,10 @@
-/** Who is calling: a signed-in user, or an app's API key. */
+/**
+ * Who is calling: a signed-in user, or an app's API key; `ip` is the client address of the request
+ * acting (set per request, for the audit log; absent outside a request).
+ */
 export type Principal =
-  | { kind: "user"; userId: string; sessionId: string }
-  | { kind: "api_key"; appId: string; keyId: string };
+  | { kind: "user"; userId: string; sessionId: string; ip?: string }
+  | { kind: "api_key"; appId: string; keyId: string; ip?: string };
 
 /** What a member can be in an app; what each may do is `ALLOWED` below. */
 export const ROLES = Object.freeze(["owner", "developer"] as const);

@@ -12,6 +12,12 @@ export interface Revocations {
    * is dropped from this process's cache at once, and from every other process's on the NOTIFY.
    */
   revokeWith<T>(db: Database, revocation: Revocation, work: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * For a revocation known only inside a caller's transaction: `publish` sends it in `tx` (other
+   * processes drop it when `tx` commits); `forget` drops it here, called once `tx` has committed.
+   */
+  publish(tx: Tx, revocation: Revocation): Promise<void>;
+  forget(revocation: Revocation): void;
   stop(): Promise<void>;
 }
 
@@ -68,6 +74,12 @@ export async function startRevocations(
       });
       cache.revoke(revocation);
       return result;
+    },
+    async publish(tx, revocation) {
+      await tx.execute(sql`select pg_notify(${CHANNEL}, ${JSON.stringify(revocation)})`);
+    },
+    forget(revocation) {
+      cache.revoke(revocation);
     },
     async stop() {
       stopped = true;

@@ -5,6 +5,7 @@
 export const ERROR_STATUS = Object.freeze({
   validation_failed: 400,
   unauthenticated: 401,
+  two_factor_required: 401,
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
@@ -31,6 +32,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
 const TITLES: Record<ErrorCode, string> = {
   validation_failed: "Invalid request",
   unauthenticated: "Authentication required",
+  two_factor_required: "Second factor required",
   forbidden: "Forbidden",
   not_found: "Not found",
   method_not_allowed: "Method not allowed",
@@ -64,6 +66,9 @@ export interface ProblemExtensions {
   open?: Record<string, number>;
   /** What is left to refund of a payment, on a refund of more than that (decimal, charge currency). */
   amount_remaining?: string;
+  /** On a log-in whose account has two-factor on: the challenge `POST /auth/login/2fa` answers. */
+  challenge_token?: string;
+  challenge_expires_at?: string;
 }
 
 export class AppError extends Error {

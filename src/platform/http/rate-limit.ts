@@ -17,6 +17,12 @@ export interface RateLimitSettings {
   login_per_ip: Limit;
   /** Sign-ups from one client address. */
   signup_per_ip: Limit;
+  /** Password reset mails asked for from one client address. */
+  password_reset_per_ip: Limit;
+  /** Password reset mails asked for one address, whoever asks (no mail bombing). */
+  password_reset_per_email: Limit;
+  /** Verification mails one account asks to be sent again. */
+  verification_mail_per_user: Limit;
   /** Payments opened on hosted checkout pages from one client address. */
   checkout_per_ip: Limit;
   /** Payments opened on one price's hosted checkout page, from anywhere. */
@@ -39,6 +45,11 @@ export interface RateLimitSettings {
 const DEFAULT_RATE_LIMITS: RateLimitSettings = Object.freeze({
   login_per_ip: { max: 100, windowSeconds: 15 * 60 },
   signup_per_ip: { max: 20, windowSeconds: 60 * 60 },
+  // A reset is asked for as often as a log-in fails; the per-email limit keeps an inbox from
+  // being flooded, and counts unknown addresses too, so a 429 reveals no account.
+  password_reset_per_ip: { max: 100, windowSeconds: 15 * 60 },
+  password_reset_per_email: { max: 5, windowSeconds: 60 * 60 },
+  verification_mail_per_user: { max: 5, windowSeconds: 60 * 60 },
   checkout_per_ip: { max: 30, windowSeconds: 10 * 60 },
   checkout_per_price: { max: 600, windowSeconds: 10 * 60 },
   kyc_widget_per_ip: { max: 120, windowSeconds: 60 },

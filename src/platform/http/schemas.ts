@@ -39,6 +39,15 @@ export const Problem = Type.Object(
           "On a refund of more than is left (409): what remains to be refunded, a decimal in the charge currency.",
       }),
     ),
+    challenge_token: Type.Optional(
+      Type.String({
+        description:
+          "On a log-in answered `two_factor_required` (401): the single-use challenge to send with a code to `POST /auth/login/2fa` (docs/accounts.md).",
+      }),
+    ),
+    challenge_expires_at: Type.Optional(
+      Type.String({ format: "date-time", description: "When that challenge stops working (5 minutes)." }),
+    ),
     request_id: Type.String({
       description: "The request's id, also in the x-request-id header; quote it to support.",
     }),

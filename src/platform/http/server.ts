@@ -348,7 +348,8 @@ export async function createServer(
           : "Send a credential in the authorization header",
       );
     }
-    request.actor = actor;
+    // A copy per request: the cached principal is shared by every request of the credential.
+    request.actor = { ...actor, ip: request.ip };
   });
 
   // What no schema can say: no U+0000 or lone surrogate in any string, no `__proto__` key, no

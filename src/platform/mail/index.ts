@@ -23,7 +23,7 @@ export interface SandboxMailStore {
 // Long-lived secrets (invitation tokens, session tokens, keys) are masked in the log copy of a
 // message: logs travel further than the database. The whole message is readable in the sandbox
 // inbox; short one-time codes stay readable in the log too.
-const SECRET = /\b((?:inv|ust|sk_test|sk_live|whsec|kyc)_[A-Za-z0-9]{0,4})[A-Za-z0-9_-]{8,}/g;
+const SECRET = /\b((?:inv|ust|sk_test|sk_live|whsec|kyc|pwr|evt|lch)_[A-Za-z0-9]{0,4})[A-Za-z0-9_-]{8,}/g;
 
 export function maskSecrets(text: string): string {
   return text.replace(SECRET, "$1…");

@@ -97,6 +97,17 @@ function nameOf(member: Member): string {
   return full || user.username;
 }
 
+/** When a pending invitation's link stops working, or that it has: a resend gives it a new week. */
+function InvitationExpiry({ expiresAt }: { expiresAt: string }) {
+  const expired = Date.parse(expiresAt) <= Date.now();
+  return (
+    <Text size="xs" c={expired ? "red" : "dimmed"}>
+      {expired ? "Expired " : "Expires "}
+      <LocalTime value={expiresAt} dateOnly />
+    </Text>
+  );
+}
+
 function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
   const appId = useAppId();
   const client = useClient();
@@ -123,6 +134,15 @@ function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
       });
     },
   });
+  const resend = useMutation({
+    mutationFn: () => client.members.resendInvitation(appId, member.id),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: key });
+      notifications.show({ color: "green", title: "Invitation sent again", message: member.email });
+    },
+    onError: (error) =>
+      notifications.show({ color: "red", title: "Invitation not sent", message: error.message }),
+  });
   return (
     <Table.Tr>
       <Table.Td>
@@ -132,6 +152,7 @@ function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
         <Text size="xs" c="dimmed" style={{ wordBreak: "break-all" }}>
           {pending ? "Invitation sent, not yet accepted" : member.email}
         </Text>
+        {pending && member.invite_expires_at && <InvitationExpiry expiresAt={member.invite_expires_at} />}
       </Table.Td>
       <Table.Td>
         {canEdit ? (
@@ -153,6 +174,18 @@ function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
         <LocalTime value={member.created_at} dateOnly />
       </Table.Td>
       <Table.Td>
+        {canEdit && pending && (
+          <Button
+            size="xs"
+            variant="default"
+            mr="xs"
+            loading={resend.isPending}
+            onClick={() => resend.mutate()}
+            aria-label={`Resend the invitation to ${member.email}`}
+          >
+            Resend
+          </Button>
+        )}
         {canEdit && (
           <ConfirmAction
             size="xs"
