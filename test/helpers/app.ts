@@ -1,51 +1,14 @@
-import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import pg from "pg";
 import { type Application, type BuildOptions, buildApplication } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { sandboxMailStore } from "../../src/modules/sandbox-inbox/store.ts";
 import { createCustody } from "../../src/platform/crypto/custody.ts";
-import { type DatabaseHandle, openDatabase } from "../../src/platform/db/index.ts";
 import { createLogger } from "../../src/platform/log.ts";
 import { SandboxMailer } from "../../src/platform/mail/index.ts";
+import { isolatedDatabase } from "./database.ts";
 
 /** The engine the suite runs on: PostgreSQL when DATABASE_URL is set, else the embedded PGlite. */
 export const onPostgres = Boolean(process.env.DATABASE_URL);
-
-/** A fresh, empty database for one test file: a new PGlite in memory, or a new PostgreSQL database. */
-async function isolatedDatabase(): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const url = process.env.DATABASE_URL;
-  if (!url) {
-    const handle = await openDatabase({});
-    return { handle, drop: async () => {} };
-  }
-  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const handle = await openDatabase({ databaseUrl: target.toString(), onIdleError: () => {} });
-  return {
-    handle,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      // Let connections that are closing finish before the drop forces the rest off.
-      for (let i = 0; i < 50; i++) {
-        const { rows } = await client.query(
-          "select count(*)::int as n from pg_stat_activity where datname = $1",
-          [name],
-        );
-        if (rows[0].n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 export interface TestApp extends Application {
   mailer: SandboxMailer;

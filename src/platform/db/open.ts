@@ -41,6 +41,11 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Data directory for the embedded engine; absent means in memory (tests). */
   dataDir?: string;
+  /**
+   * Tests: an in-memory embedded database starts as a copy of this dump (PGlite's `dumpDataDir`)
+   * instead of running initdb (test/helpers/database.ts).
+   */
+  loadDataDir?: Blob;
   poolSize?: number;
   /** The embedded engine's buffer cache (PGLITE_SHARED_BUFFERS_MB); absent: DEFAULT_PGLITE_SHARED_BUFFERS_MB. */
   sharedBuffersMb?: number;
@@ -78,8 +83,12 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   // Every statement is kept prepared after its first run: PGlite otherwise parses and plans it on
   // each run, which in WebAssembly is most of a short statement's cost.
   const sharedBuffers = options.sharedBuffersMb ?? DEFAULT_PGLITE_SHARED_BUFFERS_MB;
-  const pglite = new StatementCachingPGlite(dir, {
+  // One options object: PGlite reads its second argument only when the first is a data directory,
+  // so `new PGlite(undefined, options)` (in memory) would drop these settings unseen.
+  const pglite = new StatementCachingPGlite({
+    dataDir: dir,
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}MB`],
+    loadDataDir: options.loadDataDir,
   });
   await pglite.waitReady;
   const db = drizzlePglite(pglite) as unknown as Database;
