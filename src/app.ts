@@ -83,6 +83,8 @@ export interface BuildOptions {
   chains?: ChainRegistry;
   /** Tests: spans go to this exporter (production: OTEL_EXPORTER_OTLP_ENDPOINT). */
   spanExporter?: SpanExporter;
+  /** Tests: each response serializer is compiled when first used (src/platform/http/serializers.ts). */
+  serializersOnFirstUse?: boolean;
 }
 
 export interface Application {
@@ -196,6 +198,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     version: pkg.version,
     trustProxy: config.trustProxy,
     traced: tracing !== undefined,
+    serializersOnFirstUse: options.serializersOnFirstUse,
   });
   registerIdempotency(app, deps.db, now, deps.faults);
   const http = registerDrain(app, activity);

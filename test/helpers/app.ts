@@ -62,6 +62,9 @@ export async function buildTestApp(
     database: handle,
     custody,
     mailer: config.mail.transport === "smtp" ? undefined : mailer,
+    // A test file answers with a few of the routes: compiling every serializer up front is a
+    // second of CPU per file for nothing (src/platform/http/serializers.ts).
+    serializersOnFirstUse: true,
     ...options,
   });
   await application.start();

@@ -16,6 +16,7 @@ import { INPUT_LIMITS, inputProblems, parseJsonBody } from "./input-limits.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { Problem } from "./schemas.ts";
+import { buildSerializerOnFirstUse } from "./serializers.ts";
 import { fieldErrors, validatorCompiler } from "./validation.ts";
 
 declare module "fastify" {
@@ -52,6 +53,8 @@ export interface ServerOptions {
   trustProxy?: boolean | number | string;
   /** A span per request (OpenTelemetry), when tracing is on. */
   traced?: boolean;
+  /** Tests: response serializers compiled on a route's first answer (serializers.ts). */
+  serializersOnFirstUse?: boolean;
 }
 
 function problem(
@@ -221,6 +224,9 @@ export async function createServer(
       return typeof given === "string" && CLIENT_REQUEST_ID.test(given) ? given : newId("req");
     },
     ajv: { customOptions: { removeAdditional: false } },
+    ...(options.serializersOnFirstUse
+      ? { schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } } }
+      : {}),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.paramLength },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler: handleClientError,
