@@ -30,7 +30,7 @@ const PER_ADDRESS_LIMITS_OFF = [
 
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: Pick<BuildOptions, "spanExporter"> = {},
+  options: Pick<BuildOptions, "spanExporter" | "now"> = {},
 ): Promise<TestApp> {
   const { handle, drop } = await isolatedDatabase();
   const logs: string[] = [];

@@ -15,7 +15,7 @@ export interface AppFixture {
   key(): Promise<string>;
 }
 
-export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter"> {
+export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter" | "now"> {
   /**
    * The file's own set-up (prices, receivers, wallets...), run once the app and its tenants are
    * ready. It belongs here rather than in a second top-level `before`: node:test starts the
@@ -40,7 +40,7 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
     return value;
   };
   before(async () => {
-    t = await buildTestApp(env, { spanExporter: options.spanExporter });
+    t = await buildTestApp(env, { spanExporter: options.spanExporter, now: options.now });
     f = await tenantFixture(t);
     await options.setUp?.();
   });

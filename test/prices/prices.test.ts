@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { FakeClock } from "../helpers/clock.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { createPrice, createTestKyc } from "../helpers/prices.ts";
 import { createTestTrigger } from "../helpers/triggers.ts";
 
-const fx = useTestApp();
+// The service clock, moved by the expiry test (the app reads it from build on).
+const clock = new FakeClock();
+const fx = useTestApp({}, { now: clock.now });
 
 const PRICE_FIELDS = [
   "id",
@@ -260,21 +263,20 @@ describe("PATCH /prices/{app_id}/{price_id}", () => {
     const url = `/prices/${fx.f.app.id}/${price.id}`;
     assert.equal(price.expired, false);
     assert.equal(price.expires_at, expiresAt.toISOString());
-    const realNow = fx.t.deps.now;
     try {
-      fx.t.deps.now = () => expiresAt;
+      clock.set(expiresAt);
       assert.equal(
         expectStatus(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 200).expired,
         true,
       );
       assert.equal(expectStatus(await call(fx.t, "GET", `/p/${price.id}`), 200).expired, true);
-      fx.t.deps.now = () => new Date(expiresAt.getTime() - 1000);
+      clock.set(new Date(expiresAt.getTime() - 1000));
       assert.equal(
         expectStatus(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 200).expired,
         false,
       );
     } finally {
-      fx.t.deps.now = realNow;
+      clock.reset();
     }
     const expired = expectStatus(
       await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { expired: true } }),
