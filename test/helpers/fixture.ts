@@ -8,8 +8,12 @@ export type Tenants = Awaited<ReturnType<typeof tenantFixture>>;
 
 export interface AppFixture {
   /** The app, built on the suite's engine (test/helpers/app.ts). */
-  readonly t: TestApp;
+  readonly app: TestApp;
   /** An owner with an app, a developer member of it, and an outsider with an app of their own. */
+  readonly tenants: Tenants;
+  /** @deprecated The former name of `app`, kept so tests written before the rename still run. */
+  readonly t: TestApp;
+  /** @deprecated The former name of `tenants`, kept so tests written before the rename still run. */
   readonly f: Tenants;
   /** An API key of the owner's app, made on first use (so files that count keys see only theirs). */
   key(): Promise<string>;
@@ -29,7 +33,7 @@ export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter" | "
 /**
  * The set-up most test files share, as fastify/demo's `build(t)`: the app is built before the
  * file's tests with its tenants (`tenantFixture`) and closed after them. Call it at the top of the
- * file; read `fx.t` and `fx.f` inside tests and hooks, once the file's `before` has run.
+ * file; read `fx.app` and `fx.tenants` inside tests and hooks, once the file's `before` has run.
  */
 export function useTestApp(env: Record<string, string> = {}, options: AppFixtureOptions = {}): AppFixture {
   let t: TestApp | undefined;
@@ -49,6 +53,12 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
     await t?.close();
   });
   return {
+    get app() {
+      return ready(t);
+    },
+    get tenants() {
+      return ready(f);
+    },
     get t() {
       return ready(t);
     },
