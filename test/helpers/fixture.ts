@@ -28,6 +28,8 @@ export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter" | "
   setUp?: () => Promise<void>;
   /** The file's own clean-up, run before the app closes. */
   tearDown?: () => Promise<void>;
+  /** False for a file that makes its own users: no tenants are signed up, and `fx.tenants` throws. */
+  tenants?: boolean;
 }
 
 /**
@@ -43,9 +45,13 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
     if (value === undefined) throw new Error("useTestApp: read the fixture inside a test or hook");
     return value;
   };
+  const tenants = (): Tenants => {
+    if (options.tenants === false) throw new Error("useTestApp: this file asked for no tenants");
+    return ready(f);
+  };
   before(async () => {
     t = await buildTestApp(env, { spanExporter: options.spanExporter, now: options.now });
-    f = await tenantFixture(t);
+    if (options.tenants !== false) f = await tenantFixture(t);
     await options.setUp?.();
   });
   after(async () => {
@@ -57,16 +63,16 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
       return ready(t);
     },
     get tenants() {
-      return ready(f);
+      return tenants();
     },
     get t() {
       return ready(t);
     },
     get f() {
-      return ready(f);
+      return tenants();
     },
     key() {
-      key ??= apiKeyOf(ready(t), ready(f).owner.token, ready(f).app.id);
+      key ??= apiKeyOf(ready(t), tenants().owner.token, tenants().app.id);
       return key;
     },
   };
