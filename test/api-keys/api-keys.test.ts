@@ -16,8 +16,8 @@ const basic = (key: string) => ({ authorization: `Basic ${Buffer.from(`${key}:`)
 describe("API keys", () => {
   test("a key is shown once, listed without it, and works as Bearer and as Basic", async () => {
     const created = expectStatus(
-      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+        token: fx.tenants.owner.token,
         body: { name: "backend" },
       }),
       201,
@@ -25,41 +25,48 @@ describe("API keys", () => {
     assert.deepEqual(Object.keys(created).sort(), ["created_at", "id", "key", "name", "prefix"]);
     assert.match(created.key, /^sk_test_[A-Za-z0-9_-]{43}$/, "sandbox keys say so");
     assert.ok(created.key.startsWith(created.prefix));
-    const list = await call(fx.t, "GET", `/apps/${fx.f.app.id}/api-keys`, { token: fx.f.owner.token });
+    const list = await call(fx.app, "GET", `/apps/${fx.tenants.app.id}/api-keys`, {
+      token: fx.tenants.owner.token,
+    });
     assert.ok(!list.text.includes(created.key), "the list never carries the key");
     assert.equal(expectStatus(list, 200)[0].id, created.id);
-    expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: created.key }), 200);
-    expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { headers: basic(created.key) }), 200);
-    assert.ok(!fx.t.logs.join("").includes(created.key), "the key never reaches the logs");
+    expectStatus(await call(fx.app, "GET", `/apps/${fx.tenants.app.id}`, { token: created.key }), 200);
+    expectStatus(
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}`, { headers: basic(created.key) }),
+      200,
+    );
+    assert.ok(!fx.app.logs.join("").includes(created.key), "the key never reaches the logs");
   });
 
   test("a revoked key gets 401 at once", async () => {
     const created = expectStatus(
-      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+        token: fx.tenants.developer.token,
         body: { name: "temp" },
       }),
       201,
     );
-    expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: created.key }), 200);
+    expectStatus(await call(fx.app, "GET", `/apps/${fx.tenants.app.id}`, { token: created.key }), 200);
     expectStatus(
-      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${created.id}`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "DELETE", `/apps/${fx.tenants.app.id}/api-keys/${created.id}`, {
+        token: fx.tenants.developer.token,
       }),
       204,
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: created.key }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}`, { token: created.key }),
       401,
       "unauthenticated",
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { headers: basic(created.key) }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}`, { headers: basic(created.key) }),
       401,
       "unauthenticated",
     );
     const listed = expectStatus(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}/api-keys?limit=100`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}/api-keys?limit=100`, {
+        token: fx.tenants.owner.token,
+      }),
       200,
     );
     assert.ok(listed.find((k: { id: string }) => k.id === created.id).revoked_at);
@@ -67,21 +74,21 @@ describe("API keys", () => {
 
   test("developers revoke only their own keys; owners any; keys manage no keys", async () => {
     const ownersKey = expectStatus(
-      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+        token: fx.tenants.owner.token,
         body: { name: "owner's" },
       }),
       201,
     );
     assertProblem(
-      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${ownersKey.id}`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "DELETE", `/apps/${fx.tenants.app.id}/api-keys/${ownersKey.id}`, {
+        token: fx.tenants.developer.token,
       }),
       403,
       "forbidden",
     );
     assertProblem(
-      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
+      await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
         token: ownersKey.key,
         body: { name: "x" },
       }),
@@ -89,58 +96,62 @@ describe("API keys", () => {
       "forbidden",
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}/api-keys`, { token: ownersKey.key }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}/api-keys`, { token: ownersKey.key }),
       403,
       "forbidden",
     );
     const devKey = expectStatus(
-      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+        token: fx.tenants.developer.token,
         body: { name: "dev's" },
       }),
       201,
     );
     expectStatus(
-      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${devKey.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "DELETE", `/apps/${fx.tenants.app.id}/api-keys/${devKey.id}`, {
+        token: fx.tenants.owner.token,
+      }),
       204,
     );
   });
 
   test("tenancy: another app's keys are 404, and a key never reaches another app", async () => {
     const outsiderKey = expectStatus(
-      await call(fx.t, "POST", `/apps/${fx.f.otherApp.id}/api-keys`, {
-        token: fx.f.outsider.token,
+      await call(fx.app, "POST", `/apps/${fx.tenants.otherApp.id}/api-keys`, {
+        token: fx.tenants.outsider.token,
         body: { name: "theirs" },
       }),
       201,
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.otherApp.id}/api-keys`, { token: fx.f.owner.token }),
-      404,
-      "not_found",
-    );
-    assertProblem(
-      await call(fx.t, "DELETE", `/apps/${fx.f.otherApp.id}/api-keys/${outsiderKey.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "GET", `/apps/${fx.tenants.otherApp.id}/api-keys`, {
+        token: fx.tenants.owner.token,
       }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${outsiderKey.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "DELETE", `/apps/${fx.tenants.otherApp.id}/api-keys/${outsiderKey.id}`, {
+        token: fx.tenants.owner.token,
       }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "GET", `/members/${fx.f.app.id}`, { token: outsiderKey.key }),
+      await call(fx.app, "DELETE", `/apps/${fx.tenants.app.id}/api-keys/${outsiderKey.id}`, {
+        token: fx.tenants.owner.token,
+      }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-        token: fx.f.outsider.token,
+      await call(fx.app, "GET", `/members/${fx.tenants.app.id}`, { token: outsiderKey.key }),
+      404,
+      "not_found",
+    );
+    assertProblem(
+      await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+        token: fx.tenants.outsider.token,
         body: { name: "x" },
       }),
       404,
@@ -149,15 +160,24 @@ describe("API keys", () => {
   });
 
   test("basics for every route", async () => {
-    const token = fx.f.owner.token;
-    await checkRouteBasics(fx.t, {
+    const token = fx.tenants.owner.token;
+    await checkRouteBasics(fx.app, {
       method: "POST",
-      url: `/apps/${fx.f.app.id}/api-keys`,
+      url: `/apps/${fx.tenants.app.id}/api-keys`,
       token,
       body: { name: "k" },
     });
-    await checkRouteBasics(fx.t, { method: "GET", url: `/apps/${fx.f.app.id}/api-keys`, token, list: true });
-    await checkRouteBasics(fx.t, { method: "DELETE", url: `/apps/${fx.f.app.id}/api-keys/key_x`, token });
+    await checkRouteBasics(fx.app, {
+      method: "GET",
+      url: `/apps/${fx.tenants.app.id}/api-keys`,
+      token,
+      list: true,
+    });
+    await checkRouteBasics(fx.app, {
+      method: "DELETE",
+      url: `/apps/${fx.tenants.app.id}/api-keys/key_x`,
+      token,
+    });
   });
 });
 
@@ -168,13 +188,13 @@ describe("revocation across processes", {
     const second = await buildApplication({
       config: loadConfig({ SANDBOX: "true", LOG_LEVEL: "silent", RUN_WORKER: "false" }),
       logger: createLogger("silent"),
-      database: await openDatabase({ databaseUrl: fx.t.connectionString }),
+      database: await openDatabase({ databaseUrl: fx.app.connectionString }),
     });
     await second.start();
     try {
       const created = expectStatus(
-        await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+          token: fx.tenants.owner.token,
           body: { name: "shared" },
         }),
         201,
@@ -182,13 +202,13 @@ describe("revocation across processes", {
       const onSecond = () =>
         second.app.inject({
           method: "GET",
-          url: `/apps/${fx.f.app.id}`,
+          url: `/apps/${fx.tenants.app.id}`,
           headers: { authorization: `Bearer ${created.key}` },
         });
       assert.equal((await onSecond()).statusCode, 200, "the second server resolves and caches the key");
       expectStatus(
-        await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${created.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "DELETE", `/apps/${fx.tenants.app.id}/api-keys/${created.id}`, {
+          token: fx.tenants.owner.token,
         }),
         204,
       );

@@ -20,61 +20,67 @@ interface AuditEvent {
 }
 
 async function auditLog(token: string, appId: string, query = ""): Promise<AuditEvent[]> {
-  return expectStatus(await call(fx.t, "GET", `/apps/${appId}/audit-log${query}`, { token }), 200);
+  return expectStatus(await call(fx.app, "GET", `/apps/${appId}/audit-log${query}`, { token }), 200);
 }
 
 describe("the audit log", () => {
   test("records who changed what, with which credential and from where, and outlives the record", async () => {
-    const owner = await signup(fx.t);
-    const app = await createApp(fx.t, owner.token);
-    const me = expectStatus(await call(fx.t, "GET", "/users/me", { token: owner.token }), 200);
+    const owner = await signup(fx.app);
+    const app = await createApp(fx.app, owner.token);
+    const me = expectStatus(await call(fx.app, "GET", "/users/me", { token: owner.token }), 200);
     const [session] = expectStatus(
-      await call(fx.t, "GET", "/users/me/sessions", { token: owner.token }),
+      await call(fx.app, "GET", "/users/me/sessions", { token: owner.token }),
       200,
     );
 
     const key = expectStatus(
-      await call(fx.t, "POST", `/apps/${app.id}/api-keys`, { token: owner.token, body: { name: "server" } }),
+      await call(fx.app, "POST", `/apps/${app.id}/api-keys`, {
+        token: owner.token,
+        body: { name: "server" },
+      }),
       201,
     );
-    const price = await createPrice(fx.t, key.key, app.id);
+    const price = await createPrice(fx.app, key.key, app.id);
     expectStatus(
-      await call(fx.t, "PATCH", `/prices/${app.id}/${price.id}`, {
+      await call(fx.app, "PATCH", `/prices/${app.id}/${price.id}`, {
         token: key.key,
         body: { name: "Renamed" },
       }),
       200,
     );
-    expectStatus(await call(fx.t, "DELETE", `/prices/${app.id}/${price.id}`, { token: owner.token }), 204);
+    expectStatus(await call(fx.app, "DELETE", `/prices/${app.id}/${price.id}`, { token: owner.token }), 204);
     expectStatus(
-      await call(fx.t, "PATCH", `/apps/${app.id}`, { token: owner.token, body: { app_fee: 1 } }),
+      await call(fx.app, "PATCH", `/apps/${app.id}`, { token: owner.token, body: { app_fee: 1 } }),
       200,
     );
     const invite = expectStatus(
-      await call(fx.t, "POST", `/members/${app.id}`, {
+      await call(fx.app, "POST", `/members/${app.id}`, {
         token: owner.token,
         body: { email: "audited@example.com", role: "developer" },
       }),
       201,
     );
     expectStatus(
-      await call(fx.t, "PATCH", `/members/${app.id}/${invite.id}`, {
+      await call(fx.app, "PATCH", `/members/${app.id}/${invite.id}`, {
         token: owner.token,
         body: { role: "owner" },
       }),
       200,
     );
-    expectStatus(await call(fx.t, "DELETE", `/members/${app.id}/${invite.id}`, { token: owner.token }), 204);
+    expectStatus(
+      await call(fx.app, "DELETE", `/members/${app.id}/${invite.id}`, { token: owner.token }),
+      204,
+    );
     const hook = expectStatus(
-      await call(fx.t, "POST", `/webhooks/${app.id}`, {
+      await call(fx.app, "POST", `/webhooks/${app.id}`, {
         token: owner.token,
         body: { url: "http://127.0.0.1:9/in", events: ["payment.*"] },
       }),
       201,
     );
-    expectStatus(await call(fx.t, "DELETE", `/webhooks/${app.id}/${hook.id}`, { token: owner.token }), 204);
+    expectStatus(await call(fx.app, "DELETE", `/webhooks/${app.id}/${hook.id}`, { token: owner.token }), 204);
     expectStatus(
-      await call(fx.t, "DELETE", `/apps/${app.id}/api-keys/${key.id}`, { token: owner.token }),
+      await call(fx.app, "DELETE", `/apps/${app.id}/api-keys/${key.id}`, { token: owner.token }),
       204,
     );
 
@@ -122,7 +128,7 @@ describe("the audit log", () => {
     assert.ok(since.every((e) => e.created_at >= middle) && since.length >= 7);
     const until = await auditLog(owner.token, app.id, `?until=${encodeURIComponent(middle)}`);
     assert.ok(until.every((e) => e.created_at < middle) && until.length >= 1);
-    const page = await call(fx.t, "GET", `/apps/${app.id}/audit-log?limit=5`, { token: owner.token });
+    const page = await call(fx.app, "GET", `/apps/${app.id}/audit-log?limit=5`, { token: owner.token });
     assert.equal(expectStatus(page, 200).length, 5);
     assert.equal(page.headers["x-total-count"], String(log.length));
     const next = await auditLog(owner.token, app.id, `?limit=5&starting_after=${page.body[4].id}`);
@@ -131,7 +137,7 @@ describe("the audit log", () => {
       log.slice(5, 10).map((e) => e.id),
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${app.id}/audit-log?action=DROP TABLE`, { token: owner.token }),
+      await call(fx.app, "GET", `/apps/${app.id}/audit-log?action=DROP TABLE`, { token: owner.token }),
       400,
       "validation_failed",
     );
@@ -139,29 +145,32 @@ describe("the audit log", () => {
 
   test("a payment's cancel, refund and retry are recorded; only owners read the log", async () => {
     const key = await fx.key();
-    const price = await createPrice(fx.t, key, fx.f.app.id);
-    const cancelled = await createPayment(fx.t, key, fx.f.app.id, {
+    const price = await createPrice(fx.app, key, fx.tenants.app.id);
+    const cancelled = await createPayment(fx.app, key, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${cancelled.id}/cancel`, { token: key, body: {} }),
-      200,
-    );
-    const paid = await createPayment(fx.t, key, fx.f.app.id, {
-      price_id: price.id,
-      payment_provider: "card",
-    });
-    expectStatus(await confirm(fx.t, key, fx.f.app.id, paid.id, card(CARDS.ok)), 200);
-    await waitForStatus(fx.t, key, fx.f.app.id, paid.id, "paid");
-    expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${paid.id}/refund`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${cancelled.id}/cancel`, {
+        token: key,
         body: {},
       }),
       200,
     );
-    const log = await auditLog(fx.f.owner.token, fx.f.app.id, "?action=payment.*");
+    const paid = await createPayment(fx.app, key, fx.tenants.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(fx.app, key, fx.tenants.app.id, paid.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, key, fx.tenants.app.id, paid.id, "paid");
+    expectStatus(
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${paid.id}/refund`, {
+        token: fx.tenants.owner.token,
+        body: {},
+      }),
+      200,
+    );
+    const log = await auditLog(fx.tenants.owner.token, fx.tenants.app.id, "?action=payment.*");
     assert.deepEqual(
       log.map((e) => [e.action, e.target_id]),
       [
@@ -171,24 +180,26 @@ describe("the audit log", () => {
     );
 
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}/audit-log`, { token: fx.f.developer.token }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}/audit-log`, {
+        token: fx.tenants.developer.token,
+      }),
       403,
       "forbidden",
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}/audit-log`, { token: key }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}/audit-log`, { token: key }),
       403,
       "forbidden",
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}/audit-log`, { token: fx.f.outsider.token }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}/audit-log`, { token: fx.tenants.outsider.token }),
       404,
       "not_found",
     );
     // Another app's key is another tenant's: 404.
-    const otherKey = await apiKeyOf(fx.t, fx.f.outsider.token, fx.f.otherApp.id);
+    const otherKey = await apiKeyOf(fx.app, fx.tenants.outsider.token, fx.tenants.otherApp.id);
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}/audit-log`, { token: otherKey }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}/audit-log`, { token: otherKey }),
       404,
       "not_found",
     );

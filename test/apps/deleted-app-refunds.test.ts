@@ -14,69 +14,69 @@ import { createPrice } from "../helpers/prices.ts";
 const fx = useTestApp();
 
 test("a former owner reads and refunds a deleted app's payment; others and API keys read 404", async () => {
-  const { owner, outsider } = fx.f;
-  const coOwner = await signup(fx.t);
-  const app = await createApp(fx.t, owner.token, { name: "Closing shop" });
+  const { owner, outsider } = fx.tenants;
+  const coOwner = await signup(fx.app);
+  const app = await createApp(fx.app, owner.token, { name: "Closing shop" });
   const invite = expectStatus(
-    await call(fx.t, "POST", `/members/${app.id}`, {
+    await call(fx.app, "POST", `/members/${app.id}`, {
       token: owner.token,
       body: { email: coOwner.user.email, role: "owner" },
     }),
     201,
   );
   expectStatus(
-    await call(fx.t, "POST", "/members/accept", {
+    await call(fx.app, "POST", "/members/accept", {
       token: coOwner.token,
       body: { invite_token: invite.invite_token },
     }),
     200,
   );
   const key = expectStatus(
-    await call(fx.t, "POST", `/apps/${app.id}/api-keys`, { token: owner.token, body: { name: "server" } }),
+    await call(fx.app, "POST", `/apps/${app.id}/api-keys`, { token: owner.token, body: { name: "server" } }),
     201,
   ).key;
-  const price = await createPrice(fx.t, owner.token, app.id, { amount: 15, currency: "usd" });
-  const sale = await createPayment(fx.t, owner.token, app.id, {
+  const price = await createPrice(fx.app, owner.token, app.id, { amount: 15, currency: "usd" });
+  const sale = await createPayment(fx.app, owner.token, app.id, {
     price_id: price.id,
     payment_provider: "card",
   });
-  expectStatus(await confirm(fx.t, owner.token, app.id, sale.id, card(CARDS.ok)), 200);
-  await waitForStatus(fx.t, owner.token, app.id, sale.id, "paid");
-  expectStatus(await call(fx.t, "DELETE", `/apps/${app.id}`, { token: owner.token }), 204);
+  expectStatus(await confirm(fx.app, owner.token, app.id, sale.id, card(CARDS.ok)), 200);
+  await waitForStatus(fx.app, owner.token, app.id, sale.id, "paid");
+  expectStatus(await call(fx.app, "DELETE", `/apps/${app.id}`, { token: owner.token }), 204);
 
   // The app's own routes are gone with it.
   assertProblem(
-    await call(fx.t, "POST", `/payments/${app.id}/${sale.id}/refund`, { token: owner.token, body: {} }),
+    await call(fx.app, "POST", `/payments/${app.id}/${sale.id}/refund`, { token: owner.token, body: {} }),
     404,
     "not_found",
   );
   const url = `/deleted-apps/${app.id}/payments/${sale.id}`;
-  assertProblem(await call(fx.t, "GET", url, { token: outsider.token }), 404, "not_found");
-  assertProblem(await call(fx.t, "GET", url, { token: key }), 401, "unauthenticated");
+  assertProblem(await call(fx.app, "GET", url, { token: outsider.token }), 404, "not_found");
+  assertProblem(await call(fx.app, "GET", url, { token: key }), 401, "unauthenticated");
   assertProblem(
-    await call(fx.t, "POST", `${url}/refund`, { token: outsider.token, body: {} }),
+    await call(fx.app, "POST", `${url}/refund`, { token: outsider.token, body: {} }),
     404,
     "not_found",
   );
-  const read = expectStatus(await call(fx.t, "GET", url, { token: owner.token }), 200);
+  const read = expectStatus(await call(fx.app, "GET", url, { token: owner.token }), 200);
   assert.equal(read.status, "paid");
   assert.equal(read.app_id, app.id);
   assert.equal(read.final_amount, sale.final_amount);
 
   // The co-owner refunds: the same move and job as a live app's refund.
   const refunded = expectStatus(
-    await call(fx.t, "POST", `${url}/refund`, { token: coOwner.token, body: { reason: "closing down" } }),
+    await call(fx.app, "POST", `${url}/refund`, { token: coOwner.token, body: { reason: "closing down" } }),
     200,
   );
   assert.equal(refunded.status, "refunded");
   // The refund job gave the shopper their money back at the provider.
   const row = await eventually(async () => {
-    const [found] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, sale.id));
+    const [found] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, sale.id));
     return found.refundedAmount > 0n ? found : undefined;
   });
   assert.equal(row.refundedAmount, row.capturedAmount);
   assertProblem(
-    await call(fx.t, "POST", `${url}/refund`, { token: owner.token, body: {} }),
+    await call(fx.app, "POST", `${url}/refund`, { token: owner.token, body: {} }),
     409,
     "invalid_state_transition",
   );

@@ -21,7 +21,7 @@ const fx = useTestApp(
   { WEBHOOKS_ALLOW_LOOPBACK: "true" },
   {
     async setUp() {
-      receiver = await listenToAuctionEvents(fx.t, fx.f.owner.token, fx.f.app.id);
+      receiver = await listenToAuctionEvents(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
     },
   },
 );
@@ -30,20 +30,20 @@ after(async () => {
 });
 
 const events = async (type: string) =>
-  fx.t.deps.db
+  fx.app.deps.db
     .select()
     .from(webhookEvents)
-    .where(and(eq(webhookEvents.appId, fx.f.app.id), eq(webhookEvents.type, type)));
+    .where(and(eq(webhookEvents.appId, fx.tenants.app.id), eq(webhookEvents.type, type)));
 
 describe("bids", () => {
   test("a bid is placed once its hold lands; the outbid hold is kept as the runner-up, older ones released", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       amount: 10,
       min_increment: 2,
     });
-    const alice = await shopperSession(fx.t, fx.f.app.id, auction.id, "alice@example.com");
-    const bob = await shopperSession(fx.t, fx.f.app.id, auction.id, "bob@example.com");
-    const first = expectStatus(await placeBid(fx.t, alice.token, fx.f.app.id, auction.id, 10), 202);
+    const alice = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "alice@example.com");
+    const bob = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "bob@example.com");
+    const first = expectStatus(await placeBid(fx.app, alice.token, fx.tenants.app.id, auction.id, 10), 202);
     assert.equal(first.status, "pending");
     assert.equal(first.amount, 10);
     assert.match(first.payment.id, /^pay_/);
@@ -59,12 +59,19 @@ describe("bids", () => {
     assert.equal(first.payment.status, "pending");
     assert.equal(first.payment.payment_provider, "card");
     assert.equal(first.payment.price.id, auction.on_bid_payment_intent.id);
-    assert.equal(first.payment.app.id, fx.f.app.id);
+    assert.equal(first.payment.app.id, fx.tenants.app.id);
     assert.equal(first.payment.app.is_member, false);
     assert.equal(first.payment.payment_token, null);
     assert.deepEqual(first.payment.trigger_data_input, { params_data_input: {} });
     assert.equal(typeof first.payment.price_item.amount_total, "number");
-    let view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, first.id, "placed");
+    let view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      first.id,
+      "placed",
+    );
     assert.equal(view.current_amount, 10);
     const bid = view.bids[0];
     assert.equal(bid.shopper.phone_or_email, "alice@example.com");
@@ -74,11 +81,22 @@ describe("bids", () => {
     assert.equal(bid.auction, auction.id);
 
     // Not beating the standing bid by the increment: 409; below the start: 400.
-    assertProblem(await placeBid(fx.t, bob.token, fx.f.app.id, auction.id, 11), 409, "conflict");
-    assertProblem(await placeBid(fx.t, bob.token, fx.f.app.id, auction.id, 5), 400, "validation_failed");
+    assertProblem(await placeBid(fx.app, bob.token, fx.tenants.app.id, auction.id, 11), 409, "conflict");
+    assertProblem(
+      await placeBid(fx.app, bob.token, fx.tenants.app.id, auction.id, 5),
+      400,
+      "validation_failed",
+    );
 
-    const second = expectStatus(await placeBid(fx.t, bob.token, fx.f.app.id, auction.id, 12), 202);
-    view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, second.id, "placed");
+    const second = expectStatus(await placeBid(fx.app, bob.token, fx.tenants.app.id, auction.id, 12), 202);
+    view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      second.id,
+      "placed",
+    );
     const outbid = view.bids.find((b: { id: string }) => b.id === first.id);
     assert.equal(outbid.status, "outbid");
     // The best other bid keeps its hold until the winner pays (AUCTION_BACKUP_HOLDS, 1 by default).
@@ -92,43 +110,50 @@ describe("bids", () => {
     await eventually(() => receiver.received.some((r) => r.body.includes("auction.outbid")));
 
     // Alice raises her bid: Bob's is now the runner-up, and Alice's own older hold is released.
-    const third = expectStatus(await placeBid(fx.t, alice.token, fx.f.app.id, auction.id, 14), 202);
-    view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, third.id, "placed");
+    const third = expectStatus(await placeBid(fx.app, alice.token, fx.tenants.app.id, auction.id, 14), 202);
+    view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      third.id,
+      "placed",
+    );
     const byId = (id: string) => view.bids.find((b: { id: string }) => b.id === id);
     assert.equal(byId(second.id).status, "outbid");
     assert.equal(byId(second.id).payment.status, "hold");
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, first.payment.id, "cancelled");
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, first.payment.id, "cancelled");
   });
 
   test("with AUCTION_BACKUP_HOLDS=0 an outbid hold is released at once", async () => {
-    const setting = fx.t.deps.config.auctionBackupHolds;
-    fx.t.deps.config.auctionBackupHolds = 0;
+    const setting = fx.app.deps.config.auctionBackupHolds;
+    fx.app.deps.config.auctionBackupHolds = 0;
     try {
-      const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 10 });
-      const ivy = await shopperSession(fx.t, fx.f.app.id, auction.id, "ivy@example.com");
-      const jon = await shopperSession(fx.t, fx.f.app.id, auction.id, "jon@example.com");
-      const low = expectStatus(await placeBid(fx.t, ivy.token, fx.f.app.id, auction.id, 10), 202);
-      await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "placed");
-      const high = expectStatus(await placeBid(fx.t, jon.token, fx.f.app.id, auction.id, 11), 202);
-      await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "placed");
-      await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, low.payment.id, "cancelled");
+      const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 10 });
+      const ivy = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "ivy@example.com");
+      const jon = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "jon@example.com");
+      const low = expectStatus(await placeBid(fx.app, ivy.token, fx.tenants.app.id, auction.id, 10), 202);
+      await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
+      const high = expectStatus(await placeBid(fx.app, jon.token, fx.tenants.app.id, auction.id, 11), 202);
+      await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
+      await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, low.payment.id, "cancelled");
       const kept = (await events("auction.outbid")).find(
         (e) => (e.data as Record<string, unknown>).bid_id === low.id,
       );
       assert.ok(kept, "auction.outbid for the lower bid");
       assert.equal((kept.data as Record<string, unknown>).hold_kept, false);
     } finally {
-      fx.t.deps.config.auctionBackupHolds = setting;
+      fx.app.deps.config.auctionBackupHolds = setting;
     }
   });
 
   test("bids are listed and read as Bids by the app; other tenants get 404, no credential 401", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
-    const kay = await shopperSession(fx.t, fx.f.app.id, auction.id, "kay@example.com");
-    const placed = expectStatus(await placeBid(fx.t, kay.token, fx.f.app.id, auction.id, 20), 202);
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, placed.id, "placed");
-    const base = `/auctions/${fx.f.app.id}/${auction.id}/bids`;
-    const list = await call(fx.t, "GET", `${base}?limit=1`, { token: fx.f.developer.token });
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const kay = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "kay@example.com");
+    const placed = expectStatus(await placeBid(fx.app, kay.token, fx.tenants.app.id, auction.id, 20), 202);
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, placed.id, "placed");
+    const base = `/auctions/${fx.tenants.app.id}/${auction.id}/bids`;
+    const list = await call(fx.app, "GET", `${base}?limit=1`, { token: fx.tenants.developer.token });
     assert.equal(list.status, 200, list.text);
     assert.equal(list.headers["x-total-count"], "1");
     assert.deepEqual(
@@ -136,154 +161,190 @@ describe("bids", () => {
       [placed.id],
     );
     const one = expectStatus(
-      await call(fx.t, "GET", `${base}/${placed.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `${base}/${placed.id}`, { token: fx.tenants.owner.token }),
       200,
     );
     assert.equal(one.status, "placed");
     assert.equal(one.payment.status, "hold");
     assert.equal(one.payment.app.is_member, true);
     assert.equal(one.shopper.phone_or_email, "kay@example.com");
-    assertProblem(await call(fx.t, "GET", base), 401, "unauthenticated");
-    assertProblem(await call(fx.t, "GET", base, { token: fx.f.outsider.token }), 404, "not_found");
+    assertProblem(await call(fx.app, "GET", base), 401, "unauthenticated");
+    assertProblem(await call(fx.app, "GET", base, { token: fx.tenants.outsider.token }), 404, "not_found");
     assertProblem(
-      await call(fx.t, "GET", `${base}/${placed.id}`, { token: fx.f.outsider.token }),
+      await call(fx.app, "GET", `${base}/${placed.id}`, { token: fx.tenants.outsider.token }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "GET", `/auctions/${fx.f.otherApp.id}/${auction.id}/bids`, {
-        token: fx.f.outsider.token,
+      await call(fx.app, "GET", `/auctions/${fx.tenants.otherApp.id}/${auction.id}/bids`, {
+        token: fx.tenants.outsider.token,
       }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "GET", `${base}/bid_unknown`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `${base}/bid_unknown`, { token: fx.tenants.owner.token }),
       404,
       "not_found",
     );
   });
 
   test("a declined card leaves the bid refused and its payment failed", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
-    const carol = await shopperSession(fx.t, fx.f.app.id, auction.id, "carol@example.com");
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const carol = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "carol@example.com");
     const bid = expectStatus(
-      await placeBid(fx.t, carol.token, fx.f.app.id, auction.id, 15, CARDS.declined),
+      await placeBid(fx.app, carol.token, fx.tenants.app.id, auction.id, 15, CARDS.declined),
       202,
     );
-    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "refused");
+    const view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      bid.id,
+      "refused",
+    );
     assert.equal(view.bids[0].payment.status, "failed");
     assert.equal(view.current_amount, null);
   });
 
   test("a bid in another currency is converted, with the rate recorded", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 10, currency: "usd" });
-    const dan = await shopperSession(fx.t, fx.f.app.id, auction.id, "dan@example.com");
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      amount: 10,
+      currency: "usd",
+    });
+    const dan = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "dan@example.com");
     const bid = expectStatus(
-      await placeBid(fx.t, dan.token, fx.f.app.id, auction.id, 20, CARDS.ok, { currency: "EUR" }),
+      await placeBid(fx.app, dan.token, fx.tenants.app.id, auction.id, 20, CARDS.ok, { currency: "EUR" }),
       202,
     );
     // The sandbox's rate: 1 eur = 1.08 usd.
     assert.equal(bid.amount, 21.6);
     assert.equal(bid.currency, "usd");
     assert.deepEqual(bid.currency_conversion, { from_currency: "eur", from_amount: 20, rate: 1.08 });
-    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "placed");
+    const view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      bid.id,
+      "placed",
+    );
     assert.deepEqual(view.currency_conversion, { from_currency: "eur", from_amount: 20, rate: 1.08 });
     assert.deepEqual(view.bids[0].currency_conversion, bid.currency_conversion);
     assertProblem(
-      await placeBid(fx.t, dan.token, fx.f.app.id, auction.id, 30, CARDS.ok, { currency: "jpy" }),
+      await placeBid(fx.app, dan.token, fx.tenants.app.id, auction.id, 30, CARDS.ok, { currency: "jpy" }),
       400,
       "validation_failed",
     );
   });
 
   test("security: no token, a user's token, another app's shopper: 401; unknown fields 400", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
-    const url = `/auctions/${fx.f.app.id}/${auction.id}/bids`;
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const url = `/auctions/${fx.tenants.app.id}/${auction.id}/bids`;
     const body = {
       amount: 20,
       payment_method: { type: "card", number: CARDS.ok, exp_month: 12, exp_year: 2030, cvc: "123" },
     };
-    assertProblem(await call(fx.t, "POST", url, { body }), 401, "unauthenticated");
-    assertProblem(await call(fx.t, "POST", url, { token: fx.f.owner.token, body }), 401, "unauthenticated");
+    assertProblem(await call(fx.app, "POST", url, { body }), 401, "unauthenticated");
     assertProblem(
-      await call(fx.t, "POST", url, { token: "shp_forgedforgedforgedforgedforged", body }),
+      await call(fx.app, "POST", url, { token: fx.tenants.owner.token, body }),
       401,
       "unauthenticated",
     );
-    const other = await signup(fx.t);
+    assertProblem(
+      await call(fx.app, "POST", url, { token: "shp_forgedforgedforgedforgedforged", body }),
+      401,
+      "unauthenticated",
+    );
+    const other = await signup(fx.app);
     const otherApp = expectStatus(
-      await call(fx.t, "POST", "/apps", {
+      await call(fx.app, "POST", "/apps", {
         token: other.token,
         body: { name: "Other", app_fee: 0, use_explorer: false },
       }),
       201,
     );
-    const otherAuction = await createAuction(fx.t, other.token, otherApp.id);
-    const stranger = await shopperSession(fx.t, otherApp.id, otherAuction.id, "stranger@example.com");
-    assertProblem(await call(fx.t, "POST", url, { token: stranger.token, body }), 401, "unauthenticated");
+    const otherAuction = await createAuction(fx.app, other.token, otherApp.id);
+    const stranger = await shopperSession(fx.app, otherApp.id, otherAuction.id, "stranger@example.com");
+    assertProblem(await call(fx.app, "POST", url, { token: stranger.token, body }), 401, "unauthenticated");
     // The auction id under another app: not found.
-    const eve = await shopperSession(fx.t, fx.f.app.id, auction.id, "eve@example.com");
+    const eve = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "eve@example.com");
     assertProblem(
-      await call(fx.t, "POST", `/auctions/${fx.f.app.id}/${otherAuction.id}/bids`, {
+      await call(fx.app, "POST", `/auctions/${fx.tenants.app.id}/${otherAuction.id}/bids`, {
         token: eve.token,
         body,
       }),
       404,
       "not_found",
     );
-    const unknown = await call(fx.t, "POST", url, { token: eve.token, body: { ...body, surprise: 1 } });
+    const unknown = await call(fx.app, "POST", url, { token: eve.token, body: { ...body, surprise: 1 } });
     const problem = assertProblem(unknown, 400, "validation_failed");
     assert.ok(problem.errors.some((e: { path: string }) => e.path === "/body/surprise"));
     assertProblem(
-      await call(fx.t, "POST", url, { token: eve.token, raw: '{"amount": ' }),
+      await call(fx.app, "POST", url, { token: eve.token, raw: '{"amount": ' }),
       400,
       "validation_failed",
     );
     assert.ok(
-      fx.t.logs.every((line) => !line.includes(CARDS.ok)),
+      fx.app.logs.every((line) => !line.includes(CARDS.ok)),
       "card numbers are never logged",
     );
   });
 
   test("at the end: the winner is charged, the loser released, everything expired; later bids 409", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       amount: 10,
       // Long enough for two sign-ins and two holds on a loaded two-core machine (it failed at 4 s).
       ends_at: new Date(Date.now() + 10_000).toISOString(),
     });
     const [fay, gus] = await Promise.all([
-      shopperSession(fx.t, fx.f.app.id, auction.id, "fay@example.com"),
-      shopperSession(fx.t, fx.f.app.id, auction.id, "gus@example.com"),
+      shopperSession(fx.app, fx.tenants.app.id, auction.id, "fay@example.com"),
+      shopperSession(fx.app, fx.tenants.app.id, auction.id, "gus@example.com"),
     ]);
-    const low = expectStatus(await placeBid(fx.t, fay.token, fx.f.app.id, auction.id, 10), 202);
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "placed");
-    const high = expectStatus(await placeBid(fx.t, gus.token, fx.f.app.id, auction.id, 20), 202);
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "placed");
-    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "won");
+    const low = expectStatus(await placeBid(fx.app, fay.token, fx.tenants.app.id, auction.id, 10), 202);
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
+    const high = expectStatus(await placeBid(fx.app, gus.token, fx.tenants.app.id, auction.id, 20), 202);
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
+    const view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      high.id,
+      "won",
+    );
     assert.equal(view.expired, true);
     assert.equal(view.winner_bid_id, high.id);
     assert.equal(view.on_bid_payment_intent.expired, true);
     assert.equal(view.on_end_payment_intent.expired, true);
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, high.payment.id, "paid");
-    const loser = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, low.payment.id, "cancelled");
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, high.payment.id, "paid");
+    const loser = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      low.payment.id,
+      "cancelled",
+    );
     assert.equal(loser.status, "cancelled");
     const ended = (await events("auction.ended")).filter(
       (e) => (e.data as Record<string, unknown>).auction_id === auction.id,
     );
     assert.equal(ended.length, 1);
     assert.equal((ended[0].data as Record<string, unknown>).winner_bid_id, high.id);
-    assertProblem(await placeBid(fx.t, fay.token, fx.f.app.id, auction.id, 50), 409, "conflict");
+    assertProblem(await placeBid(fx.app, fay.token, fx.tenants.app.id, auction.id, 50), 409, "conflict");
   });
 
   test("an auction with no bid closes without charging anything", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       ends_at: new Date(Date.now() + 1500).toISOString(),
     });
     const closed = await (async () => {
       for (let i = 0; i < 100; i++) {
         const view = expectStatus(
-          await call(fx.t, "GET", `/auctions/${fx.f.app.id}/${auction.id}`, { token: fx.f.owner.token }),
+          await call(fx.app, "GET", `/auctions/${fx.tenants.app.id}/${auction.id}`, {
+            token: fx.tenants.owner.token,
+          }),
           200,
         );
         if (view.expired) return view;
@@ -293,37 +354,42 @@ describe("bids", () => {
     })();
     assert.equal(closed.winner_bid_id, null);
     const payments = expectStatus(
-      await call(fx.t, "GET", `/payments/${fx.f.app.id}?price_id=${auction.on_bid_payment_intent.id}`, {
-        token: fx.f.owner.token,
-      }),
+      await call(
+        fx.app,
+        "GET",
+        `/payments/${fx.tenants.app.id}?price_id=${auction.on_bid_payment_intent.id}`,
+        {
+          token: fx.tenants.owner.token,
+        },
+      ),
       200,
     );
     assert.deepEqual(payments, []);
   });
 
   test("a retried bid with the same Idempotency-Key is answered, not held twice", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
-    const hal = await shopperSession(fx.t, fx.f.app.id, auction.id, "hal@example.com");
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const hal = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "hal@example.com");
     const headers = { "idempotency-key": "bid-attempt-1" };
     const first = expectStatus(
-      await placeBid(fx.t, hal.token, fx.f.app.id, auction.id, 30, CARDS.ok, {}, headers),
+      await placeBid(fx.app, hal.token, fx.tenants.app.id, auction.id, 30, CARDS.ok, {}, headers),
       202,
     );
     const again = expectStatus(
-      await placeBid(fx.t, hal.token, fx.f.app.id, auction.id, 30, CARDS.ok, {}, headers),
+      await placeBid(fx.app, hal.token, fx.tenants.app.id, auction.id, 30, CARDS.ok, {}, headers),
       202,
     );
     assert.equal(again.id, first.id);
     assert.equal(again.payment.id, first.payment.id);
     assertProblem(
-      await placeBid(fx.t, hal.token, fx.f.app.id, auction.id, 31, CARDS.ok, {}, headers),
+      await placeBid(fx.app, hal.token, fx.tenants.app.id, auction.id, 31, CARDS.ok, {}, headers),
       409,
       "idempotency_key_reused",
     );
     const bad = await placeBid(
-      fx.t,
+      fx.app,
       hal.token,
-      fx.f.app.id,
+      fx.tenants.app.id,
       auction.id,
       31,
       CARDS.ok,
@@ -331,7 +397,14 @@ describe("bids", () => {
       { "idempotency-key": "with space" },
     );
     assertProblem(bad, 400, "validation_failed");
-    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, first.id, "placed");
+    const view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      first.id,
+      "placed",
+    );
     assert.equal(view.bids.length, 1);
   });
 });

@@ -39,17 +39,17 @@ const fx = useTestApp(
   },
   {
     async setUp() {
-      receiver = await listenToAuctionEvents(fx.t, fx.f.owner.token, fx.f.app.id);
+      receiver = await listenToAuctionEvents(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
       const wallet = expectStatus(
-        await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { name: "W", type: "evm" },
         }),
         201,
       );
       triggerId = expectStatus(
-        await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: evmTrigger(wallet.id),
         }),
         201,
@@ -63,35 +63,37 @@ after(async () => {
 
 describe("one delivery per lot", () => {
   test("cancel the winner's payment while its mint is on chain: 409, and the runner-up does not get to pay", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       trigger_id: triggerId,
       ends_at: new Date(Date.now() + 5000).toISOString(),
     });
-    const ann = await shopperSession(fx.t, fx.f.app.id, auction.id, "ann@example.com");
-    const bob = await shopperSession(fx.t, fx.f.app.id, auction.id, "bob@example.com");
+    const ann = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "ann@example.com");
+    const bob = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "bob@example.com");
     const low = expectStatus(
-      await placeBid(fx.t, ann.token, fx.f.app.id, auction.id, 10, CARDS.ok, input("runner-up")),
+      await placeBid(fx.app, ann.token, fx.tenants.app.id, auction.id, 10, CARDS.ok, input("runner-up")),
       202,
     );
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "placed");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
     // The winner's mint is slow to confirm: the window in which an app might cancel it.
     const high = expectStatus(
-      await placeBid(fx.t, bob.token, fx.f.app.id, auction.id, 11, CARDS.ok, input("sandbox:slow")),
+      await placeBid(fx.app, bob.token, fx.tenants.app.id, auction.id, 11, CARDS.ok, input("sandbox:slow")),
       202,
     );
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "placed");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
 
     const minting = await eventually(async () => {
       const p = expectStatus(
-        await call(fx.t, "GET", `/payments/${fx.f.app.id}/${high.payment.id}`, { token: fx.f.owner.token }),
+        await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${high.payment.id}`, {
+          token: fx.tenants.owner.token,
+        }),
         200,
       );
       return p.status === "hold" && p.transaction_id ? p : undefined;
     }, 20_000);
     assert.equal(minting.cancelable, false);
     const refused = assertProblem(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${high.payment.id}/cancel`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${high.payment.id}/cancel`, {
+        token: fx.tenants.owner.token,
         body: {},
       }),
       409,
@@ -100,11 +102,30 @@ describe("one delivery per lot", () => {
     assert.match(refused.detail, /chain's outcome decides/);
 
     // The mint confirms: the winner pays, and the runner-up's hold is released unpaid.
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, high.payment.id, "paid");
+    const paid = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      high.payment.id,
+      "paid",
+    );
     assert.equal(paid.transaction_id, minting.transaction_id);
-    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "won");
+    const view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      high.id,
+      "won",
+    );
     assert.equal(view.winner_bid_id, high.id);
-    const runnerUp = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, low.payment.id, "cancelled");
+    const runnerUp = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      low.payment.id,
+      "cancelled",
+    );
     assert.equal(runnerUp.transaction_id, null, "no second mint for the lot");
     assert.notEqual(view.bids.find((b: { id: string }) => b.id === low.id).status, "won");
     const changes = receiver.received

@@ -16,19 +16,19 @@ describe("racing bids", () => {
   test("50 concurrent bids leave one standing bid and one runner-up, every other hold released or refused", {
     skip,
   }, async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       amount: 10,
       min_increment: 1,
     });
     const shoppers = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>
-        shopperSession(fx.t, fx.f.app.id, auction.id, `racer${i}@example.com`),
+        shopperSession(fx.app, fx.tenants.app.id, auction.id, `racer${i}@example.com`),
       ),
     );
     // Rising amounts, each twice: two equal bids may never both be placed.
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        placeBid(fx.t, shoppers[i % 10].token, fx.f.app.id, auction.id, 10 + Math.floor(i / 2)),
+        placeBid(fx.app, shoppers[i % 10].token, fx.tenants.app.id, auction.id, 10 + Math.floor(i / 2)),
       ),
     );
     for (const answer of answers) assert.ok([202, 409].includes(answer.status), answer.text);
@@ -36,7 +36,7 @@ describe("racing bids", () => {
     // Most bids pass the quick check (nothing is placed yet) and race for the lock afterwards.
     assert.ok(accepted >= 2, `${accepted} bids were accepted`);
     const rows = await eventually(async () => {
-      const all = await fx.t.deps.db
+      const all = await fx.app.deps.db
         .select({ bid: bids, payment: payments })
         .from(bids)
         .innerJoin(payments, eq(payments.id, bids.paymentId))

@@ -40,17 +40,17 @@ const fx = useTestApp(
   },
   {
     async setUp() {
-      receiver = await listenToAuctionEvents(fx.t, fx.f.owner.token, fx.f.app.id);
+      receiver = await listenToAuctionEvents(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
       const wallet = expectStatus(
-        await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { name: "W", type: "evm" },
         }),
         201,
       );
       triggerId = expectStatus(
-        await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: evmTrigger(wallet.id),
         }),
         201,
@@ -63,38 +63,45 @@ after(async () => {
 });
 
 const eventsOf = async (type: string, auctionId: string) =>
-  (await fx.t.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, type)))
+  (await fx.app.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, type)))
     .map((e) => e.data as Record<string, any>)
     .filter((d) => d.auction_id === auctionId);
 
 describe("runners-up", () => {
   test("a runner-up whose hold is no longer live is dropped, not made the winner: the item is unsold", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       trigger_id: triggerId,
       ends_at: new Date(Date.now() + 6000).toISOString(),
     });
-    const kim = await shopperSession(fx.t, fx.f.app.id, auction.id, "kim@example.com");
-    const lee = await shopperSession(fx.t, fx.f.app.id, auction.id, "lee@example.com");
+    const kim = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "kim@example.com");
+    const lee = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "lee@example.com");
     const low = expectStatus(
-      await placeBid(fx.t, kim.token, fx.f.app.id, auction.id, 10, CARDS.ok, input("k")),
+      await placeBid(fx.app, kim.token, fx.tenants.app.id, auction.id, 10, CARDS.ok, input("k")),
       202,
     );
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "placed");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
     const high = expectStatus(
-      await placeBid(fx.t, lee.token, fx.f.app.id, auction.id, 11, CARDS.ok, input("sandbox:revert")),
+      await placeBid(fx.app, lee.token, fx.tenants.app.id, auction.id, 11, CARDS.ok, input("sandbox:revert")),
       202,
     );
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "placed");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
     // Kim's hold landed long ago (as if the auction had run for days): past its live window.
-    const longAgo = new Date(Date.now() - fx.t.deps.config.auctionHoldHours * 3600_000);
-    await fx.t.deps.db.update(bids).set({ placedAt: longAgo }).where(eq(bids.id, low.id));
+    const longAgo = new Date(Date.now() - fx.app.deps.config.auctionHoldHours * 3600_000);
+    await fx.app.deps.db.update(bids).set({ placedAt: longAgo }).where(eq(bids.id, low.id));
 
-    const view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "failed");
+    const view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      high.id,
+      "failed",
+    );
     assert.equal(view.winner_bid_id, null);
     const kept = view.bids.find((b: { id: string }) => b.id === low.id);
     assert.equal(kept.status, "expired");
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, low.payment.id, "cancelled");
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, high.payment.id, "cancelled");
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, low.payment.id, "cancelled");
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, high.payment.id, "cancelled");
     const changed = await eventually(async () => (await eventsOf("auction.winner_changed", auction.id))[0]);
     assert.equal(changed.previous_bid_id, high.id);
     assert.equal(changed.winner_bid_id, null);
@@ -103,36 +110,49 @@ describe("runners-up", () => {
   });
 
   test("the app cancels the standing bid's payment: it stops standing, and the runner-up wins at the end", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       trigger_id: triggerId,
       ends_at: new Date(Date.now() + 6000).toISOString(),
     });
-    const max = await shopperSession(fx.t, fx.f.app.id, auction.id, "max@example.com");
-    const ned = await shopperSession(fx.t, fx.f.app.id, auction.id, "ned@example.com");
+    const max = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "max@example.com");
+    const ned = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "ned@example.com");
     const low = expectStatus(
-      await placeBid(fx.t, max.token, fx.f.app.id, auction.id, 10, CARDS.ok, input("m")),
+      await placeBid(fx.app, max.token, fx.tenants.app.id, auction.id, 10, CARDS.ok, input("m")),
       202,
     );
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "placed");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
     const high = expectStatus(
-      await placeBid(fx.t, ned.token, fx.f.app.id, auction.id, 11, CARDS.ok, input("n")),
+      await placeBid(fx.app, ned.token, fx.tenants.app.id, auction.id, 11, CARDS.ok, input("n")),
       202,
     );
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "placed");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
     expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${high.payment.id}/cancel`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${high.payment.id}/cancel`, {
+        token: fx.tenants.owner.token,
         body: {},
       }),
       200,
     );
-    let view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, high.id, "expired");
+    let view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      high.id,
+      "expired",
+    );
     assert.equal(view.bids.find((b: { id: string }) => b.id === high.id).reason, "its payment is cancelled");
-    view = await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, low.id, "won");
+    view = await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "won");
     assert.equal(view.winner_bid_id, low.id);
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, low.payment.id, "paid");
+    const paid = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      low.payment.id,
+      "paid",
+    );
     assert.deepEqual(paid.trigger_data_input, input("m").trigger_data_input);
-    const won = await fx.t.deps.db
+    const won = await fx.app.deps.db
       .select()
       .from(bids)
       .where(and(eq(bids.auctionId, auction.id), eq(bids.status, "won")));

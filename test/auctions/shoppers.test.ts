@@ -13,15 +13,15 @@ const fx = useTestApp(
   {},
   {
     async setUp() {
-      auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id);
-      base = `/auctions/${fx.f.app.id}/${auction.id}/shoppers`;
+      auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+      base = `/auctions/${fx.tenants.app.id}/${auction.id}/shoppers`;
     },
   },
 );
 
 describe("shoppers: sign-in by one-time code", () => {
   test("a mailed code opens a session; code and token are stored hashed", async () => {
-    const session = await shopperSession(fx.t, fx.f.app.id, auction.id, "Jane@Example.com");
+    const session = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "Jane@Example.com");
     assert.match(session.token, /^shp_/);
     assert.deepEqual(Object.keys(session.shopper).sort(), [
       "auth_method",
@@ -33,43 +33,43 @@ describe("shoppers: sign-in by one-time code", () => {
     assert.equal(session.shopper.phone_or_email, "jane@example.com");
     assert.equal(session.shopper.auth_method, "email");
     assert.equal(session.shopper.disabled, false);
-    const code = await mailedCode(fx.t, "jane@example.com");
-    const codes = await fx.t.deps.db
+    const code = await mailedCode(fx.app, "jane@example.com");
+    const codes = await fx.app.deps.db
       .select()
       .from(shopperCodes)
       .where(eq(shopperCodes.email, "jane@example.com"));
     assert.ok(codes.every((c) => !c.codeHash.includes(code)));
-    const sessions = await fx.t.deps.db.select().from(shopperSessions);
+    const sessions = await fx.app.deps.db.select().from(shopperSessions);
     assert.ok(sessions.every((s) => s.tokenHash !== session.token && !s.tokenHash.includes(session.token)));
     assert.ok(
-      fx.t.logs.every((line) => !line.includes(session.token)),
+      fx.app.logs.every((line) => !line.includes(session.token)),
       "the token is never logged",
     );
     // The code works once.
     assertProblem(
-      await call(fx.t, "POST", `${base}/session`, { body: { email: "jane@example.com", code } }),
+      await call(fx.app, "POST", `${base}/session`, { body: { email: "jane@example.com", code } }),
       401,
       "unauthenticated",
     );
     // The same shopper signs in again.
-    const again = await shopperSession(fx.t, fx.f.app.id, auction.id, "jane@example.com");
+    const again = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "jane@example.com");
     assert.equal(again.shopper.id, session.shopper.id);
   });
 
   test("a wrong code is 401; five wrong tries burn the code", async () => {
     const email = "guesser@example.com";
-    expectStatus(await call(fx.t, "POST", `${base}/code`, { body: { email } }), 204);
-    const code = await mailedCode(fx.t, email);
+    expectStatus(await call(fx.app, "POST", `${base}/code`, { body: { email } }), 204);
+    const code = await mailedCode(fx.app, email);
     const wrong = code === "000000" ? "111111" : "000000";
     for (let i = 0; i < 5; i++) {
       assertProblem(
-        await call(fx.t, "POST", `${base}/session`, { body: { email, code: wrong } }),
+        await call(fx.app, "POST", `${base}/session`, { body: { email, code: wrong } }),
         401,
         "unauthenticated",
       );
     }
     assertProblem(
-      await call(fx.t, "POST", `${base}/session`, { body: { email, code } }),
+      await call(fx.app, "POST", `${base}/session`, { body: { email, code } }),
       401,
       "unauthenticated",
     );
@@ -77,14 +77,14 @@ describe("shoppers: sign-in by one-time code", () => {
 
   test("an expired code is refused", async () => {
     const email = "late@example.com";
-    expectStatus(await call(fx.t, "POST", `${base}/code`, { body: { email } }), 204);
-    const code = await mailedCode(fx.t, email);
-    await fx.t.deps.db
+    expectStatus(await call(fx.app, "POST", `${base}/code`, { body: { email } }), 204);
+    const code = await mailedCode(fx.app, email);
+    await fx.app.deps.db
       .update(shopperCodes)
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(shopperCodes.email, email));
     assertProblem(
-      await call(fx.t, "POST", `${base}/session`, { body: { email, code } }),
+      await call(fx.app, "POST", `${base}/session`, { body: { email, code } }),
       401,
       "unauthenticated",
     );
@@ -93,8 +93,8 @@ describe("shoppers: sign-in by one-time code", () => {
   test("codes are rate-limited per email (429 with Retry-After)", async () => {
     const email = "spam@example.com";
     for (let i = 0; i < 5; i++)
-      expectStatus(await call(fx.t, "POST", `${base}/code`, { body: { email } }), 204);
-    const refused = await call(fx.t, "POST", `${base}/code`, { body: { email } });
+      expectStatus(await call(fx.app, "POST", `${base}/code`, { body: { email } }), 204);
+    const refused = await call(fx.app, "POST", `${base}/code`, { body: { email } });
     assertProblem(refused, 429, "rate_limited");
     assert.ok(Number(refused.headers["retry-after"]) > 0);
   });
@@ -107,7 +107,7 @@ describe("shoppers: sign-in by one-time code", () => {
       ["session", { email: "a@example.com", code: "123456", extra: true }, "/body/extra"],
     ] as const) {
       const problem = assertProblem(
-        await call(fx.t, "POST", `${base}/${path}`, { body }),
+        await call(fx.app, "POST", `${base}/${path}`, { body }),
         400,
         "validation_failed",
       );
@@ -117,7 +117,7 @@ describe("shoppers: sign-in by one-time code", () => {
       );
     }
     assertProblem(
-      await call(fx.t, "POST", `/auctions/${fx.f.app.id}/auc_missing/shoppers/code`, {
+      await call(fx.app, "POST", `/auctions/${fx.tenants.app.id}/auc_missing/shoppers/code`, {
         body: { email: "a@example.com" },
       }),
       404,
@@ -125,7 +125,7 @@ describe("shoppers: sign-in by one-time code", () => {
     );
     // An auction named under another app is not found.
     assertProblem(
-      await call(fx.t, "POST", `/auctions/${fx.f.otherApp.id}/${auction.id}/shoppers/code`, {
+      await call(fx.app, "POST", `/auctions/${fx.tenants.otherApp.id}/${auction.id}/shoppers/code`, {
         body: { email: "a@example.com" },
       }),
       404,
@@ -134,28 +134,31 @@ describe("shoppers: sign-in by one-time code", () => {
   });
 
   test("members disable a shopper, who then cannot bid (403); outsiders get 404", async () => {
-    const session = await shopperSession(fx.t, fx.f.app.id, auction.id, "banned@example.com");
-    const url = `/auctions/${fx.f.app.id}/shoppers/${session.shopper.id}`;
+    const session = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "banned@example.com");
+    const url = `/auctions/${fx.tenants.app.id}/shoppers/${session.shopper.id}`;
     assertProblem(
-      await call(fx.t, "PATCH", url, { token: fx.f.outsider.token, body: { disabled: true } }),
+      await call(fx.app, "PATCH", url, { token: fx.tenants.outsider.token, body: { disabled: true } }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "PATCH", `/auctions/${fx.f.otherApp.id}/shoppers/${session.shopper.id}`, {
-        token: fx.f.outsider.token,
+      await call(fx.app, "PATCH", `/auctions/${fx.tenants.otherApp.id}/shoppers/${session.shopper.id}`, {
+        token: fx.tenants.outsider.token,
         body: { disabled: true },
       }),
       404,
       "not_found",
     );
     const disabled = expectStatus(
-      await call(fx.t, "PATCH", url, { token: fx.f.developer.token, body: { disabled: true } }),
+      await call(fx.app, "PATCH", url, { token: fx.tenants.developer.token, body: { disabled: true } }),
       200,
     );
     assert.equal(disabled.disabled, true);
-    assertProblem(await placeBid(fx.t, session.token, fx.f.app.id, auction.id, 50), 403, "forbidden");
-    expectStatus(await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { disabled: false } }), 200);
-    expectStatus(await placeBid(fx.t, session.token, fx.f.app.id, auction.id, 50), 202);
+    assertProblem(await placeBid(fx.app, session.token, fx.tenants.app.id, auction.id, 50), 403, "forbidden");
+    expectStatus(
+      await call(fx.app, "PATCH", url, { token: fx.tenants.owner.token, body: { disabled: false } }),
+      200,
+    );
+    expectStatus(await placeBid(fx.app, session.token, fx.tenants.app.id, auction.id, 50), 202);
   });
 });

@@ -44,16 +44,16 @@ const SAMPLES = [
 
 for (const [chain, walletBody, sample, input] of SAMPLES) {
   test(`${chain}: a trigger read into the builder and saved from it is the same trigger`, async () => {
-    const token = fx.f.owner.token;
+    const token = fx.tenants.owner.token;
     const wallet = expectStatus(
-      await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
+      await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
         token,
         body: { name: `${chain} wallet`, ...walletBody },
       }),
       201,
     );
     const stored = expectStatus(
-      await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, { token, body: sample(wallet.id) }),
+      await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, { token, body: sample(wallet.id) }),
       201,
     );
     const body = {
@@ -62,7 +62,10 @@ for (const [chain, walletBody, sample, input] of SAMPLES) {
       call_data: toCallData(chain, fromCallData(stored)),
       params_data: toParamsData(fromParamsData(stored.params_data)),
     };
-    const rebuilt = expectStatus(await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, { token, body }), 201);
+    const rebuilt = expectStatus(
+      await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, { token, body }),
+      201,
+    );
     assert.deepEqual(rebuilt.call_data, stored.call_data);
     assert.deepEqual(
       fromParamsData(rebuilt.params_data).map(({ key: _, ...row }) => row),
@@ -71,7 +74,7 @@ for (const [chain, walletBody, sample, input] of SAMPLES) {
 
     const render = async (id: string) =>
       expectStatus(
-        await call(fx.t, "POST", `/triggers/${fx.f.app.id}/${id}/render`, {
+        await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}/${id}/render`, {
           token,
           body: { params_data_input: input },
         }),

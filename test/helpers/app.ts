@@ -1,69 +1,14 @@
-import { randomBytes } from "node:crypto";
 import { Writable } from "node:stream";
-import pg from "pg";
 import { type Application, type BuildOptions, buildApplication } from "../../src/app.ts";
 import { loadConfig } from "../../src/config.ts";
 import { sandboxMailStore } from "../../src/modules/sandbox-inbox/store.ts";
 import { createCustody } from "../../src/platform/crypto/custody.ts";
-import { type DatabaseHandle, type OpenOptions, openDatabase } from "../../src/platform/db/index.ts";
 import { createLogger } from "../../src/platform/log.ts";
 import { SandboxMailer } from "../../src/platform/mail/index.ts";
+import { isolatedDatabase } from "./database.ts";
 
 /** The engine the suite runs on: PostgreSQL when DATABASE_URL is set, else the embedded PGlite. */
 export const onPostgres = Boolean(process.env.DATABASE_URL);
-
-/**
- * A fresh, empty database for one test file: a new PGlite in memory, or a new PostgreSQL database.
- * DATABASE_DIRECT_URL and DATABASE_REPLICA_URL (scripts/ci-pgbouncer.sh, scripts/ci-replica.sh) name
- * the same server reached directly and its streaming replica: the database is made on the direct
- * one, and the app is given all three for it. `pool` sets DATABASE_POOL_SIZE and _WAIT_MS.
- */
-async function isolatedDatabase(
-  pool: Pick<OpenOptions, "poolSize" | "poolWaitMs"> = {},
-): Promise<{ handle: DatabaseHandle; drop: () => Promise<void> }> {
-  const direct = process.env.DATABASE_DIRECT_URL || undefined;
-  const url = direct ?? process.env.DATABASE_URL;
-  if (!url) {
-    const handle = await openDatabase({});
-    return { handle, drop: async () => {} };
-  }
-  const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const named = (base: string | undefined) => {
-    if (!base) return undefined;
-    const target = new URL(base);
-    target.pathname = `/${name}`;
-    return target.toString();
-  };
-  const handle = await openDatabase({
-    databaseUrl: named(process.env.DATABASE_URL),
-    directUrl: named(direct),
-    replicaUrl: named(process.env.DATABASE_REPLICA_URL || undefined),
-    ...pool,
-    onIdleError: () => {},
-  });
-  return {
-    handle,
-    drop: async () => {
-      const client = new pg.Client({ connectionString: url });
-      await client.connect();
-      // Let connections that are closing finish before the drop forces the rest off.
-      for (let i = 0; i < 50; i++) {
-        const { rows } = await client.query(
-          "select count(*)::int as n from pg_stat_activity where datname = $1",
-          [name],
-        );
-        if (rows[0].n === 0) break;
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
 
 export interface TestApp extends Application {
   mailer: SandboxMailer;
@@ -86,7 +31,7 @@ const PER_ADDRESS_LIMITS_OFF = [
 
 export async function buildTestApp(
   env: Record<string, string> = {},
-  options: Pick<BuildOptions, "spanExporter"> = {},
+  options: Pick<BuildOptions, "spanExporter" | "now"> = {},
 ): Promise<TestApp> {
   // Only when a test asks: every other test keeps the driver's defaults.
   const { handle, drop } = await isolatedDatabase({
@@ -122,6 +67,9 @@ export async function buildTestApp(
     database: handle,
     custody,
     mailer: config.mail.transport === "smtp" ? undefined : mailer,
+    // A test file answers with a few of the routes: compiling every serializer up front is a
+    // second of CPU per file for nothing (src/platform/http/serializers.ts).
+    serializersOnFirstUse: true,
     ...options,
   });
   await application.start();

@@ -8,14 +8,18 @@ export type Tenants = Awaited<ReturnType<typeof tenantFixture>>;
 
 export interface AppFixture {
   /** The app, built on the suite's engine (test/helpers/app.ts). */
-  readonly t: TestApp;
+  readonly app: TestApp;
   /** An owner with an app, a developer member of it, and an outsider with an app of their own. */
+  readonly tenants: Tenants;
+  /** @deprecated The former name of `app`, kept so tests written before the rename still run. */
+  readonly t: TestApp;
+  /** @deprecated The former name of `tenants`, kept so tests written before the rename still run. */
   readonly f: Tenants;
   /** An API key of the owner's app, made on first use (so files that count keys see only theirs). */
   key(): Promise<string>;
 }
 
-export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter"> {
+export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter" | "now"> {
   /**
    * The file's own set-up (prices, receivers, wallets...), run once the app and its tenants are
    * ready. It belongs here rather than in a second top-level `before`: node:test starts the
@@ -24,12 +28,14 @@ export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter"> {
   setUp?: () => Promise<void>;
   /** The file's own clean-up, run before the app closes. */
   tearDown?: () => Promise<void>;
+  /** False for a file that makes its own users: no tenants are signed up, and `fx.tenants` throws. */
+  tenants?: boolean;
 }
 
 /**
  * The set-up most test files share, as fastify/demo's `build(t)`: the app is built before the
  * file's tests with its tenants (`tenantFixture`) and closed after them. Call it at the top of the
- * file; read `fx.t` and `fx.f` inside tests and hooks, once the file's `before` has run.
+ * file; read `fx.app` and `fx.tenants` inside tests and hooks, once the file's `before` has run.
  */
 export function useTestApp(env: Record<string, string> = {}, options: AppFixtureOptions = {}): AppFixture {
   let t: TestApp | undefined;
@@ -39,9 +45,13 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
     if (value === undefined) throw new Error("useTestApp: read the fixture inside a test or hook");
     return value;
   };
+  const tenants = (): Tenants => {
+    if (options.tenants === false) throw new Error("useTestApp: this file asked for no tenants");
+    return ready(f);
+  };
   before(async () => {
-    t = await buildTestApp(env, { spanExporter: options.spanExporter });
-    f = await tenantFixture(t);
+    t = await buildTestApp(env, { spanExporter: options.spanExporter, now: options.now });
+    if (options.tenants !== false) f = await tenantFixture(t);
     await options.setUp?.();
   });
   after(async () => {
@@ -49,14 +59,20 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
     await t?.close();
   });
   return {
+    get app() {
+      return ready(t);
+    },
+    get tenants() {
+      return tenants();
+    },
     get t() {
       return ready(t);
     },
     get f() {
-      return ready(f);
+      return tenants();
     },
     key() {
-      key ??= apiKeyOf(ready(t), ready(f).owner.token, ready(f).app.id);
+      key ??= apiKeyOf(ready(t), tenants().owner.token, tenants().app.id);
       return key;
     },
   };

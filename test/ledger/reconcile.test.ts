@@ -17,8 +17,8 @@ const fx = useTestApp(
   {
     setUp: async () => {
       expectStatus(
-        await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { url: await receiver.start(), events: ["reconciliation.*"] },
         }),
         201,
@@ -29,20 +29,20 @@ const fx = useTestApp(
 );
 
 const api = async (method: string, url: string, body?: unknown) =>
-  call(fx.t, method, url, { token: await fx.key(), body });
+  call(fx.app, method, url, { token: await fx.key(), body });
 
 async function finishedRun() {
-  const run = expectStatus(await api("POST", `/reconciliations/${fx.f.app.id}`), 201);
+  const run = expectStatus(await api("POST", `/reconciliations/${fx.tenants.app.id}`), 201);
   assert.equal(run.status, "running");
   return eventually(async () => {
-    const now = expectStatus(await api("GET", `/reconciliations/${fx.f.app.id}/${run.id}`), 200);
+    const now = expectStatus(await api("GET", `/reconciliations/${fx.tenants.app.id}/${run.id}`), 200);
     return now.status === "running" ? undefined : now;
   });
 }
 
 describe("reconciliation", () => {
   test("clean when the books, the payments and the provider agree; a refund behind their back is a mismatch", async () => {
-    const { app } = fx.f;
+    const { app } = fx.tenants;
     const key = await fx.key();
     const price = expectStatus(
       await api("POST", `/prices/${app.id}`, { name: "Mug", amount: 12, currency: "usd" }),
@@ -52,8 +52,8 @@ describe("reconciliation", () => {
       await api("POST", `/payments/${app.id}`, { price_id: price.id, payment_provider: "card" }),
       201,
     );
-    expectStatus(await confirm(fx.t, key, app.id, created.id, card(CARDS.ok)), 200);
-    await waitForStatus(fx.t, key, app.id, created.id, "paid");
+    expectStatus(await confirm(fx.app, key, app.id, created.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, key, app.id, created.id, "paid");
     expectStatus(await api("POST", `/payments/${app.id}/${created.id}/refund`, { amount: 2.5 }), 200);
     // The refund job has made the refund at the provider: the books have its id.
     await eventually(async () => {
@@ -72,7 +72,7 @@ describe("reconciliation", () => {
 
     // Someone refunds 1.00 more in the provider's own dashboard: the books never hear of it.
     const intentId = await intentOf(created.id);
-    await fx.t.deps.paymentProviders.sandbox.refund(
+    await fx.app.deps.paymentProviders.sandbox.refund(
       { intentId, amount: 100n },
       { idempotencyKey: "behind-the-books" },
     );
@@ -95,7 +95,7 @@ describe("reconciliation", () => {
       [found.id, clean.id],
     );
     assertProblem(
-      await call(fx.t, "POST", `/reconciliations/${app.id}`, { token: fx.f.outsider.token }),
+      await call(fx.app, "POST", `/reconciliations/${app.id}`, { token: fx.tenants.outsider.token }),
       404,
       "not_found",
     );
@@ -104,7 +104,7 @@ describe("reconciliation", () => {
 
 /** The payment's intent, read from the sandbox provider's own records (its transfer group is the payment). */
 async function intentOf(paymentId: string): Promise<string> {
-  const [row] = await fx.t.deps.db
+  const [row] = await fx.app.deps.db
     .select({ id: sandboxIntents.id })
     .from(sandboxIntents)
     .where(eq(sandboxIntents.transferGroup, paymentId));

@@ -11,7 +11,7 @@ import { SmtpInbox } from "../helpers/smtp.ts";
 const fx = useTestApp();
 
 const inbox = async (token: string, query = "") =>
-  expectStatus(await call(fx.t, "GET", `/sandbox/mail${query}`, { token }), 200) as {
+  expectStatus(await call(fx.app, "GET", `/sandbox/mail${query}`, { token }), 200) as {
     id: string;
     to: string;
     subject: string;
@@ -19,21 +19,26 @@ const inbox = async (token: string, query = "") =>
     app_id: string | null;
   }[];
 
-async function invite(email: string, role = "developer", appId = fx.f.app.id, token = fx.f.owner.token) {
-  return expectStatus(await call(fx.t, "POST", `/members/${appId}`, { token, body: { email, role } }), 201);
+async function invite(
+  email: string,
+  role = "developer",
+  appId = fx.tenants.app.id,
+  token = fx.tenants.owner.token,
+) {
+  return expectStatus(await call(fx.app, "POST", `/members/${appId}`, { token, body: { email, role } }), 201);
 }
 
 describe("the invitation mail and page", () => {
   test("the mail links to the page, which shows the app and the role under a strict policy", async () => {
     const invited = await invite("page-reader@example.com");
     const mail = await eventually(async () =>
-      (await inbox(fx.f.owner.token, "?to=page-reader@example.com")).at(0),
+      (await inbox(fx.tenants.owner.token, "?to=page-reader@example.com")).at(0),
     );
-    const link = `${fx.t.deps.config.publicUrl}/invitations/${invited.invite_token}`;
+    const link = `${fx.app.deps.config.publicUrl}/invitations/${invited.invite_token}`;
     assert.ok(mail.text.includes(link), mail.text);
-    assert.equal(mail.app_id, fx.f.app.id);
+    assert.equal(mail.app_id, fx.tenants.app.id);
 
-    const page = await call(fx.t, "GET", `/invitations/${invited.invite_token}`);
+    const page = await call(fx.app, "GET", `/invitations/${invited.invite_token}`);
     assert.equal(page.status, 200);
     assert.match(String(page.headers["content-type"]), /text\/html/);
     const csp = String(page.headers["content-security-policy"]);
@@ -53,16 +58,16 @@ describe("the invitation mail and page", () => {
     assert.match(page.text, /Owner&#39;s app/);
     assert.match(page.text, /page-reader@example\.com/);
     assert.ok(
-      !fx.t.logs.join("").includes(invited.invite_token),
+      !fx.app.logs.join("").includes(invited.invite_token),
       "neither the mail's log copy nor the request log",
     );
   });
 
   test("an app name cannot inject markup into the page", async () => {
-    const owner = await signup(fx.t);
-    const app = await createApp(fx.t, owner.token, { name: "</script><script>alert(1)</script>" });
+    const owner = await signup(fx.app);
+    const app = await createApp(fx.app, owner.token, { name: "</script><script>alert(1)</script>" });
     const invited = await invite("escaped@example.com", "developer", app.id, owner.token);
-    const page = await call(fx.t, "GET", `/invitations/${invited.invite_token}`);
+    const page = await call(fx.app, "GET", `/invitations/${invited.invite_token}`);
     assert.equal(page.status, 200);
     assert.ok(!page.text.includes("<script>alert(1)"), "escaped in markup");
     assert.ok(page.text.includes("\\u003c/script>\\u003cscript>alert(1)"), "and in the data block");
@@ -71,11 +76,13 @@ describe("the invitation mail and page", () => {
   test("an unknown, used or withdrawn token answers a 404 page", async () => {
     const withdrawn = await invite("withdrawn@example.com");
     expectStatus(
-      await call(fx.t, "DELETE", `/members/${fx.f.app.id}/${withdrawn.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "DELETE", `/members/${fx.tenants.app.id}/${withdrawn.id}`, {
+        token: fx.tenants.owner.token,
+      }),
       204,
     );
     for (const token of [withdrawn.invite_token, "inv_unknown"]) {
-      const page = await call(fx.t, "GET", `/invitations/${token}`);
+      const page = await call(fx.app, "GET", `/invitations/${token}`);
       assert.equal(page.status, 404);
       assert.match(String(page.headers["content-type"]), /text\/html/);
       assert.match(page.text, /not valid/);
@@ -85,7 +92,7 @@ describe("the invitation mail and page", () => {
 
 describe("the sandbox inbox", () => {
   test("a user reads the mail to their own address and about the apps they own, nothing else", async () => {
-    const invitee = await signup(fx.t);
+    const invitee = await signup(fx.app);
     await invite(invitee.email);
     await invite("someone-else@example.com");
     // Their sign-up's verification mail and the invitation.
@@ -101,57 +108,59 @@ describe("the sandbox inbox", () => {
     assert.ok(own.some((m) => /\/verify-email\/evt_/.test(m.text)));
     // The owner sees every invitation of the app; the developer member and the outsider do not.
     const byOwner = await eventually(async () => {
-      const mails = await inbox(fx.f.owner.token, "?to=someone-else@example.com");
+      const mails = await inbox(fx.tenants.owner.token, "?to=someone-else@example.com");
       return mails.length ? mails : undefined;
     });
     assert.equal(byOwner.length, 1);
-    assert.deepEqual(await inbox(fx.f.developer.token, "?to=someone-else@example.com"), []);
-    assert.deepEqual(await inbox(fx.f.outsider.token, `?to=${encodeURIComponent(invitee.email)}`), []);
+    assert.deepEqual(await inbox(fx.tenants.developer.token, "?to=someone-else@example.com"), []);
+    assert.deepEqual(await inbox(fx.tenants.outsider.token, `?to=${encodeURIComponent(invitee.email)}`), []);
     assert.ok(
-      (await inbox(fx.f.owner.token)).every((m) => m.app_id === fx.f.app.id || m.to === fx.f.owner.email),
+      (await inbox(fx.tenants.owner.token)).every(
+        (m) => m.app_id === fx.tenants.app.id || m.to === fx.tenants.owner.email,
+      ),
     );
   });
 
   test("lists with paging headers; API keys are refused; bad filters are 400", async () => {
-    const list = await call(fx.t, "GET", "/sandbox/mail?limit=1", { token: fx.f.owner.token });
+    const list = await call(fx.app, "GET", "/sandbox/mail?limit=1", { token: fx.tenants.owner.token });
     expectStatus(list, 200);
     assert.equal(list.body.length, 1);
     assert.ok(Number(list.headers["x-total-count"]) >= 2);
     assert.match(String(list.headers.link), /rel="next"/);
-    await checkRouteBasics(fx.t, {
+    await checkRouteBasics(fx.app, {
       method: "GET",
       url: "/sandbox/mail",
-      token: fx.f.owner.token,
+      token: fx.tenants.owner.token,
       list: true,
     });
     const key = expectStatus(
-      await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+        token: fx.tenants.owner.token,
         body: { name: "k" },
       }),
       201,
     ).key;
-    assertProblem(await call(fx.t, "GET", "/sandbox/mail", { token: key }), 403, "forbidden");
+    assertProblem(await call(fx.app, "GET", "/sandbox/mail", { token: key }), 403, "forbidden");
     const problem = assertProblem(
-      await call(fx.t, "GET", "/sandbox/mail?to=not-an-address", { token: fx.f.owner.token }),
+      await call(fx.app, "GET", "/sandbox/mail?to=not-an-address", { token: fx.tenants.owner.token }),
       400,
       "validation_failed",
     );
     assert.ok(problem.errors.some((e: { path: string }) => e.path === "/query/to"));
-    const page = await call(fx.t, "GET", "/sandbox/mail/inbox");
+    const page = await call(fx.app, "GET", "/sandbox/mail/inbox");
     assert.equal(page.status, 200);
     assert.match(String(page.headers["content-security-policy"]), /default-src 'none'/);
   });
 
   test("mails older than SANDBOX_MAIL_RETENTION_HOURS are pruned", async () => {
-    const before = (await inbox(fx.f.owner.token, "?limit=100")).length;
+    const before = (await inbox(fx.tenants.owner.token, "?limit=100")).length;
     assert.ok(before > 0);
-    const soon = { ...fx.t.deps, now: () => new Date(Date.now() + 71 * 3600_000) };
+    const soon = { ...fx.app.deps, now: () => new Date(Date.now() + 71 * 3600_000) };
     await pruneSandboxMailJob(soon).handle({}, { id: "test", retryCount: 0 });
-    assert.equal((await inbox(fx.f.owner.token, "?limit=100")).length, before, "kept within 72 hours");
-    const later = { ...fx.t.deps, now: () => new Date(Date.now() + 73 * 3600_000) };
+    assert.equal((await inbox(fx.tenants.owner.token, "?limit=100")).length, before, "kept within 72 hours");
+    const later = { ...fx.app.deps, now: () => new Date(Date.now() + 73 * 3600_000) };
     await pruneSandboxMailJob(later).handle({}, { id: "test", retryCount: 0 });
-    assert.deepEqual(await inbox(fx.f.owner.token), []);
+    assert.deepEqual(await inbox(fx.tenants.owner.token), []);
   });
 });
 

@@ -9,10 +9,10 @@ const fx = useTestApp({ SESSION_TTL_HOURS: "720" });
 
 describe("members", () => {
   test("an invitation goes out by mail through a job, and its token lets the invitee join", async () => {
-    const invitee = await signup(fx.t);
+    const invitee = await signup(fx.app);
     const invite = expectStatus(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { email: invitee.email, role: "developer" },
       }),
       201,
@@ -20,31 +20,33 @@ describe("members", () => {
     assert.match(invite.invite_token, /^inv_/);
     assert.equal(invite.user_id, null);
     assert.equal(invite.user, null);
-    assert.equal(invite.app.id, fx.f.app.id);
+    assert.equal(invite.app.id, fx.tenants.app.id);
     // The job worker sends the mail; the sandbox mailer records it.
     const mail = await eventually(() =>
-      fx.t.mailer.to(invitee.email).find((m) => m.subject.includes("invited you")),
+      fx.app.mailer.to(invitee.email).find((m) => m.subject.includes("invited you")),
     );
     assert.ok(mail.text.includes(invite.invite_token), "the mail carries the token");
-    assert.ok(fx.t.logs.join("").includes(`"to":"${invitee.email}"`), "the sandbox mail is logged");
-    assert.ok(!fx.t.logs.join("").includes(invite.invite_token), "but not its token");
+    assert.ok(fx.app.logs.join("").includes(`"to":"${invitee.email}"`), "the sandbox mail is logged");
+    assert.ok(!fx.app.logs.join("").includes(invite.invite_token), "but not its token");
     // The stored record never answers the token again.
     const read = expectStatus(
-      await call(fx.t, "GET", `/members/${fx.f.app.id}/${invite.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/members/${fx.tenants.app.id}/${invite.id}`, {
+        token: fx.tenants.owner.token,
+      }),
       200,
     );
     assert.equal(read.invite_token, null);
     assert.ok(Date.parse(read.invite_expires_at) > Date.now() + 6.9 * 24 * 3600_000, "valid a week");
 
     // Only a verified address accepts: the inviting owner holds the token too.
-    const unverified = await call(fx.t, "POST", "/members/accept", {
+    const unverified = await call(fx.app, "POST", "/members/accept", {
       token: invitee.token,
       body: { invite_token: invite.invite_token },
     });
     assert.match(assertProblem(unverified, 403, "forbidden").detail, /[Vv]erify your email/);
-    await verifyEmail(fx.t, invitee.email);
+    await verifyEmail(fx.app, invitee.email);
     const accepted = expectStatus(
-      await call(fx.t, "POST", "/members/accept", {
+      await call(fx.app, "POST", "/members/accept", {
         token: invitee.token,
         body: { invite_token: invite.invite_token },
       }),
@@ -53,10 +55,10 @@ describe("members", () => {
     assert.equal(accepted.user_id, invitee.user.id);
     assert.equal(accepted.user.username, invitee.user.username);
     assert.equal(accepted.app.permissions.can_edit_members, false);
-    expectStatus(await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: invitee.token }), 200);
+    expectStatus(await call(fx.app, "GET", `/apps/${fx.tenants.app.id}`, { token: invitee.token }), 200);
     // A token works once.
     assertProblem(
-      await call(fx.t, "POST", "/members/accept", {
+      await call(fx.app, "POST", "/members/accept", {
         token: invitee.token,
         body: { invite_token: invite.invite_token },
       }),
@@ -66,22 +68,22 @@ describe("members", () => {
   });
 
   test("an invitation cannot be accepted by another account, and a pending invitee has no access", async () => {
-    const invitee = await signup(fx.t);
-    const stranger = await signup(fx.t);
+    const invitee = await signup(fx.app);
+    const stranger = await signup(fx.app);
     const invite = expectStatus(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { email: invitee.email, role: "owner" },
       }),
       201,
     );
     assertProblem(
-      await call(fx.t, "GET", `/apps/${fx.f.app.id}`, { token: invitee.token }),
+      await call(fx.app, "GET", `/apps/${fx.tenants.app.id}`, { token: invitee.token }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "POST", "/members/accept", {
+      await call(fx.app, "POST", "/members/accept", {
         token: stranger.token,
         body: { invite_token: invite.invite_token },
       }),
@@ -89,8 +91,8 @@ describe("members", () => {
       "forbidden",
     );
     assertProblem(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { email: invitee.email, role: "developer" },
       }),
       409,
@@ -99,46 +101,48 @@ describe("members", () => {
   });
 
   test("an invitation expires after 7 days; the owner resends it with a new token and a new week", async () => {
-    const invitee = await signup(fx.t);
-    await verifyEmail(fx.t, invitee.email);
+    const invitee = await signup(fx.app);
+    await verifyEmail(fx.app, invitee.email);
     const invite = expectStatus(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { email: invitee.email, role: "developer" },
       }),
       201,
     );
-    const realNow = fx.t.deps.now;
+    const realNow = fx.app.deps.now;
     const later = () => new Date(realNow().getTime() + 7 * 24 * 3600_000 + 1000);
-    fx.t.deps.now = later;
+    fx.app.deps.now = later;
     try {
-      const expired = await call(fx.t, "POST", "/members/accept", {
+      const expired = await call(fx.app, "POST", "/members/accept", {
         token: invitee.token,
         body: { invite_token: invite.invite_token },
       });
       assert.match(assertProblem(expired, 404, "not_found").detail, /expired/);
-      assert.equal((await call(fx.t, "GET", `/invitations/${invite.invite_token}`)).status, 404);
+      assert.equal((await call(fx.app, "GET", `/invitations/${invite.invite_token}`)).status, 404);
       // A developer cannot resend; the owner can.
       assertProblem(
-        await call(fx.t, "POST", `/members/${fx.f.app.id}/${invite.id}/resend`, {
-          token: fx.f.developer.token,
+        await call(fx.app, "POST", `/members/${fx.tenants.app.id}/${invite.id}/resend`, {
+          token: fx.tenants.developer.token,
         }),
         403,
         "forbidden",
       );
       const resent = expectStatus(
-        await call(fx.t, "POST", `/members/${fx.f.app.id}/${invite.id}/resend`, { token: fx.f.owner.token }),
+        await call(fx.app, "POST", `/members/${fx.tenants.app.id}/${invite.id}/resend`, {
+          token: fx.tenants.owner.token,
+        }),
         200,
       );
       assert.notEqual(resent.invite_token, invite.invite_token);
       assert.ok(Date.parse(resent.invite_expires_at) > later().getTime() + 6.9 * 24 * 3600_000);
       const mail = await eventually(() =>
-        fx.t.mailer.to(invitee.email).find((m) => m.text.includes(resent.invite_token)),
+        fx.app.mailer.to(invitee.email).find((m) => m.text.includes(resent.invite_token)),
       );
       assert.match(mail.subject, /invited you/);
       // The old link is dead; the new one works.
       assertProblem(
-        await call(fx.t, "POST", "/members/accept", {
+        await call(fx.app, "POST", "/members/accept", {
           token: invitee.token,
           body: { invite_token: invite.invite_token },
         }),
@@ -146,7 +150,7 @@ describe("members", () => {
         "not_found",
       );
       const accepted = expectStatus(
-        await call(fx.t, "POST", "/members/accept", {
+        await call(fx.app, "POST", "/members/accept", {
           token: invitee.token,
           body: { invite_token: resent.invite_token },
         }),
@@ -154,22 +158,26 @@ describe("members", () => {
       );
       assert.equal(accepted.invite_expires_at, null);
       assertProblem(
-        await call(fx.t, "POST", `/members/${fx.f.app.id}/${invite.id}/resend`, { token: fx.f.owner.token }),
+        await call(fx.app, "POST", `/members/${fx.tenants.app.id}/${invite.id}/resend`, {
+          token: fx.tenants.owner.token,
+        }),
         409,
         "conflict",
       );
     } finally {
-      fx.t.deps.now = realNow;
+      fx.app.deps.now = realNow;
     }
   });
 
   test("list and read, with paging", async () => {
-    const list = await call(fx.t, "GET", `/members/${fx.f.app.id}?limit=1`, { token: fx.f.developer.token });
+    const list = await call(fx.app, "GET", `/members/${fx.tenants.app.id}?limit=1`, {
+      token: fx.tenants.developer.token,
+    });
     assert.equal(expectStatus(list, 200).length, 1);
     assert.ok(Number(list.headers["x-total-count"]) >= 2);
     const one = expectStatus(
-      await call(fx.t, "GET", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "GET", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`, {
+        token: fx.tenants.developer.token,
       }),
       200,
     );
@@ -190,24 +198,24 @@ describe("members", () => {
 
   test("only owners manage members", async () => {
     assertProblem(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.developer.token,
         body: { email: "x@example.com", role: "developer" },
       }),
       403,
       "forbidden",
     );
     assertProblem(
-      await call(fx.t, "PATCH", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "PATCH", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`, {
+        token: fx.tenants.developer.token,
         body: { role: "owner" },
       }),
       403,
       "forbidden",
     );
     assertProblem(
-      await call(fx.t, "DELETE", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "DELETE", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`, {
+        token: fx.tenants.developer.token,
       }),
       403,
       "forbidden",
@@ -215,11 +223,11 @@ describe("members", () => {
   });
 
   test("the last owner can be neither demoted nor removed; with two owners one can go", async () => {
-    const owner = await signup(fx.t);
-    const app = await createApp(fx.t, owner.token);
-    const [me] = expectStatus(await call(fx.t, "GET", `/members/${app.id}`, { token: owner.token }), 200);
+    const owner = await signup(fx.app);
+    const app = await createApp(fx.app, owner.token);
+    const [me] = expectStatus(await call(fx.app, "GET", `/members/${app.id}`, { token: owner.token }), 200);
     assertProblem(
-      await call(fx.t, "PATCH", `/members/${app.id}/${me.id}`, {
+      await call(fx.app, "PATCH", `/members/${app.id}/${me.id}`, {
         token: owner.token,
         body: { role: "developer" },
       }),
@@ -227,29 +235,29 @@ describe("members", () => {
       "conflict",
     );
     assertProblem(
-      await call(fx.t, "DELETE", `/members/${app.id}/${me.id}`, { token: owner.token }),
+      await call(fx.app, "DELETE", `/members/${app.id}/${me.id}`, { token: owner.token }),
       409,
       "conflict",
     );
 
-    const second = await signup(fx.t);
-    await verifyEmail(fx.t, second.email);
+    const second = await signup(fx.app);
+    await verifyEmail(fx.app, second.email);
     const invite = expectStatus(
-      await call(fx.t, "POST", `/members/${app.id}`, {
+      await call(fx.app, "POST", `/members/${app.id}`, {
         token: owner.token,
         body: { email: second.email, role: "developer" },
       }),
       201,
     );
     expectStatus(
-      await call(fx.t, "POST", "/members/accept", {
+      await call(fx.app, "POST", "/members/accept", {
         token: second.token,
         body: { invite_token: invite.invite_token },
       }),
       200,
     );
     const promoted = expectStatus(
-      await call(fx.t, "PATCH", `/members/${app.id}/${invite.id}`, {
+      await call(fx.app, "PATCH", `/members/${app.id}/${invite.id}`, {
         token: owner.token,
         body: { role: "owner" },
       }),
@@ -257,31 +265,31 @@ describe("members", () => {
     );
     assert.equal(promoted.role, "owner");
     expectStatus(
-      await call(fx.t, "PATCH", `/members/${app.id}/${me.id}`, {
+      await call(fx.app, "PATCH", `/members/${app.id}/${me.id}`, {
         token: second.token,
         body: { role: "developer" },
       }),
       200,
     );
     assertProblem(
-      await call(fx.t, "DELETE", `/members/${app.id}/${invite.id}`, { token: second.token }),
+      await call(fx.app, "DELETE", `/members/${app.id}/${invite.id}`, { token: second.token }),
       409,
       "conflict",
     );
     // An invitation that was never accepted can be withdrawn.
     const pending = expectStatus(
-      await call(fx.t, "POST", `/members/${app.id}`, {
+      await call(fx.app, "POST", `/members/${app.id}`, {
         token: second.token,
         body: { email: "later@example.com", role: "developer" },
       }),
       201,
     );
     expectStatus(
-      await call(fx.t, "DELETE", `/members/${app.id}/${pending.id}`, { token: second.token }),
+      await call(fx.app, "DELETE", `/members/${app.id}/${pending.id}`, { token: second.token }),
       204,
     );
     assertProblem(
-      await call(fx.t, "GET", `/members/${app.id}/${pending.id}`, { token: second.token }),
+      await call(fx.app, "GET", `/members/${app.id}/${pending.id}`, { token: second.token }),
       404,
       "not_found",
     );
@@ -289,21 +297,23 @@ describe("members", () => {
 
   test("tenancy: another app's members are 404", async () => {
     assertProblem(
-      await call(fx.t, "GET", `/members/${fx.f.otherApp.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/members/${fx.tenants.otherApp.id}`, { token: fx.tenants.owner.token }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "GET", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`, {
-        token: fx.f.outsider.token,
+      await call(fx.app, "GET", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`, {
+        token: fx.tenants.outsider.token,
       }),
       404,
       "not_found",
     );
     // A member id from one app, asked for under another the caller owns, is not found either.
-    const mine = await createApp(fx.t, fx.f.owner.token);
+    const mine = await createApp(fx.app, fx.tenants.owner.token);
     assertProblem(
-      await call(fx.t, "GET", `/members/${mine.id}/${fx.f.developerMemberId}`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/members/${mine.id}/${fx.tenants.developerMemberId}`, {
+        token: fx.tenants.owner.token,
+      }),
       404,
       "not_found",
     );
@@ -311,68 +321,73 @@ describe("members", () => {
 
   test("a refused invitation leaves no row and sends no mail", async () => {
     assertProblem(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { email: "bad", role: "developer" },
       }),
       400,
       "validation_failed",
     );
     assertProblem(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { email: "ok@example.com", role: "admin" },
       }),
       400,
       "validation_failed",
     );
     const list = expectStatus(
-      await call(fx.t, "GET", `/members/${fx.f.app.id}?limit=100`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/members/${fx.tenants.app.id}?limit=100`, { token: fx.tenants.owner.token }),
       200,
     );
     assert.ok(!list.some((m: { email: string }) => m.email === "ok@example.com" || m.email === "bad"));
     // A valid invitation sent afterwards arrives; the refused ones never do.
     expectStatus(
-      await call(fx.t, "POST", `/members/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { email: "valid@example.com", role: "developer" },
       }),
       201,
     );
-    await eventually(() => fx.t.mailer.to("valid@example.com").at(-1));
-    assert.deepEqual(fx.t.mailer.to("ok@example.com"), []);
-    assert.deepEqual(fx.t.mailer.to("bad"), []);
+    await eventually(() => fx.app.mailer.to("valid@example.com").at(-1));
+    assert.deepEqual(fx.app.mailer.to("ok@example.com"), []);
+    assert.deepEqual(fx.app.mailer.to("bad"), []);
   });
 
   test("basics for every route", async () => {
-    const token = fx.f.owner.token;
-    await checkRouteBasics(fx.t, { method: "GET", url: `/members/${fx.f.app.id}`, token, list: true });
-    await checkRouteBasics(fx.t, {
+    const token = fx.tenants.owner.token;
+    await checkRouteBasics(fx.app, {
       method: "GET",
-      url: `/members/${fx.f.app.id}/${fx.f.developerMemberId}`,
+      url: `/members/${fx.tenants.app.id}`,
+      token,
+      list: true,
+    });
+    await checkRouteBasics(fx.app, {
+      method: "GET",
+      url: `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`,
       token,
     });
-    await checkRouteBasics(fx.t, {
+    await checkRouteBasics(fx.app, {
       method: "POST",
-      url: `/members/${fx.f.app.id}`,
+      url: `/members/${fx.tenants.app.id}`,
       token,
       body: { email: "n@example.com", role: "developer" },
     });
-    await checkRouteBasics(fx.t, {
+    await checkRouteBasics(fx.app, {
       method: "POST",
       url: "/members/accept",
       token,
       body: { invite_token: "inv_x" },
     });
-    await checkRouteBasics(fx.t, {
+    await checkRouteBasics(fx.app, {
       method: "PATCH",
-      url: `/members/${fx.f.app.id}/${fx.f.developerMemberId}`,
+      url: `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`,
       token,
       body: { role: "developer" },
     });
-    await checkRouteBasics(fx.t, {
+    await checkRouteBasics(fx.app, {
       method: "DELETE",
-      url: `/members/${fx.f.app.id}/${fx.f.developerMemberId}`,
+      url: `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`,
       token,
     });
   });

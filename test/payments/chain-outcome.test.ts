@@ -36,27 +36,27 @@ const fx = useTestApp(
     async setUp() {
       const url = await receiver.start();
       expectStatus(
-        await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { url, events: ["payment.*"] },
         }),
         201,
       );
       wallet = expectStatus(
-        await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { name: "Minter", type: "evm" },
         }),
         201,
       );
       const trigger = expectStatus(
-        await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: evmTrigger(wallet.id),
         }),
         201,
       );
-      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
         amount: 15,
         trigger_id: trigger.id,
         chain: "evm",
@@ -68,16 +68,21 @@ after(() => receiver.stop());
 
 const get = async (paymentId: string) =>
   expectStatus(
-    await call(fx.t, "GET", `/payments/${fx.f.app.id}/${paymentId}`, { token: fx.f.owner.token }),
+    await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${paymentId}`, {
+      token: fx.tenants.owner.token,
+    }),
     200,
   );
 const cancel = (paymentId: string) =>
-  call(fx.t, "POST", `/payments/${fx.f.app.id}/${paymentId}/cancel`, {
-    token: fx.f.owner.token,
+  call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${paymentId}/cancel`, {
+    token: fx.tenants.owner.token,
     body: {},
   });
 const retry = (paymentId: string) =>
-  call(fx.t, "POST", `/payments/${fx.f.app.id}/${paymentId}/retry`, { token: fx.f.owner.token, body: {} });
+  call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${paymentId}/retry`, {
+    token: fx.tenants.owner.token,
+    body: {},
+  });
 
 /** The webhook deliveries the receiver got for one payment, as `payment.<status>` types. */
 const deliveredFor = (paymentId: string) =>
@@ -87,8 +92,8 @@ const deliveredFor = (paymentId: string) =>
     .map((e) => e.type as string);
 
 async function intentOf(paymentId: string) {
-  const [row] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, paymentId));
-  const [intent] = await fx.t.deps.db
+  const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, paymentId));
+  const [intent] = await fx.app.deps.db
     .select()
     .from(sandboxIntents)
     .where(eq(sandboxIntents.id, row.intentId!));
@@ -97,13 +102,16 @@ async function intentOf(paymentId: string) {
 
 describe("once a contract call is signed, the chain's outcome decides", () => {
   test("cancelling while the call is on chain is 409 naming why; the call confirms and the payment is paid", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("sandbox:slow"),
     });
     assert.equal(payment.cancelable, true, "a new pending payment can be cancelled");
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
     const sent = await eventually(async () => {
       const p = await get(payment.id);
       return p.status === "hold" && p.transaction_id ? p : undefined;
@@ -116,7 +124,7 @@ describe("once a contract call is signed, the chain's outcome decides", () => {
     assert.ok(refused.detail.includes(sent.transaction_id), "the detail names the transaction");
     assert.equal((await get(payment.id)).status, "hold", "nothing changed");
 
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assert.equal(paid.transaction_id, sent.transaction_id);
     assert.equal(paid.confirmation_status.confirmed, true);
     assert.ok(paid.confirmation_status.confirmations >= 2);
@@ -124,7 +132,7 @@ describe("once a contract call is signed, the chain's outcome decides", () => {
   });
 
   test("a card hold whose call was never signed can still be cancelled", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("C-1"),
@@ -135,13 +143,22 @@ describe("once a contract call is signed, the chain's outcome decides", () => {
   });
 
   test("a reverted call keeps what was sent on the payment: transaction id and confirmations", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("sandbox:revert"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const cancelled = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "cancelled");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const cancelled = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "cancelled",
+    );
     assert.match(cancelled.transaction_id, /^0x[0-9a-f]{64}$/);
     assert.ok(cancelled.confirmation_status.confirmations >= 1, "the revert's block is counted");
     assert.equal(cancelled.confirmation_status.confirmed, false);
@@ -151,14 +168,23 @@ describe("once a contract call is signed, the chain's outcome decides", () => {
 
 describe("a call the node refuses ends the payment, visibly", () => {
   test("sandbox:unfunded: failed within a minute, the hold released, the error and wallet recorded, webhook and log", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("sandbox:unfunded"),
     });
     const started = Date.now();
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const failed = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "failed");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const failed = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "failed",
+    );
     assert.ok(Date.now() - started < 60_000);
     const error = failed.transaction_response.error;
     assert.equal(error.code, "insufficient_funds");
@@ -175,7 +201,7 @@ describe("a call the node refuses ends the payment, visibly", () => {
     assert.equal(intent.amountReceived, 0n, "nothing charged");
     await eventually(() => deliveredFor(payment.id).includes("payment.failed"));
     const warning = await eventually(() =>
-      fx.t.logs.find((line) => line.includes(payment.id) && line.includes('"level":40')),
+      fx.app.logs.find((line) => line.includes(payment.id) && line.includes('"level":40')),
     );
     assert.ok(warning.includes(wallet.wallet_data.evm.account_id), "the log line names the wallet");
 
@@ -187,29 +213,38 @@ describe("a call the node refuses ends the payment, visibly", () => {
   });
 
   test("a declined card's failed payment has no step to retry", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("D-1"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.declined)), 200);
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "failed");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.declined)),
+      200,
+    );
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "failed");
     assertProblem(await retry(payment.id), 409, "invalid_state_transition");
   });
 
   test("a collected bank debit whose call is refused is failed-captured with the error, and refundable", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "us_bank_account",
       trigger_data_input: input("sandbox:unfunded"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, bank()), 200);
-    const failed = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "failed-captured");
+    expectStatus(await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, bank()), 200);
+    const failed = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "failed-captured",
+    );
     assert.equal(failed.transaction_response.error.code, "insufficient_funds");
     await eventually(() => deliveredFor(payment.id).includes("payment.failed-captured"));
     const refunded = expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${payment.id}/refund`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${payment.id}/refund`, {
+        token: fx.tenants.owner.token,
         body: {},
       }),
       200,

@@ -29,27 +29,27 @@ const fx = useTestApp(
   {
     async setUp() {
       expectStatus(
-        await call(fx.t, "PATCH", `/apps/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "PATCH", `/apps/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { use_explorer: true },
         }),
         200,
       );
       const wallet = expectStatus(
-        await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { name: "Minter", type: "evm" },
         }),
         201,
       );
       const trigger = expectStatus(
-        await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: evmTrigger(wallet.id),
         }),
         201,
       );
-      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
         amount: 15,
         trigger_id: trigger.id,
         chain: "evm",
@@ -60,13 +60,16 @@ const fx = useTestApp(
 
 describe("payments that run a contract call", () => {
   test("card held, call sent and confirmed, then captured: paid with the transaction", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("A-1"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assert.match(paid.transaction_id, /^0x[0-9a-f]{64}$/);
     assert.ok(paid.transaction_url.includes(paid.transaction_id), "an explorer link, as the app asked");
     assert.equal(paid.confirmation_status.confirmed, true);
@@ -77,54 +80,75 @@ describe("payments that run a contract call", () => {
   });
 
   test("a reverted call releases the card hold: cancelled, nothing charged, the reason recorded", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("sandbox:revert"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const cancelled = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "cancelled");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const cancelled = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "cancelled",
+    );
     assert.match(JSON.stringify(cancelled.transaction_response.error), /revert/);
   });
 
   test("a dropped transaction is signed and sent again: paid with the second one", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("A-drop-once"),
     });
-    fx.t.deps.chains.sandbox.nextOutcome("drop"); // the next transaction signed is dropped
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
-    const [row] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+    fx.app.deps.chains.sandbox.nextOutcome("drop"); // the next transaction signed is dropped
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
+    const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, payment.id));
     assert.equal((row.sentTransaction as { sending?: number }).sending, 2, "the second sending landed");
     assert.equal((row.sentTransaction as { transactionId: string }).transactionId, paid.transaction_id);
   });
 
   test(`a transaction dropped ${MAX_CHAIN_SENDINGS} times fails the call: the card hold is released`, async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input("sandbox:drop"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const cancelled = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "cancelled");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const cancelled = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "cancelled",
+    );
     assert.match(JSON.stringify(cancelled.transaction_response.error), /dropped/);
-    const [row] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+    const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, payment.id));
     assert.equal(row.sentTransaction, null);
   });
 
   test("a reverted call after a bank debit leaves failed-captured, which can be refunded", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "us_bank_account",
       trigger_data_input: input("sandbox:revert"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, bank()), 200);
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "failed-captured");
+    expectStatus(await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, bank()), 200);
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "failed-captured");
     const refunded = expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${payment.id}/refund`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${payment.id}/refund`, {
+        token: fx.tenants.owner.token,
         body: {},
       }),
       200,
@@ -134,41 +158,50 @@ describe("payments that run a contract call", () => {
 
   test("a wallet made for another chain id is refused before signing: cancelled, the hold released", async () => {
     const mainnetWallet = expectStatus(
-      await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { name: "Mainnet minter", type: "evm", wallet_data: { evm: { network_id: "1" } } },
       }),
       201,
     );
     const trigger = expectStatus(
-      await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: evmTrigger(mainnetWallet.id),
       }),
       201,
     );
     // The price runs on the test network, Sepolia (11155111): not the wallet's chain.
-    const testnetPrice = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const testnetPrice = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       amount: 15,
       trigger_id: trigger.id,
       chain: "evm",
     });
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: testnetPrice.id,
       payment_provider: "card",
       trigger_data_input: input("W-1"),
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const cancelled = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "cancelled");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const cancelled = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "cancelled",
+    );
     assert.equal(
       cancelled.transaction_response.error.message,
       'the wallet is for EVM network "1", but the price\'s testnet network is chain 11155111 (EVM_TESTNET_CHAIN_ID)',
     );
     assert.equal(cancelled.transaction_id, null);
-    const [row] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+    const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, payment.id));
     assert.equal(row.sentTransaction, null, "nothing was signed");
     const intent = await eventually(async () => {
-      const [found] = await fx.t.deps.db
+      const [found] = await fx.app.deps.db
         .select()
         .from(sandboxIntents)
         .where(eq(sandboxIntents.id, row.intentId!));
@@ -178,8 +211,8 @@ describe("payments that run a contract call", () => {
   });
 
   test("parameters that do not fit the trigger are refused at creation, naming the parameter", async () => {
-    const answer = await call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    const answer = await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: {
         price_id: price.id,
         payment_provider: "card",

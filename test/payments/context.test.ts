@@ -26,22 +26,22 @@ const fx = useTestApp(
   {
     async setUp() {
       wallet = expectStatus(
-        await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { name: "Minter", type: "evm" },
         }),
         201,
       );
       trigger = expectStatus(
-        await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: evmTrigger(wallet.id),
         }),
         201,
       );
       // A seller who can be paid: onboarded through the widget.
-      kyc = await onboardSeller(fx.t, fx.f.app.id, fx.f.owner.token, "context-seller");
-      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+      kyc = await onboardSeller(fx.app, fx.tenants.app.id, fx.tenants.owner.token, "context-seller");
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
         amount: 20,
         trigger_id: trigger.id,
         kyc_id: kyc.id,
@@ -52,23 +52,27 @@ const fx = useTestApp(
 );
 
 async function rows<T>(query: SQL): Promise<T[]> {
-  const result = await fx.t.deps.db.execute(query);
+  const result = await fx.app.deps.db.execute(query);
   return ((result as { rows?: unknown[] }).rows ?? result) as T[];
 }
 
-const create = (token = fx.f.developer.token) =>
-  call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
+const create = (token = fx.tenants.developer.token) =>
+  call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
     token,
     body: { price_id: price.id, payment_provider: "card", trigger_data_input: input },
   });
 
 describe("the write's check of its context", () => {
-  const key = () => ({ appId: fx.f.app.id, priceId: price.id, userId: fx.f.developer.user.id as string });
+  const key = () => ({
+    appId: fx.tenants.app.id,
+    priceId: price.id,
+    userId: fx.tenants.developer.user.id as string,
+  });
 
   /** Whether the create's guard still holds for `versions`. */
   async function holds(versions: string) {
-    const [row] = await statementRunner(fx.t.deps.database)(
-      sql`select ${unchangedSince(fx.t.deps.db, key(), versions)} as ok`,
+    const [row] = await statementRunner(fx.app.deps.database)(
+      sql`select ${unchangedSince(fx.app.deps.db, key(), versions)} as ok`,
     );
     return row.ok;
   }
@@ -76,8 +80,11 @@ describe("the write's check of its context", () => {
   // Each row a payment is decided on, touched without changing a value: a new row version is a
   // change as far as the guard knows, which errs on the side of reading again.
   const touches: [string, () => SQL][] = [
-    ["the app", () => sql`update apps set name = name where id = ${fx.f.app.id}`],
-    ["the app's creator", () => sql`update users set username = username where id = ${fx.f.owner.user.id}`],
+    ["the app", () => sql`update apps set name = name where id = ${fx.tenants.app.id}`],
+    [
+      "the app's creator",
+      () => sql`update users set username = username where id = ${fx.tenants.owner.user.id}`,
+    ],
     // The price's version is its values without the view counter: a real change counts.
     ["the price", () => sql`update prices set name = name || '.' where id = ${price.id}`],
     ["the trigger", () => sql`update triggers set call_data = call_data where id = ${trigger.id}`],
@@ -85,24 +92,24 @@ describe("the write's check of its context", () => {
     [
       "the caller's membership",
       () =>
-        sql`update members set role = role where app_id = ${fx.f.app.id} and user_id = ${fx.f.developer.user.id}`,
+        sql`update members set role = role where app_id = ${fx.tenants.app.id} and user_id = ${fx.tenants.developer.user.id}`,
     ],
     ["the seller", () => sql`update kycs set active = active where id = ${kyc.id}`],
   ];
   for (const [what, touch] of touches) {
     test(`a change to ${what} fails it`, async () => {
-      const context = await readContext(fx.t.deps.db, key());
+      const context = await readContext(fx.app.deps.db, key());
       assert.ok(context);
       assert.equal(await holds(context.versions), true);
-      await fx.t.deps.db.execute(touch());
+      await fx.app.deps.db.execute(touch());
       assert.equal(await holds(context.versions), false);
     });
   }
 
   test("a view of the price's checkout page keeps it", async () => {
-    const context = await readContext(fx.t.deps.db, key());
+    const context = await readContext(fx.app.deps.db, key());
     assert.ok(context);
-    const page = await call(fx.t, "GET", `/checkout/${price.id}`);
+    const page = await call(fx.app, "GET", `/checkout/${price.id}`);
     assert.equal(page.status, 200);
     assert.equal(await holds(context.versions), true);
   });
@@ -110,21 +117,25 @@ describe("the write's check of its context", () => {
   test("a webhook endpoint added, changed or removed fails it", async () => {
     const receiver = new Receiver();
     try {
-      let context = await readContext(fx.t.deps.db, key());
+      let context = await readContext(fx.app.deps.db, key());
       const endpoint = expectStatus(
-        await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { url: await receiver.start(), events: ["payment.*"] },
         }),
         201,
       );
       assert.equal(await holds(context!.versions), false, "added");
-      context = await readContext(fx.t.deps.db, key());
-      await fx.t.deps.db.execute(sql`update webhook_endpoints set events = events where id = ${endpoint.id}`);
+      context = await readContext(fx.app.deps.db, key());
+      await fx.app.deps.db.execute(
+        sql`update webhook_endpoints set events = events where id = ${endpoint.id}`,
+      );
       assert.equal(await holds(context!.versions), false, "changed");
-      context = await readContext(fx.t.deps.db, key());
+      context = await readContext(fx.app.deps.db, key());
       expectStatus(
-        await call(fx.t, "DELETE", `/webhooks/${fx.f.app.id}/${endpoint.id}`, { token: fx.f.owner.token }),
+        await call(fx.app, "DELETE", `/webhooks/${fx.tenants.app.id}/${endpoint.id}`, {
+          token: fx.tenants.owner.token,
+        }),
         204,
       );
       assert.equal(await holds(context!.versions), false, "removed");
@@ -134,11 +145,11 @@ describe("the write's check of its context", () => {
   });
 
   test("a caller who is not a member has a context of their own, and the guard holds for it", async () => {
-    const outsiderKey = { ...key(), userId: fx.f.outsider.user.id as string };
-    const context = await readContext(fx.t.deps.db, outsiderKey);
+    const outsiderKey = { ...key(), userId: fx.tenants.outsider.user.id as string };
+    const context = await readContext(fx.app.deps.db, outsiderKey);
     assert.equal(context?.role, null);
-    const [row] = await statementRunner(fx.t.deps.database)(
-      sql`select ${unchangedSince(fx.t.deps.db, outsiderKey, context!.versions)} as ok`,
+    const [row] = await statementRunner(fx.app.deps.database)(
+      sql`select ${unchangedSince(fx.app.deps.db, outsiderKey, context!.versions)} as ok`,
     );
     assert.equal(row.ok, true);
   });
@@ -154,29 +165,29 @@ describe("creates on a remembered context", () => {
 
   test("the second create of a price by the same caller uses the remembered context", async () => {
     expectStatus(await create(), 201);
-    const remembered = PaymentContexts.of(fx.t.deps.db).get({
-      appId: fx.f.app.id,
+    const remembered = PaymentContexts.of(fx.app.deps.db).get({
+      appId: fx.tenants.app.id,
       priceId: price.id,
-      userId: fx.f.developer.user.id,
+      userId: fx.tenants.developer.user.id,
     });
     assert.ok(remembered, "the context is remembered after a create");
     expectStatus(await create(), 201);
   });
 
   test("a shopper's view of the checkout page between two creates keeps the remembered context", async () => {
-    const contexts = PaymentContexts.of(fx.t.deps.db);
-    const key = { appId: fx.f.app.id, priceId: price.id, userId: fx.f.developer.user.id };
+    const contexts = PaymentContexts.of(fx.app.deps.db);
+    const key = { appId: fx.tenants.app.id, priceId: price.id, userId: fx.tenants.developer.user.id };
     expectStatus(await create(), 201);
     const remembered = contexts.get(key);
     assert.ok(remembered);
-    assert.equal((await call(fx.t, "GET", `/checkout/${price.id}`)).status, 200);
+    assert.equal((await call(fx.app, "GET", `/checkout/${price.id}`)).status, 200);
     expectStatus(await create(), 201);
     // Read again, the context would be a new object: the same one means the write held first time.
     assert.equal(contexts.get(key), remembered, "the create used the remembered context");
   });
 
   test("concurrent checkout views never make a create answer 409", async () => {
-    const views = Array.from({ length: 20 }, () => call(fx.t, "GET", `/checkout/${price.id}`));
+    const views = Array.from({ length: 20 }, () => call(fx.app, "GET", `/checkout/${price.id}`));
     const creates = Array.from({ length: 20 }, () => create());
     const [viewed, created] = await Promise.all([Promise.all(views), Promise.all(creates)]);
     assert.ok(viewed.every((r) => r.status === 200));
@@ -192,12 +203,18 @@ describe("creates on a remembered context", () => {
 
   test("a seller deactivated is refused at the next create, and payable again once reactivated", async () => {
     expectStatus(await create(), 201);
-    const url = `/apps/${fx.f.app.id}/kycs/${kyc.id}`;
-    expectStatus(await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { active: false } }), 200);
+    const url = `/apps/${fx.tenants.app.id}/kycs/${kyc.id}`;
+    expectStatus(
+      await call(fx.app, "PATCH", url, { token: fx.tenants.owner.token, body: { active: false } }),
+      200,
+    );
     const refused = await create();
     assert.equal(refused.status, 409);
     assert.equal(refused.body.code, "seller_not_payable");
-    expectStatus(await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { active: true } }), 200);
+    expectStatus(
+      await call(fx.app, "PATCH", url, { token: fx.tenants.owner.token, body: { active: true } }),
+      200,
+    );
     expectStatus(await create(), 201);
   });
 
@@ -206,8 +223,8 @@ describe("creates on a remembered context", () => {
     assert.equal((await stored(first.id)).amount, "2000");
 
     expectStatus(
-      await call(fx.t, "PATCH", `/prices/${fx.f.app.id}/${price.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "PATCH", `/prices/${fx.tenants.app.id}/${price.id}`, {
+        token: fx.tenants.owner.token,
         body: { amount: 25 },
       }),
       200,
@@ -216,8 +233,8 @@ describe("creates on a remembered context", () => {
     assert.equal((await stored(repriced.id)).amount, "2500");
 
     expectStatus(
-      await call(fx.t, "PATCH", `/apps/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "PATCH", `/apps/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { type: "marketplace", app_fee: 10 },
       }),
       200,
@@ -229,8 +246,8 @@ describe("creates on a remembered context", () => {
     const receiver = new Receiver();
     try {
       const endpoint = expectStatus(
-        await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { url: await receiver.start(), events: ["payment.pending"] },
         }),
         201,
@@ -246,8 +263,8 @@ describe("creates on a remembered context", () => {
     }
 
     expectStatus(
-      await call(fx.t, "PATCH", `/prices/${fx.f.app.id}/${price.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "PATCH", `/prices/${fx.tenants.app.id}/${price.id}`, {
+        token: fx.tenants.owner.token,
         body: { expired: true },
       }),
       200,
@@ -256,36 +273,45 @@ describe("creates on a remembered context", () => {
   });
 
   test("a member removed is refused at their next create", async () => {
-    const other = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 7 });
+    const other = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 7 });
     const body = { price_id: other.id, payment_provider: "card" };
     expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}`, { token: fx.f.developer.token, body }),
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+        token: fx.tenants.developer.token,
+        body,
+      }),
       201,
     );
     expectStatus(
-      await call(fx.t, "DELETE", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "DELETE", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`, {
+        token: fx.tenants.owner.token,
       }),
       204,
     );
     expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}`, { token: fx.f.developer.token, body }),
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+        token: fx.tenants.developer.token,
+        body,
+      }),
       404,
     );
   });
 
   test("a refusal on a remembered context is decided again on a fresh read", async () => {
-    const fresh = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 5 });
+    const fresh = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 5 });
     const body = { price_id: fresh.id, payment_provider: "card" };
     // The outsider is refused (no such app for them); the refusal is not remembered.
     expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}`, { token: fx.f.outsider.token, body }),
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+        token: fx.tenants.outsider.token,
+        body,
+      }),
       404,
     );
-    const remembered = PaymentContexts.of(fx.t.deps.db).get({
-      appId: fx.f.app.id,
+    const remembered = PaymentContexts.of(fx.app.deps.db).get({
+      appId: fx.tenants.app.id,
       priceId: fresh.id,
-      userId: fx.f.outsider.user.id,
+      userId: fx.tenants.outsider.user.id,
     });
     assert.equal(remembered, undefined);
   });

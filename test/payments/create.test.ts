@@ -20,13 +20,16 @@ const fx = useTestApp(
   { WEBHOOKS_ALLOW_LOOPBACK: "true" },
   {
     async setUp() {
-      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 20, currency: "usd" });
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+        amount: 20,
+        currency: "usd",
+      });
     },
   },
 );
 
 async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
-  const result = await fx.t.deps.db.execute(query);
+  const result = await fx.app.deps.db.execute(query);
   return ((result as { rows?: unknown[] }).rows ?? result) as T[];
 }
 
@@ -42,25 +45,25 @@ test("a new payment has its event, its payment.pending delivery and its intent j
   const other = new Receiver();
   try {
     const subscribed = expectStatus(
-      await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { url: await receiver.start(), events: ["payment.*"] },
       }),
       201,
     );
     const unsubscribed = expectStatus(
-      await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { url: await other.start(), events: ["kyc.updated"] },
       }),
       201,
     );
-    const payment = await createPayment(fx.t, fx.f.developer.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.developer.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     assert.equal(payment.status, "pending");
-    assert.equal(payment.app.id, fx.f.app.id);
+    assert.equal(payment.app.id, fx.tenants.app.id);
     assert.equal(payment.app.permissions.can_edit, true);
     assert.equal(payment.price.id, price.id);
 
@@ -73,12 +76,21 @@ test("a new payment has its event, its payment.pending delivery and its intent j
       sql`select from_status, to_status, actor, reason from payment_events where payment_id = ${payment.id}`,
     );
     assert.deepEqual(events, [
-      { from_status: null, to_status: "pending", actor: `user:${fx.f.developer.user.id}`, reason: "created" },
+      {
+        from_status: null,
+        to_status: "pending",
+        actor: `user:${fx.tenants.developer.user.id}`,
+        reason: "created",
+      },
     ]);
     assert.equal(await intentJobs(payment.id), 1);
 
-    const [delivery] = await waitForDeliveries(fx.t, fx.f.owner.token, fx.f.app.id, subscribed.id, (d) =>
-      d.some((x) => x.event.type === "payment.pending" && x.status === "succeeded"),
+    const [delivery] = await waitForDeliveries(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      subscribed.id,
+      (d) => d.some((x) => x.event.type === "payment.pending" && x.status === "succeeded"),
     );
     assert.equal(delivery.event.type, "payment.pending");
     const pending = receiver.received
@@ -91,8 +103,8 @@ test("a new payment has its event, its payment.pending delivery and its intent j
       reason: "created",
       sequence: 1,
     });
-    const none = await call(fx.t, "GET", `/webhooks/${fx.f.app.id}/${unsubscribed.id}/deliveries`, {
-      token: fx.f.owner.token,
+    const none = await call(fx.app, "GET", `/webhooks/${fx.tenants.app.id}/${unsubscribed.id}/deliveries`, {
+      token: fx.tenants.owner.token,
     });
     assert.deepEqual(expectStatus(none, 200), []);
     assert.equal(other.received.length, 0);
@@ -112,8 +124,11 @@ test("a new payment has its event, its payment.pending delivery and its intent j
 
 test("a part of the write that fails leaves no payment, event or job behind", async () => {
   const count = async () =>
-    (await rows<{ n: number }>(sql`select count(*)::int as n from payments where app_id = ${fx.f.app.id}`))[0]
-      .n;
+    (
+      await rows<{ n: number }>(
+        sql`select count(*)::int as n from payments where app_id = ${fx.tenants.app.id}`,
+      )
+    )[0].n;
   const before = await count();
   const jobCount = async () =>
     (
@@ -126,15 +141,15 @@ test("a part of the write that fails leaves no payment, event or job behind", as
   // The job part is the last one written, and it fails (a job without a queue name breaks the
   // outbox's NOT NULL): the whole statement does.
   const failing: Deps = {
-    ...fx.t.deps,
+    ...fx.app.deps,
     jobs: {
-      ...fx.t.deps.jobs,
+      ...fx.app.deps.jobs,
       sendPart: (_name, data) =>
         sql`insert into "job_outbox" ("name", "data") values (null, ${JSON.stringify(data)})`,
     },
   };
   await assert.rejects(
-    openPayment(failing, "shopper", fx.f.app.id, { price_id: price.id, payment_provider: "card" }),
+    openPayment(failing, "shopper", fx.tenants.app.id, { price_id: price.id, payment_provider: "card" }),
     (error: Error & { cause?: Error }) =>
       /null value in column "name"/.test(`${error.message} ${error.cause?.message}`),
   );

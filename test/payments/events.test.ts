@@ -12,29 +12,35 @@ const fx = useTestApp(
   {},
   {
     async setUp() {
-      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 20, currency: "usd" });
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+        amount: 20,
+        currency: "usd",
+      });
     },
   },
 );
 
 const events = (appId: string, paymentId: string, token: string | undefined, query = "") =>
-  call(fx.t, "GET", `/payments/${appId}/${paymentId}/events${query}`, { token });
+  call(fx.app, "GET", `/payments/${appId}/${paymentId}/events${query}`, { token });
 
 test("a payment paid with the 4242 card reads pending -> hold -> paid, who moved it and when", async () => {
-  const created = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+  const created = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
     price_id: price.id,
     payment_provider: "card",
   });
-  const opened = expectStatus(await events(fx.f.app.id, created.id, fx.f.developer.token), 200);
+  const opened = expectStatus(await events(fx.tenants.app.id, created.id, fx.tenants.developer.token), 200);
   assert.equal(opened.length, 1);
   assert.equal(opened[0].from_status, null);
   assert.equal(opened[0].to_status, "pending");
-  assert.equal(opened[0].actor, `user:${fx.f.owner.user.id}`);
+  assert.equal(opened[0].actor, `user:${fx.tenants.owner.user.id}`);
 
-  expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, created.id, card(CARDS.ok)), 200);
-  await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, created.id, "paid");
+  expectStatus(
+    await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, created.id, card(CARDS.ok)),
+    200,
+  );
+  await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, created.id, "paid");
 
-  const answer = await events(fx.f.app.id, created.id, fx.f.owner.token);
+  const answer = await events(fx.tenants.app.id, created.id, fx.tenants.owner.token);
   const timeline = expectStatus(answer, 200);
   assert.deepEqual(
     timeline.map((e: any) => [e.from_status, e.to_status]),
@@ -61,7 +67,7 @@ test("a payment paid with the 4242 card reads pending -> hold -> paid, who moved
 
   // Paged by cursor like every list: the page after the first event holds the other two.
   const rest = expectStatus(
-    await events(fx.f.app.id, created.id, fx.f.owner.token, `?starting_after=${timeline[0].id}`),
+    await events(fx.tenants.app.id, created.id, fx.tenants.owner.token, `?starting_after=${timeline[0].id}`),
     200,
   );
   assert.deepEqual(
@@ -71,12 +77,16 @@ test("a payment paid with the 4242 card reads pending -> hold -> paid, who moved
 });
 
 test("another app's payment is 404 both ways; no credential is 401", async () => {
-  const created = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+  const created = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
     price_id: price.id,
     payment_provider: "card",
   });
-  assertProblem(await events(fx.f.app.id, created.id, fx.f.outsider.token), 404, "not_found");
-  assertProblem(await events(fx.f.otherApp.id, created.id, fx.f.outsider.token), 404, "not_found");
-  assertProblem(await events(fx.f.app.id, "pay_unknown", fx.f.owner.token), 404, "not_found");
-  assertProblem(await events(fx.f.app.id, created.id, undefined), 401, "unauthenticated");
+  assertProblem(await events(fx.tenants.app.id, created.id, fx.tenants.outsider.token), 404, "not_found");
+  assertProblem(
+    await events(fx.tenants.otherApp.id, created.id, fx.tenants.outsider.token),
+    404,
+    "not_found",
+  );
+  assertProblem(await events(fx.tenants.app.id, "pay_unknown", fx.tenants.owner.token), 404, "not_found");
+  assertProblem(await events(fx.tenants.app.id, created.id, undefined), 401, "unauthenticated");
 });

@@ -31,74 +31,74 @@ const fx = useTestApp(
 );
 
 const sweep = async () => {
-  const before = await fx.t.deps.jobs.boss.findJobs(EXPIRE_PENDING_JOB);
-  await fx.t.deps.jobs.boss.send(EXPIRE_PENDING_JOB, {});
+  const before = await fx.app.deps.jobs.boss.findJobs(EXPIRE_PENDING_JOB);
+  await fx.app.deps.jobs.boss.send(EXPIRE_PENDING_JOB, {});
   await eventually(async () => {
-    const jobs = await fx.t.deps.jobs.boss.findJobs(EXPIRE_PENDING_JOB);
+    const jobs = await fx.app.deps.jobs.boss.findJobs(EXPIRE_PENDING_JOB);
     return jobs.length > before.length && jobs.every((j) => j.state === "completed") ? true : undefined;
   });
 };
 
 describe("pending payments expire", () => {
   test("the sweep is scheduled, every minute", async () => {
-    const schedules = await fx.t.deps.jobs.boss.getSchedules();
+    const schedules = await fx.app.deps.jobs.boss.getSchedules();
     const mine = schedules.find((s) => s.name === EXPIRE_PENDING_JOB);
     assert.equal(mine?.cron, "* * * * *");
   });
 
   test("an abandoned payment is cancelled (expired) with its event and webhook; the app can then be deleted", async () => {
-    const { owner } = fx.f;
-    const app = await createApp(fx.t, owner.token, { name: "Abandoned carts" });
+    const { owner } = fx.tenants;
+    const app = await createApp(fx.app, owner.token, { name: "Abandoned carts" });
     expectStatus(
-      await call(fx.t, "POST", `/webhooks/${app.id}`, {
+      await call(fx.app, "POST", `/webhooks/${app.id}`, {
         token: owner.token,
         body: { url: receiver.url, events: ["payment.*"] },
       }),
       201,
     );
-    const price = await createPrice(fx.t, owner.token, app.id, { amount: 15, currency: "usd" });
-    const abandoned = await createPayment(fx.t, owner.token, app.id, {
+    const price = await createPrice(fx.app, owner.token, app.id, { amount: 15, currency: "usd" });
+    const abandoned = await createPayment(fx.app, owner.token, app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
-    const paid = await createPayment(fx.t, owner.token, app.id, {
+    const paid = await createPayment(fx.app, owner.token, app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
-    expectStatus(await confirm(fx.t, owner.token, app.id, paid.id, card(CARDS.ok)), 200);
-    await waitForStatus(fx.t, owner.token, app.id, paid.id, "paid");
+    expectStatus(await confirm(fx.app, owner.token, app.id, paid.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, owner.token, app.id, paid.id, "paid");
 
     // Before its TTL, the cart blocks the delete and the sweep leaves it alone.
     await sweep();
     assert.equal(
       expectStatus(
-        await call(fx.t, "GET", `/payments/${app.id}/${abandoned.id}`, { token: owner.token }),
+        await call(fx.app, "GET", `/payments/${app.id}/${abandoned.id}`, { token: owner.token }),
         200,
       ).status,
       "pending",
     );
     const blocked = assertProblem(
-      await call(fx.t, "DELETE", `/apps/${app.id}`, { token: owner.token }),
+      await call(fx.app, "DELETE", `/apps/${app.id}`, { token: owner.token }),
       409,
       "conflict",
     );
     assert.match(blocked.detail, /1 payment pending/);
 
     await sleep(4000);
-    const fresh = await createPayment(fx.t, owner.token, app.id, {
+    const fresh = await createPayment(fx.app, owner.token, app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     await sweep();
     const expired = expectStatus(
-      await call(fx.t, "GET", `/payments/${app.id}/${abandoned.id}`, { token: owner.token }),
+      await call(fx.app, "GET", `/payments/${app.id}/${abandoned.id}`, { token: owner.token }),
       200,
     );
     assert.equal(expired.status, "cancelled");
     assert.equal(expired.transaction_response.error.code, "expired");
     assert.match(expired.transaction_response.error.message, /nothing was charged/);
     const events = expectStatus(
-      await call(fx.t, "GET", `/payments/${app.id}/${abandoned.id}/events`, { token: owner.token }),
+      await call(fx.app, "GET", `/payments/${app.id}/${abandoned.id}/events`, { token: owner.token }),
       200,
     );
     const last = events.at(-1);
@@ -114,18 +114,18 @@ describe("pending payments expire", () => {
     assert.equal(hook.data.reason, "expired");
     // The paid one is untouched; the one opened a moment ago is within its TTL.
     assert.equal(
-      expectStatus(await call(fx.t, "GET", `/payments/${app.id}/${paid.id}`, { token: owner.token }), 200)
+      expectStatus(await call(fx.app, "GET", `/payments/${app.id}/${paid.id}`, { token: owner.token }), 200)
         .status,
       "paid",
     );
     assert.equal(
-      expectStatus(await call(fx.t, "GET", `/payments/${app.id}/${fresh.id}`, { token: owner.token }), 200)
+      expectStatus(await call(fx.app, "GET", `/payments/${app.id}/${fresh.id}`, { token: owner.token }), 200)
         .status,
       "pending",
     );
 
     await sleep(4000);
     await sweep();
-    expectStatus(await call(fx.t, "DELETE", `/apps/${app.id}`, { token: owner.token }), 204);
+    expectStatus(await call(fx.app, "DELETE", `/apps/${app.id}`, { token: owner.token }), 204);
   });
 });

@@ -13,7 +13,10 @@ const fx = useTestApp(
   {},
   {
     async setUp() {
-      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 20, currency: "usd" });
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+        amount: 20,
+        currency: "usd",
+      });
     },
   },
 );
@@ -76,7 +79,7 @@ describe("the lifecycle table", () => {
 
 describe("payments", () => {
   test("create answers 201 pending with the fee split fixed and a payment token", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       shopper_email: "Shopper@Example.com",
@@ -85,7 +88,7 @@ describe("payments", () => {
     assert.equal(payment.status, "pending");
     assert.match(payment.payment_token, /^pt_/);
     assert.equal(payment.price.id, price.id);
-    assert.equal(payment.app.id, fx.f.app.id);
+    assert.equal(payment.app.id, fx.tenants.app.id);
     assert.equal(payment.shopper_email, "shopper@example.com");
     const item = payment.price_item;
     assert.equal(item.amount, 20);
@@ -100,7 +103,9 @@ describe("payments", () => {
         cents(item.amount_seller),
     );
     const read = expectStatus(
-      await call(fx.t, "GET", `/payments/${fx.f.app.id}/${payment.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${payment.id}`, {
+        token: fx.tenants.owner.token,
+      }),
       200,
     );
     assert.equal(read.payment_token, payment.payment_token, "the app's own reads answer the token");
@@ -108,116 +113,150 @@ describe("payments", () => {
   });
 
   test("a 4242 card is held, captured and paid; every move is an event", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     const confirmed = expectStatus(
-      await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)),
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
       200,
     );
     assert.equal(confirmed.status, "pending");
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assert.equal(paid.transaction_response.error, null);
     // A second confirm of a paid payment is refused.
     assertProblem(
-      await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)),
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
       409,
       "invalid_state_transition",
     );
   });
 
   test("a declined card fails the payment with the reason; the price stays payable", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
-      price_id: price.id,
-      payment_provider: "card",
-    });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.declined)), 200);
-    const failed = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "failed");
-    assert.equal(failed.transaction_response.error.decline_code, "generic_decline");
-    const insufficient = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     expectStatus(
-      await confirm(fx.t, fx.f.owner.token, fx.f.app.id, insufficient.id, card(CARDS.insufficient)),
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.declined)),
       200,
     );
-    const broke = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, insufficient.id, "failed");
-    assert.equal(broke.transaction_response.error.decline_code, "insufficient_funds");
-    const again = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const failed = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "failed",
+    );
+    assert.equal(failed.transaction_response.error.decline_code, "generic_decline");
+    const insufficient = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, again.id, card(CARDS.ok)), 200);
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, again.id, "paid");
+    expectStatus(
+      await confirm(
+        fx.app,
+        fx.tenants.owner.token,
+        fx.tenants.app.id,
+        insufficient.id,
+        card(CARDS.insufficient),
+      ),
+      200,
+    );
+    const broke = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      insufficient.id,
+      "failed",
+    );
+    assert.equal(broke.transaction_response.error.decline_code, "insufficient_funds");
+    const again = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, again.id, card(CARDS.ok)),
+      200,
+    );
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, again.id, "paid");
   });
 
   test("a 3-D Secure card waits for the step, then is paid", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.threeDS)), 200);
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.threeDS)),
+      200,
+    );
     const waiting = await eventually(async () => {
       const p = expectStatus(
-        await call(fx.t, "GET", `/payments/${fx.f.app.id}/${payment.id}`, { token: fx.f.owner.token }),
+        await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${payment.id}`, {
+          token: fx.tenants.owner.token,
+        }),
         200,
       );
       return p.next_action ? p : undefined;
     });
     assert.equal(waiting.status, "pending");
     const intentId = new URL(waiting.next_action.url).pathname.split("/").pop()!;
-    await fx.t.deps.paymentProviders.sandbox.completeAuthentication(intentId, true);
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    await fx.app.deps.paymentProviders.sandbox.completeAuthentication(intentId, true);
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
   });
 
   test("a bank debit is collected and paid", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "us_bank_account",
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, bank()), 200);
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    expectStatus(await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, bank()), 200);
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assert.equal(paid.payment_provider, "us_bank_account");
   });
 
   test("cancel a pending payment; refund a paid one; retry refuses when nothing failed", async () => {
-    const pending = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const pending = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     const cancelled = expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${pending.id}/cancel`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${pending.id}/cancel`, {
+        token: fx.tenants.owner.token,
         body: {},
       }),
       200,
     );
     assert.equal(cancelled.status, "cancelled");
     assertProblem(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${pending.id}/refund`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${pending.id}/refund`, {
+        token: fx.tenants.owner.token,
         body: {},
       }),
       409,
       "invalid_state_transition",
     );
 
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assertProblem(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${payment.id}/retry`, { token: fx.f.owner.token }),
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${payment.id}/retry`, {
+        token: fx.tenants.owner.token,
+      }),
       409,
       "invalid_state_transition",
     );
     const refunded = expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${payment.id}/refund`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${payment.id}/refund`, {
+        token: fx.tenants.owner.token,
         body: {},
       }),
       200,
@@ -226,34 +265,37 @@ describe("payments", () => {
   });
 
   test("dynamic prices take an amount of at least theirs; static ones refuse it; expired ones are 409", async () => {
-    const dynamic = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { type: "dynamic", amount: 5 });
-    const more = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const dynamic = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      type: "dynamic",
+      amount: 5,
+    });
+    const more = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: dynamic.id,
       payment_provider: "card",
       amount: 7.25,
     });
     assert.equal(more.price_item.amount, 7.25);
-    const less = await call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    const less = await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: { price_id: dynamic.id, payment_provider: "card", amount: 4.99 },
     });
     assert.equal(assertProblem(less, 400, "validation_failed").errors[0].path, "/body/amount");
-    const fixed = await call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    const fixed = await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: { price_id: price.id, payment_provider: "card", amount: 30 },
     });
     assertProblem(fixed, 400, "validation_failed");
-    const expired = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 3 });
+    const expired = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 3 });
     expectStatus(
-      await call(fx.t, "PATCH", `/prices/${fx.f.app.id}/${expired.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "PATCH", `/prices/${fx.tenants.app.id}/${expired.id}`, {
+        token: fx.tenants.owner.token,
         body: { expired: true },
       }),
       200,
     );
     assertProblem(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { price_id: expired.id, payment_provider: "card" },
       }),
       409,
@@ -262,79 +304,99 @@ describe("payments", () => {
   });
 
   test("list filters by status and price, with paging headers", async () => {
-    const list = await call(fx.t, "GET", `/payments/${fx.f.app.id}?status=paid&limit=100`, {
-      token: fx.f.developer.token,
+    const list = await call(fx.app, "GET", `/payments/${fx.tenants.app.id}?status=paid&limit=100`, {
+      token: fx.tenants.developer.token,
     });
     const items = expectStatus(list, 200);
     assert.ok(items.length >= 1);
     assert.ok(items.every((p: { status: string }) => p.status === "paid"));
     assert.equal(Number(list.headers["x-total-count"]), items.length);
     const byPrice = expectStatus(
-      await call(fx.t, "GET", `/payments/${fx.f.app.id}?price_id=${price.id}&limit=100`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "GET", `/payments/${fx.tenants.app.id}?price_id=${price.id}&limit=100`, {
+        token: fx.tenants.owner.token,
       }),
       200,
     );
     assert.ok(byPrice.every((p: { price: { id: string } }) => p.price.id === price.id));
     assertProblem(
-      await call(fx.t, "GET", `/payments/${fx.f.app.id}?status=unknown`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/payments/${fx.tenants.app.id}?status=unknown`, {
+        token: fx.tenants.owner.token,
+      }),
       400,
       "validation_failed",
     );
   });
 
   test("a price with payments is expired instead of deleted", async () => {
-    const sold = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 1 });
-    await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, { price_id: sold.id, payment_provider: "card" });
+    const sold = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 1 });
+    await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      price_id: sold.id,
+      payment_provider: "card",
+    });
     expectStatus(
-      await call(fx.t, "DELETE", `/prices/${fx.f.app.id}/${sold.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "DELETE", `/prices/${fx.tenants.app.id}/${sold.id}`, {
+        token: fx.tenants.owner.token,
+      }),
       204,
     );
     const still = expectStatus(
-      await call(fx.t, "GET", `/prices/${fx.f.app.id}/${sold.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/prices/${fx.tenants.app.id}/${sold.id}`, { token: fx.tenants.owner.token }),
       200,
     );
     assert.equal(still.expired, true);
   });
 
   test("tenancy and basics", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     assertProblem(
-      await call(fx.t, "GET", `/payments/${fx.f.app.id}/${payment.id}`, { token: fx.f.outsider.token }),
+      await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${payment.id}`, {
+        token: fx.tenants.outsider.token,
+      }),
       404,
       "not_found",
     );
     assertProblem(
-      await call(fx.t, "GET", `/payments/${fx.f.otherApp.id}/${payment.id}`, { token: fx.f.outsider.token }),
+      await call(fx.app, "GET", `/payments/${fx.tenants.otherApp.id}/${payment.id}`, {
+        token: fx.tenants.outsider.token,
+      }),
       404,
       "not_found",
     );
-    const foreignPrice = await call(fx.t, "POST", `/payments/${fx.f.otherApp.id}`, {
-      token: fx.f.outsider.token,
+    const foreignPrice = await call(fx.app, "POST", `/payments/${fx.tenants.otherApp.id}`, {
+      token: fx.tenants.outsider.token,
       body: { price_id: price.id, payment_provider: "card" },
     });
     assert.equal(assertProblem(foreignPrice, 400, "validation_failed").errors[0].path, "/body/price_id");
-    const token = fx.f.owner.token;
-    await checkRouteBasics(fx.t, { method: "GET", url: `/payments/${fx.f.app.id}`, token, list: true });
-    await checkRouteBasics(fx.t, {
+    const token = fx.tenants.owner.token;
+    await checkRouteBasics(fx.app, {
+      method: "GET",
+      url: `/payments/${fx.tenants.app.id}`,
+      token,
+      list: true,
+    });
+    await checkRouteBasics(fx.app, {
       method: "POST",
-      url: `/payments/${fx.f.app.id}`,
+      url: `/payments/${fx.tenants.app.id}`,
       token,
       body: { price_id: price.id, payment_provider: "card" },
     });
-    await checkRouteBasics(fx.t, { method: "GET", url: `/payments/${fx.f.app.id}/${payment.id}`, token });
-    await checkRouteBasics(fx.t, {
+    await checkRouteBasics(fx.app, {
+      method: "GET",
+      url: `/payments/${fx.tenants.app.id}/${payment.id}`,
+      token,
+    });
+    await checkRouteBasics(fx.app, {
       method: "POST",
-      url: `/payments/${fx.f.app.id}/${payment.id}/confirm`,
+      url: `/payments/${fx.tenants.app.id}/${payment.id}/confirm`,
       token,
       body: { payment_method: card(CARDS.ok) },
     });
-    await checkRouteBasics(fx.t, {
+    await checkRouteBasics(fx.app, {
       method: "POST",
-      url: `/payments/${fx.f.app.id}/${payment.id}/cancel`,
+      url: `/payments/${fx.tenants.app.id}/${payment.id}/cancel`,
       token,
       body: {},
     });

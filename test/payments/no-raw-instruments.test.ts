@@ -27,13 +27,13 @@ function uniqueCardNumber(): string {
 
 /** Every row of every table of the service and of its job queue, as text. */
 async function everyRow(): Promise<string> {
-  const tables = (await fx.t.deps.db.execute(
+  const tables = (await fx.app.deps.db.execute(
     sql`select table_schema as schema, table_name as name from information_schema.tables
          where table_schema in ('public', 'pgboss') and table_type = 'BASE TABLE'`,
   )) as unknown as { rows: { schema: string; name: string }[] };
   let text = "";
   for (const { schema, name } of tables.rows) {
-    const rows = (await fx.t.deps.db.execute(
+    const rows = (await fx.app.deps.db.execute(
       sql.raw(`select row_to_json(r)::text as row from "${schema}"."${name}" r`),
     )) as unknown as { rows: { row: string }[] };
     text += rows.rows.map((r) => r.row).join("\n");
@@ -44,12 +44,12 @@ async function everyRow(): Promise<string> {
 test("after sandbox payments by card and by bank account, no table, job or log line holds the numbers", async () => {
   const number = uniqueCardNumber();
   const cvc = "9731";
-  const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 21 });
-  const byCard = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+  const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 21 });
+  const byCard = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
     price_id: price.id,
     payment_provider: "card",
   });
-  const confirmed = await confirm(fx.t, fx.f.owner.token, fx.f.app.id, byCard.id, {
+  const confirmed = await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, byCard.id, {
     type: "card",
     number,
     exp_month: 11,
@@ -57,13 +57,16 @@ test("after sandbox payments by card and by bank account, no table, job or log l
     cvc,
   });
   expectStatus(confirmed, 200);
-  await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, byCard.id, "paid");
-  const byBank = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+  await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, byCard.id, "paid");
+  const byBank = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
     price_id: price.id,
     payment_provider: "us_bank_account",
   });
-  expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, byBank.id, bank("000123456789")), 200);
-  await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, byBank.id, "paid");
+  expectStatus(
+    await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, byBank.id, bank("000123456789")),
+    200,
+  );
+  await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, byBank.id, "paid");
 
   const stored = await everyRow();
   assert.ok(stored.includes(byCard.id), "the dump does hold the payments");
@@ -76,23 +79,25 @@ test("after sandbox payments by card and by bank account, no table, job or log l
     ["account number field", '"accountNumber"'],
   ]) {
     assert.ok(!stored.includes(secret), `no ${what} at rest`);
-    assert.ok(!fx.t.logs.join("").includes(secret), `no ${what} in the log`);
+    assert.ok(!fx.app.logs.join("").includes(secret), `no ${what} in the log`);
   }
   // What is kept is what a receipt shows: the brand and the last four digits.
   const shown = expectStatus(
-    await call(fx.t, "GET", `/payments/${fx.f.app.id}/${byCard.id}`, { token: fx.f.owner.token }),
+    await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${byCard.id}`, {
+      token: fx.tenants.owner.token,
+    }),
     200,
   );
   assert.ok(JSON.stringify(shown).includes(number.slice(-4)) || stored.includes(`•••• ${number.slice(-4)}`));
 });
 
 test("a card the sandbox does not take is refused at once, naming the field, and nothing is queued", async () => {
-  const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 5 });
-  const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+  const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 5 });
+  const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
     price_id: price.id,
     payment_provider: "card",
   });
-  const refused = await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, {
+  const refused = await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, {
     type: "card",
     number: "4242424242424241",
     exp_month: 12,
@@ -102,7 +107,9 @@ test("a card the sandbox does not take is refused at once, naming the field, and
   assert.equal(refused.status, 400, refused.text);
   assert.equal(refused.body.errors[0].path, "/body/payment_method");
   const after = expectStatus(
-    await call(fx.t, "GET", `/payments/${fx.f.app.id}/${payment.id}`, { token: fx.f.owner.token }),
+    await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${payment.id}`, {
+      token: fx.tenants.owner.token,
+    }),
     200,
   );
   assert.equal(after.status, "pending", "the payment can still be paid with a good card");
@@ -120,7 +127,7 @@ test("the upgrade migration scrubs numbers an older release queued", async () =>
   );
   // In one transaction, rolled back: the outbox relay never sees the old row.
   const rolledBack = new Error("rolled back on purpose");
-  const seen = await fx.t.deps.db
+  const seen = await fx.app.deps.db
     .transaction(async (tx) => {
       await tx.execute(
         sql`insert into job_outbox (name, data) values ('payments.authorize', ${JSON.stringify(raw)}::jsonb)`,

@@ -18,32 +18,39 @@ const fx = useTestApp(
   {},
   {
     async setUp() {
-      price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 20, currency: "usd" });
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+        amount: 20,
+        currency: "usd",
+      });
     },
   },
 );
 
-const get = (url: string, token = fx.f.owner.token) => call(fx.t, "GET", url, { token });
+const get = (url: string, token = fx.tenants.owner.token) => call(fx.app, "GET", url, { token });
 
 describe("payment_token on reads", () => {
   test("the app's own credentials read the token on GET and in the list; it is stored sealed", async () => {
-    const created = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const created = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     assert.match(created.payment_token, /^pt_/);
-    const key = await apiKeyOf(fx.t, fx.f.owner.token, fx.f.app.id);
-    for (const token of [fx.f.owner.token, fx.f.developer.token, key]) {
-      const one = expectStatus(await get(`/payments/${fx.f.app.id}/${created.id}`, token), 200);
+    const key = await apiKeyOf(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    for (const token of [fx.tenants.owner.token, fx.tenants.developer.token, key]) {
+      const one = expectStatus(await get(`/payments/${fx.tenants.app.id}/${created.id}`, token), 200);
       assert.equal(one.payment_token, created.payment_token);
-      const list = expectStatus(await get(`/payments/${fx.f.app.id}?price_id=${price.id}`, token), 200);
+      const list = expectStatus(await get(`/payments/${fx.tenants.app.id}?price_id=${price.id}`, token), 200);
       const listed = list.find((p: { id: string }) => p.id === created.id);
       assert.equal(listed.payment_token, created.payment_token);
     }
     // Another tenant sees neither the payment nor its token.
-    assertProblem(await get(`/payments/${fx.f.app.id}/${created.id}`, fx.f.outsider.token), 404, "not_found");
+    assertProblem(
+      await get(`/payments/${fx.tenants.app.id}/${created.id}`, fx.tenants.outsider.token),
+      404,
+      "not_found",
+    );
     // At rest: a hash for lookups and a sealed copy, never the token itself.
-    const [row] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, created.id));
+    const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, created.id));
     assert.ok(
       !JSON.stringify(row, (_k, v) => (typeof v === "bigint" ? String(v) : v)).includes(
         created.payment_token,
@@ -51,7 +58,7 @@ describe("payment_token on reads", () => {
     );
     assert.match(row.paymentTokenSealed ?? "", /^e1:mk_/);
     // The token still opens the shopper's view of the hosted checkout.
-    const shopper = await call(fx.t, "GET", `/checkout/${price.id}/payments/${created.id}`, {
+    const shopper = await call(fx.app, "GET", `/checkout/${price.id}/payments/${created.id}`, {
       headers: { "x-payment-token": created.payment_token },
     });
     assert.equal(expectStatus(shopper, 200).id, created.id);
@@ -60,16 +67,16 @@ describe("payment_token on reads", () => {
 
 describe("payment_token and the master key", () => {
   test("rotate-master-key re-seals payment tokens under the new key; reads go on answering them", async () => {
-    const created = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const created = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
-    const old = fx.t.deps.custody.keyring.current;
+    const old = fx.app.deps.custody.keyring.current;
     const rotated = new Keyring(toMasterKey(randomBytes(32)), [old]);
-    const rotating = { db: fx.t.deps.db, custody: new Custody(() => rotated) };
+    const rotating = { db: fx.app.deps.db, custody: new Custody(() => rotated) };
     const { resealed } = await resealPaymentTokens(rotating);
     assert.ok(resealed >= 1);
-    const [row] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, created.id));
+    const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, created.id));
     assert.equal(envelopeFromText(row.paymentTokenSealed!).keyId, rotated.current.id);
     const newOnly = new Custody(() => new Keyring(rotated.current));
     assert.equal(
@@ -82,24 +89,27 @@ describe("payment_token and the master key", () => {
     assert.throws(() => newOnly.openText("payment-token:pay_other", row.paymentTokenSealed!));
     // Back under the app's own key, so the other tests' reads open every token.
     await resealPaymentTokens({
-      db: fx.t.deps.db,
+      db: fx.app.deps.db,
       custody: new Custody(() => new Keyring(old, [rotated.current])),
     });
-    const read = expectStatus(await get(`/payments/${fx.f.app.id}/${created.id}`), 200);
+    const read = expectStatus(await get(`/payments/${fx.tenants.app.id}/${created.id}`), 200);
     assert.equal(read.payment_token, created.payment_token);
   });
 });
 
 describe("confirmation_status without a chain step", () => {
   test("pending reads unconfirmed; once paid the confirmation is complete", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     assert.equal(payment.confirmation_status.confirmed, false);
     assert.equal(payment.confirmation_status.progress, 0);
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assert.deepEqual(paid.confirmation_status, {
       average_seconds: 0,
       progress: 100,
@@ -108,7 +118,7 @@ describe("confirmation_status without a chain step", () => {
       confirmed: true,
     });
     const shopper = expectStatus(
-      await call(fx.t, "GET", `/checkout/${price.id}/payments/${payment.id}`, {
+      await call(fx.app, "GET", `/checkout/${price.id}/payments/${payment.id}`, {
         headers: { "x-payment-token": payment.payment_token },
       }),
       200,
@@ -119,8 +129,11 @@ describe("confirmation_status without a chain step", () => {
 
 describe("price_item.conversion", () => {
   test("figures converted back from the charge are rounded (3 near at 3.25 usd: 3.092, not 3.0923076923076924)", async () => {
-    const near = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 3, currency: "near" });
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const near = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      amount: 3,
+      currency: "near",
+    });
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: near.id,
       payment_provider: "card",
     });
@@ -141,11 +154,11 @@ describe("price_item.conversion", () => {
     }
     // The same on the preview and on every later read.
     const preview = expectStatus(
-      await get(`/prices/${fx.f.app.id}/${near.id}/price-item?payment_provider=card`),
+      await get(`/prices/${fx.tenants.app.id}/${near.id}/price-item?payment_provider=card`),
       200,
     );
     assert.deepEqual(preview.conversion, item.conversion);
-    const read = expectStatus(await get(`/payments/${fx.f.app.id}/${payment.id}`), 200);
+    const read = expectStatus(await get(`/payments/${fx.tenants.app.id}/${payment.id}`), 200);
     assert.deepEqual(read.price_item, item);
   });
 });
@@ -153,17 +166,17 @@ describe("price_item.conversion", () => {
 describe("confirming after the price expired", () => {
   test("409; the payment is cancelled, through the API and the hosted checkout alike", async () => {
     const expiresAt = new Date(Date.now() + 1500);
-    const brief = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const brief = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       amount: 5,
       currency: "usd",
       expires_at: expiresAt.toISOString(),
     });
-    const viaApi = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const viaApi = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: brief.id,
       payment_provider: "card",
     });
     const viaPage = expectStatus(
-      await call(fx.t, "POST", `/checkout/${brief.id}/payments`, {
+      await call(fx.app, "POST", `/checkout/${brief.id}/payments`, {
         body: { email: "late@example.com", payment_provider: "card" },
       }),
       201,
@@ -171,14 +184,14 @@ describe("confirming after the price expired", () => {
     await eventually(() => Date.now() > expiresAt.getTime() + 100 || undefined, 5000);
 
     const refused = assertProblem(
-      await confirm(fx.t, fx.f.owner.token, fx.f.app.id, viaApi.id, card(CARDS.ok)),
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, viaApi.id, card(CARDS.ok)),
       409,
       "conflict",
     );
     assert.match(refused.detail, /expired/);
-    const read = expectStatus(await get(`/payments/${fx.f.app.id}/${viaApi.id}`), 200);
+    const read = expectStatus(await get(`/payments/${fx.tenants.app.id}/${viaApi.id}`), 200);
     assert.equal(read.status, "cancelled");
-    const [event] = await fx.t.deps.db
+    const [event] = await fx.app.deps.db
       .select()
       .from(paymentEvents)
       .where(eq(paymentEvents.paymentId, viaApi.id))
@@ -187,13 +200,18 @@ describe("confirming after the price expired", () => {
     assert.equal(event.toStatus, "cancelled");
     assert.match(event.reason, /expired/);
 
-    const shopperConfirm = await call(fx.t, "POST", `/checkout/${brief.id}/payments/${viaPage.id}/confirm`, {
-      headers: { "x-payment-token": viaPage.payment_token },
-      body: { payment_method: card(CARDS.ok) },
-    });
+    const shopperConfirm = await call(
+      fx.app,
+      "POST",
+      `/checkout/${brief.id}/payments/${viaPage.id}/confirm`,
+      {
+        headers: { "x-payment-token": viaPage.payment_token },
+        body: { payment_method: card(CARDS.ok) },
+      },
+    );
     assertProblem(shopperConfirm, 409, "conflict");
     const shopperView = expectStatus(
-      await call(fx.t, "GET", `/checkout/${brief.id}/payments/${viaPage.id}`, {
+      await call(fx.app, "GET", `/checkout/${brief.id}/payments/${viaPage.id}`, {
         headers: { "x-payment-token": viaPage.payment_token },
       }),
       200,
@@ -203,13 +221,13 @@ describe("confirming after the price expired", () => {
     // Nothing was authorised: no card hold exists for either.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     for (const id of [viaApi.id, viaPage.id]) {
-      const [row] = await fx.t.deps.db.select().from(payments).where(eq(payments.id, id));
+      const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, id));
       assert.equal(row.authState, "none");
       assert.equal(row.capturedAmount, 0n);
     }
     // A confirm that is simply repeated stays refused.
     assertProblem(
-      await confirm(fx.t, fx.f.owner.token, fx.f.app.id, viaApi.id, card(CARDS.ok)),
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, viaApi.id, card(CARDS.ok)),
       409,
       "invalid_state_transition",
     );

@@ -15,8 +15,8 @@ let mug: { id: string };
 let poster: { id: string };
 const made: Record<string, { id: string; created_at: string }> = {};
 
-async function list(query: string, token = fx.f.owner.token) {
-  const answer = await call(fx.t, "GET", `/payments/${fx.f.app.id}?${query}`, { token });
+async function list(query: string, token = fx.tenants.owner.token) {
+  const answer = await call(fx.app, "GET", `/payments/${fx.tenants.app.id}?${query}`, { token });
   return {
     items: expectStatus(answer, 200) as { id: string }[],
     total: Number(answer.headers["x-total-count"]),
@@ -26,23 +26,23 @@ async function list(query: string, token = fx.f.owner.token) {
 const ids = (items: { id: string }[]) => items.map((item) => item.id).sort();
 
 test("set-up: payments of two prices by three shoppers", async () => {
-  const token = fx.f.owner.token;
-  const appId = fx.f.app.id;
-  mug = await createPrice(fx.t, token, appId, { name: "Mug", amount: 12 });
-  poster = await createPrice(fx.t, token, appId, { name: "Poster", amount: 40 });
+  const token = fx.tenants.owner.token;
+  const appId = fx.tenants.app.id;
+  mug = await createPrice(fx.app, token, appId, { name: "Mug", amount: 12 });
+  poster = await createPrice(fx.app, token, appId, { name: "Poster", amount: 40 });
   for (const [name, price, email] of [
     ["ada", mug, "Ada.Lovelace@example.com"],
     ["grace", poster, "grace@navy.example"],
     ["alan", mug, "alan@bletchley.example"],
   ] as const) {
-    made[name] = await createPayment(fx.t, token, appId, {
+    made[name] = await createPayment(fx.app, token, appId, {
       price_id: price.id,
       payment_provider: "card",
       shopper_email: email,
     });
   }
-  expectStatus(await confirm(fx.t, token, appId, made.grace.id, card(CARDS.ok)), 200);
-  await waitForStatus(fx.t, token, appId, made.grace.id, "paid");
+  expectStatus(await confirm(fx.app, token, appId, made.grace.id, card(CARDS.ok)), 200);
+  await waitForStatus(fx.app, token, appId, made.grace.id, "paid");
 });
 
 test("a piece of the email finds its payments, whatever its case", async () => {
@@ -76,8 +76,8 @@ test("amount bounds are in a currency, fees included; price, status and dates co
 });
 
 test("filters page by cursor and keep their filter in the Link header", async () => {
-  const first = await call(fx.t, "GET", `/payments/${fx.f.app.id}?price_id=${mug.id}&limit=1`, {
-    token: fx.f.owner.token,
+  const first = await call(fx.app, "GET", `/payments/${fx.tenants.app.id}?price_id=${mug.id}&limit=1`, {
+    token: fx.tenants.owner.token,
   });
   expectStatus(first, 200);
   assert.equal(first.headers["x-total-count"], "2");
@@ -93,15 +93,15 @@ test("bad filters are a 400 naming the field, and another app's payments stay in
   assertProblem(await listRaw("shopper_email=ab"), 400, "validation_failed");
   assertProblem(await listRaw("id_prefix=pi_123"), 400, "validation_failed");
   assertProblem(await listRaw("created[gte]=yesterday"), 400, "validation_failed");
-  const other = await call(fx.t, "GET", `/payments/${fx.f.otherApp.id}?shopper_email=example`, {
-    token: fx.f.owner.token,
+  const other = await call(fx.app, "GET", `/payments/${fx.tenants.otherApp.id}?shopper_email=example`, {
+    token: fx.tenants.owner.token,
   });
   assert.equal(other.status, 404);
 });
 
 test("each filter is served by an index (EXPLAIN, sequential scans off)", async () => {
   const plan = async (where: string) => {
-    const db = fx.t.deps.db;
+    const db = fx.app.deps.db;
     // One transaction, so the setting holds for the EXPLAIN beside it on either engine.
     return db.transaction(async (tx) => {
       await tx.execute(sql.raw("set local enable_seqscan = off"));
@@ -111,7 +111,7 @@ test("each filter is served by an index (EXPLAIN, sequential scans off)", async 
       return (result.rows as { "QUERY PLAN": string }[]).map((row) => row["QUERY PLAN"]).join("\n");
     });
   };
-  const app = fx.f.app.id;
+  const app = fx.tenants.app.id;
   const cases: [string, RegExp][] = [
     [`lower(shopper_email) like '%lovelace%'`, /payments_email_trgm_idx/],
     // Where the database's collation is C the primary key serves a prefix as well as the pattern index.
@@ -138,5 +138,5 @@ test("each filter is served by an index (EXPLAIN, sequential scans off)", async 
 });
 
 async function listRaw(query: string) {
-  return call(fx.t, "GET", `/payments/${fx.f.app.id}?${query}`, { token: fx.f.owner.token });
+  return call(fx.app, "GET", `/payments/${fx.tenants.app.id}?${query}`, { token: fx.tenants.owner.token });
 }

@@ -17,7 +17,9 @@ const fx = useTestApp(
     async setUp() {
       const created: string[] = [];
       for (let i = 0; i < PRICES; i++) {
-        created.push((await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { name: `Ticket ${i}` })).id);
+        created.push(
+          (await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { name: `Ticket ${i}` })).id,
+        );
       }
       newestFirst = created.reverse();
     },
@@ -35,12 +37,12 @@ function linksOf(answer: { headers: Record<string, unknown> }): Record<string, s
   return links;
 }
 
-const list = (path: string) => call(fx.t, "GET", path, { token: fx.f.owner.token });
+const list = (path: string) => call(fx.app, "GET", path, { token: fx.tenants.owner.token });
 
 describe("cursor paging (starting_after, ending_before)", () => {
   test("walking by starting_after sees every record once, in order, through the Link next cursor", async () => {
     const seen: string[] = [];
-    let path: string | undefined = `/prices/${fx.f.app.id}?limit=7`;
+    let path: string | undefined = `/prices/${fx.tenants.app.id}?limit=7`;
     let pages = 0;
     while (path) {
       const answer = await list(path);
@@ -51,7 +53,7 @@ describe("cursor paging (starting_after, ending_before)", () => {
       if (pages === 0) {
         // The first page is by number, so its next link is too; from there on the walk is by cursor.
         assert.match(String(next), /page=2/);
-        path = `/prices/${fx.f.app.id}?limit=7&starting_after=${items.at(-1)?.id}`;
+        path = `/prices/${fx.tenants.app.id}?limit=7&starting_after=${items.at(-1)?.id}`;
       } else {
         if (next) {
           const url = new URL(next, "http://x");
@@ -67,7 +69,7 @@ describe("cursor paging (starting_after, ending_before)", () => {
   });
 
   test("ending_before walks back, and prev and next cursors frame the page", async () => {
-    const answer = await list(`/prices/${fx.f.app.id}?limit=7&ending_before=${newestFirst[14]}`);
+    const answer = await list(`/prices/${fx.tenants.app.id}?limit=7&ending_before=${newestFirst[14]}`);
     const items = expectStatus(answer, 200) as { id: string }[];
     assert.deepEqual(
       items.map((p) => p.id),
@@ -76,7 +78,7 @@ describe("cursor paging (starting_after, ending_before)", () => {
     const links = linksOf(answer);
     assert.match(links.next, new RegExp(`starting_after=${newestFirst[13]}`));
     assert.match(links.prev, new RegExp(`ending_before=${newestFirst[7]}`));
-    const start = await list(`/prices/${fx.f.app.id}?limit=7&ending_before=${newestFirst[3]}`);
+    const start = await list(`/prices/${fx.tenants.app.id}?limit=7&ending_before=${newestFirst[3]}`);
     assert.deepEqual(
       (expectStatus(start, 200) as { id: string }[]).map((p) => p.id),
       newestFirst.slice(0, 3),
@@ -85,43 +87,43 @@ describe("cursor paging (starting_after, ending_before)", () => {
   });
 
   test("the last cursor page has no next link, and an empty page follows the oldest record", async () => {
-    const tail = await list(`/prices/${fx.f.app.id}?limit=7&starting_after=${newestFirst[22]}`);
+    const tail = await list(`/prices/${fx.tenants.app.id}?limit=7&starting_after=${newestFirst[22]}`);
     assert.deepEqual(
       (expectStatus(tail, 200) as { id: string }[]).map((p) => p.id),
       newestFirst.slice(23),
     );
     assert.equal(linksOf(tail).next, undefined);
-    const past = await list(`/prices/${fx.f.app.id}?starting_after=${newestFirst.at(-1)}`);
+    const past = await list(`/prices/${fx.tenants.app.id}?starting_after=${newestFirst.at(-1)}`);
     assert.deepEqual(expectStatus(past, 200), []);
   });
 
   test("an unknown id, another app's record, or a cursor with page > 1 is 400 naming the field", async () => {
     const unknown = assertProblem(
-      await list(`/prices/${fx.f.app.id}?starting_after=price_nope`),
+      await list(`/prices/${fx.tenants.app.id}?starting_after=price_nope`),
       400,
       "validation_failed",
     );
     assert.equal(unknown.errors[0].path, "/query/starting_after");
-    const theirs = await createPrice(fx.t, fx.f.outsider.token, fx.f.otherApp.id);
+    const theirs = await createPrice(fx.app, fx.tenants.outsider.token, fx.tenants.otherApp.id);
     const foreign = assertProblem(
-      await list(`/prices/${fx.f.app.id}?starting_after=${theirs.id}`),
+      await list(`/prices/${fx.tenants.app.id}?starting_after=${theirs.id}`),
       400,
       "validation_failed",
     );
     assert.equal(foreign.errors[0].path, "/query/starting_after");
     assert.doesNotMatch(JSON.stringify(foreign), /Ticket|Concert/, "nothing of the other record is told");
     const mixed = assertProblem(
-      await list(`/prices/${fx.f.app.id}?page=2&starting_after=${newestFirst[0]}`),
+      await list(`/prices/${fx.tenants.app.id}?page=2&starting_after=${newestFirst[0]}`),
       400,
       "validation_failed",
     );
     assert.equal(mixed.errors[0].path, "/query/starting_after");
     const both = await list(
-      `/prices/${fx.f.app.id}?starting_after=${newestFirst[0]}&ending_before=${newestFirst[5]}`,
+      `/prices/${fx.tenants.app.id}?starting_after=${newestFirst[0]}&ending_before=${newestFirst[5]}`,
     );
     assertProblem(both, 400, "validation_failed");
     const before = assertProblem(
-      await list(`/prices/${fx.f.app.id}?ending_before=nope`),
+      await list(`/prices/${fx.tenants.app.id}?ending_before=nope`),
       400,
       "validation_failed",
     );
@@ -131,8 +133,8 @@ describe("cursor paging (starting_after, ending_before)", () => {
   test("KYC lists keep their {data} envelope and page by cursor too", async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++)
-      ids.push((await createTestKyc(fx.t, fx.f.owner.token, fx.f.app.id, `seller-${i}`)).id);
-    const answer = await list(`/apps/${fx.f.app.id}/kycs?limit=1&starting_after=${ids[2]}`);
+      ids.push((await createTestKyc(fx.app, fx.tenants.owner.token, fx.tenants.app.id, `seller-${i}`)).id);
+    const answer = await list(`/apps/${fx.tenants.app.id}/kycs?limit=1&starting_after=${ids[2]}`);
     const body = expectStatus(answer, 200) as { data: { id: string }[] };
     assert.deepEqual(
       body.data.map((k) => k.id),
@@ -144,7 +146,7 @@ describe("cursor paging (starting_after, ending_before)", () => {
 
 describe("X-Total-Count past LIST_COUNT_CAP", () => {
   test("a list longer than the cap says so: the cap, X-Total-Count-Capped, no last link", async () => {
-    const first = await list(`/prices/${fx.f.app.id}?limit=7`);
+    const first = await list(`/prices/${fx.tenants.app.id}?limit=7`);
     expectStatus(first, 200);
     assert.equal(first.headers["x-total-count"], String(COUNT_CAP));
     assert.equal(first.headers["x-total-count-capped"], "true");
@@ -152,7 +154,7 @@ describe("X-Total-Count past LIST_COUNT_CAP", () => {
     assert.equal(links.last, undefined);
     assert.match(links.next, /page=2/);
     // Paging by number still reaches the end, past the cap, and stops there.
-    const end = await list(`/prices/${fx.f.app.id}?limit=7&page=5`);
+    const end = await list(`/prices/${fx.tenants.app.id}?limit=7&page=5`);
     assert.deepEqual(
       (expectStatus(end, 200) as { id: string }[]).map((p) => p.id),
       newestFirst.slice(28),
@@ -161,13 +163,15 @@ describe("X-Total-Count past LIST_COUNT_CAP", () => {
   });
 
   test("a list within the cap keeps its exact count and last link, with no capped header", async () => {
-    await createPrice(fx.t, fx.f.outsider.token, fx.f.otherApp.id);
-    const answer = await call(fx.t, "GET", `/prices/${fx.f.otherApp.id}?limit=1`, {
-      token: fx.f.outsider.token,
+    await createPrice(fx.app, fx.tenants.outsider.token, fx.tenants.otherApp.id);
+    const answer = await call(fx.app, "GET", `/prices/${fx.tenants.otherApp.id}?limit=1`, {
+      token: fx.tenants.outsider.token,
     });
     expectStatus(answer, 200);
     const all = expectStatus(
-      await call(fx.t, "GET", `/prices/${fx.f.otherApp.id}?limit=100`, { token: fx.f.outsider.token }),
+      await call(fx.app, "GET", `/prices/${fx.tenants.otherApp.id}?limit=100`, {
+        token: fx.tenants.outsider.token,
+      }),
       200,
     );
     assert.ok(all.length >= 1 && all.length < COUNT_CAP);

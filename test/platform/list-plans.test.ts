@@ -76,7 +76,7 @@ describe("list query plans", { skip }, () => {
     { WEBHOOKS_ALLOW_LOOPBACK: "true" },
     {
       async setUp() {
-        admin = new pg.Client({ connectionString: fx.t.connectionString });
+        admin = new pg.Client({ connectionString: fx.app.connectionString });
         await admin.connect();
       },
       async tearDown() {
@@ -87,16 +87,19 @@ describe("list query plans", { skip }, () => {
   );
 
   test(`payments: ${SEEDED_PAYMENTS} rows, page 1 and a cursor page, read through the index`, async () => {
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id);
-    const template = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const template = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
     await clonePayments(admin, template.id, SEEDED_PAYMENTS);
     const cursor = `${template.id}_500`;
-    for (const path of [`/payments/${fx.f.app.id}`, `/payments/${fx.f.app.id}?starting_after=${cursor}`]) {
+    for (const path of [
+      `/payments/${fx.tenants.app.id}`,
+      `/payments/${fx.tenants.app.id}?starting_after=${cursor}`,
+    ]) {
       const statements = await listStatements("payments", async () => {
-        expectStatus(await call(fx.t, "GET", path, { token: fx.f.owner.token }), 200);
+        expectStatus(await call(fx.app, "GET", path, { token: fx.tenants.owner.token }), 200);
       });
       assert.equal(statements.length, 1, `one list statement for ${path}`);
       const plan = await planOf(statements[0]);
@@ -108,27 +111,27 @@ describe("list query plans", { skip }, () => {
   });
 
   test("every other list reads its table through an index in list order", async () => {
-    const owner = fx.f.owner.token;
-    const auction = await createAuction(fx.t, owner, fx.f.app.id);
+    const owner = fx.tenants.owner.token;
+    const auction = await createAuction(fx.app, owner, fx.tenants.app.id);
     const endpoint = expectStatus(
-      await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
+      await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
         token: owner,
         body: { url: "http://127.0.0.1:9/hooks", events: ["payment.paid"] },
       }),
       201,
     );
-    const kyc = await createTestKyc(fx.t, owner, fx.f.app.id);
+    const kyc = await createTestKyc(fx.app, owner, fx.tenants.app.id);
     const lists: [table: string, path: string, sorts?: string][] = [
-      ["prices", `/prices/${fx.f.app.id}`],
-      ["auctions", `/auctions/${fx.f.app.id}`],
-      ["bids", `/auctions/${fx.f.app.id}/${auction.id}/bids`],
-      ["wallets", `/wallets/${fx.f.app.id}`],
-      ["triggers", `/triggers/${fx.f.app.id}`],
-      ["members", `/members/${fx.f.app.id}`],
-      ["kycs", `/apps/${fx.f.app.id}/kycs?starting_after=${kyc.id}`],
-      ["webhook_endpoints", `/webhooks/${fx.f.app.id}`],
-      ["webhook_deliveries", `/webhooks/${fx.f.app.id}/${endpoint.id}/deliveries`],
-      ["api_keys", `/apps/${fx.f.app.id}/api-keys`],
+      ["prices", `/prices/${fx.tenants.app.id}`],
+      ["auctions", `/auctions/${fx.tenants.app.id}`],
+      ["bids", `/auctions/${fx.tenants.app.id}/${auction.id}/bids`],
+      ["wallets", `/wallets/${fx.tenants.app.id}`],
+      ["triggers", `/triggers/${fx.tenants.app.id}`],
+      ["members", `/members/${fx.tenants.app.id}`],
+      ["kycs", `/apps/${fx.tenants.app.id}/kycs?starting_after=${kyc.id}`],
+      ["webhook_endpoints", `/webhooks/${fx.tenants.app.id}`],
+      ["webhook_deliveries", `/webhooks/${fx.tenants.app.id}/${endpoint.id}/deliveries`],
+      ["api_keys", `/apps/${fx.tenants.app.id}/api-keys`],
       // A person's apps come through their memberships (few), then sort: no index orders a join.
       ["members", "/apps", "a person's memberships, a handful of rows"],
       // Mail readable by recipient OR by owned app: two index ranges merged, then sorted.
@@ -136,7 +139,7 @@ describe("list query plans", { skip }, () => {
     ];
     for (const [table, path, sorts] of lists) {
       const statements = await listStatements(table, async () =>
-        expectStatus(await call(fx.t, "GET", path, { token: owner }), 200),
+        expectStatus(await call(fx.app, "GET", path, { token: owner }), 200),
       );
       assert.equal(statements.length, 1, `one list statement for ${path}`);
       // Small tables: forbid the ways out that are cheap only while a table is small (read it all,

@@ -14,15 +14,15 @@ const fx = useTestApp(
   {
     async setUp() {
       const created = expectStatus(
-        await call(fx.t, "POST", `/apps/${fx.f.app.id}/api-keys`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/apps/${fx.tenants.app.id}/api-keys`, {
+          token: fx.tenants.owner.token,
           body: { name: "Revoked" },
         }),
         201,
       );
       expectStatus(
-        await call(fx.t, "DELETE", `/apps/${fx.f.app.id}/api-keys/${created.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "DELETE", `/apps/${fx.tenants.app.id}/api-keys/${created.id}`, {
+          token: fx.tenants.owner.token,
         }),
         204,
       );
@@ -40,7 +40,7 @@ function urlOf(url: string, appId: string) {
     );
 }
 
-const guarded = () => fx.t.routes.filter((r) => !r.public && !r.hidden);
+const guarded = () => fx.app.routes.filter((r) => !r.public && !r.hidden);
 const withBody = (method: string) => (method === "POST" || method === "PATCH" ? {} : undefined);
 
 test("the route list covers the API", () => {
@@ -49,9 +49,9 @@ test("the route list covers the API", () => {
 
 test("no credential, or a revoked API key: 401 on every guarded route", async () => {
   for (const route of guarded()) {
-    const url = urlOf(route.url, fx.f.app.id);
+    const url = urlOf(route.url, fx.tenants.app.id);
     for (const token of [undefined, revokedKey]) {
-      const answer = await call(fx.t, route.method, url, { token, body: withBody(route.method) });
+      const answer = await call(fx.app, route.method, url, { token, body: withBody(route.method) });
       assert.equal(answer.status, 401, `${route.method} ${route.url} (${token ? "revoked key" : "none"})`);
     }
   }
@@ -61,8 +61,8 @@ test("another app's owner: 404 on every route of this app (400 only for a body r
   const scoped = guarded().filter((r) => r.url.includes(":app_id") || r.url.startsWith("/auctions/:id"));
   assert.ok(scoped.length > 40, `${scoped.length} app-scoped routes`);
   for (const route of scoped) {
-    const answer = await call(fx.t, route.method, urlOf(route.url, fx.f.app.id), {
-      token: fx.f.outsider.token,
+    const answer = await call(fx.app, route.method, urlOf(route.url, fx.tenants.app.id), {
+      token: fx.tenants.outsider.token,
       body: withBody(route.method),
     });
     const allowed = route.method === "GET" || route.method === "DELETE" ? [404] : [400, 404];
@@ -75,13 +75,13 @@ test("another app's owner: 404 on every route of this app (400 only for a body r
 
 test("a developer is refused what only owners may do: 403", async () => {
   const ownerOnly: [string, string, unknown?][] = [
-    ["DELETE", `/apps/${fx.f.app.id}`],
-    ["POST", `/members/${fx.f.app.id}`, { email: "new@example.com", role: "developer" }],
-    ["PATCH", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`, { role: "owner" }],
-    ["DELETE", `/members/${fx.f.app.id}/${fx.f.developerMemberId}`],
+    ["DELETE", `/apps/${fx.tenants.app.id}`],
+    ["POST", `/members/${fx.tenants.app.id}`, { email: "new@example.com", role: "developer" }],
+    ["PATCH", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`, { role: "owner" }],
+    ["DELETE", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}`],
   ];
   for (const [method, url, body] of ownerOnly) {
-    const answer = await call(fx.t, method, url, { token: fx.f.developer.token, body });
+    const answer = await call(fx.app, method, url, { token: fx.tenants.developer.token, body });
     assert.equal(answer.status, 403, `${method} ${url}: ${JSON.stringify(answer.body)}`);
   }
 });

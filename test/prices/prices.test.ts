@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { FakeClock } from "../helpers/clock.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { createPrice, createTestKyc } from "../helpers/prices.ts";
 import { createTestTrigger } from "../helpers/triggers.ts";
 
-const fx = useTestApp();
+// The service clock, moved by the expiry test (the app reads it from build on).
+const clock = new FakeClock();
+const fx = useTestApp({}, { now: clock.now });
 
 const PRICE_FIELDS = [
   "id",
@@ -30,7 +33,7 @@ const PRICE_FIELDS = [
 
 describe("POST /prices/{app_id}", () => {
   test("creates a price with the interface's shape and defaults", async () => {
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { currency: "USD" });
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { currency: "USD" });
     assert.deepEqual(Object.keys(price).sort(), PRICE_FIELDS);
     assert.match(price.id, /^price_/);
     assert.equal(price.type, "static");
@@ -46,7 +49,9 @@ describe("POST /prices/{app_id}", () => {
     assert.equal(price.trigger_id, null);
     assert.deepEqual(
       expectStatus(
-        await call(fx.t, "GET", `/prices/${fx.f.app.id}/${price.id}`, { token: fx.f.owner.token }),
+        await call(fx.app, "GET", `/prices/${fx.tenants.app.id}/${price.id}`, {
+          token: fx.tenants.owner.token,
+        }),
         200,
       ),
       price,
@@ -54,8 +59,8 @@ describe("POST /prices/{app_id}", () => {
   });
 
   test("stores every field given, and a developer may create", async () => {
-    const trigger = await createTestTrigger(fx.t, fx.f.owner.token, fx.f.app.id);
-    const seller = await createTestKyc(fx.t, fx.f.owner.token, fx.f.app.id);
+    const trigger = await createTestTrigger(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const seller = await createTestKyc(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
     const body = {
       name: "Mint",
       amount: 0.5,
@@ -70,38 +75,44 @@ describe("POST /prices/{app_id}", () => {
       kyc_id: seller.id,
       expires_at: "2099-01-01T00:00:00.000Z",
     };
-    const price = await createPrice(fx.t, fx.f.developer.token, fx.f.app.id, body);
+    const price = await createPrice(fx.app, fx.tenants.developer.token, fx.tenants.app.id, body);
     for (const [key, value] of Object.entries(body)) assert.deepEqual(price[key], value, key);
-    const foreign = await createTestKyc(fx.t, fx.f.outsider.token, fx.f.otherApp.id);
-    const refused = await call(fx.t, "POST", `/prices/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    const foreign = await createTestKyc(fx.app, fx.tenants.outsider.token, fx.tenants.otherApp.id);
+    const refused = await call(fx.app, "POST", `/prices/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: { name: "X", amount: 1, currency: "usd", kyc_id: foreign.id },
     });
     assert.equal(assertProblem(refused, 400, "validation_failed").errors[0].path, "/body/kyc_id");
   });
 
   test("amounts are exact: exponent notation, and strings beyond a double's precision", async () => {
-    const tiny = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 1e-7, currency: "near" });
+    const tiny = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      amount: 1e-7,
+      currency: "near",
+    });
     assert.equal(tiny.amount_decimal, "0.0000001");
-    const precise = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const precise = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       amount: "1234567.123456789012345678",
       currency: "ETH",
     });
     assert.equal(precise.amount_decimal, "1234567.123456789012345678");
     assert.equal(precise.amount, 1234567.123456789);
-    const yocto = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const yocto = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       amount: "0.000000000000000000000001",
       currency: "near",
     });
     assert.equal(yocto.amount_decimal, "0.000000000000000000000001");
     assert.equal(yocto.amount, 1e-24);
-    const yen = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 1500, currency: "jpy" });
+    const yen = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      amount: 1500,
+      currency: "jpy",
+    });
     assert.equal(yen.amount, 1500);
   });
 
   test("refuses bad amounts and currencies, naming the field, and leaves nothing behind", async () => {
     const before = Number(
-      (await call(fx.t, "GET", `/prices/${fx.f.app.id}`, { token: fx.f.owner.token })).headers[
+      (await call(fx.app, "GET", `/prices/${fx.tenants.app.id}`, { token: fx.tenants.owner.token })).headers[
         "x-total-count"
       ],
     );
@@ -124,8 +135,8 @@ describe("POST /prices/{app_id}", () => {
       [{ colour: "red" }, "/body/colour", /not a known field/],
     ];
     for (const [body, path, message] of cases) {
-      const answer = await call(fx.t, "POST", `/prices/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      const answer = await call(fx.app, "POST", `/prices/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: { name: "Bad", amount: 10, currency: "usd", ...body },
       });
       const problem = assertProblem(answer, 400, "validation_failed");
@@ -135,14 +146,14 @@ describe("POST /prices/{app_id}", () => {
         `${JSON.stringify(body)}: ${answer.text}`,
       );
     }
-    const missing = await call(fx.t, "POST", `/prices/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    const missing = await call(fx.app, "POST", `/prices/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: { name: "x" },
     });
     const problem = assertProblem(missing, 400, "validation_failed");
     assert.ok(problem.errors.some((e: { path: string }) => e.path === "/body/amount"));
     const after = Number(
-      (await call(fx.t, "GET", `/prices/${fx.f.app.id}`, { token: fx.f.owner.token })).headers[
+      (await call(fx.app, "GET", `/prices/${fx.tenants.app.id}`, { token: fx.tenants.owner.token })).headers[
         "x-total-count"
       ],
     );
@@ -150,15 +161,18 @@ describe("POST /prices/{app_id}", () => {
   });
 
   test("a dynamic price may start at zero", async () => {
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { amount: 0, type: "dynamic" });
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      amount: 0,
+      type: "dynamic",
+    });
     assert.equal(price.amount, 0);
   });
 
   test("a price whose seller share would be negative under the app's and platform's fees is refused", async () => {
-    const owner = await signup(fx.t);
+    const owner = await signup(fx.app);
     // 99.5% app fee + 1% platform fee leave the seller less than nothing.
-    const greedy = await createApp(fx.t, owner.token, { type: "marketplace", app_fee: 99.5 });
-    const answer = await call(fx.t, "POST", `/prices/${greedy.id}`, {
+    const greedy = await createApp(fx.app, owner.token, { type: "marketplace", app_fee: 99.5 });
+    const answer = await call(fx.app, "POST", `/prices/${greedy.id}`, {
       token: owner.token,
       body: { name: "x", amount: 10, currency: "usd" },
     });
@@ -166,37 +180,37 @@ describe("POST /prices/{app_id}", () => {
     assert.equal(problem.errors[0].path, "/body/amount");
     assert.match(problem.detail, /negative share/);
     // The same fee on an individual app is not taken, so the price is fine there.
-    const solo = await createApp(fx.t, owner.token, { type: "individual", app_fee: 99.5 });
-    await createPrice(fx.t, owner.token, solo.id, { amount: 10 });
+    const solo = await createApp(fx.app, owner.token, { type: "individual", app_fee: 99.5 });
+    await createPrice(fx.app, owner.token, solo.id, { amount: 10 });
     // 99% + 1% leaves exactly nothing: allowed, and a price in another currency is checked too.
-    const edge = await createApp(fx.t, owner.token, { type: "marketplace", app_fee: 99 });
-    await createPrice(fx.t, owner.token, edge.id, { amount: 10 });
+    const edge = await createApp(fx.app, owner.token, { type: "marketplace", app_fee: 99 });
+    await createPrice(fx.app, owner.token, edge.id, { amount: 10 });
     // 100% in total can still leave the seller -0.01 after two half-up roundings: 0.50 usd splits
     // round(0.005) = 0.01 + round(0.495) = 0.50.
-    const roundedAway = await call(fx.t, "POST", `/prices/${edge.id}`, {
+    const roundedAway = await call(fx.app, "POST", `/prices/${edge.id}`, {
       token: owner.token,
       body: { name: "x", amount: 0.5, currency: "usd" },
     });
     assert.match(assertProblem(roundedAway, 400, "validation_failed").detail, /negative share/);
     // A price in another currency is checked in the charge currency too: 0.46 eur splits 0 + 0.46
     // in euros, but is 0.50 usd at the sandbox's 1.08, which rounds as above.
-    const converted = await call(fx.t, "POST", `/prices/${edge.id}`, {
+    const converted = await call(fx.app, "POST", `/prices/${edge.id}`, {
       token: owner.token,
       body: { name: "x", amount: 0.46, currency: "eur" },
     });
     assert.match(assertProblem(converted, 400, "validation_failed").detail, /negative share/);
-    await createPrice(fx.t, owner.token, edge.id, { amount: 0.47, currency: "eur" });
+    await createPrice(fx.app, owner.token, edge.id, { amount: 0.47, currency: "eur" });
   });
 });
 
 describe("GET /prices/{app_id}", () => {
   test("lists newest first with page, limit and the paging headers", async () => {
-    const owner = await signup(fx.t);
-    const app = await createApp(fx.t, owner.token);
+    const owner = await signup(fx.app);
+    const app = await createApp(fx.app, owner.token);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++)
-      ids.push((await createPrice(fx.t, owner.token, app.id, { name: `p${i}` })).id);
-    const first = await call(fx.t, "GET", `/prices/${app.id}?page=1&limit=2`, { token: owner.token });
+      ids.push((await createPrice(fx.app, owner.token, app.id, { name: `p${i}` })).id);
+    const first = await call(fx.app, "GET", `/prices/${app.id}?page=1&limit=2`, { token: owner.token });
     expectStatus(first, 200);
     assert.deepEqual(
       first.body.map((p: { id: string }) => p.id),
@@ -204,22 +218,24 @@ describe("GET /prices/{app_id}", () => {
     );
     assert.equal(first.headers["x-total-count"], "5");
     assert.match(String(first.headers.link), /rel="next"/);
-    const last = await call(fx.t, "GET", `/prices/${app.id}?page=3&limit=2`, { token: owner.token });
+    const last = await call(fx.app, "GET", `/prices/${app.id}?page=3&limit=2`, { token: owner.token });
     assert.deepEqual(
       last.body.map((p: { id: string }) => p.id),
       [ids[0]],
     );
-    const all = await call(fx.t, "GET", `/prices/${app.id}`, { token: owner.token });
+    const all = await call(fx.app, "GET", `/prices/${app.id}`, { token: owner.token });
     assert.equal(all.body.length, 5);
   });
 });
 
 describe("PATCH /prices/{app_id}/{price_id}", () => {
   test("changes the fields given and keeps the others", async () => {
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { metadata: { a: 1 } });
-    const trigger = await createTestTrigger(fx.t, fx.f.owner.token, fx.f.app.id);
-    const answer = await call(fx.t, "PATCH", `/prices/${fx.f.app.id}/${price.id}`, {
-      token: fx.f.developer.token,
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      metadata: { a: 1 },
+    });
+    const trigger = await createTestTrigger(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const answer = await call(fx.app, "PATCH", `/prices/${fx.tenants.app.id}/${price.id}`, {
+      token: fx.tenants.developer.token,
       body: { name: "Renamed", amount: "20.10", trigger_id: trigger.id, contract: null },
     });
     const changed = expectStatus(answer, 200);
@@ -232,19 +248,28 @@ describe("PATCH /prices/{app_id}/{price_id}", () => {
   });
 
   test("currency changes need an amount; amounts are checked in the new currency", async () => {
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id);
-    const url = `/prices/${fx.f.app.id}/${price.id}`;
-    const alone = await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { currency: "jpy" } });
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const url = `/prices/${fx.tenants.app.id}/${price.id}`;
+    const alone = await call(fx.app, "PATCH", url, {
+      token: fx.tenants.owner.token,
+      body: { currency: "jpy" },
+    });
     assert.equal(assertProblem(alone, 400, "validation_failed").errors[0].path, "/body/amount");
-    const excess = await call(fx.t, "PATCH", url, {
-      token: fx.f.owner.token,
+    const excess = await call(fx.app, "PATCH", url, {
+      token: fx.tenants.owner.token,
       body: { currency: "jpy", amount: 12.5 },
     });
     assert.equal(assertProblem(excess, 400, "validation_failed").errors[0].path, "/body/amount");
-    const excessSame = await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { amount: 1.001 } });
+    const excessSame = await call(fx.app, "PATCH", url, {
+      token: fx.tenants.owner.token,
+      body: { amount: 1.001 },
+    });
     assert.equal(assertProblem(excessSame, 400, "validation_failed").errors[0].path, "/body/amount");
     const ok = expectStatus(
-      await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { currency: "JPY", amount: 1250 } }),
+      await call(fx.app, "PATCH", url, {
+        token: fx.tenants.owner.token,
+        body: { currency: "JPY", amount: 1250 },
+      }),
       200,
     );
     assert.equal(ok.currency, "jpy");
@@ -254,53 +279,59 @@ describe("PATCH /prices/{app_id}/{price_id}", () => {
   test("expired: by PATCH, and by expires_at against the service clock", async () => {
     // An hour from now, so the caller's session (checked against the same clock) stays valid.
     const expiresAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 3_600_000);
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       expires_at: expiresAt.toISOString(),
     });
-    const url = `/prices/${fx.f.app.id}/${price.id}`;
+    const url = `/prices/${fx.tenants.app.id}/${price.id}`;
     assert.equal(price.expired, false);
     assert.equal(price.expires_at, expiresAt.toISOString());
-    const realNow = fx.t.deps.now;
     try {
-      fx.t.deps.now = () => expiresAt;
+      clock.set(expiresAt);
       assert.equal(
-        expectStatus(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 200).expired,
+        expectStatus(await call(fx.app, "GET", url, { token: fx.tenants.owner.token }), 200).expired,
         true,
       );
-      assert.equal(expectStatus(await call(fx.t, "GET", `/p/${price.id}`), 200).expired, true);
-      fx.t.deps.now = () => new Date(expiresAt.getTime() - 1000);
+      assert.equal(expectStatus(await call(fx.app, "GET", `/p/${price.id}`), 200).expired, true);
+      clock.set(new Date(expiresAt.getTime() - 1000));
       assert.equal(
-        expectStatus(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 200).expired,
+        expectStatus(await call(fx.app, "GET", url, { token: fx.tenants.owner.token }), 200).expired,
         false,
       );
     } finally {
-      fx.t.deps.now = realNow;
+      clock.reset();
     }
     const expired = expectStatus(
-      await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { expired: true } }),
+      await call(fx.app, "PATCH", url, { token: fx.tenants.owner.token, body: { expired: true } }),
       200,
     );
     assert.equal(expired.expired, true);
-    const listed = (await call(fx.t, "GET", `/prices/${fx.f.app.id}?limit=100`, { token: fx.f.owner.token }))
-      .body;
+    const listed = (
+      await call(fx.app, "GET", `/prices/${fx.tenants.app.id}?limit=100`, { token: fx.tenants.owner.token })
+    ).body;
     assert.equal(listed.find((p: { id: string }) => p.id === price.id).expired, true);
-    const cleared = await call(fx.t, "PATCH", url, {
-      token: fx.f.owner.token,
+    const cleared = await call(fx.app, "PATCH", url, {
+      token: fx.tenants.owner.token,
       body: { expired: false, expires_at: null },
     });
     assert.equal(expectStatus(cleared, 200).expired, false);
   });
 
   test("refuses a static price of zero, unknown fields and bad values", async () => {
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { type: "dynamic", amount: 0 });
-    const url = `/prices/${fx.f.app.id}/${price.id}`;
-    const toStatic = await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { type: "static" } });
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      type: "dynamic",
+      amount: 0,
+    });
+    const url = `/prices/${fx.tenants.app.id}/${price.id}`;
+    const toStatic = await call(fx.app, "PATCH", url, {
+      token: fx.tenants.owner.token,
+      body: { type: "static" },
+    });
     assert.equal(assertProblem(toStatic, 400, "validation_failed").errors[0].path, "/body/type");
-    const unknown = await call(fx.t, "PATCH", url, { token: fx.f.owner.token, body: { views: 100 } });
+    const unknown = await call(fx.app, "PATCH", url, { token: fx.tenants.owner.token, body: { views: 100 } });
     assert.equal(assertProblem(unknown, 400, "validation_failed").errors[0].path, "/body/views");
-    const malformed = await call(fx.t, "PATCH", url, { token: fx.f.owner.token, raw: '{"name":' });
+    const malformed = await call(fx.app, "PATCH", url, { token: fx.tenants.owner.token, raw: '{"name":' });
     assertProblem(malformed, 400, "validation_failed");
-    const unchanged = expectStatus(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 200);
+    const unchanged = expectStatus(await call(fx.app, "GET", url, { token: fx.tenants.owner.token }), 200);
     assert.equal(unchanged.type, "dynamic");
     assert.equal(unchanged.views, 0);
   });
@@ -308,12 +339,12 @@ describe("PATCH /prices/{app_id}/{price_id}", () => {
 
 describe("DELETE /prices/{app_id}/{price_id}", () => {
   test("deletes a price without payments (204), then it is gone", async () => {
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id);
-    const url = `/prices/${fx.f.app.id}/${price.id}`;
-    const answer = await call(fx.t, "DELETE", url, { token: fx.f.developer.token });
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+    const url = `/prices/${fx.tenants.app.id}/${price.id}`;
+    const answer = await call(fx.app, "DELETE", url, { token: fx.tenants.developer.token });
     assert.equal(answer.status, 204);
     assert.equal(answer.text, "");
-    assertProblem(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 404, "not_found");
-    assertProblem(await call(fx.t, "DELETE", url, { token: fx.f.owner.token }), 404, "not_found");
+    assertProblem(await call(fx.app, "GET", url, { token: fx.tenants.owner.token }), 404, "not_found");
+    assertProblem(await call(fx.app, "DELETE", url, { token: fx.tenants.owner.token }), 404, "not_found");
   });
 });

@@ -87,8 +87,8 @@ const fx = useTestApp(
         ["solana", { type: "solana" }],
       ] as const) {
         wallets[chain] = expectStatus(
-          await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-            token: fx.f.owner.token,
+          await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+            token: fx.tenants.owner.token,
             body: { name: chain, ...body },
           }),
           201,
@@ -157,12 +157,15 @@ const fx = useTestApp(
       };
       for (const [chain, body] of Object.entries(bodies)) {
         triggers[chain] = expectStatus(
-          await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, { token: fx.f.owner.token, body }),
+          await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+            token: fx.tenants.owner.token,
+            body,
+          }),
           201,
         ).id;
       }
       priceId = (
-        await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+        await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
           amount: 12,
           trigger_id: triggers.evm,
           chain: "evm",
@@ -174,8 +177,8 @@ const fx = useTestApp(
 
 const render = async (chain: string, params_data_input: unknown) =>
   expectStatus(
-    await call(fx.t, "POST", `/triggers/${fx.f.app.id}/${triggers[chain]}/render`, {
-      token: fx.f.owner.token,
+    await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}/${triggers[chain]}/render`, {
+      token: fx.tenants.owner.token,
       body: { params_data_input },
     }),
     200,
@@ -222,18 +225,21 @@ describe("an optional parameter left empty, on each chain's /render", () => {
 
 describe("where a shopper or the app leaves it empty", () => {
   test("the API create takes it, and the payment's call runs: paid", async () => {
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: priceId,
       payment_provider: "card",
       trigger_data_input: { params_data_input: { receiver: RECEIVER } },
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assert.match(paid.transaction_id, /^0x[0-9a-f]{64}$/);
   });
 
   test("the hosted checkout's create (what its form posts) takes it", async () => {
-    const answer = await call(fx.t, "POST", `/checkout/${priceId}/payments`, {
+    const answer = await call(fx.app, "POST", `/checkout/${priceId}/payments`, {
       body: {
         email: "ada@example.com",
         payment_provider: "card",
@@ -244,21 +250,23 @@ describe("where a shopper or the app leaves it empty", () => {
   });
 
   test("an auction bid (what the auction page's form posts) takes it", async () => {
-    const auction = await createAuction(fx.t, fx.f.owner.token, fx.f.app.id, { trigger_id: triggers.evm });
-    const shopper = await shopperSession(fx.t, fx.f.app.id, auction.id, "kim@example.com");
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      trigger_id: triggers.evm,
+    });
+    const shopper = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "kim@example.com");
     const bid = expectStatus(
-      await placeBid(fx.t, shopper.token, fx.f.app.id, auction.id, 10, CARDS.ok, {
+      await placeBid(fx.app, shopper.token, fx.tenants.app.id, auction.id, 10, CARDS.ok, {
         trigger_data_input: { params_data_input: { receiver: RECEIVER } },
       }),
       202,
     );
-    await waitForBid(fx.t, fx.f.owner.token, fx.f.app.id, auction.id, bid.id, "placed");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, bid.id, "placed");
   });
 });
 
 describe("a descriptor that cannot be left empty is refused when the trigger is saved", () => {
   const save = (body: unknown) =>
-    call(fx.t, "POST", `/triggers/${fx.f.app.id}`, { token: fx.f.owner.token, body });
+    call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, { token: fx.tenants.owner.token, body });
 
   test("an optional string bound to an EVM address: 400 naming the descriptor", async () => {
     const body = evmMint(wallets.evm);
@@ -285,8 +293,8 @@ describe("a descriptor that cannot be left empty is refused when the trigger is 
   test("a PATCH that makes it optional is checked the same way", async () => {
     const params_data = evmMint(wallets.evm).params_data;
     params_data.string[0] = { name: "receiver", is_ethereum_address: true, optional: true } as never;
-    const answer = await call(fx.t, "PATCH", `/triggers/${fx.f.app.id}/${triggers.evm}`, {
-      token: fx.f.owner.token,
+    const answer = await call(fx.app, "PATCH", `/triggers/${fx.tenants.app.id}/${triggers.evm}`, {
+      token: fx.tenants.owner.token,
       body: { params_data },
     });
     const problem = assertProblem(answer, 400, "validation_failed");

@@ -100,8 +100,8 @@ describe("the trigger API with the interface's form", () => {
     {
       async setUp() {
         walletId = expectStatus(
-          await call(fx.t, "POST", `/wallets/${fx.f.app.id}`, {
-            token: fx.f.owner.token,
+          await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
+            token: fx.tenants.owner.token,
             body: { name: "W", type: "evm" },
           }),
           201,
@@ -115,8 +115,8 @@ describe("the trigger API with the interface's form", () => {
   it("creates, reads back as written, renders and pays with object-form descriptors", async () => {
     const { data, ...evm } = evmTrigger(walletId).call_data.evm;
     const trigger = expectStatus(
-      await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: {
           ...body(INTERFACE_FORM),
           call_data: { evm: { ...evm, data: [{ name: "memo", value: "x" }] } },
@@ -126,7 +126,9 @@ describe("the trigger API with the interface's form", () => {
     );
     assert.deepEqual(trigger.params_data, INTERFACE_FORM);
     const read = expectStatus(
-      await call(fx.t, "GET", `/triggers/${fx.f.app.id}/${trigger.id}`, { token: fx.f.owner.token }),
+      await call(fx.app, "GET", `/triggers/${fx.tenants.app.id}/${trigger.id}`, {
+        token: fx.tenants.owner.token,
+      }),
       200,
     );
     assert.deepEqual(read.params_data, INTERFACE_FORM);
@@ -134,14 +136,16 @@ describe("the trigger API with the interface's form", () => {
       receiver: "0x0000000000000000000000000000000000000001",
       quantity: 1,
     });
-    const rendered = await call(fx.t, "POST", `/triggers/${fx.f.app.id}/${trigger.id}/render`, {
-      token: fx.f.owner.token,
+    const rendered = await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}/${trigger.id}/render`, {
+      token: fx.tenants.owner.token,
       body: { params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 4 } },
     });
     assert.equal(expectStatus(rendered, 200).evm.args[1], "4");
-    const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, { trigger_id: trigger.id });
-    const refused = await call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      trigger_id: trigger.id,
+    });
+    const refused = await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: {
         price_id: price.id,
         payment_provider: "card",
@@ -156,32 +160,32 @@ describe("the trigger API with the interface's form", () => {
 
   it("PATCH takes either form, and a bad object-form descriptor is named by its path", async () => {
     const trigger = expectStatus(
-      await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, {
-        token: fx.f.owner.token,
+      await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
+        token: fx.tenants.owner.token,
         body: evmTrigger(walletId),
       }),
       201,
     );
-    const url = `/triggers/${fx.f.app.id}/${trigger.id}`;
+    const url = `/triggers/${fx.tenants.app.id}/${trigger.id}`;
     const lists = evmTrigger(walletId).params_data;
     const patched = expectStatus(
-      await call(fx.t, "PATCH", url, {
-        token: fx.f.owner.token,
+      await call(fx.app, "PATCH", url, {
+        token: fx.tenants.owner.token,
         body: { params_data: { ...lists, boolean: { name: "gift", optional: true } } },
       }),
       200,
     );
     assert.deepEqual(patched.params_data.boolean, { name: "gift", optional: true });
     assert.deepEqual(patched.params_data.string, lists.string, "lists stay lists");
-    const bad = await call(fx.t, "PATCH", url, {
-      token: fx.f.owner.token,
+    const bad = await call(fx.app, "PATCH", url, {
+      token: fx.tenants.owner.token,
       body: { params_data: { ...lists, boolean: { name: "gift", nullable: "sometimes" } } },
     });
     assert.equal(
       assertProblem(bad, 400, "validation_failed").errors[0].path,
       "/body/params_data/boolean/nullable",
     );
-    const unchanged = expectStatus(await call(fx.t, "GET", url, { token: fx.f.owner.token }), 200);
+    const unchanged = expectStatus(await call(fx.app, "GET", url, { token: fx.tenants.owner.token }), 200);
     assert.deepEqual(
       unchanged.params_data.boolean,
       { name: "gift", optional: true },

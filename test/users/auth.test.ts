@@ -1,14 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
 import { checkRouteBasics } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 
-let t: TestApp;
-before(async () => {
-  t = await buildTestApp();
-});
-after(() => t.close());
+const fx = useTestApp({}, { tenants: false });
 
 const PROFILE_FIELDS = [
   "created_at",
@@ -25,50 +21,50 @@ const PROFILE_FIELDS = [
 
 describe("sign-up, log-in, log-out", () => {
   test("sign-up answers the profile and a working token", async () => {
-    const { token, user } = await signup(t, { email: "Grace@Example.com", username: "grace" });
+    const { token, user } = await signup(fx.app, { email: "Grace@Example.com", username: "grace" });
     assert.deepEqual(Object.keys(user).sort(), PROFILE_FIELDS);
     assert.equal(user.email, "grace@example.com");
     assert.equal(user.role, "user");
     assert.equal(user.disabled, false);
     assert.match(token, /^ust_/);
-    const me = expectStatus(await call(t, "GET", "/users/me", { token }), 200);
+    const me = expectStatus(await call(fx.app, "GET", "/users/me", { token }), 200);
     assert.deepEqual(me, user);
   });
 
   test("log-in with any case of the email; wrong password or unknown email is 401", async () => {
-    const { email, password } = await signup(t);
+    const { email, password } = await signup(fx.app);
     const login = expectStatus(
-      await call(t, "POST", "/auth/login", { body: { email: email.toUpperCase(), password } }),
+      await call(fx.app, "POST", "/auth/login", { body: { email: email.toUpperCase(), password } }),
       200,
     );
     assert.ok(login.token);
     assert.ok(Date.parse(login.expires_at) > Date.now());
-    expectStatus(await call(t, "GET", "/users/me", { token: login.token }), 200);
+    expectStatus(await call(fx.app, "GET", "/users/me", { token: login.token }), 200);
     assertProblem(
-      await call(t, "POST", "/auth/login", { body: { email, password: "wrong password!!" } }),
+      await call(fx.app, "POST", "/auth/login", { body: { email, password: "wrong password!!" } }),
       401,
       "unauthenticated",
     );
     assertProblem(
-      await call(t, "POST", "/auth/login", { body: { email: "nobody@example.com", password } }),
+      await call(fx.app, "POST", "/auth/login", { body: { email: "nobody@example.com", password } }),
       401,
       "unauthenticated",
     );
   });
 
   test("log-out revokes the presented token only", async () => {
-    const { token, email, password } = await signup(t);
+    const { token, email, password } = await signup(fx.app);
     const second = expectStatus(
-      await call(t, "POST", "/auth/login", { body: { email, password } }),
+      await call(fx.app, "POST", "/auth/login", { body: { email, password } }),
       200,
     ).token;
-    expectStatus(await call(t, "POST", "/auth/logout", { token }), 204);
-    assertProblem(await call(t, "GET", "/users/me", { token }), 401, "unauthenticated");
-    expectStatus(await call(t, "GET", "/users/me", { token: second }), 200);
+    expectStatus(await call(fx.app, "POST", "/auth/logout", { token }), 204);
+    assertProblem(await call(fx.app, "GET", "/users/me", { token }), 401, "unauthenticated");
+    expectStatus(await call(fx.app, "GET", "/users/me", { token: second }), 200);
   });
 
   test("a short password, a bad email and a duplicate are refused, leaving no row", async () => {
-    const short = await call(t, "POST", "/auth/signup", {
+    const short = await call(fx.app, "POST", "/auth/signup", {
       body: {
         email: "a@example.com",
         password: "short",
@@ -82,7 +78,7 @@ describe("sign-up, log-in, log-out", () => {
       problem.errors.map((e: { path: string }) => e.path),
       ["/body/password"],
     );
-    const badEmail = await call(t, "POST", "/auth/signup", {
+    const badEmail = await call(fx.app, "POST", "/auth/signup", {
       body: {
         email: "not-an-email",
         password: "long enough password",
@@ -92,8 +88,8 @@ describe("sign-up, log-in, log-out", () => {
       },
     });
     assertProblem(badEmail, 400, "validation_failed");
-    const first = await signup(t, { username: "dupe" });
-    const again = await call(t, "POST", "/auth/signup", {
+    const first = await signup(fx.app, { username: "dupe" });
+    const again = await call(fx.app, "POST", "/auth/signup", {
       body: {
         email: first.email,
         password: "another long password",
@@ -104,14 +100,14 @@ describe("sign-up, log-in, log-out", () => {
     });
     assertProblem(again, 409, "conflict");
     // The refused sign-ups left nothing behind: their emails cannot log in and are free to use.
-    const retry = await signup(t, { email: "a@example.com", username: "shorty" });
+    const retry = await signup(fx.app, { email: "a@example.com", username: "shorty" });
     assert.equal(retry.user.email, "a@example.com");
   });
 
   test("passwords and tokens never reach the logs", async () => {
-    const { token, password } = await signup(t, { password: "a very secret password 123" });
-    await call(t, "GET", "/users/me", { token });
-    const text = t.logs.join("");
+    const { token, password } = await signup(fx.app, { password: "a very secret password 123" });
+    await call(fx.app, "GET", "/users/me", { token });
+    const text = fx.app.logs.join("");
     assert.ok(!text.includes(password));
     assert.ok(!text.includes(token));
   });
@@ -119,18 +115,18 @@ describe("sign-up, log-in, log-out", () => {
 
 describe("GET /users/me", () => {
   test("basics", async () => {
-    const { token } = await signup(t);
-    await checkRouteBasics(t, { method: "GET", url: "/users/me", token });
-    await checkRouteBasics(t, { method: "POST", url: "/auth/logout", token });
+    const { token } = await signup(fx.app);
+    await checkRouteBasics(fx.app, { method: "GET", url: "/users/me", token });
+    await checkRouteBasics(fx.app, { method: "POST", url: "/auth/logout", token });
   });
 
   test("an API key cannot read /users/me (403)", async () => {
-    const { token } = await signup(t);
-    const app = await createApp(t, token);
+    const { token } = await signup(fx.app);
+    const app = await createApp(fx.app, token);
     const key = expectStatus(
-      await call(t, "POST", `/apps/${app.id}/api-keys`, { token, body: { name: "ci" } }),
+      await call(fx.app, "POST", `/apps/${app.id}/api-keys`, { token, body: { name: "ci" } }),
       201,
     );
-    assertProblem(await call(t, "GET", "/users/me", { token: key.key }), 403, "forbidden");
+    assertProblem(await call(fx.app, "GET", "/users/me", { token: key.key }), 403, "forbidden");
   });
 });

@@ -8,7 +8,7 @@ const fx = useTestApp();
 const NEW_PASSWORD = "a brand new passphrase";
 
 async function login(email: string, password: string, agent = "test-agent/1") {
-  return call(fx.t, "POST", "/auth/login", {
+  return call(fx.app, "POST", "/auth/login", {
     body: { email, password },
     headers: { "user-agent": agent },
   });
@@ -16,84 +16,84 @@ async function login(email: string, password: string, agent = "test-agent/1") {
 
 describe("password reset", () => {
   test("always 202; a known address gets a one-hour single-use link, and the reset ends every session", async () => {
-    const user = await signup(fx.t);
+    const user = await signup(fx.app);
     const other = expectStatus(await login(user.email, user.password), 200).token as string;
-    const before = fx.t.mailer.to(user.email).length;
+    const before = fx.app.mailer.to(user.email).length;
 
-    const asked = await call(fx.t, "POST", "/auth/password-reset", {
+    const asked = await call(fx.app, "POST", "/auth/password-reset", {
       body: { email: user.email.toUpperCase() },
     });
     assert.equal(asked.status, 202);
-    const unknown = await call(fx.t, "POST", "/auth/password-reset", {
+    const unknown = await call(fx.app, "POST", "/auth/password-reset", {
       body: { email: "nobody@example.com" },
     });
     assert.equal(unknown.status, 202, "the same answer for an address no account has");
     assert.equal(unknown.text, asked.text);
 
-    const token = await mailedToken(fx.t, user.email, "pwr_", before);
-    const mail = fx.t.mailer.to(user.email).at(-1);
-    assert.ok(mail?.text.includes(`${fx.t.deps.config.publicUrl}/password-reset/${token}`));
-    assert.equal(fx.t.mailer.to("nobody@example.com").length, 0);
+    const token = await mailedToken(fx.app, user.email, "pwr_", before);
+    const mail = fx.app.mailer.to(user.email).at(-1);
+    assert.ok(mail?.text.includes(`${fx.app.deps.config.publicUrl}/password-reset/${token}`));
+    assert.equal(fx.app.mailer.to("nobody@example.com").length, 0);
 
-    const page = await call(fx.t, "GET", `/password-reset/${token}`);
+    const page = await call(fx.app, "GET", `/password-reset/${token}`);
     assert.equal(page.status, 200);
     assert.match(String(page.headers["content-type"]), /text\/html/);
     assert.equal(page.headers["cache-control"], "no-store");
     assert.match(String(page.headers["content-security-policy"]), /default-src 'none'/);
 
     expectStatus(
-      await call(fx.t, "POST", "/auth/password-reset/confirm", { body: { token, password: NEW_PASSWORD } }),
+      await call(fx.app, "POST", "/auth/password-reset/confirm", { body: { token, password: NEW_PASSWORD } }),
       204,
     );
     for (const session of [user.token, other]) {
-      assertProblem(await call(fx.t, "GET", "/users/me", { token: session }), 401, "unauthenticated");
+      assertProblem(await call(fx.app, "GET", "/users/me", { token: session }), 401, "unauthenticated");
     }
     assertProblem(await login(user.email, user.password), 401, "unauthenticated");
     expectStatus(await login(user.email, NEW_PASSWORD), 200);
 
     // Single use: the link is spent, its page says so.
-    const again = await call(fx.t, "POST", "/auth/password-reset/confirm", {
+    const again = await call(fx.app, "POST", "/auth/password-reset/confirm", {
       body: { token, password: "yet another passphrase" },
     });
     assert.equal(assertProblem(again, 400, "validation_failed").errors[0].path, "/body/token");
-    assert.equal((await call(fx.t, "GET", `/password-reset/${token}`)).status, 404);
+    assert.equal((await call(fx.app, "GET", `/password-reset/${token}`)).status, 404);
     // The link went to the address, so it proves it.
     const fresh = expectStatus(await login(user.email, NEW_PASSWORD), 200).token;
     assert.equal(
-      expectStatus(await call(fx.t, "GET", "/users/me", { token: fresh }), 200).email_verified,
+      expectStatus(await call(fx.app, "GET", "/users/me", { token: fresh }), 200).email_verified,
       true,
     );
   });
 
   test("a link older than an hour does not work; the token is neither stored nor logged", async () => {
-    const user = await signup(fx.t);
-    const before = fx.t.mailer.to(user.email).length;
-    expectStatus(await call(fx.t, "POST", "/auth/password-reset", { body: { email: user.email } }), 202);
-    const token = await mailedToken(fx.t, user.email, "pwr_", before);
-    assert.ok(!fx.t.logs.join("").includes(token), "the mail's log copy masks it");
-    const dump = await fx.t.deps.db.execute(
+    const user = await signup(fx.app);
+    const before = fx.app.mailer.to(user.email).length;
+    expectStatus(await call(fx.app, "POST", "/auth/password-reset", { body: { email: user.email } }), 202);
+    const token = await mailedToken(fx.app, user.email, "pwr_", before);
+    assert.ok(!fx.app.logs.join("").includes(token), "the mail's log copy masks it");
+    const dump = await fx.app.deps.db.execute(
       "select data::text as data from pgboss.job union all select token_hash from account_tokens" as never,
     );
     assert.ok(!JSON.stringify(dump).includes(token.slice(4)), "neither job data nor the token table hold it");
 
-    const realNow = fx.t.deps.now;
-    fx.t.deps.now = () => new Date(realNow().getTime() + 3600_000 + 1000);
+    const realNow = fx.app.deps.now;
+    fx.app.deps.now = () => new Date(realNow().getTime() + 3600_000 + 1000);
     try {
-      const late = await call(fx.t, "POST", "/auth/password-reset/confirm", {
+      const late = await call(fx.app, "POST", "/auth/password-reset/confirm", {
         body: { token, password: NEW_PASSWORD },
       });
       assertProblem(late, 400, "validation_failed");
     } finally {
-      fx.t.deps.now = realNow;
+      fx.app.deps.now = realNow;
     }
   });
 
   test("too many resets for one address are 429, for known and unknown addresses alike", async () => {
-    for (const email of ["flood@example.com", (await signup(fx.t)).email]) {
+    for (const email of ["flood@example.com", (await signup(fx.app)).email]) {
       for (let i = 0; i < 5; i++) {
-        expectStatus(await call(fx.t, "POST", "/auth/password-reset", { body: { email } }), 202);
+        expectStatus(await call(fx.app, "POST", "/auth/password-reset", { body: { email } }), 202);
       }
-      const sixth = await call(fx.t, "POST", "/auth/password-reset", { body: { email } });
+      const sixth = await call(fx.app, "POST", "/auth/password-reset", { body: { email } });
       assertProblem(sixth, 429, "rate_limited");
       assert.ok(Number(sixth.headers["retry-after"]) > 0);
     }
@@ -102,26 +102,26 @@ describe("password reset", () => {
 
 describe("password change and sessions", () => {
   test("a change needs the current password and ends every other session, not this one", async () => {
-    const user = await signup(fx.t);
+    const user = await signup(fx.app);
     const other = expectStatus(await login(user.email, user.password), 200).token as string;
-    const wrong = await call(fx.t, "POST", "/users/me/password", {
+    const wrong = await call(fx.app, "POST", "/users/me/password", {
       token: user.token,
       body: { current_password: "not the password", new_password: NEW_PASSWORD },
     });
     assert.equal(assertProblem(wrong, 400, "validation_failed").errors[0].path, "/body/current_password");
     expectStatus(
-      await call(fx.t, "POST", "/users/me/password", {
+      await call(fx.app, "POST", "/users/me/password", {
         token: user.token,
         body: { current_password: user.password, new_password: NEW_PASSWORD },
       }),
       204,
     );
-    expectStatus(await call(fx.t, "GET", "/users/me", { token: user.token }), 200);
-    assertProblem(await call(fx.t, "GET", "/users/me", { token: other }), 401, "unauthenticated");
+    expectStatus(await call(fx.app, "GET", "/users/me", { token: user.token }), 200);
+    assertProblem(await call(fx.app, "GET", "/users/me", { token: other }), 401, "unauthenticated");
     expectStatus(await login(user.email, NEW_PASSWORD), 200);
     const key = await fx.key();
     assertProblem(
-      await call(fx.t, "POST", "/users/me/password", {
+      await call(fx.app, "POST", "/users/me/password", {
         token: key,
         body: { current_password: "x", new_password: NEW_PASSWORD },
       }),
@@ -131,10 +131,10 @@ describe("password change and sessions", () => {
   });
 
   test("sessions list their creation, last use, address and user agent; one can be ended", async () => {
-    const user = await signup(fx.t);
+    const user = await signup(fx.app);
     const second = expectStatus(await login(user.email, user.password, "phone-browser/2"), 200)
       .token as string;
-    const list = await call(fx.t, "GET", "/users/me/sessions", { token: user.token });
+    const list = await call(fx.app, "GET", "/users/me/sessions", { token: user.token });
     const sessions = expectStatus(list, 200) as Record<string, unknown>[];
     assert.equal(list.headers["x-total-count"], "2");
     assert.equal(sessions.length, 2);
@@ -155,15 +155,15 @@ describe("password change and sessions", () => {
       ]);
       assert.match(String(s.id), /^ses_/);
     }
-    expectStatus(await call(fx.t, "DELETE", `/users/me/sessions/${newest.id}`, { token: user.token }), 204);
-    assertProblem(await call(fx.t, "GET", "/users/me", { token: second }), 401, "unauthenticated");
+    expectStatus(await call(fx.app, "DELETE", `/users/me/sessions/${newest.id}`, { token: user.token }), 204);
+    assertProblem(await call(fx.app, "GET", "/users/me", { token: second }), 401, "unauthenticated");
     // Another user's session is not found, whatever its id.
-    const stranger = await signup(fx.t);
+    const stranger = await signup(fx.app);
     assertProblem(
-      await call(fx.t, "DELETE", `/users/me/sessions/${first.id}`, { token: stranger.token }),
+      await call(fx.app, "DELETE", `/users/me/sessions/${first.id}`, { token: stranger.token }),
       404,
       "not_found",
     );
-    expectStatus(await call(fx.t, "GET", "/users/me", { token: user.token }), 200);
+    expectStatus(await call(fx.app, "GET", "/users/me", { token: user.token }), 200);
   });
 });

@@ -9,16 +9,16 @@ const fx = useTestApp();
 /** The code an authenticator app shows for `secret`, `steps` 30-second steps from the app's now. */
 function codeOf(secret: string, steps = 0) {
   const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: "SHA1", digits: 6, period: 30 });
-  return totp.generate({ timestamp: fx.t.deps.now().getTime() + steps * 30_000 });
+  return totp.generate({ timestamp: fx.app.deps.now().getTime() + steps * 30_000 });
 }
 
 async function withTwoFactor() {
-  const user = await signup(fx.t);
-  const setup = expectStatus(await call(fx.t, "POST", "/users/me/two-factor", { token: user.token }), 200);
+  const user = await signup(fx.app);
+  const setup = expectStatus(await call(fx.app, "POST", "/users/me/two-factor", { token: user.token }), 200);
   assert.match(setup.otpauth_url, /^otpauth:\/\/totp\/.*secret=/);
   assert.ok(setup.otpauth_url.includes(setup.secret));
   const enabled = expectStatus(
-    await call(fx.t, "POST", "/users/me/two-factor/enable", {
+    await call(fx.app, "POST", "/users/me/two-factor/enable", {
       token: user.token,
       body: { code: codeOf(setup.secret) },
     }),
@@ -28,7 +28,7 @@ async function withTwoFactor() {
 }
 
 async function passwordStep(email: string, password: string) {
-  const answer = await call(fx.t, "POST", "/auth/login", { body: { email, password } });
+  const answer = await call(fx.app, "POST", "/auth/login", { body: { email, password } });
   const problem = assertProblem(answer, 401, "two_factor_required");
   assert.match(problem.challenge_token, /^lch_/);
   assert.ok(Date.parse(problem.challenge_expires_at) > Date.now());
@@ -39,10 +39,10 @@ describe("two-factor log-in", () => {
   test("set-up with a first code, then log-in asks for a code after the password", async () => {
     const user = await withTwoFactor();
     assert.equal(user.recovery.length, 10);
-    const me = expectStatus(await call(fx.t, "GET", "/users/me", { token: user.token }), 200);
+    const me = expectStatus(await call(fx.app, "GET", "/users/me", { token: user.token }), 200);
     assert.equal(me.two_factor_enabled, true);
     const dump = JSON.stringify(
-      await fx.t.deps.db.execute(
+      await fx.app.deps.db.execute(
         "select totp_secret_sealed, (select string_agg(code_hash, ',') from recovery_codes) from users" as never,
       ),
     );
@@ -52,20 +52,20 @@ describe("two-factor log-in", () => {
     const challenge = await passwordStep(user.email, user.password);
     // The code just used at set-up is spent: the next step's code works.
     assertProblem(
-      await call(fx.t, "POST", "/auth/login/2fa", { body: { challenge_token: challenge, code: "000000" } }),
+      await call(fx.app, "POST", "/auth/login/2fa", { body: { challenge_token: challenge, code: "000000" } }),
       401,
       "unauthenticated",
     );
     const session = expectStatus(
-      await call(fx.t, "POST", "/auth/login/2fa", {
+      await call(fx.app, "POST", "/auth/login/2fa", {
         body: { challenge_token: challenge, code: codeOf(user.secret, 1) },
       }),
       200,
     );
-    expectStatus(await call(fx.t, "GET", "/users/me", { token: session.token }), 200);
+    expectStatus(await call(fx.app, "GET", "/users/me", { token: session.token }), 200);
     // A challenge gives one session.
     assertProblem(
-      await call(fx.t, "POST", "/auth/login/2fa", {
+      await call(fx.app, "POST", "/auth/login/2fa", {
         body: { challenge_token: challenge, code: codeOf(user.secret, 1) },
       }),
       401,
@@ -75,17 +75,17 @@ describe("two-factor log-in", () => {
     const again = await passwordStep(user.email, user.password);
     const recovery = user.recovery[0].toUpperCase();
     expectStatus(
-      await call(fx.t, "POST", "/auth/login/2fa", { body: { challenge_token: again, code: recovery } }),
+      await call(fx.app, "POST", "/auth/login/2fa", { body: { challenge_token: again, code: recovery } }),
       200,
     );
     const third = await passwordStep(user.email, user.password);
     assertProblem(
-      await call(fx.t, "POST", "/auth/login/2fa", { body: { challenge_token: third, code: recovery } }),
+      await call(fx.app, "POST", "/auth/login/2fa", { body: { challenge_token: third, code: recovery } }),
       401,
       "unauthenticated",
     );
     // A wrong password is still the plain 401, with no challenge.
-    const wrong = await call(fx.t, "POST", "/auth/login", {
+    const wrong = await call(fx.app, "POST", "/auth/login", {
       body: { email: user.email, password: "not the password" },
     });
     assert.equal(assertProblem(wrong, 401, "unauthenticated").challenge_token, undefined);
@@ -94,35 +94,35 @@ describe("two-factor log-in", () => {
   test("turning it off needs the password and a code; recovery codes can be made anew", async () => {
     const user = await withTwoFactor();
     const renewed = expectStatus(
-      await call(fx.t, "POST", "/users/me/two-factor/recovery-codes", {
+      await call(fx.app, "POST", "/users/me/two-factor/recovery-codes", {
         token: user.token,
         body: { current_password: user.password, code: user.recovery[1] },
       }),
       200,
     );
     assert.equal(renewed.recovery_codes.length, 10);
-    const stale = await call(fx.t, "POST", "/users/me/two-factor/disable", {
+    const stale = await call(fx.app, "POST", "/users/me/two-factor/disable", {
       token: user.token,
       body: { current_password: user.password, code: user.recovery[2] },
     });
     assertProblem(stale, 400, "validation_failed");
     expectStatus(
-      await call(fx.t, "POST", "/users/me/two-factor/disable", {
+      await call(fx.app, "POST", "/users/me/two-factor/disable", {
         token: user.token,
         body: { current_password: user.password, code: renewed.recovery_codes[0] },
       }),
       204,
     );
     expectStatus(
-      await call(fx.t, "POST", "/auth/login", { body: { email: user.email, password: user.password } }),
+      await call(fx.app, "POST", "/auth/login", { body: { email: user.email, password: user.password } }),
       200,
     );
   });
 
   test("an app can require two-factor of its members: those without it get 403 naming it", async () => {
-    const owner = await signup(fx.t);
+    const owner = await signup(fx.app);
     const app = expectStatus(
-      await call(fx.t, "POST", "/apps", {
+      await call(fx.app, "POST", "/apps", {
         token: owner.token,
         body: { name: "Strict", app_fee: 0, use_explorer: false },
       }),
@@ -130,7 +130,7 @@ describe("two-factor log-in", () => {
     );
     // An owner without it cannot require it (they would shut themselves out).
     assertProblem(
-      await call(fx.t, "PATCH", `/apps/${app.id}`, {
+      await call(fx.app, "PATCH", `/apps/${app.id}`, {
         token: owner.token,
         body: { require_two_factor: true },
       }),
@@ -139,8 +139,8 @@ describe("two-factor log-in", () => {
     );
     // A developer may not change the rule.
     assertProblem(
-      await call(fx.t, "PATCH", `/apps/${fx.f.app.id}`, {
-        token: fx.f.developer.token,
+      await call(fx.app, "PATCH", `/apps/${fx.tenants.app.id}`, {
+        token: fx.tenants.developer.token,
         body: { require_two_factor: true },
       }),
       403,
@@ -148,30 +148,30 @@ describe("two-factor log-in", () => {
     );
     const strict = await withTwoFactor();
     const strictApp = expectStatus(
-      await call(fx.t, "POST", "/apps", {
+      await call(fx.app, "POST", "/apps", {
         token: strict.token,
         body: { name: "Strict", app_fee: 0, use_explorer: false },
       }),
       201,
     );
     const updated = expectStatus(
-      await call(fx.t, "PATCH", `/apps/${strictApp.id}`, {
+      await call(fx.app, "PATCH", `/apps/${strictApp.id}`, {
         token: strict.token,
         body: { require_two_factor: true },
       }),
       200,
     );
     assert.equal(updated.require_two_factor, true);
-    expectStatus(await call(fx.t, "GET", `/members/${strictApp.id}`, { token: strict.token }), 200);
+    expectStatus(await call(fx.app, "GET", `/members/${strictApp.id}`, { token: strict.token }), 200);
     // The owner turns it off for themselves: now the app refuses them, saying why.
     expectStatus(
-      await call(fx.t, "POST", "/users/me/two-factor/disable", {
+      await call(fx.app, "POST", "/users/me/two-factor/disable", {
         token: strict.token,
         body: { current_password: strict.password, code: strict.recovery[0] },
       }),
       204,
     );
-    const refused = await call(fx.t, "GET", `/members/${strictApp.id}`, { token: strict.token });
+    const refused = await call(fx.app, "GET", `/members/${strictApp.id}`, { token: strict.token });
     assert.match(assertProblem(refused, 403, "forbidden").detail, /two-factor/);
   });
 });

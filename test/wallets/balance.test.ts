@@ -29,8 +29,8 @@ const fx = useTestApp(
     async setUp() {
       const url = await receiver.start();
       expectStatus(
-        await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-          token: fx.f.owner.token,
+        await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+          token: fx.tenants.owner.token,
           body: { url, events: ["wallet.*", "payment.failed"] },
         }),
         201,
@@ -40,19 +40,19 @@ const fx = useTestApp(
 );
 after(() => receiver.stop());
 
-const base = () => `/wallets/${fx.f.app.id}`;
-const owner = () => ({ token: fx.f.owner.token });
+const base = () => `/wallets/${fx.tenants.app.id}`;
+const owner = () => ({ token: fx.tenants.owner.token });
 
 async function walletWithPrice(body: Record<string, unknown> = {}) {
   const wallet = expectStatus(
-    await call(fx.t, "POST", base(), { ...owner(), body: { name: "Minter", type: "evm", ...body } }),
+    await call(fx.app, "POST", base(), { ...owner(), body: { name: "Minter", type: "evm", ...body } }),
     201,
   );
   const trigger = expectStatus(
-    await call(fx.t, "POST", `/triggers/${fx.f.app.id}`, { ...owner(), body: evmTrigger(wallet.id) }),
+    await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, { ...owner(), body: evmTrigger(wallet.id) }),
     201,
   );
-  const price = await createPrice(fx.t, fx.f.owner.token, fx.f.app.id, {
+  const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
     amount: 12,
     trigger_id: trigger.id,
     chain: "evm",
@@ -62,7 +62,7 @@ async function walletWithPrice(body: Record<string, unknown> = {}) {
 
 const faucet = async (walletId: string, balance: string) =>
   expectStatus(
-    await call(fx.t, "POST", `/sandbox/wallets/${fx.f.app.id}/${walletId}/balance`, {
+    await call(fx.app, "POST", `/sandbox/wallets/${fx.tenants.app.id}/${walletId}/balance`, {
       ...owner(),
       body: { balance },
     }),
@@ -77,18 +77,18 @@ const lowEvents = (walletId: string) =>
 describe("wallet balances", () => {
   test("GET answers the wallet's native balance read from the chain, with when it was read", async () => {
     const { wallet } = await walletWithPrice();
-    const read = expectStatus(await call(fx.t, "GET", `${base()}/${wallet.id}`, owner()), 200);
+    const read = expectStatus(await call(fx.app, "GET", `${base()}/${wallet.id}`, owner()), 200);
     assert.equal(read.balance, "100", "a sandbox account starts with 100 ETH");
     assert.equal(read.balance_currency, "eth");
     assert.ok(Date.parse(read.balance_checked_at) > Date.now() - 60_000);
     assert.equal(read.balance_low_threshold, "0.01", "the default threshold");
     assert.equal(read.balance_low, false);
-    const listed = expectStatus(await call(fx.t, "GET", base(), owner()), 200);
+    const listed = expectStatus(await call(fx.app, "GET", base(), owner()), 200);
     assert.equal(listed.find((w: { id: string }) => w.id === wallet.id).balance, "100");
   });
 
   test("a threshold with more decimals than the chain's currency is 400 naming the field", async () => {
-    const answer = await call(fx.t, "POST", base(), {
+    const answer = await call(fx.app, "POST", base(), {
       ...owner(),
       body: { name: "W", type: "solana", balance_low_threshold: "0.0000000001" },
     });
@@ -103,7 +103,7 @@ describe("wallet balances", () => {
     assert.equal(emptied.balance_low, true);
 
     const refused = assertProblem(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}`, {
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}`, {
         ...owner(),
         body: { price_id: price.id, payment_provider: "card", trigger_data_input: input },
       }),
@@ -113,14 +113,14 @@ describe("wallet balances", () => {
     assert.match(refused.detail, /not enough to pay for gas/);
     assert.ok(refused.detail.includes(wallet.wallet_data.evm.account_id), "the wallet is named");
     assertProblem(
-      await call(fx.t, "POST", `/checkout/${price.id}/payments`, {
+      await call(fx.app, "POST", `/checkout/${price.id}/payments`, {
         body: { email: "a@example.com", payment_provider: "card", trigger_data_input: input },
       }),
       409,
       "wallet_unfunded",
     );
     const none = expectStatus(
-      await call(fx.t, "GET", `/payments/${fx.f.app.id}?price_id=${price.id}`, owner()),
+      await call(fx.app, "GET", `/payments/${fx.tenants.app.id}?price_id=${price.id}`, owner()),
       200,
     );
     assert.equal(none.length, 0, "no payment was opened");
@@ -134,7 +134,7 @@ describe("wallet balances", () => {
 
     // Funded again: the price can be paid.
     await faucet(wallet.id, "1");
-    const opened = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const opened = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input,
@@ -145,43 +145,61 @@ describe("wallet balances", () => {
   test("wallet.balance_low when the fees paid take a trigger's wallet under the app's threshold", async () => {
     // 100 ETH, threshold just under it: the first mint's fee (0.001 ETH) crosses it.
     const { wallet, price } = await walletWithPrice({ balance_low_threshold: "99.9995" });
-    const read = expectStatus(await call(fx.t, "GET", `${base()}/${wallet.id}`, owner()), 200);
+    const read = expectStatus(await call(fx.app, "GET", `${base()}/${wallet.id}`, owner()), 200);
     assert.equal(read.balance_low_threshold, "99.9995");
     assert.equal(read.balance_low, false);
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input,
     });
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     await eventually(() => lowEvents(wallet.id).length === 1);
     assert.equal(lowEvents(wallet.id)[0].data.balance, "99.999");
-    const after = expectStatus(await call(fx.t, "GET", `${base()}/${wallet.id}`, owner()), 200);
+    const after = expectStatus(await call(fx.app, "GET", `${base()}/${wallet.id}`, owner()), 200);
     assert.equal(after.balance, "99.999");
     assert.equal(after.balance_low, true);
   });
 
   test("a wallet emptied after the payment opened: the send is refused, failed; funded, retried, paid", async () => {
     const { wallet, price } = await walletWithPrice();
-    const payment = await createPayment(fx.t, fx.f.owner.token, fx.f.app.id, {
+    const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input,
     });
     await faucet(wallet.id, "0");
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const failed = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "failed");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const failed = await waitForStatus(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      payment.id,
+      "failed",
+    );
     assert.equal(failed.transaction_response.error.code, "insufficient_funds");
 
     await faucet(wallet.id, "5");
     const reopened = expectStatus(
-      await call(fx.t, "POST", `/payments/${fx.f.app.id}/${payment.id}/retry`, { ...owner(), body: {} }),
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${payment.id}/retry`, {
+        ...owner(),
+        body: {},
+      }),
       200,
     );
     assert.equal(reopened.status, "pending");
-    expectStatus(await confirm(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, card(CARDS.ok)), 200);
-    const paid = await waitForStatus(fx.t, fx.f.owner.token, fx.f.app.id, payment.id, "paid");
+    expectStatus(
+      await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const paid = await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
     assert.match(paid.transaction_id, /^0x[0-9a-f]{64}$/);
   });
 });

@@ -24,18 +24,21 @@ const fx = useTestApp(
 );
 
 const patch = (token: string, appId: string, id: string, body: unknown) =>
-  call(fx.t, "PATCH", `/webhooks/${appId}/${id}`, { token, body });
+  call(fx.app, "PATCH", `/webhooks/${appId}/${id}`, { token, body });
 
 test("a moved endpoint receives at its new URL, signed with the secret it always had", async () => {
   const created = expectStatus(
-    await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: { url: before.url, events: ["kyc.updated"] },
     }),
     201,
   );
   const moved = expectStatus(
-    await patch(fx.f.developer.token, fx.f.app.id, created.id, { url: after.url, events: ["payment.*"] }),
+    await patch(fx.tenants.developer.token, fx.tenants.app.id, created.id, {
+      url: after.url,
+      events: ["payment.*"],
+    }),
     200,
   );
   assert.equal(moved.url, after.url);
@@ -45,13 +48,15 @@ test("a moved endpoint receives at its new URL, signed with the secret it always
 
   // Only what is sent changes: a field left out stays.
   const renamed = expectStatus(
-    await patch(fx.f.owner.token, fx.f.app.id, created.id, { events: ["*"] }),
+    await patch(fx.tenants.owner.token, fx.tenants.app.id, created.id, { events: ["*"] }),
     200,
   );
   assert.equal(renamed.url, after.url);
 
   expectStatus(
-    await call(fx.t, "POST", `/webhooks/${fx.f.app.id}/${created.id}/test`, { token: fx.f.owner.token }),
+    await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}/${created.id}/test`, {
+      token: fx.tenants.owner.token,
+    }),
     202,
   );
   for (let i = 0; i < 100 && after.received.length === 0; i++) await new Promise((r) => setTimeout(r, 100));
@@ -66,37 +71,43 @@ test("a moved endpoint receives at its new URL, signed with the secret it always
 
 test("bad URLs and unknown events are refused naming the field; other apps' endpoints are 404", async () => {
   const created = expectStatus(
-    await call(fx.t, "POST", `/webhooks/${fx.f.app.id}`, {
-      token: fx.f.owner.token,
+    await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
       body: { url: before.url, events: ["*"] },
     }),
     201,
   );
-  const unknown = await patch(fx.f.owner.token, fx.f.app.id, created.id, { events: ["payment.paiid"] });
+  const unknown = await patch(fx.tenants.owner.token, fx.tenants.app.id, created.id, {
+    events: ["payment.paiid"],
+  });
   assertProblem(unknown, 400, "validation_failed");
   assert.equal(unknown.body.errors[0].path, "/body/events/0");
   assertProblem(
-    await patch(fx.f.owner.token, fx.f.app.id, created.id, { url: "ftp://x" }),
+    await patch(fx.tenants.owner.token, fx.tenants.app.id, created.id, { url: "ftp://x" }),
     400,
     "validation_failed",
   );
   assertProblem(
-    await patch(fx.f.owner.token, fx.f.app.id, created.id, { secret: "x" }),
+    await patch(fx.tenants.owner.token, fx.tenants.app.id, created.id, { secret: "x" }),
     400,
     "validation_failed",
   );
   assertProblem(
-    await patch(fx.f.outsider.token, fx.f.app.id, created.id, { events: ["*"] }),
+    await patch(fx.tenants.outsider.token, fx.tenants.app.id, created.id, { events: ["*"] }),
     404,
     "not_found",
   );
   assertProblem(
-    await patch(fx.f.owner.token, fx.f.app.id, "wh_00000000000000000000000000", { events: ["*"] }),
+    await patch(fx.tenants.owner.token, fx.tenants.app.id, "wh_00000000000000000000000000", {
+      events: ["*"],
+    }),
     404,
     "not_found",
   );
   const still = expectStatus(
-    await call(fx.t, "GET", `/webhooks/${fx.f.app.id}/${created.id}`, { token: fx.f.owner.token }),
+    await call(fx.app, "GET", `/webhooks/${fx.tenants.app.id}/${created.id}`, {
+      token: fx.tenants.owner.token,
+    }),
     200,
   );
   assert.deepEqual(still.events, ["*"], "a refused edit changes nothing");

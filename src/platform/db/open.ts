@@ -104,6 +104,11 @@ export interface OpenOptions {
   databaseUrl?: string;
   /** Data directory for the embedded engine; absent means in memory (tests). */
   dataDir?: string;
+  /**
+   * Tests: an in-memory embedded database starts as a copy of this dump (PGlite's `dumpDataDir`)
+   * instead of running initdb (test/helpers/database.ts).
+   */
+  loadDataDir?: Blob;
   /** Connections the query pool opens at most (DATABASE_POOL_SIZE); 20 when absent. */
   poolSize?: number;
   /** How long a query waits for a pooled connection (DATABASE_POOL_WAIT_MS); absent: for ever. */
@@ -170,6 +175,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffers}MB`],
     // Trigram indexes serve "contains" searches (a shopper's email); PostgreSQL ships it in contrib.
     extensions: { pg_trgm },
+    loadDataDir: options.loadDataDir,
   });
   await pglite.waitReady;
   const db = drizzlePglite(pglite) as unknown as Database;

@@ -18,6 +18,7 @@ import { allowedMethods } from "./methods.ts";
 import { HttpMetrics } from "./metrics.ts";
 import { registerOpenApi } from "./openapi.ts";
 import { Problem } from "./schemas.ts";
+import { buildSerializerOnFirstUse } from "./serializers.ts";
 import { fieldErrors, validatorCompiler } from "./validation.ts";
 
 declare module "fastify" {
@@ -56,6 +57,8 @@ export interface ServerOptions {
   traced?: boolean;
   /** A body not received within this long is answered 408 (REQUEST_BODY_TIMEOUT_SECONDS; default 10). */
   bodyTimeoutSeconds?: number;
+  /** Tests: response serializers compiled on a route's first answer (serializers.ts). */
+  serializersOnFirstUse?: boolean;
 }
 
 function problem(
@@ -288,6 +291,9 @@ export async function createServer(
       return typeof given === "string" && CLIENT_REQUEST_ID.test(given) ? given : newId("req");
     },
     ajv: { customOptions: { removeAdditional: false } },
+    ...(options.serializersOnFirstUse
+      ? { schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } } }
+      : {}),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.paramLength },
     frameworkErrors: handleFrameworkError,
     clientErrorHandler(error, socket) {
