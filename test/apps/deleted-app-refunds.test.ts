@@ -4,7 +4,7 @@ import { eq } from "drizzle-orm";
 import { payments } from "../../src/modules/payments/tables.ts";
 import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
-import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
+import { assertProblem, call, createApp, expectStatus, signup, verifyEmail } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 
@@ -16,6 +16,8 @@ const fx = useTestApp();
 test("a former owner reads and refunds a deleted app's payment; others and API keys read 404", async () => {
   const { owner, outsider } = fx.tenants;
   const coOwner = await signup(fx.app);
+  // Only a verified address accepts an invitation (docs/accounts.md).
+  await verifyEmail(fx.app, coOwner.user.email);
   const app = await createApp(fx.app, owner.token, { name: "Closing shop" });
   const invite = expectStatus(
     await call(fx.app, "POST", `/members/${app.id}`, {

@@ -66,7 +66,9 @@ test("an app that does not exist shows the service's problem", async () => {
   await page.goto("/dashboard/apps/app_00000000000000000000000000/settings");
   const alert = page.getByRole("alert");
   await alert.waitFor();
-  assert.match(await alert.innerText(), /not_found/);
+  // In words, never the machine code (components/errors.ts).
+  assert.match(await alert.innerText(), /This no longer exists, or isn't yours to see/);
+  assert.doesNotMatch(await alert.innerText(), /not_found/);
   // The failed call itself is the only console error (the browser reports every 404 it fetches).
   assert.ok(
     errors.every((error) => error.includes("404")),

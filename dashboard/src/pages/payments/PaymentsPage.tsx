@@ -148,7 +148,8 @@ function PaymentList({ filters, pages }: { filters: Filters; pages: ReturnType<t
     // Live: a payment made or changed elsewhere appears within two seconds while the tab is seen.
     refetchInterval: LIVE_MS,
   });
-  const filtered = Object.keys(filters).length > 0;
+  // A price's own payments (the price page links here) are its list, not a search.
+  const filtered = Object.keys(filters).some((key) => key !== "price_id");
   return (
     <PageState
       query={payments}
