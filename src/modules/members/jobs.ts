@@ -31,16 +31,17 @@ function invitationUrl(publicUrl: string, token: string): string {
   return `${publicUrl}/invitations/${encodeURIComponent(token)}`;
 }
 
-/** The token still waiting for its mail; undefined once accepted, withdrawn or already mailed. */
+/** The token still waiting for its mail (and its sealed form); undefined once accepted, withdrawn or mailed. */
 async function waitingToken(
   deps: Pick<Deps, "db" | "custody">,
   memberId: string,
-): Promise<string | undefined> {
+): Promise<{ token: string; sealed: string } | undefined> {
   const [row] = await deps.db
     .select({ sealed: members.inviteTokenSealed })
     .from(members)
     .where(eq(members.id, memberId));
-  return row?.sealed ? deps.custody.openText(tokenContext(memberId), row.sealed) : undefined;
+  if (!row?.sealed) return undefined;
+  return { token: deps.custody.openText(tokenContext(memberId), row.sealed), sealed: row.sealed };
 }
 
 /**
@@ -55,7 +56,8 @@ export function invitationJob(
     name: INVITATION_JOB,
     retryLimit: 10,
     async handle(data) {
-      const token = data.token ?? (data.memberId ? await waitingToken(deps, data.memberId) : undefined);
+      const waiting = data.memberId ? await waitingToken(deps, data.memberId) : undefined;
+      const token = data.token ?? waiting?.token;
       if (!token) return; // accepted or withdrawn before the mail went, or a retry after it went
       await deps.mailer.send({
         to: data.email,
@@ -69,8 +71,13 @@ export function invitationJob(
           `From a program instead: sign in as that account and call\n` +
           `POST ${deps.config.publicUrl}/members/accept {"invite_token": "${token}"}\n`,
       });
-      if (data.memberId) {
-        await deps.db.update(members).set({ inviteTokenSealed: null }).where(eq(members.id, data.memberId));
+      if (data.memberId && waiting) {
+        // Only the token this mail carried: a resend may have sealed a newer one meanwhile, which
+        // its own job is about to mail.
+        await deps.db
+          .update(members)
+          .set({ inviteTokenSealed: null })
+          .where(and(eq(members.id, data.memberId), eq(members.inviteTokenSealed, waiting.sealed)));
       }
     },
   };
