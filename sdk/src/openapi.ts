@@ -1932,6 +1932,46 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "reconciliation.mismatch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `reconciliation.mismatch`, sent to the endpoints subscribed to it
+         * @description The `reconciliation.mismatch` event as delivered
+         */
+        post: operations["onReconciliationMismatchEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "wallet.balance_low": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * `wallet.balance_low`, sent to the endpoints subscribed to it
+         * @description The `wallet.balance_low` event as delivered
+         */
+        post: operations["onWalletBalanceLowEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "webhook.test": {
         parameters: {
             query?: never;
@@ -4110,6 +4150,37 @@ export interface components {
             payment_id: string | null;
         };
         /**
+         * ReconciliationMismatchEvent
+         * @description The `reconciliation.mismatch` event as delivered
+         */
+        ReconciliationMismatchEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A reconciliation run found the books disagreeing with payments, the provider or the chain */
+            data: {
+                /** @description The reconciliation run's id */
+                id: string;
+                /** @description What disagreed, one item each (docs/ledger.md, Reconciliation) */
+                mismatches: {
+                    [key: string]: unknown;
+                }[];
+                /** @description How many payments the run compared */
+                payments_checked: number;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "reconciliation.mismatch";
+        };
+        /**
          * RecoveryCodes
          * @description Recovery codes; only their hashes are kept
          */
@@ -4947,6 +5018,48 @@ export interface components {
                     test_network: boolean;
                 } | null;
             };
+        };
+        /**
+         * WalletBalanceLowEvent
+         * @description The `wallet.balance_low` event as delivered
+         */
+        WalletBalanceLowEvent: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description A wallet a trigger uses fell under its balance threshold (docs/wallets.md) */
+            data: {
+                /** @description Its account or address on the chain */
+                account_id: string;
+                /** @description Its native balance, a decimal string */
+                balance: string;
+                /** @description The threshold it fell under, a decimal string */
+                balance_low_threshold: string;
+                /**
+                 * Format: date-time
+                 * @description An instant, in RFC 3339 form
+                 */
+                checked_at: string;
+                /** @description The native currency (ETH, SOL, NEAR, WAX) */
+                currency: string;
+                /** @description The network it is on */
+                network_id: string;
+                /** @description Its chain: evm, solana, near or wax */
+                type: string;
+                /** @description The wallet's id */
+                wallet_id: string;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` header */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /**
+             * @description The event type
+             * @constant
+             */
+            type: "wallet.balance_low";
         };
         /**
          * WebhookEndpoint
@@ -9556,6 +9669,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "token": "ses_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+                     *       "expires_at": "2026-12-03T21:30:00.000Z"
+                     *     }
+                     */
                     "application/json": {
                         /**
                          * Format: date-time
@@ -20097,6 +20216,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "secret": "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+                     *       "otpauth_url": "otpauth://totp/Payments:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Payments"
+                     *     }
+                     */
                     "application/json": components["schemas"]["TwoFactorSetup"];
                 };
             };
@@ -20136,6 +20261,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct horse battery staple",
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A six-digit code from the authenticator app, or one of the recovery codes */
                     code: string;
@@ -20225,6 +20356,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A six-digit code from the authenticator app, or one of the recovery codes */
                     code: string;
@@ -20264,6 +20400,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "k7q2-9xw4",
+                     *         "m3vd-8tpa"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecoveryCodes"];
                 };
             };
@@ -20314,6 +20458,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct horse battery staple",
+                 *       "code": "123456"
+                 *     }
+                 */
                 "application/json": {
                     /** @description A six-digit code from the authenticator app, or one of the recovery codes */
                     code: string;
@@ -20355,6 +20505,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "recovery_codes": [
+                     *         "k7q2-9xw4",
+                     *         "m3vd-8tpa"
+                     *       ]
+                     *     }
+                     */
                     "application/json": components["schemas"]["RecoveryCodes"];
                 };
             };
@@ -22725,6 +22883,50 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["PaymentRefundedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onReconciliationMismatchEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReconciliationMismatchEvent"];
+            };
+        };
+        responses: {
+            /** @description Received: any 2xx answer ends the delivery; others are retried */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    onWalletBalanceLowEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WalletBalanceLowEvent"];
             };
         };
         responses: {

@@ -56,6 +56,18 @@ const Session = Type.Object(
   { description: "A new session" },
 );
 nameSchemas({ TwoFactorSetup, RecoveryCodes });
+withExamples(CodeBody, { code: "123456" });
+withExamples(ProvenBody, { current_password: "correct horse battery staple", code: "123456" });
+withExamples(TwoFactorSetup, {
+  secret: "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP",
+  otpauth_url:
+    "otpauth://totp/Payments:ada%40example.com?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Payments",
+});
+withExamples(RecoveryCodes, { recovery_codes: ["k7q2-9xw4", "m3vd-8tpa"] });
+withExamples(Session, {
+  token: "ses_Qm9vZ2xlR3JhY2VIb3BwZXIxOTA2MTIwOTAwMDAw",
+  expires_at: "2026-12-03T21:30:00.000Z",
+});
 
 /** TOTP two-factor log-in: set-up, the log-in's second step, recovery codes, turning it off. */
 export async function twoFactorRoutes(app: Server, deps: Deps) {

@@ -55,6 +55,32 @@ const DATA: Record<EventType | typeof TEST_EVENT_TYPE, TSchema> = {
     EVENT_TYPES.filter((type) => type.startsWith("payment.")).map((type) => [type, PaymentEventData]),
   ) as unknown as Record<EventType, TSchema>),
   "kyc.updated": KycEventData,
+  "wallet.balance_low": Type.Object(
+    {
+      wallet_id: id("The wallet's id"),
+      type: Type.String({ description: "Its chain: evm, solana, near or wax" }),
+      account_id: Type.String({ description: "Its account or address on the chain" }),
+      network_id: Type.String({ description: "The network it is on" }),
+      balance: Type.String({ description: "Its native balance, a decimal string" }),
+      balance_low_threshold: Type.String({ description: "The threshold it fell under, a decimal string" }),
+      currency: Type.String({ description: "The native currency (ETH, SOL, NEAR, WAX)" }),
+      checked_at: Timestamp,
+    },
+    { description: "A wallet a trigger uses fell under its balance threshold (docs/wallets.md)" },
+  ),
+  "reconciliation.mismatch": Type.Object(
+    {
+      id: id("The reconciliation run's id"),
+      payments_checked: Type.Integer({ description: "How many payments the run compared" }),
+      mismatches: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+        description: "What disagreed, one item each (docs/ledger.md, Reconciliation)",
+      }),
+    },
+    {
+      description:
+        "A reconciliation run found the books disagreeing with payments, the provider or the chain",
+    },
+  ),
   "auction.bid_placed": Type.Object(
     { ...bid, amount, currency },
     { description: "A bid was placed and its card hold landed" },
