@@ -39,7 +39,8 @@ export async function accountRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       await account.requestPasswordReset(deps, request.body.email, request.ip);
-      return reply.code(202).send(null);
+      // No body: a 202 here documents none (Accepted is the empty answer).
+      return reply.code(202).send(undefined as unknown as null);
     },
   );
 
@@ -97,7 +98,8 @@ export async function accountRoutes(app: Server, deps: Deps) {
     },
     async (request, reply) => {
       await account.resendVerification(deps, request.actor);
-      return reply.code(202).send(null);
+      // No body: a 202 here documents none (Accepted is the empty answer).
+      return reply.code(202).send(undefined as unknown as null);
     },
   );
 
