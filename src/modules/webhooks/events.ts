@@ -76,8 +76,8 @@ async function writeRows(deps: Pick<Deps, "jobs">, tx: Tx, rows: ReturnType<type
 
 /**
  * An event sent to the given endpoints only, whatever they subscribe to: the sample event an
- * integrator sends to try an endpoint out. It makes the same rows and jobs as any event, in the
- * caller's transaction.
+ * integrator sends to check that an endpoint receives and verifies deliveries. It makes the same
+ * rows and jobs as any event, in the caller's transaction.
  */
 export function sendEventTo(
   deps: Pick<Deps, "jobs" | "now">,
