@@ -6,7 +6,7 @@ import { AppError, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { isKnownPattern } from "./event-types.ts";
+import { checkEventTypes } from "./edit.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
 import { presentDelivery, presentEndpoint } from "./presenters.ts";
 import { previousSecretContext, secretContext } from "./rotation.ts";
@@ -33,12 +33,7 @@ export async function createEndpoint(
   body: { url: string; events: string[] },
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const unknown = body.events.map((e, i) => ({ e, i })).filter(({ e }) => !isKnownPattern(e));
-  if (unknown.length > 0) {
-    throw new AppError("validation_failed", `Unknown event types: ${unknown.map((u) => u.e).join(", ")}`, {
-      errors: unknown.map(({ i }) => ({ path: `/body/events/${i}`, message: "is not a known event type" })),
-    });
-  }
+  checkEventTypes(body.events);
   await vetUrl(body.url, deps.config.webhooksAllowLoopback);
   const id = newId("wh");
   const secret = newSigningSecret();
