@@ -13,7 +13,7 @@ import {
 } from "../../src/platform/providers/payments/sandbox/tables.ts";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { type Anvil, startAnvil } from "../helpers/chains.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { onboardSeller } from "../helpers/kyc.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
@@ -26,7 +26,8 @@ const JOB_TIMEOUT = "2";
 const LOCAL_CHAIN_ID = "31337";
 
 let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
+// The owner and their app only: no worker runs here to mail a member's verification link.
+let f: { owner: Awaited<ReturnType<typeof signup>>; app: any };
 let price: any;
 let dir: string;
 let anvil: Anvil;
@@ -71,7 +72,8 @@ describe("a worker killed inside a step", {
       // Wallets default to the test network's chain id: anvil's.
       EVM_TESTNET_CHAIN_ID: LOCAL_CHAIN_ID,
     });
-    f = await tenantFixture(t);
+    const owner = await signup(t);
+    f = { owner, app: await createApp(t, owner.token) };
     price = await createPrice(t, f.owner.token, f.app.id, { amount: 40 });
     dir = mkdtempSync(path.join(os.tmpdir(), "crash-"));
     anvil = await startAnvil();

@@ -6,7 +6,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { ATTEMPT_CUT_SHORT } from "../../src/modules/webhooks/deliver.ts";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
 
 // The delivery log counts every attempt, including one a crash cut short: the attempt is recorded
@@ -17,7 +17,8 @@ import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
 const JOB_TIMEOUT = "2";
 
 let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
+// The owner and their app only: no worker runs here to mail a member's verification link.
+let f: { owner: Awaited<ReturnType<typeof signup>>; app: any };
 let dir: string;
 const receiver = new Receiver();
 
@@ -49,7 +50,8 @@ describe("a worker killed during a webhook delivery", {
       JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
       WEBHOOKS_ALLOW_LOOPBACK: "true",
     });
-    f = await tenantFixture(t);
+    const owner = await signup(t);
+    f = { owner, app: await createApp(t, owner.token) };
     dir = mkdtempSync(path.join(os.tmpdir(), "webhook-crash-"));
     await receiver.start();
   });
