@@ -164,3 +164,27 @@ test("a table changed under a stored `select *` is parsed again", async () => {
     { id: "a", extra: 7 },
   ]);
 });
+
+test("a statement sent on the database from inside its open transaction fails, naming the mistake, and the transaction rolls back", async () => {
+  cached.selfWaitMs = 200;
+  try {
+    await assert.rejects(
+      cached.transaction(async (tx) => {
+        await tx.query("insert into t (id) values ('self-wait')");
+        // The mistake: `cached`, not `tx`. On one connection this waits for the transaction forever.
+        await cached.query("select 1");
+      }),
+      /waited 200 ms for the open transaction that sent it: use its tx/,
+    );
+    assert.equal((await cached.query("select id from t where id = 'self-wait'")).rows.length, 0);
+    // Work started inside the transaction but not awaited by it runs once the transaction ends.
+    let later: Promise<unknown> | undefined;
+    await cached.transaction(async (tx) => {
+      later = cached.query("select count(*) from t");
+      await tx.query("select 1");
+    });
+    assert.equal((await later) !== undefined, true);
+  } finally {
+    cached.selfWaitMs = 10_000;
+  }
+});

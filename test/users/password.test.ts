@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { FakeClock } from "../helpers/clock.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus, mailedToken, signup } from "../helpers/http.ts";
 
-const fx = useTestApp();
+const clock = new FakeClock();
+const fx = useTestApp({}, { now: clock.now });
 
 const NEW_PASSWORD = "a brand new passphrase";
 
@@ -76,15 +78,14 @@ describe("password reset", () => {
     );
     assert.ok(!JSON.stringify(dump).includes(token.slice(4)), "neither job data nor the token table hold it");
 
-    const realNow = fx.app.deps.now;
-    fx.app.deps.now = () => new Date(realNow().getTime() + 3600_000 + 1000);
+    clock.advance(3600_000 + 1000);
     try {
       const late = await call(fx.app, "POST", "/auth/password-reset/confirm", {
         body: { token, password: NEW_PASSWORD },
       });
       assertProblem(late, 400, "validation_failed");
     } finally {
-      fx.app.deps.now = realNow;
+      clock.reset();
     }
   });
 

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { isUniqueViolation, type Tx } from "../../platform/db/index.ts";
+import { type Executor, isUniqueViolation, type Tx } from "../../platform/db/index.ts";
 import { AppError, conflict, forbidden, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
@@ -47,8 +47,9 @@ const userColumns = {
   lastName: users.lastName,
 };
 
-async function loadMember(deps: Deps, appId: string, memberId: string) {
-  const [row] = await deps.db
+/** Inside a transaction pass its `tx`: on the embedded engine a statement on `deps.db` waits for it. */
+async function loadMember(db: Executor, appId: string, memberId: string) {
+  const [row] = await db
     .select({ member: members, user: userColumns })
     .from(members)
     .leftJoin(users, eq(users.id, members.userId))
@@ -84,7 +85,7 @@ export async function listMembers(deps: Deps, actor: Principal, appId: string, p
 
 export async function getMember(deps: Deps, actor: Principal, appId: string, memberId: string) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const [app, row] = await Promise.all([getApp(deps, actor, appId), loadMember(deps, appId, memberId)]);
+  const [app, row] = await Promise.all([getApp(deps, actor, appId), loadMember(deps.db, appId, memberId)]);
   return present(row.member, row.user, app);
 }
 
@@ -270,7 +271,7 @@ export async function resendInvitation(deps: Deps, actor: Principal, appId: stri
       .where(and(eq(members.appId, appId), eq(members.id, memberId), isNull(members.acceptedAt)))
       .returning();
     if (!row) {
-      await loadMember(deps, appId, memberId);
+      await loadMember(tx, appId, memberId);
       throw conflict("This invitation was accepted already");
     }
     const [[app], [inviter]] = await Promise.all([

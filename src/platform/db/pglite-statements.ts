@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import {
   PGlite,
   protocol,
@@ -20,6 +21,15 @@ interface Statement {
 }
 
 const { serialize } = protocol;
+
+/**
+ * Set while a transaction's callback runs. PGlite has one connection: a statement sent on the
+ * database (not the transaction's `tx`) from inside the callback waits for the transaction, which
+ * waits for it. On PostgreSQL it would run on another connection; here it would hang the whole
+ * service. Such a statement still waits (work started inside but not awaited by the callback runs
+ * once the transaction ends), but past `selfWaitMs` it fails, naming the mistake.
+ */
+const insideTransaction = new AsyncLocalStorage<boolean>();
 
 /** PostgreSQL's "cached plan must not change result type": a table changed under a stored `*`. */
 const isStalePlan = (error: unknown) => (error as { code?: string } | null)?.code === "0A000";
@@ -54,11 +64,15 @@ function concat(parts: Uint8Array[]): Uint8Array {
 export class StatementCachingPGlite extends PGlite {
   #statements = new Map<string, Statement>();
   #counter = 0;
+  /** How long a statement sent from inside an open transaction, not on its `tx`, may wait for it. */
+  selfWaitMs = 10_000;
 
   override async query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
     if (options?.blob) return super.query<T>(text, params, options);
     await this._checkReady();
-    return this._runExclusiveTransaction(async () => {
+    let abandoned = false;
+    const work = this._runExclusiveTransaction(async () => {
+      if (abandoned) throw new Error("Statement abandoned: it waited for the transaction that sent it");
       const run = () => this._runExclusiveQuery(() => this.#run<T>(text, params ?? [], options));
       // Outside a transaction a statement whose stored form went stale (see `#run`) is simply
       // parsed again: it failed before it did anything.
@@ -66,6 +80,20 @@ export class StatementCachingPGlite extends PGlite {
       await this.syncToFs();
       return result;
     });
+    if (insideTransaction.getStore() !== true) return work;
+    let timer: NodeJS.Timeout | undefined;
+    const stuck = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => {
+        abandoned = true;
+        work.catch(() => {});
+        reject(
+          new Error(
+            `A statement on the database waited ${this.selfWaitMs} ms for the open transaction that sent it: use its tx (${text.slice(0, 80)})`,
+          ),
+        );
+      }, this.selfWaitMs);
+    });
+    return Promise.race([work, stuck]).finally(() => clearTimeout(timer));
   }
 
   override async transaction<T>(callback: (tx: Transaction) => Promise<T>): Promise<T> {
@@ -81,7 +109,7 @@ export class StatementCachingPGlite extends PGlite {
           },
         },
       });
-      return callback(cached);
+      return insideTransaction.run(true, () => callback(cached));
     });
   }
 
