@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import { Secret, TOTP } from "otpauth";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus, signup } from "../helpers/http.ts";
+import { createPrice } from "../helpers/prices.ts";
 
 const fx = useTestApp();
 
@@ -163,6 +164,13 @@ describe("two-factor log-in", () => {
     );
     assert.equal(updated.require_two_factor, true);
     expectStatus(await call(fx.app, "GET", `/members/${strictApp.id}`, { token: strict.token }), 200);
+    const price = await createPrice(fx.app, strict.token, strictApp.id, { amount: 5 });
+    const pay = () =>
+      call(fx.app, "POST", `/payments/${strictApp.id}`, {
+        token: strict.token,
+        body: { price_id: price.id, payment_provider: "card" },
+      });
+    expectStatus(await pay(), 201);
     // The owner turns it off for themselves: now the app refuses them, saying why.
     expectStatus(
       await call(fx.app, "POST", "/users/me/two-factor/disable", {
@@ -173,5 +181,7 @@ describe("two-factor log-in", () => {
     );
     const refused = await call(fx.app, "GET", `/members/${strictApp.id}`, { token: strict.token });
     assert.match(assertProblem(refused, 403, "forbidden").detail, /two-factor/);
+    // The payment create reads the role in its own statement: the same rule, the same answer.
+    assert.match(assertProblem(await pay(), 403, "forbidden").detail, /two-factor/);
   });
 });

@@ -38,11 +38,16 @@ async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Ro
     .innerJoin(users, eq(users.id, members.userId))
     .where(and(eq(members.appId, appId), eq(members.userId, actor.userId), isNotNull(members.acceptedAt)));
   // The app asks its members for a second factor: a member without one may act only once they have it.
-  if (row?.required && !row.totp) {
-    throw new AppError(
-      "forbidden",
-      "This app requires two-factor log-in: turn it on for your account (POST /users/me/two-factor) to act in it",
-    );
-  }
+  if (row?.required && !row.totp) throw twoFactorRequired();
   return row?.role;
+}
+
+/** What the payment create's own role subquery answers for a member `twoFactorRequired` refuses. */
+export const TWO_FACTOR_MISSING = "two_factor_missing";
+
+export function twoFactorRequired() {
+  return new AppError(
+    "forbidden",
+    "This app requires two-factor log-in: turn it on for your account (POST /users/me/two-factor) to act in it",
+  );
 }

@@ -1,6 +1,7 @@
 import { type Column, eq, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../platform/auth/principal.ts";
 import { users } from "../users/tables.ts";
+import { TWO_FACTOR_MISSING } from "./access.ts";
 import { apps, members } from "./tables.ts";
 
 /*
@@ -30,14 +31,20 @@ export function appForPayment(appId: SQL) {
 
 /**
  * The role of user `userId` (SQL, null for API keys and shoppers) in the app whose id is `appId`
- * (a column of the caller's statement), as a subquery, and the version of that membership row.
- * An invitation not yet accepted gives no role.
+ * (a column of the caller's statement, whose first table is `appForPayment`'s), as a subquery, and the version of that membership row and
+ * of the user's own (their second factor counts). An invitation not yet accepted gives no role; a
+ * member of an app that requires two-factor log-in who has none gives `TWO_FACTOR_MISSING`
+ * (`requireAppRole`'s rule, in the same statement).
  */
 export function roleForPayment(appId: Column, userId: SQL) {
-  const membership = sql`from ${members} where ${members.appId} = ${appId}
-    and ${members.userId} = ${userId}::text and ${members.acceptedAt} is not null`;
+  // `apps` here is the statement's own app row (`appForPayment`): joining it again would hide it.
+  const membership = sql`from ${members} inner join ${users} on ${users.id} = ${members.userId}
+    where ${members.appId} = ${appId} and ${members.userId} = ${userId}::text and ${members.acceptedAt} is not null`;
+  // A literal, not a parameter: the statement is a prepared template (placeholders only).
   return {
-    role: sql<Role | null>`(select ${members.role} ${membership})`,
-    version: sql`(select ${members}.xmin ${membership})`,
+    role: sql<Role | typeof TWO_FACTOR_MISSING | null>`(select case
+      when ${apps.requireTwoFactor} and ${users.totpEnabledAt} is null then ${sql.raw(`'${TWO_FACTOR_MISSING}'`)}
+      else ${members.role} end ${membership})`,
+    version: sql`(select concat(${members}.xmin, '.', ${users}.xmin) ${membership})`,
   };
 }

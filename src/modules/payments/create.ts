@@ -8,7 +8,7 @@ import { newId, newSecret } from "../../platform/ids.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { AppType } from "../../platform/money/fees.ts";
 import { checkPaymentCeiling, quotePriceItem } from "../../platform/money/quote.ts";
-import { checkRole } from "../apps/access.ts";
+import { checkRole, TWO_FACTOR_MISSING, twoFactorRequired } from "../apps/access.ts";
 import { presentApp } from "../apps/service.ts";
 import { sellerNotPayable, sellerStanding } from "../kyc/sellers.ts";
 import { amountToPay } from "../prices/amount.ts";
@@ -113,6 +113,7 @@ async function decidePayment(
     // An API key acts for its one app, with the developer role.
     const found =
       actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : context?.role;
+    if (found === TWO_FACTOR_MISSING) throw twoFactorRequired();
     role = checkRole(context ? (found ?? undefined) : undefined, "edit");
   }
   const price = context?.price;
