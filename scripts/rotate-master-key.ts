@@ -10,7 +10,7 @@
 // named, and every running process reads the file again on the notice; the old keys stay in the
 // file, harmless, until removed by hand.
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { resealEverything } from "../src/master-key-rotation.ts";
+import { recordRotation, resealEverything } from "../src/master-key-rotation.ts";
 import { retireFormerKeys, startSealingWith } from "../src/platform/crypto/key-registry.ts";
 import { keyringFromConfig, rotateKeyFile } from "../src/platform/crypto/keyring.ts";
 import { migrateDatabase, openDatabase } from "../src/platform/db/index.ts";
@@ -60,6 +60,7 @@ async function main() {
     }
     // Former keys stay recorded (a process must still hold them) until nothing is left under them.
     const retired = settled ? await retireFormerKeys(database.db, keyring) : [];
+    if (settled) await recordRotation(database.db, keyring.current.id);
     if (!settled) console.error("Secrets were still being sealed with a former key: run the command again");
     console.log(
       `Re-wrapped ${counts.wallets} wallet secret(s) and ${counts.solanaAccounts} Solana tree/collection key(s); ` +

@@ -1,3 +1,5 @@
+import os from "node:os";
+import { listAppIds } from "./modules/apps/service.ts";
 import { resealKycJobInputs, resealKycTokens } from "./modules/kyc/rotation.ts";
 import { resealInvitationTokens } from "./modules/members/jobs.ts";
 import { resealPaymentTokens } from "./modules/payments/payment-token.ts";
@@ -6,6 +8,7 @@ import { rewrapSolanaSecrets } from "./modules/solana/rotation.ts";
 import { resealTotpSecrets } from "./modules/users/two-factor.ts";
 import { rewrapWalletSecrets } from "./modules/wallets/secrets.ts";
 import { resealWebhookSecrets } from "./modules/webhooks/rotation.ts";
+import { recordOperatorAudit } from "./platform/audit/log.ts";
 import { Custody } from "./platform/crypto/custody.ts";
 import type { Keyring } from "./platform/crypto/keyring.ts";
 import type { Database } from "./platform/db/index.ts";
@@ -46,4 +49,24 @@ export async function resealEverything(db: Database, keyring: Keyring): Promise<
     invitationTokens: await resealInvitationTokens(deps),
     totpSecrets: (await resealTotpSecrets(deps)).resealed,
   };
+}
+
+/**
+ * Writes the rotation into every app's audit log (`master_key.rotate`, its target the new key's
+ * fingerprint id): every app's stored secrets are moved to that key, so every owner sees when.
+ */
+export async function recordRotation(db: Database, keyId: string): Promise<void> {
+  const account = (() => {
+    try {
+      return os.userInfo().username;
+    } catch {
+      return "unknown";
+    }
+  })();
+  await recordOperatorAudit(db, await listAppIds(db), {
+    action: "master_key.rotate",
+    operator: `${account}@${os.hostname()}`,
+    credentialId: keyId,
+    targetId: keyId,
+  });
 }

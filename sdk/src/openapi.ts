@@ -2552,10 +2552,10 @@ export interface components {
             action: string;
             /** @description Who made the change */
             actor: {
-                /** @description The user's id or the API key's id */
+                /** @description The user's id, the API key's id, or the operator's `account@host` */
                 id: string;
-                /** @description A member's session (`user`) or an app API key (`api_key`) */
-                type: "user" | "api_key";
+                /** @description A member's session (`user`), an app API key (`api_key`), or a command the service's operator ran (`operator`: the master-key rotation) */
+                type: "user" | "api_key" | "operator";
             };
             /** @description The app changed */
             app_id: string;
@@ -2564,7 +2564,7 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
-            /** @description Which credential: the session's id (`ses_…`) for a user, the key's id for a key */
+            /** @description Which credential: the session's id (`ses_…`) for a user, the key's id for a key, the new master key's fingerprint id (`mk_…`) for a rotation */
             credential_id: string;
             /** @description The record's id (`aud_…`) */
             id: string;

@@ -184,6 +184,15 @@ describe("master keys on one PostgreSQL", { skip }, () => {
     for (let i = 0; i < 2; i++) await takeOut(0);
     const after = await start({ ...env, SECRETS_MASTER_KEY: nextKey });
     assert.deepEqual(await round(after.base, s, 10_000), [201, 200, 201]);
+    // The owner sees the rotation in the app's audit log, made by the operator under the new key.
+    const log = await http(after.base, "GET", `/apps/${s.appId}/audit-log?action=master_key.rotate`, s.token);
+    assert.equal(log.status, 200, JSON.stringify(log.body));
+    const [rotation] = log.body;
+    assert.equal(log.body.length, 1);
+    assert.equal(rotation.actor.type, "operator");
+    assert.match(rotation.actor.id, /.@./);
+    assert.match(rotation.target_id, /^mk_[0-9a-f]{16}$/);
+    assert.equal(rotation.credential_id, rotation.target_id);
     const stale = runService({ ...env, PORT: String(await freePort()), SECRETS_MASTER_KEY: oldKey });
     processes.push(stale);
     assert.notEqual((await stale.exited).code, 0);

@@ -235,3 +235,8 @@ export async function deleteApp(deps: Deps, actor: Principal, appId: string) {
     await recordAudit(tx, actor, { appId, action: "app.delete", targetId: appId });
   });
 }
+
+/** Every app's id: for an operator's command that touches all of them (the master-key rotation). */
+export async function listAppIds(db: Database): Promise<string[]> {
+  return (await db.select({ id: apps.id }).from(apps)).map((row) => row.id);
+}

@@ -13,15 +13,17 @@ export const AuditEvent = Type.Object(
     app_id: Type.String({ description: "The app changed" }),
     actor: Type.Object(
       {
-        type: Type.Union([Type.Literal("user"), Type.Literal("api_key")], {
-          description: "A member's session (`user`) or an app API key (`api_key`)",
+        type: Type.Union([Type.Literal("user"), Type.Literal("api_key"), Type.Literal("operator")], {
+          description:
+            "A member's session (`user`), an app API key (`api_key`), or a command the service's operator ran (`operator`: the master-key rotation)",
         }),
-        id: Type.String({ description: "The user's id or the API key's id" }),
+        id: Type.String({ description: "The user's id, the API key's id, or the operator's `account@host`" }),
       },
       { description: "Who made the change" },
     ),
     credential_id: Type.String({
-      description: "Which credential: the session's id (`ses_…`) for a user, the key's id for a key",
+      description:
+        "Which credential: the session's id (`ses_…`) for a user, the key's id for a key, the new master key's fingerprint id (`mk_…`) for a rotation",
     }),
     action: Type.String({
       description:

@@ -27,3 +27,28 @@ export async function recordAudit(db: Executor, actor: Principal, entry: AuditEn
     ip: actor.ip ?? null,
   });
 }
+
+/**
+ * Records, in every app named, a change made by an operator's command rather than by a member or
+ * a key (the master-key rotation): the actor is `operator`, its id the OS account and host the
+ * command ran as, and the credential the thing that authorised it (the new key's fingerprint id).
+ */
+export async function recordOperatorAudit(
+  db: Executor,
+  appIds: readonly string[],
+  entry: { action: string; operator: string; credentialId: string; targetId: string },
+): Promise<void> {
+  if (appIds.length === 0) return;
+  await db.insert(auditEvents).values(
+    appIds.map((appId) => ({
+      id: newId("aud"),
+      appId,
+      actorType: "operator" as const,
+      actorId: entry.operator,
+      credentialId: entry.credentialId,
+      action: entry.action,
+      targetId: entry.targetId,
+      ip: null,
+    })),
+  );
+}

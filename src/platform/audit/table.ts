@@ -9,10 +9,12 @@ export const auditEvents = pgTable(
   {
     id: text("id").primaryKey(),
     appId: text("app_id").notNull(),
-    // `user` (a member's session) or `api_key`; `actorId` is the user's id or the key's id.
-    actorType: text("actor_type").$type<"user" | "api_key">().notNull(),
+    // `user` (a member's session), `api_key`, or `operator` (a command run on the service's own
+    // machine: the master-key rotation); `actorId` is the user's id, the key's id or `account@host`.
+    actorType: text("actor_type").$type<"user" | "api_key" | "operator">().notNull(),
     actorId: text("actor_id").notNull(),
-    // Which credential: the session's id for a user, the key's id for a key.
+    // Which credential: the session's id for a user, the key's id for a key, the new master key's
+    // fingerprint id for a rotation.
     credentialId: text("credential_id").notNull(),
     action: text("action").notNull(),
     targetId: text("target_id"),
