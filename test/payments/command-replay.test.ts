@@ -8,14 +8,18 @@ import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { freePort } from "../helpers/browser.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+import { createPrice } from "../helpers/prices.ts";
+import { evmTrigger } from "../helpers/triggers.ts";
 
-// A cancel or refund whose process died after its change committed, before its answer was kept:
+// A cancel, refund or retry whose process died after its change committed, before its answer was kept:
 // the retry with the same Idempotency-Key answers the payment (200), as creates and confirms do
 // (docs/reliability.md, "Crash campaign").
 let t: TestApp;
 let token: string;
 let appId: string;
 let priceId: string;
+/** A price whose contract call goes through the sandbox chain, from a wallet made for it. */
+let chainPriceId: string;
 before(async () => {
   t = await buildTestApp();
   token = (await signup(t)).token;
@@ -27,6 +31,16 @@ before(async () => {
     }),
     201,
   ).id;
+  const wallet = expectStatus(
+    await call(t, "POST", `/wallets/${appId}`, { token, body: { name: "Minter", type: "evm" } }),
+    201,
+  );
+  const trigger = expectStatus(
+    await call(t, "POST", `/triggers/${appId}`, { token, body: evmTrigger(wallet.id) }),
+    201,
+  );
+  chainPriceId = (await createPrice(t, token, appId, { amount: 15, trigger_id: trigger.id, chain: "evm" }))
+    .id;
 });
 after(() => t.close());
 
@@ -113,4 +127,38 @@ describe("a command retried after a crash that committed it", {
       );
     });
   }
+
+  test("retry: the retry with its key answers the reopened payment, 200", { timeout: 120_000 }, async () => {
+    // The node refuses the call (an unfunded wallet): failed, the card released, retry reopens it.
+    const payment = await createPayment(t, token, appId, {
+      price_id: chainPriceId,
+      payment_provider: "card",
+      trigger_data_input: {
+        params_data_input: {
+          receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+          quantity: 1,
+          order_id: "sandbox:unfunded",
+        },
+      },
+    });
+    expectStatus(await confirm(t, token, appId, payment.id, card(CARDS.ok)), 200);
+    await waitForStatus(t, token, appId, payment.id, "failed");
+    const url = `/payments/${appId}/${payment.id}/retry`;
+    await diesAnswering(url, "retry-once");
+    const retried = await call(t, "POST", url, {
+      token,
+      body: {},
+      headers: { "idempotency-key": "retry-once" },
+    });
+    assert.equal(retried.status, 200, retried.text);
+    assert.equal(retried.body.id, payment.id);
+    assert.equal(retried.body.status, "pending");
+    assert.equal(retried.body.transaction_response.error, null);
+    // Another key is another retry: a pending payment has no failed step to retry.
+    assertProblem(
+      await call(t, "POST", url, { token, body: {}, headers: { "idempotency-key": "retry-twice" } }),
+      409,
+      "invalid_state_transition",
+    );
+  });
 });
