@@ -66,7 +66,7 @@ async function main() {
       `Re-wrapped ${counts.wallets} wallet secret(s) and ${counts.solanaAccounts} Solana tree/collection key(s); ` +
         `re-sealed ${counts.webhookSecrets} webhook secret(s), ${counts.kycTokens} KYC edit token(s), ${counts.paymentTokens} payment token(s), ` +
         `${counts.kycJobInputs} queued KYC input(s), ${counts.sandboxMails} sandbox mail(s), ` +
-        `${counts.invitationTokens} invitation token(s) waiting for their mail ` +
+        `${counts.invitationTokens} invitation token(s) and ${counts.shopperCodes} auction sign-in code(s) waiting for their mail ` +
         `and ${counts.idempotentAnswers} kept idempotent answer(s) ` +
         `under master key ${keyring.current.id}` +
         (retired.length > 0 ? `; the database no longer holds anything under ${retired.join(", ")}` : ""),

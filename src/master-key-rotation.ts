@@ -1,5 +1,6 @@
 import os from "node:os";
 import { listAppIds } from "./modules/apps/service.ts";
+import { resealShopperCodes } from "./modules/auctions/code-mail.ts";
 import { resealKycJobInputs, resealKycTokens } from "./modules/kyc/rotation.ts";
 import { resealInvitationTokens } from "./modules/members/jobs.ts";
 import { resealPaymentTokens } from "./modules/payments/payment-token.ts";
@@ -26,6 +27,7 @@ export interface ResealCounts {
   idempotentAnswers: number;
   invitationTokens: number;
   totpSecrets: number;
+  shopperCodes: number;
 }
 
 /**
@@ -48,6 +50,7 @@ export async function resealEverything(db: Database, keyring: Keyring): Promise<
     idempotentAnswers: await resealIdempotentAnswers(deps),
     invitationTokens: await resealInvitationTokens(deps),
     totpSecrets: (await resealTotpSecrets(deps)).resealed,
+    shopperCodes: await resealShopperCodes(deps),
   };
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
+import { SHOPPER_CODE_JOB } from "../../src/modules/auctions/job-names.ts";
 import { shopperCodes, shopperSessions } from "../../src/modules/auctions/tables.ts";
 import { createAuction, mailedCode, placeBid, shopperSession } from "../helpers/auctions.ts";
 import { useTestApp } from "../helpers/fixture.ts";
@@ -39,6 +40,15 @@ describe("shoppers: sign-in by one-time code", () => {
       .from(shopperCodes)
       .where(eq(shopperCodes.email, "jane@example.com"));
     assert.ok(codes.every((c) => !c.codeHash.includes(code)));
+    // The mail job carried the code's id, not the code, and the row's sealed copy went with the mail.
+    assert.ok(codes.every((c) => c.codeSealed === null));
+    const jobs = JSON.stringify(
+      await fx.app.deps.db.execute(
+        sql`select data from pgboss.job where name = ${SHOPPER_CODE_JOB} and data->>'email' = 'jane@example.com'`,
+      ),
+    );
+    assert.match(jobs, /"codeId":"scd_/, "the mail went out as a job naming the code's row");
+    assert.ok(!jobs.includes(code), "the job's data holds no code");
     const sessions = await fx.app.deps.db.select().from(shopperSessions);
     assert.ok(sessions.every((s) => s.tokenHash !== session.token && !s.tokenHash.includes(session.token)));
     assert.ok(

@@ -4,6 +4,7 @@ import type { Tx } from "../../platform/db/index.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { expireHold, settleBid } from "./bidding.ts";
 import { closeAuction } from "./closing.ts";
+import { mailShopperCode } from "./code-mail.ts";
 import { CLOSE_AUCTION_JOB, HOLD_EXPIRING_JOB, SETTLE_BID_JOB, SHOPPER_CODE_JOB } from "./job-names.ts";
 import type { ShopperCodeMail } from "./shoppers.ts";
 import { auctions, bids } from "./tables.ts";
@@ -46,18 +47,7 @@ export function auctionJobs(deps: Deps): JobDefinition<never>[] {
     {
       name: SHOPPER_CODE_JOB,
       retryLimit: 10,
-      async handle(data: ShopperCodeMail) {
-        // The code goes into the auction's page, where the shopper asked for it: the mail links back.
-        const page = data.auctionId
-          ? `Enter it on the auction's page to sign in and bid:\n${deps.config.publicUrl}/a/${data.auctionId}\n`
-          : "";
-        await deps.mailer.send({
-          to: data.email,
-          appId: data.appId,
-          subject: `Your code to bid on ${data.auctionName}`,
-          text: `Your one-time code is ${data.code}. It works once, for 10 minutes.\n${page}`,
-        });
-      },
+      handle: (data: ShopperCodeMail) => mailShopperCode(deps, data),
     } as JobDefinition<never>,
   ];
   return jobs;

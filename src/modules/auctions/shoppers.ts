@@ -19,11 +19,20 @@ const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 
 export interface ShopperCodeMail {
   email: string;
-  code: string;
+  /** The code's row, whose sealed code the job opens; jobs queued before it carried `code`. */
+  codeId?: string;
+  code?: string;
   auctionName: string;
   /** For the link back to the auction's page; absent on jobs queued before it was added. */
   auctionId?: string;
   appId?: string;
+}
+
+/** The sealing context binds a sealed code to its row. */
+export const shopperCodeContext = (codeId: string) => `shopper-code:${codeId}`;
+
+export function sealShopperCode(custody: Deps["custody"], codeId: string, code: string): string {
+  return custody.sealText(shopperCodeContext(codeId), code);
 }
 
 const codeHash = (codeId: string, code: string) =>
@@ -58,12 +67,13 @@ export async function requestCode(deps: Deps, appId: string, auctionId: string, 
       appId,
       email: address,
       codeHash: codeHash(id, code),
+      codeSealed: sealShopperCode(deps.custody, id, code),
       expiresAt: new Date(deps.now().getTime() + CODE_TTL_MS),
       createdAt: deps.now(),
     });
     await deps.jobs.send<ShopperCodeMail>(tx, SHOPPER_CODE_JOB, {
       email: address,
-      code,
+      codeId: id,
       auctionName: auction.name,
       auctionId: auction.id,
       appId,

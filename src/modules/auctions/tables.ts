@@ -80,6 +80,8 @@ export const shopperCodes = pgTable(
       .references(() => apps.id, { onDelete: "cascade" }),
     email: text("email").notNull(),
     codeHash: text("code_hash").notNull(),
+    // The code, sealed, until its mail job has sent it: the job's data names the row, never the code.
+    codeSealed: text("code_sealed"),
     attempts: integer("attempts").notNull().default(0),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),

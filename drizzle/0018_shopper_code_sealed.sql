@@ -1,0 +1,1 @@
+ALTER TABLE "shopper_codes" ADD COLUMN "code_sealed" text;
