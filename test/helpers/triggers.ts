@@ -136,12 +136,46 @@ export const solanaTrigger = (walletId: string) => ({
 
 /** A working trigger (on a new managed EVM wallet) of the app, for tests that need one to link to. */
 export async function createTestTrigger(t: TestApp, token: string, appId: string) {
-  const wallet = expectStatus(
-    await call(t, "POST", `/wallets/${appId}`, { token, body: { name: "Test wallet", type: "evm" } }),
+  return (await evmWalletTrigger(t, token, appId, { name: "Test wallet" })).trigger;
+}
+
+/** A new EVM wallet (managed unless `wallet` says otherwise) and an `evmTrigger` calling from it. */
+export async function evmWalletTrigger(
+  t: TestApp,
+  token: string,
+  appId: string,
+  wallet: Record<string, unknown> = {},
+) {
+  const made = expectStatus(
+    await call(t, "POST", `/wallets/${appId}`, { token, body: { name: "Minter", type: "evm", ...wallet } }),
     201,
   );
-  return expectStatus(
-    await call(t, "POST", `/triggers/${appId}`, { token, body: evmTrigger(wallet.id) }),
+  const trigger = expectStatus(
+    await call(t, "POST", `/triggers/${appId}`, { token, body: evmTrigger(made.id) }),
     201,
   );
+  return { wallet: made, trigger };
+}
+
+/** A price whose trigger mints on EVM from a new wallet: what a chain payment test pays. */
+export async function evmChainPrice(
+  t: TestApp,
+  token: string,
+  appId: string,
+  price: Record<string, unknown> = {},
+  wallet: Record<string, unknown> = {},
+) {
+  const { wallet: made, trigger } = await evmWalletTrigger(t, token, appId, wallet);
+  const answer = await call(t, "POST", `/prices/${appId}`, {
+    token,
+    body: {
+      name: "Concert ticket",
+      amount: 15,
+      currency: "usd",
+      trigger_id: trigger.id,
+      chain: "evm",
+      ...price,
+    },
+  });
+  return { wallet: made, trigger, price: expectStatus(answer, 201) };
 }

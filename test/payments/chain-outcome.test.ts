@@ -10,8 +10,7 @@ import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { bank, CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
-import { createPrice } from "../helpers/prices.ts";
-import { evmTrigger } from "../helpers/triggers.ts";
+import { evmChainPrice } from "../helpers/triggers.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import { Receiver } from "../helpers/webhooks.ts";
 
@@ -42,25 +41,7 @@ const fx = useTestApp(
         }),
         201,
       );
-      wallet = expectStatus(
-        await call(fx.app, "POST", `/wallets/${fx.tenants.app.id}`, {
-          token: fx.tenants.owner.token,
-          body: { name: "Minter", type: "evm" },
-        }),
-        201,
-      );
-      const trigger = expectStatus(
-        await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, {
-          token: fx.tenants.owner.token,
-          body: evmTrigger(wallet.id),
-        }),
-        201,
-      );
-      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
-        amount: 15,
-        trigger_id: trigger.id,
-        chain: "evm",
-      });
+      ({ wallet, price } = await evmChainPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id));
     },
   },
 );

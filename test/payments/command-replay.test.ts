@@ -8,8 +8,7 @@ import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { freePort } from "../helpers/browser.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
-import { createPrice } from "../helpers/prices.ts";
-import { evmTrigger } from "../helpers/triggers.ts";
+import { evmChainPrice } from "../helpers/triggers.ts";
 
 // A cancel, refund or retry whose process died after its change committed, before its answer was kept:
 // the retry with the same Idempotency-Key answers the payment (200), as creates and confirms do
@@ -31,16 +30,7 @@ before(async () => {
     }),
     201,
   ).id;
-  const wallet = expectStatus(
-    await call(t, "POST", `/wallets/${appId}`, { token, body: { name: "Minter", type: "evm" } }),
-    201,
-  );
-  const trigger = expectStatus(
-    await call(t, "POST", `/triggers/${appId}`, { token, body: evmTrigger(wallet.id) }),
-    201,
-  );
-  chainPriceId = (await createPrice(t, token, appId, { amount: 15, trigger_id: trigger.id, chain: "evm" }))
-    .id;
+  chainPriceId = (await evmChainPrice(t, token, appId)).price.id;
 });
 after(() => t.close());
 

@@ -8,8 +8,7 @@ import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
-import { createPrice } from "../helpers/prices.ts";
-import { evmTrigger } from "../helpers/triggers.ts";
+import { evmChainPrice } from "../helpers/triggers.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import { Receiver } from "../helpers/webhooks.ts";
 
@@ -44,20 +43,7 @@ const base = () => `/wallets/${fx.tenants.app.id}`;
 const owner = () => ({ token: fx.tenants.owner.token });
 
 async function walletWithPrice(body: Record<string, unknown> = {}) {
-  const wallet = expectStatus(
-    await call(fx.app, "POST", base(), { ...owner(), body: { name: "Minter", type: "evm", ...body } }),
-    201,
-  );
-  const trigger = expectStatus(
-    await call(fx.app, "POST", `/triggers/${fx.tenants.app.id}`, { ...owner(), body: evmTrigger(wallet.id) }),
-    201,
-  );
-  const price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
-    amount: 12,
-    trigger_id: trigger.id,
-    chain: "evm",
-  });
-  return { wallet, price };
+  return evmChainPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 12 }, body);
 }
 
 const faucet = async (walletId: string, balance: string) =>
