@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -19,6 +18,7 @@ import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/p
 import { createPrice } from "../helpers/prices.ts";
 import { evmTrigger } from "../helpers/triggers.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
+import { startWorker as startWorkerProcess } from "../helpers/worker.ts";
 
 // A killed worker's job is retried once it times out; short here so the test is quick.
 const JOB_TIMEOUT = "2";
@@ -36,28 +36,18 @@ const masterKey = newMasterKey();
 const WALLET_KEY = "0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d";
 const WALLET_ADDRESS = privateKeyToAccount(WALLET_KEY).address;
 
-function startWorker(env: Record<string, string>): { child: ChildProcess; exited: Promise<string | null> } {
-  const child = spawn(process.execPath, ["test/fixtures/worker.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: t.connectionString!,
-      SANDBOX: "true",
-      JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
-      SECRETS_MASTER_KEY: masterKey,
-      // Contract calls go to a real EVM node (anvil, mining each transaction as it arrives).
-      CHAINS: "real",
-      EVM_TESTNET_RPC_URL: anvil.url,
-      EVM_TESTNET_CHAIN_ID: LOCAL_CHAIN_ID,
-      EVM_TESTNET_CONFIRMATIONS: "1",
-      EVM_TESTNET_BLOCK_SECONDS: "1",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+function startWorker(env: Record<string, string>) {
+  return startWorkerProcess(t.connectionString!, {
+    JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
+    SECRETS_MASTER_KEY: masterKey,
+    // Contract calls go to a real EVM node (anvil, mining each transaction as it arrives).
+    CHAINS: "real",
+    EVM_TESTNET_RPC_URL: anvil.url,
+    EVM_TESTNET_CHAIN_ID: LOCAL_CHAIN_ID,
+    EVM_TESTNET_CONFIRMATIONS: "1",
+    EVM_TESTNET_BLOCK_SECONDS: "1",
+    ...env,
   });
-  const exited = new Promise<string | null>((resolve) =>
-    child.once("exit", (_code, signal) => resolve(signal)),
-  );
-  return { child, exited };
 }
 
 describe("a worker killed inside a step", {

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -8,6 +7,7 @@ import { ATTEMPT_CUT_SHORT } from "../../src/modules/webhooks/deliver.ts";
 import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
 import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
+import { startWorker as startWorkerProcess } from "../helpers/worker.ts";
 
 // The delivery log counts every attempt, including one a crash cut short: the attempt is recorded
 // (and `attempt_count` raised) before the HTTP call, committed. A worker killed right after the
@@ -22,22 +22,12 @@ let f: { owner: Awaited<ReturnType<typeof signup>>; app: any };
 let dir: string;
 const receiver = new Receiver();
 
-function startWorker(env: Record<string, string>): { child: ChildProcess; exited: Promise<string | null> } {
-  const child = spawn(process.execPath, ["test/fixtures/worker.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: t.connectionString!,
-      SANDBOX: "true",
-      JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
-      WEBHOOKS_ALLOW_LOOPBACK: "true",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+function startWorker(env: Record<string, string>) {
+  return startWorkerProcess(t.connectionString!, {
+    JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
+    WEBHOOKS_ALLOW_LOOPBACK: "true",
+    ...env,
   });
-  const exited = new Promise<string | null>((resolve) =>
-    child.once("exit", (_code, signal) => resolve(signal)),
-  );
-  return { child, exited };
 }
 
 describe("a worker killed during a webhook delivery", {
