@@ -8,6 +8,7 @@ export const appNav: NavItem[] = [
   { label: "Overview", path: "" },
   { label: "Prices", path: "prices" },
   { label: "Payments", path: "payments" },
+  { label: "Balances", path: "balances" },
   { label: "Webhooks", path: "webhooks" },
   { label: "Members", path: "members" },
   { label: "API keys", path: "api-keys" },

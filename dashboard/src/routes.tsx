@@ -10,6 +10,7 @@ import { appsRoutes } from "./pages/apps/routes.tsx";
 import { auctionsRoutes } from "./pages/auctions/routes.tsx";
 import { SignInPage } from "./pages/auth/SignInPage.tsx";
 import { SignUpPage } from "./pages/auth/SignUpPage.tsx";
+import { balancesRoutes } from "./pages/balances/routes.tsx";
 import { membersRoutes } from "./pages/members/routes.tsx";
 import { paymentsRoutes } from "./pages/payments/routes.tsx";
 import { pricesRoutes } from "./pages/prices/routes.tsx";
@@ -67,6 +68,7 @@ const appRoutes: RouteObject[] = [
   ...appsRoutes,
   ...pricesRoutes,
   ...paymentsRoutes,
+  ...balancesRoutes,
   ...webhooksRoutes,
   ...membersRoutes,
   ...apiKeysRoutes,

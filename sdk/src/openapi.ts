@@ -108,7 +108,8 @@ export interface paths {
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
-        patch?: never;
+        /** Rename an API key (owners: any key; developers: their own); the key itself stays */
+        patch: operations["updateApiKey"];
         trace?: never;
     };
     "/apps/{app_id}/audit-log": {
@@ -235,6 +236,23 @@ export interface paths {
         get: operations["getBid"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auctions/{app_id}/{auction_id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End an auction now: bids stop, and the standing bid wins as at its end time */
+        post: operations["endAuction"];
         delete?: never;
         options?: never;
         head?: never;
@@ -473,6 +491,23 @@ export interface paths {
         };
         /** The app's balances per currency: available, pending, owed to and paid to sellers */
         get: operations["getBalances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/balances/{app_id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Each UTC day's closing balances per currency (available, pending, owed to sellers) */
+        get: operations["getBalanceHistory"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1586,7 +1621,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's delivery log, every attempt included */
+        /** The endpoint's delivery log, every attempt included; filter by status and event type */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -2609,6 +2644,62 @@ export interface components {
             refunds_in_flight: string;
         };
         /**
+         * BalanceDay
+         * @description An app's balance in one currency at the end of one UTC day
+         * @example {
+         *       "date": "2026-11-24",
+         *       "available": "120.5",
+         *       "pending": "25.75",
+         *       "owed_to_sellers": "0"
+         *     }
+         */
+        BalanceDay: {
+            /** @description `available` at the day's end (today: now): a signed decimal string */
+            available: string;
+            /**
+             * Format: date
+             * @description The UTC day
+             */
+            date: string;
+            /** @description `owed_to_sellers` at the day's end: a signed decimal string */
+            owed_to_sellers: string;
+            /** @description `pending` at the day's end: a signed decimal string */
+            pending: string;
+        };
+        /**
+         * BalanceHistory
+         * @description Each UTC day's closing balances, per currency, as `GET /balances` answers them now
+         */
+        BalanceHistory: {
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            as_of: string;
+            /** @description One per currency the app has money in */
+            currencies: components["schemas"]["BalanceHistoryCurrency"][];
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            from: string;
+            /**
+             * @description Always `balance_history`
+             * @enum {string}
+             */
+            object: "balance_history";
+        };
+        /**
+         * BalanceHistoryCurrency
+         * @description One currency's days
+         */
+        BalanceHistoryCurrency: {
+            /** @description Lower-case currency code */
+            currency: string;
+            /** @description One per UTC day, oldest first, every day present */
+            days: components["schemas"]["BalanceDay"][];
+        };
+        /**
          * Balances
          * @description An app's balances, one per currency it has money in
          */
@@ -3023,6 +3114,7 @@ export interface components {
          *         "type": "payment.paid",
          *         "created_at": "2026-11-24T21:31:00.000Z"
          *       },
+         *       "request_body": "{\"id\":\"evt_01m87s3v8k4r2fjc23vtvkbtjx\",\"type\":\"payment.paid\",\"timestamp\":\"2026-11-24T21:31:00.000Z\",\"app_id\":\"app_01m87s3v8h13edjthr38t9cfv8\",\"data\":{\"payment_id\":\"pay_01m87s3v8k4r2fjc23vtvkbtjm\",\"status\":\"paid\"}}",
          *       "status": "succeeded",
          *       "attempt_count": 1,
          *       "replay_of": null,
@@ -3070,6 +3162,8 @@ export interface components {
             id: string;
             /** @description The delivery this one replays */
             replay_of: string | null;
+            /** @description The JSON every attempt POSTed, byte for byte: `{id, type, timestamp, app_id, data}` (docs/webhooks.md) */
+            request_body: string;
             /** @description `pending` before the first attempt; `retrying` after a failed one; `failed` after the last */
             status: "pending" | "retrying" | "succeeded" | "failed";
             /**
@@ -6240,6 +6334,133 @@ export interface operations {
             };
         };
     };
+    updateApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The key's id */
+                key_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The key's new name; the key itself does not change */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Checkout server (EU)"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description What the key is for, e.g. the server using it */
+                    name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An API key of an app, without the key itself */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "key_01m87s3v8jz4yz6eckzkdvqhg4",
+                     *       "name": "Checkout server",
+                     *       "prefix": "sk_test_3fQ9",
+                     *       "created_by": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *       "revoked_at": null,
+                     *       "created_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     listAuditLog: {
         parameters: {
             query?: {
@@ -8411,6 +8632,322 @@ export interface operations {
             };
         };
     };
+    endAuction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string (1-255 printable ASCII characters). The first answer is kept for 24 hours and replayed for a repeat of the same request (header `idempotent-replayed: true`), so a retry after a network failure never acts twice. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The auction's id */
+                auction_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An auction: bids are held on cards and the winner is charged at the end */
+            200: {
+                headers: {
+                    /** @description `true` when this answer was stored from an earlier request with the same `Idempotency-Key`. */
+                    "idempotent-replayed"?: "true";
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *       "app": {
+                     *         "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "name": "Ada's shop",
+                     *         "type": "marketplace",
+                     *         "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *         "use_explorer": true,
+                     *         "require_two_factor": false,
+                     *         "permissions": {
+                     *           "can_view": true,
+                     *           "can_edit": true,
+                     *           "can_delete": true,
+                     *           "can_edit_members": true
+                     *         },
+                     *         "app_fee": 5,
+                     *         "user": {
+                     *           "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *           "username": "ada",
+                     *           "first_name": "Ada",
+                     *           "last_name": "Lovelace"
+                     *         },
+                     *         "is_member": true,
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "currency": "usd",
+                     *       "currency_conversion": null,
+                     *       "amount": 100,
+                     *       "current_amount": 120,
+                     *       "min_increment": 5,
+                     *       "name": "Signed guitar",
+                     *       "expired": false,
+                     *       "views": 42,
+                     *       "network_type": "testnet",
+                     *       "ends_at": "2026-11-30T20:00:00.000Z",
+                     *       "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *       "winner_bid_id": null,
+                     *       "bids": [
+                     *         {
+                     *           "id": "bid_01m87s3v8k4r2fjc23vtvkbtjq",
+                     *           "auction": "auc_01m87s3v8k4r2fjc23vtvkbtjp",
+                     *           "currency": "usd",
+                     *           "currency_conversion": null,
+                     *           "amount": 120,
+                     *           "status": "placed",
+                     *           "reason": null,
+                     *           "shopper": {
+                     *             "id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                     *             "phone_or_email": "grace@example.com",
+                     *             "auth_method": "email",
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "disabled": false
+                     *           },
+                     *           "payment": {
+                     *             "id": "pay_01m87s3v8k4r2fjc23vtvkbtjn",
+                     *             "status": "hold",
+                     *             "final_amount": 123.58,
+                     *             "amount_refunded": 0,
+                     *             "transfers": [],
+                     *             "payment_provider": "card",
+                     *             "trigger_data_input": {
+                     *               "params_data_input": {
+                     *                 "receiver": "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+                     *                 "quantity": 3
+                     *               }
+                     *             },
+                     *             "transaction_id": null,
+                     *             "transaction_url": null,
+                     *             "price_item": {
+                     *               "currency": "usd",
+                     *               "provider_min_amount_fee": 0.3,
+                     *               "provider_processing_fee_percent": 2.9,
+                     *               "platform_fee": 1,
+                     *               "app_fee": 5,
+                     *               "app_type": "marketplace",
+                     *               "amount": 120,
+                     *               "amount_total": 123.58,
+                     *               "amount_transaction_fee": 3.58,
+                     *               "amount_app_transaction_fee": 0,
+                     *               "amount_platform": 1.2,
+                     *               "amount_seller": 112.8,
+                     *               "amount_app": 6,
+                     *               "processing_fee_amount": 3.58,
+                     *               "conversion": null
+                     *             },
+                     *             "transaction_response": {
+                     *               "error": null,
+                     *               "near": null,
+                     *               "evm": null,
+                     *               "wax": null,
+                     *               "solana": null
+                     *             },
+                     *             "confirmation_status": {
+                     *               "average_seconds": 12,
+                     *               "progress": 0,
+                     *               "required_confirmations": 3,
+                     *               "confirmations": 0,
+                     *               "confirmed": false
+                     *             },
+                     *             "app": {
+                     *               "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *               "name": "Ada's shop",
+                     *               "type": "marketplace",
+                     *               "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *               "use_explorer": true,
+                     *               "require_two_factor": false,
+                     *               "permissions": {
+                     *                 "can_view": true,
+                     *                 "can_edit": true,
+                     *                 "can_delete": true,
+                     *                 "can_edit_members": true
+                     *               },
+                     *               "app_fee": 5,
+                     *               "user": {
+                     *                 "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *                 "username": "ada",
+                     *                 "first_name": "Ada",
+                     *                 "last_name": "Lovelace"
+                     *               },
+                     *               "is_member": true,
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "updated_at": "2026-11-24T21:30:00.000Z"
+                     *             },
+                     *             "price": {
+                     *               "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *               "type": "dynamic",
+                     *               "currency": "usd",
+                     *               "amount": 100,
+                     *               "amount_decimal": "100.00",
+                     *               "name": "Signed guitar: bid",
+                     *               "expired": false,
+                     *               "views": 12,
+                     *               "network_type": "testnet",
+                     *               "contract": null,
+                     *               "chain": null,
+                     *               "category": "bid",
+                     *               "created_at": "2026-11-24T21:30:00.000Z",
+                     *               "kyc_id": null,
+                     *               "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *               "metadata": {
+                     *                 "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *               },
+                     *               "expires_at": null,
+                     *               "updated_at": "2026-11-24T21:30:00.000Z"
+                     *             },
+                     *             "payment_token": null,
+                     *             "next_action": null,
+                     *             "shopper_email": "ada@example.com",
+                     *             "cancelable": false,
+                     *             "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtk9",
+                     *             "created_at": "2026-11-24T21:30:00.000Z",
+                     *             "updated_at": "2026-11-24T21:31:00.000Z"
+                     *           },
+                     *           "created_at": "2026-11-24T21:30:00.000Z",
+                     *           "updated_at": "2026-11-24T21:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "on_bid_payment_intent": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjj",
+                     *         "type": "dynamic",
+                     *         "currency": "usd",
+                     *         "amount": 100,
+                     *         "amount_decimal": "100.00",
+                     *         "name": "Signed guitar: bid",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "bid",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": null,
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "on_end_payment_intent": {
+                     *         "id": "price_01m87s3v8k4r2fjc23vtvkbtjk",
+                     *         "type": "static",
+                     *         "currency": "usd",
+                     *         "amount": 100,
+                     *         "amount_decimal": "100.00",
+                     *         "name": "Signed guitar",
+                     *         "expired": false,
+                     *         "views": 12,
+                     *         "network_type": "testnet",
+                     *         "contract": null,
+                     *         "chain": null,
+                     *         "category": "auction",
+                     *         "created_at": "2026-11-24T21:30:00.000Z",
+                     *         "kyc_id": null,
+                     *         "trigger_id": "trg_01m87s3v8k4r2fjc23vtvkbtjg",
+                     *         "metadata": {
+                     *           "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjp"
+                     *         },
+                     *         "expires_at": null,
+                     *         "updated_at": "2026-11-24T21:30:00.000Z"
+                     *       },
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Auction"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     sendShopperCode: {
         parameters: {
             query?: never;
@@ -10347,6 +10884,126 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Balances"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getBalanceHistory: {
+        parameters: {
+            query?: {
+                /** @description How many UTC days, today (up to now) being the last */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Each UTC day's closing balances, per currency, as `GET /balances` answers them now */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "balance_history",
+                     *       "from": "2026-11-24T00:00:00.000Z",
+                     *       "as_of": "2026-11-25T09:30:00.000Z",
+                     *       "currencies": [
+                     *         {
+                     *           "currency": "usd",
+                     *           "days": [
+                     *             {
+                     *               "date": "2026-11-24",
+                     *               "available": "120.5",
+                     *               "pending": "25.75",
+                     *               "owed_to_sellers": "0"
+                     *             },
+                     *             {
+                     *               "date": "2026-11-25",
+                     *               "available": "131.75",
+                     *               "pending": "0",
+                     *               "owed_to_sellers": "0"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["BalanceHistory"];
                 };
             };
             /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
@@ -22071,6 +22728,10 @@ export interface operations {
                 page?: number;
                 /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
                 starting_after?: string;
+                /** @description Only deliveries in this status */
+                status?: "pending" | "retrying" | "succeeded" | "failed";
+                /** @description Only deliveries of this event type, or of a family (`payment.*`) */
+                type?: "payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "webhook.test" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*";
             };
             header?: never;
             path: {
@@ -22135,6 +22796,7 @@ export interface operations {
                      *           "type": "payment.paid",
                      *           "created_at": "2026-11-24T21:31:00.000Z"
                      *         },
+                     *         "request_body": "{\"id\":\"evt_01m87s3v8k4r2fjc23vtvkbtjx\",\"type\":\"payment.paid\",\"timestamp\":\"2026-11-24T21:31:00.000Z\",\"app_id\":\"app_01m87s3v8h13edjthr38t9cfv8\",\"data\":{\"payment_id\":\"pay_01m87s3v8k4r2fjc23vtvkbtjm\",\"status\":\"paid\"}}",
                      *         "status": "succeeded",
                      *         "attempt_count": 1,
                      *         "replay_of": null,
@@ -22383,6 +23045,7 @@ export interface operations {
                      *         "type": "webhook.test",
                      *         "created_at": "2026-11-24T12:00:00.000Z"
                      *       },
+                     *       "request_body": "{\"id\":\"evt_01jdq3m5k7f3g5h7j9k1m3n5pq\",\"type\":\"webhook.test\",\"timestamp\":\"2026-11-24T12:00:00.000Z\",\"app_id\":\"app_01m87s3v8h13edjthr38t9cfv8\",\"data\":{\"endpoint_id\":\"wh_01jdq3k2a9z4y6w8v1t3s5r7qp\",\"message\":\"A test event: this endpoint receives deliveries\"}}",
                      *       "status": "pending",
                      *       "attempt_count": 0,
                      *       "replay_of": null,
@@ -22510,6 +23173,7 @@ export interface operations {
                      *         "type": "payment.paid",
                      *         "created_at": "2026-11-24T21:31:00.000Z"
                      *       },
+                     *       "request_body": "{\"id\":\"evt_01m87s3v8k4r2fjc23vtvkbtjx\",\"type\":\"payment.paid\",\"timestamp\":\"2026-11-24T21:31:00.000Z\",\"app_id\":\"app_01m87s3v8h13edjthr38t9cfv8\",\"data\":{\"payment_id\":\"pay_01m87s3v8k4r2fjc23vtvkbtjm\",\"status\":\"paid\"}}",
                      *       "status": "succeeded",
                      *       "attempt_count": 1,
                      *       "replay_of": null,

@@ -44,6 +44,7 @@ export const OPERATIONS = {
   resendInvitation: { method: "POST", path: "/members/{app_id}/{member_id}/resend", idempotent: true },
   createApiKey: { method: "POST", path: "/apps/{app_id}/api-keys", idempotent: true, body: true },
   listApiKeys: { method: "GET", path: "/apps/{app_id}/api-keys", page: "array" },
+  updateApiKey: { method: "PATCH", path: "/apps/{app_id}/api-keys/{key_id}", body: true },
   revokeApiKey: { method: "DELETE", path: "/apps/{app_id}/api-keys/{key_id}" },
   listWallets: { method: "GET", path: "/wallets/{app_id}", page: "array" },
   createWallet: { method: "POST", path: "/wallets/{app_id}", idempotent: true, body: true },
@@ -89,6 +90,7 @@ export const OPERATIONS = {
   getDeletedAppPayment: { method: "GET", path: "/deleted-apps/{app_id}/payments/{payment_id}" },
   refundDeletedAppPayment: { method: "POST", path: "/deleted-apps/{app_id}/payments/{payment_id}/refund", idempotent: true, body: true },
   getBalances: { method: "GET", path: "/balances/{app_id}" },
+  getBalanceHistory: { method: "GET", path: "/balances/{app_id}/history" },
   listBalanceTransactions: { method: "GET", path: "/balance-transactions/{app_id}", page: "array" },
   balanceTransactionsCsv: { method: "GET", path: "/reports/{app_id}/balance-transactions.csv" },
   sellerPayouts: { method: "GET", path: "/reports/{app_id}/seller-payouts" },
@@ -105,6 +107,7 @@ export const OPERATIONS = {
   createAuction: { method: "POST", path: "/auctions/{id}", idempotent: true, body: true },
   listAuctions: { method: "GET", path: "/auctions/{id}", page: "array" },
   updateAuction: { method: "PATCH", path: "/auctions/{id}", body: true },
+  endAuction: { method: "POST", path: "/auctions/{app_id}/{auction_id}/end", idempotent: true },
   updateShopper: { method: "PATCH", path: "/auctions/{app_id}/shoppers/{shopper_id}", body: true },
   sendShopperCode: { method: "POST", path: "/auctions/{app_id}/{auction_id}/shoppers/code", body: true },
   createShopperSession: { method: "POST", path: "/auctions/{app_id}/{auction_id}/shoppers/session", body: true },
@@ -248,6 +251,9 @@ export function resources(t: Transport) {
       /** The app's API keys, without the keys themselves */
       list: (appId: string, query?: QueryOf<"listApiKeys">, options?: RequestOptions): List<ItemOf<"listApiKeys">> =>
         t.list("listApiKeys", { params: { app_id: appId }, query }, options),
+      /** Rename an API key (owners: any key; developers: their own); the key itself stays */
+      update: (appId: string, keyId: string, body: BodyOf<"updateApiKey">, options?: RequestOptions): Promise<Answered<"updateApiKey">> =>
+        t.call("updateApiKey", { params: { app_id: appId, key_id: keyId }, body: body ?? {} }, options),
       /** Revoke an API key at once (owners: any key; developers: their own) */
       revoke: (appId: string, keyId: string, options?: RequestOptions): Promise<Answered<"revokeApiKey">> =>
         t.call("revokeApiKey", { params: { app_id: appId, key_id: keyId } }, options),
@@ -311,7 +317,7 @@ export function resources(t: Transport) {
       /** New signing secret, answered once; the old one also signs for 24 hours */
       rotateSecret: (appId: string, id: string, options?: RequestOptions): Promise<Answered<"rotateWebhookSecret">> =>
         t.call("rotateWebhookSecret", { params: { app_id: appId, id } }, options),
-      /** The endpoint's delivery log, every attempt included */
+      /** The endpoint's delivery log, every attempt included; filter by status and event type */
       listDeliveries: (appId: string, id: string, query?: QueryOf<"listWebhookDeliveries">, options?: RequestOptions): List<ItemOf<"listWebhookDeliveries">> =>
         t.list("listWebhookDeliveries", { params: { app_id: appId, id }, query }, options),
       /** Send a delivery's event again (same webhook-id), as a new delivery */
@@ -397,6 +403,9 @@ export function resources(t: Transport) {
       /** The app's balances per currency: available, pending, owed to and paid to sellers */
       getBalances: (appId: string, options?: RequestOptions): Promise<Answered<"getBalances">> =>
         t.call("getBalances", { params: { app_id: appId } }, options),
+      /** Each UTC day's closing balances per currency (available, pending, owed to sellers) */
+      getBalanceHistory: (appId: string, query?: QueryOf<"getBalanceHistory">, options?: RequestOptions): Promise<Answered<"getBalanceHistory">> =>
+        t.call("getBalanceHistory", { params: { app_id: appId }, query }, options),
       /** The app's ledger entries, newest first; filter by payment, type and creation time (UTC) */
       listBalanceTransactions: (appId: string, query?: QueryOf<"listBalanceTransactions">, options?: RequestOptions): List<ItemOf<"listBalanceTransactions">> =>
         t.list("listBalanceTransactions", { params: { app_id: appId }, query }, options),
@@ -449,6 +458,9 @@ export function resources(t: Transport) {
       /** Rename an auction, or change its starting amount and currency before the first bid */
       update: (id: string, body?: BodyOf<"updateAuction">, options?: RequestOptions): Promise<Answered<"updateAuction">> =>
         t.call("updateAuction", { params: { id }, body: body ?? {} }, options),
+      /** End an auction now: bids stop, and the standing bid wins as at its end time */
+      end: (appId: string, auctionId: string, options?: RequestOptions): Promise<Answered<"endAuction">> =>
+        t.call("endAuction", { params: { app_id: appId, auction_id: auctionId } }, options),
       /** Disable (or enable) a shopper */
       updateShopper: (appId: string, shopperId: string, body: BodyOf<"updateShopper">, options?: RequestOptions): Promise<Answered<"updateShopper">> =>
         t.call("updateShopper", { params: { app_id: appId, shopper_id: shopperId }, body: body ?? {} }, options),

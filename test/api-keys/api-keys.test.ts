@@ -115,6 +115,112 @@ describe("API keys", () => {
     );
   });
 
+  test("a key is renamed in place: the same key keeps working; developers rename only their own", async () => {
+    const app = fx.tenants.app.id;
+    const created = expectStatus(
+      await call(fx.app, "POST", `/apps/${app}/api-keys`, {
+        token: fx.tenants.developer.token,
+        body: { name: "staging" },
+      }),
+      201,
+    );
+    const renamed = expectStatus(
+      await call(fx.app, "PATCH", `/apps/${app}/api-keys/${created.id}`, {
+        token: fx.tenants.developer.token,
+        body: { name: "production server" },
+      }),
+      200,
+    );
+    assert.equal(renamed.id, created.id);
+    assert.equal(renamed.name, "production server");
+    assert.equal(renamed.prefix, created.prefix, "the key itself is unchanged");
+    assert.equal(renamed.key, undefined, "a rename never answers the key");
+    const listed = expectStatus(
+      await call(fx.app, "GET", `/apps/${app}/api-keys?limit=100`, { token: fx.tenants.owner.token }),
+      200,
+    );
+    assert.equal(listed.find((k: { id: string }) => k.id === created.id).name, "production server");
+    expectStatus(await call(fx.app, "GET", `/apps/${app}`, { token: created.key }), 200);
+
+    // An owner renames anyone's key; a developer only their own; a key renames none; a name is needed.
+    expectStatus(
+      await call(fx.app, "PATCH", `/apps/${app}/api-keys/${created.id}`, {
+        token: fx.tenants.owner.token,
+        body: { name: "renamed by the owner" },
+      }),
+      200,
+    );
+    const ownersKey = expectStatus(
+      await call(fx.app, "POST", `/apps/${app}/api-keys`, {
+        token: fx.tenants.owner.token,
+        body: { name: "owner's" },
+      }),
+      201,
+    );
+    assertProblem(
+      await call(fx.app, "PATCH", `/apps/${app}/api-keys/${ownersKey.id}`, {
+        token: fx.tenants.developer.token,
+        body: { name: "mine now" },
+      }),
+      403,
+      "forbidden",
+    );
+    assertProblem(
+      await call(fx.app, "PATCH", `/apps/${app}/api-keys/${ownersKey.id}`, {
+        token: ownersKey.key,
+        body: { name: "self" },
+      }),
+      403,
+      "forbidden",
+    );
+    const empty = assertProblem(
+      await call(fx.app, "PATCH", `/apps/${app}/api-keys/${ownersKey.id}`, {
+        token: fx.tenants.owner.token,
+        body: { name: "" },
+      }),
+      400,
+      "validation_failed",
+    );
+    assert.equal(empty.errors[0].path, "/body/name");
+    assertProblem(
+      await call(fx.app, "PATCH", `/apps/${app}/api-keys/key_nope`, {
+        token: fx.tenants.owner.token,
+        body: { name: "x" },
+      }),
+      404,
+      "not_found",
+    );
+    // Another app's key, asked through this app or its own: 404 either way.
+    const outsiderKey = expectStatus(
+      await call(fx.app, "POST", `/apps/${fx.tenants.otherApp.id}/api-keys`, {
+        token: fx.tenants.outsider.token,
+        body: { name: "theirs" },
+      }),
+      201,
+    );
+    for (const appId of [app, fx.tenants.otherApp.id]) {
+      assertProblem(
+        await call(fx.app, "PATCH", `/apps/${appId}/api-keys/${outsiderKey.id}`, {
+          token: fx.tenants.owner.token,
+          body: { name: "x" },
+        }),
+        404,
+        "not_found",
+      );
+    }
+    const log = expectStatus(
+      await call(fx.app, "GET", `/apps/${app}/audit-log?action=api_key.rename`, {
+        token: fx.tenants.owner.token,
+      }),
+      200,
+    );
+    assert.deepEqual(
+      log.map((e: { target_id: string }) => e.target_id),
+      [created.id, created.id],
+      "each rename is in the audit log",
+    );
+  });
+
   test("tenancy: another app's keys are 404, and a key never reaches another app", async () => {
     const outsiderKey = expectStatus(
       await call(fx.app, "POST", `/apps/${fx.tenants.otherApp.id}/api-keys`, {
@@ -172,6 +278,12 @@ describe("API keys", () => {
       url: `/apps/${fx.tenants.app.id}/api-keys`,
       token,
       list: true,
+    });
+    await checkRouteBasics(fx.app, {
+      method: "PATCH",
+      url: `/apps/${fx.tenants.app.id}/api-keys/key_x`,
+      token,
+      body: { name: "k" },
     });
     await checkRouteBasics(fx.app, {
       method: "DELETE",

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Secret, TOTP } from "otpauth";
-import { expectAccessible, expectNoConsoleErrors, newPage, useDashboard } from "../helpers/dashboard.ts";
+import {
+  expectAccessible,
+  expectFitsWidth,
+  expectNoConsoleErrors,
+  newPage,
+  useDashboard,
+} from "../helpers/dashboard.ts";
 
 // The account settings page (password, two-factor with its QR code and recovery codes, sessions),
 // the two-factor sign-in it leads to, the forgot-password link, and the app's audit log page.
@@ -70,7 +76,25 @@ test("the audit log page lists the app's changes and filters them", async () => 
   await page.getByLabel("Action").fill("price.*");
   await page.getByRole("button", { name: "Filter" }).click();
   await page.getByText("No changes match.").waitFor();
+  // The filters are in the address: a reload (or a shared link) shows the same view.
+  assert.match(page.url(), /[?&]action=price\.\*/);
+  await page.reload();
+  await page.getByText("No changes match.").waitFor();
+  assert.equal(await page.getByLabel("Action").inputValue(), "price.*");
   await expectAccessible(page);
+  await page.getByRole("button", { name: "Clear filters" }).click();
+  await page.getByRole("cell", { name: "app.create" }).waitFor();
+  assert.doesNotMatch(page.url(), /action=/);
+
+  // On a phone each change is a card: action, time, target, who, from where.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`/dashboard/apps/${appId}/audit-log?action=app.*`);
+  const card = page.getByRole("article", { name: "Change app.create" });
+  await card.waitFor();
+  await card.getByText(/^User usr_/).waitFor();
+  await expectFitsWidth(page, 390);
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
   expectNoConsoleErrors(errors);
 });
 

@@ -11,7 +11,7 @@ import {
 import { call } from "../helpers/http.ts";
 
 // API keys in the console: a key is shown once with a copy button, listed by its prefix, works
-// against the API, and stops working when revoked behind a confirmation.
+// against the API, is renamed in place, and stops working when revoked behind a confirmation.
 
 const ui = useDashboard();
 
@@ -44,12 +44,28 @@ test("a key is created and shown once, listed, then revoked", async () => {
   assert.equal(await page.getByText(key).count(), 0, "the key is not shown again");
   assert.ok((await row.innerText()).includes(key.slice(0, 12)), "listed by its prefix");
 
-  await row.getByRole("button", { name: "Revoke" }).click();
+  // Renamed in place: the label changes, the key keeps working.
+  await row.getByRole("button", { name: "Rename production server" }).click();
+  const rename = page.getByRole("dialog", { name: "Rename production server" });
+  assert.equal(await rename.getByLabel("Key name").inputValue(), "production server");
+  await expectAccessible(page);
+  await rename.getByLabel("Key name").fill("checkout server");
+  await rename.getByRole("button", { name: "Save name" }).click();
+  await rename.waitFor({ state: "hidden" });
+  const renamed = page.getByRole("row").filter({ hasText: "checkout server" });
+  await renamed.getByText("Active").waitFor();
+  assert.equal(
+    (await call(ui.dashboard.t, "GET", `/prices/${appId}`, { token: key })).status,
+    200,
+    "the renamed key still works",
+  );
+
+  await renamed.getByRole("button", { name: "Revoke" }).click();
   await page
-    .getByRole("dialog", { name: "Revoke production server?" })
+    .getByRole("dialog", { name: "Revoke checkout server?" })
     .getByRole("button", { name: "Revoke key" })
     .click();
-  await row.getByText("Revoked").waitFor();
+  await renamed.getByText("Revoked").waitFor();
   assert.equal(
     (await call(ui.dashboard.t, "GET", `/prices/${appId}`, { token: key })).status,
     401,
@@ -62,7 +78,7 @@ test("the keys page works at 390 px", async () => {
   const narrow = await newPage(ui.dashboard, { width: 390 });
   await signIn(narrow.page, ui.owner.email, ui.owner.password);
   await narrow.page.goto(`/dashboard/apps/${ui.owner.appId}/api-keys`);
-  await narrow.page.getByRole("row").filter({ hasText: "production server" }).waitFor();
+  await narrow.page.getByRole("row").filter({ hasText: "checkout server" }).waitFor();
   await expectAccessible(narrow.page);
   await expectFitsWidth(narrow.page, 390);
   expectNoConsoleErrors(narrow.errors);

@@ -48,3 +48,60 @@ test("an owner creates an auction and watches a shopper's bid arrive without rel
   await expectAccessible(page);
   expectNoConsoleErrors(errors);
 });
+
+test("an owner renames an auction, ends it early behind a confirmation, and deletes one nobody bid on", async () => {
+  const { page, appId, errors } = ui.owner;
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openAppPage(page, ui.dashboard.base, appId, "auctions");
+  await page.getByRole("article", { name: "Auction Signed print" }).getByRole("link").click();
+  await page.getByRole("heading", { level: 1, name: "Signed print" }).waitFor();
+
+  // With a bid, only the name can change, and there is nothing to delete.
+  await page.getByRole("button", { name: "Edit auction" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Signed print" });
+  assert.equal(await edit.getByLabel(/Starting amount/).count(), 0, "no amount once someone bid");
+  await expectAccessible(page);
+  await edit.getByLabel("Name").fill("Signed print, framed");
+  await edit.getByRole("button", { name: "Save auction" }).click();
+  await page.getByRole("heading", { level: 1, name: "Signed print, framed" }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Delete" }).count(), 0);
+
+  // Ending names the auction and what happens to the standing bid; keeping it open does nothing.
+  await page.getByRole("button", { name: "End now" }).click();
+  const end = page.getByRole("dialog", { name: "End Signed print, framed now?" });
+  await end.getByText("the standing bid of $12.00 wins").waitFor();
+  await expectAccessible(page);
+  await end.getByRole("button", { name: "Keep it open" }).click();
+  await end.waitFor({ state: "hidden" });
+  await page.getByText("open", { exact: true }).waitFor();
+  await page.getByRole("button", { name: "End now" }).click();
+  await end.getByRole("button", { name: "End auction" }).click();
+  await page.getByText("ended", { exact: true }).waitFor();
+  const row = page.getByRole("row").filter({ hasText: "bidder@example.com" });
+  await row.getByText("won", { exact: true }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "End now" }).count(), 0, "ended once");
+
+  // One nobody bid on: its amount can change, and it can be deleted.
+  await openAppPage(page, ui.dashboard.base, appId, "auctions");
+  await page.getByLabel("Auction name").fill("Unsold lamp");
+  await page.getByLabel("Starting amount").fill("30");
+  await page.getByRole("button", { name: "Create auction" }).click();
+  await page.getByRole("heading", { level: 1, name: "Unsold lamp" }).waitFor();
+  await page.getByRole("button", { name: "Edit auction" }).click();
+  const lamp = page.getByRole("dialog", { name: "Edit Unsold lamp" });
+  await lamp.getByLabel("Starting amount (USD)").fill("25");
+  await lamp.getByRole("button", { name: "Save auction" }).click();
+  await lamp.waitFor({ state: "hidden" });
+  await page.getByText("$25.00").first().waitFor();
+  await page.getByRole("button", { name: "Delete" }).click();
+  const remove = page.getByRole("dialog", { name: "Delete Unsold lamp?" });
+  await expectAccessible(page);
+  await remove.getByRole("button", { name: "Delete auction" }).click();
+  await page.getByRole("heading", { level: 1, name: "Auctions" }).waitFor();
+  await page.getByRole("article", { name: "Auction Unsold lamp" }).waitFor({ state: "detached" });
+  await page
+    .getByRole("article", { name: "Auction Signed print, framed" })
+    .getByText("ended", { exact: true })
+    .waitFor();
+  expectNoConsoleErrors(errors);
+});

@@ -13,7 +13,8 @@ import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/p
 import { createPrice } from "../helpers/prices.ts";
 
 // The overview: empty until the app takes a payment; then today's count, the success rate and the
-// volume, computed from the payments list, with the charts loaded on demand.
+// net volume, computed from the payments list (a refunded payment is neither a success nor
+// volume; a partial refund takes its part off the volume), with the charts loaded on demand.
 let token: string;
 
 const ui = useDashboard(
@@ -28,7 +29,7 @@ const ui = useDashboard(
   },
 );
 
-test("the overview is empty, then shows the payments' count, success rate and volume", async () => {
+test("the overview is empty, then counts payments, success and net volume, refunds left out", async () => {
   const { page, appId, errors } = ui.owner;
   await page.goto(`/dashboard/apps/${appId}`);
   await page.getByText("No payments in the last 30 days.", { exact: false }).waitFor();
@@ -36,26 +37,46 @@ test("the overview is empty, then shows the payments' count, success rate and vo
 
   const { t } = ui.dashboard;
   const price = await createPrice(t, token, appId, { name: "Poster", amount: 10, currency: "usd" });
-  const paid = await createPayment(t, token, appId, { price_id: price.id, payment_provider: "card" });
-  expectStatus(await confirm(t, token, appId, paid.id, card(CARDS.ok)), 200);
-  await waitForStatus(t, token, appId, paid.id, "paid");
+  const paidOne = async () => {
+    const payment = await createPayment(t, token, appId, { price_id: price.id, payment_provider: "card" });
+    expectStatus(await confirm(t, token, appId, payment.id, card(CARDS.ok)), 200);
+    return waitForStatus(t, token, appId, payment.id, "paid");
+  };
+  const kept = await paidOne();
   const dropped = await createPayment(t, token, appId, { price_id: price.id, payment_provider: "card" });
   expectStatus(await call(t, "POST", `/payments/${appId}/${dropped.id}/cancel`, { token, body: {} }), 200);
-  const settled = expectStatus(await call(t, "GET", `/payments/${appId}/${paid.id}`, { token }), 200);
 
   await page.reload();
   const stat = (label: string) => page.locator("div").filter({ hasText: label }).last();
-  await page.getByRole("heading", { name: "Volume per day" }).waitFor();
+  const usd = (amount: number) =>
+    new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(amount);
+  await page.getByRole("heading", { name: "Net volume per day" }).waitFor();
   assert.match(await stat("Payments, last 30 days").innerText(), /\b2\b/);
   assert.match(await stat("Success rate").innerText(), /50%/);
-  const volume = new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(
-    settled.price_item.amount_total,
-  );
-  assert.ok((await stat("Volume in USD").innerText()).includes(volume), `volume ${volume}`);
+  const total = kept.price_item.amount_total;
+  assert.ok((await stat("Net volume in USD").innerText()).includes(usd(total)), `volume ${usd(total)}`);
   await page.getByRole("heading", { name: "Payments per day" }).waitFor();
   await page.getByText("USD: 2 payments", { exact: false }).waitFor();
   assert.ok((await page.locator(".recharts-surface").count()) >= 3, "three charts drawn");
   await expectAccessible(page);
+
+  // A partial refund lowers the volume and stays a success; a whole refund is neither.
+  expectStatus(
+    await call(t, "POST", `/payments/${appId}/${kept.id}/refund`, { token, body: { amount: "4" } }),
+    200,
+  );
+  const returned = await paidOne();
+  expectStatus(await call(t, "POST", `/payments/${appId}/${returned.id}/refund`, { token, body: {} }), 200);
+  await page.reload();
+  await page.getByRole("heading", { name: "Net volume per day" }).waitFor();
+  assert.match(await stat("Payments, last 30 days").innerText(), /\b3\b/);
+  assert.match(await stat("Success rate").innerText(), /33\.3%/, "one kept of three finished");
+  const net = Math.round((total - 4) * 100) / 100;
+  assert.ok((await stat("Net volume in USD").innerText()).includes(usd(net)), `net volume ${usd(net)}`);
+  const refunded = Math.round((4 + returned.price_item.amount_total) * 100) / 100;
+  const refundStat = await stat("Refunded in USD").innerText();
+  assert.ok(refundStat.includes(usd(refunded)), `refunded ${usd(refunded)}: ${refundStat}`);
+  assert.match(refundStat, /1 refunded in full/);
   expectNoConsoleErrors(errors);
 });
 

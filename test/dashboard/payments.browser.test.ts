@@ -135,9 +135,10 @@ test("a payment paid on the hosted checkout is found by status, email and id, wi
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Refund" }).click();
-  const dialog = page.getByRole("dialog", { name: "Refund this payment in full?" });
-  await dialog.getByText("The shopper gets back everything they paid").waitFor();
-  await dialog.getByRole("button", { name: "Refund" }).click();
+  const dialog = page.getByRole("dialog", { name: "Refund this payment" });
+  // The amount starts at all that remains: left as it is, the refund is whole.
+  const total = await dialog.getByLabel("Amount (USD)").inputValue();
+  await dialog.getByRole("button", { name: `Refund $${total}` }).click();
   await page.getByText("Moved to refunded").waitFor();
   assert.equal(await badge(page).textContent(), "refunded");
   expectNoConsoleErrors(ui.owner.errors);

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
+import { withoutRefusals } from "./chain-ui.ts";
 import { choose, createSeller, createTrigger, fitsWidth, sessionToken } from "./payments-fixtures.ts";
 
 // Prices in the console: an owner creates a static and a dynamic price through the form (one linked
@@ -103,16 +104,70 @@ test("a price's page gives the checkout link to copy, its QR code and the views 
   expectNoConsoleErrors(ui.owner.errors);
 });
 
+test("a price's name, amount and expiry are edited in a dialog; only what changed is sent", async () => {
+  const { page, appId } = ui.owner;
+  const { t } = ui.dashboard;
+  await page.goto(`/dashboard/apps/${appId}/prices`);
+  await page.getByRole("link", { name: "Donation" }).click();
+  await page.getByRole("heading", { level: 1, name: "Donation" }).waitFor();
+  await page.getByRole("button", { name: "Edit price" }).click();
+  const dialog = page.getByRole("dialog", { name: "Edit Donation" });
+  assert.equal(await dialog.getByLabel("Minimum amount (USD)").inputValue(), "5");
+  await expectAccessible(page);
+
+  // The service's refusal shows under the field it names.
+  await dialog.getByLabel("Minimum amount (USD)").fill("abc");
+  await dialog.getByRole("button", { name: "Save price" }).click();
+  await dialog.locator(".mantine-InputWrapper-error").first().waitFor();
+  assert.equal(await dialog.getByRole("alert").count(), 0, "no banner for a field's error");
+
+  const tomorrow = new Date(Date.now() + 24 * 3600_000);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const local = `${tomorrow.getFullYear()}-${pad(tomorrow.getMonth() + 1)}-${pad(tomorrow.getDate())}T10:30`;
+  await dialog.getByLabel("Name").fill("Tip jar");
+  await dialog.getByLabel("Minimum amount (USD)").fill("7.50");
+  await dialog.getByLabel("Expires at").fill(local);
+  await dialog.getByRole("button", { name: "Save price" }).click();
+  await page.getByRole("heading", { level: 1, name: "Tip jar" }).waitFor();
+  await page.getByText("Expires", { exact: true }).waitFor();
+  const saved = expectStatus(
+    await call(t, "GET", `/prices/${appId}/${page.url().split("/").at(-1)}`, { token }),
+    200,
+  );
+  assert.equal(saved.name, "Tip jar");
+  assert.equal(saved.amount_decimal, "7.5");
+  assert.equal(saved.expires_at, new Date(local).toISOString(), "the viewer's local time, as an instant");
+  assert.equal(saved.expired, false);
+
+  // Emptied, the expiry goes; the rest is not sent again.
+  await page.getByRole("button", { name: "Edit price" }).click();
+  const again = page.getByRole("dialog", { name: "Edit Tip jar" });
+  await again.getByLabel("Expires at").fill("");
+  await again.getByRole("button", { name: "Save price" }).click();
+  await again.waitFor({ state: "hidden" });
+  await page.getByText("Expires", { exact: true }).waitFor({ state: "detached" });
+  const cleared = expectStatus(await call(t, "GET", `/prices/${appId}/${saved.id}`, { token }), 200);
+  assert.equal(cleared.expires_at, null);
+  assert.equal(cleared.updated_at > saved.updated_at, true);
+  // The one request refused on purpose (the amount "abc") is the browser's only complaint.
+  const rest = withoutRefusals(ui.owner.errors, 400, 1);
+  ui.owner.errors.splice(0, ui.owner.errors.length, ...rest);
+  expectNoConsoleErrors(ui.owner.errors);
+});
+
 test("at 390 px the prices fit the screen and stay usable", async () => {
   const { page, appId } = ui.owner;
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/dashboard/apps/${appId}/prices`);
-  await page.getByRole("link", { name: "Donation" }).waitFor();
+  await page.getByRole("link", { name: "Tip jar" }).waitFor();
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the list");
   await expectAccessible(page);
-  await page.getByRole("link", { name: "Donation" }).click();
-  await page.getByRole("heading", { level: 1, name: "Donation" }).waitFor();
+  await page.getByRole("link", { name: "Tip jar" }).click();
+  await page.getByRole("heading", { level: 1, name: "Tip jar" }).waitFor();
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the price");
+  await expectAccessible(page);
+  await page.getByRole("button", { name: "Edit price" }).click();
+  await page.getByRole("dialog", { name: "Edit Tip jar" }).getByLabel("Name").waitFor();
   await expectAccessible(page);
   expectNoConsoleErrors(ui.owner.errors);
 });

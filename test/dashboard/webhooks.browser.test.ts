@@ -3,7 +3,14 @@ import { test } from "node:test";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { Receiver, verifyStandardWebhook } from "../helpers/webhooks.ts";
-import { createPrice, fitsWidth, openPayment, payWith4242, sessionToken } from "./payments-fixtures.ts";
+import {
+  choose,
+  createPrice,
+  fitsWidth,
+  openPayment,
+  payWith4242,
+  sessionToken,
+} from "./payments-fixtures.ts";
 
 // Webhooks in the console: an owner adds an endpoint through the form and copies its secret, a
 // payment paid with the 4242 card is delivered to it (signed with that secret), and the delivery
@@ -67,6 +74,34 @@ test("an owner adds an endpoint, copies its secret, and reads the signed deliver
     "signed with the copied secret",
   );
   const webhookId = String(delivered.headers["webhook-id"]);
+  await panel.getByText(`webhook-id: ${webhookId}`, { exact: false }).waitFor();
+  // The body the receiver got, as it got it (indented to read).
+  const request = await panel.locator("pre").first().innerText();
+  assert.ok(
+    request.includes(JSON.stringify(JSON.parse(delivered.body), null, 2)),
+    `the request body as sent: ${request}`,
+  );
+  await panel.getByText("Response body (its first 256 characters are kept)").waitFor();
+
+  // The log filtered by event type and status, in the address: kept on reload.
+  await choose(page, "Event type", "payment.paid");
+  await page.waitForURL(/[?&]type=payment\.paid\b/);
+  await page.getByRole("button", { name: /payment\.pending/ }).waitFor({ state: "detached" });
+  await paid.waitFor();
+  await choose(page, "Status", "failed");
+  await page.getByText("No delivery matches these filters").waitFor();
+  await page.reload();
+  await page.getByText("No delivery matches these filters").waitFor();
+  assert.equal(await page.getByRole("textbox", { name: "Status", exact: true }).inputValue(), "failed");
+  await expectAccessible(page);
+  await choose(page, "Status", "Any status");
+  await choose(page, "Event type", "Any event");
+  await page
+    .getByRole("button", { name: /payment\.pending/ })
+    .first()
+    .waitFor();
+  assert.doesNotMatch(page.url(), /type=|status=/);
+  await paid.click();
   await panel.getByText(`webhook-id: ${webhookId}`, { exact: false }).waitFor();
   expectNoConsoleErrors(ui.owner.errors);
 });

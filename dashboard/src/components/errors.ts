@@ -55,7 +55,7 @@ export function isUnreachable(error: unknown): boolean {
 export function explainError(error: unknown): Explained {
   if (error instanceof ApiError) {
     const fields = error.errors.map((field) => `${fieldName(field.path)}: ${field.message}`);
-    const detail = fields.length > 0 ? fields.join(". ") : sentence(error.message);
+    const detail = fields.length > 0 ? fields.join(". ") : sentence(readablePointer(error.message));
     const retryable = error.status >= 500 || error.status === 429 || error.status === 408;
     const title =
       TITLES[error.code] ?? (error.status >= 500 ? "The service had a problem" : "That didn't work");
@@ -83,6 +83,17 @@ export function explainError(error: unknown): Explained {
 function fieldName(path: string): string {
   const last = path.split("/").filter(Boolean).pop() ?? path;
   return last.replaceAll("_", " ");
+}
+
+/**
+ * A detail that starts with the field it is about (`/body/amount: only 5 USD … remains`), as a
+ * person reads it (`Amount: only 5 USD … remains`).
+ */
+function readablePointer(detail: string): string {
+  const match = /^\/(?:body|query|params)\/([\w/]+): (.*)$/s.exec(detail.trim());
+  if (!match) return detail;
+  const name = fieldName(match[1]);
+  return `${name.charAt(0).toUpperCase()}${name.slice(1)}: ${match[2]}`;
 }
 
 function sentence(text: string): string {

@@ -2,7 +2,7 @@ import type { Deps } from "../../deps.ts";
 import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
-import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey } from "./schemas.ts";
+import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, UpdateApiKeyBody } from "./schemas.ts";
 import * as keys from "./service.ts";
 
 const tags = ["api-keys"];
@@ -34,6 +34,22 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
       answer: "API keys, newest first",
     },
     (request, page) => keys.listKeys(deps, request.actor, request.params.app_id, page),
+  );
+
+  app.patch(
+    "/apps/:app_id/api-keys/:key_id",
+    {
+      schema: {
+        operationId: "updateApiKey",
+        tags,
+        summary: "Rename an API key (owners: any key; developers: their own); the key itself stays",
+        params: ApiKeyParams,
+        body: UpdateApiKeyBody,
+        response: { 200: ApiKey },
+      },
+    },
+    async (request) =>
+      keys.renameKey(deps, request.actor, request.params.app_id, request.params.key_id, request.body.name),
   );
 
   noContentRoute(

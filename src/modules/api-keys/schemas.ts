@@ -33,6 +33,10 @@ export const CreateApiKeyBody = Body({
     description: "What the key is for, e.g. the server using it",
   }),
 });
+export const UpdateApiKeyBody = Body(
+  { name: CreateApiKeyBody.properties.name },
+  "The key's new name; the key itself does not change",
+);
 export const ApiKeyParams = Type.Object({
   app_id: Type.String({ maxLength: 64, description: "The app's id" }),
   key_id: Type.String({ maxLength: 64, description: "The key's id" }),
@@ -51,6 +55,7 @@ withExamples(CreatedApiKey, {
   created_at: "2026-11-24T21:30:00.000Z",
 });
 withExamples(CreateApiKeyBody, { name: "Checkout server" });
+withExamples(UpdateApiKeyBody, { name: "Checkout server (EU)" });
 
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ ApiKey, CreatedApiKey });

@@ -78,6 +78,29 @@ export async function listKeys(deps: Deps, actor: Principal, appId: string, page
   return { items: rows.map(present), total, neighbours };
 }
 
+/**
+ * Renames a key, with the same rights as revoking it (owners: any key; developers: their own). Only
+ * the label changes: the key, its hash and its prefix stay, so the servers using it notice nothing.
+ */
+export async function renameKey(deps: Deps, actor: Principal, appId: string, keyId: string, name: string) {
+  const userId = requireKeyManager(actor);
+  const role = await requireAppRole(deps.db, actor, appId, "view");
+  const row = await deps.db.transaction(async (tx) => {
+    const [key] = await tx
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.appId, appId), eq(apiKeys.id, keyId)))
+      .for("update");
+    if (!key) throw notFound("API key");
+    if (role !== "owner" && key.createdBy !== userId)
+      throw forbidden("Only an owner may rename other people's keys");
+    const [renamed] = await tx.update(apiKeys).set({ name }).where(eq(apiKeys.id, keyId)).returning();
+    await recordAudit(tx, actor, { appId, action: "api_key.rename", targetId: keyId });
+    return renamed;
+  });
+  return present(row);
+}
+
 export async function revokeKey(deps: Deps, actor: Principal, appId: string, keyId: string) {
   const userId = requireKeyManager(actor);
   const role = await requireAppRole(deps.db, actor, appId, "view");

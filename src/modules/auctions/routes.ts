@@ -4,6 +4,7 @@ import { createdRoute, listRoute, noContentRoute } from "../../platform/http/rou
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import { createBid } from "./bidding.ts";
+import { endAuction } from "./end.ts";
 import { streamState, viewAuction } from "./live.ts";
 import { renderAuctionPage } from "./page.ts";
 import {
@@ -93,6 +94,20 @@ export async function auctionRoutes(app: Server, deps: Deps) {
         .send(
           JSON.stringify(await service.updateAuction(deps, request.actor, request.params.id, request.body)),
         ),
+  );
+
+  app.post(
+    "/auctions/:app_id/:auction_id/end",
+    {
+      schema: {
+        operationId: "endAuction",
+        tags,
+        summary: "End an auction now: bids stop, and the standing bid wins as at its end time",
+        params: AuctionParams,
+        response: { 200: Auction },
+      },
+    },
+    async (request) => endAuction(deps, request.actor, request.params.app_id, request.params.auction_id),
   );
 
   noContentRoute(

@@ -2,9 +2,12 @@ import type { Deps } from "../../deps.ts";
 import { createdRoute, listRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
+import { getBalanceHistory } from "./history.ts";
 import { getReconciliation, listReconciliations, requestReconciliation } from "./reconciliations.ts";
 import { balanceTransactionsCsv, sellerPayouts } from "./reports.ts";
 import {
+  BalanceHistory,
+  BalanceHistoryQuery,
   Balances,
   BalanceTransaction,
   ListBalanceTransactionsQuery,
@@ -30,6 +33,22 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
       },
     },
     async (request) => service.getBalances(deps, request.actor, request.params.app_id),
+  );
+
+  app.get(
+    "/balances/:app_id/history",
+    {
+      schema: {
+        operationId: "getBalanceHistory",
+        tags,
+        summary: "Each UTC day's closing balances per currency (available, pending, owed to sellers)",
+        params: AppParams,
+        querystring: BalanceHistoryQuery,
+        response: { 200: BalanceHistory },
+      },
+    },
+    async (request) =>
+      getBalanceHistory(deps, request.actor, request.params.app_id, request.query.days ?? 30),
   );
 
   listRoute(

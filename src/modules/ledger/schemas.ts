@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { pageFields } from "../../platform/http/pagination.ts";
 import { exampleOf, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { MAX_HISTORY_DAYS } from "./history.ts";
 import { LEDGER_TYPES } from "./tables.ts";
 
 const Decimal = (description: string) =>
@@ -136,6 +137,70 @@ withExamples(Balances, {
 });
 
 nameSchemas({ Transfer, TransferReversal, BalanceTransaction, Balance, Balances });
+
+export const BalanceHistoryQuery = Type.Object(
+  {
+    days: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: MAX_HISTORY_DAYS,
+        default: 30,
+        description: "How many UTC days, today (up to now) being the last",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const BalanceDay = Type.Object(
+  {
+    date: Type.String({ format: "date", description: "The UTC day" }),
+    available: Decimal("`available` at the day's end (today: now)"),
+    pending: Decimal("`pending` at the day's end"),
+    owed_to_sellers: Decimal("`owed_to_sellers` at the day's end"),
+  },
+  { description: "An app's balance in one currency at the end of one UTC day" },
+);
+
+export const BalanceHistory = Type.Object(
+  {
+    object: Type.Literal("balance_history", { description: "Always `balance_history`" }),
+    from: Timestamp,
+    as_of: Timestamp,
+    currencies: Type.Array(
+      Type.Object(
+        {
+          currency: Type.String({ description: "Lower-case currency code" }),
+          days: Type.Array(BalanceDay, { description: "One per UTC day, oldest first, every day present" }),
+        },
+        { title: "BalanceHistoryCurrency", description: "One currency's days" },
+      ),
+      { description: "One per currency the app has money in" },
+    ),
+  },
+  { description: "Each UTC day's closing balances, per currency, as `GET /balances` answers them now" },
+);
+withExamples(BalanceDay, {
+  date: "2026-11-24",
+  available: "120.5",
+  pending: "25.75",
+  owed_to_sellers: "0",
+});
+withExamples(BalanceHistory, {
+  object: "balance_history",
+  from: "2026-11-24T00:00:00.000Z",
+  as_of: "2026-11-25T09:30:00.000Z",
+  currencies: [
+    {
+      currency: "usd",
+      days: [
+        exampleOf(BalanceDay),
+        { date: "2026-11-25", available: "131.75", pending: "0", owed_to_sellers: "0" },
+      ],
+    },
+  ],
+});
+nameSchemas({ BalanceDay, BalanceHistory });
 
 export const ReportQuery = Type.Object(
   {

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../platform/ids.ts";
+import { eventBody } from "./presenters.ts";
 import { previousSecretContext, secretContext } from "./rotation.ts";
 import { type SendResult, send } from "./send.ts";
 import { signatureHeader } from "./signing.ts";
@@ -15,17 +16,6 @@ type DeliverDeps = Pick<Deps, "db" | "config" | "custody" | "now" | "faults">;
  */
 export const ATTEMPT_CUT_SHORT =
   "no outcome recorded: the attempt was cut short (the process stopped before the receiver's answer was stored)";
-
-/** The body every attempt of an event sends: the same bytes each time, so receivers can dedupe. */
-function eventBody(event: typeof webhookEvents.$inferSelect): string {
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    timestamp: event.createdAt.toISOString(),
-    app_id: event.appId,
-    data: event.data,
-  });
-}
 
 function signingSecrets(deps: DeliverDeps, endpoint: typeof webhookEndpoints.$inferSelect): string[] {
   // Any key of the ring: between a restart with a new master key and the re-seal, deliveries go on.

@@ -2,7 +2,7 @@ import type { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvent
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type EventRow = Pick<typeof webhookEvents.$inferSelect, "id" | "type" | "createdAt">;
+type EventRow = typeof webhookEvents.$inferSelect;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
 
 export function presentEndpoint(row: EndpointRow, secret: string | null = null) {
@@ -17,11 +17,26 @@ export function presentEndpoint(row: EndpointRow, secret: string | null = null) 
   };
 }
 
+/**
+ * The body every attempt of an event sends: the same bytes each time, so receivers can dedupe, and
+ * the delivery log answers these same bytes as `request_body`.
+ */
+export function eventBody(event: EventRow): string {
+  return JSON.stringify({
+    id: event.id,
+    type: event.type,
+    timestamp: event.createdAt.toISOString(),
+    app_id: event.appId,
+    data: event.data,
+  });
+}
+
 export function presentDelivery(row: DeliveryRow, event: EventRow, attempts: AttemptRow[]) {
   return {
     id: row.id,
     endpoint_id: row.endpointId,
     event: { id: event.id, type: event.type, created_at: event.createdAt.toISOString() },
+    request_body: eventBody(event),
     status: row.status,
     attempt_count: row.attemptCount,
     replay_of: row.replayOf,

@@ -3,7 +3,14 @@ import { createdRoute, listRoute, noContentRoute } from "../../platform/http/rou
 import type { Server } from "../../platform/http/server.ts";
 import { AppParams } from "../apps/schemas.ts";
 import { EVENT_SCHEMAS } from "./event-schemas.ts";
-import { CreateEndpointBody, Delivery, DeliveryParams, Endpoint, EndpointParams } from "./schemas.ts";
+import {
+  CreateEndpointBody,
+  Delivery,
+  DeliveryParams,
+  Endpoint,
+  EndpointParams,
+  ListDeliveriesQuery,
+} from "./schemas.ts";
 import * as webhooks from "./service.ts";
 
 const tags = ["webhooks"];
@@ -84,13 +91,17 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     {
       operationId: "listWebhookDeliveries",
       tags,
-      summary: "The endpoint's delivery log, every attempt included",
+      summary: "The endpoint's delivery log, every attempt included; filter by status and event type",
       params: EndpointParams,
+      querystring: ListDeliveriesQuery,
       item: Delivery,
       answer: "Deliveries, newest first",
     },
     (request, page) =>
-      webhooks.listDeliveries(deps, request.actor, request.params.app_id, request.params.id, page),
+      webhooks.listDeliveries(deps, request.actor, request.params.app_id, request.params.id, page, {
+        status: request.query.status,
+        type: request.query.type,
+      }),
   );
 
   createdRoute(

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
+import { pageFields } from "../../platform/http/pagination.ts";
 import {
   Body,
   exampleOf,
@@ -9,7 +10,7 @@ import {
   withExamples,
 } from "../../platform/http/schemas.ts";
 import { EVENT_PATTERNS } from "./event-schemas.ts";
-import { EVENT_TYPES } from "./event-types.ts";
+import { EVENT_TYPES, TEST_EVENT_TYPE } from "./event-types.ts";
 
 /** An event type, `prefix.*` or `*`: an enum in the document, so a typo does not type-check. */
 const EventPattern = (description?: string) =>
@@ -67,6 +68,10 @@ export const Delivery = Type.Object(
       },
       { description: "The event delivered" },
     ),
+    request_body: Type.String({
+      description:
+        "The JSON every attempt POSTed, byte for byte: `{id, type, timestamp, app_id, data}` (docs/webhooks.md)",
+    }),
     status: oneOf(DELIVERY_STATUSES, {
       description:
         "`pending` before the first attempt; `retrying` after a failed one; `failed` after the last",
@@ -89,6 +94,28 @@ export const DeliveryParams = Type.Object({
   app_id: id("The app's id"),
   delivery_id: id("The delivery's id"),
 });
+
+/** A delivery log's event filter: one type (the test event's too) or a whole family. */
+const DELIVERY_EVENT_FILTERS = [
+  ...EVENT_TYPES,
+  TEST_EVENT_TYPE,
+  ...new Set(EVENT_TYPES.map((type) => `${type.split(".")[0]}.*`)),
+];
+
+export const ListDeliveriesQuery = Type.Object(
+  {
+    ...pageFields,
+    status: Type.Optional(oneOf(DELIVERY_STATUSES, { description: "Only deliveries in this status" })),
+    type: Type.Optional(
+      Type.Unsafe<string>({
+        type: "string",
+        enum: DELIVERY_EVENT_FILTERS,
+        description: "Only deliveries of this event type, or of a family (`payment.*`)",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const CreateEndpointBody = Body({
   url: Type.String({
@@ -128,6 +155,8 @@ withExamples(Delivery, {
     type: "payment.paid",
     created_at: "2026-11-24T21:31:00.000Z",
   },
+  request_body:
+    '{"id":"evt_01m87s3v8k4r2fjc23vtvkbtjx","type":"payment.paid","timestamp":"2026-11-24T21:31:00.000Z","app_id":"app_01m87s3v8h13edjthr38t9cfv8","data":{"payment_id":"pay_01m87s3v8k4r2fjc23vtvkbtjm","status":"paid"}}',
   status: "succeeded",
   attempt_count: 1,
   replay_of: null,

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq, inArray, like, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
@@ -12,7 +12,13 @@ import { presentDelivery, presentEndpoint } from "./presenters.ts";
 import { previousSecretContext, secretContext } from "./rotation.ts";
 import { newSigningSecret } from "./signing.ts";
 import { vetUrl } from "./ssrf.ts";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
+import {
+  type DeliveryStatus,
+  webhookAttempts,
+  webhookDeliveries,
+  webhookEndpoints,
+  webhookEvents,
+} from "./tables.ts";
 
 // How long the old secret keeps signing after a rotation, so receivers can switch without loss.
 const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -129,7 +135,7 @@ async function presentDeliveries(deps: Deps, rows: (typeof webhookDeliveries.$in
   const ids = rows.map((r) => r.id);
   const [events, attempts] = await Promise.all([
     deps.db
-      .select({ id: webhookEvents.id, type: webhookEvents.type, createdAt: webhookEvents.createdAt })
+      .select()
       .from(webhookEvents)
       .where(
         inArray(
@@ -153,21 +159,45 @@ async function presentDeliveries(deps: Deps, rows: (typeof webhookDeliveries.$in
   );
 }
 
+/** A delivery log's filters: its status, and its event's type or family (`payment.*`). */
+export interface DeliveryFilters {
+  status?: DeliveryStatus;
+  type?: string;
+}
+
+function deliveryConditions(db: Deps["db"], appId: string, endpointId: string, filters: DeliveryFilters) {
+  const conditions: SQL[] = [eq(webhookDeliveries.endpointId, endpointId)];
+  if (filters.status) conditions.push(eq(webhookDeliveries.status, filters.status));
+  if (filters.type) {
+    const type = filters.type.endsWith(".*")
+      ? like(webhookEvents.type, `${filters.type.slice(0, -1)}%`)
+      : eq(webhookEvents.type, filters.type);
+    // The app's events of that type: a semi-join the events' (app_id, created_at) index narrows.
+    const events = db
+      .select({ id: webhookEvents.id })
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.appId, appId), type));
+    conditions.push(inArray(webhookDeliveries.eventId, events));
+  }
+  return and(...conditions);
+}
+
 export async function listDeliveries(
   deps: Deps,
   actor: Principal,
   appId: string,
   endpointId: string,
   page: Page,
+  filters: DeliveryFilters = {},
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
   await loadEndpoint(deps, appId, endpointId);
-  const where = eq(webhookDeliveries.endpointId, endpointId);
+  const where = deliveryConditions(deps.db, appId, endpointId, filters);
   const window = await pageWindow(deps.db, page, {
     table: webhookDeliveries,
     createdAt: webhookDeliveries.createdAt,
     id: webhookDeliveries.id,
-    scope: where,
+    scope: eq(webhookDeliveries.endpointId, endpointId),
     newestFirst: true,
   });
   const [fetched, total] = await Promise.all([

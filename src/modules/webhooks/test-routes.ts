@@ -13,6 +13,8 @@ const example = {
     type: TEST_EVENT_TYPE,
     created_at: "2026-11-24T12:00:00.000Z",
   },
+  request_body:
+    '{"id":"evt_01jdq3m5k7f3g5h7j9k1m3n5pq","type":"webhook.test","timestamp":"2026-11-24T12:00:00.000Z","app_id":"app_01m87s3v8h13edjthr38t9cfv8","data":{"endpoint_id":"wh_01jdq3k2a9z4y6w8v1t3s5r7qp","message":"A test event: this endpoint receives deliveries"}}',
   status: "pending",
   attempt_count: 0,
   replay_of: null,

@@ -90,6 +90,62 @@ function CreateKeyButton() {
   );
 }
 
+/** Renames a key in place: the key itself, and every server using it, stay as they are. */
+function RenameKeyButton({ apiKey }: { apiKey: ApiKey }) {
+  const appId = useAppId();
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const [opened, { open, close }] = useDisclosure(false);
+  const [name, setName] = useState(apiKey.name);
+  const rename = useMutation({
+    mutationFn: () => client.apiKeys.update(appId, apiKey.id, { name: name.trim() }),
+    onSuccess: (renamed) => {
+      void queryClient.invalidateQueries({ queryKey: ["api-keys", appId] });
+      notifications.show({ color: "green", title: "API key renamed", message: renamed.name });
+      close();
+    },
+  });
+  const start = () => {
+    setName(apiKey.name);
+    rename.reset();
+    open();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    rename.mutate();
+  };
+  return (
+    <>
+      <Button size="xs" variant="default" onClick={start} aria-label={`Rename ${apiKey.name}`}>
+        Rename
+      </Button>
+      <Modal opened={opened} onClose={close} title={`Rename ${apiKey.name}`} centered>
+        <form onSubmit={submit}>
+          <Stack>
+            {rename.isError && <ErrorAlert error={rename.error} />}
+            <TextInput
+              label="Key name"
+              description="Only the label changes: the key keeps working as it is"
+              required
+              maxLength={200}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={rename.isPending} disabled={name.trim() === ""}>
+                Save name
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
 function KeyRow({ apiKey }: { apiKey: ApiKey }) {
   const appId = useAppId();
   const client = useClient();
@@ -127,17 +183,20 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
         )}
       </Table.Td>
       <Table.Td>
-        {!revoked && (
-          <ConfirmAction
-            size="xs"
-            label="Revoke"
-            title={`Revoke ${apiKey.name}?`}
-            confirmLabel="Revoke key"
-            onConfirm={() => revoke.mutateAsync()}
-          >
-            Every request made with this key fails from now on. This cannot be undone.
-          </ConfirmAction>
-        )}
+        <Group gap="xs" wrap="wrap">
+          <RenameKeyButton apiKey={apiKey} />
+          {!revoked && (
+            <ConfirmAction
+              size="xs"
+              label="Revoke"
+              title={`Revoke ${apiKey.name}?`}
+              confirmLabel="Revoke key"
+              onConfirm={() => revoke.mutateAsync()}
+            >
+              Every request made with this key fails from now on. This cannot be undone.
+            </ConfirmAction>
+          )}
+        </Group>
       </Table.Td>
     </Table.Tr>
   );

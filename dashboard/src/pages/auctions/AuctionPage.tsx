@@ -7,6 +7,7 @@ import { LocalTime } from "../../components/LocalTime.tsx";
 import { Money } from "../../components/Money.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { StatusBadge } from "../wallets/StatusBadge.tsx";
+import { AuctionActions } from "./AuctionActions.tsx";
 import { type LiveMode, useLiveAuction } from "./live.ts";
 
 const BID_COLOURS: Record<Bid["status"], string> = {
@@ -88,10 +89,13 @@ function AuctionView({ auction, mode }: { auction: Auction; mode: LiveMode }) {
   return (
     <Stack gap="lg">
       <Group justify="space-between" wrap="wrap">
-        <Title order={1}>{auction.name}</Title>
-        <StatusBadge color={auction.expired ? "gray" : "green"}>
-          {auction.expired ? "ended" : "open"}
-        </StatusBadge>
+        <Group gap="sm">
+          <Title order={1}>{auction.name}</Title>
+          <StatusBadge color={auction.expired ? "gray" : "green"}>
+            {auction.expired ? "ended" : "open"}
+          </StatusBadge>
+        </Group>
+        <AuctionActions auction={auction} />
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
         <Figure label="Starting amount">

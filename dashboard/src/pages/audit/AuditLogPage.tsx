@@ -1,94 +1,174 @@
-import { Button, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useQuery } from "@tanstack/react-query";
+import { Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { useMediaQuery } from "@mantine/hooks";
+import type { Schemas } from "@payments-backend/sdk";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { startOfDay, useUrlFilters } from "../../components/url-filters.ts";
+import { NARROW } from "../payments/PaymentsTable.tsx";
+import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
 
-interface Filters {
-  action?: string;
-  actor?: string;
-  since?: string;
-  until?: string;
+type AuditEvent = Schemas["AuditEvent"];
+
+const KEYS = ["action", "actor", "from", "to"] as const;
+
+type Draft = Record<(typeof KEYS)[number], string>;
+
+const who = (row: AuditEvent) => `${row.actor.type === "api_key" ? "API key" : "User"} ${row.actor.id}`;
+
+/** One change on a phone: the action and its time first, then its target, who and from where. */
+function AuditCard({ row }: { row: AuditEvent }) {
+  return (
+    <Paper withBorder p="sm" component="article" aria-label={`Change ${row.action}`}>
+      <Stack gap={4}>
+        <Group justify="space-between" wrap="wrap" gap="xs">
+          <Code>{row.action}</Code>
+          <Text size="xs" c="dimmed">
+            <LocalTime value={row.created_at} />
+          </Text>
+        </Group>
+        <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+          {row.target_id ?? "no record"}
+        </Text>
+        <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+          {who(row)} · {row.ip ?? "no address"}
+        </Text>
+      </Stack>
+    </Paper>
+  );
 }
 
-/** A date input's day as the instant it starts (local time), for `since`/`until`. */
-const dayStart = (day: string) => (day ? new Date(`${day}T00:00:00`).toISOString() : undefined);
+function AuditTable({ rows }: { rows: AuditEvent[] }) {
+  const narrow = useMediaQuery(NARROW);
+  if (narrow) {
+    return (
+      <Stack gap="xs">
+        {rows.map((row) => (
+          <AuditCard key={row.id} row={row} />
+        ))}
+      </Stack>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={640}>
+      <Table verticalSpacing="xs" captionSide="top">
+        <Table.Caption>Newest first</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>When</Table.Th>
+            <Table.Th>Action</Table.Th>
+            <Table.Th>Target</Table.Th>
+            <Table.Th>By</Table.Th>
+            <Table.Th>Address</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {rows.map((row) => (
+            <Table.Tr key={row.id}>
+              <Table.Td>
+                <LocalTime value={row.created_at} />
+              </Table.Td>
+              <Table.Td>
+                <Code>{row.action}</Code>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs" style={{ wordBreak: "break-all" }}>
+                  {row.target_id ?? "—"}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="xs" style={{ wordBreak: "break-all" }}>
+                  {who(row)}
+                </Text>
+              </Table.Td>
+              <Table.Td>{row.ip ?? "—"}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
 
-/** Every change the app's members and keys made, newest first, filtered by action, actor and date. */
+/**
+ * Every change the app's members and keys made, newest first, filtered by action, actor and days
+ * (in the address, so a view can be shared), paged by cursor; cards under 600 px.
+ */
 export default function AuditLogPage() {
   const appId = useAppId();
   const client = useClient();
-  const [filters, setFilters] = useState<Filters>({});
+  const { filters, set, clear, active } = useUrlFilters(KEYS);
+  const pages = useCursorPages();
+  const [draft, setDraft] = useState<Draft>(() => ({
+    action: filters.action ?? "",
+    actor: filters.actor ?? "",
+    from: filters.from ?? "",
+    to: filters.to ?? "",
+  }));
   const log = useQuery({
-    queryKey: ["apps", appId, "audit-log", filters],
-    queryFn: () => client.apps.listAuditLog(appId, { limit: 100, ...filters }).toArray(100),
+    queryKey: ["apps", appId, "audit-log", { ...filters, cursor: pages.cursor }],
+    queryFn: () =>
+      client.apps
+        .listAuditLog(appId, {
+          limit: 50,
+          action: filters.action,
+          actor: filters.actor,
+          since: filters.from ? startOfDay(filters.from) : undefined,
+          // `until` is exclusive: the start of the day after the last one chosen.
+          until: filters.to
+            ? new Date(Date.parse(startOfDay(filters.to)) + 24 * 3600_000).toISOString()
+            : undefined,
+        })
+        .page(pageQuery(pages.cursor)),
+    placeholderData: keepPreviousData,
+  });
+  const field = (name: keyof Draft) => ({
+    value: draft[name],
+    onChange: (event: { currentTarget: { value: string } }) =>
+      setDraft({ ...draft, [name]: event.currentTarget.value }),
   });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const text = (name: string) => String(form.get(name) ?? "").trim() || undefined;
-    const until = text("until");
-    setFilters({
-      action: text("action"),
-      actor: text("actor"),
-      since: dayStart(text("since") ?? ""),
-      // Through the whole of the last day chosen.
-      until: until ? new Date(Date.parse(`${until}T00:00:00`) + 24 * 3600_000).toISOString() : undefined,
-    });
+    pages.reset();
+    set({ action: draft.action.trim(), actor: draft.actor.trim(), from: draft.from, to: draft.to });
   };
   return (
-    <Stack component="main" p="md">
+    <Stack>
       <Title order={1}>Audit log</Title>
       <form onSubmit={submit} aria-label="Filter the audit log">
-        <Group align="end">
-          <TextInput label="Action" name="action" placeholder="member.* or price.delete" w={200} />
-          <TextInput label="Actor id" name="actor" placeholder="usr_… or key_…" w={200} />
-          <TextInput label="From" name="since" type="date" />
-          <TextInput label="To" name="until" type="date" />
-          <Button type="submit">Filter</Button>
-        </Group>
+        <Stack gap="xs">
+          <Group align="end" wrap="wrap">
+            <TextInput label="Action" placeholder="member.* or price.delete" w={200} {...field("action")} />
+            <TextInput label="Actor id" placeholder="usr_… or key_…" w={200} {...field("actor")} />
+            <TextInput label="From" type="date" w={170} {...field("from")} />
+            <TextInput label="To" type="date" w={170} {...field("to")} />
+            <Button type="submit">Filter</Button>
+            {active && (
+              <Button
+                variant="subtle"
+                onClick={() => {
+                  setDraft({ action: "", actor: "", from: "", to: "" });
+                  pages.reset();
+                  clear();
+                }}
+              >
+                Clear filters
+              </Button>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            Days are in your time zone.
+          </Text>
+        </Stack>
       </form>
-      <PageState query={log} empty="No changes match.">
-        {(rows) => (
-          <Table.ScrollContainer minWidth={640}>
-            <Table verticalSpacing="xs" captionSide="top">
-              <Table.Caption>Newest first</Table.Caption>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>When</Table.Th>
-                  <Table.Th>Action</Table.Th>
-                  <Table.Th>Target</Table.Th>
-                  <Table.Th>By</Table.Th>
-                  <Table.Th>Address</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {rows.map((row) => (
-                  <Table.Tr key={row.id}>
-                    <Table.Td>
-                      <LocalTime value={row.created_at} />
-                    </Table.Td>
-                    <Table.Td>
-                      <Code>{row.action}</Code>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" style={{ wordBreak: "break-all" }}>
-                        {row.target_id ?? "—"}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>
-                      <Text size="xs" style={{ wordBreak: "break-all" }}>
-                        {row.actor.type === "api_key" ? "API key " : "User "}
-                        {row.actor.id}
-                      </Text>
-                    </Table.Td>
-                    <Table.Td>{row.ip ?? "—"}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+      <PageState query={log} empty="No changes match." isEmpty={(page) => page.data.length === 0}>
+        {(page) => (
+          <Stack>
+            <AuditTable rows={page.data} />
+            <Pager pages={pages} label="Audit log" page={page} />
+          </Stack>
         )}
       </PageState>
     </Stack>

@@ -42,20 +42,26 @@ function Charts({ overview, capped }: { overview: Overview; capped: boolean }) {
     Succeeded: day.succeeded,
     Volume: day.volume[currency] ?? 0,
   }));
-  const volume = overview.currencies.find((figures) => figures.currency === currency)?.volume ?? 0;
+  const shown = overview.currencies.find((figures) => figures.currency === currency);
+  const volume = shown?.volume ?? 0;
   return (
     <Stack gap="lg">
-      <SimpleGrid cols={{ base: 1, xs: 3 }}>
+      <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }}>
         <Stat label={`Payments, last ${WINDOW_DAYS} days`} value={String(overview.total)} />
         <Stat
           label="Success rate"
           value={overview.successRate === null ? "—" : `${overview.successRate}%`}
-          note="Paid (or later refunded) of the payments that finished"
+          note="Paid and kept, of the payments that finished (a refunded one is not a success)"
         />
         <Stat
-          label={`Volume in ${currency}`}
+          label={`Net volume in ${currency}`}
           value={formatMoney(volume, currency)}
-          note="Successful payments"
+          note="Paid payments, less what was refunded"
+        />
+        <Stat
+          label={`Refunded in ${currency}`}
+          value={formatMoney(shown?.refunded ?? 0, currency)}
+          note={`${overview.refunded} refunded in full`}
         />
       </SimpleGrid>
       {capped && (
@@ -67,7 +73,7 @@ function Charts({ overview, capped }: { overview: Overview; capped: boolean }) {
         <Stack>
           <Group justify="space-between">
             <Title order={2} size="h4">
-              Volume per day
+              Net volume per day
             </Title>
             {overview.currencies.length > 1 && (
               <SegmentedControl
@@ -83,7 +89,7 @@ function Charts({ overview, capped }: { overview: Overview; capped: boolean }) {
             h={220}
             data={perDay}
             dataKey="day"
-            series={[{ name: "Volume", color: "brand.6", label: `Volume (${currency})` }]}
+            series={[{ name: "Volume", color: "brand.6", label: `Net volume (${currency})` }]}
             valueFormatter={(value) => formatMoney(value, currency)}
             yAxisProps={{ width: 80 }}
           />
@@ -125,7 +131,7 @@ function Charts({ overview, capped }: { overview: Overview; capped: boolean }) {
             {overview.currencies.map((figures) => (
               <Text component="li" key={figures.currency} size="sm">
                 {figures.currency}: {figures.count} payments, {formatMoney(figures.volume, figures.currency)}{" "}
-                paid
+                kept, {formatMoney(figures.refunded, figures.currency)} refunded
               </Text>
             ))}
           </SimpleGrid>

@@ -5,24 +5,19 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useAppId, useClient } from "../../api.tsx";
 import { ConfirmAction } from "../../components/ConfirmAction.tsx";
 import { StaleError } from "../../components/errors.ts";
+import { RefundAction } from "./RefundAction.tsx";
 import { ACTIONS } from "./status.ts";
 import { DANGER } from "./tone.tsx";
 
-type Action = keyof typeof ACTIONS;
+/** Refund has its own dialog (RefundAction): an amount to choose, not only a yes. */
+type Action = Exclude<keyof typeof ACTIONS, "refund">;
 
-const PAST: Record<Action, string> = { refund: "refunded", cancel: "cancelled", retry: "retried" };
+const PAST: Record<Action, string> = { cancel: "cancelled", retry: "retried" };
 
 const WORDING: Record<
   Action,
   { label: string; title: string; message: string; done: string; color: string; dismiss?: string }
 > = {
-  refund: {
-    label: "Refund",
-    title: "Refund this payment in full?",
-    message: "The shopper gets back everything they paid; a seller's transfer is reversed.",
-    done: "Refund under way",
-    color: DANGER,
-  },
   cancel: {
     label: "Cancel payment",
     dismiss: "Keep payment",
@@ -55,7 +50,7 @@ function isOffered(action: Action, payment: Payment): boolean {
 }
 
 /**
- * Refund, cancel and retry, each behind a confirmation, offered only in the statuses that take
+ * Refund (with its amount), cancel and retry, each behind a confirmation, offered only in the statuses that take
  * them. `onActed` lets the page follow the payment until the job the action started has moved it.
  */
 export function PaymentActions({
@@ -78,7 +73,6 @@ export function PaymentActions({
           `This payment is now ${fresh.status} (it changed since the page showed it), so it can no longer be ${PAST[action]}.`,
         );
       }
-      if (action === "refund") return client.payments.refund(appId, payment.id);
       if (action === "cancel") return client.payments.cancel(appId, payment.id);
       return client.payments.retry(appId, payment.id);
     },
@@ -89,12 +83,26 @@ export function PaymentActions({
       onActed(updated.status);
     },
   });
-  const offered = (Object.keys(ACTIONS) as Action[]).filter(
+  const offered = (Object.keys(WORDING) as Action[]).filter(
     (action) => ACTIONS[action].has(payment.status) && isOffered(action, payment),
   );
-  if (offered.length === 0) return null;
+  const refundable = ACTIONS.refund.has(payment.status);
+  if (offered.length === 0 && !refundable) return null;
   return (
     <Group gap="xs">
+      {refundable && (
+        <RefundAction
+          payment={payment}
+          onChanged={(changed, refunded) => {
+            queryClient.setQueryData(["payment", appId, payment.id], changed);
+            if (!refunded) return;
+            notifications.show({ color: "green", message: "Refund under way" });
+            void queryClient.invalidateQueries({ queryKey: ["payments", appId] });
+            void queryClient.invalidateQueries({ queryKey: ["balance-transactions", appId] });
+            onActed(changed.status);
+          }}
+        />
+      )}
       {offered.map((action) => (
         <ConfirmAction
           key={action}

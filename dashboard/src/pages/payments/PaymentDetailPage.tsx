@@ -10,6 +10,7 @@ import { PageState } from "../../components/PageState.tsx";
 import { ChainTransaction } from "./ChainTransaction.tsx";
 import { Fact } from "./Fact.tsx";
 import { PaymentActions } from "./PaymentActions.tsx";
+import { PaymentLedger, PaymentTransfers } from "./PaymentMoney.tsx";
 import { StatusBadge } from "./PaymentsTable.tsx";
 import { PaymentTimeline } from "./PaymentTimeline.tsx";
 import { chargeOf, PriceItemTable } from "./PriceItemTable.tsx";
@@ -63,6 +64,11 @@ function PaymentDetail({ payment, onActed }: { payment: Payment; onActed: (statu
             <Text fw={600}>
               <Money amount={payment.final_amount} currency={payment.price_item.currency} />
             </Text>
+            {payment.amount_refunded > 0 && payment.status !== "refunded" && (
+              <Text size="sm" c="dimmed">
+                (<Money amount={payment.amount_refunded} currency={payment.price_item.currency} /> refunded)
+              </Text>
+            )}
           </Group>
         </Stack>
         <PaymentActions payment={payment} onActed={onActed} />
@@ -110,7 +116,19 @@ function PaymentDetail({ payment, onActed }: { payment: Payment; onActed: (statu
           </Title>
           <ChainTransaction payment={payment} />
         </Card>
+        <Card withBorder>
+          <Title order={2} size="h4" mb="sm">
+            Seller transfers
+          </Title>
+          <PaymentTransfers payment={payment} />
+        </Card>
       </SimpleGrid>
+      <Card withBorder>
+        <Title order={2} size="h4" mb="sm">
+          Ledger
+        </Title>
+        <PaymentLedger payment={payment} />
+      </Card>
     </Stack>
   );
 }

@@ -1,5 +1,6 @@
 import type { Client, Payment } from "@payments-backend/sdk";
 import { useSearchParams } from "react-router";
+import { endOfDay, startOfDay } from "../../components/url-filters.ts";
 import type { PaymentStatus } from "./status.ts";
 
 // The payments list's filters live in the address (shareable, kept on reload) and go to the
@@ -67,9 +68,6 @@ export function listQuery(filters: Filters): Record<string, string | undefined> 
     "created[lte]": filters.to ? endOfDay(filters.to) : undefined,
   };
 }
-
-const startOfDay = (day: string) => new Date(`${day}T00:00:00`).toISOString();
-const endOfDay = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
 
 /** At most this many rows in one export: beyond it the reports API is the tool. */
 export const EXPORT_LIMIT = 10_000;

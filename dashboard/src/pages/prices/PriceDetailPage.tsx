@@ -13,6 +13,7 @@ import { Fact } from "../payments/Fact.tsx";
 import { PriceItemTable } from "../payments/PriceItemTable.tsx";
 import { DANGER, ToneBadge } from "../payments/tone.tsx";
 import { CheckoutLink } from "./CheckoutLink.tsx";
+import { EditPriceButton } from "./EditPriceButton.tsx";
 import { PriceLinksForm } from "./PriceLinksForm.tsx";
 
 export function PriceDetailPage() {
@@ -151,6 +152,7 @@ function PriceActions({ price }: { price: Price }) {
   });
   return (
     <Group gap="xs">
+      <EditPriceButton price={price} />
       <ConfirmAction
         label={price.expired ? "Reactivate" : "Expire"}
         title={price.expired ? "Reactivate this price?" : "Expire this price?"}
@@ -163,7 +165,7 @@ function PriceActions({ price }: { price: Price }) {
       </ConfirmAction>
       <ConfirmAction
         label="Delete"
-        title="Delete this price?"
+        title={`Delete ${price.name}?`}
         color={DANGER}
         onConfirm={() => remove.mutateAsync()}
       >

@@ -1,10 +1,12 @@
-import { Accordion, Button, Code, Group, Stack, Text, Title } from "@mantine/core";
+import { Accordion, Button, Code, Group, Select, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { Delivery, WebhookEndpoint } from "@payments-backend/sdk";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { EVENT_TYPES } from "../../../../src/modules/webhooks/event-types.ts";
 import { describeError, useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { useUrlFilters } from "../../components/url-filters.ts";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
 import { type Tone, ToneBadge } from "../payments/tone.tsx";
 
@@ -21,6 +23,29 @@ const POLL_MS = 2000;
 /** How often the newest page of the log is read again when nothing is under way. */
 const NEWEST_PAGE_POLL_MS = 5000;
 
+const STATUS_OPTIONS = [
+  { value: "", label: "Any status" },
+  ...(["pending", "retrying", "succeeded", "failed"] as const).map((value) => ({ value, label: value })),
+];
+
+/** One event type (the test event's too) or a whole family, as the list API filters them. */
+const TYPE_OPTIONS = [
+  { group: "Any", items: [{ value: "", label: "Any event" }] },
+  {
+    group: "Families",
+    items: [...new Set(EVENT_TYPES.map((type) => type.split(".")[0]))].map((family) => ({
+      value: `${family}.*`,
+      label: `${family}.*`,
+    })),
+  },
+  {
+    group: "Events",
+    items: [...EVENT_TYPES, "webhook.test"].map((type) => ({ value: type, label: type })),
+  },
+];
+
+type DeliveryQuery = NonNullable<Parameters<ReturnType<typeof useClient>["webhooks"]["listDeliveries"]>[2]>;
+
 /** The query key of an endpoint's delivery log (every page of it). */
 export const deliveriesKey = (appId: string, endpointId: string) => ["webhook-deliveries", appId, endpointId];
 
@@ -29,10 +54,17 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const client = useClient();
   const appId = useAppId();
   const pages = useCursorPages();
+  const { filters, set, active } = useUrlFilters(["status", "type"] as const);
   const deliveries = useQuery({
-    queryKey: [...deliveriesKey(appId, endpoint.id), { cursor: pages.cursor }],
+    queryKey: [...deliveriesKey(appId, endpoint.id), { ...filters, cursor: pages.cursor }],
     queryFn: () =>
-      client.webhooks.listDeliveries(appId, endpoint.id, { limit: 20 }).page(pageQuery(pages.cursor)),
+      client.webhooks
+        .listDeliveries(appId, endpoint.id, {
+          limit: 20,
+          status: filters.status as DeliveryQuery["status"],
+          type: filters.type as DeliveryQuery["type"],
+        })
+        .page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
     // Quickly while a delivery is under way; on the newest page, now and then otherwise, so that
     // deliveries of events that happen while the log is open appear without a reload.
@@ -69,7 +101,36 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         A test event (webhook.test) goes to this endpoint whatever events it listens to, signed like any
         other.
       </Text>
-      <PageState query={deliveries} empty="No deliveries yet" isEmpty={(page) => page.data.length === 0}>
+      <Group align="flex-end" wrap="wrap" role="group" aria-label="Filter deliveries">
+        <Select
+          label="Status"
+          data={STATUS_OPTIONS}
+          value={filters.status ?? ""}
+          onChange={(value) => {
+            pages.reset();
+            set({ status: value || undefined });
+          }}
+          allowDeselect={false}
+          w={{ base: "100%", xs: 180 }}
+        />
+        <Select
+          label="Event type"
+          data={TYPE_OPTIONS}
+          value={filters.type ?? ""}
+          onChange={(value) => {
+            pages.reset();
+            set({ type: value || undefined });
+          }}
+          allowDeselect={false}
+          searchable
+          w={{ base: "100%", xs: 260 }}
+        />
+      </Group>
+      <PageState
+        query={deliveries}
+        empty={active ? "No delivery matches these filters" : "No deliveries yet"}
+        isEmpty={(page) => page.data.length === 0}
+      >
         {(page) => (
           <Stack>
             <Accordion variant="separated">
@@ -135,8 +196,8 @@ function DeliveryItem({
             <Text size="sm" fw={600}>
               Request
             </Text>
-            <Code block>
-              {`POST ${url}\nwebhook-id: ${delivery.event.id}\ntype: ${delivery.event.type}\nevent created: ${delivery.event.created_at}`}
+            <Code block style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+              {`POST ${url}\ncontent-type: application/json\nwebhook-id: ${delivery.event.id}\n\n${pretty(delivery.request_body)}`}
             </Code>
           </div>
           <Attempts delivery={delivery} />
@@ -152,6 +213,15 @@ function DeliveryItem({
       </Accordion.Panel>
     </Accordion.Item>
   );
+}
+
+/** The JSON body as sent, indented for reading (the bytes sent are on one line, as signed). */
+function pretty(body: string): string {
+  try {
+    return JSON.stringify(JSON.parse(body), null, 2);
+  } catch {
+    return body;
+  }
 }
 
 /** Every attempt, oldest first: the receiver's status and the start of its body, or why none came. */
@@ -178,10 +248,20 @@ function Attempts({ delivery }: { delivery: Delivery }) {
               {attempt.duration_ms} ms · <LocalTime value={attempt.attempted_at} />
             </Text>
           </Group>
-          {(attempt.error ?? attempt.response_excerpt) && (
+          {attempt.error && (
             <Code block style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
-              {attempt.error ?? attempt.response_excerpt}
+              {attempt.error}
             </Code>
+          )}
+          {attempt.response_excerpt && (
+            <>
+              <Text size="xs" c="dimmed">
+                Response body (its first 256 characters are kept)
+              </Text>
+              <Code block style={{ whiteSpace: "pre-wrap", overflowWrap: "anywhere" }}>
+                {attempt.response_excerpt}
+              </Code>
+            </>
           )}
         </Stack>
       ))}
