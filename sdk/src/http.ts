@@ -215,7 +215,14 @@ export class Http {
         };
         let data: T;
         try {
-          data = (text === "" ? undefined : JSON.parse(text)) as T;
+          // A report (`text/csv`) is its text; everything else the service answers is JSON.
+          data = (
+            CSV.test(response.headers.get("content-type") ?? "")
+              ? text
+              : text === ""
+                ? undefined
+                : JSON.parse(text)
+          ) as T;
         } catch (error) {
           throw new InvalidResponseError(response.status, text, requestId, error);
         }
@@ -232,6 +239,8 @@ export class Http {
     }
   }
 }
+
+const CSV = /^text\/csv\b/i;
 
 function problemOf(text: string, status: number): Record<string, unknown> {
   try {

@@ -157,6 +157,17 @@ describe("the SDK's transport", () => {
     });
   });
 
+  test("a report answered as text/csv is its text", async () => {
+    answers = [
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "text/csv; charset=utf-8" });
+        res.end("id,amount\nbtx_1,5.00\n");
+      },
+    ];
+    const csv = await client().ledger.balanceTransactionsCsv("app_1");
+    assert.equal(csv, "id,amount\nbtx_1,5.00\n");
+  });
+
   test("each problem is thrown as its family's class, with status, code, fields and request id", async () => {
     const cases: [number, string, new (...args: never[]) => ApiError, Record<string, string>?][] = [
       [400, "validation_failed", InvalidRequestError],
