@@ -72,7 +72,10 @@ export interface paths {
         delete: operations["deleteApp"];
         options?: never;
         head?: never;
-        /** Change an app's settings */
+        /**
+         * Change an app's settings
+         * @description `display_name` and `accent_color` are what shoppers see on the hosted pages (checkout, auction, KYC widget, invitation): the name shown instead of `name`, and the colour of buttons and links, with white or dark text on it, whichever reads (docs/payments.md, Hosted pages). The icon is uploaded apart: `PUT /apps/{app_id}/icon`.
+         */
         patch: operations["updateApp"];
         trace?: never;
     };
@@ -123,6 +126,31 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{app_id}/icon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's icon (no credential: the hosted pages show it); 404 when it has none
+         * @description Served with the type its bytes were checked to be, `x-content-type-options: nosniff`, `content-security-policy: default-src 'none'; sandbox` and `cross-origin-resource-policy: same-origin`. Cached for good when `v` is the current version (the App's `icon_url`), else revalidated.
+         */
+        get: operations["getAppIcon"];
+        /**
+         * Upload the app's icon (PNG, JPEG or WebP), shown on the hosted pages
+         * @description The body is the image itself, at most 256 KB (413 beyond), its Content-Type one of image/png, image/jpeg or image/webp (415 for any other, SVG included: it can carry script); 400 when the bytes are not the image the type says. Replaces any earlier icon; the answer's `icon_url` carries a new version.
+         */
+        put: operations["uploadAppIcon"];
+        post?: never;
+        /** Remove the app's icon: the hosted pages show its name alone */
+        delete: operations["deleteAppIcon"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2048,11 +2076,16 @@ export interface components {
          *         "last_name": "Lovelace"
          *       },
          *       "is_member": true,
+         *       "display_name": "Ada's Pottery",
+         *       "accent_color": "#0b7a75",
+         *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:30:00.000Z"
          *     }
          */
         App: {
+            /** @description The hosted pages' button and link colour, `#rrggbb`; null for the default */
+            accent_color: string | null;
             /** @description Percent of each sale a marketplace app keeps (2.5 = 2.5%) */
             app_fee: number;
             /**
@@ -2060,6 +2093,10 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The name shoppers see on the hosted pages instead of `name`; null for `name` */
+            display_name: string | null;
+            /** @description The uploaded icon (`PUT /apps/{app_id}/icon`), shown on the hosted pages; its `v` changes with each upload. Null for none */
+            icon_url: string | null;
             /** @description The app's id */
             id: string;
             /** @description The caller has a role in the app */
@@ -2122,6 +2159,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -2220,6 +2260,9 @@ export interface components {
          *                 "last_name": "Lovelace"
          *               },
          *               "is_member": true,
+         *               "display_name": "Ada's Pottery",
+         *               "accent_color": "#0b7a75",
+         *               "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *               "created_at": "2026-11-24T21:30:00.000Z",
          *               "updated_at": "2026-11-24T21:30:00.000Z"
          *             },
@@ -2771,6 +2814,9 @@ export interface components {
          *             "last_name": "Lovelace"
          *           },
          *           "is_member": true,
+         *           "display_name": "Ada's Pottery",
+         *           "accent_color": "#0b7a75",
+         *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *           "created_at": "2026-11-24T21:30:00.000Z",
          *           "updated_at": "2026-11-24T21:30:00.000Z"
          *         },
@@ -3332,6 +3378,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -3445,6 +3494,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -4604,6 +4656,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -4644,6 +4699,9 @@ export interface components {
          *             "last_name": "Lovelace"
          *           },
          *           "is_member": true,
+         *           "display_name": "Ada's Pottery",
+         *           "accent_color": "#0b7a75",
+         *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *           "created_at": "2026-11-24T21:30:00.000Z",
          *           "updated_at": "2026-11-24T21:30:00.000Z"
          *         },
@@ -4922,6 +4980,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -5356,6 +5417,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       }
@@ -5475,6 +5539,9 @@ export interface operations {
                      *         "last_name": "Lovelace"
                      *       },
                      *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -5581,6 +5648,9 @@ export interface operations {
                      *         "last_name": "Lovelace"
                      *       },
                      *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -5750,12 +5820,18 @@ export interface operations {
                  * @example {
                  *       "type": "marketplace",
                  *       "app_fee": 5,
-                 *       "kyc_return_url": "https://shop.example.com/sellers/done"
+                 *       "kyc_return_url": "https://shop.example.com/sellers/done",
+                 *       "display_name": "Ada's Pottery",
+                 *       "accent_color": "#0b7a75"
                  *     }
                  */
                 "application/json": {
+                    /** @description The hosted pages' button and link colour, `#rrggbb` (kept in lower case); the text on it is white or dark, whichever reads; null for the default */
+                    accent_color?: string | null;
                     /** @description Percent, 0 <= fee < 100, at most two decimals; taken only by marketplace apps */
                     app_fee?: number;
+                    /** @description The name shoppers see on the hosted pages (checkout, auction, KYC, invitation); null to show `name` */
+                    display_name?: string | null;
                     /** @description Where the KYC widget sends a seller back when done (http or https); null for none */
                     kyc_return_url?: string | null;
                     /** @description The app's name */
@@ -5822,6 +5898,9 @@ export interface operations {
                      *         "last_name": "Lovelace"
                      *       },
                      *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -6366,6 +6445,318 @@ export interface operations {
             };
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppIcon: {
+        parameters: {
+            query?: {
+                /** @description The icon's version, from `icon_url` */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The icon */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadAppIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The image's bytes, at most 256 KB, with its type in Content-Type */
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "name": "Ada's shop",
+                     *       "type": "marketplace",
+                     *       "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *       "use_explorer": true,
+                     *       "require_two_factor": false,
+                     *       "permissions": {
+                     *         "can_view": true,
+                     *         "can_edit": true,
+                     *         "can_delete": true,
+                     *         "can_edit_members": true
+                     *       },
+                     *       "app_fee": 5,
+                     *       "user": {
+                     *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "username": "ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace"
+                     *       },
+                     *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAppIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
                 headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
@@ -7362,6 +7753,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -7460,6 +7854,9 @@ export interface operations {
                      *                 "last_name": "Lovelace"
                      *               },
                      *               "is_member": true,
+                     *               "display_name": "Ada's Pottery",
+                     *               "accent_color": "#0b7a75",
+                     *               "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:30:00.000Z"
                      *             },
@@ -7845,6 +8242,9 @@ export interface operations {
                      *               "last_name": "Lovelace"
                      *             },
                      *             "is_member": true,
+                     *             "display_name": "Ada's Pottery",
+                     *             "accent_color": "#0b7a75",
+                     *             "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:30:00.000Z"
                      *           },
@@ -8121,6 +8521,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -8325,6 +8728,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -8836,6 +9242,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -8934,6 +9343,9 @@ export interface operations {
                      *                   "last_name": "Lovelace"
                      *                 },
                      *                 "is_member": true,
+                     *                 "display_name": "Ada's Pottery",
+                     *                 "accent_color": "#0b7a75",
+                     *                 "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *                 "created_at": "2026-11-24T21:30:00.000Z",
                      *                 "updated_at": "2026-11-24T21:30:00.000Z"
                      *               },
@@ -9172,6 +9584,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -9270,6 +9685,9 @@ export interface operations {
                      *                 "last_name": "Lovelace"
                      *               },
                      *               "is_member": true,
+                     *               "display_name": "Ada's Pottery",
+                     *               "accent_color": "#0b7a75",
+                     *               "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:30:00.000Z"
                      *             },
@@ -12364,6 +12782,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -12516,6 +12937,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -12657,6 +13081,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -12901,6 +13328,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -13047,6 +13477,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -13200,6 +13633,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -13563,6 +13999,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -13793,6 +14232,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -14007,6 +14449,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -14227,6 +14672,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -14503,6 +14951,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -14864,6 +15315,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -15083,6 +15537,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -15314,6 +15771,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -17667,6 +18127,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -18406,6 +18869,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -18446,6 +18912,9 @@ export interface operations {
                      *               "last_name": "Lovelace"
                      *             },
                      *             "is_member": true,
+                     *             "display_name": "Ada's Pottery",
+                     *             "accent_color": "#0b7a75",
+                     *             "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:30:00.000Z"
                      *           },
@@ -18772,6 +19241,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -18812,6 +19284,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -18993,6 +19468,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -19033,6 +19511,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -19429,6 +19910,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -19469,6 +19953,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -20726,6 +21213,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -20938,6 +21428,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -21093,6 +21586,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -21382,6 +21878,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },

@@ -10,6 +10,8 @@ import type { Server } from "../../platform/http/server.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
+import { CARD_NUMBER_SCRIPT, CARD_NUMBER_URL } from "../../platform/pages/card-number.ts";
+import { appBrand } from "../apps/for-pages.ts";
 import { viewPublicPrice } from "../prices/service.ts";
 import { triggerFormAssetRoute } from "../triggers/form.ts";
 import { CHECKOUT_URL, checkoutErrorPage, checkoutPage, checkoutPolicy } from "./checkout-page.ts";
@@ -169,6 +171,7 @@ function pageError(error: FastifyError | AppError): { status: number; heading: s
 export async function checkoutRoutes(app: Server, deps: Deps) {
   triggerFormAssetRoute(app);
   serveScript(app, CHECKOUT_URL, CHECKOUT_SCRIPT);
+  serveScript(app, CARD_NUMBER_URL, CARD_NUMBER_SCRIPT);
 
   // The page is for a person: every failure of it is a page too, never a problem document.
   await app.register(async (scope) => {
@@ -195,6 +198,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
       async (request, reply) => {
         await viewPublicPrice(deps, request.params.price_id);
         const row = await priceById(deps, request.params.price_id);
+        const brand = await appBrand(deps.db, row.appId);
         const { config } = deps;
         // Cards go through the app's provider: with Stripe the page needs Stripe.js, and only then.
         const stripe =
@@ -210,12 +214,14 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
               "No longer available",
               `${view.price.name} can no longer be paid. Ask the seller for a new link.`,
               nonce,
+              undefined,
+              brand,
             ),
           );
         }
         pageHeaders(reply, checkoutPolicy(nonce, stripe?.jsUrl ?? null));
         return checkoutPage(
-          { ...view, sandbox: config.sandbox, stripe },
+          { ...view, sandbox: config.sandbox, stripe, brand },
           config.money.chargeCurrency.code,
           nonce,
         );

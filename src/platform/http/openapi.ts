@@ -52,6 +52,11 @@ declare module "fastify" {
      * on (back to the page, or to the provider): what the redirect means, documented as its answer.
      */
     redirect?: string;
+    /**
+     * The route reads its body as bytes of one of `types` (an image upload) rather than JSON: the
+     * document lists each type as the request body's content, a binary string.
+     */
+    rawBody?: { types: readonly string[]; description: string };
   }
 }
 
@@ -80,9 +85,15 @@ const IDEMPOTENCY_KEY = {
 };
 
 type Schema = Record<string, unknown>;
+type RawBody = { types: readonly string[]; description: string };
 
 /** Adds to one route's schema what the document says about every route of its kind. */
-function documentRoute(route: RouteOptions, honoured: Set<string>, answerExamples: Map<string, unknown>) {
+function documentRoute(
+  route: RouteOptions,
+  honoured: Set<string>,
+  answerExamples: Map<string, unknown>,
+  rawBodies: Map<string, RawBody>,
+) {
   if (route.schema?.hide) return;
   const schema = (route.schema ?? {}) as Schema;
   route.schema = schema;
@@ -90,7 +101,8 @@ function documentRoute(route: RouteOptions, honoured: Set<string>, answerExample
   const methods = [route.method].flat();
   const response = (schema.response ?? {}) as Schema;
   const params = Object.keys(((schema.params as Schema | undefined)?.properties as Schema | undefined) ?? {});
-  const hasInput = Boolean(schema.params || schema.querystring || schema.body);
+  if (config.rawBody) rawBodies.set(String(schema.operationId), config.rawBody);
+  const hasInput = Boolean(schema.params || schema.querystring || schema.body || config.rawBody);
   const writes = methods.some((m) => m !== "GET" && m !== "HEAD");
 
   if (config.public && schema.security === undefined) schema.security = [];
@@ -255,6 +267,26 @@ function addExamples(doc: Schema, answerExamples: Map<string, unknown>): Schema 
   return doc;
 }
 
+/**
+ * Documents the bodies routes read as bytes (`config.rawBody`): not given to Fastify as a body
+ * schema, which would validate the bytes as JSON, but added to the finished document.
+ */
+function addRawBodies(doc: Schema, rawBodies: Map<string, RawBody>): Schema {
+  for (const operations of Object.values(doc.paths as Record<string, Record<string, Schema>>)) {
+    for (const operation of Object.values(operations)) {
+      const raw = rawBodies.get(String(operation.operationId));
+      if (!raw) continue;
+      const media = { schema: { type: "string", format: "binary", description: raw.description } };
+      operation.requestBody = {
+        required: true,
+        description: raw.description,
+        content: Object.fromEntries(raw.types.map((type) => [type, media])),
+      };
+    }
+  }
+  return doc;
+}
+
 /** Adds the documented `Idempotency-Key` header parameter to the operations that honour it. */
 function addIdempotencyHeaders(doc: Schema, honoured: Set<string>): Schema {
   for (const [path, operations] of Object.entries(doc.paths as Record<string, Schema>)) {
@@ -302,11 +334,12 @@ export interface DocumentOptions {
 export async function registerOpenApi(app: Server, options: DocumentOptions) {
   const honoured = new Set<string>();
   const answerExamples = new Map<string, unknown>();
+  const rawBodies = new Map<string, RawBody>();
   const webhooks: Parameters<Server["documentWebhooks"]>[] = [];
   app.decorate("documentWebhooks", (...args: Parameters<Server["documentWebhooks"]>) => {
     webhooks.push(args);
   });
-  app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples));
+  app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples, rawBodies));
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -333,7 +366,10 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
-      const documented = addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples);
+      const documented = addExamples(
+        addRawBodies(addIdempotencyHeaders(nameSchemas(doc), honoured), rawBodies),
+        answerExamples,
+      );
       return mergeSharedTemplates(addResponseHeaders(addWebhooks(documented, webhooks))) as never;
     },
   });
