@@ -63,7 +63,7 @@ const LABELS: Record<string, string> = {
 function layout(title: string, body: string, refresh = false, brand: PageBrand | null = null): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
-${refresh ? '<meta http-equiv="refresh" content="2">' : ""}<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">${refresh ? '<meta http-equiv="refresh" content="2">' : ""}<title>${escapeHtml(title)}</title>
 <style>${widgetStyle(brand)}</style></head><body><main class="page">${brandHeader(brand)}<div class="card">${body}</div></main></body></html>`;
 }
 

@@ -88,7 +88,7 @@ progress{display:block;width:100%;height:8px;appearance:none;border:0;border-rad
 background:var(--pb-color-surface-alt);accent-color:var(--pb-color-primary)}
 progress::-webkit-progress-bar{background:var(--pb-color-surface-alt)}progress::-webkit-progress-value{background:var(--pb-color-primary)}
 #submit{width:100%;margin-top:var(--pb-space-lg)}#receipt-id{word-break:break-all}
-.card-number{position:relative}.card-number input{padding-right:10.5rem}
+.card-number{position:relative}.card-number:has(#card-brand:not(:empty)) input{padding-right:9.5rem}
 #card-brand{position:absolute;right:12px;top:50%;transform:translateY(-50%);pointer-events:none;
 color:var(--pb-color-muted);font-size:var(--pb-font-size-small);font-weight:600;white-space:nowrap}
 ${BRAND_STYLE}${PARAM_FIELDS_STYLE}`.replace(/\n/g, "");
