@@ -242,4 +242,15 @@ describe("the icon", () => {
     await client.apps.deleteIcon(app.id);
     assert.equal((await client.apps.get(app.id)).icon_url, null);
   });
+
+  test("the OpenAPI document lists the upload's body and the icon's answer as the three image types", async () => {
+    const doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
+    const icon = doc.paths["/apps/{app_id}/icon"];
+    const types = ["image/jpeg", "image/png", "image/webp"];
+    assert.deepEqual(Object.keys(icon.put.requestBody.content).sort(), types);
+    assert.equal(icon.put.requestBody.content["image/png"].schema.format, "binary");
+    assert.deepEqual(Object.keys(icon.get.responses["200"].content).sort(), types);
+    assert.deepEqual(icon.get.security, [], "no credential");
+    assert.ok(doc.components.schemas.App.properties.icon_url);
+  });
 });

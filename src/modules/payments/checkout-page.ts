@@ -195,8 +195,7 @@ export function checkoutErrorPage(
   heading: string,
   message: string,
   nonce: string,
-  requestId?: string,
-  brand: PageBrand | null = null,
+  { requestId, brand = null }: { requestId?: string | undefined; brand?: PageBrand | null } = {},
 ) {
   return `${head(heading, nonce, brand)}
 </head>

@@ -11,7 +11,6 @@ import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
 import { CARD_NUMBER_SCRIPT, CARD_NUMBER_URL } from "../../platform/pages/card-number.ts";
-import { appBrand } from "../apps/for-pages.ts";
 import { viewPublicPrice } from "../prices/service.ts";
 import { triggerFormAssetRoute } from "../triggers/form.ts";
 import { CHECKOUT_URL, checkoutErrorPage, checkoutPage, checkoutPolicy } from "./checkout-page.ts";
@@ -181,7 +180,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
       if (status >= 500) request.log.error({ err: error }, "checkout page error");
       const nonce = randomBytes(16).toString("base64");
       return pageHeaders(reply.code(status), checkoutPolicy(nonce, null)).send(
-        checkoutErrorPage(heading, message, nonce, status >= 500 ? request.id : undefined),
+        checkoutErrorPage(heading, message, nonce, { requestId: status >= 500 ? request.id : undefined }),
       );
     });
     page.get(
@@ -198,7 +197,6 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
       async (request, reply) => {
         await viewPublicPrice(deps, request.params.price_id);
         const row = await priceById(deps, request.params.price_id);
-        const brand = await appBrand(deps.db, row.appId);
         const { config } = deps;
         // Cards go through the app's provider: with Stripe the page needs Stripe.js, and only then.
         const stripe =
@@ -214,14 +212,13 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
               "No longer available",
               `${view.price.name} can no longer be paid. Ask the seller for a new link.`,
               nonce,
-              undefined,
-              brand,
+              { brand: view.brand },
             ),
           );
         }
         pageHeaders(reply, checkoutPolicy(nonce, stripe?.jsUrl ?? null));
         return checkoutPage(
-          { ...view, sandbox: config.sandbox, stripe, brand },
+          { ...view, sandbox: config.sandbox, stripe },
           config.money.chargeCurrency.code,
           nonce,
         );

@@ -85,15 +85,9 @@ const IDEMPOTENCY_KEY = {
 };
 
 type Schema = Record<string, unknown>;
-type RawBody = { types: readonly string[]; description: string };
 
 /** Adds to one route's schema what the document says about every route of its kind. */
-function documentRoute(
-  route: RouteOptions,
-  honoured: Set<string>,
-  answerExamples: Map<string, unknown>,
-  rawBodies: Map<string, RawBody>,
-) {
+function documentRoute(route: RouteOptions, honoured: Set<string>, answerExamples: Map<string, unknown>) {
   if (route.schema?.hide) return;
   const schema = (route.schema ?? {}) as Schema;
   route.schema = schema;
@@ -101,7 +95,6 @@ function documentRoute(
   const methods = [route.method].flat();
   const response = (schema.response ?? {}) as Schema;
   const params = Object.keys(((schema.params as Schema | undefined)?.properties as Schema | undefined) ?? {});
-  if (config.rawBody) rawBodies.set(String(schema.operationId), config.rawBody);
   const hasInput = Boolean(schema.params || schema.querystring || schema.body || config.rawBody);
   const writes = methods.some((m) => m !== "GET" && m !== "HEAD");
 
@@ -268,23 +261,14 @@ function addExamples(doc: Schema, answerExamples: Map<string, unknown>): Schema 
 }
 
 /**
- * Documents the bodies routes read as bytes (`config.rawBody`): not given to Fastify as a body
- * schema, which would validate the bytes as JSON, but added to the finished document.
+ * A body read as bytes (`config.rawBody`) is documented, not given to Fastify as a body schema,
+ * which would validate the bytes as JSON: its types become the request body's content.
  */
-function addRawBodies(doc: Schema, rawBodies: Map<string, RawBody>): Schema {
-  for (const operations of Object.values(doc.paths as Record<string, Record<string, Schema>>)) {
-    for (const operation of Object.values(operations)) {
-      const raw = rawBodies.get(String(operation.operationId));
-      if (!raw) continue;
-      const media = { schema: { type: "string", format: "binary", description: raw.description } };
-      operation.requestBody = {
-        required: true,
-        description: raw.description,
-        content: Object.fromEntries(raw.types.map((type) => [type, media])),
-      };
-    }
-  }
-  return doc;
+function documentRawBody({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }) {
+  const raw = route.config?.rawBody;
+  if (!raw) return { schema: schema as Schema, url };
+  const body = { type: "string", format: "binary", description: raw.description };
+  return { schema: { ...(schema as Schema), consumes: [...raw.types], body }, url };
 }
 
 /** Adds the documented `Idempotency-Key` header parameter to the operations that honour it. */
@@ -334,12 +318,11 @@ export interface DocumentOptions {
 export async function registerOpenApi(app: Server, options: DocumentOptions) {
   const honoured = new Set<string>();
   const answerExamples = new Map<string, unknown>();
-  const rawBodies = new Map<string, RawBody>();
   const webhooks: Parameters<Server["documentWebhooks"]>[] = [];
   app.decorate("documentWebhooks", (...args: Parameters<Server["documentWebhooks"]>) => {
     webhooks.push(args);
   });
-  app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples, rawBodies));
+  app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples));
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
@@ -363,13 +346,11 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
       },
       security: [{ bearer: [] }, { basic: [] }],
     },
+    transform: documentRawBody as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
-      const documented = addExamples(
-        addRawBodies(addIdempotencyHeaders(nameSchemas(doc), honoured), rawBodies),
-        answerExamples,
-      );
+      const documented = addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples);
       return mergeSharedTemplates(addResponseHeaders(addWebhooks(documented, webhooks))) as never;
     },
   });
