@@ -82,7 +82,6 @@ export async function appRoutes(app: Server, deps: Deps) {
   await iconRoutes(app, deps);
 }
 
-// The pages show the icon at 40 px; a sharp one for high-density screens is well under this.
 const ICON_LIMIT = `${ICON_MAX_BYTES / 1024} KB`;
 // The icon is served under its own strict policy: an image, never a document that could run script.
 const ICON_POLICY = "default-src 'none'; sandbox";
