@@ -36,6 +36,7 @@ export class Client {
           path: op.path,
           params: input.params,
           body: input.body,
+          contentType: input.contentType,
           query: input.query as Call["query"],
           headers: input.headers,
           idempotent: op.idempotent,

@@ -52,13 +52,18 @@ export interface ResponseMeta {
 /** An answer with its metadata; `lastResponse` is not enumerable (JSON.stringify leaves it out). */
 export type WithResponse<T> = T extends object ? T & { readonly lastResponse: ResponseMeta } : T;
 
+/** A body sent as it is, with its own content type (an image upload). */
+export type Bytes = Blob | ArrayBuffer | Uint8Array;
+
 export interface Call {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** A path template, `/payments/{app_id}`, filled from `params`. */
   path: string;
   params?: Record<string, string> | undefined;
   query?: Record<string, string | number | boolean | undefined> | undefined;
   body?: unknown;
+  /** Set for a body of bytes (`body` is `Bytes`), sent with this type instead of as JSON. */
+  contentType?: string | undefined;
   /** The route honours Idempotency-Key (declared on the operation). */
   idempotent?: boolean | undefined;
   /** Header parameters the operation declares (the checkout's `x-payment-token`). */
@@ -169,7 +174,7 @@ export class Http {
     const headers: Record<string, string> = { accept: "application/json" };
     if (USER_AGENT) headers["user-agent"] = USER_AGENT;
     if (this.#credential) headers.authorization = `Bearer ${this.#credential}`;
-    if (call.body !== undefined) headers["content-type"] = "application/json";
+    if (call.body !== undefined) headers["content-type"] = call.contentType ?? "application/json";
     for (const [name, value] of Object.entries(call.headers ?? {}))
       if (value !== undefined) headers[name] = value;
     Object.assign(headers, this.#options.headers, options.headers);
@@ -184,7 +189,13 @@ export class Http {
     // A POST without a key may have acted before its answer was lost: never sent twice.
     const retries = call.method === "POST" && !keyed ? 0 : (options.maxRetries ?? this.#retry.maxRetries);
     const timeoutMs = options.timeoutMs ?? this.#options.timeoutMs ?? 30_000;
-    const body = call.body === undefined ? null : JSON.stringify(call.body);
+    // Bytes are sent as they are (and again on a retry: none of them is a one-time stream).
+    const body =
+      call.body === undefined
+        ? null
+        : call.contentType
+          ? (call.body as Bytes as Blob)
+          : JSON.stringify(call.body);
 
     for (let attempt = 0; ; attempt++) {
       const signal = trySignal(timeoutMs, options.signal);

@@ -16,7 +16,7 @@ export {
   RateLimitError,
   ServerError,
 } from "./errors.ts";
-export type { ClientOptions, RequestOptions, ResponseMeta, WithResponse } from "./http.ts";
+export type { Bytes, ClientOptions, RequestOptions, ResponseMeta, WithResponse } from "./http.ts";
 export type { components, operations, paths, webhooks } from "./openapi.ts";
 export type { Answered, Empty, OperationId } from "./operation-types.ts";
 export { List, type PageAnswer } from "./paging.ts";

@@ -72,7 +72,10 @@ export interface paths {
         delete: operations["deleteApp"];
         options?: never;
         head?: never;
-        /** Change an app's settings */
+        /**
+         * Change an app's settings
+         * @description `display_name` and `accent_color` are what shoppers see on the hosted pages (checkout, auction, KYC widget, invitation): the name shown instead of `name`, and the colour of buttons and links, with white or dark text on it, whichever reads (docs/payments.md, Hosted pages). The icon is uploaded apart: `PUT /apps/{app_id}/icon`.
+         */
         patch: operations["updateApp"];
         trace?: never;
     };
@@ -124,6 +127,31 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apps/{app_id}/icon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's icon (no credential: the hosted pages show it); 404 when it has none
+         * @description Served with the type its bytes were checked to be, `x-content-type-options: nosniff`, `content-security-policy: default-src 'none'; sandbox` and `cross-origin-resource-policy: same-origin`. Cached for good when `v` is the current version (the App's `icon_url`), else revalidated.
+         */
+        get: operations["getAppIcon"];
+        /**
+         * Upload the app's icon (PNG, JPEG or WebP), shown on the hosted pages
+         * @description The body is the image itself, at most 256 KB (413 beyond), its Content-Type one of image/png, image/jpeg or image/webp (415 for any other, SVG included: it can carry script); 400 when the bytes are not the image the type says. Replaces any earlier icon; the answer's `icon_url` carries a new version.
+         */
+        put: operations["uploadAppIcon"];
+        post?: never;
+        /** Remove the app's icon: the hosted pages show its name alone */
+        delete: operations["deleteAppIcon"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2083,11 +2111,16 @@ export interface components {
          *         "last_name": "Lovelace"
          *       },
          *       "is_member": true,
+         *       "display_name": "Ada's Pottery",
+         *       "accent_color": "#0b7a75",
+         *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:30:00.000Z"
          *     }
          */
         App: {
+            /** @description The hosted pages' button and link colour, `#rrggbb`; null for the default */
+            accent_color: string | null;
             /** @description Percent of each sale a marketplace app keeps (2.5 = 2.5%) */
             app_fee: number;
             /**
@@ -2095,6 +2128,10 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description The name shoppers see on the hosted pages instead of `name`; null for `name` */
+            display_name: string | null;
+            /** @description The uploaded icon (`PUT /apps/{app_id}/icon`), shown on the hosted pages; its `v` changes with each upload. Null for none */
+            icon_url: string | null;
             /** @description The app's id */
             id: string;
             /** @description The caller has a role in the app */
@@ -2157,6 +2194,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -2255,6 +2295,9 @@ export interface components {
          *                 "last_name": "Lovelace"
          *               },
          *               "is_member": true,
+         *               "display_name": "Ada's Pottery",
+         *               "accent_color": "#0b7a75",
+         *               "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *               "created_at": "2026-11-24T21:30:00.000Z",
          *               "updated_at": "2026-11-24T21:30:00.000Z"
          *             },
@@ -2862,6 +2905,9 @@ export interface components {
          *             "last_name": "Lovelace"
          *           },
          *           "is_member": true,
+         *           "display_name": "Ada's Pottery",
+         *           "accent_color": "#0b7a75",
+         *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *           "created_at": "2026-11-24T21:30:00.000Z",
          *           "updated_at": "2026-11-24T21:30:00.000Z"
          *         },
@@ -3426,6 +3472,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -3539,6 +3588,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -4698,6 +4750,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -4738,6 +4793,9 @@ export interface components {
          *             "last_name": "Lovelace"
          *           },
          *           "is_member": true,
+         *           "display_name": "Ada's Pottery",
+         *           "accent_color": "#0b7a75",
+         *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *           "created_at": "2026-11-24T21:30:00.000Z",
          *           "updated_at": "2026-11-24T21:30:00.000Z"
          *         },
@@ -5016,6 +5074,9 @@ export interface components {
          *           "last_name": "Lovelace"
          *         },
          *         "is_member": true,
+         *         "display_name": "Ada's Pottery",
+         *         "accent_color": "#0b7a75",
+         *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
          *         "created_at": "2026-11-24T21:30:00.000Z",
          *         "updated_at": "2026-11-24T21:30:00.000Z"
          *       },
@@ -5450,6 +5511,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       }
@@ -5569,6 +5633,9 @@ export interface operations {
                      *         "last_name": "Lovelace"
                      *       },
                      *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -5675,6 +5742,9 @@ export interface operations {
                      *         "last_name": "Lovelace"
                      *       },
                      *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -5844,12 +5914,18 @@ export interface operations {
                  * @example {
                  *       "type": "marketplace",
                  *       "app_fee": 5,
-                 *       "kyc_return_url": "https://shop.example.com/sellers/done"
+                 *       "kyc_return_url": "https://shop.example.com/sellers/done",
+                 *       "display_name": "Ada's Pottery",
+                 *       "accent_color": "#0b7a75"
                  *     }
                  */
                 "application/json": {
+                    /** @description The hosted pages' button and link colour, `#rrggbb` (kept in lower case); the text on it is white or dark, whichever reads; null for the default */
+                    accent_color?: string | null;
                     /** @description Percent, 0 <= fee < 100, at most two decimals; taken only by marketplace apps */
                     app_fee?: number;
+                    /** @description The name shoppers see on the hosted pages (checkout, auction, KYC, invitation); null to show `name` */
+                    display_name?: string | null;
                     /** @description Where the KYC widget sends a seller back when done (http or https); null for none */
                     kyc_return_url?: string | null;
                     /** @description The app's name */
@@ -5916,6 +5992,9 @@ export interface operations {
                      *         "last_name": "Lovelace"
                      *       },
                      *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
                      *     }
@@ -6587,6 +6666,318 @@ export interface operations {
             };
             /** @description No such resource for this caller (`not_found`): another app's records are never shown */
             404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getAppIcon: {
+        parameters: {
+            query?: {
+                /** @description The icon's version, from `icon_url` */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The icon */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/jpeg": string;
+                    "image/png": string;
+                    "image/webp": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    uploadAppIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description The image's bytes, at most 256 KB, with its type in Content-Type */
+        requestBody: {
+            content: {
+                "image/jpeg": string;
+                "image/png": string;
+                "image/webp": string;
+            };
+        };
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description An app: the unit of tenancy that owns wallets, triggers, prices, payments and members */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "name": "Ada's shop",
+                     *       "type": "marketplace",
+                     *       "kyc_return_url": "https://shop.example.com/sellers/done",
+                     *       "use_explorer": true,
+                     *       "require_two_factor": false,
+                     *       "permissions": {
+                     *         "can_view": true,
+                     *         "can_edit": true,
+                     *         "can_delete": true,
+                     *         "can_edit_members": true
+                     *       },
+                     *       "app_fee": 5,
+                     *       "user": {
+                     *         "id": "usr_01m87s3v8jz4yz6eckzkdvqhg2",
+                     *         "username": "ada",
+                     *         "first_name": "Ada",
+                     *         "last_name": "Lovelace"
+                     *       },
+                     *       "is_member": true,
+                     *       "display_name": "Ada's Pottery",
+                     *       "accent_color": "#0b7a75",
+                     *       "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
+                     *       "created_at": "2026-11-24T21:30:00.000Z",
+                     *       "updated_at": "2026-11-24T21:30:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    deleteAppIcon: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No content */
+            204: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
+            409: {
                 headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
@@ -7583,6 +7974,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -7681,6 +8075,9 @@ export interface operations {
                      *                 "last_name": "Lovelace"
                      *               },
                      *               "is_member": true,
+                     *               "display_name": "Ada's Pottery",
+                     *               "accent_color": "#0b7a75",
+                     *               "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:30:00.000Z"
                      *             },
@@ -8066,6 +8463,9 @@ export interface operations {
                      *               "last_name": "Lovelace"
                      *             },
                      *             "is_member": true,
+                     *             "display_name": "Ada's Pottery",
+                     *             "accent_color": "#0b7a75",
+                     *             "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:30:00.000Z"
                      *           },
@@ -8342,6 +8742,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -8546,6 +8949,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -8705,6 +9111,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -8803,6 +9212,9 @@ export interface operations {
                      *                 "last_name": "Lovelace"
                      *               },
                      *               "is_member": true,
+                     *               "display_name": "Ada's Pottery",
+                     *               "accent_color": "#0b7a75",
+                     *               "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:30:00.000Z"
                      *             },
@@ -9373,6 +9785,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -9471,6 +9886,9 @@ export interface operations {
                      *                   "last_name": "Lovelace"
                      *                 },
                      *                 "is_member": true,
+                     *                 "display_name": "Ada's Pottery",
+                     *                 "accent_color": "#0b7a75",
+                     *                 "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *                 "created_at": "2026-11-24T21:30:00.000Z",
                      *                 "updated_at": "2026-11-24T21:30:00.000Z"
                      *               },
@@ -9709,6 +10127,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -9807,6 +10228,9 @@ export interface operations {
                      *                 "last_name": "Lovelace"
                      *               },
                      *               "is_member": true,
+                     *               "display_name": "Ada's Pottery",
+                     *               "accent_color": "#0b7a75",
+                     *               "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *               "created_at": "2026-11-24T21:30:00.000Z",
                      *               "updated_at": "2026-11-24T21:30:00.000Z"
                      *             },
@@ -13021,6 +13445,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -13173,6 +13600,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -13314,6 +13744,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -13558,6 +13991,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -13704,6 +14140,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -13857,6 +14296,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -14220,6 +14662,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -14450,6 +14895,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -14664,6 +15112,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -14884,6 +15335,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -15160,6 +15614,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -15521,6 +15978,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -15740,6 +16200,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -15971,6 +16434,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -18324,6 +18790,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -19063,6 +19532,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -19103,6 +19575,9 @@ export interface operations {
                      *               "last_name": "Lovelace"
                      *             },
                      *             "is_member": true,
+                     *             "display_name": "Ada's Pottery",
+                     *             "accent_color": "#0b7a75",
+                     *             "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *             "created_at": "2026-11-24T21:30:00.000Z",
                      *             "updated_at": "2026-11-24T21:30:00.000Z"
                      *           },
@@ -19429,6 +19904,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -19469,6 +19947,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -19650,6 +20131,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -19690,6 +20174,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -20086,6 +20573,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -20126,6 +20616,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -21383,6 +21876,9 @@ export interface operations {
                      *             "last_name": "Lovelace"
                      *           },
                      *           "is_member": true,
+                     *           "display_name": "Ada's Pottery",
+                     *           "accent_color": "#0b7a75",
+                     *           "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *           "created_at": "2026-11-24T21:30:00.000Z",
                      *           "updated_at": "2026-11-24T21:30:00.000Z"
                      *         },
@@ -21595,6 +22091,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -21750,6 +22249,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },
@@ -22039,6 +22541,9 @@ export interface operations {
                      *           "last_name": "Lovelace"
                      *         },
                      *         "is_member": true,
+                     *         "display_name": "Ada's Pottery",
+                     *         "accent_color": "#0b7a75",
+                     *         "icon_url": "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
                      *       },

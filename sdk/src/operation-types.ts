@@ -48,6 +48,8 @@ export type ItemOf<K extends OperationId> =
 export interface CallInput {
   params: Record<string, string>;
   body?: unknown;
+  /** The body's type when it is bytes (an image upload) rather than JSON. */
+  contentType?: string;
   query?: object | undefined;
   headers?: Record<string, string>;
 }

@@ -7,8 +7,11 @@ import { assertProblem, call, createApp, expectStatus, signup } from "../helpers
 const fx = useTestApp();
 
 const APP_FIELDS = [
+  "accent_color",
   "app_fee",
   "created_at",
+  "display_name",
+  "icon_url",
   "id",
   "is_member",
   "kyc_return_url",

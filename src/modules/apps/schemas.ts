@@ -36,6 +36,22 @@ export const App = Type.Object(
     app_fee: Type.Number({ description: "Percent of each sale a marketplace app keeps (2.5 = 2.5%)" }),
     user: UserSummary,
     is_member: Type.Boolean({ description: "The caller has a role in the app" }),
+    display_name: Nullable(
+      Type.String({
+        description: "The name shoppers see on the hosted pages instead of `name`; null for `name`",
+      }),
+    ),
+    accent_color: Nullable(
+      Type.String({
+        description: "The hosted pages' button and link colour, `#rrggbb`; null for the default",
+      }),
+    ),
+    icon_url: Nullable(
+      Type.String({
+        description:
+          "The uploaded icon (`PUT /apps/{app_id}/icon`), shown on the hosted pages; its `v` changes with each upload. Null for none",
+      }),
+    ),
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -57,6 +73,22 @@ const ReturnUrl = Nullable(
     maxLength: 2048,
     pattern: "^https?://",
     description: "Where the KYC widget sends a seller back when done (http or https); null for none",
+  }),
+);
+const DisplayName = Nullable(
+  Type.String({
+    minLength: 1,
+    maxLength: 80,
+    pattern: "\\S",
+    description:
+      "The name shoppers see on the hosted pages (checkout, auction, KYC, invitation); null to show `name`",
+  }),
+);
+const AccentColor = Nullable(
+  Type.String({
+    pattern: "^#[0-9A-Fa-f]{6}$",
+    description:
+      "The hosted pages' button and link colour, `#rrggbb` (kept in lower case); the text on it is white or dark, whichever reads; null for the default",
   }),
 );
 const UseExplorer = Type.Boolean({
@@ -82,6 +114,9 @@ withExamples(App, {
   app_fee: 5,
   user: exampleOf(UserSummary),
   is_member: true,
+  display_name: "Ada's Pottery",
+  accent_color: "#0b7a75",
+  icon_url: "https://payments.example.com/apps/app_01m87s3v8h13edjthr38t9cfv8/icon?v=1",
   created_at: "2026-11-24T21:30:00.000Z",
   updated_at: "2026-11-24T21:30:00.000Z",
 });
@@ -92,6 +127,8 @@ export const UpdateAppBody = Body({
   use_explorer: Type.Optional(UseExplorer),
   type: Type.Optional(AppType),
   kyc_return_url: Type.Optional(ReturnUrl),
+  display_name: Type.Optional(DisplayName),
+  accent_color: Type.Optional(AccentColor),
   require_two_factor: Type.Optional(
     Type.Boolean({
       description:
@@ -103,6 +140,8 @@ withExamples(UpdateAppBody, {
   type: "marketplace",
   app_fee: 5,
   kyc_return_url: "https://shop.example.com/sellers/done",
+  display_name: "Ada's Pottery",
+  accent_color: "#0b7a75",
 });
 
 export const AppParams = Type.Object({ app_id: Type.String({ maxLength: 64, description: "The app's id" }) });

@@ -11,6 +11,7 @@ import { presentSummary } from "../users/presenters.ts";
 import { requireUser } from "../users/service.ts";
 import { users } from "../users/tables.ts";
 import { requireAppRole } from "./access.ts";
+import { iconPath } from "./for-pages.ts";
 import { apps, deletedApps, members } from "./tables.ts";
 
 export interface AppInput {
@@ -20,12 +21,16 @@ export interface AppInput {
   type?: "individual" | "marketplace";
   kyc_return_url?: string | null;
   require_two_factor?: boolean;
+  display_name?: string | null;
+  accent_color?: string | null;
 }
 
 type AppRow = typeof apps.$inferSelect;
 type Owner = { id: string; username: string; firstName: string; lastName: string };
 
-export function presentApp(app: AppRow, owner: Owner, role: Role | undefined) {
+/** An app as the API answers it; `publicUrl` makes its icon's URL absolute. */
+export function presentApp(app: AppRow, owner: Owner, role: Role | undefined, publicUrl: string) {
+  const icon = iconPath(app);
   return {
     id: app.id,
     name: app.name,
@@ -39,6 +44,9 @@ export function presentApp(app: AppRow, owner: Owner, role: Role | undefined) {
     app_fee: bpsToPercent(app.appFeeBps),
     user: presentSummary(owner),
     is_member: role !== undefined,
+    display_name: app.displayName,
+    accent_color: app.accentColor,
+    icon_url: icon && `${publicUrl}${icon}`,
     created_at: app.createdAt.toISOString(),
     updated_at: app.updatedAt.toISOString(),
   };
@@ -86,7 +94,7 @@ async function loadView(db: Database, actor: Principal, appId: string) {
 
 export async function getApp(deps: Deps, actor: Principal, appId: string) {
   const row = await loadView(deps.db, actor, appId);
-  return presentApp(row.app, row.owner, row.role);
+  return presentApp(row.app, row.owner, row.role, deps.config.publicUrl);
 }
 
 export const UNVERIFIED_OWNER =
@@ -120,7 +128,7 @@ export async function createApp(deps: Deps, actor: Principal, input: AppInput & 
       acceptedAt: app.createdAt,
     });
     await recordAudit(tx, actor, { appId: app.id, action: "app.create", targetId: app.id });
-    return presentApp(app, owner, "owner");
+    return presentApp(app, owner, "owner", deps.config.publicUrl);
   });
 }
 
@@ -134,7 +142,9 @@ export async function listApps(deps: Deps, actor: Principal, page: Page) {
     }
     const row = await loadView(deps.db, actor, actor.appId);
     const items =
-      page.offset === 0 && cursor === undefined ? [presentApp(row.app, row.owner, "developer")] : [];
+      page.offset === 0 && cursor === undefined
+        ? [presentApp(row.app, row.owner, "developer", deps.config.publicUrl)]
+        : [];
     return { items, total: { count: 1, capped: false }, neighbours: {} };
   }
   const mine = and(eq(members.userId, actor.userId), isNotNull(members.acceptedAt));
@@ -158,7 +168,11 @@ export async function listApps(deps: Deps, actor: Principal, page: Page) {
     countUpTo(deps, members, mine),
   ]);
   const { rows, neighbours } = window.finish(fetched, (r) => r.app.id);
-  return { items: rows.map((r) => presentApp(r.app, r.owner, r.role)), total, neighbours };
+  return {
+    items: rows.map((r) => presentApp(r.app, r.owner, r.role, deps.config.publicUrl)),
+    total,
+    neighbours,
+  };
 }
 
 export async function updateApp(deps: Deps, actor: Principal, appId: string, input: AppInput) {
@@ -188,6 +202,8 @@ export async function updateApp(deps: Deps, actor: Principal, appId: string, inp
         useExplorer: input.use_explorer,
         appFeeBps,
         requireTwoFactor: input.require_two_factor,
+        displayName: typeof input.display_name === "string" ? input.display_name.trim() : input.display_name,
+        accentColor: input.accent_color?.toLowerCase() ?? input.accent_color,
         updatedAt: deps.now(),
       })
       .where(eq(apps.id, appId));

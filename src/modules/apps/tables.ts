@@ -1,4 +1,16 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import {
+  boolean,
+  check,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 import type { Role } from "../../platform/auth/principal.ts";
 import { users } from "../users/tables.ts";
 
@@ -14,6 +26,17 @@ export const apps = pgTable(
     appFeeBps: integer("app_fee_bps").notNull().default(0),
     // Members must have two-factor on to act in the app (their sessions get 403 until they do).
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
+    // What shoppers see on the hosted pages instead of `name`, when set (docs/payments.md, Hosted pages).
+    displayName: text("display_name"),
+    // `#rrggbb`, lower case: the one value a page's stylesheet takes from the app, so the column
+    // itself refuses anything else (the API checks it first; this holds for every other writer).
+    accentColor: text("accent_color"),
+    // The uploaded icon's media type (`image/png`, `image/jpeg`, `image/webp`); null for no icon.
+    // Its bytes are in `app_icons`, so that reading an app never carries them.
+    iconType: text("icon_type"),
+    // Raised by every upload and removal: the icon's URL carries it (`?v=`), so a new icon is a new
+    // URL and the old one may be cached for good.
+    iconVersion: integer("icon_version").notNull().default(0),
     // The user who created the app; answered as `App.user`.
     createdBy: text("created_by")
       .notNull()
@@ -21,8 +44,31 @@ export const apps = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("apps_created_by_idx").on(t.createdBy)],
+  (t) => [
+    index("apps_created_by_idx").on(t.createdBy),
+    check("apps_accent_color_check", sql`${t.accentColor} ~ '^#[0-9a-f]{6}$'`),
+    check("apps_icon_type_check", sql`${t.iconType} in ('image/png', 'image/jpeg', 'image/webp')`),
+  ],
 );
+
+const bytea = customType<{ data: Buffer; driverData: Uint8Array }>({
+  dataType: () => "bytea",
+  // node-postgres answers a Buffer, PGlite a Uint8Array: one type for the code above.
+  fromDriver: (value) => Buffer.from(value),
+});
+
+/**
+ * An app's uploaded icon (at most 256 KB, checked by its first bytes): a table of its own, so
+ * every statement that selects an app row stays small. Its media type and version are the app's
+ * (`apps.icon_type`, `apps.icon_version`); it goes with the app.
+ */
+export const appIcons = pgTable("app_icons", {
+  appId: text("app_id")
+    .primaryKey()
+    .references(() => apps.id, { onDelete: "cascade" }),
+  content: bytea("content").notNull(),
+  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+});
 
 /**
  * Apps that were deleted: who, when, and the name they had. Their payments (and payment events)

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { escapeHtml, jsonForScript } from "../../platform/http/html.ts";
 import type { Currency } from "../../platform/money/currencies.ts";
+import { BRAND_STYLE, brandCss, brandHeader, type PageBrand } from "../../platform/pages/brand.ts";
 import { strictPolicy } from "../../platform/pages/html.ts";
 import { PAGE_STYLE } from "../../platform/pages/style.ts";
 import { PARAM_FIELDS_STYLE, paramFields, TRIGGER_FORM_URL } from "../triggers/form.ts";
@@ -24,23 +25,27 @@ const STYLE = `${PAGE_STYLE}
 #bids li{display:grid;grid-template-columns:1fr auto;gap:2px var(--pb-space-sm);padding:12px 0;border-top:1px solid var(--pb-color-border)}
 #bids li:first-child{border-top:0}#bids time{color:var(--pb-color-muted);font-size:var(--pb-font-size-small)}
 #bids .pill{justify-self:end}#bids strong{text-align:right;font-variant-numeric:tabular-nums}
-${PARAM_FIELDS_STYLE}`.replace(/\n/g, "");
+${BRAND_STYLE}${PARAM_FIELDS_STYLE}`.replace(/\n/g, "");
 
-export function renderAuctionPage(state: {
-  id: string;
-  app_id: string;
-  name: string;
-  currency: Currency;
-  ends_at: string;
-  params?: Param[];
-}) {
+/** The page, with the app's name, icon and accent colour when `brand` is given (src/modules/apps/for-pages.ts). */
+export function renderAuctionPage(
+  state: {
+    id: string;
+    app_id: string;
+    name: string;
+    currency: Currency;
+    ends_at: string;
+    params?: Param[];
+  },
+  brand: PageBrand | null = null,
+) {
   const nonce = randomBytes(16).toString("base64");
   const code = state.currency.code.toUpperCase();
   const config = { id: state.id, app_id: state.app_id, currency: state.currency, ends_at: state.ends_at };
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
-<title>${escapeHtml(state.name)}</title><style nonce="${nonce}">${STYLE}</style></head>
-<body><main class="page">
+<title>${escapeHtml(state.name)}</title><style nonce="${nonce}">${STYLE}${brandCss(brand)}</style></head>
+<body><main class="page">${brandHeader(brand)}
 <section class="card" aria-labelledby="name">
 <div class="head"><h1 id="name">${escapeHtml(state.name)}</h1><span id="state" class="pill pill-neutral">…</span></div>
 <p class="price"><span class="label">Current bid</span><span id="current" aria-live="polite">…</span></p>

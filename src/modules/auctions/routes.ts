@@ -2,6 +2,7 @@ import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
+import { appBrand } from "../apps/for-pages.ts";
 import { AppParams } from "../apps/schemas.ts";
 import { createBid } from "./bidding.ts";
 import { endAuction } from "./end.ts";
@@ -250,7 +251,8 @@ export async function auctionRoutes(app: Server, deps: Deps) {
       },
     },
     async (request, reply) => {
-      const { html, policy } = renderAuctionPage(await viewAuction(deps, request.params.auction_id));
+      const auction = await viewAuction(deps, request.params.auction_id);
+      const { html, policy } = renderAuctionPage(auction, await appBrand(deps.db, auction.app_id));
       return reply
         .type("text/html; charset=utf-8")
         .header("content-security-policy", policy)

@@ -128,7 +128,7 @@ async function bidsOf(db: Executor, auctionIds: string[]) {
 }
 
 /** The app as its shoppers see it inside their bid's payment: no role, so no permissions. */
-async function shopperAppView(db: Executor, appId: string) {
+async function shopperAppView(db: Executor, appId: string, publicUrl: string) {
   const [row] = await db
     .select({
       app: apps,
@@ -138,7 +138,7 @@ async function shopperAppView(db: Executor, appId: string) {
     .innerJoin(users, eq(users.id, apps.createdBy))
     .where(eq(apps.id, appId));
   if (!row) throw notFound("App");
-  return presentApp(row.app, row.owner, undefined);
+  return presentApp(row.app, row.owner, undefined, publicUrl);
 }
 
 /** One bid as the interface's Bid, for the shopper who placed it (the bid's 202 and its replays). */
@@ -147,7 +147,7 @@ export async function presentBidToShopper(deps: Deps, bidId: string) {
   const [auction] = await deps.db.select().from(auctions).where(eq(auctions.id, bid.auctionId));
   const [[price], app] = await Promise.all([
     deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
-    shopperAppView(deps.db, bid.appId),
+    shopperAppView(deps.db, bid.appId, deps.config.publicUrl),
   ]);
   return presentBid(bid, { ...bid, app, price, now: deps.now() });
 }

@@ -1,3 +1,4 @@
+import { BRAND_STYLE, brandCss, brandHeader, type PageBrand } from "../../platform/pages/brand.ts";
 import { PAGE_STYLE, styleHashSource } from "../../platform/pages/style.ts";
 import type { AppRow, KycRow } from "./presenters.ts";
 
@@ -7,11 +8,20 @@ const STYLE = `${PAGE_STYLE}
 #status{display:flex;flex-wrap:wrap;gap:var(--pb-space-sm);align-items:baseline}#status p{margin:0;flex-basis:100%}
 .enabled{display:grid;gap:var(--pb-space-xs);margin:var(--pb-space-sm) 0 0;padding:0;list-style:none;flex-basis:100%}
 form{margin-top:var(--pb-space-lg)}form button[type=submit]{width:100%}
-#missing{margin:0 0 var(--pb-space-md);padding-left:1.25rem}`.replace(/\n/g, "");
-const STYLE_SOURCE = styleHashSource(STYLE);
+#missing{margin:0 0 var(--pb-space-md);padding-left:1.25rem}${BRAND_STYLE}`.replace(/\n/g, "");
 
-/** The page's CSP: nothing but its own inline style; forms post only back here. */
-export function contentSecurityPolicy(app: AppRow | null, onboardingOrigin: string | null = null): string {
+/** The page's whole stylesheet: the widget's, then the app's accent colour (none for no brand). */
+const widgetStyle = (brand: PageBrand | null) => `${STYLE}${brandCss(brand)}`;
+
+/**
+ * The page's CSP: nothing but its own inline style (by its hash, the app's accent included) and
+ * images from here (the app's icon); forms post only back here.
+ */
+export function contentSecurityPolicy(
+  app: AppRow | null,
+  onboardingOrigin: string | null = null,
+  brand: PageBrand | null = null,
+): string {
   let ancestors = "'none'";
   // An app may embed its own widget: only the origin of its return URL may frame the page.
   if (app?.kycReturnUrl) {
@@ -21,7 +31,8 @@ export function contentSecurityPolicy(app: AppRow | null, onboardingOrigin: stri
   }
   return [
     "default-src 'none'",
-    `style-src ${STYLE_SOURCE}`,
+    `style-src ${styleHashSource(widgetStyle(brand))}`,
+    "img-src 'self' data:",
     // Browsers hold a form's redirects to form-action too: hosted onboarding is one such redirect.
     `form-action 'self'${onboardingOrigin ? ` ${onboardingOrigin}` : ""}`,
     "base-uri 'none'",
@@ -49,11 +60,11 @@ const LABELS: Record<string, string> = {
   external_account: "A bank account for payouts",
 };
 
-function layout(title: string, body: string, refresh = false): string {
+function layout(title: string, body: string, refresh = false, brand: PageBrand | null = null): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><meta name="referrer" content="no-referrer">
-${refresh ? '<meta http-equiv="refresh" content="2">' : ""}<title>${escapeHtml(title)}</title>
-<style>${STYLE}</style></head><body><main class="page"><div class="card">${body}</div></main></body></html>`;
+<link rel="icon" href="data:,">${refresh ? '<meta http-equiv="refresh" content="2">' : ""}<title>${escapeHtml(title)}</title>
+<style>${widgetStyle(brand)}</style></head><body><main class="page">${brandHeader(brand)}<div class="card">${body}</div></main></body></html>`;
 }
 
 export function errorPage(status: number, message: string, details: string[] = []): string {
@@ -67,12 +78,12 @@ export function errorPage(status: number, message: string, details: string[] = [
   );
 }
 
-function returnLink(kyc: KycRow, app: AppRow): string {
+function returnLink(kyc: KycRow, app: AppRow, name: string): string {
   if (!app.kycReturnUrl) return "";
   const url = new URL(app.kycReturnUrl);
   url.searchParams.set("kyc_id", kyc.id);
   url.searchParams.set("business_status", kyc.businessStatus);
-  return `<a class="button secondary" id="return" href="${escapeHtml(url.toString())}">Return to ${escapeHtml(app.name)}</a>`;
+  return `<a class="button secondary" id="return" href="${escapeHtml(url.toString())}">Return to ${escapeHtml(name)}</a>`;
 }
 
 /** What is still missing, in words, and why an earlier input was refused. */
@@ -108,14 +119,22 @@ function statusBlock(kyc: KycRow, processing: boolean): string {
 ${processing ? '<p id="processing" class="alert alert-warning">Checking what you sent… this page updates by itself.</p>' : ""}</div>`;
 }
 
-export function widgetPage(kyc: KycRow, app: AppRow, token: string, hosted: boolean): string {
+/** The widget; `brand` is the app's face (src/modules/apps/for-pages.ts): its shown name, icon, colour. */
+export function widgetPage(
+  kyc: KycRow,
+  app: AppRow,
+  token: string,
+  hosted: boolean,
+  brand: PageBrand | null = null,
+): string {
+  const name = brand?.name ?? app.name;
   const base = `/kyc/${encodeURIComponent(token)}`;
   const processing = kyc.pendingActions > 0 && Date.now() - kyc.updatedAt.getTime() < 120_000;
   const banks = (kyc.bankAccounts as { status: string; last4: string }[] | null) ?? [];
   const goodBank = banks.find((b) => b.status !== "errored");
   const docs = (kyc.requiredDocuments as unknown[] | null) ?? [];
   const completed = kyc.businessStatus === "completed";
-  const parts = [`<h1>Get paid by ${escapeHtml(app.name)}</h1>`, statusBlock(kyc, processing)];
+  const parts = [`<h1>Get paid by ${escapeHtml(name)}</h1>`, statusBlock(kyc, processing)];
   if (!kyc.active) parts.push('<p class="alert alert-danger">This seller account is deactivated.</p>');
   if (!completed) parts.push(missingList(kyc));
   if (!processing && kyc.active && !completed && hosted) {
@@ -149,6 +168,6 @@ ${field("account_number", "Account number", "", "text", 'inputmode="numeric" aut
     }
   }
   if (completed) parts.push('<p class="alert alert-success">You are all set: you can now be paid.</p>');
-  parts.push(returnLink(kyc, app));
-  return layout(`Get paid by ${app.name}`, parts.join("\n"), processing);
+  parts.push(returnLink(kyc, app, name));
+  return layout(`Get paid by ${name}`, parts.join("\n"), processing, brand);
 }

@@ -7,6 +7,7 @@ import { AppError } from "../../platform/http/errors.ts";
 import { Body, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { fieldErrors } from "../../platform/http/validation.ts";
+import { appBrand } from "../apps/for-pages.ts";
 import type { KycContext } from "./context.ts";
 import { contentSecurityPolicy, errorPage, widgetPage } from "./page.ts";
 import * as widget from "./widget.ts";
@@ -137,7 +138,8 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
       },
       async (request, reply) => {
         const { kyc, app: owner } = await widget.recordByToken(deps, request.params.edit_token);
-        secureHeaders(reply, contentSecurityPolicy(owner, ctx.provider.onboardingOrigin));
+        const brand = await appBrand(deps.db, kyc.appId);
+        secureHeaders(reply, contentSecurityPolicy(owner, ctx.provider.onboardingOrigin, brand));
         return reply
           .type("text/html; charset=utf-8")
           .send(
@@ -146,6 +148,7 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
               owner,
               request.params.edit_token,
               ctx.provider.hostsOnboarding(kyc.accountType as "custom" | "express" | "standard"),
+              brand,
             ),
           );
       },

@@ -1,3 +1,4 @@
+import type { PageBrand } from "../../platform/pages/brand.ts";
 import { escapeHtml, layout } from "../../platform/pages/html.ts";
 
 export interface InvitationView {
@@ -69,8 +70,8 @@ $("show-signup").addEventListener("click", () => { $("signin").hidden = true; $(
 $("show-signin").addEventListener("click", () => { $("signup").hidden = true; $("signin").hidden = false; });
 `;
 
-/** The page an invitation mail links to: the app and the role, and a way in. */
-export function invitationPage(view: InvitationView, nonce: string): string {
+/** The page an invitation mail links to: the app (with its face, `brand`) and the role, and a way in. */
+export function invitationPage(view: InvitationView, nonce: string, brand: PageBrand | null = null): string {
   const email = escapeHtml(view.email);
   return layout(
     nonce,
@@ -108,6 +109,7 @@ for <strong id="invited-email">${email}</strong>: accept it with an account that
 </div>
 <p id="message" role="status" aria-live="polite"></p>`,
     { data: view, code: SCRIPT },
+    brand,
   );
 }
 

@@ -3,6 +3,7 @@ import type { Deps } from "../../deps.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { newNonce, sendPage } from "../../platform/pages/html.ts";
+import { appBrand } from "../apps/for-pages.ts";
 import { invitationGonePage, invitationPage } from "./invitation-page.ts";
 import { viewInvitation } from "./service.ts";
 
@@ -41,7 +42,8 @@ export async function invitationRoutes(app: Server, deps: Deps) {
           role: invitation.role,
           app_name: invitation.appName,
         };
-        return sendPage(reply, 200, nonce, invitationPage(view, nonce));
+        const brand = await appBrand(deps.db, invitation.appId);
+        return sendPage(reply, 200, nonce, invitationPage(view, nonce, brand));
       } catch (error) {
         if (error instanceof AppError && error.code === "not_found") {
           return sendPage(reply, 404, nonce, invitationGonePage(nonce));

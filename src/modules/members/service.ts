@@ -141,6 +141,7 @@ export async function viewInvitation(deps: Deps, inviteToken: string) {
     .select({
       email: members.email,
       role: members.role,
+      appId: members.appId,
       appName: apps.name,
       expiresAt: members.inviteExpiresAt,
     })
@@ -149,7 +150,7 @@ export async function viewInvitation(deps: Deps, inviteToken: string) {
     .where(eq(members.inviteTokenHash, hashToken(inviteToken)));
   if (!row) throw notFound("Invitation");
   if (row.expiresAt && row.expiresAt <= deps.now()) throw new AppError("not_found", EXPIRED);
-  return { email: row.email, role: row.role, appName: row.appName };
+  return { email: row.email, role: row.role, appId: row.appId, appName: row.appName };
 }
 
 export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken: string) {

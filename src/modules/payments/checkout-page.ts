@@ -7,6 +7,8 @@
  */
 import { escapeHtml, jsonForScript } from "../../platform/http/html.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
+import { BRAND_STYLE, brandCss, brandHeader, type PageBrand } from "../../platform/pages/brand.ts";
+import { CARD_NUMBER_URL } from "../../platform/pages/card-number.ts";
 import { PAGE_STYLE } from "../../platform/pages/style.ts";
 import { PARAM_FIELDS_STYLE, paramFields, TRIGGER_FORM_URL } from "../triggers/form.ts";
 import type { Param } from "../triggers/params.ts";
@@ -37,6 +39,8 @@ export interface CheckoutView {
    * server. The publishable key is public by design; the secret key never comes near the page.
    */
   stripe: { publishableKey: string; jsUrl: string } | null;
+  /** The app's name, icon and accent colour (src/modules/apps/for-pages.ts); null if unknown. */
+  brand: PageBrand | null;
 }
 
 /** Stripe's own Stripe.js (docs.stripe.com/security/guide) calls api.stripe.com from the page. */
@@ -84,7 +88,10 @@ progress{display:block;width:100%;height:8px;appearance:none;border:0;border-rad
 background:var(--pb-color-surface-alt);accent-color:var(--pb-color-primary)}
 progress::-webkit-progress-bar{background:var(--pb-color-surface-alt)}progress::-webkit-progress-value{background:var(--pb-color-primary)}
 #submit{width:100%;margin-top:var(--pb-space-lg)}#receipt-id{word-break:break-all}
-${PARAM_FIELDS_STYLE}`.replace(/\n/g, "");
+.card-number{position:relative}.card-number:has(#card-brand:not(:empty)) input{padding-right:9.5rem}
+#card-brand{position:absolute;right:12px;top:50%;transform:translateY(-50%);pointer-events:none;
+color:var(--pb-color-muted);font-size:var(--pb-font-size-small);font-weight:600;white-space:nowrap}
+${BRAND_STYLE}${PARAM_FIELDS_STYLE}`.replace(/\n/g, "");
 
 /** A field's own error line, filled by the script next to the field it concerns. */
 const errorSlot = (id: string) => `<p class="field-error" id="${id}-error" hidden></p>`;
@@ -99,7 +106,8 @@ function cardFields(view: CheckoutView): string {
   </div>`;
   }
   return `<div id="card-fields">
-    <label for="number">Card number</label>${input("number", 'inputmode="numeric" autocomplete="cc-number"')}
+    <label for="number">Card number</label>
+    <div class="card-number"><input id="number" name="number" inputmode="numeric" autocomplete="cc-number" data-card-number data-card-brand="card-brand" aria-describedby="card-brand number-error"><span id="card-brand"></span></div>${errorSlot("number")}
     <div class="row"><div><label for="exp">Expiry (MM/YY)</label>${input("exp", 'placeholder="12/30" autocomplete="cc-exp"')}</div>
     <div><label for="cvc">CVC</label>${input("cvc", 'inputmode="numeric" autocomplete="cc-csc"')}</div></div>
   </div>
@@ -130,20 +138,25 @@ function summaryLines(summary: ChargeSummary, prefix: string, converting: string
   </dl>`;
 }
 
+/** The start of every checkout document: the shared style, the checkout's, the app's accent. */
+function head(title: string, nonce: string, brand: PageBrand | null): string {
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<link rel="icon" href="data:,">
+<style nonce="${nonce}">${STYLE}${brandCss(brand)}</style>`;
+}
+
 export function checkoutPage(view: CheckoutView, chargeCurrency: string, nonce: string): string {
   const { price } = view;
   const first = view.quotes.card ?? Object.values(view.quotes)[0]!;
   const converting = chargeCurrency.toUpperCase();
   // The view block carries no descriptors: the fields carry their own specs.
-  const data = { ...view, params: undefined, has_params: view.params.length > 0 };
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Pay: ${escapeHtml(price.name)}</title>
-<link rel="icon" href="data:,">
-<style nonce="${nonce}">${STYLE}</style>
+  const data = { ...view, params: undefined, brand: undefined, has_params: view.params.length > 0 };
+  return `${head(`Pay: ${price.name}`, nonce, view.brand)}
 ${view.stripe ? `<script nonce="${nonce}" src="${escapeHtml(view.stripe.jsUrl)}"></script>` : ""}
 </head>
-<body><main class="page"><div class="card">
+<body><main class="page">${brandHeader(view.brand)}<div class="card">
 <h1>${escapeHtml(price.name)}</h1>
 ${view.sandbox ? '<p class="alert alert-info">Sandbox: use test card 4242 4242 4242 4242. Nothing is charged.</p>' : ""}
 <section id="summary" aria-label="What you pay">${summaryLines(first, "quote", converting)}</section>
@@ -170,22 +183,23 @@ ${view.sandbox ? '<p class="alert alert-info">Sandbox: use test card 4242 4242 4
 </div></main>
 <script type="application/json" id="view">${jsonForScript(data)}</script>
 <script nonce="${nonce}" src="${TRIGGER_FORM_URL}"></script>
-<script nonce="${nonce}" src="${CHECKOUT_URL}"></script>
+${view.stripe ? "" : `<script nonce="${nonce}" src="${CARD_NUMBER_URL}"></script>\n`}<script nonce="${nonce}" src="${CHECKOUT_URL}"></script>
 </body></html>`;
 }
 
 /**
  * The page's answer when there is nothing to pay: an unknown or deleted price (404), an expired
- * one (410), or a failure. Same look as the checkout, no script.
+ * one (410), or a failure. Same look as the checkout, no script; the app's face when it is known.
  */
-export function checkoutErrorPage(heading: string, message: string, nonce: string, requestId?: string) {
-  return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(heading)}</title>
-<link rel="icon" href="data:,">
-<style nonce="${nonce}">${STYLE}</style>
+export function checkoutErrorPage(
+  heading: string,
+  message: string,
+  nonce: string,
+  { requestId, brand = null }: { requestId?: string | undefined; brand?: PageBrand | null } = {},
+) {
+  return `${head(heading, nonce, brand)}
 </head>
-<body><main class="page"><div class="card">
+<body><main class="page">${brandHeader(brand)}<div class="card">
 <h1>${escapeHtml(heading)}</h1>
 <p id="problem">${escapeHtml(message)}</p>
 ${requestId ? `<p><small>Reference: <code>${escapeHtml(requestId)}</code></small></p>` : ""}

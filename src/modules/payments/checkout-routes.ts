@@ -10,6 +10,7 @@ import type { Server } from "../../platform/http/server.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
+import { CARD_NUMBER_SCRIPT, CARD_NUMBER_URL } from "../../platform/pages/card-number.ts";
 import { viewPublicPrice } from "../prices/service.ts";
 import { triggerFormAssetRoute } from "../triggers/form.ts";
 import { CHECKOUT_URL, checkoutErrorPage, checkoutPage, checkoutPolicy } from "./checkout-page.ts";
@@ -169,6 +170,7 @@ function pageError(error: FastifyError | AppError): { status: number; heading: s
 export async function checkoutRoutes(app: Server, deps: Deps) {
   triggerFormAssetRoute(app);
   serveScript(app, CHECKOUT_URL, CHECKOUT_SCRIPT);
+  serveScript(app, CARD_NUMBER_URL, CARD_NUMBER_SCRIPT);
 
   // The page is for a person: every failure of it is a page too, never a problem document.
   await app.register(async (scope) => {
@@ -178,7 +180,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
       if (status >= 500) request.log.error({ err: error }, "checkout page error");
       const nonce = randomBytes(16).toString("base64");
       return pageHeaders(reply.code(status), checkoutPolicy(nonce, null)).send(
-        checkoutErrorPage(heading, message, nonce, status >= 500 ? request.id : undefined),
+        checkoutErrorPage(heading, message, nonce, { requestId: status >= 500 ? request.id : undefined }),
       );
     });
     page.get(
@@ -210,6 +212,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
               "No longer available",
               `${view.price.name} can no longer be paid. Ask the seller for a new link.`,
               nonce,
+              { brand: view.brand },
             ),
           );
         }

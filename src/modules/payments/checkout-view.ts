@@ -7,6 +7,7 @@ import { formatMoney } from "../../platform/money/display.ts";
 import { convert } from "../../platform/money/fees.ts";
 import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
+import { appBrand } from "../apps/for-pages.ts";
 import { amountToPay } from "../prices/amount.ts";
 import { presentPublicPrice } from "../prices/presenters.ts";
 import { feeContext } from "../prices/service.ts";
@@ -101,5 +102,7 @@ export async function checkoutView(deps: Deps, row: PriceRow, methods: PaymentPr
     },
     quotes,
     params: await triggerParams(deps.db, row.triggerId),
+    // The app's name, icon and colour, for the page and its 410 page.
+    brand: await appBrand(deps.db, row.appId),
   };
 }

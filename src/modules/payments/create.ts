@@ -252,7 +252,7 @@ async function writeIfUnchanged(
   });
   const [result] = await statementRunner(deps.database)(statement);
   if (result?.ok !== true) return undefined;
-  const app = presentApp(context.app, context.owner, role);
+  const app = presentApp(context.app, context.owner, role, deps.config.publicUrl);
   if (typeof result.earlier_id === "string") {
     const [stored] = await deps.db.select().from(payments).where(eq(payments.id, result.earlier_id));
     // Every payment keeps its token sealed from creation on, so the replay answers the same one.

@@ -52,6 +52,11 @@ declare module "fastify" {
      * on (back to the page, or to the provider): what the redirect means, documented as its answer.
      */
     redirect?: string;
+    /**
+     * The route reads its body as bytes of one of `types` (an image upload) rather than JSON: the
+     * document lists each type as the request body's content, a binary string.
+     */
+    rawBody?: { types: readonly string[]; description: string };
   }
 }
 
@@ -90,7 +95,7 @@ function documentRoute(route: RouteOptions, honoured: Set<string>, answerExample
   const methods = [route.method].flat();
   const response = (schema.response ?? {}) as Schema;
   const params = Object.keys(((schema.params as Schema | undefined)?.properties as Schema | undefined) ?? {});
-  const hasInput = Boolean(schema.params || schema.querystring || schema.body);
+  const hasInput = Boolean(schema.params || schema.querystring || schema.body || config.rawBody);
   const writes = methods.some((m) => m !== "GET" && m !== "HEAD");
 
   if (config.public && schema.security === undefined) schema.security = [];
@@ -255,6 +260,17 @@ function addExamples(doc: Schema, answerExamples: Map<string, unknown>): Schema 
   return doc;
 }
 
+/**
+ * A body read as bytes (`config.rawBody`) is documented, not given to Fastify as a body schema,
+ * which would validate the bytes as JSON: its types become the request body's content.
+ */
+function documentRawBody({ schema, url, route }: { schema: unknown; url: string; route: RouteOptions }) {
+  const raw = route.config?.rawBody;
+  if (!raw) return { schema: schema as Schema, url };
+  const body = { type: "string", format: "binary", description: raw.description };
+  return { schema: { ...(schema as Schema), consumes: [...raw.types], body }, url };
+}
+
 /** Adds the documented `Idempotency-Key` header parameter to the operations that honour it. */
 function addIdempotencyHeaders(doc: Schema, honoured: Set<string>): Schema {
   for (const [path, operations] of Object.entries(doc.paths as Record<string, Schema>)) {
@@ -330,6 +346,7 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
       },
       security: [{ bearer: [] }, { basic: [] }],
     },
+    transform: documentRawBody as never,
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => (json.$id as string) ?? `def-${i}` },
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
