@@ -9,6 +9,7 @@ import {
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
+import { png } from "../helpers/images.ts";
 
 // Accounts and apps in the console: a new user signs up, creates an app and finds it listed with the
 // test-mode badge in the header; changes its settings; signs out and in; deletes the app behind a
@@ -58,6 +59,34 @@ test("the app's settings are changed and saved", async () => {
   assert.equal(saved.app_fee, 2.5);
   assert.equal(saved.kyc_return_url, "https://shop.example.com/kyc-done");
   assert.equal(saved.use_explorer, true);
+  expectNoConsoleErrors(errors);
+});
+
+test("the app's look on hosted pages: display name, accent colour and icon", async () => {
+  const { page, appId, errors } = ui.owner;
+  await page.goto(`/dashboard/apps/${appId}/settings`);
+  await page.getByRole("heading", { level: 1, name: "Settings" }).waitFor();
+  await page.getByLabel("Display name").fill("Ada's Records");
+  await page.getByLabel("Accent colour").fill("#0B7A75");
+  await page.getByRole("button", { name: "Save look" }).click();
+  await page.getByText("Look saved").waitFor();
+  // A file the API would refuse is refused before it is sent.
+  const file = page.locator('input[type="file"]');
+  await file.setInputFiles({ name: "logo.gif", mimeType: "image/gif", buffer: Buffer.from("GIF89a") });
+  await page.getByText("Choose a PNG, JPEG or WebP image.").waitFor();
+  await file.setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: png(16) });
+  await page.getByRole("button", { name: "Upload icon" }).click();
+  await page.getByText("Icon uploaded").waitFor();
+  await page.getByRole("img", { name: /icon/ }).waitFor();
+  await expectAccessible(page);
+
+  const saved = expectStatus(await appOnApi(appId), 200);
+  assert.equal(saved.display_name, "Ada's Records");
+  assert.equal(saved.accent_color, "#0b7a75");
+  assert.match(saved.icon_url, new RegExp(`/apps/${appId}/icon\\?v=`));
+  await page.getByRole("button", { name: "Remove icon" }).click();
+  await page.getByText("Icon removed").waitFor();
+  assert.equal(expectStatus(await appOnApi(appId), 200).icon_url, null);
   expectNoConsoleErrors(errors);
 });
 

@@ -9,6 +9,7 @@ import { ConfirmAction } from "../../components/ConfirmAction.tsx";
 import { CopyField } from "../../components/CopyField.tsx";
 import { ErrorAlert, PageState } from "../../components/PageState.tsx";
 import { AppFields, type AppValues, appBody } from "./AppFields.tsx";
+import { BrandSection } from "./BrandSection.tsx";
 import { useApp } from "./queries.ts";
 
 const valuesOf = (app: App): AppValues => ({
@@ -89,7 +90,7 @@ function DeleteApp({ app }: { app: App }) {
   );
 }
 
-/** The app's name, type, fee, KYC return URL and explorer links; and deleting it. */
+/** The app's name, type, fee, KYC return URL and explorer links; its look on hosted pages; deleting it. */
 export function AppSettingsPage() {
   const appId = useAppId();
   const app = useApp(appId);
@@ -101,6 +102,7 @@ export function AppSettingsPage() {
           <Stack gap="lg">
             <CopyField label="App id" value={data.id} />
             <SettingsForm key={data.updated_at} app={data} />
+            <BrandSection key={`brand-${data.updated_at}`} app={data} />
             {data.permissions.can_delete && (
               <>
                 <Divider />
