@@ -12,9 +12,15 @@ import { getApp, presentApp } from "../apps/service.ts";
 import { apps } from "../apps/tables.ts";
 import { payments } from "../payments/tables.ts";
 import { assertSellerShare } from "../prices/fee-check.ts";
+import {
+  type AuctionPriceIds,
+  deleteAuctionPrices,
+  insertAuctionPrices,
+  updateAuctionPrices,
+} from "../prices/for-auctions.ts";
 import { checkLinkedRecords } from "../prices/links.ts";
+import { findPrice, findPrices } from "../prices/queries.ts";
 import { feeContext } from "../prices/service.ts";
-import { prices } from "../prices/tables.ts";
 import { users } from "../users/tables.ts";
 import { CLOSE_AUCTION_JOB } from "./job-names.ts";
 import { type AuctionRow, presentAuction, presentBid } from "./presenters.ts";
@@ -59,25 +65,20 @@ export async function createAuction(deps: Deps, actor: Principal, appId: string,
   const networkType = input.network_type ?? (deps.config.sandbox ? "testnet" : "mainnet");
   const id = newId("auc");
   const now = deps.now();
-  const price = (category: "bid" | "auction", name: string) => ({
-    id: newId("price"),
-    appId,
-    // The bid price takes each bid's amount (at least the start); the end price is the sale.
-    type: category === "bid" ? ("dynamic" as const) : ("static" as const),
-    triggerId: input.trigger_id ?? null,
-    currency: currency.code,
-    amount,
-    metadata: { auction_id: id },
-    name,
-    networkType,
-    category,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const bidPrice = price("bid", `${input.name} (bid)`);
-  const endPrice = price("auction", input.name);
   await deps.db.transaction(async (tx) => {
-    await tx.insert(prices).values([bidPrice, endPrice]);
+    const priceIds = await insertAuctionPrices(
+      tx,
+      {
+        appId,
+        auctionId: id,
+        name: input.name,
+        triggerId: input.trigger_id ?? null,
+        currency: currency.code,
+        amount,
+        networkType,
+      },
+      now,
+    );
     await tx.insert(auctions).values({
       id,
       appId,
@@ -88,8 +89,8 @@ export async function createAuction(deps: Deps, actor: Principal, appId: string,
       endsAt,
       triggerId: input.trigger_id ?? null,
       networkType,
-      onBidPriceId: bidPrice.id,
-      onEndPriceId: endPrice.id,
+      onBidPriceId: priceIds.bid,
+      onEndPriceId: priceIds.end,
       createdAt: now,
       updatedAt: now,
     });
@@ -106,6 +107,19 @@ export async function loadAuction(db: Executor, appId: string, auctionId: string
   const [row] = lock ? await query.for("update") : await query;
   if (!row) throw notFound("Auction");
   return row;
+}
+
+/** The auction's two prices, as the prices module names them. */
+export const priceIdsOf = (auction: AuctionRow): AuctionPriceIds => ({
+  bid: auction.onBidPriceId,
+  end: auction.onEndPriceId,
+});
+
+/** The price bids on `auction` are paid with: its payments are presented with it. */
+async function bidPriceOf(db: Executor, auction: AuctionRow) {
+  const price = await findPrice(db, auction.onBidPriceId);
+  if (!price) throw new Error(`Auction ${auction.id} lost its bid price`);
+  return price;
 }
 
 /** Bids matching `where`, oldest first, each with its shopper and payment. */
@@ -145,10 +159,7 @@ async function shopperAppView(db: Executor, appId: string) {
 export async function presentBidToShopper(deps: Deps, bidId: string) {
   const [bid] = await bidsWhere(deps.db, eq(bids.id, bidId));
   const [auction] = await deps.db.select().from(auctions).where(eq(auctions.id, bid.auctionId));
-  const [[price], app] = await Promise.all([
-    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
-    shopperAppView(deps.db, bid.appId),
-  ]);
+  const [price, app] = await Promise.all([bidPriceOf(deps.db, auction), shopperAppView(deps.db, bid.appId)]);
   return presentBid(bid, { ...bid, app, price, now: deps.now() });
 }
 
@@ -164,11 +175,11 @@ export async function listBids(deps: Deps, actor: Principal, appId: string, auct
     scope: mine,
     newestFirst: false,
   });
-  const [fetched, total, app, [price]] = await Promise.all([
+  const [fetched, total, app, price] = await Promise.all([
     bidsWhere(deps.db, mine, window),
     countUpTo(deps, bids, mine),
     getApp(deps, actor, appId),
-    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
+    bidPriceOf(deps.db, auction),
   ]);
   const { rows, neighbours } = window.finish(fetched, (bid) => bid.id);
   const now = deps.now();
@@ -180,10 +191,7 @@ export async function getBid(deps: Deps, actor: Principal, appId: string, auctio
   const auction = await loadAuction(deps.db, appId, auctionId);
   const [bid] = await bidsWhere(deps.db, and(eq(bids.auctionId, auction.id), eq(bids.id, bidId)));
   if (!bid) throw notFound("Bid");
-  const [app, [price]] = await Promise.all([
-    getApp(deps, actor, appId),
-    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
-  ]);
+  const [app, price] = await Promise.all([getApp(deps, actor, appId), bidPriceOf(deps.db, auction)]);
   return presentBid(bid, { ...bid, app, price, now: deps.now() });
 }
 
@@ -214,7 +222,7 @@ async function present(
   if (rows.length === 0) return [];
   const app = await getApp(deps, actor, rows[0].appId);
   const priceIds = rows.flatMap((r) => [r.onBidPriceId, r.onEndPriceId]);
-  const priceRows = await deps.db.select().from(prices).where(inArray(prices.id, priceIds));
+  const priceRows = await findPrices(deps.db, priceIds);
   const byId = new Map(priceRows.map((p) => [p.id, p]));
   const now = deps.now();
   return rows.map((row) => {
@@ -305,17 +313,12 @@ export async function updateAuction(
       .update(auctions)
       .set({ name: input.name, amount, currency: currencyCode, updatedAt: now })
       .where(eq(auctions.id, auctionId));
-    await tx
-      .update(prices)
-      .set({ amount, currency: currencyCode, updatedAt: now })
-      .where(inArray(prices.id, [auction.onBidPriceId, auction.onEndPriceId]));
-    if (input.name !== undefined) {
-      await tx.update(prices).set({ name: input.name }).where(eq(prices.id, auction.onEndPriceId));
-      await tx
-        .update(prices)
-        .set({ name: `${input.name} (bid)` })
-        .where(eq(prices.id, auction.onBidPriceId));
-    }
+    await updateAuctionPrices(
+      tx,
+      priceIdsOf(auction),
+      { amount, currency: currencyCode, name: input.name },
+      now,
+    );
   });
   return auctionId;
 }
@@ -326,6 +329,6 @@ export async function deleteAuction(deps: Deps, actor: Principal, appId: string,
     const auction = await loadAuction(tx, appId, auctionId, true);
     if (await hasBids(tx, auctionId)) throw conflict("An auction with bids cannot be deleted");
     await tx.delete(auctions).where(eq(auctions.id, auctionId));
-    await tx.delete(prices).where(inArray(prices.id, [auction.onBidPriceId, auction.onEndPriceId]));
+    await deleteAuctionPrices(tx, priceIdsOf(auction));
   });
 }
