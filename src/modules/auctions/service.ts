@@ -10,7 +10,7 @@ import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp, presentApp } from "../apps/service.ts";
 import { apps } from "../apps/tables.ts";
-import { payments } from "../payments/tables.ts";
+import { paymentJoin } from "../payments/auction-hooks.ts";
 import { assertSellerShare } from "../prices/fee-check.ts";
 import {
   type AuctionPriceIds,
@@ -124,11 +124,12 @@ async function bidPriceOf(db: Executor, auction: AuctionRow) {
 
 /** Bids matching `where`, oldest first, each with its shopper and payment. */
 async function bidsWhere(db: Executor, where: SQL | undefined, window?: Window) {
+  const payment = paymentJoin(bids.paymentId);
   const query = db
-    .select({ bid: bids, shopper: shoppers, payment: payments })
+    .select({ bid: bids, shopper: shoppers, payment: payment.columns })
     .from(bids)
     .innerJoin(shoppers, eq(shoppers.id, bids.shopperId))
-    .innerJoin(payments, eq(payments.id, bids.paymentId))
+    .innerJoin(payment.table, payment.on)
     .where(and(where, window?.where))
     .orderBy(...(window?.orderBy ?? [asc(bids.createdAt), asc(bids.id)]));
   const rows = window ? await query.limit(window.limit).offset(window.offset) : await query;
