@@ -1,6 +1,6 @@
 import { type Column, eq, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../platform/auth/principal.ts";
-import { users } from "../users/tables.ts";
+import { userJoin } from "../users/queries.ts";
 import { apps, members } from "./tables.ts";
 
 /*
@@ -14,17 +14,15 @@ import { apps, members } from "./tables.ts";
  * row versions (`xmin`, which every update of a row changes) that a change to either shows in.
  */
 export function appForPayment(appId: SQL) {
+  const creator = userJoin(apps.createdBy);
   return {
     table: apps,
     /** The app's id, for the parts joined to it. */
     id: apps.id,
     where: eq(apps.id, appId),
-    creator: { table: users, on: eq(users.id, apps.createdBy) },
-    columns: {
-      app: apps,
-      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
-    },
-    versions: [sql`${apps}.xmin`, sql`${users}.xmin`],
+    creator: { table: creator.table, on: creator.on },
+    columns: { app: apps, owner: creator.summary },
+    versions: [sql`${apps}.xmin`, sql`${creator.table}.xmin`],
   };
 }
 

@@ -8,8 +8,7 @@ import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { getApp, presentApp } from "../apps/service.ts";
-import { apps } from "../apps/tables.ts";
+import { getApp, shopperAppView } from "../apps/service.ts";
 import { paymentJoin } from "../payments/auction-hooks.ts";
 import { assertSellerShare } from "../prices/fee-check.ts";
 import {
@@ -21,7 +20,6 @@ import {
 import { checkLinkedRecords } from "../prices/links.ts";
 import { findPrice, findPrices } from "../prices/queries.ts";
 import { feeContext } from "../prices/service.ts";
-import { users } from "../users/tables.ts";
 import { CLOSE_AUCTION_JOB } from "./job-names.ts";
 import { type AuctionRow, presentAuction, presentBid } from "./presenters.ts";
 import { auctions, bids, shoppers } from "./tables.ts";
@@ -140,20 +138,6 @@ async function bidsWhere(db: Executor, where: SQL | undefined, window?: Window) 
 async function bidsOf(db: Executor, auctionIds: string[]) {
   if (auctionIds.length === 0) return [];
   return bidsWhere(db, inArray(bids.auctionId, auctionIds));
-}
-
-/** The app as its shoppers see it inside their bid's payment: no role, so no permissions. */
-async function shopperAppView(db: Executor, appId: string) {
-  const [row] = await db
-    .select({
-      app: apps,
-      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
-    })
-    .from(apps)
-    .innerJoin(users, eq(users.id, apps.createdBy))
-    .where(eq(apps.id, appId));
-  if (!row) throw notFound("App");
-  return presentApp(row.app, row.owner, undefined);
 }
 
 /** One bid as the interface's Bid, for the shopper who placed it (the bid's 202 and its replays). */
