@@ -9,6 +9,9 @@ import { users } from "./tables.ts";
  */
 
 /** A user as other people see them (`presentSummary`): an app's creator, a member. */
+export type UserSummary = Pick<typeof users.$inferSelect, "id" | "username" | "firstName" | "lastName">;
+
+/** The columns of a `UserSummary`, for a caller's select. */
 export const userSummaryColumns = {
   id: users.id,
   username: users.username,
