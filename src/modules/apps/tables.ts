@@ -1,6 +1,6 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Role } from "../../platform/auth/principal.ts";
-import { users } from "../users/tables.ts";
+import { userPrimaryKey } from "../users/references.ts";
 
 export const apps = pgTable(
   "apps",
@@ -15,9 +15,7 @@ export const apps = pgTable(
     // Members must have two-factor on to act in the app (their sessions get 403 until they do).
     requireTwoFactor: boolean("require_two_factor").notNull().default(false),
     // The user who created the app; answered as `App.user`.
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    createdBy: text("created_by").notNull().references(userPrimaryKey),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -51,7 +49,7 @@ export const members = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
     // Null until the invited person accepts.
-    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(userPrimaryKey, { onDelete: "cascade" }),
     email: text("email").notNull(),
     role: text("role").$type<Role>().notNull(),
     // SHA-256 of the invitation token; cleared once accepted.
