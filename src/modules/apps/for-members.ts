@@ -15,7 +15,7 @@ import { apps, members } from "./tables.ts";
 export type MemberRow = typeof members.$inferSelect;
 export type NewMember = typeof members.$inferInsert;
 
-/** A member with the user who accepted (null while the invitation is pending). */
+/** A member's user, left-joined: null while the invitation is pending. */
 const user = userJoin(members.userId);
 const withUser = { member: members, user: user.summary };
 
