@@ -74,3 +74,57 @@ test("no module imports, directly or through others, a module that imports it", 
   for (const module of edges.keys()) visit(module, []);
   assert.deepEqual(loops, []);
 });
+
+// A module's tables are its own: another module reads or writes them only through the functions
+// and statement parts the owner offers (`for-<consumer>.ts`, `queries.ts`: a join part or a
+// subquery keeps a caller's one statement one), and points a foreign key at one only through the
+// owner's `references.ts` (its primary key alone). There is no exception, tables.ts included; a
+// module does not re-export its tables either. docs/decisions.md says why.
+function foreignTableImports(modulesDir: string, files: { file: string; text: string }[]): string[] {
+  const moduleOf = (file: string) => path.relative(modulesDir, file).split(path.sep)[0];
+  const offenders: string[] = [];
+  for (const { file, text } of files) {
+    for (const match of text.matchAll(SPECIFIER)) {
+      const specifier = match[1] ?? match[2];
+      if (!specifier.startsWith(".")) continue;
+      const target = path.resolve(path.dirname(file), specifier);
+      if (!target.startsWith(modulesDir + path.sep) || path.basename(target) !== "tables.ts") continue;
+      const foreign = moduleOf(target) !== moduleOf(file);
+      const reexported = /^\s*export\b/.test(match[0]) && path.basename(file) !== "tables.ts";
+      if (foreign || reexported) offenders.push(`${path.relative(".", file)} -> ${specifier}`);
+    }
+  }
+  return offenders;
+}
+
+test("no module imports another module's tables.ts (or re-exports its own)", async () => {
+  const modulesDir = path.join(ROOT, "modules");
+  const files = await Promise.all(
+    (await sources(modulesDir)).map(async (file) => ({ file, text: await readFile(file, "utf8") })),
+  );
+  assert.deepEqual(foreignTableImports(modulesDir, files), []);
+});
+
+test("control: the table check finds every form of a foreign tables.ts import", () => {
+  const modulesDir = path.join(ROOT, "modules");
+  const at = (file: string) => path.join(modulesDir, file);
+  const samples = [
+    { file: at("auctions/closing.ts"), text: 'import { prices } from "../prices/tables.ts";' },
+    { file: at("payments/presenters.ts"), text: 'import type {\n  prices,\n} from "../prices/tables.ts";' },
+    { file: at("kyc/widget.ts"), text: 'const { apps } = await import("../apps/tables.ts");' },
+    { file: at("prices/tables.ts"), text: 'import { apps } from "../../modules/apps/tables.ts";' },
+    { file: at("prices/queries.ts"), text: 'export { prices } from "./tables.ts";' },
+    // Allowed: a module's own tables, and what another module offers.
+    { file: at("prices/service.ts"), text: 'import { prices } from "./tables.ts";' },
+    { file: at("auctions/service.ts"), text: 'import { findPrice } from "../prices/queries.ts";' },
+    { file: at("prices/tables.ts"), text: 'import { appPrimaryKey } from "../apps/references.ts";' },
+  ];
+  const found = foreignTableImports(modulesDir, samples).map((offender) => offender.split(" -> ")[1]);
+  assert.deepEqual(found, [
+    "../prices/tables.ts",
+    "../prices/tables.ts",
+    "../apps/tables.ts",
+    "../../modules/apps/tables.ts",
+    "./tables.ts",
+  ]);
+});

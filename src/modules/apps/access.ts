@@ -3,7 +3,7 @@ import type { Action, Principal, Role } from "../../platform/auth/principal.ts";
 import { roleAllows } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
-import { users } from "../users/tables.ts";
+import { userJoin } from "../users/queries.ts";
 import { apps, members } from "./tables.ts";
 
 /**
@@ -31,11 +31,12 @@ export function checkRole(role: Role | undefined, action: Action): Role {
 async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Role | undefined> {
   // An API key acts for its one app, with the developer role.
   if (actor.kind === "api_key") return actor.appId === appId ? "developer" : undefined;
+  const user = userJoin(members.userId);
   const [row] = await db
-    .select({ role: members.role, required: apps.requireTwoFactor, totp: users.totpEnabledAt })
+    .select({ role: members.role, required: apps.requireTwoFactor, totp: user.twoFactorSince })
     .from(members)
     .innerJoin(apps, eq(apps.id, members.appId))
-    .innerJoin(users, eq(users.id, members.userId))
+    .innerJoin(user.table, user.on)
     .where(and(eq(members.appId, appId), eq(members.userId, actor.userId), isNotNull(members.acceptedAt)));
   // The app asks its members for a second factor: a member without one may act only once they have it.
   if (row?.required && !row.totp) throw twoFactorRequired();

@@ -1,6 +1,6 @@
 import { type Column, eq, type SQL, sql } from "drizzle-orm";
 import type { Role } from "../../platform/auth/principal.ts";
-import { users } from "../users/tables.ts";
+import { userJoin } from "../users/queries.ts";
 import { TWO_FACTOR_MISSING } from "./access.ts";
 import { apps, members } from "./tables.ts";
 
@@ -15,36 +15,35 @@ import { apps, members } from "./tables.ts";
  * row versions (`xmin`, which every update of a row changes) that a change to either shows in.
  */
 export function appForPayment(appId: SQL) {
+  const creator = userJoin(apps.createdBy);
   return {
     table: apps,
     /** The app's id, for the parts joined to it. */
     id: apps.id,
     where: eq(apps.id, appId),
-    creator: { table: users, on: eq(users.id, apps.createdBy) },
-    columns: {
-      app: apps,
-      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
-    },
-    versions: [sql`${apps}.xmin`, sql`${users}.xmin`],
+    creator: { table: creator.table, on: creator.on },
+    columns: { app: apps, owner: creator.summary },
+    versions: [sql`${apps}.xmin`, sql`${creator.table}.xmin`],
   };
 }
 
 /**
  * The role of user `userId` (SQL, null for API keys and shoppers) in the app whose id is `appId`
- * (a column of the caller's statement, whose first table is `appForPayment`'s), as a subquery, and the version of that membership row and
- * of the user's own (their second factor counts). An invitation not yet accepted gives no role; a
- * member of an app that requires two-factor log-in who has none gives `TWO_FACTOR_MISSING`
- * (`requireAppRole`'s rule, in the same statement).
+ * (a column of the caller's statement, whose first table is `appForPayment`'s), as a subquery, and
+ * the version of that membership row and of the user's own (their second factor counts). An
+ * invitation not yet accepted gives no role; a member of an app that requires two-factor log-in
+ * who has none gives `TWO_FACTOR_MISSING` (`requireAppRole`'s rule, in the same statement).
  */
 export function roleForPayment(appId: Column, userId: SQL) {
+  const member = userJoin(members.userId);
   // `apps` here is the statement's own app row (`appForPayment`): joining it again would hide it.
-  const membership = sql`from ${members} inner join ${users} on ${users.id} = ${members.userId}
+  const membership = sql`from ${members} inner join ${member.table} on ${member.on}
     where ${members.appId} = ${appId} and ${members.userId} = ${userId}::text and ${members.acceptedAt} is not null`;
   // A literal, not a parameter: the statement is a prepared template (placeholders only).
   return {
     role: sql<Role | typeof TWO_FACTOR_MISSING | null>`(select case
-      when ${apps.requireTwoFactor} and ${users.totpEnabledAt} is null then ${sql.raw(`'${TWO_FACTOR_MISSING}'`)}
+      when ${apps.requireTwoFactor} and ${member.twoFactorSince} is null then ${sql.raw(`'${TWO_FACTOR_MISSING}'`)}
       else ${members.role} end ${membership})`,
-    version: sql`(select concat(${members}.xmin, '.', ${users}.xmin) ${membership})`,
+    version: sql`(select concat(${members}.xmin, '.', ${member.table}.xmin) ${membership})`,
   };
 }

@@ -2,16 +2,17 @@ import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import { type Principal, permissionsOf, type Role } from "../../platform/auth/principal.ts";
-import { type Database, prepared } from "../../platform/db/index.ts";
+import { type Database, type Executor, prepared } from "../../platform/db/index.ts";
 import { AppError, forbidden, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { bpsToPercent, percentToBps } from "../../platform/money/percent.ts";
 import { presentSummary } from "../users/presenters.ts";
+import { twoFactorSince, userForMembership, userJoin } from "../users/queries.ts";
 import { requireUser } from "../users/service.ts";
-import { users } from "../users/tables.ts";
 import { requireAppRole } from "./access.ts";
 import { iconPath } from "./for-pages.ts";
+import type { AppRow } from "./queries.ts";
 import { apps, deletedApps, members } from "./tables.ts";
 
 export interface AppInput {
@@ -25,7 +26,6 @@ export interface AppInput {
   accent_color?: string | null;
 }
 
-type AppRow = typeof apps.$inferSelect;
 type Owner = { id: string; username: string; firstName: string; lastName: string };
 
 /** An app as the API answers it; `publicUrl` makes its icon's URL absolute. */
@@ -52,12 +52,8 @@ export function presentApp(app: AppRow, owner: Owner, role: Role | undefined, pu
   };
 }
 
-const ownerColumns = {
-  id: users.id,
-  username: users.username,
-  firstName: users.firstName,
-  lastName: users.lastName,
-};
+/** The app's creator, answered as `App.user`: a join of the statement that reads the app. */
+const creator = userJoin(apps.createdBy);
 
 /**
  * One prepared query answers an app with its creator and the caller's role, so the most-read
@@ -68,7 +64,7 @@ const appView = (db: Database) =>
   db
     .select({
       app: apps,
-      owner: ownerColumns,
+      owner: creator.summary,
       role: sql<Role | null>`case
         when ${sql.placeholder("key_app_id")}::text is not null
           then case when ${apps.id} = ${sql.placeholder("key_app_id")}::text then 'developer' end
@@ -77,7 +73,7 @@ const appView = (db: Database) =>
         end`,
     })
     .from(apps)
-    .innerJoin(users, eq(users.id, apps.createdBy))
+    .innerJoin(creator.table, creator.on)
     .where(eq(apps.id, sql.placeholder("app_id")))
     .prepare("app_view");
 
@@ -95,6 +91,20 @@ async function loadView(db: Database, actor: Principal, appId: string) {
 export async function getApp(deps: Deps, actor: Principal, appId: string) {
   const row = await loadView(deps.db, actor, appId);
   return presentApp(row.app, row.owner, row.role, deps.config.publicUrl);
+}
+
+/**
+ * The app as someone with no role in it sees it inside their payment (an auction's shopper): no
+ * permissions. 404 once the app is gone.
+ */
+export async function shopperAppView(db: Executor, appId: string, publicUrl: string) {
+  const [row] = await db
+    .select({ app: apps, owner: creator.summary })
+    .from(apps)
+    .innerJoin(creator.table, creator.on)
+    .where(eq(apps.id, appId));
+  if (!row) throw notFound("App");
+  return presentApp(row.app, row.owner, undefined, publicUrl);
 }
 
 export const UNVERIFIED_OWNER =
@@ -116,7 +126,7 @@ export async function createApp(deps: Deps, actor: Principal, input: AppInput & 
         createdBy: userId,
       })
       .returning();
-    const [owner] = await tx.select().from(users).where(eq(users.id, userId));
+    const owner = await userForMembership(tx, userId);
     // Live money answers to a proven address: an unverified account owns apps in test mode only.
     if (!deps.config.sandbox && !owner.emailVerifiedAt) throw forbidden(UNVERIFIED_OWNER);
     await tx.insert(members).values({
@@ -157,10 +167,10 @@ export async function listApps(deps: Deps, actor: Principal, page: Page) {
   });
   const [fetched, total] = await Promise.all([
     deps.db
-      .select({ app: apps, owner: ownerColumns, role: members.role })
+      .select({ app: apps, owner: creator.summary, role: members.role })
       .from(members)
       .innerJoin(apps, eq(apps.id, members.appId))
-      .innerJoin(users, eq(users.id, apps.createdBy))
+      .innerJoin(creator.table, creator.on)
       .where(and(mine, window.where))
       .orderBy(...window.orderBy)
       .limit(window.limit)
@@ -184,11 +194,7 @@ export async function updateApp(deps: Deps, actor: Principal, appId: string, inp
   );
   if (input.require_two_factor) {
     // Requiring it without having it would shut the owner out of their own app.
-    const [me] = await deps.db
-      .select({ totp: users.totpEnabledAt })
-      .from(users)
-      .where(eq(users.id, requireUser(actor)));
-    if (!me?.totp)
+    if (!(await twoFactorSince(deps.db, requireUser(actor))))
       throw new AppError("conflict", "Turn on two-factor log-in for yourself before requiring it");
   }
   const appFeeBps = input.app_fee === undefined ? undefined : percentToBps(input.app_fee, "/body/app_fee");

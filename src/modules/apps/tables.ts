@@ -12,7 +12,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { Role } from "../../platform/auth/principal.ts";
-import { users } from "../users/tables.ts";
+import { userPrimaryKey } from "../users/references.ts";
 
 export const apps = pgTable(
   "apps",
@@ -38,9 +38,7 @@ export const apps = pgTable(
     // URL and the old one may be cached for good.
     iconVersion: integer("icon_version").notNull().default(0),
     // The user who created the app; answered as `App.user`.
-    createdBy: text("created_by")
-      .notNull()
-      .references(() => users.id),
+    createdBy: text("created_by").notNull().references(userPrimaryKey),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -97,7 +95,7 @@ export const members = pgTable(
       .notNull()
       .references(() => apps.id, { onDelete: "cascade" }),
     // Null until the invited person accepts.
-    userId: text("user_id").references(() => users.id, { onDelete: "cascade" }),
+    userId: text("user_id").references(userPrimaryKey, { onDelete: "cascade" }),
     email: text("email").notNull(),
     role: text("role").$type<Role>().notNull(),
     // SHA-256 of the invitation token; cleared once accepted.

@@ -7,10 +7,9 @@ import { newId } from "../../platform/ids.ts";
 import { formatAmount, formatAmountText, parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import { divRoundHalfUp } from "../../platform/money/rational.ts";
-import { releasePayment } from "../payments/auction-hooks.ts";
+import { paymentOfBid, releasePayment } from "../payments/auction-hooks.ts";
 import { type ConfirmInput, requestAuthorization } from "../payments/commands.ts";
 import { openPayment } from "../payments/create.ts";
-import { payments } from "../payments/tables.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import { HOLD_EXPIRING_JOB } from "./job-names.ts";
 import type { AuctionRow } from "./presenters.ts";
@@ -183,7 +182,7 @@ export async function settleBid(deps: Deps, paymentId: string) {
     // The auction first, then payments: every writer of bids takes the locks in this order.
     const auction = await loadAuction(tx, found.appId, found.auctionId, true);
     const [bid] = await tx.select().from(bids).where(eq(bids.id, found.id));
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+    const payment = await paymentOfBid(tx, paymentId);
     if (bid.status === "won") return followWinner(deps, tx, auction, bid, payment);
     if (bid.status === "placed" && payment.status !== "hold") return standingLost(deps, tx, auction, bid);
     if (bid.status !== "pending") return;
@@ -261,7 +260,7 @@ export async function expireHold(deps: Deps, bidId: string) {
     if (!found) return;
     const auction = await loadAuction(tx, found.appId, found.auctionId, true);
     const [bid] = await tx.select().from(bids).where(eq(bids.id, bidId));
-    const [payment] = await tx.select().from(payments).where(eq(payments.id, bid.paymentId));
+    const payment = await paymentOfBid(tx, bid.paymentId);
     const standing = bid.status === "placed" && auction.closedAt === null;
     const runnerUp = bid.status === "outbid" && payment.status === "hold";
     if (standing || runnerUp) await dropLapsedHold(deps, tx, auction, bid);

@@ -1,11 +1,12 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { executePayment } from "../payments/auction-hooks.ts";
-import { prices } from "../prices/tables.ts";
+import { expireAuctionPrices } from "../prices/for-auctions.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import { liveBids } from "./runner-up.ts";
+import { priceIdsOf } from "./service.ts";
 import { auctions, bids } from "./tables.ts";
 
 /**
@@ -33,10 +34,7 @@ export async function closeAuction(deps: Deps, auctionId: string) {
       .update(auctions)
       .set({ expired: true, closedAt: now, winnerBidId: winner?.id ?? null, updatedAt: now })
       .where(eq(auctions.id, auctionId));
-    await tx
-      .update(prices)
-      .set({ expired: true, updatedAt: now })
-      .where(inArray(prices.id, [auction.onBidPriceId, auction.onEndPriceId]));
+    await expireAuctionPrices(tx, priceIdsOf(auction), now);
     const currency = currencyOf(auction.currency, "currency");
     await emitEvent(deps, tx, {
       appId: auction.appId,

@@ -4,14 +4,12 @@ import { ratioToNumber } from "../../platform/money/rational.ts";
 import type { presentApp } from "../apps/service.ts";
 import type { PaymentRow } from "../payments/lifecycle.ts";
 import { presentPayment } from "../payments/presenters.ts";
-import { presentPrice } from "../prices/presenters.ts";
-import type { prices } from "../prices/tables.ts";
+import { type PriceRow, presentPrice } from "../prices/presenters.ts";
 import type { auctions, bids, shoppers } from "./tables.ts";
 
 export type AuctionRow = typeof auctions.$inferSelect;
 export type BidRow = typeof bids.$inferSelect;
 export type ShopperRow = typeof shoppers.$inferSelect;
-type PriceRow = typeof prices.$inferSelect;
 export type AppView = ReturnType<typeof presentApp>;
 
 export function presentShopper(row: ShopperRow) {

@@ -3,9 +3,14 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
-import { executePayment, releasePayment } from "../payments/auction-hooks.ts";
+import {
+  executePayment,
+  paymentJoin,
+  paymentOfBid,
+  reasonForStatus,
+  releasePayment,
+} from "../payments/auction-hooks.ts";
 import type { PaymentRow } from "../payments/lifecycle.ts";
-import { paymentEvents, payments } from "../payments/tables.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import type { AuctionRow, BidRow } from "./presenters.ts";
 import { auctions, type BidStatus, bids } from "./tables.ts";
@@ -49,17 +54,12 @@ export function liveUntil(deps: Deps, bid: BidRow): Date {
 
 /** Placed and outbid bids whose payment is still on hold, best first (amount, then the earlier). */
 async function heldBids(tx: Tx, auctionId: string) {
+  const payment = paymentJoin(bids.paymentId);
   const rows = await tx
     .select({ bid: bids })
     .from(bids)
-    .innerJoin(payments, eq(payments.id, bids.paymentId))
-    .where(
-      and(
-        eq(bids.auctionId, auctionId),
-        inArray(bids.status, ["placed", "outbid"]),
-        eq(payments.status, "hold"),
-      ),
-    )
+    .innerJoin(payment.table, payment.on)
+    .where(and(eq(bids.auctionId, auctionId), inArray(bids.status, ["placed", "outbid"]), payment.held))
     .orderBy(desc(bids.amount), asc(bids.placedAt), asc(bids.id));
   return rows.map((r) => r.bid);
 }
@@ -99,7 +99,7 @@ export async function liveBids(deps: Deps, tx: Tx, auction: AuctionRow): Promise
 
 /** The standing bid's payment stopped being held by someone else's hand (the app cancelled it). */
 export async function standingLost(deps: Deps, tx: Tx, auction: AuctionRow, bid: BidRow) {
-  const [payment] = await tx.select().from(payments).where(eq(payments.id, bid.paymentId));
+  const payment = await paymentOfBid(tx, bid.paymentId);
   await setBidStatus(deps, tx, bid, "expired", `its payment is ${payment.status}`);
   await emitEvent(deps, tx, {
     appId: auction.appId,
@@ -141,13 +141,7 @@ async function releaseRunnersUp(deps: Deps, tx: Tx, auction: AuctionRow, reason:
 }
 
 async function failureOf(tx: Tx, payment: PaymentRow) {
-  const [last] = await tx
-    .select({ reason: paymentEvents.reason })
-    .from(paymentEvents)
-    .where(and(eq(paymentEvents.paymentId, payment.id), eq(paymentEvents.toStatus, payment.status)))
-    .orderBy(desc(paymentEvents.createdAt))
-    .limit(1);
-  return last?.reason ?? `the payment is ${payment.status}`;
+  return (await reasonForStatus(tx, payment)) ?? `the payment is ${payment.status}`;
 }
 
 /**

@@ -8,14 +8,18 @@ import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { getApp, presentApp } from "../apps/service.ts";
-import { apps } from "../apps/tables.ts";
-import { payments } from "../payments/tables.ts";
+import { getApp, shopperAppView } from "../apps/service.ts";
+import { paymentJoin } from "../payments/auction-hooks.ts";
 import { assertSellerShare } from "../prices/fee-check.ts";
+import {
+  type AuctionPriceIds,
+  deleteAuctionPrices,
+  insertAuctionPrices,
+  updateAuctionPrices,
+} from "../prices/for-auctions.ts";
 import { checkLinkedRecords } from "../prices/links.ts";
+import { findPrice, findPrices } from "../prices/queries.ts";
 import { feeContext } from "../prices/service.ts";
-import { prices } from "../prices/tables.ts";
-import { users } from "../users/tables.ts";
 import { CLOSE_AUCTION_JOB } from "./job-names.ts";
 import { type AuctionRow, presentAuction, presentBid } from "./presenters.ts";
 import { auctions, bids, shoppers } from "./tables.ts";
@@ -59,25 +63,20 @@ export async function createAuction(deps: Deps, actor: Principal, appId: string,
   const networkType = input.network_type ?? (deps.config.sandbox ? "testnet" : "mainnet");
   const id = newId("auc");
   const now = deps.now();
-  const price = (category: "bid" | "auction", name: string) => ({
-    id: newId("price"),
-    appId,
-    // The bid price takes each bid's amount (at least the start); the end price is the sale.
-    type: category === "bid" ? ("dynamic" as const) : ("static" as const),
-    triggerId: input.trigger_id ?? null,
-    currency: currency.code,
-    amount,
-    metadata: { auction_id: id },
-    name,
-    networkType,
-    category,
-    createdAt: now,
-    updatedAt: now,
-  });
-  const bidPrice = price("bid", `${input.name} (bid)`);
-  const endPrice = price("auction", input.name);
   await deps.db.transaction(async (tx) => {
-    await tx.insert(prices).values([bidPrice, endPrice]);
+    const priceIds = await insertAuctionPrices(
+      tx,
+      {
+        appId,
+        auctionId: id,
+        name: input.name,
+        triggerId: input.trigger_id ?? null,
+        currency: currency.code,
+        amount,
+        networkType,
+      },
+      now,
+    );
     await tx.insert(auctions).values({
       id,
       appId,
@@ -88,8 +87,8 @@ export async function createAuction(deps: Deps, actor: Principal, appId: string,
       endsAt,
       triggerId: input.trigger_id ?? null,
       networkType,
-      onBidPriceId: bidPrice.id,
-      onEndPriceId: endPrice.id,
+      onBidPriceId: priceIds.bid,
+      onEndPriceId: priceIds.end,
       createdAt: now,
       updatedAt: now,
     });
@@ -108,13 +107,27 @@ export async function loadAuction(db: Executor, appId: string, auctionId: string
   return row;
 }
 
+/** The auction's two prices, as the prices module names them. */
+export const priceIdsOf = (auction: AuctionRow): AuctionPriceIds => ({
+  bid: auction.onBidPriceId,
+  end: auction.onEndPriceId,
+});
+
+/** The price bids on `auction` are paid with: its payments are presented with it. */
+async function bidPriceOf(db: Executor, auction: AuctionRow) {
+  const price = await findPrice(db, auction.onBidPriceId);
+  if (!price) throw new Error(`Auction ${auction.id} lost its bid price`);
+  return price;
+}
+
 /** Bids matching `where`, oldest first, each with its shopper and payment. */
 async function bidsWhere(db: Executor, where: SQL | undefined, window?: Window) {
+  const payment = paymentJoin(bids.paymentId);
   const query = db
-    .select({ bid: bids, shopper: shoppers, payment: payments })
+    .select({ bid: bids, shopper: shoppers, payment: payment.columns })
     .from(bids)
     .innerJoin(shoppers, eq(shoppers.id, bids.shopperId))
-    .innerJoin(payments, eq(payments.id, bids.paymentId))
+    .innerJoin(payment.table, payment.on)
     .where(and(where, window?.where))
     .orderBy(...(window?.orderBy ?? [asc(bids.createdAt), asc(bids.id)]));
   const rows = window ? await query.limit(window.limit).offset(window.offset) : await query;
@@ -127,26 +140,12 @@ async function bidsOf(db: Executor, auctionIds: string[]) {
   return bidsWhere(db, inArray(bids.auctionId, auctionIds));
 }
 
-/** The app as its shoppers see it inside their bid's payment: no role, so no permissions. */
-async function shopperAppView(db: Executor, appId: string, publicUrl: string) {
-  const [row] = await db
-    .select({
-      app: apps,
-      owner: { id: users.id, username: users.username, firstName: users.firstName, lastName: users.lastName },
-    })
-    .from(apps)
-    .innerJoin(users, eq(users.id, apps.createdBy))
-    .where(eq(apps.id, appId));
-  if (!row) throw notFound("App");
-  return presentApp(row.app, row.owner, undefined, publicUrl);
-}
-
 /** One bid as the interface's Bid, for the shopper who placed it (the bid's 202 and its replays). */
 export async function presentBidToShopper(deps: Deps, bidId: string) {
   const [bid] = await bidsWhere(deps.db, eq(bids.id, bidId));
   const [auction] = await deps.db.select().from(auctions).where(eq(auctions.id, bid.auctionId));
-  const [[price], app] = await Promise.all([
-    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
+  const [price, app] = await Promise.all([
+    bidPriceOf(deps.db, auction),
     shopperAppView(deps.db, bid.appId, deps.config.publicUrl),
   ]);
   return presentBid(bid, { ...bid, app, price, now: deps.now() });
@@ -164,11 +163,11 @@ export async function listBids(deps: Deps, actor: Principal, appId: string, auct
     scope: mine,
     newestFirst: false,
   });
-  const [fetched, total, app, [price]] = await Promise.all([
+  const [fetched, total, app, price] = await Promise.all([
     bidsWhere(deps.db, mine, window),
     countUpTo(deps, bids, mine),
     getApp(deps, actor, appId),
-    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
+    bidPriceOf(deps.db, auction),
   ]);
   const { rows, neighbours } = window.finish(fetched, (bid) => bid.id);
   const now = deps.now();
@@ -180,10 +179,7 @@ export async function getBid(deps: Deps, actor: Principal, appId: string, auctio
   const auction = await loadAuction(deps.db, appId, auctionId);
   const [bid] = await bidsWhere(deps.db, and(eq(bids.auctionId, auction.id), eq(bids.id, bidId)));
   if (!bid) throw notFound("Bid");
-  const [app, [price]] = await Promise.all([
-    getApp(deps, actor, appId),
-    deps.db.select().from(prices).where(eq(prices.id, auction.onBidPriceId)),
-  ]);
+  const [app, price] = await Promise.all([getApp(deps, actor, appId), bidPriceOf(deps.db, auction)]);
   return presentBid(bid, { ...bid, app, price, now: deps.now() });
 }
 
@@ -214,7 +210,7 @@ async function present(
   if (rows.length === 0) return [];
   const app = await getApp(deps, actor, rows[0].appId);
   const priceIds = rows.flatMap((r) => [r.onBidPriceId, r.onEndPriceId]);
-  const priceRows = await deps.db.select().from(prices).where(inArray(prices.id, priceIds));
+  const priceRows = await findPrices(deps.db, priceIds);
   const byId = new Map(priceRows.map((p) => [p.id, p]));
   const now = deps.now();
   return rows.map((row) => {
@@ -305,17 +301,12 @@ export async function updateAuction(
       .update(auctions)
       .set({ name: input.name, amount, currency: currencyCode, updatedAt: now })
       .where(eq(auctions.id, auctionId));
-    await tx
-      .update(prices)
-      .set({ amount, currency: currencyCode, updatedAt: now })
-      .where(inArray(prices.id, [auction.onBidPriceId, auction.onEndPriceId]));
-    if (input.name !== undefined) {
-      await tx.update(prices).set({ name: input.name }).where(eq(prices.id, auction.onEndPriceId));
-      await tx
-        .update(prices)
-        .set({ name: `${input.name} (bid)` })
-        .where(eq(prices.id, auction.onBidPriceId));
-    }
+    await updateAuctionPrices(
+      tx,
+      priceIdsOf(auction),
+      { amount, currency: currencyCode, name: input.name },
+      now,
+    );
   });
   return auctionId;
 }
@@ -326,6 +317,6 @@ export async function deleteAuction(deps: Deps, actor: Principal, appId: string,
     const auction = await loadAuction(tx, appId, auctionId, true);
     if (await hasBids(tx, auctionId)) throw conflict("An auction with bids cannot be deleted");
     await tx.delete(auctions).where(eq(auctions.id, auctionId));
-    await tx.delete(prices).where(inArray(prices.id, [auction.onBidPriceId, auction.onEndPriceId]));
+    await deleteAuctionPrices(tx, priceIdsOf(auction));
   });
 }

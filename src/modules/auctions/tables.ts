@@ -10,7 +10,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/pg-core";
 import type { Network } from "../../platform/chains/adapter.ts";
-import { apps } from "../apps/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
 
 const minor = (name: string) => numeric(name, { precision: 78, scale: 0, mode: "bigint" });
 
@@ -30,9 +30,7 @@ export const auctions = pgTable(
   "auctions",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     name: text("name").notNull(),
     /** The starting amount, minor units of `currency`. */
     amount: minor("amount").notNull(),
@@ -59,9 +57,7 @@ export const shoppers = pgTable(
   "shoppers",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     email: text("email").notNull(),
     authMethod: text("auth_method").notNull().default("email"),
     disabled: boolean("disabled").notNull().default(false),
@@ -75,9 +71,7 @@ export const shopperCodes = pgTable(
   "shopper_codes",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     email: text("email").notNull(),
     codeHash: text("code_hash").notNull(),
     // The code, sealed, until its mail job has sent it: the job's data names the row, never the code.
@@ -103,9 +97,7 @@ export const bids = pgTable(
   "bids",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     auctionId: text("auction_id")
       .notNull()
       .references(() => auctions.id, { onDelete: "cascade" }),

@@ -1,12 +1,12 @@
 import { bpsToPercent } from "../../platform/money/percent.ts";
 import type { Requirements as ProviderRequirements } from "../../platform/providers/kyc/types.ts";
-import type { apps } from "../apps/tables.ts";
+import type { AppRow } from "../apps/queries.ts";
 import type { KycView } from "./schemas.ts";
 import type { Sealer } from "./sealing.ts";
 import type { kycs } from "./tables.ts";
 
 export type KycRow = typeof kycs.$inferSelect;
-export type AppRow = typeof apps.$inferSelect;
+export type { AppRow };
 
 export function widgetUrl(publicUrl: string, token: string) {
   return `${publicUrl}/kyc/${token}`;

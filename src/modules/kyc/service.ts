@@ -6,7 +6,7 @@ import { AppError, conflict, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { apps } from "../apps/tables.ts";
+import { findApp } from "../apps/queries.ts";
 import type { KycContext } from "./context.ts";
 import { presentKyc } from "./presenters.ts";
 import { kycs } from "./tables.ts";
@@ -24,7 +24,7 @@ function newEditToken() {
 }
 
 async function loadApp(deps: Deps, appId: string) {
-  const [app] = await deps.db.select().from(apps).where(eq(apps.id, appId));
+  const app = await findApp(deps.db, appId);
   if (!app) throw notFound("App");
   return app;
 }

@@ -1,13 +1,11 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
-import { apps } from "../apps/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
 
 export const kycs = pgTable(
   "kycs",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     identifier: text("identifier").notNull(),
     type: text("type").notNull(),
     accountType: text("account_type").notNull(),

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { AppError, invalid } from "../../platform/http/errors.ts";
 import type { BankAccountInput } from "../../platform/providers/kyc/types.ts";
-import { apps } from "../apps/tables.ts";
+import { appJoin } from "../apps/queries.ts";
 import type { KycContext } from "./context.ts";
 import { KYC_ACTION_JOB, type KycAction } from "./jobs.ts";
 import { widgetUrl } from "./presenters.ts";
@@ -11,10 +11,11 @@ import { kycs } from "./tables.ts";
 
 /** The widget's only credential is the edit token; an unknown or replaced one is simply not found. */
 export async function recordByToken(deps: Deps, token: string) {
+  const app = appJoin(kycs.appId);
   const [row] = await deps.db
-    .select({ kyc: kycs, app: apps })
+    .select({ kyc: kycs, app: app.columns })
     .from(kycs)
-    .innerJoin(apps, eq(apps.id, kycs.appId))
+    .innerJoin(app.table, app.on)
     .where(eq(kycs.editTokenHash, hashToken(token)));
   if (!row) throw new AppError("not_found", "This KYC link is not valid any more: ask the app for a new one");
   return row;

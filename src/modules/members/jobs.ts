@@ -1,9 +1,13 @@
-import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Custody } from "../../platform/crypto/custody.ts";
 import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
-import { members } from "../apps/tables.ts";
+import {
+  dropSealedInvitationToken,
+  replaceSealedInvitationToken,
+  sealedInvitationToken,
+  sealedInvitationTokens,
+} from "../apps/for-members.ts";
 
 export interface InvitationMail {
   /** The member the invitation is for; its token is read, sealed, from the member's row. */
@@ -36,12 +40,9 @@ async function waitingToken(
   deps: Pick<Deps, "db" | "custody">,
   memberId: string,
 ): Promise<{ token: string; sealed: string } | undefined> {
-  const [row] = await deps.db
-    .select({ sealed: members.inviteTokenSealed })
-    .from(members)
-    .where(eq(members.id, memberId));
-  if (!row?.sealed) return undefined;
-  return { token: deps.custody.openText(tokenContext(memberId), row.sealed), sealed: row.sealed };
+  const sealed = await sealedInvitationToken(deps.db, memberId);
+  if (!sealed) return undefined;
+  return { token: deps.custody.openText(tokenContext(memberId), sealed), sealed };
 }
 
 /**
@@ -74,10 +75,7 @@ export function invitationJob(
       if (data.memberId && waiting) {
         // Only the token this mail carried: a resend may have sealed a newer one meanwhile, which
         // its own job is about to mail.
-        await deps.db
-          .update(members)
-          .set({ inviteTokenSealed: null })
-          .where(and(eq(members.id, data.memberId), eq(members.inviteTokenSealed, waiting.sealed)));
+        await dropSealedInvitationToken(deps.db, data.memberId, waiting.sealed);
       }
     },
   };
@@ -86,21 +84,11 @@ export function invitationJob(
 function invitationTokens(db: Deps["db"]): SealedColumn {
   return {
     async page(after, limit) {
-      const rows = await db
-        .select({ id: members.id, sealed: members.inviteTokenSealed })
-        .from(members)
-        .where(and(gt(members.id, after), isNotNull(members.inviteTokenSealed)))
-        .orderBy(asc(members.id))
-        .limit(limit);
+      const rows = await sealedInvitationTokens(db, after, limit);
       return rows.map((row) => ({ key: row.id, context: tokenContext(row.id), sealed: row.sealed! }));
     },
     async replace(value, next) {
-      const updated = await db
-        .update(members)
-        .set({ inviteTokenSealed: next })
-        .where(and(eq(members.id, value.key), eq(members.inviteTokenSealed, value.sealed)))
-        .returning({ id: members.id });
-      return updated.length > 0;
+      return replaceSealedInvitationToken(db, value.key, value.sealed, next);
     },
   };
 }

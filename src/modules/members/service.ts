@@ -1,21 +1,31 @@
-import { and, asc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { type Executor, isUniqueViolation, type Tx } from "../../platform/db/index.ts";
 import { AppError, conflict, forbidden, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import type { Page } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
+import {
+  acceptMembership,
+  appName,
+  deleteMember,
+  findMember,
+  insertMember,
+  invitationByToken,
+  lockOwnersAndMember,
+  type MemberRow,
+  memberByInvitation,
+  pageOfMembers,
+  renewInvitation,
+  setMemberRole,
+} from "../apps/for-members.ts";
 import { getApp, UNVERIFIED_OWNER } from "../apps/service.ts";
-import { apps, members } from "../apps/tables.ts";
 import { presentSummary } from "../users/presenters.ts";
+import { emailVerifiedAt, type UserSummary, userForMembership, usernameOf } from "../users/queries.ts";
 import { requireUser } from "../users/service.ts";
-import { users } from "../users/tables.ts";
 import { INVITATION_JOB, type InvitationMail, sealInvitationToken } from "./jobs.ts";
-
-type MemberRow = typeof members.$inferSelect;
 
 // An invitation is a bearer link in someone's mailbox: a week is time enough to act on it, and
 // short enough that an old mail found later opens nothing. A resend starts a new week.
@@ -23,9 +33,13 @@ const INVITATION_TTL_MS = 7 * 24 * 3600_000;
 const invitationExpiry = (deps: Deps) => new Date(deps.now().getTime() + INVITATION_TTL_MS);
 const EXPIRED = "This invitation expired: ask the app's owner to send it again";
 type AppView = Awaited<ReturnType<typeof getApp>>;
-type UserRow = Pick<typeof users.$inferSelect, "id" | "username" | "firstName" | "lastName">;
 
-function present(member: MemberRow, user: UserRow | null, app: AppView, inviteToken: string | null = null) {
+function present(
+  member: MemberRow,
+  user: UserSummary | null,
+  app: AppView,
+  inviteToken: string | null = null,
+) {
   return {
     id: member.id,
     user_id: member.userId,
@@ -40,46 +54,19 @@ function present(member: MemberRow, user: UserRow | null, app: AppView, inviteTo
   };
 }
 
-const userColumns = {
-  id: users.id,
-  username: users.username,
-  firstName: users.firstName,
-  lastName: users.lastName,
-};
-
 /** Inside a transaction pass its `tx`: on the embedded engine a statement on `deps.db` waits for it. */
 async function loadMember(db: Executor, appId: string, memberId: string) {
-  const [row] = await db
-    .select({ member: members, user: userColumns })
-    .from(members)
-    .leftJoin(users, eq(users.id, members.userId))
-    .where(and(eq(members.appId, appId), eq(members.id, memberId)));
+  const row = await findMember(db, appId, memberId);
   if (!row) throw notFound("Member");
   return row;
 }
 
 export async function listMembers(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const window = await pageWindow(deps.db, page, {
-    table: members,
-    createdAt: members.createdAt,
-    id: members.id,
-    scope: eq(members.appId, appId),
-    newestFirst: true,
-  });
-  const [app, fetched, total] = await Promise.all([
+  const [app, { rows, total, neighbours }] = await Promise.all([
     getApp(deps, actor, appId),
-    deps.db
-      .select({ member: members, user: userColumns })
-      .from(members)
-      .leftJoin(users, eq(users.id, members.userId))
-      .where(and(eq(members.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, members, eq(members.appId, appId)),
+    pageOfMembers(deps, appId, page),
   ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.member.id);
   return { items: rows.map((r) => present(r.member, r.user, app)), total, neighbours };
 }
 
@@ -97,28 +84,22 @@ export async function inviteMember(deps: Deps, actor: Principal, appId: string, 
   try {
     const member = await deps.db.transaction(async (tx) => {
       const id = newId("mem");
-      const [row] = await tx
-        .insert(members)
-        .values({
-          id,
-          appId,
-          email: normalized,
-          role,
-          inviteTokenHash: hashToken(token),
-          inviteTokenSealed: sealInvitationToken(deps.custody, id, token),
-          inviteExpiresAt: invitationExpiry(deps),
-        })
-        .returning();
-      const [[app], [inviter]] = await Promise.all([
-        tx.select({ name: apps.name }).from(apps).where(eq(apps.id, appId)),
-        tx.select({ username: users.username }).from(users).where(eq(users.id, inviterId)),
-      ]);
+      const row = await insertMember(tx, {
+        id,
+        appId,
+        email: normalized,
+        role,
+        inviteTokenHash: hashToken(token),
+        inviteTokenSealed: sealInvitationToken(deps.custody, id, token),
+        inviteExpiresAt: invitationExpiry(deps),
+      });
+      const [name, inviter] = await Promise.all([appName(tx, appId), usernameOf(tx, inviterId)]);
       await deps.jobs.send<InvitationMail>(tx, INVITATION_JOB, {
         memberId: id,
         email: normalized,
         appId,
-        appName: app.name,
-        inviter: inviter.username,
+        appName: name,
+        inviter,
         role,
       });
       await recordAudit(tx, actor, { appId, action: "member.invite", targetId: row.id });
@@ -137,17 +118,7 @@ export async function inviteMember(deps: Deps, actor: Principal, appId: string, 
  * the app, the role and the invited address. A used, withdrawn or unknown token is 404.
  */
 export async function viewInvitation(deps: Deps, inviteToken: string) {
-  const [row] = await deps.db
-    .select({
-      email: members.email,
-      role: members.role,
-      appId: members.appId,
-      appName: apps.name,
-      expiresAt: members.inviteExpiresAt,
-    })
-    .from(members)
-    .innerJoin(apps, eq(apps.id, members.appId))
-    .where(eq(members.inviteTokenHash, hashToken(inviteToken)));
+  const row = await invitationByToken(deps.db, hashToken(inviteToken));
   if (!row) throw notFound("Invitation");
   if (row.expiresAt && row.expiresAt <= deps.now()) throw new AppError("not_found", EXPIRED);
   return { email: row.email, role: row.role, appId: row.appId, appName: row.appName };
@@ -155,11 +126,8 @@ export async function viewInvitation(deps: Deps, inviteToken: string) {
 
 export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken: string) {
   const userId = requireUser(actor);
-  const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
-  const [invite] = await deps.db
-    .select()
-    .from(members)
-    .where(eq(members.inviteTokenHash, hashToken(inviteToken)));
+  const user = await userForMembership(deps.db, userId);
+  const invite = await memberByInvitation(deps.db, hashToken(inviteToken));
   if (!invite) throw notFound("Invitation");
   if (invite.inviteExpiresAt && invite.inviteExpiresAt <= deps.now())
     throw new AppError("not_found", EXPIRED);
@@ -173,23 +141,17 @@ export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken
     );
   }
   try {
-    const [accepted] = await deps.db.transaction(async (tx) => {
-      const rows = await tx
-        .update(members)
-        .set({
-          userId,
-          acceptedAt: deps.now(),
-          inviteTokenHash: null,
-          inviteTokenSealed: null,
-          inviteExpiresAt: null,
-          updatedAt: deps.now(),
-        })
-        .where(and(eq(members.id, invite.id), eq(members.inviteTokenHash, hashToken(inviteToken))))
-        .returning();
-      if (rows[0]) {
+    const accepted = await deps.db.transaction(async (tx) => {
+      const row = await acceptMembership(tx, {
+        memberId: invite.id,
+        tokenHash: hashToken(inviteToken),
+        userId,
+        now: deps.now(),
+      });
+      if (row) {
         await recordAudit(tx, actor, { appId: invite.appId, action: "member.accept", targetId: invite.id });
       }
-      return rows;
+      return row;
     });
     if (!accepted) throw notFound("Invitation");
     return present(accepted, user, await getApp(deps, actor, accepted.appId));
@@ -205,17 +167,7 @@ export async function acceptInvitation(deps: Deps, actor: Principal, inviteToken
  * demoting or removing each other at the same moment, so an app never ends with no owner.
  */
 async function lockForOwnerChange(tx: Tx, appId: string, memberId: string) {
-  const owners = await tx
-    .select({ id: members.id })
-    .from(members)
-    .where(and(eq(members.appId, appId), eq(members.role, "owner"), isNotNull(members.acceptedAt)))
-    .orderBy(asc(members.id))
-    .for("update");
-  const [member] = await tx
-    .select()
-    .from(members)
-    .where(and(eq(members.appId, appId), eq(members.id, memberId)))
-    .for("update");
+  const { owners, member } = await lockOwnersAndMember(tx, appId, memberId);
   if (!member) throw notFound("Member");
   const lastOwner = member.role === "owner" && !owners.some((o) => o.id !== memberId);
   return { member, lastOwner };
@@ -229,13 +181,9 @@ export async function changeRole(deps: Deps, actor: Principal, appId: string, me
     const { lastOwner, member } = await lockForOwnerChange(tx, appId, memberId);
     if (lastOwner && role !== "owner") throw new AppError("conflict", LAST_OWNER);
     if (role === "owner" && !deps.config.sandbox && member.userId) {
-      const [user] = await tx
-        .select({ verifiedAt: users.emailVerifiedAt })
-        .from(users)
-        .where(eq(users.id, member.userId));
-      if (!user?.verifiedAt) throw forbidden(UNVERIFIED_OWNER);
+      if (!(await emailVerifiedAt(tx, member.userId))) throw forbidden(UNVERIFIED_OWNER);
     }
-    await tx.update(members).set({ role, updatedAt: deps.now() }).where(eq(members.id, memberId));
+    await setMemberRole(tx, memberId, role, deps.now());
     await recordAudit(tx, actor, { appId, action: `member.role.${role}`, targetId: memberId });
   });
   return getMember(deps, actor, appId, memberId);
@@ -246,7 +194,7 @@ export async function removeMember(deps: Deps, actor: Principal, appId: string, 
   await deps.db.transaction(async (tx) => {
     const { lastOwner } = await lockForOwnerChange(tx, appId, memberId);
     if (lastOwner) throw new AppError("conflict", LAST_OWNER);
-    await tx.delete(members).where(eq(members.id, memberId));
+    await deleteMember(tx, memberId);
     await recordAudit(tx, actor, { appId, action: "member.remove", targetId: memberId });
   });
 }
@@ -260,31 +208,24 @@ export async function resendInvitation(deps: Deps, actor: Principal, appId: stri
   const inviterId = requireUser(actor);
   const token = newSecret("inv_");
   const member = await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(members)
-      .set({
-        inviteTokenHash: hashToken(token),
-        // As at the invitation: the mail job reads the token sealed here, never from its own data.
-        inviteTokenSealed: sealInvitationToken(deps.custody, memberId, token),
-        inviteExpiresAt: invitationExpiry(deps),
-        updatedAt: deps.now(),
-      })
-      .where(and(eq(members.appId, appId), eq(members.id, memberId), isNull(members.acceptedAt)))
-      .returning();
+    const row = await renewInvitation(tx, appId, memberId, {
+      hash: hashToken(token),
+      // As at the invitation: the mail job reads the token sealed here, never from its own data.
+      sealed: sealInvitationToken(deps.custody, memberId, token),
+      expiresAt: invitationExpiry(deps),
+      now: deps.now(),
+    });
     if (!row) {
       await loadMember(tx, appId, memberId);
       throw conflict("This invitation was accepted already");
     }
-    const [[app], [inviter]] = await Promise.all([
-      tx.select({ name: apps.name }).from(apps).where(eq(apps.id, appId)),
-      tx.select({ username: users.username }).from(users).where(eq(users.id, inviterId)),
-    ]);
+    const [name, inviter] = await Promise.all([appName(tx, appId), usernameOf(tx, inviterId)]);
     await deps.jobs.send<InvitationMail>(tx, INVITATION_JOB, {
       memberId: row.id,
       email: row.email,
       appId,
-      appName: app.name,
-      inviter: inviter.username,
+      appName: name,
+      inviter,
       role: row.role,
     });
     await recordAudit(tx, actor, { appId, action: "member.invite.resend", targetId: row.id });

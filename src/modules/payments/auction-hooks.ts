@@ -1,12 +1,45 @@
-import { eq } from "drizzle-orm";
+import { and, type Column, desc, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { EXECUTE_JOB, REFUND_JOB, RELEASE_HOLD_JOB } from "./job-names.ts";
-import { transition } from "./lifecycle.ts";
-import { payments } from "./tables.ts";
+import { type PaymentRow, transition } from "./lifecycle.ts";
+import { paymentEvents, payments } from "./tables.ts";
 
-// What the auctions module asks of the payments behind its bids, inside its own transaction.
+// What the auctions module asks of the payments behind its bids, inside its own transaction: it
+// never names the payments tables itself (test/platform/layers.test.ts).
+
+/** The payment behind a bid (never deleted: a bid's payment is always there), unlocked. */
+export async function paymentOfBid(tx: Tx, paymentId: string): Promise<PaymentRow> {
+  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId));
+  if (!payment) throw new Error(`Payment ${paymentId} of a bid is missing`);
+  return payment;
+}
+
+/**
+ * The payment whose id is `paymentId` (a column of the caller's statement), as a join of that
+ * statement, so bids are read with their payments in one statement: `.innerJoin(part.table,
+ * part.on)`, selecting `part.columns` (the whole row); `held` is true while its card hold stands.
+ */
+export function paymentJoin(paymentId: Column) {
+  return {
+    table: payments,
+    on: eq(payments.id, paymentId),
+    columns: payments,
+    held: eq(payments.status, "hold"),
+  };
+}
+
+/** Why the payment reached its current status, as its last event into that status says. */
+export async function reasonForStatus(tx: Tx, payment: PaymentRow): Promise<string | undefined> {
+  const [last] = await tx
+    .select({ reason: paymentEvents.reason })
+    .from(paymentEvents)
+    .where(and(eq(paymentEvents.paymentId, payment.id), eq(paymentEvents.toStatus, payment.status)))
+    .orderBy(desc(paymentEvents.createdAt))
+    .limit(1);
+  return last?.reason;
+}
 
 /**
  * For payments opened with `defer_execution` (auction bids): run the contract call and capture a

@@ -4,13 +4,12 @@ import type { PreparedCall, SentTransaction, SignedTransaction } from "../../pla
 import { asSent, ChainError, isPermanentChainError, isSigned } from "../../platform/chains/adapter.ts";
 import { confirmationStatus, transactionResponse } from "../../platform/chains/present.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { apps } from "../apps/tables.ts";
-import { prices } from "../prices/tables.ts";
+import { appJoin, usesExplorer } from "../apps/queries.ts";
+import { priceJoin } from "../prices/queries.ts";
+import { triggerWithWallet, walletOfTrigger } from "../triggers/for-payment.ts";
 import { renderCall } from "../triggers/render.ts";
-import { triggers } from "../triggers/tables.ts";
 import { CHECK_BALANCE_JOB } from "../wallets/balance.ts";
 import { decryptWalletSecret } from "../wallets/secrets.ts";
-import { wallets } from "../wallets/tables.ts";
 import {
   CONFIRMATIONS_JOB,
   EXECUTE_JOB,
@@ -36,13 +35,16 @@ const FINAL_CHAIN_ERRORS = new Set([
 ]);
 
 async function context(deps: Deps, payment: PaymentRow) {
+  const trigger = triggerWithWallet(payment.appId, payment.triggerId!);
+  const price = priceJoin(payment.priceId);
+  const app = appJoin(payment.appId);
   const [row] = await deps.db
-    .select({ trigger: triggers, wallet: wallets, price: prices, app: apps })
-    .from(triggers)
-    .innerJoin(wallets, eq(wallets.id, triggers.walletId))
-    .innerJoin(prices, eq(prices.id, payment.priceId))
-    .innerJoin(apps, eq(apps.id, payment.appId))
-    .where(and(eq(triggers.id, payment.triggerId!), eq(triggers.appId, payment.appId)));
+    .select({ ...trigger.columns, price: price.columns, app: app.columns })
+    .from(trigger.table)
+    .innerJoin(trigger.wallet.table, trigger.wallet.on)
+    .innerJoin(price.table, price.on)
+    .innerJoin(app.table, app.on)
+    .where(trigger.where);
   return row;
 }
 
@@ -125,12 +127,7 @@ async function chainFailed(
 
 async function walletOf(tx: Executor, payment: PaymentRow) {
   if (!payment.triggerId) return undefined;
-  const [row] = await tx
-    .select({ id: wallets.id, accountId: wallets.accountId, type: wallets.type })
-    .from(triggers)
-    .innerJoin(wallets, eq(wallets.id, triggers.walletId))
-    .where(eq(triggers.id, payment.triggerId));
-  return row;
+  return walletOfTrigger(tx, payment.triggerId);
 }
 
 /** The last try of a transient failure (node down, rate limited): the step ends as refused. */
@@ -221,17 +218,14 @@ export async function runChainStep(
   }
   deps.faults.crashPoint("chain-call-sent");
   await deps.db.transaction(async (tx) => {
-    const [app] = await tx
-      .select({ useExplorer: apps.useExplorer })
-      .from(apps)
-      .where(eq(apps.id, payment.appId));
+    const explorer = await usesExplorer(tx, payment.appId);
     const stored: RecordedTransaction = { ...sent, sending: (signed as RecordedTransaction).sending };
     await tx
       .update(payments)
       .set({
         sentTransaction: stored,
         transactionId: sent.transactionId,
-        transactionUrl: app?.useExplorer ? adapter.explorerUrl(sent.transactionId) : null,
+        transactionUrl: explorer ? adapter.explorerUrl(sent.transactionId) : null,
         updatedAt: deps.now(),
       })
       .where(eq(payments.id, payment.id));

@@ -1,4 +1,3 @@
-import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
@@ -9,9 +8,9 @@ import { quotePriceItem } from "../../platform/money/quote.ts";
 import type { PaymentProvider } from "../../platform/money/settings.ts";
 import { appBrand } from "../apps/for-pages.ts";
 import { amountToPay } from "../prices/amount.ts";
-import { presentPublicPrice } from "../prices/presenters.ts";
+import { type PriceRow, presentPublicPrice } from "../prices/presenters.ts";
+import { findPrice } from "../prices/queries.ts";
 import { feeContext } from "../prices/service.ts";
-import { prices } from "../prices/tables.ts";
 import { triggerParams } from "../triggers/form.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 
@@ -42,8 +41,6 @@ function summarize(
     total: formatMoney(total, chargeCurrency),
   };
 }
-
-type PriceRow = typeof prices.$inferSelect;
 
 /** The summary a payment of `price` would have now (`amount` only for dynamic prices). */
 export async function quoteCheckout(
@@ -76,7 +73,7 @@ export function paymentSummary(row: PaymentRow): ChargeSummary {
 }
 
 export async function priceById(deps: Deps, priceId: string): Promise<PriceRow> {
-  const [price] = await deps.db.select().from(prices).where(eq(prices.id, priceId));
+  const price = await findPrice(deps.db, priceId);
   if (!price) throw notFound("Price");
   return price;
 }

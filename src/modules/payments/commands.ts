@@ -6,7 +6,7 @@ import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { isExpired } from "../prices/presenters.ts";
-import { prices } from "../prices/tables.ts";
+import { findPrice } from "../prices/queries.ts";
 import { actorName } from "./create.ts";
 import {
   AUTHORIZE_JOB,
@@ -56,7 +56,7 @@ export async function requestAuthorization(
     if (locked.status !== "pending" || locked.authState !== "none") {
       throw new AppError("invalid_state_transition", "This payment is already being paid or is not pending");
     }
-    const [price] = await tx.select().from(prices).where(eq(prices.id, locked.priceId));
+    const price = await findPrice(tx, locked.priceId);
     if (!price || isExpired(price, deps.now())) {
       // It can never be paid now: cancelled (nothing was charged) and its provider intent released,
       // committed before the 409 answers.

@@ -1,11 +1,10 @@
-import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
-import { deletedApps } from "../apps/tables.ts";
+import { ownedDeletedApp } from "../apps/queries.ts";
 import { actorName } from "./create.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { loadPayment } from "./reads.ts";
@@ -18,13 +17,7 @@ import { refundLocked } from "./refunds.ts";
 /** 404 unless the caller is a user who owned the deleted app `appId`. */
 async function requireFormerOwner(db: Executor, actor: Principal, appId: string) {
   if (actor.kind !== "user") throw notFound("Deleted app");
-  const [row] = await db
-    .select({ id: deletedApps.id })
-    .from(deletedApps)
-    .where(
-      and(eq(deletedApps.id, appId), sql`${deletedApps.owners} @> ${JSON.stringify([actor.userId])}::jsonb`),
-    );
-  if (!row) throw notFound("Deleted app");
+  if (!(await ownedDeletedApp(db, appId, actor.userId))) throw notFound("Deleted app");
 }
 
 /** The payment as far as it stands without its app and price (both deleted). */

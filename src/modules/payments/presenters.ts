@@ -3,12 +3,10 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import type { presentApp } from "../apps/service.ts";
 import { presentTransfer } from "../ledger/presenters.ts";
 import type { BookedTransfer } from "../ledger/reads.ts";
-import { presentPrice } from "../prices/presenters.ts";
-import type { prices } from "../prices/tables.ts";
+import { type PriceRow, presentPrice } from "../prices/presenters.ts";
 import type { payments } from "./tables.ts";
 
 type PaymentRow = typeof payments.$inferSelect;
-type PriceRow = typeof prices.$inferSelect;
 type AppView = ReturnType<typeof presentApp>;
 
 const EMPTY_RESPONSE = { error: null, near: null, evm: null, wax: null, solana: null };

@@ -8,7 +8,7 @@ import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
 import { transfersOf } from "../ledger/reads.ts";
-import { prices } from "../prices/tables.ts";
+import { findPrice, priceJoin } from "../prices/queries.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
 import { presentPayment } from "./presenters.ts";
@@ -23,11 +23,12 @@ const hasTransfers = (row: PaymentRow) => Object.keys(row.transfers).length > 0;
 
 /** A payment as the app's own credentials read it: with its payment token. */
 export async function present(deps: Deps, actor: Principal, row: PaymentRow) {
-  const [app, [price], transfers] = await Promise.all([
+  const [app, price, transfers] = await Promise.all([
     getApp(deps, actor, row.appId),
-    deps.db.select().from(prices).where(eq(prices.id, row.priceId)),
+    findPrice(deps.db, row.priceId),
     hasTransfers(row) ? transfersOf(deps.db, [row.id]) : [],
   ]);
+  if (!price) throw new Error(`Payment ${row.id} lost its price`);
   return presentPayment(row, {
     app,
     price,
@@ -70,11 +71,12 @@ export async function listPayments(
     scope: eq(payments.appId, appId),
     newestFirst: true,
   });
+  const price = priceJoin(payments.priceId);
   const [fetched, total, app] = await Promise.all([
     reader.db
-      .select({ payment: payments, price: prices })
+      .select({ payment: payments, price: price.columns })
       .from(payments)
-      .innerJoin(prices, eq(prices.id, payments.priceId))
+      .innerJoin(price.table, price.on)
       .where(and(where, window.where))
       .orderBy(...window.orderBy)
       .limit(window.limit)

@@ -2,7 +2,7 @@ import { formatAmount, formatAmountText } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { prices } from "./tables.ts";
 
-type PriceRow = typeof prices.$inferSelect;
+export type PriceRow = typeof prices.$inferSelect;
 
 /** Expired by PATCH (or an auction's end), or because its `expires_at` has passed. */
 export function isExpired(row: PriceRow, now: Date): boolean {

@@ -10,7 +10,7 @@ import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import type { AppType } from "../../platform/money/fees.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { apps } from "../apps/tables.ts";
+import { appFeeTerms } from "../apps/queries.ts";
 import { assertSellerShare } from "./fee-check.ts";
 import { checkLinkedRecords } from "./links.ts";
 import { presentPrice, presentPublicPrice } from "./presenters.ts";
@@ -35,10 +35,7 @@ export interface PriceInput {
 type PriceRow = typeof prices.$inferSelect;
 
 export async function feeContext(db: Executor, appId: string) {
-  const [app] = await db
-    .select({ appType: apps.type, appFeeBps: apps.appFeeBps })
-    .from(apps)
-    .where(eq(apps.id, appId));
+  const app = await appFeeTerms(db, appId);
   if (!app) throw notFound("App");
   return { appType: app.appType as AppType, appFeeBps: app.appFeeBps };
 }

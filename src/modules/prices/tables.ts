@@ -1,6 +1,6 @@
 import { boolean, index, integer, jsonb, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Chain, Network } from "../../platform/chains/adapter.ts";
-import { apps } from "../apps/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
 
 /** `static`: a fixed amount; `dynamic`: the payment names its amount, at least the price's. */
 export const PRICE_TYPES = Object.freeze(["static", "dynamic"] as const);
@@ -11,9 +11,7 @@ export const prices = pgTable(
   "prices",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     type: text("type").$type<(typeof PRICE_TYPES)[number]>().notNull(),
     // Nullable text without a foreign key for now: the triggers and KYC tables are built in
     // parallel; service.checkLinkedRecords is where their same-app check goes.

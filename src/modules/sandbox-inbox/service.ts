@@ -1,13 +1,13 @@
-import { and, asc, eq, gt, inArray, isNotNull, lt, or, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, or, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import type { Database } from "../../platform/db/index.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
-import { members } from "../apps/tables.ts";
+import { appIdsOwnedBy } from "../apps/queries.ts";
+import { emailOf } from "../users/queries.ts";
 import { requireUser } from "../users/service.ts";
-import { users } from "../users/tables.ts";
 import { mailContext, openMailText } from "./store.ts";
 import { sandboxMails } from "./tables.ts";
 
@@ -30,19 +30,15 @@ function present(deps: Pick<Deps, "custody">, row: MailRow) {
  * only their own mail: invitations are an owner's business, as the invite token answer is.
  */
 function readableBy(db: Database, userId: string, email: string): SQL {
-  const owned = db
-    .select({ appId: members.appId })
-    .from(members)
-    .where(and(eq(members.userId, userId), eq(members.role, "owner"), isNotNull(members.acceptedAt)));
-  return or(eq(sandboxMails.recipient, email), inArray(sandboxMails.appId, owned)) as SQL;
+  return or(eq(sandboxMails.recipient, email), inArray(sandboxMails.appId, appIdsOwnedBy(db, userId))) as SQL;
 }
 
 /** The caller's sandbox inbox, newest first; `to` narrows it to one recipient. */
 export async function listMails(deps: Deps, actor: Principal, page: Page, to?: string) {
   const userId = requireUser(actor);
-  const [user] = await deps.db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  const email = await emailOf(deps.db, userId);
   const where = and(
-    readableBy(deps.db, userId, user.email),
+    readableBy(deps.db, userId, email),
     to ? eq(sandboxMails.recipient, to.toLowerCase()) : undefined,
   );
   const window = await pageWindow(deps.db, page, {

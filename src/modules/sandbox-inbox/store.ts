@@ -1,9 +1,8 @@
-import { sql } from "drizzle-orm";
 import type { Custody } from "../../platform/crypto/custody.ts";
 import type { Database } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import type { MailMessage, SandboxMailStore } from "../../platform/mail/index.ts";
-import { apps } from "../apps/tables.ts";
+import { appIdIfExists } from "../apps/queries.ts";
 import { sandboxMails } from "./tables.ts";
 
 /** Bound into each sealed text, so a text copied onto another row does not open. */
@@ -18,9 +17,7 @@ export function sandboxMailStore(db: Database, custody: Custody): SandboxMailSto
         id,
         recipient: message.to.toLowerCase(),
         // An app deleted since the mail was asked for: the mail is kept, for its recipient only.
-        appId: message.appId
-          ? sql`(select ${apps.id} from ${apps} where ${apps.id} = ${message.appId})`
-          : null,
+        appId: message.appId ? appIdIfExists(message.appId) : null,
         subject: message.subject,
         textSealed: custody.sealText(mailContext(id), message.text),
       });

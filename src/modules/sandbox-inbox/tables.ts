@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { apps } from "../apps/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
 
 /**
  * Every mail the sandbox mailer "sent", for the sandbox inbox (sandbox mode only; pruned after
@@ -12,7 +12,7 @@ export const sandboxMails = pgTable(
     // Lower case, as users' emails are stored.
     recipient: text("recipient").notNull(),
     // The app the mail is about (an invitation, an auction's code), whose owners may read it.
-    appId: text("app_id").references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").references(appPrimaryKey, { onDelete: "cascade" }),
     subject: text("subject").notNull(),
     // Mails carry invitation tokens and codes: the text is sealed like every stored secret.
     textSealed: text("text_sealed").notNull(),

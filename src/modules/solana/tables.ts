@@ -1,7 +1,7 @@
 import { bigint, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Network, StoredTransaction } from "../../platform/chains/adapter.ts";
-import { apps } from "../apps/tables.ts";
-import { wallets } from "../wallets/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
+import { walletPrimaryKey } from "../wallets/references.ts";
 
 // The state of the on-chain transaction that creates a tree or a collection.
 // pending: not yet sent or not yet final; confirmed: final on chain; failed: refused or dropped.
@@ -29,12 +29,8 @@ export const solanaTrees = pgTable(
   "solana_trees",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
-    walletId: text("wallet_id")
-      .notNull()
-      .references(() => wallets.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
+    walletId: text("wallet_id").notNull().references(walletPrimaryKey, { onDelete: "cascade" }),
     network: text("network").$type<Network>().notNull(),
     address: text("address").notNull(),
     maxDepth: integer("max_depth").notNull(),
@@ -51,12 +47,8 @@ export const solanaCollections = pgTable(
   "solana_collections",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
-    walletId: text("wallet_id")
-      .notNull()
-      .references(() => wallets.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
+    walletId: text("wallet_id").notNull().references(walletPrimaryKey, { onDelete: "cascade" }),
     network: text("network").$type<Network>().notNull(),
     name: text("name").notNull(),
     symbol: text("symbol").notNull(),

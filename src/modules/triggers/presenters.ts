@@ -1,10 +1,8 @@
 import type { getApp } from "../apps/service.ts";
-import { presentWallet } from "../wallets/presenters.ts";
-import type { wallets } from "../wallets/tables.ts";
+import { presentWallet, type WalletRow } from "../wallets/presenters.ts";
 import type { triggers } from "./tables.ts";
 
 type TriggerRow = typeof triggers.$inferSelect;
-type WalletRow = typeof wallets.$inferSelect;
 type AppView = Awaited<ReturnType<typeof getApp>>;
 
 export function presentTrigger(row: TriggerRow, wallet: WalletRow, app: AppView) {

@@ -9,7 +9,8 @@ import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
-import { wallets } from "../wallets/tables.ts";
+import type { WalletRow } from "../wallets/presenters.ts";
+import { shareLockWallet, walletJoin } from "../wallets/queries.ts";
 import { type CallDataInput, prepareCallData } from "./call-data.ts";
 import { exampleInput, parseParams } from "./params.ts";
 import { presentTrigger } from "./presenters.ts";
@@ -27,7 +28,6 @@ export interface TriggerInput {
   custom_address?: string | null;
 }
 
-type WalletRow = typeof wallets.$inferSelect;
 type TriggerRow = typeof triggers.$inferSelect;
 
 /**
@@ -35,11 +35,7 @@ type TriggerRow = typeof triggers.$inferSelect;
  * lock keeps it from being deleted before the trigger that uses it is saved.
  */
 async function walletOfApp(tx: Executor, appId: string, walletId: string): Promise<WalletRow> {
-  const [wallet] = await tx
-    .select()
-    .from(wallets)
-    .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
-    .for("share");
+  const wallet = await shareLockWallet(tx, appId, walletId);
   if (!wallet) throw invalid("/body/wallet_id", "is not a wallet of this app");
   return wallet;
 }
@@ -77,11 +73,14 @@ function validated(wallet: WalletRow, merged: Required<Omit<TriggerInput, "walle
   };
 }
 
+/** A trigger's wallet, presented within it: a join of the statement that reads the trigger. */
+const triggerWallet = walletJoin(triggers.walletId);
+
 async function loadTrigger(db: Executor, appId: string, triggerId: string) {
   const [row] = await db
-    .select({ trigger: triggers, wallet: wallets })
+    .select({ trigger: triggers, wallet: triggerWallet.columns })
     .from(triggers)
-    .innerJoin(wallets, eq(wallets.id, triggers.walletId))
+    .innerJoin(triggerWallet.table, triggerWallet.on)
     .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)));
   if (!row) throw notFound("Trigger");
   return row;
@@ -125,9 +124,9 @@ export async function listTriggers(deps: Deps, actor: Principal, appId: string, 
   });
   const [fetched, total] = await Promise.all([
     deps.db
-      .select({ trigger: triggers, wallet: wallets })
+      .select({ trigger: triggers, wallet: triggerWallet.columns })
       .from(triggers)
-      .innerJoin(wallets, eq(wallets.id, triggers.walletId))
+      .innerJoin(triggerWallet.table, triggerWallet.on)
       .where(and(eq(triggers.appId, appId), window.where))
       .orderBy(...window.orderBy)
       .limit(window.limit)

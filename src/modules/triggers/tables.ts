@@ -1,18 +1,14 @@
 import { boolean, index, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { apps } from "../apps/tables.ts";
-import { wallets } from "../wallets/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
+import { walletPrimaryKey } from "../wallets/references.ts";
 
 export const triggers = pgTable(
   "triggers",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     // No cascade: a wallet in use cannot be deleted (409), and this key backs that check up.
-    walletId: text("wallet_id")
-      .notNull()
-      .references(() => wallets.id),
+    walletId: text("wallet_id").notNull().references(walletPrimaryKey),
     name: text("name").notNull(),
     customAddressEnabled: boolean("custom_address_enabled").notNull().default(false),
     customAddress: text("custom_address"),

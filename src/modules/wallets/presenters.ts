@@ -2,7 +2,7 @@ import type { getApp } from "../apps/service.ts";
 import { type BalanceView, decimalString, NATIVE, thresholdOf } from "./balance.ts";
 import type { wallets } from "./tables.ts";
 
-type WalletRow = typeof wallets.$inferSelect;
+export type WalletRow = typeof wallets.$inferSelect;
 type AppView = Awaited<ReturnType<typeof getApp>>;
 
 /** The chain object of `wallet_data`; every secret field is null, whatever is stored. */

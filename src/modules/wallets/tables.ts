@@ -1,14 +1,12 @@
 import { boolean, index, numeric, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import type { Chain } from "../../platform/chains/adapter.ts";
-import { apps } from "../apps/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
 
 export const wallets = pgTable(
   "wallets",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     name: text("name").notNull(),
     type: text("type").$type<Chain>().notNull(),
     // True when the service generated the key; false once key material was imported.

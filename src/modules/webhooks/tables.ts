@@ -1,5 +1,5 @@
 import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
-import { apps } from "../apps/tables.ts";
+import { appPrimaryKey } from "../apps/references.ts";
 
 export const DELIVERY_STATUSES = Object.freeze(["pending", "retrying", "succeeded", "failed"] as const);
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
@@ -8,9 +8,7 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     url: text("url").notNull(),
     // Event types or `prefix.*` patterns this endpoint receives.
     events: jsonb("events").$type<string[]>().notNull(),
@@ -31,9 +29,7 @@ export const webhookEvents = pgTable(
   "webhook_events",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     type: text("type").notNull(),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
@@ -46,9 +42,7 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id")
-      .notNull()
-      .references(() => apps.id, { onDelete: "cascade" }),
+    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
     endpointId: text("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
