@@ -143,6 +143,13 @@ test("the Balances page: balances per currency, a chart, movements filtered in t
   const movements = page.getByRole("table", { name: "Movements, newest first" });
   // Newest first: the refunds made above lead the list.
   await movements.getByText("Refund made", { exact: true }).first().waitFor();
+  // Reconciliation: none yet; asked for, it compares the books with the payments, the provider and
+  // the chain, and says so (the sandbox agrees with the books).
+  const reconciliation = page.getByRole("region", { name: "Reconciliation" });
+  await reconciliation.getByText("No run yet.").waitFor();
+  await reconciliation.getByRole("button", { name: "Check now" }).click();
+  await reconciliation.getByText("Everything agrees").waitFor({ timeout: 20_000 });
+  await reconciliation.getByText(/payments compared/).waitFor();
   await expectAccessible(page);
 
   // Filtered by event: in the address, kept on reload.

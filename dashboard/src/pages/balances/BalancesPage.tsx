@@ -5,10 +5,12 @@ import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { Money } from "../../components/Money.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { useApp } from "../apps/queries.ts";
 import { Fact } from "../payments/Fact.tsx";
 import { LIVE_MS } from "../payments/status.ts";
 import { BalanceChart } from "./BalanceChart.tsx";
 import { Movements } from "./Movements.tsx";
+import { Reconciliation } from "./Reconciliation.tsx";
 
 type Balance = Schemas["Balance"];
 
@@ -46,12 +48,14 @@ function BalanceCard({ balance }: { balance: Balance }) {
 }
 
 /**
- * The app's money from its books: each currency's balances, a chart of them over time, and every
- * movement (filtered, paged, downloadable as CSV). Read again while the tab is visible.
+ * The app's money from its books: each currency's balances, a chart of them over time, the latest
+ * reconciliation with the provider and the chain, and every movement (filtered, paged,
+ * downloadable as CSV). Read again while the tab is visible.
  */
 export default function BalancesPage() {
   const client = useClient();
   const appId = useAppId();
+  const app = useApp(appId);
   const balances = useQuery({
     queryKey: ["balances", appId],
     queryFn: () => client.ledger.getBalances(appId),
@@ -79,6 +83,7 @@ export default function BalancesPage() {
           </Stack>
         )}
       </PageState>
+      <Reconciliation canRun={app.data?.permissions.can_edit ?? false} />
       <Movements />
     </Stack>
   );
