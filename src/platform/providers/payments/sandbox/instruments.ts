@@ -145,10 +145,10 @@ export function sandboxTestInstruments(): {
       ...Object.entries(CARDS).map(([value, outcome]) => ({ value, outcome: cardOutcome(outcome) })),
       { value: "any other valid number", outcome: cardOutcome({ kind: "authorize" }) },
     ],
-    tokens: Object.entries(TOKENS).map(([value, number]) => ({
-      value,
-      outcome: `As ${number}: ${cardOutcome(CARDS[number] ?? { kind: "authorize" })}`,
-    })),
+    tokens: Object.entries(TOKENS).map(([value, number]) => {
+      const outcome = cardOutcome(CARDS[number] ?? { kind: "authorize" });
+      return { value, outcome: `As \`${number}\`: ${outcome.charAt(0).toLowerCase()}${outcome.slice(1)}` };
+    }),
     routingNumber: TEST_ROUTING_NUMBER,
     bankAccounts: accounts.map(([value, settles]) => ({ value, outcome: DEBIT_OUTCOME[settles] })),
   };
