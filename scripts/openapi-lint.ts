@@ -1,19 +1,26 @@
-// Prints the service's OpenAPI document's Redocly lint findings (recommended rules); the same check
-// runs in `npm test` (test/platform/openapi-lint.test.ts). `--write <file>` also saves the document.
+// Prints the service's OpenAPI document's lint findings: Redocly's `recommended` rules and
+// Spectral's `spectral:oas` ruleset. The same checks run in `npm test`
+// (test/platform/openapi-document.test.ts, openapi-spectral.test.ts). `--write <file>` also saves
+// the document.
 import { writeFile } from "node:fs/promises";
 import { buildTestApp } from "../test/helpers/app.ts";
-import { lintDocument } from "../test/helpers/openapi-lint.ts";
+import { type LintFinding, lintDocument } from "../test/helpers/openapi-lint.ts";
+import { spectralFindings } from "../test/helpers/openapi-spectral.ts";
+
+function print(tool: string, findings: LintFinding[]) {
+  console.log(`== ${tool}`);
+  for (const f of findings) console.log(`${f.severity} ${f.ruleId} ${f.location} ${f.message}`);
+  const count = (severity: string) => findings.filter((f) => f.severity === severity).length;
+  console.log(`${count("error")} errors, ${count("warn")} warnings`);
+}
 
 const app = await buildTestApp();
 try {
   const doc = app.app.swagger();
   const at = process.argv.indexOf("--write");
   if (at > 0) await writeFile(process.argv[at + 1], JSON.stringify(doc, null, 2));
-  const problems = await lintDocument(doc);
-  for (const p of problems) console.log(`${p.severity} ${p.ruleId} ${p.location} ${p.message}`);
-  console.log(
-    `${problems.filter((p) => p.severity === "error").length} errors, ${problems.filter((p) => p.severity === "warn").length} warnings`,
-  );
+  print("Redocly (recommended)", await lintDocument(doc));
+  print("Spectral (spectral:oas)", await spectralFindings(doc));
 } finally {
   await app.close();
 }

@@ -226,6 +226,8 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     authenticate,
     publicUrl: config.publicUrl,
     version: pkg.version,
+    rateLimits: config.rateLimits,
+    listCountCap: config.listCountCap,
     trustProxy: config.trustProxy,
     traced: tracing !== undefined,
     bodyTimeoutSeconds: config.requestBodyTimeoutSeconds,

@@ -9,7 +9,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The auction's public page (HTML); counts a view */
+        /**
+         * The auction's public page (HTML); counts a view
+         * @description The auction's public page for shoppers: current price, next minimum bid, end time and bid history (bidders masked), with sign-in by emailed code and bidding by card. Live updates come from `/a/{auction_id}/events`. Each view is counted.
+         */
         get: operations["getAuctionPage"];
         put?: never;
         post?: never;
@@ -26,7 +29,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Server-sent events: the auction's public state, sent whenever it changes */
+        /**
+         * Server-sent events: the auction's public state, sent whenever it changes
+         * @description Server-sent events (`text/event-stream`) of the auction's public state (current amount, next minimum, end time, masked bid history), sent whenever it changes: what the public page listens to. No credential.
+         */
         get: operations["streamAuctionEvents"];
         put?: never;
         post?: never;
@@ -43,10 +49,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Apps the caller is a member of */
+        /**
+         * Apps the caller is a member of
+         * @description The apps the signed-in person is a member of, newest first, each with the caller's role in `permissions` and `is_member`. With an API key: its one app.
+         */
         get: operations["listApps"];
         put?: never;
-        /** Create an app; the caller becomes its owner */
+        /**
+         * Create an app; the caller becomes its owner
+         * @description Creates an app, the unit of tenancy: its prices, payments, wallets, keys and webhooks belong to it, and the caller becomes its owner. `app_fee` is the app's cut of each payment in percent (at most two decimals); `type: "marketplace"` lets prices pay a seller who went through KYC. Needs a session (an API key is 403); in live mode the account's email must be verified.
+         */
         post: operations["createApp"];
         delete?: never;
         options?: never;
@@ -61,7 +73,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One app */
+        /**
+         * One app
+         * @description One app: its name, fees, type and settings, and the caller's permissions in it. Stays readable to members when the app requires two-factor, so they can see why everything else is refused.
+         */
         get: operations["getApp"];
         put?: never;
         post?: never;
@@ -74,7 +89,7 @@ export interface paths {
         head?: never;
         /**
          * Change an app's settings
-         * @description `display_name` and `accent_color` are what shoppers see on the hosted pages (checkout, auction, KYC widget, invitation): the name shown instead of `name`, and the colour of buttons and links, with white or dark text on it, whichever reads (docs/payments.md, Hosted pages). The icon is uploaded apart: `PUT /apps/{app_id}/icon`.
+         * @description Changes an app's settings; absent fields stay. A new `app_fee` applies to payments created from now on (each payment keeps the fees it was created with). Only an owner who has two-factor on may set `require_two_factor`. `display_name` and `accent_color` are what shoppers see on the hosted pages (checkout, auction, KYC widget, invitation): the name shown instead of `name`, and the colour of buttons and links, with white or dark text on it, whichever reads (docs/payments.md, Hosted pages). The icon is uploaded apart: `PUT /apps/{app_id}/icon`.
          */
         patch: operations["updateApp"];
         trace?: never;
@@ -86,10 +101,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's API keys, without the keys themselves */
+        /**
+         * The app's API keys, without the keys themselves
+         * @description The app's API keys, newest first: name, who created it, when, whether it is revoked, and its `prefix` to recognise it by. Never the key itself.
+         */
         get: operations["listApiKeys"];
         put?: never;
-        /** Create an API key for the app; the key is answered this once */
+        /**
+         * Create an API key for the app; the key is answered this once
+         * @description Creates an API key for your server to act as this app (as a developer of it). The key (`sk_test_…` in sandbox mode, `sk_live_…` otherwise) is in this answer **only**: the service keeps a hash. Needs a session of an owner or developer; an API key cannot make keys (403).
+         */
         post: operations["createApiKey"];
         delete?: never;
         options?: never;
@@ -107,11 +128,17 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Revoke an API key at once (owners: any key; developers: their own) */
+        /**
+         * Revoke an API key at once (owners: any key; developers: their own)
+         * @description Revokes an API key at once: every process refuses it from the next request on. Owners may revoke any key of the app, developers only their own. Its audit records stay.
+         */
         delete: operations["revokeApiKey"];
         options?: never;
         head?: never;
-        /** Rename an API key (owners: any key; developers: their own); the key itself stays */
+        /**
+         * Rename an API key (owners: any key; developers: their own); the key itself stays
+         * @description Renames an API key; the key itself and what it may do stay. Owners may rename any key of the app, developers their own.
+         */
         patch: operations["updateApiKey"];
         trace?: never;
     };
@@ -122,7 +149,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's audit log (owners): every change its members and keys made, newest first */
+        /**
+         * The app's audit log (owners): every change its members and keys made, newest first
+         * @description Every change the app's members and API keys made (settings, keys, members, webhooks, wallets, triggers, prices, payment actions), newest first: who, with which credential, from which address, what, and on what. Filter by `action` (one, or a family such as `member.*`), `actor`, `since` and `until`. Owners only: developers and API keys are 403.
+         */
         get: operations["listAuditLog"];
         put?: never;
         post?: never;
@@ -150,7 +180,10 @@ export interface paths {
          */
         put: operations["uploadAppIcon"];
         post?: never;
-        /** Remove the app's icon: the hosted pages show its name alone */
+        /**
+         * Remove the app's icon: the hosted pages show its name alone
+         * @description Removes the app's icon: the hosted pages show the app's display name (or name) alone, and `icon_url` reads `null`. Answers 204 whether or not there was an icon. Same role as `updateApp`.
+         */
         delete: operations["deleteAppIcon"];
         options?: never;
         head?: never;
@@ -164,7 +197,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's KYC records, newest first */
+        /**
+         * The app's KYC records, newest first
+         * @description The app's seller records, newest first, as `{data: […]}`: each seller's identifier, status, whether charges and payouts are enabled, and what the provider still requires.
+         */
         get: operations["listKycs"];
         put?: never;
         /**
@@ -185,7 +221,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One KYC record */
+        /**
+         * One KYC record
+         * @description One seller record: `business_status` (`pending`, `incomplete`, `completed`), details submitted, charges and payouts enabled, the provider's requirements, whether it is `active`, and the `widget_url` to send the seller to.
+         */
         get: operations["getKyc"];
         put?: never;
         post?: never;
@@ -196,7 +235,10 @@ export interface paths {
         delete: operations["deleteKyc"];
         options?: never;
         head?: never;
-        /** Activate or deactivate a seller (inactive: no new payments for their prices) */
+        /**
+         * Activate or deactivate a seller (inactive: no new payments for their prices)
+         * @description Activates or deactivates a seller (`{active}`). An inactive seller's widget refuses forms and new payments of their prices are 409 `seller_not_payable`; payments already made still transfer.
+         */
         patch: operations["updateKyc"];
         trace?: never;
     };
@@ -213,7 +255,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Regenerate the edit_token; the old one stops working at once */
+        /**
+         * Regenerate the edit_token; the old one stops working at once
+         * @description Replaces the record's `edit_token`: the old widget link stops working from the next request on. Answers the record with the new token and `widget_url`.
+         */
         patch: operations["refreshKycToken"];
         trace?: never;
     };
@@ -224,11 +269,17 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One auction with its bids */
+        /**
+         * One auction with its bids
+         * @description One auction with its bids: the standing (or winning) amount, the minimum increment, when it ends, its two prices, its trigger, and `winner_bid_id` once it has closed.
+         */
         get: operations["getAuction"];
         put?: never;
         post?: never;
-        /** Delete an auction that has no bid */
+        /**
+         * Delete an auction that has no bid
+         * @description Deletes an auction that has no bid at all (pending bids count), with its two prices. Once there is a bid it is 409: end it instead.
+         */
         delete: operations["deleteAuction"];
         options?: never;
         head?: never;
@@ -242,10 +293,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Bids of an auction, oldest first */
+        /**
+         * Bids of an auction, oldest first
+         * @description The auction's bids, oldest first, with their status (`pending`, `placed`, `outbid`, `refused`, `expired`, `won`, `failed`), shopper and payment.
+         */
         get: operations["listBids"];
         put?: never;
-        /** Bid (shopper token); 202: the Bid, `pending` until its card hold lands; `Idempotency-Key` replays a bid */
+        /**
+         * Bid (shopper token); 202: the Bid, `pending` until its card hold lands; `Idempotency-Key` replays a bid
+         * @description Places a bid with the shopper's token and a card: the amount (converted when `currency` is another one) must beat the standing bid by the increment (409 otherwise). Answers 202 with the bid `pending` while its card hold is taken; it then becomes `placed` (`auction.bid_placed`, and the previous bid `auction.outbid`) or `refused`. Send an `Idempotency-Key`: a repeat answers the same bid instead of holding the card twice.
+         */
         post: operations["placeBid"];
         delete?: never;
         options?: never;
@@ -260,7 +317,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One bid */
+        /**
+         * One bid
+         * @description One bid: its amount (and conversion), status and reason, shopper, and its payment as `GET /payments/{app_id}/{payment_id}` presents it.
+         */
         get: operations["getBid"];
         put?: never;
         post?: never;
@@ -279,7 +339,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** End an auction now: bids stop, and the standing bid wins as at its end time */
+        /**
+         * End an auction now: bids stop, and the standing bid wins as at its end time
+         * @description Ends an auction now, as if its `ends_at` had come: bids stop at once, the standing bid wins and its payment runs the contract call and is captured. Answers the auction, closed, with its `winner_bid_id` (null with no bid). An auction that has ended is 409.
+         */
         post: operations["endAuction"];
         delete?: never;
         options?: never;
@@ -296,7 +359,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mail a shopper a one-time sign-in code (rate-limited per email and address) */
+        /**
+         * Mail a shopper a one-time sign-in code (rate-limited per email and address)
+         * @description Mails a 6-digit sign-in code (valid 10 minutes, 5 tries) to a shopper's email, creating the app's shopper for that address if needed; a new code replaces the previous one. Always 204. No credential; rate-limited per email and per client address. In sandbox mode the mail is in the sandbox inbox.
+         */
         post: operations["sendShopperCode"];
         delete?: never;
         options?: never;
@@ -313,7 +379,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Trade a one-time code for a shopper token */
+        /**
+         * Trade a one-time code for a shopper token
+         * @description Trades an email and its sign-in code for a shopper token (`shp_…`, valid 12 hours), sent as `Authorization: Bearer` to bid. A wrong, used or expired code is 401, all alike.
+         */
         post: operations["createShopperSession"];
         delete?: never;
         options?: never;
@@ -334,7 +403,10 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Disable (or enable) a shopper */
+        /**
+         * Disable (or enable) a shopper
+         * @description Disables (or enables again) a shopper of the app: a disabled shopper's new bids are 403, and a bid of theirs whose card hold lands afterwards is refused and released.
+         */
         patch: operations["updateShopper"];
         trace?: never;
     };
@@ -345,15 +417,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Auctions of an app */
+        /**
+         * Auctions of an app
+         * @description The app's auctions, newest first, each with its standing amount, end time and winner once closed.
+         */
         get: operations["listAuctions"];
         put?: never;
-        /** Create an auction and its two prices */
+        /**
+         * Create an auction and its two prices
+         * @description Creates an auction with its starting `amount`, `currency` and `ends_at`, and its two prices: the bid price every bid's card hold is a payment of, and the sale's. `min_increment` defaults to one minor unit. A `trigger_id` makes the winner's payment run that contract call with the winning bid's parameters. At `ends_at` the best live bid wins and is charged; the others' holds are released. Shoppers bid on the public page `/a/{auction_id}` or through the API.
+         */
         post: operations["createAuction"];
         delete?: never;
         options?: never;
         head?: never;
-        /** Rename an auction, or change its starting amount and currency before the first bid */
+        /**
+         * Rename an auction, or change its starting amount and currency before the first bid
+         * @description Renames an auction, or changes its starting amount and currency while it has no bid (409 after; a new currency needs an amount). The auction's own app is checked: another app's auction is 404. Answers the auction's id.
+         */
         patch: operations["updateAuction"];
         trace?: never;
     };
@@ -366,7 +447,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Exchange email and password for a session token */
+        /**
+         * Exchange email and password for a session token
+         * @description Exchanges an email and password for a session token (`ust_…`) and its `expires_at`. A wrong password is 401 and counts in the account's back-off (after five, each try waits twice as long). With two-factor on, the right password answers **401 `two_factor_required`** with a `challenge_token`: finish with `POST /auth/login/2fa`.
+         */
         post: operations["logIn"];
         delete?: never;
         options?: never;
@@ -383,7 +467,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The log-in's second step: the challenge and a code give the session */
+        /**
+         * The log-in's second step: the challenge and a code give the session
+         * @description The second step of a log-in with two-factor on: the `challenge_token` of the `two_factor_required` answer (valid 5 minutes, one session at most) and a code from the authenticator app or a recovery code give the session token. Wrong codes count in the account's log-in back-off.
+         */
         post: operations["logInTwoFactor"];
         delete?: never;
         options?: never;
@@ -400,7 +487,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Revoke the presented session token */
+        /**
+         * Revoke the presented session token
+         * @description Revokes the session token this request carries, at once, in every process of the service. API keys are revoked with `DELETE /apps/{app_id}/api-keys/{key_id}` instead (403 here).
+         */
         post: operations["logOut"];
         delete?: never;
         options?: never;
@@ -417,7 +507,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mail a password reset link (valid one hour) if an account has this address; always 202 */
+        /**
+         * Mail a password reset link (valid one hour) if an account has this address; always 202
+         * @description Mails a reset link, valid one hour and usable once, if an account has this address. Always 202 with no body, so the answer says nothing about who is registered; the per-email limit counts unknown addresses too.
+         */
         post: operations["requestPasswordReset"];
         delete?: never;
         options?: never;
@@ -434,7 +527,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Set a new password with a reset link's token; every session of the account ends */
+        /**
+         * Set a new password with a reset link's token; every session of the account ends
+         * @description Sets a new password with the token of a reset link (`pwr_…`). Every session of the account ends, and the address the link was mailed to counts as verified. A used, expired or unknown token is 400 naming `/body/token`. Two-factor stays on.
+         */
         post: operations["confirmPasswordReset"];
         delete?: never;
         options?: never;
@@ -451,7 +547,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Create a user account and a first session */
+        /**
+         * Create a user account and a first session
+         * @description Creates an account and answers its first session token (`ust_…`) with the user: use it as a Bearer credential from now on. The password needs at least 12 characters; emails and usernames are unique (409 `conflict` when taken). A verification mail goes out with a link valid two days; an unverified account can do everything in sandbox mode but accept an invitation. Rate-limited per client address.
+         */
         post: operations["signUp"];
         delete?: never;
         options?: never;
@@ -468,7 +567,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Prove the account's address with the token its verification mail carried */
+        /**
+         * Prove the account's address with the token its verification mail carried
+         * @description Marks the account's address verified with the token its verification mail carried (`evt_…`, valid two days, usable once). The hosted page `/verify-email/{token}` calls it when its button is pressed; a program may call it directly. No credential: the token is the proof.
+         */
         post: operations["verifyEmail"];
         delete?: never;
         options?: never;
@@ -485,7 +587,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Mail the caller's verification link again (409 once verified) */
+        /**
+         * Mail the caller's verification link again (409 once verified)
+         * @description Mails the caller a new verification link (the old one stops working). 409 once the address is verified; at most five an hour per account.
+         */
         post: operations["resendVerificationEmail"];
         delete?: never;
         options?: never;
@@ -500,7 +605,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's ledger entries, newest first; filter by payment, type and creation time (UTC) */
+        /**
+         * The app's ledger entries, newest first; filter by payment, type and creation time (UTC)
+         * @description The app's ledger entries, newest first: each money movement of a payment (capture, fees, refund, transfer, reversal) with its account, signed amount, currency and payment. Filter by `payment_id`, `type` and `created[gte]`/`created[lte]`.
+         */
         get: operations["listBalanceTransactions"];
         put?: never;
         post?: never;
@@ -517,7 +625,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's balances per currency: available, pending, owed to and paid to sellers */
+        /**
+         * The app's balances per currency: available, pending, owed to and paid to sellers
+         * @description The app's balances from its double-entry books, per currency: `available` (the app's share of captured payments), `pending` (held cards), owed to and paid to sellers, platform and provider fees, refunds in flight and refunded, as of now.
+         */
         get: operations["getBalances"];
         put?: never;
         post?: never;
@@ -534,7 +645,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Each UTC day's closing balances per currency (available, pending, owed to sellers) */
+        /**
+         * Each UTC day's closing balances per currency (available, pending, owed to sellers)
+         * @description Each UTC day's closing `available`, `pending` and `owed_to_sellers` per currency, oldest first, every day present (today's closes now): `days` from 1 to 366, default 30. For a chart.
+         */
         get: operations["getBalanceHistory"];
         put?: never;
         post?: never;
@@ -551,7 +665,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Hosted checkout page (HTML); counts a view. 404/410 pages for unknown/expired prices */
+        /**
+         * Hosted checkout page (HTML); counts a view. 404/410 pages for unknown/expired prices
+         * @description The hosted checkout page of a price, for shoppers: the price, its fees and total, the trigger's parameters to fill, and the card or bank account fields (Stripe's card Element with the Stripe provider). Link shoppers here rather than building your own form. Unknown and deleted prices answer a 404 page, expired ones a 410 page. Each view is counted.
+         */
         get: operations["getCheckoutPage"];
         put?: never;
         post?: never;
@@ -570,7 +687,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start paying a price from the hosted page; answers the payment token once */
+        /**
+         * Start paying a price from the hosted page; answers the payment token once
+         * @description Opens a payment of the price as a shopper (no credential), with their `email`, the payment method kind and any trigger parameters. Answers the payment and its `payment_token` once: send it as `x-payment-token` to read, confirm or cancel this payment. Rate-limited per client address and per price.
+         */
         post: operations["createCheckoutPayment"];
         delete?: never;
         options?: never;
@@ -585,7 +705,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The shopper's view of their payment (needs the payment token) */
+        /**
+         * The shopper's view of their payment (needs the payment token)
+         * @description The shopper's view of their payment, with its `x-payment-token`: status, amounts and fees formatted, whether it waits for a new payment method (`requires_payment_method`), the decline while it is news, a 3-D Secure `next_action`, and the contract call's transaction. No fee split and no app data.
+         */
         get: operations["getCheckoutPayment"];
         put?: never;
         post?: never;
@@ -604,7 +727,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Withdraw a payment still waiting for a payment method (the shopper changed the order); needs the payment token */
+        /**
+         * Withdraw a payment still waiting for a payment method (the shopper changed the order); needs the payment token
+         * @description Withdraws the shopper's payment while it still waits for a payment method (the shopper changed the order): it is `cancelled`, with the `payment.cancelled` webhook. Once being paid it is 409.
+         */
         post: operations["cancelCheckoutPayment"];
         delete?: never;
         options?: never;
@@ -621,7 +747,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay with a card or bank account from the hosted page (needs the payment token); again after a decline */
+        /**
+         * Pay with a card or bank account from the hosted page (needs the payment token); again after a decline
+         * @description Pays the shopper's payment with a card or bank account, with its `x-payment-token`, as `POST /payments/{app_id}/{payment_id}/confirm` does. After a declined card the payment stays `pending` here: confirm it again with the next card, so one order stays one payment.
+         */
         post: operations["confirmCheckoutPayment"];
         delete?: never;
         options?: never;
@@ -636,7 +765,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What paying this price costs the shopper now: price, fees and total, formatted */
+        /**
+         * What paying this price costs the shopper now: price, fees and total, formatted
+         * @description What paying this price costs a shopper now, formatted for display: the price, its conversion to the charge currency, the fees and the total, for a `payment_provider` and, for a dynamic price, an `amount`. No credential.
+         */
         get: operations["getCheckoutQuote"];
         put?: never;
         post?: never;
@@ -653,7 +785,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A payment of an app you owned when it was deleted */
+        /**
+         * A payment of an app you owned when it was deleted
+         * @description A payment of an app that was deleted, for the people who owned the app at that moment (signed in: the app's API keys went with it): its status, amount, fee split and provider answer, without the app and price. Anyone else reads 404.
+         */
         get: operations["getDeletedAppPayment"];
         put?: never;
         post?: never;
@@ -672,7 +807,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund (in full) a paid payment of an app you owned when it was deleted */
+        /**
+         * Refund (in full) a paid payment of an app you owned when it was deleted
+         * @description Refunds in full a `paid`, `failed-captured` or `failed-transfers` payment of a deleted app, as `refund` does on a live app (the shopper refunded, the seller's transfer reversed). For the app's owners at the time of the delete; 409 from any other status.
+         */
         post: operations["refundDeletedAppPayment"];
         delete?: never;
         options?: never;
@@ -687,7 +825,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** 200 once the database is migrated and the job queue runs; 503 while starting or draining */
+        /**
+         * 200 once the database is migrated and the job queue runs; 503 while starting or draining
+         * @description For load balancers and orchestrators: 200 `{status: "ok"}` once the database is migrated and the job queue runs; 503 with the reason while the process starts, drains for a shutdown, or cannot reach its database. No credential, never rate-limited. Use `/health/live` and `/health/ready` for separate liveness and readiness probes.
+         */
         get: operations["getHealth"];
         put?: never;
         post?: never;
@@ -704,7 +845,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Liveness: 200 while the process runs and answers (restart it when this fails) */
+        /**
+         * Liveness: 200 while the process runs and answers (restart it when this fails)
+         * @description Answers 200 while the process runs and its event loop answers, whatever the database does: restart the process only when this fails. A worker-only process serves it on `HEALTH_PORT`.
+         */
         get: operations["getLiveness"];
         put?: never;
         post?: never;
@@ -721,7 +865,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Readiness: 200 when migrated, the database answers and no shutdown has begun (send traffic only then) */
+        /**
+         * Readiness: 200 when migrated, the database answers and no shutdown has begun (send traffic only then)
+         * @description Answers 200 when the migrations are applied, the database answers and no shutdown has begun; 503 otherwise. Send traffic to the process only while it is ready: during a graceful shutdown it turns 503 first, and requests in flight still finish.
+         */
         get: operations["getReadiness"];
         put?: never;
         post?: never;
@@ -738,7 +885,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The invitation page (HTML): the app and the role; sign in or sign up, then accept */
+        /**
+         * The invitation page (HTML): the app and the role; sign in or sign up, then accept
+         * @description The page an invitation mail links to: the app's name and the role offered, with sign-in or sign-up for the invited email, then an Accept button that calls `POST /members/accept`. An expired or withdrawn invitation shows a page saying the link is not valid. For browsers.
+         */
         get: operations["getInvitationPage"];
         put?: never;
         post?: never;
@@ -755,7 +905,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The hosted KYC/payout page */
+        /**
+         * The hosted KYC/payout page
+         * @description The hosted KYC and payout page of one seller, for browsers: their status in words and the forms for what the provider still needs (details, a payout bank account, an identity document). Send the seller here (or frame it) from `widget_url`. An unknown or replaced token answers a page saying the link is not valid. Rate-limited per client address and per token.
+         */
         get: operations["getKycWidget"];
         put?: never;
         post?: never;
@@ -774,7 +927,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Widget form: the payout bank account */
+        /**
+         * Widget form: the payout bank account
+         * @description The page's form post of the seller's payout bank account (holder, routing and account number, country, currency). Queues the provider call and answers 303 back to the page.
+         */
         post: operations["submitKycBankAccount"];
         delete?: never;
         options?: never;
@@ -791,7 +947,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Widget form: the seller's details */
+        /**
+         * Widget form: the seller's details
+         * @description The page's form post of the seller's details (name, date of birth, address, country, email, acceptance of the provider's terms). Records them, queues the provider call and answers 303 back to the page, which shows the result when the job has applied it.
+         */
         post: operations["submitKycDetails"];
         delete?: never;
         options?: never;
@@ -808,7 +967,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Widget form: an identity document (multipart, 1 MiB) */
+        /**
+         * Widget form: an identity document (multipart, 1 MiB)
+         * @description The page's form post of an identity document the provider asked for (`multipart/form-data`, at most 1 MiB). Queues the upload and answers 303 back to the page.
+         */
         post: operations["uploadKycDocument"];
         delete?: never;
         options?: never;
@@ -825,7 +987,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Widget: continue on the provider's hosted onboarding */
+        /**
+         * Widget: continue on the provider's hosted onboarding
+         * @description The page's button to continue on the provider's own hosted onboarding (Stripe Express or Standard accounts): answers 303 to the provider's page, which sends the seller back to the widget.
+         */
         post: operations["startKycOnboarding"];
         delete?: never;
         options?: never;
@@ -840,10 +1005,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Members of an app, invitations included */
+        /**
+         * Members of an app, invitations included
+         * @description The app's members and pending invitations, newest first, each with its role (`owner` or `developer`) and, for an invitation, when it expires.
+         */
         get: operations["listMembers"];
         put?: never;
-        /** Invite someone by email (owner only); the invitation goes out by mail */
+        /**
+         * Invite someone by email (owner only); the invitation goes out by mail
+         * @description Invites someone by email with a role. The invitation is mailed (a job) with a link to the invitation page, valid 7 days; the answer also carries the `invite_token` once, for an app that sends its own mail. The person accepts while signed in with that email. Owners only; inviting a current member is 409.
+         */
         post: operations["inviteMember"];
         delete?: never;
         options?: never;
@@ -858,15 +1029,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One member */
+        /**
+         * One member
+         * @description One member or pending invitation of the app: the person's id, email and role, and for an invitation when it was sent and when it expires.
+         */
         get: operations["getMember"];
         put?: never;
         post?: never;
-        /** Remove a member or withdraw an invitation (owner only); the last owner stays */
+        /**
+         * Remove a member or withdraw an invitation (owner only); the last owner stays
+         * @description Removes a member from the app at once, or withdraws a pending invitation (its link stops working). Owners only; the last owner cannot be removed (409).
+         */
         delete: operations["removeMember"];
         options?: never;
         head?: never;
-        /** Change a member's role (owner only); the last owner cannot be demoted */
+        /**
+         * Change a member's role (owner only); the last owner cannot be demoted
+         * @description Changes a member's role between `owner` and `developer`. Owners only. The last owner cannot be demoted (409), and in live mode only a person with a verified email can be made owner.
+         */
         patch: operations["updateMember"];
         trace?: never;
     };
@@ -879,7 +1059,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a pending invitation again (owner only): a new token and link, valid 7 days; the old link stops working */
+        /**
+         * Send a pending invitation again (owner only): a new token and link, valid 7 days; the old link stops working
+         * @description Sends a pending invitation again: a new token and link, valid 7 days from now, mailed again and answered once as `invite_token`. The old link stops working. Owners only; a member who already accepted is 409.
+         */
         post: operations["resendInvitation"];
         delete?: never;
         options?: never;
@@ -896,7 +1079,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Accept an invitation as the signed-in user it was sent to */
+        /**
+         * Accept an invitation as the signed-in user it was sent to
+         * @description Accepts an invitation with its `invite_token`, as the signed-in person it was sent to (the account with that email, verified): the caller becomes a member with the invited role. A token works once; another account's, an expired or a withdrawn one is refused.
+         */
         post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
@@ -911,7 +1097,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The price's public page (JSON until the hosted checkout exists); counts a view */
+        /**
+         * The price's public page (JSON until the hosted checkout exists); counts a view
+         * @description The price's public fields (name, amount, currency, chain, whether it has expired, its view count; no metadata, trigger or seller), with no credential: what a shop page shows. Each call counts a view.
+         */
         get: operations["getPublicPrice"];
         put?: never;
         post?: never;
@@ -928,7 +1117,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The password reset page (HTML) a reset mail links to */
+        /**
+         * The password reset page (HTML) a reset mail links to
+         * @description The page a password reset mail links to: a form for the new password, twice, which calls `POST /auth/password-reset/confirm`. An unknown or expired token shows a page saying so. For browsers; a program calls the confirm operation itself.
+         */
         get: operations["getPasswordResetPage"];
         put?: never;
         post?: never;
@@ -945,10 +1137,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's payments, newest first; filter by status, price, id prefix, email, amount or date */
+        /**
+         * The app's payments, newest first; filter by status, price, id prefix, email, amount or date
+         * @description The app's payments, newest first. Filters, combined with "and": `status`, `price_id`, `id_prefix` (at least `pay_`), `shopper_email` (contains, any case, at least 3 characters), `currency` with `amount[gte]`/`amount[lte]` (what the shopper is charged, fees included), and `created[gte]`/`created[lte]`. A filtered list pages, counts and links like the whole list.
+         */
         get: operations["listPayments"];
         put?: never;
-        /** Create a pending payment for a price; the fees and rate are fixed now */
+        /**
+         * Create a pending payment for a price; the fees and rate are fixed now
+         * @description Opens a `pending` payment of a price: the amount (a dynamic price takes `amount`, at least its own), the fee split (`price_item`) and the exchange rate are fixed now and never recomputed. A trigger's parameters go in `trigger_data_input`. The answer carries `payment_token` once, the hosted checkout's credential for this payment. Then confirm it with a payment method. An expired price, a seller who cannot be paid (`seller_not_payable`) or a trigger whose wallet cannot pay for gas (`wallet_unfunded`) is 409, before anything is charged.
+         */
         post: operations["createPayment"];
         delete?: never;
         options?: never;
@@ -963,7 +1161,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One payment */
+        /**
+         * One payment
+         * @description One payment: its status, amounts and fee split, the provider's answer (`transaction_response`, with the decline or error when there is one), `next_action` for a 3-D Secure step, the contract call's `transaction_id` and confirmations, refunds and transfers, and whether it can still be cancelled.
+         */
         get: operations["getPayment"];
         put?: never;
         post?: never;
@@ -982,7 +1183,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Cancel a pending payment or release a card hold */
+        /**
+         * Cancel a pending payment or release a card hold
+         * @description Cancels a `pending` payment, or releases a card hold (`hold`, nothing charged), with an optional `reason`. Once the payment's contract call is signed it is 409 `invalid_state_transition`: the chain's outcome decides. `cancelable` on the payment says beforehand.
+         */
         post: operations["cancelPayment"];
         delete?: never;
         options?: never;
@@ -999,7 +1203,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Pay with a payment method: the provider authorises (card) or debits (bank) in a job */
+        /**
+         * Pay with a payment method: the provider authorises (card) or debits (bank) in a job
+         * @description Pays a `pending` payment with a payment method: in sandbox mode a test card or bank account as numbers (see the testing guide), with Stripe a payment method id from Stripe.js (`{type: "token", id: "pm_…"}`). Answers at once with the payment still `pending`; a job authorises the card or starts the debit, and the payment moves on (`hold`, then `paid`, or `failed`), each move a webhook. A 3-D Secure card leaves `next_action.url` for the shopper. A price expired since the payment was opened is 409 and the payment is cancelled.
+         */
         post: operations["confirmPayment"];
         delete?: never;
         options?: never;
@@ -1014,7 +1221,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The payment's status changes, oldest first: who moved it, when and why */
+        /**
+         * The payment's status changes, oldest first: who moved it, when and why
+         * @description The payment's status changes, oldest first: from and to which status, who moved it (`user:…`, `api_key:…`, `shopper` or `system`), why, and when. The same moves are sent as `payment.<status>` webhooks.
+         */
         get: operations["listPaymentEvents"];
         put?: never;
         post?: never;
@@ -1033,7 +1243,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Refund a paid payment in full or in part, or a failed-captured or failed-transfers one in full */
+        /**
+         * Refund a paid payment in full or in part, or a failed-captured or failed-transfers one in full
+         * @description Refunds a `paid` payment in full or in part: `amount` in the charge currency, absent for all that remains; several partial refunds are allowed, and the payment becomes `refunded` when nothing remains. A `failed-captured` or `failed-transfers` payment is refunded in full only. More than remains is 409 with `amount_remaining`. The provider's refund is a job, and a seller's transfer is reversed in proportion.
+         */
         post: operations["refundPayment"];
         delete?: never;
         options?: never;
@@ -1050,7 +1263,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured) */
+        /**
+         * Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured)
+         * @description Runs a failed step again: the seller's transfer of a `failed-transfers` payment, or the contract call of a `failed-captured` one. A card payment `failed` because the chain refused its call (an unfunded wallet: `transaction_response.error.retryable`) is reopened as `pending`, for the shopper to pay again once the cause is fixed. Any other status is 409.
+         */
         post: operations["retryPayment"];
         delete?: never;
         options?: never;
@@ -1085,10 +1301,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Prices of an app */
+        /**
+         * Prices of an app
+         * @description The app's prices, newest first, expired ones included (`expired`).
+         */
         get: operations["listPrices"];
         put?: never;
-        /** Create a price */
+        /**
+         * Create a price
+         * @description Creates what a shopper pays: an `amount` in major units of `currency` (`static`, or `dynamic`: the minimum a payment may name). A `trigger_id` makes every paid payment run that contract call; a `kyc_id` pays that seller their share (marketplace apps). A price whose seller share would be negative under the app's and the platform's fees is 400 naming `/body/amount`. Its hosted checkout is `/checkout/{price_id}`.
+         */
         post: operations["createPrice"];
         delete?: never;
         options?: never;
@@ -1103,15 +1325,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One price */
+        /**
+         * One price
+         * @description One price: amount (as a number and the exact `amount_decimal`), currency, type, linked trigger and seller, metadata, and whether it has expired.
+         */
         get: operations["getPrice"];
         put?: never;
         post?: never;
-        /** Delete a price; one that payments refer to is expired instead */
+        /**
+         * Delete a price; one that payments refer to is expired instead
+         * @description Deletes a price. One that payments refer to is expired instead (kept for their records), so its checkout answers 410.
+         */
         delete: operations["deletePrice"];
         options?: never;
         head?: never;
-        /** Change a price; `expired: true` expires it now */
+        /**
+         * Change a price; `expired: true` expires it now
+         * @description Changes a price; absent fields stay. `expired: true` expires it now (`false` reopens it); a new `currency` needs `amount` in the same request. Payments already created keep their amount and fees.
+         */
         patch: operations["updatePrice"];
         trace?: never;
     };
@@ -1122,7 +1353,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Fee preview: the price_item a payment of this price would record now (docs/fees.md) */
+        /**
+         * Fee preview: the price_item a payment of this price would record now (docs/fees.md)
+         * @description Answers the fee split a payment of this price would record if created now (its `price_item`: the amount and total, the provider's, the platform's and the app's fees, the seller's share, and the conversion to the charge currency), for a `payment_provider` and, for a dynamic price, an `amount`. Nothing is created.
+         */
         get: operations["previewPriceItem"];
         put?: never;
         post?: never;
@@ -1141,7 +1375,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Where the payment provider sends its events (signed) */
+        /**
+         * Where the payment provider sends its events (signed)
+         * @description Where the payment provider sends its events (Stripe: `PUBLIC_URL/providers/stripe/webhooks`), checked against the provider's signature on the raw body. Each event is recorded once and wakes the payment's sync, so a late or repeated event cannot move a payment backwards. Not for integrators.
+         */
         post: operations["receiveProviderWebhook"];
         delete?: never;
         options?: never;
@@ -1156,10 +1393,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's reconciliation runs, newest first, each with its mismatches */
+        /**
+         * The app's reconciliation runs, newest first, each with its mismatches
+         * @description The app's reconciliation runs, newest first, each with its status and mismatches (`kind`, `payment_id`, the books' side and the other's, and a message).
+         */
         get: operations["listReconciliations"];
         put?: never;
-        /** Compare the books with the payments, the provider and the chain now (answers the running run) */
+        /**
+         * Compare the books with the payments, the provider and the chain now (answers the running run)
+         * @description Starts comparing the app's books with its payments, the provider's records and the chain now (the same run happens daily at 03:15 UTC). Answers the run, `running`; while one runs, that one. A run ends `clean` or `mismatched`, and a mismatched run is sent as the `reconciliation.mismatch` webhook.
+         */
         post: operations["requestReconciliation"];
         delete?: never;
         options?: never;
@@ -1174,7 +1417,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One reconciliation run */
+        /**
+         * One reconciliation run
+         * @description One reconciliation run: when it ran, how many payments it compared, whether it is `running`, `clean` or `mismatched`, and each mismatch.
+         */
         get: operations["getReconciliation"];
         put?: never;
         post?: never;
@@ -1191,7 +1437,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's ledger entries of a period as CSV (RFC 4180, UTC), oldest first, streamed */
+        /**
+         * The app's ledger entries of a period as CSV (RFC 4180, UTC), oldest first, streamed
+         * @description The ledger entries of a period (`from` and `to`, inclusive; a bare date is its midnight UTC) as an RFC 4180 CSV file, oldest first, streamed: a million rows download in constant memory. Columns: `id, transaction_id, created_at_utc, type, account, currency, amount, payment_id, reference`.
+         */
         get: operations["balanceTransactionsCsv"];
         put?: never;
         post?: never;
@@ -1208,7 +1457,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Per seller and currency: earned, refunded, transferred, reversed and still owed over a period (UTC) */
+        /**
+         * Per seller and currency: earned, refunded, transferred, reversed and still owed over a period (UTC)
+         * @description Per seller and currency over a period (`from`, `to`): what they earned, what was refunded, transferred and reversed, and what is still owed at its end. For paying out and reconciling marketplace sellers.
+         */
         get: operations["sellerPayouts"];
         put?: never;
         post?: never;
@@ -1225,10 +1477,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox 3-D Secure challenge page */
+        /**
+         * Sandbox 3-D Secure challenge page
+         * @description The sandbox's stand-in for a bank's 3-D Secure page: a payment confirmed with the 3-D Secure test card points its `next_action.url` here. Complete or Fail answers the challenge and sends the shopper back to the payment's `return_url`.
+         */
         get: operations["getSandbox3dsPage"];
         put?: never;
-        /** Answer the sandbox 3-D Secure challenge */
+        /**
+         * Answer the sandbox 3-D Secure challenge
+         * @description Answers a sandbox 3-D Secure challenge, as the page's buttons do: `pass` authorises the card (the payment goes on to `hold`), `fail` refuses it. For tests that do not drive a browser.
+         */
         post: operations["answerSandbox3ds"];
         delete?: never;
         options?: never;
@@ -1243,7 +1501,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first */
+        /**
+         * Sandbox mode: the mails sent to the signed-in user and about the apps they own, newest first
+         * @description The mails the service sent in sandbox mode (verification, password reset, invitations, bid codes) to the signed-in person's address or about the apps they own, newest first, with their text and links: what a live deployment would have mailed. Filter with `to`.
+         */
         get: operations["listSandboxMail"];
         put?: never;
         post?: never;
@@ -1260,7 +1521,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Sandbox mode: the inbox page (HTML); sign in to read your mail */
+        /**
+         * Sandbox mode: the inbox page (HTML); sign in to read your mail
+         * @description The sandbox mail inbox as a page for people: sign in, then read the mails `GET /sandbox/mail` lists.
+         */
         get: operations["getSandboxInboxPage"];
         put?: never;
         post?: never;
@@ -1297,7 +1561,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One sandbox transfer, with its reversals (Stripe's `GET /v1/transfers/{id}`) */
+        /**
+         * One sandbox transfer, with its reversals (Stripe's `GET /v1/transfers/{id}`)
+         * @description One transfer the sandbox provider made to a seller's connected account, shaped as Stripe's: amount and amount reversed (minor units), destination, the payment it came from, and its reversals.
+         */
         get: operations["getSandboxTransfer"];
         put?: never;
         post?: never;
@@ -1316,7 +1583,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Sandbox faucet: set a wallet's native balance on the sandbox chain */
+        /**
+         * Sandbox faucet: set a wallet's native balance on the sandbox chain
+         * @description Sandbox faucet (only where the chains are the sandbox's): sets the wallet's native balance on the sandbox chain, a decimal string in its unit. `"0"` makes a wallet that cannot pay for gas: creating a payment of a price whose trigger uses it is 409 `wallet_unfunded`.
+         */
         post: operations["setSandboxWalletBalance"];
         delete?: never;
         options?: never;
@@ -1331,10 +1601,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Collections created with the wallet */
+        /**
+         * Collections created with the wallet
+         * @description The collections created with the wallet, newest first, with their status and mint address.
+         */
         get: operations["listCollections"];
         put?: never;
-        /** Create a collection NFT (sized, Metaplex) owned by the wallet; answered pending, the transaction is sent by a job */
+        /**
+         * Create a collection NFT (sized, Metaplex) owned by the wallet; answered pending, the transaction is sent by a job
+         * @description Creates a sized Metaplex collection NFT owned by the wallet, with its `name`, `symbol` and metadata `uri`. Answers it `pending`; a job sends the transaction and it becomes `confirmed` (or `failed`).
+         */
         post: operations["createCollection"];
         delete?: never;
         options?: never;
@@ -1349,10 +1625,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Trees created with the wallet */
+        /**
+         * Trees created with the wallet
+         * @description The trees created with the wallet, newest first, with their status, address, size and rent.
+         */
         get: operations["listTrees"];
         put?: never;
-        /** Create a compressed-NFT (Bubblegum) tree paid by the wallet; answered pending, the transaction is sent by a job */
+        /**
+         * Create a compressed-NFT (Bubblegum) tree paid by the wallet; answered pending, the transaction is sent by a job
+         * @description Creates a Bubblegum Merkle tree for compressed NFTs, paid and owned by the wallet. Answers the tree `pending` with its size and rent; a job sends the transaction and the tree becomes `confirmed` (or `failed` with the reason). `max_depth_size_pair` must be a pair the account-compression program allows and `canopy_depth` less than the depth (400 naming the field). Another chain's wallet is 404.
+         */
         post: operations["createTree"];
         delete?: never;
         options?: never;
@@ -1367,10 +1649,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Triggers of an app */
+        /**
+         * Triggers of an app
+         * @description The app's triggers, newest first: each contract call, the wallet that sends it, its parameter descriptors and an example input.
+         */
         get: operations["listTriggers"];
         put?: never;
-        /** Create a trigger: a contract call on the chain of one of the app's wallets */
+        /**
+         * Create a trigger: a contract call on the chain of one of the app's wallets
+         * @description Creates a trigger: the contract call a paid payment makes, sent from one of the app's wallets on that wallet's chain. `call_data` has one key, the wallet's chain (EVM: address, ABI and function; NEAR: contract, method, JSON arguments; WAX: action; Solana: one instruction), and may use `{{placeholders}}` for the typed parameters of `params_data`, filled per payment from its `trigger_data_input`. The whole trigger is checked, and its example input rendered end to end, so a trigger that cannot encode its own example is refused (400 naming the field).
+         */
         post: operations["createTrigger"];
         delete?: never;
         options?: never;
@@ -1385,15 +1673,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One trigger */
+        /**
+         * One trigger
+         * @description One trigger: its wallet, call data, parameter descriptors and example input.
+         */
         get: operations["getTrigger"];
         put?: never;
         post?: never;
-        /** Delete a trigger */
+        /**
+         * Delete a trigger
+         * @description Deletes a trigger. Refused with 409 while prices name it: unlink them (`PATCH` the price's `trigger_id`) or delete them first.
+         */
         delete: operations["deleteTrigger"];
         options?: never;
         head?: never;
-        /** Change a trigger; the merged trigger is checked as on creation */
+        /**
+         * Change a trigger; the merged trigger is checked as on creation
+         * @description Changes a trigger; absent fields stay, and the merged trigger is checked as on creation. Moving it to a wallet of another chain needs that chain's `call_data` in the same request. Payments already created keep the call they were created with.
+         */
         patch: operations["updateTrigger"];
         trace?: never;
     };
@@ -1406,7 +1703,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The exact call the trigger makes for a parameter input; nothing is sent */
+        /**
+         * The exact call the trigger makes for a parameter input; nothing is sent
+         * @description Answers the exact call the trigger would send for this parameter input (EVM calldata, NEAR arguments, WAX action data, Solana instruction), rendered by the same code payments use, without signing or sending anything. Use it to check a trigger and its parameters before selling.
+         */
         post: operations["renderTrigger"];
         delete?: never;
         options?: never;
@@ -1421,14 +1721,20 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's own profile */
+        /**
+         * The caller's own profile
+         * @description The signed-in person's profile: id, email and whether it is verified, username, names, and whether two-factor is on. Needs a session: an API key is 403.
+         */
         get: operations["getMe"];
         put?: never;
         post?: never;
         delete?: never;
         options?: never;
         head?: never;
-        /** Change the caller's profile; a new email needs `current_password` and is verified again */
+        /**
+         * Change the caller's profile; a new email needs `current_password` and is verified again
+         * @description Changes the caller's username, names or email; absent fields stay. A new email needs `current_password` (400 naming it when wrong), is unverified until its own link is used, and the former address is told by mail. A username or email another account has is 409.
+         */
         patch: operations["updateMe"];
         trace?: never;
     };
@@ -1441,7 +1747,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Change the caller's password; every other session of the account ends */
+        /**
+         * Change the caller's password; every other session of the account ends
+         * @description Changes the signed-in person's password: `current_password` must be right (400 naming it when not, counted in the log-in back-off). Every other session of the account ends; this one stays.
+         */
         post: operations["changePassword"];
         delete?: never;
         options?: never;
@@ -1456,7 +1765,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's live sessions: created, last used, address, user agent */
+        /**
+         * The caller's live sessions: created, last used, address, user agent
+         * @description The caller's live sessions, newest first: when each was created and last used (roughly, written at most once a minute), when it expires, the client address and user agent, and which one is `current`. Never a token.
+         */
         get: operations["listSessions"];
         put?: never;
         post?: never;
@@ -1476,7 +1788,10 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** End one of the caller's sessions at once */
+        /**
+         * End one of the caller's sessions at once
+         * @description Ends one of the caller's sessions at once, in every process (a lost laptop's). Another person's session id is 404.
+         */
         delete: operations["endSession"];
         options?: never;
         head?: never;
@@ -1492,7 +1807,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Start two-factor set-up: a new TOTP secret to scan; confirm it with /users/me/two-factor/enable */
+        /**
+         * Start two-factor set-up: a new TOTP secret to scan; confirm it with /users/me/two-factor/enable
+         * @description Starts two-factor set-up: answers a new TOTP secret and its `otpauth://` URL to show as a QR code. Nothing changes until `POST /users/me/two-factor/enable` confirms a first code; 409 when two-factor is already on.
+         */
         post: operations["beginTwoFactor"];
         delete?: never;
         options?: never;
@@ -1509,7 +1827,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor off, with the password and a code */
+        /**
+         * Turn two-factor off, with the password and a code
+         * @description Turns two-factor off, with the password and a current code (or a recovery code). An app that requires two-factor then refuses this member (403) until it is on again.
+         */
         post: operations["disableTwoFactor"];
         delete?: never;
         options?: never;
@@ -1526,7 +1847,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Turn two-factor on with a first code; answers the recovery codes; other sessions end */
+        /**
+         * Turn two-factor on with a first code; answers the recovery codes; other sessions end
+         * @description Turns two-factor on with a first code from the authenticator app (RFC 6238: 6 digits, 30 s). Answers ten recovery codes, shown this once: keep them somewhere safe. Every other session of the account ends.
+         */
         post: operations["enableTwoFactor"];
         delete?: never;
         options?: never;
@@ -1543,7 +1867,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New recovery codes (the old ones stop working), with the password and a code */
+        /**
+         * New recovery codes (the old ones stop working), with the password and a code
+         * @description Answers ten new recovery codes, shown once; the old ones stop working. Needs the password and a current code, so a stolen session alone cannot do it.
+         */
         post: operations["regenerateRecoveryCodes"];
         delete?: never;
         options?: never;
@@ -1558,7 +1885,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The email verification page (HTML) a verification mail links to */
+        /**
+         * The email verification page (HTML) a verification mail links to
+         * @description The page a verification mail links to: it verifies the address when its button is pressed, never on load (mail scanners open links), by calling `POST /auth/verify-email`.
+         */
         get: operations["getVerifyEmailPage"];
         put?: never;
         post?: never;
@@ -1575,10 +1905,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Wallets of an app */
+        /**
+         * Wallets of an app
+         * @description The app's wallets, newest first, each with its chain, account id, network and native balance (read from the chain, cached 30 seconds; `balance_low` when under its threshold). Secret fields are always `null`: keys never leave the service.
+         */
         get: operations["listWallets"];
         put?: never;
-        /** Create a wallet: the service generates the key unless key material is given */
+        /**
+         * Create a wallet: the service generates the key unless key material is given
+         * @description Creates a chain account the service keeps the key of (sealed with its master key): `type` is `evm`, `solana`, `near` or `wax`. Without key material the service generates the key (`managed: true`); with `wallet_data` of the wallet's own chain it imports yours. A WAX wallet needs its on-chain `account`. `network_id` defaults to the chain's test network in sandbox mode and its main network otherwise. Key material of another chain, or that does not match its account, is 400 naming the field.
+         */
         post: operations["createWallet"];
         delete?: never;
         options?: never;
@@ -1593,15 +1929,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One wallet */
+        /**
+         * One wallet
+         * @description One wallet: chain, account id, network, whether its key is managed, and its native balance with `balance_low_threshold` and `balance_low`. Secret fields are always `null`.
+         */
         get: operations["getWallet"];
         put?: never;
         post?: never;
-        /** Delete a wallet; 409 while a trigger uses it */
+        /**
+         * Delete a wallet; 409 while a trigger uses it
+         * @description Deletes a wallet and its sealed key. Refused with 409 while a trigger uses it: delete or move the trigger first.
+         */
         delete: operations["deleteWallet"];
         options?: never;
         head?: never;
-        /** Rename a wallet or replace its key material */
+        /**
+         * Rename a wallet or replace its key material
+         * @description Renames a wallet, changes its `balance_low_threshold`, or replaces its key material (the key of the wallet's own chain only; `managed` becomes false). Triggers that use the wallet sign with the new key from then on.
+         */
         patch: operations["updateWallet"];
         trace?: never;
     };
@@ -1612,10 +1957,16 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The app's webhook endpoints */
+        /**
+         * The app's webhook endpoints
+         * @description The app's endpoints, newest first: URL and events. Never the secret.
+         */
         get: operations["listWebhookEndpoints"];
         put?: never;
-        /** Register an endpoint; the signing secret is answered this once */
+        /**
+         * Register an endpoint; the signing secret is answered this once
+         * @description Registers a URL to receive the events listed in `events` (event types, `payment.*` for a family, or `*`). The answer carries the signing `secret` (`whsec_…`) **once**: keep it to verify deliveries. The URL must be `http` or `https` and resolve only to public addresses (checked now and at every delivery); unknown event types are 400 naming the item.
+         */
         post: operations["createWebhookEndpoint"];
         delete?: never;
         options?: never;
@@ -1630,15 +1981,24 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One webhook endpoint */
+        /**
+         * One webhook endpoint
+         * @description One endpoint: its URL and events (`secret` is `null`: it is answered only at creation and rotation).
+         */
         get: operations["getWebhookEndpoint"];
         put?: never;
         post?: never;
-        /** Delete an endpoint; deliveries not yet made are dropped */
+        /**
+         * Delete an endpoint; deliveries not yet made are dropped
+         * @description Deletes an endpoint at once: deliveries not yet made to it are dropped, and no new event is sent to it.
+         */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
         head?: never;
-        /** Change an endpoint's URL or events; its secret and delivery log stay */
+        /**
+         * Change an endpoint's URL or events; its secret and delivery log stay
+         * @description Changes an endpoint's URL (checked as at creation) or events. The secret and the delivery log stay, and deliveries still queued go to the new URL.
+         */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
     };
@@ -1649,7 +2009,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The endpoint's delivery log, every attempt included; filter by status and event type */
+        /**
+         * The endpoint's delivery log, every attempt included; filter by status and event type
+         * @description The endpoint's deliveries, newest first, each with the exact body sent and every attempt (status code, duration, error, the start of the answer). Filter by `status` (`pending`, `retrying`, `succeeded`, `failed`) or `type` (an event type or a family such as `payment.*`).
+         */
         get: operations["listWebhookDeliveries"];
         put?: never;
         post?: never;
@@ -1668,7 +2031,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** New signing secret, answered once; the old one also signs for 24 hours */
+        /**
+         * New signing secret, answered once; the old one also signs for 24 hours
+         * @description Answers a new signing secret, once. For 24 hours every delivery carries two signatures, one per secret, so the receiver can switch without losing a delivery; then only the new one signs.
+         */
         post: operations["rotateWebhookSecret"];
         delete?: never;
         options?: never;
@@ -1705,7 +2071,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Send a delivery's event again (same webhook-id), as a new delivery */
+        /**
+         * Send a delivery's event again (same webhook-id), as a new delivery
+         * @description Sends a delivery's event again, as a new delivery (`replay_of` names the first) with the same `webhook-id` and body, signed anew: for an event a receiver missed or failed, even one whose retries are spent.
+         */
         post: operations["replayWebhookDelivery"];
         delete?: never;
         options?: never;
@@ -1726,7 +2095,7 @@ export interface webhooks {
         put?: never;
         /**
          * `auction.bid_expired`, sent to the endpoints subscribed to it
-         * @description The `auction.bid_expired` event as delivered
+         * @description `auction.bid_expired`: A bid's card hold lapsed or was released, and the bid was dropped
          */
         post: operations["onAuctionBidExpiredEvent"];
         delete?: never;
@@ -1746,7 +2115,7 @@ export interface webhooks {
         put?: never;
         /**
          * `auction.bid_placed`, sent to the endpoints subscribed to it
-         * @description The `auction.bid_placed` event as delivered
+         * @description `auction.bid_placed`: A bid was placed and its card hold landed
          */
         post: operations["onAuctionBidPlacedEvent"];
         delete?: never;
@@ -1766,7 +2135,7 @@ export interface webhooks {
         put?: never;
         /**
          * `auction.ended`, sent to the endpoints subscribed to it
-         * @description The `auction.ended` event as delivered
+         * @description `auction.ended`: An auction closed; the winner's payment is captured
          */
         post: operations["onAuctionEndedEvent"];
         delete?: never;
@@ -1786,7 +2155,7 @@ export interface webhooks {
         put?: never;
         /**
          * `auction.outbid`, sent to the endpoints subscribed to it
-         * @description The `auction.outbid` event as delivered
+         * @description `auction.outbid`: A bid was beaten by a higher one
          */
         post: operations["onAuctionOutbidEvent"];
         delete?: never;
@@ -1806,7 +2175,7 @@ export interface webhooks {
         put?: never;
         /**
          * `auction.winner_changed`, sent to the endpoints subscribed to it
-         * @description The `auction.winner_changed` event as delivered
+         * @description `auction.winner_changed`: The winner's payment failed: the runner-up wins, or nobody
          */
         post: operations["onAuctionWinnerChangedEvent"];
         delete?: never;
@@ -1826,7 +2195,7 @@ export interface webhooks {
         put?: never;
         /**
          * `kyc.updated`, sent to the endpoints subscribed to it
-         * @description The `kyc.updated` event as delivered
+         * @description `kyc.updated`: A seller's KYC record changed: details submitted, verified, payouts enabled or paused
          */
         post: operations["onKycUpdatedEvent"];
         delete?: never;
@@ -1846,7 +2215,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.cancelled`, sent to the endpoints subscribed to it
-         * @description The `payment.cancelled` event as delivered
+         * @description `payment.cancelled`: A payment was cancelled, or its card hold released (nothing charged)
          */
         post: operations["onPaymentCancelledEvent"];
         delete?: never;
@@ -1866,7 +2235,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.failed`, sent to the endpoints subscribed to it
-         * @description The `payment.failed` event as delivered
+         * @description `payment.failed`: A payment failed: a declined card, a failed debit, a refused contract call, or a bank debit returned after collection
          */
         post: operations["onPaymentFailedEvent"];
         delete?: never;
@@ -1886,7 +2255,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.failed-captured`, sent to the endpoints subscribed to it
-         * @description The `payment.failed-captured` event as delivered
+         * @description `payment.failed-captured`: A collected payment's contract call failed: refund it or retry it
          */
         post: operations["onPaymentFailedCapturedEvent"];
         delete?: never;
@@ -1906,7 +2275,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.failed-transfers`, sent to the endpoints subscribed to it
-         * @description The `payment.failed-transfers` event as delivered
+         * @description `payment.failed-transfers`: A payment was captured but the seller's transfer failed: retry it, or refund
          */
         post: operations["onPaymentFailedTransfersEvent"];
         delete?: never;
@@ -1926,7 +2295,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.hold`, sent to the endpoints subscribed to it
-         * @description The `payment.hold` event as delivered
+         * @description `payment.hold`: A payment's money is secured: a card authorised, or a bank debit collected
          */
         post: operations["onPaymentHoldEvent"];
         delete?: never;
@@ -1946,7 +2315,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.paid`, sent to the endpoints subscribed to it
-         * @description The `payment.paid` event as delivered
+         * @description `payment.paid`: A payment is captured and settled: its contract call (if any) confirmed, the seller's share transferred
          */
         post: operations["onPaymentPaidEvent"];
         delete?: never;
@@ -1966,7 +2335,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.pending`, sent to the endpoints subscribed to it
-         * @description The `payment.pending` event as delivered
+         * @description `payment.pending`: A payment was created, or reopened by a retry after the chain refused its call
          */
         post: operations["onPaymentPendingEvent"];
         delete?: never;
@@ -1986,7 +2355,7 @@ export interface webhooks {
         put?: never;
         /**
          * `payment.refunded`, sent to the endpoints subscribed to it
-         * @description The `payment.refunded` event as delivered
+         * @description `payment.refunded`: A payment was refunded in full
          */
         post: operations["onPaymentRefundedEvent"];
         delete?: never;
@@ -2006,7 +2375,7 @@ export interface webhooks {
         put?: never;
         /**
          * `reconciliation.mismatch`, sent to the endpoints subscribed to it
-         * @description The `reconciliation.mismatch` event as delivered
+         * @description `reconciliation.mismatch`: A reconciliation run found the books disagreeing with the payments, the provider or the chain
          */
         post: operations["onReconciliationMismatchEvent"];
         delete?: never;
@@ -2026,7 +2395,7 @@ export interface webhooks {
         put?: never;
         /**
          * `wallet.balance_low`, sent to the endpoints subscribed to it
-         * @description The `wallet.balance_low` event as delivered
+         * @description `wallet.balance_low`: A wallet a trigger uses fell under its balance threshold (once per fall)
          */
         post: operations["onWalletBalanceLowEvent"];
         delete?: never;
@@ -2046,7 +2415,7 @@ export interface webhooks {
         put?: never;
         /**
          * `webhook.test`, sent to the endpoints subscribed to it
-         * @description The `webhook.test` event as delivered
+         * @description `webhook.test`: Sent on request (`POST /webhooks/{app_id}/{id}/test`) to one endpoint, whatever it subscribes to
          */
         post: operations["onWebhookTestEvent"];
         delete?: never;
@@ -2439,7 +2808,18 @@ export interface components {
         };
         /**
          * AuctionBidExpiredEvent
-         * @description The `auction.bid_expired` event as delivered
+         * @description `auction.bid_expired`: A bid's card hold lapsed or was released, and the bid was dropped
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "auction.bid_expired",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+         *         "bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+         *         "shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr"
+         *       }
+         *     }
          */
         AuctionBidExpiredEvent: {
             /** @description The app it happened in */
@@ -2468,7 +2848,20 @@ export interface components {
         };
         /**
          * AuctionBidPlacedEvent
-         * @description The `auction.bid_placed` event as delivered
+         * @description `auction.bid_placed`: A bid was placed and its card hold landed
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "auction.bid_placed",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+         *         "bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+         *         "shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+         *         "amount": "120.00",
+         *         "currency": "usd"
+         *       }
+         *     }
          */
         AuctionBidPlacedEvent: {
             /** @description The app it happened in */
@@ -2501,7 +2894,21 @@ export interface components {
         };
         /**
          * AuctionEndedEvent
-         * @description The `auction.ended` event as delivered
+         * @description `auction.ended`: An auction closed; the winner's payment is captured
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "auction.ended",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+         *         "winner_bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+         *         "winner_shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+         *         "amount": "120.00",
+         *         "currency": "usd",
+         *         "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjk"
+         *       }
+         *     }
          */
         AuctionEndedEvent: {
             /** @description The app it happened in */
@@ -2536,7 +2943,20 @@ export interface components {
         };
         /**
          * AuctionOutbidEvent
-         * @description The `auction.outbid` event as delivered
+         * @description `auction.outbid`: A bid was beaten by a higher one
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "auction.outbid",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+         *         "bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+         *         "shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+         *         "outbid_by": "bid_01m87s3v8k4r2fjc23vtvkbtjt",
+         *         "hold_kept": true
+         *       }
+         *     }
          */
         AuctionOutbidEvent: {
             /** @description The app it happened in */
@@ -2569,7 +2989,24 @@ export interface components {
         };
         /**
          * AuctionWinnerChangedEvent
-         * @description The `auction.winner_changed` event as delivered
+         * @description `auction.winner_changed`: The winner's payment failed: the runner-up wins, or nobody
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "auction.winner_changed",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+         *         "previous_bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjt",
+         *         "previous_payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjv",
+         *         "reason": "the winner's charge failed",
+         *         "winner_bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+         *         "winner_shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+         *         "amount": "120.00",
+         *         "currency": "usd",
+         *         "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjk"
+         *       }
+         *     }
          */
         AuctionWinnerChangedEvent: {
             /** @description The app it happened in */
@@ -3392,7 +3829,23 @@ export interface components {
         };
         /**
          * KycUpdatedEvent
-         * @description The `kyc.updated` event as delivered
+         * @description `kyc.updated`: A seller's KYC record changed: details submitted, verified, payouts enabled or paused
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "kyc.updated",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjp",
+         *         "identifier": "seller-4711",
+         *         "previous_business_status": "incomplete",
+         *         "business_status": "completed",
+         *         "details_submitted": true,
+         *         "charges_enabled": true,
+         *         "payouts_enabled": true,
+         *         "needs_documents": false
+         *       }
+         *     }
          */
         KycUpdatedEvent: {
             /** @description The app it happened in */
@@ -3729,7 +4182,20 @@ export interface components {
         };
         /**
          * PaymentCancelledEvent
-         * @description The `payment.cancelled` event as delivered
+         * @description `payment.cancelled`: A payment was cancelled, or its card hold released (nothing charged)
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.cancelled",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "cancelled",
+         *         "previous_status": "pending",
+         *         "reason": "cancelled by the app",
+         *         "sequence": 2
+         *       }
+         *     }
          */
         PaymentCancelledEvent: {
             /** @description The app it happened in */
@@ -3794,7 +4260,20 @@ export interface components {
         };
         /**
          * PaymentFailedCapturedEvent
-         * @description The `payment.failed-captured` event as delivered
+         * @description `payment.failed-captured`: A collected payment's contract call failed: refund it or retry it
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.failed-captured",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "failed-captured",
+         *         "previous_status": "hold",
+         *         "reason": "the contract call reverted",
+         *         "sequence": 3
+         *       }
+         *     }
          */
         PaymentFailedCapturedEvent: {
             /** @description The app it happened in */
@@ -3827,7 +4306,20 @@ export interface components {
         };
         /**
          * PaymentFailedEvent
-         * @description The `payment.failed` event as delivered
+         * @description `payment.failed`: A payment failed: a declined card, a failed debit, a refused contract call, or a bank debit returned after collection
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.failed",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "failed",
+         *         "previous_status": "pending",
+         *         "reason": "Your card was declined.",
+         *         "sequence": 2
+         *       }
+         *     }
          */
         PaymentFailedEvent: {
             /** @description The app it happened in */
@@ -3860,7 +4352,20 @@ export interface components {
         };
         /**
          * PaymentFailedTransfersEvent
-         * @description The `payment.failed-transfers` event as delivered
+         * @description `payment.failed-transfers`: A payment was captured but the seller's transfer failed: retry it, or refund
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.failed-transfers",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "failed-transfers",
+         *         "previous_status": "paid",
+         *         "reason": "transfer failed: seller_not_payable: the seller cannot receive transfers",
+         *         "sequence": 4
+         *       }
+         *     }
          */
         PaymentFailedTransfersEvent: {
             /** @description The app it happened in */
@@ -3893,7 +4398,20 @@ export interface components {
         };
         /**
          * PaymentHoldEvent
-         * @description The `payment.hold` event as delivered
+         * @description `payment.hold`: A payment's money is secured: a card authorised, or a bank debit collected
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.hold",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "hold",
+         *         "previous_status": "pending",
+         *         "reason": "card authorised",
+         *         "sequence": 2
+         *       }
+         *     }
          */
         PaymentHoldEvent: {
             /** @description The app it happened in */
@@ -3926,7 +4444,20 @@ export interface components {
         };
         /**
          * PaymentPaidEvent
-         * @description The `payment.paid` event as delivered
+         * @description `payment.paid`: A payment is captured and settled: its contract call (if any) confirmed, the seller's share transferred
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.paid",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "paid",
+         *         "previous_status": "hold",
+         *         "reason": "captured",
+         *         "sequence": 3
+         *       }
+         *     }
          */
         PaymentPaidEvent: {
             /** @description The app it happened in */
@@ -3959,7 +4490,20 @@ export interface components {
         };
         /**
          * PaymentPendingEvent
-         * @description The `payment.pending` event as delivered
+         * @description `payment.pending`: A payment was created, or reopened by a retry after the chain refused its call
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.pending",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "pending",
+         *         "previous_status": null,
+         *         "reason": "created",
+         *         "sequence": 1
+         *       }
+         *     }
          */
         PaymentPendingEvent: {
             /** @description The app it happened in */
@@ -3992,7 +4536,20 @@ export interface components {
         };
         /**
          * PaymentRefundedEvent
-         * @description The `payment.refunded` event as delivered
+         * @description `payment.refunded`: A payment was refunded in full
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.refunded",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *         "status": "refunded",
+         *         "previous_status": "paid",
+         *         "reason": "refunded by the app",
+         *         "sequence": 4
+         *       }
+         *     }
          */
         PaymentRefundedEvent: {
             /** @description The app it happened in */
@@ -4297,7 +4854,26 @@ export interface components {
         };
         /**
          * ReconciliationMismatchEvent
-         * @description The `reconciliation.mismatch` event as delivered
+         * @description `reconciliation.mismatch`: A reconciliation run found the books disagreeing with the payments, the provider or the chain
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "reconciliation.mismatch",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "id": "rec_01m87s3v8k4r2fjc23vtvkbtjs",
+         *         "payments_checked": 1250,
+         *         "mismatches": [
+         *           {
+         *             "kind": "provider_capture",
+         *             "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+         *             "ledger": "20.00",
+         *             "other": "18.00",
+         *             "message": "the provider captured another amount"
+         *           }
+         *         ]
+         *       }
+         *     }
          */
         ReconciliationMismatchEvent: {
             /** @description The app it happened in */
@@ -5176,7 +5752,23 @@ export interface components {
         };
         /**
          * WalletBalanceLowEvent
-         * @description The `wallet.balance_low` event as delivered
+         * @description `wallet.balance_low`: A wallet a trigger uses fell under its balance threshold (once per fall)
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "wallet.balance_low",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "wallet_id": "wal_01m87s3v8k4r2fjc23vtvkbtjq",
+         *         "type": "evm",
+         *         "account_id": "0x8ba1f109551bd432803012645ac136ddd64dba72",
+         *         "network_id": "8453",
+         *         "balance": "0.0004",
+         *         "balance_low_threshold": "0.01",
+         *         "currency": "ETH",
+         *         "checked_at": "2026-11-22T21:00:00.000Z"
+         *       }
+         *     }
          */
         WalletBalanceLowEvent: {
             /** @description The app it happened in */
@@ -5256,7 +5848,17 @@ export interface components {
         };
         /**
          * WebhookTestEvent
-         * @description The `webhook.test` event as delivered
+         * @description `webhook.test`: Sent on request (`POST /webhooks/{app_id}/{id}/test`) to one endpoint, whatever it subscribes to
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "webhook.test",
+         *       "timestamp": "2026-11-22T21:00:00.000Z",
+         *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+         *       "data": {
+         *         "endpoint_id": "wh_01m87s3v8k4r2fjc23vtvkbtjw",
+         *         "message": "A test event: this endpoint receives deliveries"
+         *       }
+         *     }
          */
         WebhookTestEvent: {
             /** @description The app it happened in */
@@ -23765,6 +24367,19 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "auction.bid_expired",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+                 *         "bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+                 *         "shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuctionBidExpiredEvent"];
             };
         };
@@ -23787,6 +24402,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "auction.bid_placed",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+                 *         "bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+                 *         "shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                 *         "amount": "120.00",
+                 *         "currency": "usd"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuctionBidPlacedEvent"];
             };
         };
@@ -23809,6 +24439,22 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "auction.ended",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+                 *         "winner_bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+                 *         "winner_shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                 *         "amount": "120.00",
+                 *         "currency": "usd",
+                 *         "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjk"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuctionEndedEvent"];
             };
         };
@@ -23831,6 +24477,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "auction.outbid",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+                 *         "bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+                 *         "shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                 *         "outbid_by": "bid_01m87s3v8k4r2fjc23vtvkbtjt",
+                 *         "hold_kept": true
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuctionOutbidEvent"];
             };
         };
@@ -23853,6 +24514,25 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "auction.winner_changed",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "auction_id": "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+                 *         "previous_bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjt",
+                 *         "previous_payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjv",
+                 *         "reason": "the winner's charge failed",
+                 *         "winner_bid_id": "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+                 *         "winner_shopper_id": "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+                 *         "amount": "120.00",
+                 *         "currency": "usd",
+                 *         "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjk"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["AuctionWinnerChangedEvent"];
             };
         };
@@ -23875,6 +24555,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "kyc.updated",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "kyc_id": "kyc_01m87s3v8k4r2fjc23vtvkbtjp",
+                 *         "identifier": "seller-4711",
+                 *         "previous_business_status": "incomplete",
+                 *         "business_status": "completed",
+                 *         "details_submitted": true,
+                 *         "charges_enabled": true,
+                 *         "payouts_enabled": true,
+                 *         "needs_documents": false
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["KycUpdatedEvent"];
             };
         };
@@ -23897,6 +24595,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.cancelled",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "cancelled",
+                 *         "previous_status": "pending",
+                 *         "reason": "cancelled by the app",
+                 *         "sequence": 2
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentCancelledEvent"];
             };
         };
@@ -23919,6 +24632,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.failed",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "failed",
+                 *         "previous_status": "pending",
+                 *         "reason": "Your card was declined.",
+                 *         "sequence": 2
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentFailedEvent"];
             };
         };
@@ -23941,6 +24669,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.failed-captured",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "failed-captured",
+                 *         "previous_status": "hold",
+                 *         "reason": "the contract call reverted",
+                 *         "sequence": 3
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentFailedCapturedEvent"];
             };
         };
@@ -23963,6 +24706,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.failed-transfers",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "failed-transfers",
+                 *         "previous_status": "paid",
+                 *         "reason": "transfer failed: seller_not_payable: the seller cannot receive transfers",
+                 *         "sequence": 4
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentFailedTransfersEvent"];
             };
         };
@@ -23985,6 +24743,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.hold",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "hold",
+                 *         "previous_status": "pending",
+                 *         "reason": "card authorised",
+                 *         "sequence": 2
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentHoldEvent"];
             };
         };
@@ -24007,6 +24780,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.paid",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "paid",
+                 *         "previous_status": "hold",
+                 *         "reason": "captured",
+                 *         "sequence": 3
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentPaidEvent"];
             };
         };
@@ -24029,6 +24817,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.pending",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "pending",
+                 *         "previous_status": null,
+                 *         "reason": "created",
+                 *         "sequence": 1
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentPendingEvent"];
             };
         };
@@ -24051,6 +24854,21 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "payment.refunded",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *         "status": "refunded",
+                 *         "previous_status": "paid",
+                 *         "reason": "refunded by the app",
+                 *         "sequence": 4
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["PaymentRefundedEvent"];
             };
         };
@@ -24073,6 +24891,27 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "reconciliation.mismatch",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "id": "rec_01m87s3v8k4r2fjc23vtvkbtjs",
+                 *         "payments_checked": 1250,
+                 *         "mismatches": [
+                 *           {
+                 *             "kind": "provider_capture",
+                 *             "payment_id": "pay_01m87s3v8k4r2fjc23vtvkbtjk",
+                 *             "ledger": "20.00",
+                 *             "other": "18.00",
+                 *             "message": "the provider captured another amount"
+                 *           }
+                 *         ]
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["ReconciliationMismatchEvent"];
             };
         };
@@ -24095,6 +24934,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "wallet.balance_low",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "wallet_id": "wal_01m87s3v8k4r2fjc23vtvkbtjq",
+                 *         "type": "evm",
+                 *         "account_id": "0x8ba1f109551bd432803012645ac136ddd64dba72",
+                 *         "network_id": "8453",
+                 *         "balance": "0.0004",
+                 *         "balance_low_threshold": "0.01",
+                 *         "currency": "ETH",
+                 *         "checked_at": "2026-11-22T21:00:00.000Z"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WalletBalanceLowEvent"];
             };
         };
@@ -24117,6 +24974,18 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                 *       "type": "webhook.test",
+                 *       "timestamp": "2026-11-22T21:00:00.000Z",
+                 *       "app_id": "app_01m87s3v8k4r2fjc23vtvkbtjg",
+                 *       "data": {
+                 *         "endpoint_id": "wh_01m87s3v8k4r2fjc23vtvkbtjw",
+                 *         "message": "A test event: this endpoint receives deliveries"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["WebhookTestEvent"];
             };
         };

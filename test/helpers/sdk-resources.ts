@@ -1,59 +1,14 @@
 // Writes the SDK's resource groups (sdk/src/resources.ts) from the OpenAPI document's operations:
 // one method per operationId, named by its tag and verb, each path written once (in OPERATIONS).
-// Operations an integrator's program does not call (hosted HTML pages, their form posts, the
-// providers' own callbacks, a browser's event stream) are listed in EXCLUDED with the reason.
+// The names, and the operations an integrator's program does not call (hosted HTML pages, their
+// form posts, the providers' own callbacks, a browser's event stream; EXCLUDED, with the reason),
+// are in src/platform/http/sdk-names.ts: the document's code samples call the same methods.
 import { fileURLToPath } from "node:url";
+import { camel, EXCLUDED, methodOf } from "../../src/platform/http/sdk-names.ts";
 
 export const SDK_RESOURCES_FILE = fileURLToPath(new URL("../../sdk/src/resources.ts", import.meta.url));
 
-/** operationId -> why the SDK has no method for it. test/sdk/coverage.test.ts reads this list. */
-export const EXCLUDED: Record<string, string> = {
-  getInvitationPage: "an HTML page for people",
-  getSandbox3dsPage: "an HTML page for people",
-  getSandboxInboxPage: "an HTML page for people",
-  getCheckoutPage: "an HTML page for people",
-  getAuctionPage: "an HTML page for people",
-  getKycWidget: "an HTML page for people",
-  submitKycDetails: "the KYC page's own form post (answers a 303 redirect)",
-  submitKycBankAccount: "the KYC page's own form post (answers a 303 redirect)",
-  startKycOnboarding: "the KYC page's own form post (answers a 303 redirect)",
-  uploadKycDocument: "the KYC page's own form post (answers a 303 redirect)",
-  receiveProviderWebhook: "called by payment providers, not by integrators",
-  streamAuctionEvents: "the public auction page's browser event stream (EventSource)",
-  getAppIcon: "the image itself, for an <img> on a page (App.icon_url links to it)",
-};
-
-/** Method names kept as the hand-written SDK named them (and as people read them). */
-const NAMES: Record<string, string> = {
-  signUp: "auth.signUp",
-  logIn: "auth.logIn",
-  logOut: "auth.logOut",
-  getMe: "users.me",
-  acceptInvitation: "members.accept",
-  previewPriceItem: "prices.previewPriceItem",
-  listPaymentEvents: "payments.events",
-  listWebhookDeliveries: "webhooks.listDeliveries",
-  replayWebhookDelivery: "webhooks.replay",
-  sendWebhookTestEvent: "webhooks.sendTest",
-  rotateWebhookSecret: "webhooks.rotateSecret",
-};
-
-/** The noun a group's operationIds repeat, dropped from its method names (`createPayment` -> `create`). */
-const NOUNS: Record<string, string> = {
-  apps: "App",
-  members: "Member",
-  apiKeys: "ApiKey",
-  wallets: "Wallet",
-  triggers: "Trigger",
-  webhooks: "WebhookEndpoint",
-  sandbox: "Sandbox",
-  prices: "Price",
-  payments: "Payment",
-  checkout: "Checkout",
-  auctions: "Auction",
-  kyc: "Kyc",
-  events: "Event",
-};
+export { EXCLUDED, methodOf };
 
 type Json = Record<string, unknown>;
 interface Parameter {
@@ -68,23 +23,6 @@ interface Operation {
   parameters?: Parameter[];
   requestBody?: { required?: boolean; content?: Record<string, { schema?: Json }> };
   responses: Record<string, { content?: Record<string, { schema?: Json }> }>;
-}
-
-const camel = (name: string) => name.replace(/[-_ ]+(\w)/g, (_, c: string) => c.toUpperCase());
-
-/** Where an operation lives: `group.method`. */
-export function methodOf(operation: Operation): [string, string] {
-  const named = NAMES[operation.operationId];
-  if (named) return named.split(".") as [string, string];
-  const group = camel(operation.tags?.[0] ?? "misc");
-  const noun = NOUNS[group];
-  const id = operation.operationId;
-  const verb = /^[a-z0-9]+/.exec(id)?.[0] ?? id;
-  let rest = id.slice(verb.length);
-  if (noun && rest.startsWith(noun)) {
-    rest = rest.slice(noun.length).replace(/^(s|es)(?=[A-Z]|$)/, "");
-  }
-  return [group, verb + rest];
 }
 
 function successOf(operation: Operation) {

@@ -67,6 +67,31 @@ test("Swagger UI groups operations by tag in the document's order, collapsed, wi
   assert.match(await answers.innerText(), /"id": "pay_[0-9a-z]{26}"/, "the 201 answer's example");
 });
 
+test("the guides open above the operations, and an operation shows its curl and SDK samples", async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`${base}/docs`);
+  await page.waitForSelector(".opblock-summary-path", { timeout: 20_000 });
+  const guides = page.locator(".information-container details > summary strong");
+  assert.ok((await guides.allInnerTexts()).includes("Errors"), "the guides are listed");
+  const errors = page.locator(".information-container details", {
+    has: page.locator("summary", { hasText: "Errors" }),
+  });
+  assert.equal(await errors.locator("table").isVisible(), false, "a guide starts closed");
+  await errors.locator("summary").first().click();
+  assert.match(
+    await errors.locator("table").first().innerText(),
+    /idempotency_key_reused/,
+    "the code catalogue",
+  );
+  const operation = page.locator("#operations-payments-createPayment");
+  await operation.locator(".opblock-summary").click();
+  const description = operation.locator(".opblock-description-wrapper").first();
+  await description.locator("pre").first().waitFor({ timeout: 10_000 });
+  const text = await description.innerText();
+  assert.match(text, /curl -X POST "http:\/\/[^"]+\/payments\/\$APP_ID"/, "the curl sample");
+  assert.match(text, /await client\.payments\.create\(appId/, "the SDK sample");
+});
+
 test("the documentation cannot be framed", async () => {
   // Another origin frames the documentation and, as a control, an endpoint without frame rules.
   const framer = createServer((_request, response) => {

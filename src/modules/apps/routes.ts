@@ -51,6 +51,9 @@ export async function appRoutes(app: Server, deps: Deps) {
         tags,
         summary: "Change an app's settings",
         description:
+          "Changes an app's settings; absent fields stay. A new `app_fee` applies to payments created from " +
+          "now on (each payment keeps the fees it was created with). Only an owner who has two-factor on may " +
+          "set `require_two_factor`. " +
           "`display_name` and `accent_color` are what shoppers see on the hosted pages (checkout, auction, " +
           "KYC widget, invitation): the name shown instead of `name`, and the colour of buttons and links, " +
           "with white or dark text on it, whichever reads (docs/payments.md, Hosted pages). The icon is " +

@@ -117,6 +117,120 @@ const DATA: Record<EventType | typeof TEST_EVENT_TYPE, TSchema> = {
   ),
 };
 
+// When each event is sent: the document's `webhooks` section and the API's webhook guide say it.
+const PAYMENT_STATUS_WHEN: Record<string, string> = {
+  pending: "A payment was created, or reopened by a retry after the chain refused its call",
+  hold: "A payment's money is secured: a card authorised, or a bank debit collected",
+  paid: "A payment is captured and settled: its contract call (if any) confirmed, the seller's share transferred",
+  failed:
+    "A payment failed: a declined card, a failed debit, a refused contract call, or a bank debit returned after collection",
+  cancelled: "A payment was cancelled, or its card hold released (nothing charged)",
+  "failed-captured": "A collected payment's contract call failed: refund it or retry it",
+  refunded: "A payment was refunded in full",
+  "failed-transfers": "A payment was captured but the seller's transfer failed: retry it, or refund",
+};
+const WHEN: Record<string, string> = {
+  ...Object.fromEntries(
+    EVENT_TYPES.filter((type) => type.startsWith("payment.")).map((type) => [
+      type,
+      PAYMENT_STATUS_WHEN[type.slice("payment.".length)] ?? "A payment's status changed",
+    ]),
+  ),
+  "kyc.updated": "A seller's KYC record changed: details submitted, verified, payouts enabled or paused",
+  "auction.bid_placed": "A bid was placed and its card hold landed",
+  "auction.outbid": "A bid was beaten by a higher one",
+  "auction.ended": "An auction closed; the winner's payment is captured",
+  "auction.bid_expired": "A bid's card hold lapsed or was released, and the bid was dropped",
+  "auction.winner_changed": "The winner's payment failed: the runner-up wins, or nobody",
+  "wallet.balance_low": "A wallet a trigger uses fell under its balance threshold (once per fall)",
+  "reconciliation.mismatch":
+    "A reconciliation run found the books disagreeing with the payments, the provider or the chain",
+  [TEST_EVENT_TYPE]:
+    "Sent on request (`POST /webhooks/{app_id}/{id}/test`) to one endpoint, whatever it subscribes to",
+};
+
+const PAYMENT_ID = "pay_01m87s3v8k4r2fjc23vtvkbtjk";
+const PREVIOUS: Record<string, [previous: string | null, reason: string, sequence: number]> = {
+  pending: [null, "created", 1],
+  hold: ["pending", "card authorised", 2],
+  paid: ["hold", "captured", 3],
+  failed: ["pending", "Your card was declined.", 2],
+  cancelled: ["pending", "cancelled by the app", 2],
+  "failed-captured": ["hold", "the contract call reverted", 3],
+  refunded: ["paid", "refunded by the app", 4],
+  "failed-transfers": ["paid", "transfer failed: seller_not_payable: the seller cannot receive transfers", 4],
+};
+const bidExample = {
+  auction_id: "auc_01m87s3v8k4r2fjc23vtvkbtjm",
+  bid_id: "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+  shopper_id: "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+};
+const winnerExample = {
+  winner_bid_id: "bid_01m87s3v8k4r2fjc23vtvkbtjn",
+  winner_shopper_id: "shp_01m87s3v8k4r2fjc23vtvkbtjr",
+  amount: "120.00",
+  currency: "usd",
+  payment_id: PAYMENT_ID,
+};
+
+/** An example of each event's `data`, shown in the document and the webhook guide. */
+const DATA_EXAMPLES: Record<EventType | typeof TEST_EVENT_TYPE, unknown> = {
+  ...(Object.fromEntries(
+    Object.entries(PREVIOUS).map(([status, [previous, reason, sequence]]) => [
+      `payment.${status}`,
+      { id: PAYMENT_ID, status, previous_status: previous, reason, sequence },
+    ]),
+  ) as Record<EventType, unknown>),
+  "kyc.updated": {
+    kyc_id: "kyc_01m87s3v8k4r2fjc23vtvkbtjp",
+    identifier: "seller-4711",
+    previous_business_status: "incomplete",
+    business_status: "completed",
+    details_submitted: true,
+    charges_enabled: true,
+    payouts_enabled: true,
+    needs_documents: false,
+  },
+  "wallet.balance_low": {
+    wallet_id: "wal_01m87s3v8k4r2fjc23vtvkbtjq",
+    type: "evm",
+    account_id: "0x8ba1f109551bd432803012645ac136ddd64dba72",
+    network_id: "8453",
+    balance: "0.0004",
+    balance_low_threshold: "0.01",
+    currency: "ETH",
+    checked_at: "2026-11-22T21:00:00.000Z",
+  },
+  "reconciliation.mismatch": {
+    id: "rec_01m87s3v8k4r2fjc23vtvkbtjs",
+    payments_checked: 1250,
+    mismatches: [
+      {
+        kind: "provider_capture",
+        payment_id: PAYMENT_ID,
+        ledger: "20.00",
+        other: "18.00",
+        message: "the provider captured another amount",
+      },
+    ],
+  },
+  "auction.bid_placed": { ...bidExample, amount: "120.00", currency: "usd" },
+  "auction.outbid": { ...bidExample, outbid_by: "bid_01m87s3v8k4r2fjc23vtvkbtjt", hold_kept: true },
+  "auction.ended": { auction_id: bidExample.auction_id, ...winnerExample },
+  "auction.bid_expired": bidExample,
+  "auction.winner_changed": {
+    auction_id: bidExample.auction_id,
+    previous_bid_id: "bid_01m87s3v8k4r2fjc23vtvkbtjt",
+    previous_payment_id: "pay_01m87s3v8k4r2fjc23vtvkbtjv",
+    reason: "the winner's charge failed",
+    ...winnerExample,
+  },
+  [TEST_EVENT_TYPE]: {
+    endpoint_id: "wh_01m87s3v8k4r2fjc23vtvkbtjw",
+    message: "A test event: this endpoint receives deliveries",
+  },
+};
+
 const pascal = (type: string) =>
   type
     .split(/[._-]/)
@@ -135,7 +249,19 @@ export const EVENT_SCHEMAS: Record<string, Record<string, unknown>> = Object.fro
         app_id: Type.String({ description: "The app it happened in" }),
         data,
       },
-      { title: `${pascal(type)}Event`, description: `The \`${type}\` event as delivered` },
+      {
+        title: `${pascal(type)}Event`,
+        description: `\`${type}\`: ${WHEN[type]}`,
+        examples: [
+          {
+            id: "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+            type,
+            timestamp: "2026-11-22T21:00:00.000Z",
+            app_id: "app_01m87s3v8k4r2fjc23vtvkbtjg",
+            data: DATA_EXAMPLES[type as EventType],
+          },
+        ],
+      },
     ) as unknown as Record<string, unknown>,
   ]),
 );

@@ -33,6 +33,18 @@ export type SandboxOutcome = (typeof SANDBOX_OUTCOMES)[number];
 const SLOW_FACTOR = 10;
 
 /**
+ * What each marker does to the transaction that carries it, for the API's sandbox guide; typed by
+ * the outcomes, so a new outcome must be described here.
+ */
+export const SANDBOX_MARKERS: Readonly<Record<Exclude<SandboxOutcome, "success">, string>> = Object.freeze({
+  revert: "The call reverts after one block (reason `sandbox:revert requested by the call`)",
+  drop: "The transaction is dropped after one block and never lands; every re-sending of it too",
+  slow: `The transaction confirms ${SLOW_FACTOR} times slower than the network's block time`,
+  unfunded:
+    "The node refuses the send as it refuses a wallet that cannot pay for gas (`insufficient_funds`); nothing reaches the chain",
+});
+
+/**
  * Every sandbox account starts with 100 of its chain's native unit (in the smallest unit), and each
  * transaction broadcast costs it a fee, so balances move as on a live chain.
  */

@@ -54,6 +54,50 @@ const TITLES: Record<ErrorCode, string> = {
   service_busy: "Service busy",
 };
 
+/**
+ * When each code is answered and what the caller does about it: the error catalogue of the API's
+ * guides (src/platform/http/guides.ts) is made from this list, so a new code must say it here.
+ */
+const MEANINGS: Record<ErrorCode, string> = {
+  validation_failed:
+    "A field is missing, of the wrong type, out of range or unknown, or the body is not valid JSON. `errors` names each field (`/body/amount`, `/query/limit`). Fix the request; retrying it unchanged fails the same way.",
+  unauthenticated:
+    "No credential, or one that is unknown, expired or revoked (a `WWW-Authenticate` header says how to send one). Also a wrong password at log-in.",
+  two_factor_required:
+    "The password was right and the account has two-factor on: send the answer's `challenge_token` with a code to `POST /auth/login/2fa`.",
+  forbidden:
+    "The credential is valid but its role may not do this (a developer deleting the app, an API key managing members or keys).",
+  not_found:
+    "No such resource for this caller: another app's records answer this too, never 403. Also a path no route has.",
+  method_not_allowed: "The path exists but not with this method; `Allow` lists the methods it takes.",
+  conflict:
+    "The request clashes with the resource's current state (a name taken, a record still in use: `open` says what), or a request with the same `Idempotency-Key` is still running.",
+  invalid_state_transition:
+    "The resource's status does not allow this step (confirming a paid payment, cancelling one whose contract call was sent). Read the resource, then act on its status.",
+  idempotency_key_reused:
+    "The `Idempotency-Key` was used with a different request (another path, body or caller) in the last 24 hours. Use a new key for a new request.",
+  seller_not_payable:
+    "The seller named cannot receive transfers now (KYC unfinished, inactive, payouts paused): finish the seller's onboarding or name another seller.",
+  wallet_unfunded:
+    "The wallet that runs the price's contract call cannot pay for gas: fund it, then try again.",
+  request_timeout: "The request body did not arrive in time; the connection is closed. Send it again.",
+  payload_too_large: "The body is larger than the route takes (1 MiB for JSON).",
+  uri_too_long: "A path parameter is longer than 100 characters.",
+  unsupported_media_type: "The body is not `application/json` (or the form type a hosted page posts).",
+  header_too_large: "The request line and headers are larger than 16 KiB.",
+  rate_limited:
+    "Too many requests under one of the limits below: wait for `Retry-After` seconds, then try again.",
+  internal:
+    "Something failed on the service's side. The answer carries only the `request_id`: quote it to support. Safe to retry with the same `Idempotency-Key`.",
+  payment_declined:
+    "The provider declined the card or account; the payment stays open for another payment method.",
+  provider_unavailable:
+    "The payment provider did not answer or failed: retry later (with the same `Idempotency-Key`).",
+  chain_unavailable: "The chain's node did not answer: retry later.",
+  service_busy:
+    "Every database connection is busy for a moment; nothing was done. Retry after `Retry-After` seconds.",
+};
+
 export interface FieldError {
   /** JSON pointer-like path of the offending field, e.g. `/body/name` or `/query/limit`. */
   path: string;
@@ -95,6 +139,11 @@ export class AppError extends Error {
 
 export function titleOf(code: ErrorCode): string {
   return TITLES[code];
+}
+
+/** When the code is answered and what to do about it, for the API's error catalogue. */
+export function meaningOf(code: ErrorCode): string {
+  return MEANINGS[code];
 }
 
 /** Shorthands for the errors services throw most. */

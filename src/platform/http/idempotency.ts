@@ -21,6 +21,12 @@ const HEARTBEAT_MS = 2_000;
 const ABANDONED_MS = 8_000;
 const WAIT_MS = 10_000;
 const KEY_FORMAT = /^[\x21-\x7e]{1,255}$/;
+/** The rules' numbers, for the idempotency guide of the API's documentation (guides.ts). */
+export const IDEMPOTENCY_TIMES = Object.freeze({
+  keepMs: KEEP_MS,
+  waitMs: WAIT_MS,
+  abandonedMs: ABANDONED_MS,
+});
 
 declare module "fastify" {
   interface FastifyRequest {

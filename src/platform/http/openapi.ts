@@ -1,7 +1,13 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { RouteOptions } from "fastify";
+import { type GuideSettings, loadGuides, renderGuides } from "./guides.ts";
 import { addResponseHeaders } from "./openapi-headers.ts";
+import { addDescriptions, readReference } from "./openapi-prose.ts";
+import { addCodeSamples, withSamplesInDescriptions } from "./openapi-samples.ts";
+import { addWebhooks } from "./openapi-webhooks.ts";
+import { DEFAULT_COUNT_CAP } from "./pagination.ts";
+import { parseRateLimits, type RateLimitSettings } from "./rate-limit.ts";
 import type { Server } from "./server.ts";
 
 /**
@@ -9,7 +15,9 @@ import type { Server } from "./server.ts";
  * every route shares is added here, once, so route files carry only what is theirs: the answers a
  * route can give because of what it is (validation, credentials, tenancy, conflicts), the
  * `Idempotency-Key` header where it is honoured, `security: []` on public routes, and HTML answers
- * for hosted pages. Choices: docs/openapi.md.
+ * for hosted pages. The prose is Markdown in the repository, read at start-up: the guides of
+ * `info.description` (guides.ts) and each operation's description (`docs/reference/`); the code
+ * samples are computed (openapi-samples.ts). Choices: docs/openapi.md.
  */
 
 const TAGS = [
@@ -281,37 +289,13 @@ function addIdempotencyHeaders(doc: Schema, honoured: Set<string>): Schema {
   return doc;
 }
 
-/** The `webhooks` section: each event a POST to the receiver's URL whose body is its named schema. */
-function addWebhooks(doc: Schema, documented: Parameters<Server["documentWebhooks"]>[]): Schema {
-  const components = (doc.components as Schema).schemas as Record<string, unknown>;
-  const section: Schema = {};
-  for (const [events] of documented) {
-    const refs: Record<string, string> = {};
-    for (const [type, schema] of Object.entries(events)) {
-      const title = String(schema.title);
-      components[title] = schema;
-      refs[type] = `#/components/schemas/${title}`;
-      section[type] = {
-        post: {
-          operationId: `on${title}`,
-          tags: ["webhooks"],
-          summary: `\`${type}\`, sent to the endpoints subscribed to it`,
-          description: String(schema.description),
-          security: [],
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: refs[type] } } } },
-          responses: {
-            "2XX": { description: "Received: any 2xx answer ends the delivery; others are retried" },
-          },
-        },
-      };
-    }
-  }
-  return Object.keys(section).length > 0 ? { ...doc, webhooks: section } : doc;
-}
-
 export interface DocumentOptions {
   publicUrl: string;
   version: string;
+  /** The deployment's rate limits, listed in the guides (default: the built-in ones). */
+  rateLimits?: RateLimitSettings;
+  /** `LIST_COUNT_CAP`, named in the pagination guide. */
+  listCountCap?: number;
 }
 
 /** The document at `/openapi.json` and Swagger UI at `/docs`; call before any route is added. */
@@ -323,16 +307,22 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     webhooks.push(args);
   });
   app.addHook("onRoute", (route) => documentRoute(route, honoured, answerExamples));
+  // Read now, so a missing or malformed file stops the start rather than the first /openapi.json.
+  const guides = loadGuides();
+  const reference = readReference();
+  const settings: GuideSettings = {
+    publicUrl: options.publicUrl,
+    rateLimits: options.rateLimits ?? (parseRateLimits(undefined) as RateLimitSettings),
+    listCountCap: options.listCountCap ?? DEFAULT_COUNT_CAP,
+  };
   await app.register(swagger, {
     openapi: {
       openapi: "3.1.0",
       info: {
         title: "Payments, wallets and seller-KYC API",
         version: options.version,
-        description:
-          "Fiat payments that run smart-contract calls. Errors are RFC 9457 problem documents. " +
-          "Authenticate with `Authorization: Bearer <token or API key>` or HTTP Basic with the API key as " +
-          "user name and an empty password. Lists take `page` and `limit`, or a `starting_after` cursor.",
+        // The guides replace it once the webhooks are known (transformObject).
+        description: "Fiat payments that run smart-contract calls.",
         contact: { name: "The maintainers: open an issue in the project's repository" },
         license: { name: "MIT", identifier: "MIT" },
       },
@@ -351,11 +341,22 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     transformObject: (documentObject) => {
       const doc = ("openapiObject" in documentObject ? documentObject.openapiObject : {}) as Schema;
       const documented = addExamples(addIdempotencyHeaders(nameSchemas(doc), honoured), answerExamples);
-      return mergeSharedTemplates(addResponseHeaders(addWebhooks(documented, webhooks))) as never;
+      const done = mergeSharedTemplates(addResponseHeaders(addWebhooks(documented, webhooks)));
+      const events = Object.assign({}, ...webhooks.map(([each]) => each));
+      done.info = { ...(done.info as Schema), description: renderGuides(guides, settings, events) };
+      return addCodeSamples(addDescriptions(done, reference), options.publicUrl) as never;
     },
   });
+  // Swagger UI ignores `x-codeSamples`: its copy of the document (/docs/json) carries them in each
+  // description. Made once: the document does not change after start-up.
+  let forSwaggerUi: Schema | undefined;
   await app.register(swaggerUi, {
     routePrefix: "/docs",
+    transformSpecificationClone: false,
+    transformSpecification: (document) => {
+      forSwaggerUi ??= withSamplesInDescriptions(document as Schema);
+      return forSwaggerUi;
+    },
     // No validator badge: it would send the document to validator.swagger.io. Operations are
     // grouped by tag in the document's order (no `tagsSorter`: the order is how the API is
     // learnt), each tag open with its operations collapsed (`docExpansion: list`); an operation

@@ -7,6 +7,8 @@ import { invalid } from "./errors.ts";
 
 const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
+/** The page sizes, for the pagination guide of the API's documentation (guides.ts). */
+export const LIST_LIMITS = Object.freeze({ defaultLimit: DEFAULT_LIMIT, maxLimit: MAX_LIMIT });
 /** Far past any real list; keeps the row offset (page x limit) well inside a bigint. */
 const MAX_PAGE = 1_000_000;
 /** Default of `LIST_COUNT_CAP`: `X-Total-Count` is exact up to here, then reported as capped. */

@@ -59,6 +59,24 @@ const DEFAULT_RATE_LIMITS: RateLimitSettings = Object.freeze({
   shopper_session_per_ip: { max: 30, windowSeconds: 15 * 60 },
 });
 
+/** What each limit counts, for the rate-limit guide of the API's documentation (guides.ts). */
+export const RATE_LIMIT_SUBJECTS: Readonly<Record<keyof RateLimitSettings, string>> = Object.freeze({
+  login_per_ip: "Log-ins (`POST /auth/login`, `/auth/login/2fa`) from one client address",
+  signup_per_ip: "Sign-ups (`POST /auth/signup`) from one client address",
+  password_reset_per_ip:
+    "Password reset mails (`POST /auth/password-reset`) asked for from one client address",
+  password_reset_per_email: "Password reset mails asked for one email address, whoever asks, known or not",
+  verification_mail_per_user: "Verification mails one account asks to be sent again",
+  checkout_per_ip:
+    "Payments opened on hosted checkout pages (`POST /checkout/{price_id}/payments`) from one client address",
+  checkout_per_price: "Payments opened on one price's hosted checkout, from anywhere",
+  kyc_widget_per_ip: "Requests to the hosted KYC widget (`/kyc/{edit_token}…`) from one client address",
+  kyc_widget_per_token: "Requests to one seller's KYC widget",
+  shopper_code_per_ip: "Bid sign-in codes asked for (`…/shoppers/code`) from one client address",
+  shopper_code_per_email: "Bid sign-in codes mailed to one address for one app",
+  shopper_session_per_ip: "Bid sign-in codes tried (`…/shoppers/session`) from one client address",
+});
+
 /**
  * Reads `RATE_LIMITS`: comma-separated `name=max/seconds` overrides of the defaults, e.g.
  * `signup_per_ip=5/3600,login_per_ip=50/900`. Answers an error message for a bad value.
@@ -80,11 +98,14 @@ export function parseRateLimits(text: string | undefined): RateLimitSettings | s
   return settings as unknown as RateLimitSettings;
 }
 
+/** The per-account log-in back-off, for the documentation: free failures, and the longest wait. */
+export const LOGIN_BACKOFF = Object.freeze({ freeFailures: 5, maxSeconds: 15 * 60 });
+
 // Log-in back-off per account: five wrong passwords cost nothing, then each further one doubles the
 // wait before the next try (2 s, 4 s, … up to 15 minutes). A guesser gets about 100 tries a day; a
 // person who mistypes never notices. A success clears the run.
-const FREE_FAILURES = 5;
-const MAX_BACKOFF_SECONDS = 15 * 60;
+const FREE_FAILURES = LOGIN_BACKOFF.freeFailures;
+const MAX_BACKOFF_SECONDS = LOGIN_BACKOFF.maxSeconds;
 // A run of failures is forgotten after a day without one.
 const FAILURE_MEMORY_MS = 24 * 3600_000;
 

@@ -16,7 +16,7 @@ import { AppError, ERROR_STATUS, type ErrorCode, type ProblemExtensions, titleOf
 import { INPUT_LIMITS, inputProblems, parseJsonBytes } from "./input-limits.ts";
 import { allowedMethods } from "./methods.ts";
 import { HttpMetrics } from "./metrics.ts";
-import { registerOpenApi } from "./openapi.ts";
+import { type DocumentOptions, registerOpenApi } from "./openapi.ts";
 import { Problem } from "./schemas.ts";
 import { buildSerializerOnFirstUse } from "./serializers.ts";
 import { fieldErrors, validatorCompiler } from "./validation.ts";
@@ -46,11 +46,9 @@ const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
 const WWW_AUTHENTICATE = 'Bearer realm="api", Basic realm="api", charset="UTF-8"';
 const CLIENT_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-export interface ServerOptions {
+export interface ServerOptions extends DocumentOptions {
   logger: Logger;
   authenticate: Authenticator;
-  publicUrl: string;
-  version: string;
   /** Fastify's `trustProxy`: which proxies' `X-Forwarded-For` gives `request.ip` (TRUST_PROXY). */
   trustProxy?: boolean | number | string;
   /** A span per request (OpenTelemetry), when tracing is on. */

@@ -28,6 +28,28 @@ const FAILING_ACCOUNTS: Record<string, { code: string; reason: string }> = {
 /** A document whose file name contains this word fails verification, like Stripe's failure test file. */
 const SANDBOX_FAILING_DOCUMENT = "failure";
 
+/** The sellers' test payout accounts and documents, with what each does, for the API's testing guide. */
+export function sandboxSellerTestInputs(): {
+  routingNumber: string;
+  bankAccounts: { value: string; outcome: string }[];
+  failingDocument: string;
+} {
+  return {
+    routingNumber: SANDBOX_ROUTING_NUMBER,
+    bankAccounts: [
+      {
+        value: "any other account number",
+        outcome: "Verified: the seller can be paid once the rest is done",
+      },
+      ...Object.entries(FAILING_ACCOUNTS).map(([value, { code, reason }]) => ({
+        value,
+        outcome: `Refused, \`${code}\`: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}; payouts stay off`,
+      })),
+    ],
+    failingDocument: SANDBOX_FAILING_DOCUMENT,
+  };
+}
+
 interface SandboxState {
   type: AccountType;
   country: string;

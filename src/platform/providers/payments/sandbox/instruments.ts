@@ -103,3 +103,53 @@ export function resolveInstrument(input: PaymentMethodInput, now: Date): Resolve
   const outcome = CARDS[number] ?? { kind: "authorize" };
   return { method: "card", outcome, label: `${brandOf(number)} •••• ${number.slice(-4)}` };
 }
+
+/** A test instrument and what a payment confirmed with it does, for the API's testing guide. */
+export interface TestInstrument {
+  /** The card number, payment-method token or bank account number. */
+  value: string;
+  outcome: string;
+}
+
+function cardOutcome(outcome: Outcome): string {
+  if (outcome.kind === "decline") {
+    return `Declined, \`${outcome.declineCode}\`: the payment is \`failed\` (on the hosted checkout it stays \`pending\` for another card)`;
+  }
+  if (outcome.kind === "three_d_secure") {
+    return "Asks for 3-D Secure: the payment stays `pending` with `next_action.url`, the sandbox's challenge page (Complete or Fail)";
+  }
+  return "Authorised: the payment moves to `hold`, then `paid` (after the price's contract call, if any)";
+}
+
+const DEBIT_OUTCOME: Record<"succeeded" | "failed" | "returned", string> = {
+  succeeded: "Collected a few seconds after confirmation: the payment moves to `hold`, then `paid`",
+  failed: "Fails a few seconds after confirmation (`account_closed`): the payment is `failed`",
+  returned:
+    "Collected (`paid`), then returned by the bank a few seconds later (`account_closed`, ACH R02): the payment is `failed`, a seller's transfer is reversed",
+};
+
+/** The sandbox's test cards, Stripe test tokens and bank accounts, each with its outcome. */
+export function sandboxTestInstruments(): {
+  cards: TestInstrument[];
+  tokens: TestInstrument[];
+  routingNumber: string;
+  bankAccounts: TestInstrument[];
+} {
+  const accounts = [
+    [BANK_ACCOUNT_SUCCEEDS, "succeeded"],
+    [BANK_ACCOUNT_FAILS, "failed"],
+    [BANK_ACCOUNT_RETURNED, "returned"],
+  ] as const;
+  return {
+    cards: [
+      ...Object.entries(CARDS).map(([value, outcome]) => ({ value, outcome: cardOutcome(outcome) })),
+      { value: "any other valid number", outcome: cardOutcome({ kind: "authorize" }) },
+    ],
+    tokens: Object.entries(TOKENS).map(([value, number]) => {
+      const outcome = cardOutcome(CARDS[number] ?? { kind: "authorize" });
+      return { value, outcome: `As \`${number}\`: ${outcome.charAt(0).toLowerCase()}${outcome.slice(1)}` };
+    }),
+    routingNumber: TEST_ROUTING_NUMBER,
+    bankAccounts: accounts.map(([value, settles]) => ({ value, outcome: DEBIT_OUTCOME[settles] })),
+  };
+}
