@@ -20,6 +20,8 @@ export const EXCLUDED: Record<string, string> = {
   uploadKycDocument: "the KYC page's own form post (answers a 303 redirect)",
   receiveProviderWebhook: "called by payment providers, not by integrators",
   streamAuctionEvents: "the public auction page's browser event stream (EventSource)",
+  streamEvents:
+    "hand-written: `client.events.stream()` reads the server-sent events (sdk/src/event-stream.ts)",
 };
 
 /** Method names kept as the hand-written SDK named them (and as people read them). */

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../platform/ids.ts";
+import { presentEvent } from "./presenters.ts";
 import { previousSecretContext, secretContext } from "./rotation.ts";
 import { type SendResult, send } from "./send.ts";
 import { signatureHeader } from "./signing.ts";
@@ -18,13 +19,7 @@ export const ATTEMPT_CUT_SHORT =
 
 /** The body every attempt of an event sends: the same bytes each time, so receivers can dedupe. */
 function eventBody(event: typeof webhookEvents.$inferSelect): string {
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    timestamp: event.createdAt.toISOString(),
-    app_id: event.appId,
-    data: event.data,
-  });
+  return JSON.stringify(presentEvent(event));
 }
 
 function signingSecrets(deps: DeliverDeps, endpoint: typeof webhookEndpoints.$inferSelect): string[] {
