@@ -270,7 +270,9 @@ export async function resendInvitation(deps: Deps, actor: Principal, appId: stri
       .where(and(eq(members.appId, appId), eq(members.id, memberId), isNull(members.acceptedAt)))
       .returning();
     if (!row) {
-      await loadMember(deps, appId, memberId);
+      // Read in the transaction: on the embedded database another connection's read would wait
+      // for this transaction, which waits for it.
+      await loadMember({ ...deps, db: tx as unknown as Deps["db"] }, appId, memberId);
       throw conflict("This invitation was accepted already");
     }
     const [[app], [inviter]] = await Promise.all([
