@@ -50,7 +50,9 @@ import { twoFactorRoutes } from "./modules/users/two-factor-routes.ts";
 import { checkBalanceJob } from "./modules/wallets/balance.ts";
 import { sandboxWalletRoutes, walletRoutes } from "./modules/wallets/routes.ts";
 import { webhookEditRoutes } from "./modules/webhooks/edit-routes.ts";
+import { eventRoutes } from "./modules/webhooks/event-routes.ts";
 import { webhookDeliveryJob } from "./modules/webhooks/jobs.ts";
+import { pruneEventsJob } from "./modules/webhooks/retention.ts";
 import { webhookRoutes } from "./modules/webhooks/routes.ts";
 import { webhookTestRoutes } from "./modules/webhooks/test-routes.ts";
 import { CredentialCache } from "./platform/auth/cache.ts";
@@ -204,7 +206,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     purgeRateLimitCountersJob(deps.db, now),
   ]);
   if (config.sandbox) jobs.register([pruneSandboxMailJob(deps)]);
-  jobs.register([webhookDeliveryJob(deps), checkBalanceJob(deps)]);
+  jobs.register([webhookDeliveryJob(deps), pruneEventsJob(deps), checkBalanceJob(deps)]);
   jobs.register(paymentJobs(deps));
   jobs.register([reconcileJob(deps)]);
   jobs.register(auctionJobs(deps));
@@ -260,6 +262,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     await webhookRoutes(server, deps);
     await webhookEditRoutes(server, deps);
     await webhookTestRoutes(server, deps);
+    await eventRoutes(server, deps, authenticate);
     if (config.sandbox) await sandboxChallengeRoutes(server, deps.paymentProviders.sandbox);
     if (config.sandbox) await sandboxInboxRoutes(server, deps);
     await priceRoutes(server, deps);

@@ -1,7 +1,16 @@
-import { type Call, type ClientOptions, Http, type RequestOptions, withResponse } from "./http.ts";
-import type { Answered, CallInput, ItemOf, OperationId, Transport } from "./operation-types.ts";
+import { EventStream, type EventStreamOptions } from "./event-stream.ts";
+import {
+  type Call,
+  type ClientOptions,
+  Http,
+  type RequestOptions,
+  type WithResponse,
+  withResponse,
+} from "./http.ts";
+import type { Answered, CallInput, ItemOf, OperationId, QueryOf, Transport } from "./operation-types.ts";
 import { List } from "./paging.ts";
 import { OPERATIONS, type Resources, resources } from "./resources.ts";
+import type { WebhookEvent } from "./webhooks.ts";
 
 interface Described {
   method: Call["method"];
@@ -19,7 +28,25 @@ const describe = (id: OperationId) => (OPERATIONS as Record<string, Described>)[
  * POSTs the service makes idempotent carry an Idempotency-Key (yours or one made per call) and are
  * retried safely; lists page by cursor (`for await`); failures throw subclasses of `PaymentsError`.
  */
-export interface Client extends Resources {}
+export interface Client extends Omit<Resources, "events"> {
+  events: Events;
+}
+
+/**
+ * The event log: the generated `list` and `get`, typed as the events they answer (a union told
+ * apart by `type`, as `verifyWebhook` answers), and `stream`, the live server-sent events.
+ */
+export interface Events {
+  /** The app's events of the last 30 days, newest first; filter by `type` or `created[gte]`/`created[lte]`. */
+  list(appId: string, query?: QueryOf<"listEvents">, options?: RequestOptions): List<WebhookEvent>;
+  /** One event of the app. */
+  get(appId: string, eventId: string, options?: RequestOptions): Promise<WithResponse<WebhookEvent>>;
+  /**
+   * The app's events as they happen (`for await`), resuming after `lastEventId` when given; the
+   * connection is opened again after the last event received when it drops.
+   */
+  stream(appId: string, options?: EventStreamOptions): EventStream;
+}
 
 // biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the resource groups are generated (resources.ts) and merged onto the class.
 export class Client {
@@ -64,7 +91,12 @@ export class Client {
         return new List<Item>(http, call, options, itemsOf);
       },
     };
-    Object.assign(this, resources(transport));
+    const generated = resources(transport);
+    Object.assign(this, generated);
+    this.events = {
+      ...(generated.events as unknown as Omit<Events, "stream">),
+      stream: (appId, options) => new EventStream(http, appId, options),
+    };
   }
 
   /** Where this client sends its calls. */

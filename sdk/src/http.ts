@@ -181,6 +181,33 @@ export class Http {
     return headers;
   }
 
+  /**
+   * Opens a streaming answer (server-sent events) and answers the response with its body unread.
+   * A refusal throws as any call's does (`ApiError` and its families); a failure to connect throws
+   * `ConnectionError`. No retry here: the stream's own loop decides when to reconnect.
+   */
+  async openStream(call: Call, options: RequestOptions, signal: AbortSignal): Promise<Response> {
+    const url = this.url(call);
+    const headers = { ...this.headersOf(call, options), accept: "text/event-stream" };
+    let response: Response;
+    try {
+      response = await this.#fetch(url, { method: "GET", headers, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new ConnectionError(`GET ${url.pathname} could not connect`, { cause: error, timedOut: false });
+    }
+    const requestId = response.headers.get("x-request-id") ?? undefined;
+    if (!response.ok) {
+      const text = await response.text().catch(() => "");
+      throw apiErrorOf(response.status, problemOf(text, response.status), requestId, response.headers);
+    }
+    if (!/^text\/event-stream/.test(response.headers.get("content-type") ?? "")) {
+      const text = await response.text().catch(() => "");
+      throw new InvalidResponseError(response.status, text, requestId, undefined);
+    }
+    return response;
+  }
+
   async send<T>(url: URL, call: Call, options: RequestOptions = {}): Promise<Answer<T>> {
     const headers = this.headersOf(call, options);
     const keyed = call.method === "POST" && call.idempotent;

@@ -1,4 +1,4 @@
-export { Client } from "./client.ts";
+export { Client, type Events } from "./client.ts";
 export {
   ApiError,
   AuthenticationError,
@@ -16,6 +16,7 @@ export {
   RateLimitError,
   ServerError,
 } from "./errors.ts";
+export { EventStream, type EventStreamOptions } from "./event-stream.ts";
 export type { Bytes, ClientOptions, RequestOptions, ResponseMeta, WithResponse } from "./http.ts";
 export type { components, operations, paths, webhooks } from "./openapi.ts";
 export type { Answered, Empty, OperationId } from "./operation-types.ts";

@@ -818,6 +818,63 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/{app_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's events of the last 30 days, newest first; filter by type or date
+         * @description Every event the app emitted, whether or not a webhook endpoint listened: a receiver that was down catches up here. Each item is the JSON its deliveries carry.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{app_id}/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One event of the app */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{app_id}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Server-sent events: the app's events as they happen, resumable with Last-Event-ID
+         * @description Each event is a server-sent event whose `id` is the event's id, `event` its type and `data` the JSON `GET /events/{app_id}` lists. With `Last-Event-ID` (or `after`) the events after that one are sent first, then new ones as they happen; a comment line keeps the connection open every 15 seconds.
+         */
+        get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -3680,6 +3737,40 @@ export interface components {
             response_excerpt: string | null;
             /** @description The endpoint's HTTP status; null when no HTTP answer came */
             status_code: number | null;
+        };
+        /**
+         * Event
+         * @description Something that happened in an app, as its webhooks deliver it; kept 30 days
+         * @example {
+         *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+         *       "type": "payment.paid",
+         *       "timestamp": "2026-11-24T21:31:00.000Z",
+         *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+         *       "data": {
+         *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjw",
+         *         "status": "paid",
+         *         "previous_status": "hold",
+         *         "reason": "provider_paid",
+         *         "sequence": 3
+         *       }
+         *     }
+         */
+        Event: {
+            /** @description The app it happened in */
+            app_id: string;
+            /** @description The payload: the event type's schema in the document's `webhooks` section */
+            data: {
+                [key: string]: unknown;
+            };
+            /** @description The event's id (`evt_…`), also the `webhook-id` of its deliveries */
+            id: string;
+            /**
+             * Format: date-time
+             * @description An instant, in RFC 3339 form
+             */
+            timestamp: string;
+            /** @description The event type */
+            type: "payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch";
         };
         /**
          * Kyc
@@ -13158,6 +13249,348 @@ export interface operations {
             };
             /** @description The resource's state does not allow this, or the Idempotency-Key was used for another request */
             409: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events that happened at or after this instant */
+                "created[gte]"?: string;
+                /** @description Only events that happened at or before this instant */
+                "created[lte]"?: string;
+                /** @description Cursor: the page that precedes this record's id in the list (no OFFSET) */
+                ending_before?: string;
+                /** @description Page size */
+                limit?: number;
+                /** @description 1-based page number */
+                page?: number;
+                /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
+                starting_after?: string;
+                /** @description Only events of this type, or of a family (`payment.*`); `*` is every type */
+                type?: "payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*";
+            };
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Events, newest first */
+            200: {
+                headers: {
+                    /** @description RFC 8288 links: first, prev, next, last (last omitted when the count is capped) */
+                    link?: string;
+                    /** @description RFC 8288 links to the `first`, `prev`, `next` and `last` pages (`rel="next"` while there is more). */
+                    Link?: string;
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    "x-total-count"?: number;
+                    /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
+                    "X-Total-Count"?: number;
+                    /** @description Present when the list holds more records than X-Total-Count says */
+                    "x-total-count-capped"?: "true";
+                    /** @description `true` when `X-Total-Count` is the cap, a lower bound rather than the exact count. */
+                    "X-Total-Count-Capped"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                     *         "type": "payment.paid",
+                     *         "timestamp": "2026-11-24T21:31:00.000Z",
+                     *         "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *         "data": {
+                     *           "id": "pay_01m87s3v8k4r2fjc23vtvkbtjw",
+                     *           "status": "paid",
+                     *           "previous_status": "hold",
+                     *           "reason": "provider_paid",
+                     *           "sequence": 3
+                     *         }
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Event"][];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's id */
+                app_id: string;
+                /** @description The event's id */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Something that happened in an app, as its webhooks deliver it; kept 30 days */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
+                     *       "type": "payment.paid",
+                     *       "timestamp": "2026-11-24T21:31:00.000Z",
+                     *       "app_id": "app_01m87s3v8h13edjthr38t9cfv8",
+                     *       "data": {
+                     *         "id": "pay_01m87s3v8k4r2fjc23vtvkbtjw",
+                     *         "status": "paid",
+                     *         "previous_status": "hold",
+                     *         "reason": "provider_paid",
+                     *         "sequence": 3
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Event"];
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                /** @description Replay the events that came after this one first (an event id), then go on live; the `Last-Event-ID` header, which a reconnecting EventSource sends, takes precedence */
+                after?: string;
+                /** @description Only events of this type, or of a family (`payment.*`); `*` is every type */
+                type?: "payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*";
+            };
+            header?: {
+                /** @description The id of the last event received: the stream resumes after it */
+                "last-event-id"?: string;
+            };
+            path: {
+                /** @description The app's id */
+                app_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Another client error (RFC 9457 problem) */
+            "4XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server error (RFC 9457 problem); it carries only the request id */
+            "5XX": {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Server-sent events */
+            200: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description The request is malformed or a field is invalid (`validation_failed`); `errors` names each field */
+            400: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or one that is invalid, expired or revoked (`unauthenticated`) */
+            401: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The caller's role on the app does not allow this (`forbidden`) */
+            403: {
+                headers: {
+                    /** @description The request's id (`req_…`), on every answer; quote it to support. */
+                    "x-request-id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such resource for this caller (`not_found`): another app's records are never shown */
+            404: {
                 headers: {
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;

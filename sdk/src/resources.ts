@@ -69,6 +69,8 @@ export const OPERATIONS = {
   listWebhookDeliveries: { method: "GET", path: "/webhooks/{app_id}/{id}/deliveries", page: "array" },
   replayWebhookDelivery: { method: "POST", path: "/webhooks/{app_id}/deliveries/{delivery_id}/replay", idempotent: true },
   sendWebhookTestEvent: { method: "POST", path: "/webhooks/{app_id}/{id}/test", idempotent: true },
+  listEvents: { method: "GET", path: "/events/{app_id}", page: "array" },
+  getEvent: { method: "GET", path: "/events/{app_id}/{event_id}" },
   answerSandbox3ds: { method: "POST", path: "/sandbox/3ds/{intent_id}", body: true },
   listSandboxTransfers: { method: "GET", path: "/sandbox/v1/transfers" },
   getSandboxTransfer: { method: "GET", path: "/sandbox/v1/transfers/{transfer_id}" },
@@ -334,6 +336,14 @@ export function resources(t: Transport) {
       /** Send a signed `webhook.test` event to this endpoint, whatever it subscribes to */
       sendTest: (appId: string, id: string, options?: RequestOptions): Promise<Answered<"sendWebhookTestEvent">> =>
         t.call("sendWebhookTestEvent", { params: { app_id: appId, id } }, options),
+    },
+    events: {
+      /** The app's events of the last 30 days, newest first; filter by type or date */
+      list: (appId: string, query?: QueryOf<"listEvents">, options?: RequestOptions): List<ItemOf<"listEvents">> =>
+        t.list("listEvents", { params: { app_id: appId }, query }, options),
+      /** One event of the app */
+      get: (appId: string, eventId: string, options?: RequestOptions): Promise<Answered<"getEvent">> =>
+        t.call("getEvent", { params: { app_id: appId, event_id: eventId } }, options),
     },
     sandbox: {
       /** Answer the sandbox 3-D Secure challenge */

@@ -169,6 +169,16 @@ describe("members", () => {
     }
   });
 
+  test("resending an invitation already accepted is 409 (and answers, on the embedded database too)", async () => {
+    assertProblem(
+      await call(fx.app, "POST", `/members/${fx.tenants.app.id}/${fx.tenants.developerMemberId}/resend`, {
+        token: fx.tenants.owner.token,
+      }),
+      409,
+      "conflict",
+    );
+  });
+
   test("list and read, with paging", async () => {
     const list = await call(fx.app, "GET", `/members/${fx.tenants.app.id}?limit=1`, {
       token: fx.tenants.developer.token,

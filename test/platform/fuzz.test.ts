@@ -148,9 +148,9 @@ function requestArbitrary(op: Operation): fc.Arbitrary<FuzzRequest> {
     (["id", "payment_id", "wallet_id"].includes(name) ? ids[prefix] : undefined) ?? ids[name] ?? "zz_unknown";
   const fill = (values: string[]) =>
     pathParams.reduce((url, p, i) => url.replace(`{${p.name}}`, values[i]), op.path);
-  // A live event stream never ends, so inject would wait forever: this operation gets only ids
-  // that are refused (unknown or hostile), never its real auction id.
-  const streams = op.path.endsWith("/events");
+  // A live event stream never ends, so inject would wait forever: these operations (the auction
+  // page's and the event log's) get only ids that are refused (unknown or hostile), never real ones.
+  const streams = op.path.endsWith("/events") || op.path.endsWith("/stream");
   const validPath = fc.constant(
     fill(pathParams.map((p) => (streams ? "zz_unknown" : encodeURIComponent(realId(p.name))))),
   );

@@ -132,6 +132,10 @@ describe("list query plans", { skip }, () => {
       ["webhook_endpoints", `/webhooks/${fx.tenants.app.id}`],
       ["webhook_deliveries", `/webhooks/${fx.tenants.app.id}/${endpoint.id}/deliveries`],
       ["api_keys", `/apps/${fx.tenants.app.id}/api-keys`],
+      ["webhook_events", `/events/${fx.tenants.app.id}`],
+      ["webhook_events", `/events/${fx.tenants.app.id}?type=payment.paid`],
+      ["webhook_events", `/events/${fx.tenants.app.id}?created[gte]=2026-01-01T00:00:00Z`],
+      ["webhook_events", `/events/${fx.tenants.app.id}?type=payment.*`],
       // A person's apps come through their memberships (few), then sort: no index orders a join.
       ["members", "/apps", "a person's memberships, a handful of rows"],
       // Mail readable by recipient OR by owned app: two index ranges merged, then sorted.

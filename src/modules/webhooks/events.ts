@@ -27,9 +27,9 @@ export interface EmittedEvent {
 }
 
 /**
- * The rows an event writes for the app's endpoints: the event and one delivery per endpoint
- * subscribed to it, or nothing when none listens (nothing could deliver or replay it). The one
- * place that decides them, for `emitEvent` and `eventParts` alike.
+ * The rows an event writes: the event itself, always (the event log, `GET /events/{app_id}` and its
+ * stream, reads every event whether or not an endpoint listens), and one delivery per endpoint
+ * subscribed to it. The one place that decides them, for `emitEvent` and `eventParts` alike.
  */
 function eventRows(
   event: EmittedEvent,
@@ -40,7 +40,6 @@ function eventRows(
     throw new Error(`Unknown webhook event type ${event.type}`);
   }
   const subscribed = endpoints.filter((endpoint) => matches(endpoint.events, event.type));
-  if (subscribed.length === 0) return undefined;
   return rowsFor(event, subscribed, now);
 }
 
@@ -91,8 +90,7 @@ export function sendEventTo(
 /**
  * Records an event and enqueues one delivery job per endpoint subscribed to it, inside the
  * caller's transaction: the event and its deliveries commit with the change they announce, or
- * not at all. An event no endpoint listens to is not stored, which keeps the payment hot path to
- * one read here.
+ * not at all. The event is stored even when no endpoint listens, for the event log.
  */
 export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event: EmittedEvent) {
   const endpoints = await tx
@@ -100,7 +98,6 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.appId, event.appId));
   const rows = eventRows(event, endpoints, deps.now());
-  if (!rows) return { eventId: null, deliveryIds: [] as string[] };
   await writeRows(deps, tx, rows);
   return { eventId: rows.row.id, deliveryIds: rows.deliveries.map((d) => d.id) };
 }
@@ -117,7 +114,6 @@ export function eventParts(
   when?: SQL,
 ): SQL[] {
   const rows = eventRows(event, endpoints, deps.now());
-  if (!rows) return [];
   const parts = [insertRow(webhookEvents, rows.row, when)];
   for (const delivery of rows.deliveries) {
     parts.push(insertRow(webhookDeliveries, delivery, when));

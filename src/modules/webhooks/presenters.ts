@@ -2,8 +2,23 @@ import type { webhookAttempts, webhookDeliveries, webhookEndpoints, webhookEvent
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type EventRow = typeof webhookEvents.$inferSelect;
+type EventRecord = typeof webhookEvents.$inferSelect;
+type EventRow = EventRecord;
 type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+/**
+ * An event as every reader gets it: the body of each delivery, an item of `GET /events/{app_id}`
+ * and the `data:` of its stream are this same JSON, in this key order.
+ */
+export function presentEvent(row: Pick<EventRecord, "id" | "type" | "createdAt" | "appId" | "data">) {
+  return {
+    id: row.id,
+    type: row.type,
+    timestamp: row.createdAt.toISOString(),
+    app_id: row.appId,
+    data: row.data as Record<string, unknown>,
+  };
+}
 
 export function presentEndpoint(row: EndpointRow, secret: string | null = null) {
   return {
@@ -22,13 +37,7 @@ export function presentEndpoint(row: EndpointRow, secret: string | null = null) 
  * the delivery log answers these same bytes as `request_body`.
  */
 export function eventBody(event: EventRow): string {
-  return JSON.stringify({
-    id: event.id,
-    type: event.type,
-    timestamp: event.createdAt.toISOString(),
-    app_id: event.appId,
-    data: event.data,
-  });
+  return JSON.stringify(presentEvent(event));
 }
 
 export function presentDelivery(row: DeliveryRow, event: EventRow, attempts: AttemptRow[]) {

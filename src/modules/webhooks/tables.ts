@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { sql } from "drizzle-orm";
+import { customType, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { appPrimaryKey } from "../apps/references.ts";
 
 export const DELIVERY_STATUSES = Object.freeze(["pending", "retrying", "succeeded", "failed"] as const);
@@ -24,7 +25,13 @@ export const webhookEndpoints = pgTable(
   (t) => [index("webhook_endpoints_app_list_idx").on(t.appId, t.createdAt, t.id)],
 );
 
-/** One row per event an app emits; its id is the `webhook-id` every delivery of it carries. */
+/** PostgreSQL's 64-bit transaction id, read and written as its decimal text. */
+const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => "xid8" });
+
+/**
+ * One row per event an app emits, whether or not an endpoint listens (`GET /events/{app_id}` lists
+ * them; kept 30 days, retention.ts); its id is the `webhook-id` every delivery of it carries.
+ */
 export const webhookEvents = pgTable(
   "webhook_events",
   {
@@ -33,8 +40,19 @@ export const webhookEvents = pgTable(
     type: text("type").notNull(),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    // The transaction that wrote the event: the stream's order (event-stream.ts). Commit order is
+    // not `created_at` order, so a reader walking `created_at` could pass an event whose
+    // transaction commits late; walking transaction ids below the oldest one still running cannot.
+    tx: xid8("tx").notNull().default(sql`pg_current_xact_id()`),
   },
-  (t) => [index("webhook_events_app_idx").on(t.appId, t.createdAt)],
+  (t) => [
+    // The list, newest first, and its `created[…]` range (keyset on created_at, id).
+    index("webhook_events_app_list_idx").on(t.appId, t.createdAt, t.id),
+    // The list filtered by type, in the same order.
+    index("webhook_events_app_type_idx").on(t.appId, t.type, t.createdAt, t.id),
+    // The stream: the app's events after a position, in commit-safe order.
+    index("webhook_events_app_stream_idx").on(t.appId, t.tx, t.id),
+  ],
 );
 
 /** One event sent to one endpoint; retried by its job until it succeeds or gives up. */

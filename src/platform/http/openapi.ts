@@ -36,6 +36,7 @@ const TAGS = [
   ["kyc", "Sellers of a marketplace app and their identity checks."],
   ["kyc widget", "The hosted page a seller fills in (its edit token is the credential)."],
   ["webhooks", "Signed event deliveries to your endpoints (Standard Webhooks)."],
+  ["events", "Every event of the last 30 days, to list, read or stream live (server-sent events)."],
   ["solana", "Compressed-NFT trees and collections on Solana."],
   ["sandbox", "Sandbox mode only: the stand-in provider's pages, transfers and mail."],
 ] as const;

@@ -18,6 +18,8 @@ export const EXCLUDED: Record<string, string> = {
   receiveProviderWebhook: "called by payment providers, not by integrators",
   streamAuctionEvents: "the public auction page's browser event stream (EventSource)",
   getAppIcon: "the image itself, for an <img> on a page (App.icon_url links to it)",
+  streamEvents:
+    "hand-written: `client.events.stream()` reads the server-sent events (sdk/src/event-stream.ts)",
 };
 
 /** Method names kept as the hand-written SDK named them (and as people read them). */
