@@ -61,3 +61,8 @@ export function appIdsOwnedBy(db: Executor, userId: string) {
 export function appIdIfExists(appId: string): SQL {
   return sql`(select ${apps.id} from ${apps} where ${apps.id} = ${appId})`;
 }
+
+/** Every app's id as a subquery (`select … as id`) of the caller's statement: per-app work in one statement. */
+export function everyAppId(): SQL {
+  return sql`select ${apps.id} as id from ${apps}`;
+}

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
-import { apps } from "../apps/tables.ts";
+import { everyAppId } from "../apps/queries.ts";
 import { EVENT_RETENTION_DAYS } from "./event-log-schemas.ts";
 import { webhookEvents } from "./tables.ts";
 
@@ -24,9 +24,9 @@ export async function pruneEvents(deps: Pick<Deps, "db" | "now">): Promise<numbe
     const rows = await deps.db
       .delete(webhookEvents)
       .where(sql`${webhookEvents.id} in (
-        select old.id from ${apps} cross join lateral (
+        select old.id from (${everyAppId()}) app cross join lateral (
           select e.id from ${webhookEvents} e
-          where e.app_id = ${apps.id} and e.created_at < ${cutoff}
+          where e.app_id = app.id and e.created_at < ${cutoff}
           order by e.created_at limit ${BATCH}
         ) old limit ${BATCH})`)
       .returning({ id: webhookEvents.id });
