@@ -845,7 +845,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One event of the app */
+        /**
+         * One event of the app
+         * @description One event of the app's log, exactly as a webhook delivery carries it (`id`, `type`, `timestamp`, `app_id`, `data`). Events are kept 30 days; an older or unknown id, or another app's, is 404.
+         */
         get: operations["getEvent"];
         put?: never;
         post?: never;
