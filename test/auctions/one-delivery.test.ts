@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
 import {
   createAuction,
+  endAuctionNow,
+  endsLater,
   listenToAuctionEvents,
   placeBid,
   shopperSession,
@@ -65,7 +67,7 @@ describe("one delivery per lot", () => {
   test("cancel the winner's payment while its mint is on chain: 409, and the runner-up does not get to pay", async () => {
     const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       trigger_id: triggerId,
-      ends_at: new Date(Date.now() + 5000).toISOString(),
+      ends_at: endsLater(),
     });
     const ann = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "ann@example.com");
     const bob = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "bob@example.com");
@@ -80,6 +82,7 @@ describe("one delivery per lot", () => {
       202,
     );
     await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
+    await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
 
     const minting = await eventually(async () => {
       const p = expectStatus(

@@ -5,6 +5,8 @@ import { bids } from "../../src/modules/auctions/tables.ts";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
 import {
   createAuction,
+  endAuctionNow,
+  endsLater,
   listenToAuctionEvents,
   placeBid,
   shopperSession,
@@ -71,7 +73,7 @@ describe("runners-up", () => {
   test("a runner-up whose hold is no longer live is dropped, not made the winner: the item is unsold", async () => {
     const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       trigger_id: triggerId,
-      ends_at: new Date(Date.now() + 6000).toISOString(),
+      ends_at: endsLater(),
     });
     const kim = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "kim@example.com");
     const lee = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "lee@example.com");
@@ -88,6 +90,7 @@ describe("runners-up", () => {
     // Kim's hold landed long ago (as if the auction had run for days): past its live window.
     const longAgo = new Date(Date.now() - fx.app.deps.config.auctionHoldHours * 3600_000);
     await fx.app.deps.db.update(bids).set({ placedAt: longAgo }).where(eq(bids.id, low.id));
+    await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
 
     const view = await waitForBid(
       fx.app,
@@ -112,7 +115,7 @@ describe("runners-up", () => {
   test("the app cancels the standing bid's payment: it stops standing, and the runner-up wins at the end", async () => {
     const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       trigger_id: triggerId,
-      ends_at: new Date(Date.now() + 6000).toISOString(),
+      ends_at: endsLater(),
     });
     const max = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "max@example.com");
     const ned = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "ned@example.com");
@@ -142,6 +145,7 @@ describe("runners-up", () => {
       "expired",
     );
     assert.equal(view.bids.find((b: { id: string }) => b.id === high.id).reason, "its payment is cancelled");
+    await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
     view = await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "won");
     assert.equal(view.winner_bid_id, low.id);
     const paid = await waitForStatus(

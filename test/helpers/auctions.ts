@@ -87,6 +87,18 @@ export async function waitForBid(
 }
 
 /**
+ * Ends the auction now (`POST …/end`), as its owner would: the standing bid wins as at its end
+ * time. Tests open auctions that end far ahead and end them once their bids stand, so a loaded
+ * machine cannot let the end pass before the bids are in.
+ */
+export async function endAuctionNow(t: TestApp, token: string, appId: string, auctionId: string) {
+  return expectStatus(await call(t, "POST", `/auctions/${appId}/${auctionId}/end`, { token }), 200);
+}
+
+/** An `ends_at` far enough ahead that only `endAuctionNow` ends the auction during a test. */
+export const endsLater = () => new Date(Date.now() + 3600_000).toISOString();
+
+/**
  * A loopback endpoint subscribed to the app's `auction.*` events: events are stored only when an
  * endpoint listens. Build the app with WEBHOOKS_ALLOW_LOOPBACK=true.
  */
