@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { report, runSeed, type Service, startService } from "./simulate.ts";
+import { World } from "./world.ts";
 
 // A deterministic simulation of the service (docs/reliability.md, "Simulation"): each seed is a
 // scenario of random creates, confirms, 3-D Secure answers, cancels, refunds, retries, auction bids
@@ -17,6 +18,26 @@ before(async () => {
 });
 after(async () => {
   await service?.t.close();
+});
+
+test("a job asked to start at a moment starts then on the service's clock, however far it runs from the database's", async () => {
+  // The auction's close is asked for its end (a moment, not a delay): with the service's clock two
+  // hours ahead of the queue's, it must still run seconds after the end, not two hours later.
+  const world = new World(service.t, service.clock, "clock");
+  try {
+    await world.setUp();
+    service.clock.advance(2 * 3_600_000);
+    const endsAt = new Date(service.clock.now().getTime() + 2000).toISOString();
+    const auction = await world.call("POST", `/auctions/${world.appId}`, [201], {
+      body: { name: "Lot", amount: 10, currency: "usd", ends_at: endsAt, min_increment: 1 },
+    });
+    await world.until("the auction to close", 20_000, async () => {
+      const read = await world.call("GET", `/auctions/${world.appId}/${auction.body.id}`, [200]);
+      return read.body.expired ? true : undefined;
+    });
+  } finally {
+    await world.receiver.stop();
+  }
 });
 
 for (const seed of SEEDS) {
