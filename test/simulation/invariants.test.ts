@@ -25,6 +25,7 @@ const payment = (id: string, fields: Record<string, unknown> = {}) => ({
 const delivery = (eventId: string, type: string) => ({
   id: `whd_${eventId}`,
   status: "succeeded",
+  attempt_count: 1,
   event: { id: eventId, type },
 });
 

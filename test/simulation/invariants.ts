@@ -147,12 +147,24 @@ function checkLots(state: FinalState, fail: (name: string, message: string) => v
 /** Every event reached the subscribed receiver at least once, and every status change was an event. */
 function checkWebhooks(world: World, state: FinalState, fail: (name: string, message: string) => void) {
   const received = new Map<string, any>();
-  for (const r of world.receiver.received) received.set(String(r.headers["webhook-id"]), JSON.parse(r.body));
+  const requests = new Map<string, number>();
+  for (const r of world.receiver.received) {
+    const id = String(r.headers["webhook-id"]);
+    received.set(id, JSON.parse(r.body));
+    requests.set(id, (requests.get(id) ?? 0) + 1);
+  }
   for (const delivery of state.deliveries) {
     if (delivery.status !== "succeeded")
       fail("webhook", `delivery ${delivery.id} of ${delivery.event.type} is ${delivery.status}`);
     if (!received.has(delivery.event.id))
       fail("webhook", `event ${delivery.event.id} (${delivery.event.type}) never reached the receiver`);
+    // The log counts every attempt: at least every request the receiver saw for it.
+    const seenTimes = requests.get(delivery.event.id) ?? 0;
+    if (delivery.attempt_count < seenTimes)
+      fail(
+        "webhook",
+        `delivery ${delivery.id}: ${delivery.attempt_count} attempts logged, ${seenTimes} received`,
+      );
   }
   const seen = new Map<string, number>();
   for (const event of received.values()) {

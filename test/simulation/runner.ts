@@ -175,6 +175,9 @@ export async function runAction(world: World, action: Action, step: number): Pro
     case "sweep":
       await sweep(world);
       return "sweep queued";
+    case "outage":
+      world.receiver.statuses = [...Array(action.failures).fill(503), 200];
+      return `the receiver answers 503 to its next ${action.failures} requests`;
     case "restart":
       world.t = await world.t.restart();
       return "restarted";

@@ -39,6 +39,7 @@ export type Action =
   | { kind: "cancel-bid"; auction: number }
   | { kind: "together"; actions: Action[] }
   | { kind: "advance"; minutes: number }
+  | { kind: "outage"; failures: number }
   | { kind: "settle" }
   | { kind: "sweep" }
   | { kind: "restart" };
@@ -128,9 +129,14 @@ function auctionLife(random: Random, auction: number): Action[] {
   return life;
 }
 
-/** What happens to the whole service: time passes, jobs run, the sweep runs, the process restarts. */
+/**
+ * What happens around the service: time passes, jobs run, the sweep runs, the webhook receiver
+ * fails for a while, the process restarts.
+ */
 function worldEvent(random: Random, restart: boolean): Action {
-  const kind = random.weighted({ advance: 3, settle: 5, sweep: 1, restart: restart ? 1.5 : 0 });
+  const kind = random.weighted({ advance: 3, settle: 5, sweep: 1, outage: 1, restart: restart ? 1.5 : 0 });
+  // The webhook receiver answers 503 to its next few requests: those deliveries are retried.
+  if (kind === "outage") return { kind, failures: random.between(1, 4) };
   if (kind !== "advance") return { kind };
   // A few minutes; past a hold's live window (AUCTION_HOLD_HOURS, simulate.ts); or past every
   // bound (PENDING_PAYMENT_TTL_HOURS, the long auctions' end).
