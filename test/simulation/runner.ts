@@ -116,7 +116,7 @@ export async function runAction(world: World, action: Action, step: number): Pro
       return said(answer);
     }
     case "auction": {
-      const endsAt = world.clock.now().getTime() + action.endsInSeconds * 1000;
+      const endsAt = world.clock.now().getTime() + action.endsInMinutes * 60_000;
       const answer = await world.call("POST", `/auctions/${app}`, [201], {
         body: {
           name: `Lot ${action.auction}`,
@@ -132,21 +132,25 @@ export async function runAction(world: World, action: Action, step: number): Pro
     }
     case "bid":
       return bid(world, action, step);
+    case "close": {
+      // The auction's end comes: the clock is brought past it (if no other step did), and the run
+      // waits for the close job to have closed it.
+      const known = world.auctions[action.auction];
+      const left = known.endsAt - world.clock.now().getTime();
+      if (left > 0) await advance(world, left + 1000);
+      const closed = await waitForAuction(world, action.auction, (a) => a.expired);
+      return closed ? `closed, winner ${closed.winner_bid_id}` : "not closed yet";
+    }
     case "await-winner": {
       // Until the auction's winner has its contract call signed: the window in which a cancel
       // would release a payment whose call the chain may still deliver.
-      const deadline = Date.now() + 20_000;
-      while (Date.now() < deadline) {
-        const auction = await world.auction(action.auction);
-        // A long auction ends when the clock passes its end, which only a later step moves.
-        if (Date.parse(auction.ends_at) > world.clock.now().getTime() + 15_000) return "still open";
-        const winner = auction.bids.find((b: any) => b.id === auction.winner_bid_id);
-        if (winner?.payment.transaction_id)
-          return `winner ${winner.id} signed ${winner.payment.transaction_id}`;
-        if (auction.expired && !auction.winner_bid_id) return "closed without a winner";
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return "not reached";
+      const found = await waitForAuction(world, action.auction, (a) => {
+        const winner = a.bids.find((b: any) => b.id === a.winner_bid_id);
+        return Boolean(winner?.payment.transaction_id) || (a.expired && !a.winner_bid_id);
+      });
+      const winner = found?.bids.find((b: any) => b.id === found.winner_bid_id);
+      if (winner) return `winner ${winner.id} signed ${winner.payment.transaction_id}`;
+      return found ? "no winner" : "not reached";
     }
     case "together": {
       // Both at once: whichever the service takes first, the other must meet a consistent state.
@@ -196,7 +200,19 @@ async function waitFor(world: World, payment: number, state: keyof typeof WAITS)
   while (Date.now() < deadline) {
     const found = await world.payment(payment);
     // A pending payment no job is working on waits for the shopper, who is this run: done waiting.
-    if (WAITS[state](found) || (found.status === "pending" && found.cancelable)) return found;
+    const idle = found.status === "pending" && (found.cancelable || found.next_action);
+    if (WAITS[state](found) || idle) return found;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return undefined;
+}
+
+/** Polls the auction until `done` holds of it, for at most 20 s; undefined if never. */
+async function waitForAuction(world: World, auction: number, done: (a: any) => boolean) {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    const found = await world.auction(auction);
+    if (done(found)) return found;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return undefined;

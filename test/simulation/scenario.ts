@@ -33,8 +33,9 @@ export type Action =
   | { kind: "cancel"; payment: number }
   | { kind: "refund"; payment: number; percent: number }
   | { kind: "retry"; payment: number }
-  | { kind: "auction"; auction: number; endsInSeconds: number }
+  | { kind: "auction"; auction: number; endsInMinutes: number }
   | { kind: "bid"; auction: number; shopper: number; raise: number; card: CardName; marker: Marker }
+  | { kind: "close"; auction: number }
   | { kind: "await-winner"; auction: number }
   | { kind: "cancel-bid"; auction: number }
   | { kind: "together"; actions: Action[] }
@@ -86,46 +87,51 @@ function paymentLife(random: Random, payment: number): Action[] {
     // Often at a chosen state: a cancel once the call is signed is the case that matters most.
     if (random.chance(0.6))
       life.push({ kind: "await", payment, state: random.weighted({ hold: 1, signed: 2, settled: 1 }) });
-    const kind = random.weighted({ cancel: 3, refund: 3, retry: 1, confirm: 1 });
-    if (kind === "refund") life.push({ kind, payment, percent: random.pick([0, 0, 25, 40, 60]) });
-    else if (kind === "confirm") life.push({ kind, payment, card: random.weighted(CARD_WEIGHTS) });
-    else life.push({ kind, payment });
+    const op = paymentOp(random, payment);
+    // Sometimes with another at the same instant on the same payment: two refunds, a cancel and
+    // a confirm, a retry and a cancel, as two tabs or a retried request would.
+    life.push(random.chance(0.2) ? { kind: "together", actions: [op, paymentOp(random, payment)] } : op);
   }
   return life;
 }
 
+function paymentOp(random: Random, payment: number): Action {
+  const kind = random.weighted({ cancel: 3, refund: 3, retry: 1, confirm: 1 });
+  if (kind === "refund") return { kind, payment, percent: random.pick([0, 0, 25, 40, 60]) };
+  if (kind === "confirm") return { kind, payment, card: random.weighted(CARD_WEIGHTS) };
+  return { kind, payment };
+}
+
 /**
- * An auction's life: opened (ending in seconds, or after the holds' live window), bid on by its
- * shoppers (some bids too low, some cards declined, some winning calls that fail on chain), and
- * perhaps the app cancelling the standing or winning bid's payment, now or once its call is signed.
+ * An auction's life: opened (ending within the hour, or after the holds' live window), bid on by
+ * its shoppers (some bids too low, some cards declined, some winning calls that fail on chain),
+ * perhaps the app cancelling the standing bid's payment, then its end (the clock brought to it),
+ * and perhaps the app cancelling the winner's payment, at once or once its call is signed.
  */
 function auctionLife(random: Random, auction: number): Action[] {
   const long = random.chance(0.25);
   const life: Action[] = [
-    { kind: "auction", auction, endsInSeconds: long ? LONG_AUCTION_MINUTES * 60 : random.between(4, 9) },
+    { kind: "auction", auction, endsInMinutes: long ? LONG_AUCTION_MINUTES : random.between(20, 60) },
   ];
   const bids = random.between(2, 5);
+  const bid = (): Action => ({
+    kind: "bid",
+    auction,
+    shopper: random.int(SHOPPERS),
+    // Over the standing bid, or (sometimes) not enough: the service must refuse that one.
+    raise: random.chance(0.15) ? 0 : random.between(1, 5),
+    card: random.weighted({ ...CARD_WEIGHTS, threeDS: 0 }),
+    marker: random.weighted({ ...MARKER_WEIGHTS, none: 0 }),
+  });
   for (let i = 0; i < bids; i++) {
-    life.push({
-      kind: "bid",
-      auction,
-      shopper: random.int(SHOPPERS),
-      // Over the standing bid, or (sometimes) not enough: the service must refuse that one.
-      raise: random.chance(0.15) ? 0 : random.between(1, 5),
-      card: random.weighted({ ...CARD_WEIGHTS, threeDS: 0 }),
-      marker: random.weighted({ ...MARKER_WEIGHTS, none: 0 }),
-    });
+    // Two shoppers (or one, twice) bidding at the same instant.
+    life.push(random.chance(0.2) ? { kind: "together", actions: [bid(), bid()] } : bid());
   }
-  if (random.chance(0.4)) {
-    const at = random.between(2, life.length);
-    const cancel: Action[] = random.chance(0.6)
-      ? [
-          { kind: "await-winner", auction },
-          { kind: "cancel-bid", auction },
-        ]
-      : [{ kind: "cancel-bid", auction }];
-    life.splice(at, 0, ...cancel);
-  }
+  if (random.chance(0.2)) life.splice(random.between(2, life.length), 0, { kind: "cancel-bid", auction });
+  life.push({ kind: "close", auction });
+  const after = random.weighted({ nothing: 2, cancel: 1, signed: 2 });
+  if (after === "signed") life.push({ kind: "await-winner", auction }, { kind: "cancel-bid", auction });
+  if (after === "cancel") life.push({ kind: "cancel-bid", auction });
   return life;
 }
 
@@ -134,13 +140,14 @@ function auctionLife(random: Random, auction: number): Action[] {
  * fails for a while, the process restarts.
  */
 function worldEvent(random: Random, restart: boolean): Action {
-  const kind = random.weighted({ advance: 3, settle: 5, sweep: 1, outage: 1, restart: restart ? 1.5 : 0 });
+  const kind = random.weighted({ advance: 2, settle: 5, sweep: 1, outage: 1, restart: restart ? 1.5 : 0 });
   // The webhook receiver answers 503 to its next few requests: those deliveries are retried.
   if (kind === "outage") return { kind, failures: random.between(1, 4) };
   if (kind !== "advance") return { kind };
   // A few minutes; past a hold's live window (AUCTION_HOLD_HOURS, simulate.ts); or past every
   // bound (PENDING_PAYMENT_TTL_HOURS, the long auctions' end).
-  const size = random.weighted({ minutes: 3, holds: 2, everything: 1 });
+  // The big jumps are rare: each ends every auction open and every hold placed before it.
+  const size = random.weighted({ minutes: 5, holds: 1.5, everything: 0.5 });
   const minutes =
     size === "minutes"
       ? random.between(1, 5)
@@ -189,7 +196,7 @@ export function generateScenario(seed: number, options: ScenarioOptions): Action
   };
   while (lives.length > 0) {
     const action = take();
-    const pairable = action.kind !== "create" && action.kind !== "auction" && action.kind !== "restart";
+    const pairable = !["create", "auction", "restart", "close"].includes(action.kind);
     if (pairable && lives.length > 0 && random.chance(0.15)) {
       const other = take();
       // A step that makes what the other names must come first: it runs alone.
