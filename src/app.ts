@@ -148,11 +148,12 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
       sharedBuffersMb: config.pgliteSharedBuffersMb,
       onIdleError: (error) => logger.warn({ err: error }, "idle database connection lost"),
     }));
+  const now = options.now ?? (() => new Date());
   const jobs = createJobs(database, logger, {
     timeoutSeconds: config.jobTimeoutSeconds,
     pollSeconds: config.jobPollSeconds,
+    now,
   });
-  const now = options.now ?? (() => new Date());
   const credentialCache = new CredentialCache({
     ttlMs: config.authCacheSeconds * 1000,
     now: () => now().getTime(),

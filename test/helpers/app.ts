@@ -15,6 +15,12 @@ export interface TestApp extends Application {
   /** Every log line the app wrote, as text: tests check no secret ever appears here. */
   logs: string[];
   connectionString: string | undefined;
+  /**
+   * A process restart: this app stops (requests drained, jobs handed back) and a new one is built
+   * over the same database with the same settings and clock, as `npm start` after a stop would.
+   * Use the answer from then on; this one is closed.
+   */
+  restart(): Promise<TestApp>;
 }
 
 const PER_ADDRESS_LIMITS_OFF = [
@@ -34,10 +40,23 @@ export async function buildTestApp(
   options: Pick<BuildOptions, "spanExporter" | "now"> = {},
 ): Promise<TestApp> {
   // Only when a test asks: every other test keeps the driver's defaults.
-  const { handle, drop } = await isolatedDatabase({
+  const database = await isolatedDatabase({
     poolSize: env.DATABASE_POOL_SIZE ? Number(env.DATABASE_POOL_SIZE) : undefined,
     poolWaitMs: env.DATABASE_POOL_WAIT_MS ? Number(env.DATABASE_POOL_WAIT_MS) : undefined,
   });
+  return buildOn(database, env, options);
+}
+
+/**
+ * The app over a database this helper keeps: the app's own close leaves it open (so `restart` can
+ * build the next process on it), and the TestApp's close shuts it and drops it.
+ */
+async function buildOn(
+  database: Awaited<ReturnType<typeof isolatedDatabase>>,
+  env: Record<string, string>,
+  options: Pick<BuildOptions, "spanExporter" | "now">,
+): Promise<TestApp> {
+  const { handle, drop } = database;
   const logs: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, callback) {
@@ -64,7 +83,7 @@ export async function buildTestApp(
   const application = await buildApplication({
     config,
     logger,
-    database: handle,
+    database: { ...handle, close: async () => {} },
     custody,
     mailer: config.mail.transport === "smtp" ? undefined : mailer,
     // A test file answers with a few of the routes: compiling every serializer up front is a
@@ -73,6 +92,7 @@ export async function buildTestApp(
     ...options,
   });
   await application.start();
+  let closed = false;
   return {
     ...application,
     mailer,
@@ -80,7 +100,14 @@ export async function buildTestApp(
     connectionString: handle.connectionString,
     async close() {
       await application.close();
+      if (closed) return;
+      closed = true;
+      await handle.close();
       await drop();
+    },
+    async restart() {
+      await application.close();
+      return buildOn(database, env, options);
     },
   };
 }

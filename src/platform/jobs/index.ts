@@ -74,6 +74,13 @@ export interface JobsOptions {
    * was lost, or one another process deferred (see `wake.ts`).
    */
   pollSeconds?: number;
+  /**
+   * The service's clock (`deps.now`). A job asked to start at a moment (`startAfter` as a date: an
+   * auction's end, a hold's lapse) is written to start after the time left until that moment on
+   * this clock, as a delay the queue counts on its own clock (the database's): the two agree even
+   * when the clocks differ, as a test's fake clock or a skewed host's does.
+   */
+  now?: () => Date;
 }
 
 /** The idle look's interval when no `pollSeconds` is given, on PostgreSQL. */
@@ -115,6 +122,20 @@ export async function apiQuiet(activity: Pick<ApiActivity, "quietFor">): Promise
   while (!activity.quietFor(YIELD_QUIET_MS) && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, YIELD_QUIET_MS));
   }
+}
+
+/**
+ * `startAfter` given as a moment becomes the seconds left until it on the service's clock (at
+ * least 0: a moment already past runs now). Delays in seconds pass unchanged.
+ */
+function onQueueClock(options: SendOptions | undefined, now: (() => Date) | undefined) {
+  const at = options?.startAfter;
+  if (!now || at === undefined || typeof at === "number") return options;
+  const moment = at instanceof Date ? at.getTime() : Date.parse(at);
+  if (Number.isNaN(moment)) return options;
+  const seconds = (moment - now().getTime()) / 1000;
+  // pg-boss reads 0 (and less) as "no start time": the job runs at once, as it should.
+  return { ...options, startAfter: seconds > 0 ? seconds : 0 };
 }
 
 export function createJobs(database: DatabaseHandle, logger: Logger, options: JobsOptions = {}): Jobs {
@@ -169,13 +190,14 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     register(list) {
       for (const definition of list) definitions.set(definition.name, definition);
     },
-    async send(tx, name, data, options) {
+    async send(tx, name, data, given) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
+      const timing = onQueueClock(given, options.now);
       const id = await boss.send(name, withTraceContext(data), {
-        ...options,
+        ...timing,
         db: fromDrizzle(tx as unknown as DrizzleTransactionLike, sql),
       });
-      dueWakes.sent(name, options);
+      dueWakes.sent(name, timing);
       statistics.wrote(1);
       return id;
     },

@@ -1,0 +1,177 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { checkInvariants, type FinalState } from "./invariants.ts";
+import { generateScenario } from "./scenario.ts";
+import type { World } from "./world.ts";
+
+// The simulation's checks can fail: each invariant is shown a state that breaks it (as the API
+// would answer it), and a sound state passes. And a scenario is a function of its seed alone.
+
+const confirmed = { confirmed: true, confirmations: 2 };
+const unconfirmed = { confirmed: false, confirmations: 0 };
+
+const payment = (id: string, fields: Record<string, unknown> = {}) => ({
+  id,
+  status: "paid",
+  payment_provider: "card",
+  final_amount: 15.75,
+  amount_refunded: 0,
+  transaction_id: `0x${id}`,
+  confirmation_status: confirmed,
+  transaction_response: { error: null },
+  ...fields,
+});
+
+const delivery = (eventId: string, type: string) => ({
+  id: `whd_${eventId}`,
+  status: "succeeded",
+  attempt_count: 1,
+  event: { id: eventId, type },
+});
+
+/** A world whose receiver got these events, and who made `paymentIds` with `marker`. */
+function worldWith(
+  received: { id: string; type: string; data: unknown }[],
+  paymentIds: string[],
+  marker = "success",
+) {
+  return {
+    payments: paymentIds.map((id) => ({ id, marker })),
+    bids: [],
+    receiver: {
+      received: received.map((e) => ({ headers: { "webhook-id": e.id }, body: JSON.stringify(e) })),
+    },
+  } as unknown as World;
+}
+
+/** One paid, delivered payment with its events, webhooks and books: sound. */
+function soundRun() {
+  const paid = payment("p1");
+  const events = [{ to_status: "pending" }, { to_status: "hold" }, { to_status: "paid" }];
+  const hooks = events.map((e, i) => ({
+    id: `evt_${i}`,
+    type: `payment.${e.to_status}`,
+    data: { id: "p1" },
+  }));
+  const state: FinalState = {
+    payments: [paid],
+    events: new Map([["p1", events]]),
+    auctions: [],
+    deliveries: hooks.map((h) => delivery(h.id, h.type)),
+    balances: [
+      {
+        currency: "usd",
+        available: "15",
+        pending: "0",
+        owed_to_sellers: "0",
+        paid_to_sellers: "0",
+        platform_fees: "0.29",
+        provider_fees: "0.46",
+        refunds_in_flight: "0",
+        refunded: "0",
+      },
+    ],
+  };
+  return { state, world: worldWith(hooks, ["p1"]) };
+}
+
+describe("the simulation's invariants", () => {
+  test("a sound run has no violation", () => {
+    const { state, world } = soundRun();
+    assert.deepEqual(checkInvariants(world, state), []);
+  });
+
+  test("a call that confirmed for a payment that was cancelled: an item delivered without payment", () => {
+    const { state, world } = soundRun();
+    state.payments[0] = payment("p1", { status: "cancelled" });
+    const found = checkInvariants(world, state);
+    assert.ok(
+      found.some((v) => v.startsWith("delivery-unpaid")),
+      found.join("\n"),
+    );
+  });
+
+  test("a signed success call never confirmed, and a payment left on hold", () => {
+    const { state, world } = soundRun();
+    state.payments[0] = payment("p1", { status: "hold", confirmation_status: unconfirmed });
+    const found = checkInvariants(world, state);
+    for (const name of ["non-final", "chain-outcome", "ledger"])
+      assert.ok(
+        found.some((v) => v.startsWith(name)),
+        `${name} in ${found.join("\n")}`,
+      );
+  });
+
+  test("two deliveries and two charges for one lot", () => {
+    const { state, world } = soundRun();
+    const second = payment("p2");
+    state.payments.push(second);
+    state.auctions = [
+      {
+        id: "auc_1",
+        expired: true,
+        winner_bid_id: "b1",
+        bids: [
+          { id: "b1", status: "won", payment: state.payments[0] },
+          { id: "b2", status: "failed", payment: second },
+        ],
+      },
+    ];
+    const found = checkInvariants(world, state);
+    for (const name of ["one-delivery", "one-charge"])
+      assert.ok(
+        found.some((v) => v.startsWith(name)),
+        `${name} in ${found.join("\n")}`,
+      );
+  });
+
+  test("an event the receiver never got, and a status change without its webhook", () => {
+    const { state } = soundRun();
+    const world = worldWith([], ["p1"]);
+    const found = checkInvariants(world, state);
+    assert.ok(
+      found.some((v) => v.includes("never reached the receiver")),
+      found.join("\n"),
+    );
+    assert.ok(
+      found.some((v) => v.includes("payment.paid: 1 moves, 0 webhooks")),
+      found.join("\n"),
+    );
+  });
+
+  test("books that do not add up to the payments", () => {
+    const { state, world } = soundRun();
+    state.balances[0].available = "14";
+    const found = checkInvariants(world, state);
+    assert.ok(
+      found.some((v) => v.startsWith("ledger")),
+      found.join("\n"),
+    );
+  });
+
+  test("a reverted call charged for", () => {
+    const { state } = soundRun();
+    const world = worldWith(
+      [0, 1, 2].map((i) => ({
+        id: `evt_${i}`,
+        type: `payment.${["pending", "hold", "paid"][i]}`,
+        data: { id: "p1" },
+      })),
+      ["p1"],
+      "revert",
+    );
+    const found = checkInvariants(world, state);
+    assert.ok(
+      found.some((v) => v.startsWith("chain-outcome")),
+      found.join("\n"),
+    );
+  });
+});
+
+describe("scenarios", () => {
+  test("depend on the seed alone", () => {
+    const options = { length: 40, restarts: true };
+    assert.deepEqual(generateScenario(7, options), generateScenario(7, options));
+    assert.notDeepEqual(generateScenario(7, options), generateScenario(8, options));
+  });
+});
