@@ -1,9 +1,9 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
+import { AppParams } from "../../platform/http/params.ts";
 import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { appBrand } from "../apps/for-pages.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { createBid } from "./bidding.ts";
 import { endAuction } from "./end.ts";
 import { streamState, viewAuction } from "./live.ts";

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
+import { AppParams } from "../../platform/http/params.ts";
 import { listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import type { KycContext } from "./context.ts";
 import { CreateKycBody, Kyc, KycEnvelope, KycListEnvelope, KycParams, UpdateKycBody } from "./schemas.ts";
 import * as service from "./service.ts";

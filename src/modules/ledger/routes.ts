@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
+import { AppParams } from "../../platform/http/params.ts";
 import { createdRoute, listRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { getBalanceHistory } from "./history.ts";
 import { getReconciliation, listReconciliations, requestReconciliation } from "./reconciliations.ts";
 import { balanceTransactionsCsv, sellerPayouts } from "./reports.ts";

@@ -1,8 +1,8 @@
 import type { Deps } from "../../deps.ts";
+import { AppParams } from "../../platform/http/params.ts";
 import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { PriceItem } from "../../platform/money/schemas.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { previewPriceItem } from "./preview.ts";
 import {
   CreatePriceBody,

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
+import { AppParams } from "../../platform/http/params.ts";
 import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import {
   CreateTriggerBody,
   RenderBody,

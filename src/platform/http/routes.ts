@@ -13,8 +13,8 @@ import { NoContent } from "./schemas.ts";
 import type { Server } from "./server.ts";
 
 /**
- * Route helpers for the three answers most routes share: a page of a list, a created resource and
- * no content. Each registers the route with its whole schema (so the OpenAPI document carries the
+ * Route helpers for the answers most routes share: one resource, a page of a list, a created or
+ * changed resource and no content. Each registers the route with its whole schema (so the OpenAPI document carries the
  * paging query, the list headers, the 201 or the 204) and leaves the route file only what is its own:
  * the path, its documentation and the call to the service.
  */
@@ -100,6 +100,32 @@ export function listRoute<P extends TSchema, Q extends TSchema = typeof ListQuer
       setListHeaders(request, reply, page, total, neighbours);
       return wrap(items);
     },
+  );
+}
+
+/** `GET` one resource: answers 200 with it. */
+export function getRoute<P extends TSchema, Q extends TSchema, R extends TSchema>(
+  app: Server,
+  url: string,
+  doc: RouteDoc<P, Q, TSchema> & { resource: R },
+  get: (request: Input<P, Q, TSchema>) => Promise<unknown>,
+) {
+  const { resource, ...route } = doc;
+  register(app, "GET", url, route, { 200: resource }, async (request) =>
+    get(request as Input<P, Q, TSchema>),
+  );
+}
+
+/** A route that changes a resource: answers 200 with it as it now is (`PATCH` unless said otherwise). */
+export function updateRoute<P extends TSchema, B extends TSchema, R extends TSchema>(
+  app: Server,
+  url: string,
+  doc: RouteDoc<P, TSchema, B> & { resource: R; method?: HTTPMethods },
+  update: (request: Input<P, TSchema, B>) => Promise<unknown>,
+) {
+  const { resource, method = "PATCH", ...route } = doc;
+  register(app, method, url, route, { 200: resource }, async (request) =>
+    update(request as Input<P, TSchema, B>),
   );
 }
 
