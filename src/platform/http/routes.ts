@@ -110,23 +110,32 @@ export function getRoute<P extends TSchema, Q extends TSchema, R extends TSchema
   doc: RouteDoc<P, Q, TSchema> & { resource: R },
   get: (request: Input<P, Q, TSchema>) => Promise<unknown>,
 ) {
-  const { resource, ...route } = doc;
-  register(app, "GET", url, route, { 200: resource }, async (request) =>
-    get(request as Input<P, Q, TSchema>),
-  );
+  resourceRoute(app, "GET", url, doc, get);
 }
 
-/** A route that changes a resource: answers 200 with it as it now is (`PATCH` unless said otherwise). */
+/**
+ * A route that changes a resource, or acts on it, and answers 200 with it as it now is (`PATCH`
+ * unless said otherwise: `POST` for an action such as `/confirm`).
+ */
 export function updateRoute<P extends TSchema, B extends TSchema, R extends TSchema>(
   app: Server,
   url: string,
   doc: RouteDoc<P, TSchema, B> & { resource: R; method?: HTTPMethods },
   update: (request: Input<P, TSchema, B>) => Promise<unknown>,
 ) {
-  const { resource, method = "PATCH", ...route } = doc;
-  register(app, method, url, route, { 200: resource }, async (request) =>
-    update(request as Input<P, TSchema, B>),
-  );
+  const { method = "PATCH", ...route } = doc;
+  resourceRoute(app, method, url, route, update);
+}
+
+function resourceRoute<P extends TSchema, Q extends TSchema, B extends TSchema>(
+  app: Server,
+  method: HTTPMethods,
+  url: string,
+  doc: RouteDoc<P, Q, B> & { resource: TSchema },
+  answer: (request: Input<P, Q, B>) => Promise<unknown>,
+) {
+  const { resource, ...route } = doc;
+  register(app, method, url, route, { 200: resource }, async (request) => answer(request as Input<P, Q, B>));
 }
 
 /** A route that creates a resource: answers 201 with it (`POST` unless said otherwise). */
