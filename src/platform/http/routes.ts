@@ -28,6 +28,8 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
   security?: Record<string, string[]>[];
   params?: P;
   querystring?: Q;
+  /** Request headers the route requires, e.g. a token; validated like the rest. */
+  headers?: TSchema;
   body?: B;
   config?: FastifyContextConfig;
 }
@@ -49,7 +51,7 @@ function register(
   response: Record<number, unknown>,
   handler: Answer,
 ) {
-  const { config, params, querystring, body, description, security, ...named } = doc;
+  const { config, params, querystring, headers, body, description, security, ...named } = doc;
   // Key order as the hand-written routes had it: the document lists parameters in this order.
   const schema = {
     ...named,
@@ -57,6 +59,7 @@ function register(
     ...(security === undefined ? {} : { security }),
     ...(params === undefined ? {} : { params }),
     ...(querystring === undefined ? {} : { querystring }),
+    ...(headers === undefined ? {} : { headers }),
     ...(body === undefined ? {} : { body }),
     response,
   };
