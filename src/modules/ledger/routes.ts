@@ -104,6 +104,11 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
     (request) => sellerPayouts(deps, request.actor, request.params.app_id, request.query),
   );
 
+  reconciliationRoutes(app, deps);
+}
+
+/** Reconciliation runs: ask for one, list them, read one with its findings. */
+function reconciliationRoutes(app: Server, deps: Deps) {
   createdRoute(
     app,
     "/reconciliations/:app_id",
