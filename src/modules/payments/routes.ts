@@ -68,6 +68,11 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     (request) => service.getPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
   );
 
+  paymentActionRoutes(app, deps);
+}
+
+/** What is done to a payment: each answers it as it now is. */
+function paymentActionRoutes(app: Server, deps: Deps) {
   updateRoute(
     app,
     "/payments/:app_id/:payment_id/confirm",
@@ -118,6 +123,11 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       ),
   );
 
+  paymentRepairRoutes(app, deps);
+}
+
+/** After the fact: a refund, a retry of what failed, another seller. */
+function paymentRepairRoutes(app: Server, deps: Deps) {
   updateRoute(
     app,
     "/payments/:app_id/:payment_id/refund",
