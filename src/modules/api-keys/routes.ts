@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import { createdRoute, listRoute, noContentRoute, updateRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, UpdateApiKeyBody } from "./schemas.ts";
 import * as keys from "./service.ts";
 
@@ -36,19 +36,18 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
     (request, page) => keys.listKeys(deps, request.actor, request.params.app_id, page),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/apps/:app_id/api-keys/:key_id",
     {
-      schema: {
-        operationId: "updateApiKey",
-        tags,
-        summary: "Rename an API key (owners: any key; developers: their own); the key itself stays",
-        params: ApiKeyParams,
-        body: UpdateApiKeyBody,
-        response: { 200: ApiKey },
-      },
+      operationId: "updateApiKey",
+      tags,
+      summary: "Rename an API key (owners: any key; developers: their own); the key itself stays",
+      params: ApiKeyParams,
+      body: UpdateApiKeyBody,
+      resource: ApiKey,
     },
-    async (request) =>
+    (request) =>
       keys.renameKey(deps, request.actor, request.params.app_id, request.params.key_id, request.body.name),
   );
 

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 export const ApiKey = Type.Object(
@@ -37,10 +38,7 @@ export const UpdateApiKeyBody = Body(
   { name: CreateApiKeyBody.properties.name },
   "The key's new name; the key itself does not change",
 );
-export const ApiKeyParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  key_id: Type.String({ maxLength: 64, description: "The key's id" }),
-});
+export const ApiKeyParams = AppAndIdParams("key_id", "The key's id");
 
 const KEY = { id: "key_01m87s3v8jz4yz6eckzkdvqhg4", name: "Checkout server", prefix: "sk_test_3fQ9" };
 withExamples(ApiKey, {

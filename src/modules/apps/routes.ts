@@ -1,9 +1,16 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import {
+  createdRoute,
+  getRoute,
+  listRoute,
+  noContentRoute,
+  updateRoute,
+} from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { deleteIcon, ICON_MAX_BYTES, ICON_TYPES, readIcon, setIcon } from "./icon.ts";
-import { App, AppParams, CreateAppBody, UpdateAppBody } from "./schemas.ts";
+import { App, CreateAppBody, UpdateAppBody } from "./schemas.ts";
 import * as apps from "./service.ts";
 
 const tags = ["apps"];
@@ -35,35 +42,33 @@ export async function appRoutes(app: Server, deps: Deps) {
     (request, page) => apps.listApps(deps, request.actor, page),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/apps/:app_id",
-    {
-      schema: { operationId: "getApp", tags, summary: "One app", params: AppParams, response: { 200: App } },
-    },
-    async (request) => apps.getApp(deps, request.actor, request.params.app_id),
+    { operationId: "getApp", tags, summary: "One app", params: AppParams, resource: App },
+    (request) => apps.getApp(deps, request.actor, request.params.app_id),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/apps/:app_id",
     {
-      schema: {
-        operationId: "updateApp",
-        tags,
-        summary: "Change an app's settings",
-        description:
-          "Changes an app's settings; absent fields stay. A new `app_fee` applies to payments created from " +
-          "now on (each payment keeps the fees it was created with). Only an owner who has two-factor on may " +
-          "set `require_two_factor`. " +
-          "`display_name` and `accent_color` are what shoppers see on the hosted pages (checkout, auction, " +
-          "KYC widget, invitation): the name shown instead of `name`, and the colour of buttons and links, " +
-          "with white or dark text on it, whichever reads (docs/payments.md, Hosted pages). The icon is " +
-          "uploaded apart: `PUT /apps/{app_id}/icon`.",
-        params: AppParams,
-        body: UpdateAppBody,
-        response: { 200: App },
-      },
+      operationId: "updateApp",
+      tags,
+      summary: "Change an app's settings",
+      description:
+        "Changes an app's settings; absent fields stay. A new `app_fee` applies to payments created from " +
+        "now on (each payment keeps the fees it was created with). Only an owner who has two-factor on may " +
+        "set `require_two_factor`. " +
+        "`display_name` and `accent_color` are what shoppers see on the hosted pages (checkout, auction, " +
+        "KYC widget, invitation): the name shown instead of `name`, and the colour of buttons and links, " +
+        "with white or dark text on it, whichever reads (docs/payments.md, Hosted pages). The icon is " +
+        "uploaded apart: `PUT /apps/{app_id}/icon`.",
+      params: AppParams,
+      body: UpdateAppBody,
+      resource: App,
     },
-    async (request) => apps.updateApp(deps, request.actor, request.params.app_id, request.body),
+    (request) => apps.updateApp(deps, request.actor, request.params.app_id, request.body),
   );
 
   noContentRoute(

@@ -144,7 +144,5 @@ withExamples(UpdateAppBody, {
   accent_color: "#0b7a75",
 });
 
-export const AppParams = Type.Object({ app_id: Type.String({ maxLength: 64, description: "The app's id" }) });
-
 // Named in the OpenAPI document (components.schemas), referenced wherever they appear.
 nameSchemas({ App, AppPermissions });

@@ -1,11 +1,14 @@
 import { randomBytes } from "node:crypto";
+import type { Deps } from "../../deps.ts";
 import { escapeHtml, jsonForScript } from "../../platform/http/html.ts";
 import type { Currency } from "../../platform/money/currencies.ts";
 import { BRAND_STYLE, brandCss, brandHeader, type PageBrand } from "../../platform/pages/brand.ts";
 import { strictPolicy } from "../../platform/pages/html.ts";
 import { PAGE_STYLE } from "../../platform/pages/style.ts";
+import { appBrand } from "../apps/for-pages.ts";
 import { PARAM_FIELDS_STYLE, paramFields, TRIGGER_FORM_URL } from "../triggers/form.ts";
 import type { Param } from "../triggers/params.ts";
+import { viewAuction } from "./live.ts";
 import { AUCTION_SCRIPT } from "./page-script.ts";
 
 /** Content-Security-Policy of the page: nothing from elsewhere, only this page's own script and style. */
@@ -80,4 +83,10 @@ ${paramFields(state.params ?? [], "Details for your purchase")}
 <script nonce="${nonce}">${AUCTION_SCRIPT}</script>
 </body></html>`;
   return { html, policy: pagePolicy(nonce) };
+}
+
+/** The public page of an auction: its state as the page shows it, with its app's brand. */
+export async function auctionPage(deps: Deps, auctionId: string) {
+  const auction = await viewAuction(deps, auctionId);
+  return renderAuctionPage(auction, await appBrand(deps.db, auction.app_id));
 }

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
+import { AppAndIdParams, IdParam, IdParams } from "../../platform/http/params.ts";
 import {
   Body,
   exampleOf,
@@ -180,16 +181,13 @@ export const UpdateShopperBody = Body({
   }),
 });
 
-const IdParam = (description: string) => Type.String({ maxLength: 64, description });
-const AppId = IdParam("The app's id");
-const AuctionId = IdParam("The auction's id");
-export const AuctionParams = Type.Object({ app_id: AppId, auction_id: AuctionId });
-export const AuctionIdParams = Type.Object({ id: AuctionId });
-export const PublicAuctionParams = Type.Object({ auction_id: AuctionId });
-export const ShopperParams = Type.Object({ app_id: AppId, shopper_id: IdParam("The shopper's id") });
+export const AuctionParams = AppAndIdParams("auction_id", "The auction's id");
+export const AuctionIdParams = IdParams("id", "The auction's id");
+export const PublicAuctionParams = IdParams("auction_id", "The auction's id");
+export const ShopperParams = AppAndIdParams("shopper_id", "The shopper's id");
 export const BidParams = Type.Object({
-  app_id: AppId,
-  auction_id: AuctionId,
+  app_id: IdParam("The app's id"),
+  auction_id: IdParam("The auction's id"),
   bid_id: IdParam("The bid's id"),
 });
 

@@ -1,10 +1,10 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
+import { AppParams } from "../../platform/http/params.ts";
 import { listRoute } from "../../platform/http/routes.ts";
 import { Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { listAuditEvents } from "./service.ts";
 
 export const AuditEvent = Type.Object(

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
-import { listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import { getRoute, listRoute, noContentRoute, updateRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import type { KycContext } from "./context.ts";
 import { CreateKycBody, Kyc, KycEnvelope, KycListEnvelope, KycParams, UpdateKycBody } from "./schemas.ts";
 import * as service from "./service.ts";
@@ -52,33 +52,31 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     (request, page) => service.listKycs(deps, ctx, request.actor, request.params.app_id, page),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/apps/:app_id/kycs/:kyc_id",
     {
-      schema: {
-        operationId: "getKyc",
-        tags,
-        summary: "One KYC record",
-        params: KycParams,
-        response: { 200: KycEnvelope },
-      },
+      operationId: "getKyc",
+      tags,
+      summary: "One KYC record",
+      params: KycParams,
+      resource: KycEnvelope,
     },
     async (request) => ({
       data: await service.getKyc(deps, ctx, request.actor, request.params.app_id, request.params.kyc_id),
     }),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/apps/:app_id/kycs/:kyc_id",
     {
-      schema: {
-        operationId: "updateKyc",
-        tags,
-        summary: "Activate or deactivate a seller (inactive: no new payments for their prices)",
-        params: KycParams,
-        body: UpdateKycBody,
-        response: { 200: KycEnvelope },
-      },
+      operationId: "updateKyc",
+      tags,
+      summary: "Activate or deactivate a seller (inactive: no new payments for their prices)",
+      params: KycParams,
+      body: UpdateKycBody,
+      resource: KycEnvelope,
     },
     async (request) => ({
       data: await service.setActive(
@@ -92,16 +90,15 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     }),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/apps/:app_id/kycs/:kyc_id/refresh-token",
     {
-      schema: {
-        operationId: "refreshKycToken",
-        tags,
-        summary: "Regenerate the edit_token; the old one stops working at once",
-        params: KycParams,
-        response: { 200: KycEnvelope },
-      },
+      operationId: "refreshKycToken",
+      tags,
+      summary: "Regenerate the edit_token; the old one stops working at once",
+      params: KycParams,
+      resource: KycEnvelope,
     },
     async (request) => ({
       data: await service.refreshToken(

@@ -1,4 +1,5 @@
 import { type Static, Type } from "typebox";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 
 // The shapes the interface leaves open, modelled on Stripe Connect's account object.
@@ -198,10 +199,7 @@ export const UpdateKycBody = Body({
   }),
 });
 
-export const KycParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  kyc_id: Type.String({ maxLength: 64, description: "The KYC record's id" }),
-});
+export const KycParams = AppAndIdParams("kyc_id", "The KYC record's id");
 
 // A seller just created: what the interface says a new record holds.
 withExamples(Kyc, {

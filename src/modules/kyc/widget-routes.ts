@@ -98,157 +98,169 @@ export async function kycWidgetRoutes(server: Server, deps: Deps, ctx: KycContex
         await deps.rateLimiter.hit("kyc_widget_per_token", hashToken(request.params.edit_token));
       }
     });
-    // Browsers get pages, not problem documents, for every failure of the widget.
-    app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-      let status = 500;
-      let message = "Something went wrong on our side";
-      let details: string[] = [];
-      if (error instanceof AppError) {
-        status = error.status;
-        message = error.message;
-        if (error.headers) reply.headers(error.headers);
-        details = (error.errors ?? []).map((e) => `${e.path}: ${e.message}`);
-      } else if (error.validation) {
-        status = 400;
-        message = "Some fields are not valid";
-        details = fieldErrors(error.validation as Parameters<typeof fieldErrors>[0], "body").map(
-          (e) => `${e.path}: ${e.message}`,
-        );
-      } else if (error.statusCode && error.statusCode < 500) {
-        status = error.statusCode;
-        message = status === 413 ? "The file is too large (1 MiB at most)" : "The request is not valid";
-      } else {
-        request.log.error({ err: error }, "widget error");
-      }
-      return reply
-        .code(status)
-        .type("text/html; charset=utf-8")
-        .send(errorPage(status, message, details));
-    });
+    app.setErrorHandler(widgetError);
 
-    const done = (reply: FastifyReply, token: string) =>
-      reply.redirect(`/kyc/${encodeURIComponent(token)}`, 303);
-
-    app.get(
-      "/kyc/:edit_token",
-      {
-        config: { public: true, htmlErrors: true },
-        logLevel: QUIET,
-        schema: { operationId: "getKycWidget", tags, summary: "The hosted KYC/payout page", params: Token },
-      },
-      async (request, reply) => {
-        const { kyc, app: owner } = await widget.recordByToken(deps, request.params.edit_token);
-        const brand = await appBrand(deps.db, kyc.appId);
-        secureHeaders(reply, contentSecurityPolicy(owner, ctx.provider.onboardingOrigin, brand));
-        return reply
-          .type("text/html; charset=utf-8")
-          .send(
-            widgetPage(
-              kyc,
-              owner,
-              request.params.edit_token,
-              ctx.provider.hostsOnboarding(kyc.accountType as "custom" | "express" | "standard"),
-              brand,
-            ),
-          );
-      },
-    );
-
-    app.post(
-      "/kyc/:edit_token/details",
-      {
-        config: {
-          public: true,
-          htmlErrors: true,
-          redirect: "Saved: back to the widget page, which shows what is still needed",
-        },
-        logLevel: QUIET,
-        schema: {
-          operationId: "submitKycDetails",
-          tags,
-          summary: "Widget form: the seller's details",
-          params: Token,
-          body: DetailsForm,
-        },
-      },
-      async (request, reply) => {
-        await widget.submitDetails(deps, ctx, request.params.edit_token, request.body, request.ip);
-        return done(reply, request.params.edit_token);
-      },
-    );
-
-    app.post(
-      "/kyc/:edit_token/bank-account",
-      {
-        config: {
-          public: true,
-          htmlErrors: true,
-          redirect: "Saved: back to the widget page, which shows what is still needed",
-        },
-        logLevel: QUIET,
-        schema: {
-          operationId: "submitKycBankAccount",
-          tags,
-          summary: "Widget form: the payout bank account",
-          params: Token,
-          body: BankForm,
-        },
-      },
-      async (request, reply) => {
-        await widget.addBankAccount(deps, ctx, request.params.edit_token, request.body);
-        return done(reply, request.params.edit_token);
-      },
-    );
-
-    app.post(
-      "/kyc/:edit_token/onboarding",
-      {
-        config: {
-          public: true,
-          htmlErrors: true,
-          redirect: "On to the provider's hosted onboarding, which returns the seller to the widget page",
-        },
-        logLevel: QUIET,
-        schema: {
-          operationId: "startKycOnboarding",
-          tags,
-          summary: "Widget: continue on the provider's hosted onboarding",
-          params: Token,
-        },
-      },
-      async (request, reply) =>
-        reply.redirect(await widget.hostedOnboarding(deps, ctx, request.params.edit_token), 303),
-    );
-
-    app.post(
-      "/kyc/:edit_token/documents",
-      {
-        config: {
-          public: true,
-          htmlErrors: true,
-          redirect: "Saved: back to the widget page, which shows what is still needed",
-        },
-        logLevel: QUIET,
-        schema: {
-          operationId: "uploadKycDocument",
-          tags,
-          summary: "Widget form: an identity document (multipart, 1 MiB)",
-          params: Token,
-        },
-      },
-      async (request, reply) => {
-        // The token is checked before the upload is read, so strangers cannot make us buffer files.
-        await widget.recordByToken(deps, request.params.edit_token);
-        const file = await request.file();
-        if (!file) throw new AppError("validation_failed", "Choose a file to upload");
-        const content = await file.toBuffer();
-        await widget.uploadDocument(deps, ctx, request.params.edit_token, {
-          filename: file.filename.slice(0, 200) || "document",
-          content_type: file.mimetype,
-          content,
-        });
-        return done(reply, request.params.edit_token);
-      },
-    );
+    widgetPageRoutes(app, deps, ctx);
   });
+}
+
+/** Browsers get pages, not problem documents, for every failure of the widget. */
+function widgetError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  let status = 500;
+  let message = "Something went wrong on our side";
+  let details: string[] = [];
+  if (error instanceof AppError) {
+    status = error.status;
+    message = error.message;
+    if (error.headers) reply.headers(error.headers);
+    details = (error.errors ?? []).map((e) => `${e.path}: ${e.message}`);
+  } else if (error.validation) {
+    status = 400;
+    message = "Some fields are not valid";
+    details = fieldErrors(error.validation as Parameters<typeof fieldErrors>[0], "body").map(
+      (e) => `${e.path}: ${e.message}`,
+    );
+  } else if (error.statusCode && error.statusCode < 500) {
+    status = error.statusCode;
+    message = status === 413 ? "The file is too large (1 MiB at most)" : "The request is not valid";
+  } else {
+    request.log.error({ err: error }, "widget error");
+  }
+  return reply
+    .code(status)
+    .type("text/html; charset=utf-8")
+    .send(errorPage(status, message, details));
+}
+
+/** Where each form post answers: the page again, by a 303. */
+const done = (reply: FastifyReply, token: string) => reply.redirect(`/kyc/${encodeURIComponent(token)}`, 303);
+
+/** The widget's page and the forms it posts, each answering with the page again (303). */
+function widgetPageRoutes(app: Server, deps: Deps, ctx: KycContext) {
+  app.get(
+    "/kyc/:edit_token",
+    {
+      config: { public: true, htmlErrors: true },
+      logLevel: QUIET,
+      schema: { operationId: "getKycWidget", tags, summary: "The hosted KYC/payout page", params: Token },
+    },
+    async (request, reply) => {
+      const { kyc, app: owner } = await widget.recordByToken(deps, request.params.edit_token);
+      const brand = await appBrand(deps.db, kyc.appId);
+      secureHeaders(reply, contentSecurityPolicy(owner, ctx.provider.onboardingOrigin, brand));
+      return reply
+        .type("text/html; charset=utf-8")
+        .send(
+          widgetPage(
+            kyc,
+            owner,
+            request.params.edit_token,
+            ctx.provider.hostsOnboarding(kyc.accountType as "custom" | "express" | "standard"),
+            brand,
+          ),
+        );
+    },
+  );
+
+  app.post(
+    "/kyc/:edit_token/details",
+    {
+      config: {
+        public: true,
+        htmlErrors: true,
+        redirect: "Saved: back to the widget page, which shows what is still needed",
+      },
+      logLevel: QUIET,
+      schema: {
+        operationId: "submitKycDetails",
+        tags,
+        summary: "Widget form: the seller's details",
+        params: Token,
+        body: DetailsForm,
+      },
+    },
+    async (request, reply) => {
+      await widget.submitDetails(deps, ctx, request.params.edit_token, request.body, request.ip);
+      return done(reply, request.params.edit_token);
+    },
+  );
+
+  app.post(
+    "/kyc/:edit_token/bank-account",
+    {
+      config: {
+        public: true,
+        htmlErrors: true,
+        redirect: "Saved: back to the widget page, which shows what is still needed",
+      },
+      logLevel: QUIET,
+      schema: {
+        operationId: "submitKycBankAccount",
+        tags,
+        summary: "Widget form: the payout bank account",
+        params: Token,
+        body: BankForm,
+      },
+    },
+    async (request, reply) => {
+      await widget.addBankAccount(deps, ctx, request.params.edit_token, request.body);
+      return done(reply, request.params.edit_token);
+    },
+  );
+
+  widgetUploadRoutes(app, deps, ctx);
+}
+
+/** The onboarding at the provider and the documents the shopper uploads. */
+function widgetUploadRoutes(app: Server, deps: Deps, ctx: KycContext) {
+  app.post(
+    "/kyc/:edit_token/onboarding",
+    {
+      config: {
+        public: true,
+        htmlErrors: true,
+        redirect: "On to the provider's hosted onboarding, which returns the seller to the widget page",
+      },
+      logLevel: QUIET,
+      schema: {
+        operationId: "startKycOnboarding",
+        tags,
+        summary: "Widget: continue on the provider's hosted onboarding",
+        params: Token,
+      },
+    },
+    async (request, reply) =>
+      reply.redirect(await widget.hostedOnboarding(deps, ctx, request.params.edit_token), 303),
+  );
+
+  app.post(
+    "/kyc/:edit_token/documents",
+    {
+      config: {
+        public: true,
+        htmlErrors: true,
+        redirect: "Saved: back to the widget page, which shows what is still needed",
+      },
+      logLevel: QUIET,
+      schema: {
+        operationId: "uploadKycDocument",
+        tags,
+        summary: "Widget form: an identity document (multipart, 1 MiB)",
+        params: Token,
+      },
+    },
+    async (request, reply) => {
+      // The token is checked before the upload is read, so strangers cannot make us buffer files.
+      await widget.recordByToken(deps, request.params.edit_token);
+      const file = await request.file();
+      if (!file) throw new AppError("validation_failed", "Choose a file to upload");
+      const content = await file.toBuffer();
+      await widget.uploadDocument(deps, ctx, request.params.edit_token, {
+        filename: file.filename.slice(0, 200) || "document",
+        content_type: file.mimetype,
+        content,
+      });
+      return done(reply, request.params.edit_token);
+    },
+  );
 }

@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import { createdRoute, getRoute, listRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { getBalanceHistory } from "./history.ts";
 import { getReconciliation, listReconciliations, requestReconciliation } from "./reconciliations.ts";
 import { balanceTransactionsCsv, sellerPayouts } from "./reports.ts";
@@ -21,34 +21,31 @@ import * as service from "./service.ts";
 const tags = ["ledger"];
 
 export async function ledgerRoutes(app: Server, deps: Deps) {
-  app.get(
+  getRoute(
+    app,
     "/balances/:app_id",
     {
-      schema: {
-        operationId: "getBalances",
-        tags,
-        summary: "The app's balances per currency: available, pending, owed to and paid to sellers",
-        params: AppParams,
-        response: { 200: Balances },
-      },
+      operationId: "getBalances",
+      tags,
+      summary: "The app's balances per currency: available, pending, owed to and paid to sellers",
+      params: AppParams,
+      resource: Balances,
     },
-    async (request) => service.getBalances(deps, request.actor, request.params.app_id),
+    (request) => service.getBalances(deps, request.actor, request.params.app_id),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/balances/:app_id/history",
     {
-      schema: {
-        operationId: "getBalanceHistory",
-        tags,
-        summary: "Each UTC day's closing balances per currency (available, pending, owed to sellers)",
-        params: AppParams,
-        querystring: BalanceHistoryQuery,
-        response: { 200: BalanceHistory },
-      },
+      operationId: "getBalanceHistory",
+      tags,
+      summary: "Each UTC day's closing balances per currency (available, pending, owed to sellers)",
+      params: AppParams,
+      querystring: BalanceHistoryQuery,
+      resource: BalanceHistory,
     },
-    async (request) =>
-      getBalanceHistory(deps, request.actor, request.params.app_id, request.query.days ?? 30),
+    (request) => getBalanceHistory(deps, request.actor, request.params.app_id, request.query.days ?? 30),
   );
 
   listRoute(
@@ -92,22 +89,26 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
     },
   );
 
-  app.get(
+  getRoute(
+    app,
     "/reports/:app_id/seller-payouts",
     {
-      schema: {
-        operationId: "sellerPayouts",
-        tags,
-        summary:
-          "Per seller and currency: earned, refunded, transferred, reversed and still owed over a period (UTC)",
-        params: AppParams,
-        querystring: ReportQuery,
-        response: { 200: SellerPayouts },
-      },
+      operationId: "sellerPayouts",
+      tags,
+      summary:
+        "Per seller and currency: earned, refunded, transferred, reversed and still owed over a period (UTC)",
+      params: AppParams,
+      querystring: ReportQuery,
+      resource: SellerPayouts,
     },
-    async (request) => sellerPayouts(deps, request.actor, request.params.app_id, request.query),
+    (request) => sellerPayouts(deps, request.actor, request.params.app_id, request.query),
   );
 
+  reconciliationRoutes(app, deps);
+}
+
+/** Reconciliation runs: ask for one, list them, read one with its findings. */
+function reconciliationRoutes(app: Server, deps: Deps) {
   createdRoute(
     app,
     "/reconciliations/:app_id",
@@ -136,18 +137,17 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
     (request, page) => listReconciliations(deps, request.actor, request.params.app_id, page),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/reconciliations/:app_id/:reconciliation_id",
     {
-      schema: {
-        operationId: "getReconciliation",
-        tags,
-        summary: "One reconciliation run",
-        params: ReconciliationParams,
-        response: { 200: Reconciliation },
-      },
+      operationId: "getReconciliation",
+      tags,
+      summary: "One reconciliation run",
+      params: ReconciliationParams,
+      resource: Reconciliation,
     },
-    async (request) =>
+    (request) =>
       getReconciliation(deps, request.actor, request.params.app_id, request.params.reconciliation_id),
   );
 }

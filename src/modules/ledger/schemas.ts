@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import { pageFields } from "../../platform/http/pagination.ts";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import { exampleOf, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { MAX_HISTORY_DAYS } from "./history.ts";
 import { LEDGER_TYPES } from "./tables.ts";
@@ -296,8 +297,5 @@ withExamples(Reconciliation, {
   created_at: "2026-11-25T03:15:00.000Z",
   finished_at: "2026-11-25T03:15:02.000Z",
 });
-export const ReconciliationParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  reconciliation_id: Type.String({ maxLength: 64, description: "The run's id" }),
-});
+export const ReconciliationParams = AppAndIdParams("reconciliation_id", "The run's id");
 nameSchemas({ Reconciliation });

@@ -1,7 +1,13 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import {
+  createdRoute,
+  getRoute,
+  listRoute,
+  noContentRoute,
+  updateRoute,
+} from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { AcceptBody, ChangeRoleBody, InviteBody, Member, MemberParams } from "./schemas.ts";
 import * as membersService from "./service.ts";
 
@@ -22,18 +28,17 @@ export async function memberRoutes(app: Server, deps: Deps) {
     (request, page) => membersService.listMembers(deps, request.actor, request.params.app_id, page),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/members/:app_id/:member_id",
     {
-      schema: {
-        operationId: "getMember",
-        tags,
-        summary: "One member",
-        params: MemberParams,
-        response: { 200: Member },
-      },
+      operationId: "getMember",
+      tags,
+      summary: "One member",
+      params: MemberParams,
+      resource: Member,
     },
-    async (request) =>
+    (request) =>
       membersService.getMember(deps, request.actor, request.params.app_id, request.params.member_id),
   );
 
@@ -58,49 +63,48 @@ export async function memberRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/members/accept",
     {
-      schema: {
-        operationId: "acceptInvitation",
-        tags,
-        summary: "Accept an invitation as the signed-in user it was sent to",
-        body: AcceptBody,
-        response: { 200: Member },
-      },
+      operationId: "acceptInvitation",
+      tags,
+      summary: "Accept an invitation as the signed-in user it was sent to",
+      body: AcceptBody,
+      method: "POST",
+      resource: Member,
     },
-    async (request) => membersService.acceptInvitation(deps, request.actor, request.body.invite_token),
+    (request) => membersService.acceptInvitation(deps, request.actor, request.body.invite_token),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/members/:app_id/:member_id/resend",
     {
-      schema: {
-        operationId: "resendInvitation",
-        tags,
-        summary:
-          "Send a pending invitation again (owner only): a new token and link, valid 7 days; the old link stops working",
-        params: MemberParams,
-        response: { 200: Member },
-      },
+      operationId: "resendInvitation",
+      tags,
+      summary:
+        "Send a pending invitation again (owner only): a new token and link, valid 7 days; the old link stops working",
+      params: MemberParams,
+      method: "POST",
+      resource: Member,
     },
-    async (request) =>
+    (request) =>
       membersService.resendInvitation(deps, request.actor, request.params.app_id, request.params.member_id),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/members/:app_id/:member_id",
     {
-      schema: {
-        operationId: "updateMember",
-        tags,
-        summary: "Change a member's role (owner only); the last owner cannot be demoted",
-        params: MemberParams,
-        body: ChangeRoleBody,
-        response: { 200: Member },
-      },
+      operationId: "updateMember",
+      tags,
+      summary: "Change a member's role (owner only); the last owner cannot be demoted",
+      params: MemberParams,
+      body: ChangeRoleBody,
+      resource: Member,
     },
-    async (request) =>
+    (request) =>
       membersService.changeRole(
         deps,
         request.actor,

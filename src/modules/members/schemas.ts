@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { ROLES } from "../../platform/auth/principal.ts";
 import { oneOf } from "../../platform/http/literals.ts";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import {
   Body,
   exampleOf,
@@ -40,10 +41,7 @@ export const Member = Type.Object(
   { description: "A person's role on an app, or a pending invitation (user_id null)" },
 );
 
-export const MemberParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  member_id: Type.String({ maxLength: 64, description: "The member's id" }),
-});
+export const MemberParams = AppAndIdParams("member_id", "The member's id");
 export const InviteBody = Body({
   email: Type.String({
     format: "email",

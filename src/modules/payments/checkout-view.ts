@@ -1,5 +1,7 @@
+import { randomBytes } from "node:crypto";
+import type { FastifyError } from "fastify";
 import type { Deps } from "../../deps.ts";
-import { notFound } from "../../platform/http/errors.ts";
+import { AppError, notFound } from "../../platform/http/errors.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import { formatMoney } from "../../platform/money/display.ts";
@@ -10,8 +12,9 @@ import { appBrand } from "../apps/for-pages.ts";
 import { amountToPay } from "../prices/amount.ts";
 import { type PriceRow, presentPublicPrice } from "../prices/presenters.ts";
 import { findPrice } from "../prices/queries.ts";
-import { feeContext } from "../prices/service.ts";
+import { feeContext, viewPublicPrice } from "../prices/service.ts";
 import { triggerParams } from "../triggers/form.ts";
+import { checkoutErrorPage, checkoutPage, checkoutPolicy } from "./checkout-page.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 
 /**
@@ -101,5 +104,79 @@ export async function checkoutView(deps: Deps, row: PriceRow, methods: PaymentPr
     params: await triggerParams(deps.db, row.triggerId),
     // The app's name, icon and colour, for the page and its 410 page.
     brand: await appBrand(deps.db, row.appId),
+  };
+}
+
+/** The page's own failures read as a page: 404 for no such price, plain words, the request id for 5xx. */
+function pageError(error: FastifyError | AppError): { status: number; heading: string; message: string } {
+  const status =
+    error instanceof AppError ? error.status : error.validation ? 404 : (error.statusCode ?? 500);
+  if (status === 404 || status === 400) {
+    return {
+      status: 404,
+      heading: "Checkout not found",
+      message: "There is nothing to pay at this address. Check the link, or ask the seller for a new one.",
+    };
+  }
+  if (status < 500 && error instanceof AppError) {
+    return { status, heading: "This price cannot be paid right now", message: error.message };
+  }
+  return {
+    status: 500,
+    heading: "Something went wrong",
+    message: "Something went wrong on our side. Please try again in a moment.",
+  };
+}
+
+/** A page answer: its status, its Content-Security-Policy and the HTML. */
+export interface CheckoutPageAnswer {
+  status: number;
+  policy: string;
+  html: string;
+}
+
+/**
+ * The hosted checkout page of a price (counts a view): 410 with a page of its own once the price
+ * has expired. Cards go through the app's provider: with Stripe the page needs Stripe.js, and
+ * only then, and offers cards alone.
+ */
+export async function hostedCheckout(deps: Deps, priceId: string): Promise<CheckoutPageAnswer> {
+  await viewPublicPrice(deps, priceId);
+  const row = await priceById(deps, priceId);
+  const { config } = deps;
+  const stripe =
+    config.paymentsProvider === "stripe" && config.stripePublishableKey
+      ? { publishableKey: config.stripePublishableKey, jsUrl: config.stripeJsUrl }
+      : null;
+  const nonce = randomBytes(16).toString("base64");
+  const methods: PaymentProvider[] = stripe ? ["card"] : ["card", "us_bank_account"];
+  const view = await checkoutView(deps, row, methods);
+  if (view.price.expired) {
+    return {
+      status: 410,
+      policy: checkoutPolicy(nonce, null),
+      html: checkoutErrorPage(
+        "No longer available",
+        `${view.price.name} can no longer be paid. Ask the seller for a new link.`,
+        nonce,
+        { brand: view.brand },
+      ),
+    };
+  }
+  return {
+    status: 200,
+    policy: checkoutPolicy(nonce, stripe?.jsUrl ?? null),
+    html: checkoutPage({ ...view, sandbox: config.sandbox, stripe }, config.money.chargeCurrency.code, nonce),
+  };
+}
+
+/** The page any failure of the checkout page answers; the request id is shown for a 5xx. */
+export function checkoutFailurePage(error: FastifyError | AppError, requestId: string): CheckoutPageAnswer {
+  const { status, heading, message } = pageError(error);
+  const nonce = randomBytes(16).toString("base64");
+  return {
+    status,
+    policy: checkoutPolicy(nonce, null),
+    html: checkoutErrorPage(heading, message, nonce, { requestId: status >= 500 ? requestId : undefined }),
   };
 }

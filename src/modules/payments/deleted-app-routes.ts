@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { oneOf } from "../../platform/http/literals.ts";
+import { getRoute, updateRoute } from "../../platform/http/routes.ts";
 import { exampleOf, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { getDeletedAppPayment, refundDeletedAppPayment } from "./deleted-app.ts";
@@ -53,34 +54,32 @@ nameSchemas({ DeletedAppPayment });
  * (docs/payments.md, Deleting an app): read one, refund it. Anyone else, and API keys, read 404.
  */
 export async function deletedAppPaymentRoutes(app: Server, deps: Deps) {
-  app.get(
+  getRoute(
+    app,
     "/deleted-apps/:app_id/payments/:payment_id",
     {
-      schema: {
-        operationId: "getDeletedAppPayment",
-        tags,
-        summary: "A payment of an app you owned when it was deleted",
-        params: PaymentParams,
-        response: { 200: DeletedAppPayment },
-      },
+      operationId: "getDeletedAppPayment",
+      tags,
+      summary: "A payment of an app you owned when it was deleted",
+      params: PaymentParams,
+      resource: DeletedAppPayment,
     },
-    async (request) =>
-      getDeletedAppPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
+    (request) => getDeletedAppPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/deleted-apps/:app_id/payments/:payment_id/refund",
     {
-      schema: {
-        operationId: "refundDeletedAppPayment",
-        tags,
-        summary: "Refund (in full) a paid payment of an app you owned when it was deleted",
-        params: PaymentParams,
-        body: ReasonBody,
-        response: { 200: DeletedAppPayment },
-      },
+      operationId: "refundDeletedAppPayment",
+      tags,
+      summary: "Refund (in full) a paid payment of an app you owned when it was deleted",
+      params: PaymentParams,
+      body: ReasonBody,
+      method: "POST",
+      resource: DeletedAppPayment,
     },
-    async (request) =>
+    (request) =>
       refundDeletedAppPayment(
         deps,
         request.actor,

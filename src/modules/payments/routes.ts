@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import { createdRoute, getRoute, listRoute, updateRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import {
   ConfirmPaymentBody,
   CreatePaymentBody,
@@ -55,34 +55,37 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/payments/:app_id/:payment_id",
     {
-      schema: {
-        operationId: "getPayment",
-        tags,
-        summary: "One payment",
-        params: PaymentParams,
-        response: { 200: Payment },
-      },
+      operationId: "getPayment",
+      tags,
+      summary: "One payment",
+      params: PaymentParams,
+      resource: Payment,
     },
-    async (request) =>
-      service.getPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
+    (request) => service.getPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
   );
 
-  app.post(
+  paymentActionRoutes(app, deps);
+}
+
+/** What is done to a payment: each answers it as it now is. */
+function paymentActionRoutes(app: Server, deps: Deps) {
+  updateRoute(
+    app,
     "/payments/:app_id/:payment_id/confirm",
     {
-      schema: {
-        operationId: "confirmPayment",
-        tags,
-        summary: "Pay with a payment method: the provider authorises (card) or debits (bank) in a job",
-        params: PaymentParams,
-        body: ConfirmPaymentBody,
-        response: { 200: Payment },
-      },
+      operationId: "confirmPayment",
+      tags,
+      summary: "Pay with a payment method: the provider authorises (card) or debits (bank) in a job",
+      params: PaymentParams,
+      body: ConfirmPaymentBody,
+      method: "POST",
+      resource: Payment,
     },
-    async (request) =>
+    (request) =>
       service.confirmPayment(
         deps,
         request.actor,
@@ -97,19 +100,19 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/payments/:app_id/:payment_id/cancel",
     {
-      schema: {
-        operationId: "cancelPayment",
-        tags,
-        summary: "Cancel a pending payment or release a card hold",
-        params: PaymentParams,
-        body: ReasonBody,
-        response: { 200: Payment },
-      },
+      operationId: "cancelPayment",
+      tags,
+      summary: "Cancel a pending payment or release a card hold",
+      params: PaymentParams,
+      body: ReasonBody,
+      method: "POST",
+      resource: Payment,
     },
-    async (request) =>
+    (request) =>
       service.cancelPayment(
         deps,
         request.actor,
@@ -120,20 +123,25 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.post(
+  paymentRepairRoutes(app, deps);
+}
+
+/** After the fact: a refund, a retry of what failed, another seller. */
+function paymentRepairRoutes(app: Server, deps: Deps) {
+  updateRoute(
+    app,
     "/payments/:app_id/:payment_id/refund",
     {
-      schema: {
-        operationId: "refundPayment",
-        tags,
-        summary:
-          "Refund a paid payment in full or in part, or a failed-captured or failed-transfers one in full",
-        params: PaymentParams,
-        body: RefundBody,
-        response: { 200: Payment },
-      },
+      operationId: "refundPayment",
+      tags,
+      summary:
+        "Refund a paid payment in full or in part, or a failed-captured or failed-transfers one in full",
+      params: PaymentParams,
+      body: RefundBody,
+      method: "POST",
+      resource: Payment,
     },
-    async (request) =>
+    (request) =>
       service.refundPayment(
         deps,
         request.actor,
@@ -144,18 +152,18 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/payments/:app_id/:payment_id/retry",
     {
-      schema: {
-        operationId: "retryPayment",
-        tags,
-        summary: "Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured)",
-        params: PaymentParams,
-        response: { 200: Payment },
-      },
+      operationId: "retryPayment",
+      tags,
+      summary: "Retry the failed step: transfers (failed-transfers) or the contract call (failed-captured)",
+      params: PaymentParams,
+      method: "POST",
+      resource: Payment,
     },
-    async (request) =>
+    (request) =>
       service.retryPayment(
         deps,
         request.actor,
@@ -165,24 +173,24 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/payments/:app_id/:payment_id/seller",
     {
-      schema: {
-        operationId: "repointPaymentSeller",
-        tags,
-        summary:
-          "Point the payment's seller share at another payable seller of the app (then retry a failed-transfers payment)",
-        description:
-          "For a payment whose seller share is not yet transferred (pending, hold, failed-captured or failed-transfers): " +
-          "409 `seller_not_payable` when the new seller cannot receive transfers now, 409 `invalid_state_transition` " +
-          "once the share was transferred or the payment is settled (docs/kyc.md, Deleting a seller).",
-        params: PaymentParams,
-        body: SellerBody,
-        response: { 200: Payment },
-      },
+      operationId: "repointPaymentSeller",
+      tags,
+      summary:
+        "Point the payment's seller share at another payable seller of the app (then retry a failed-transfers payment)",
+      description:
+        "For a payment whose seller share is not yet transferred (pending, hold, failed-captured or failed-transfers): " +
+        "409 `seller_not_payable` when the new seller cannot receive transfers now, 409 `invalid_state_transition` " +
+        "once the share was transferred or the payment is settled (docs/kyc.md, Deleting a seller).",
+      params: PaymentParams,
+      body: SellerBody,
+      method: "POST",
+      resource: Payment,
     },
-    async (request) =>
+    (request) =>
       service.repointSeller(
         deps,
         request.actor,

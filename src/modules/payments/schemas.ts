@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import {
   Body,
   exampleOf,
@@ -179,10 +180,7 @@ export const Payment = Type.Object(
   { description: "A payment of a price through a payment provider, with its fee split and chain call" },
 );
 
-export const PaymentParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  payment_id: Type.String({ maxLength: 64, description: "The payment's id" }),
-});
+export const PaymentParams = AppAndIdParams("payment_id", "The payment's id");
 
 export const ListPaymentsQuery = Type.Object(
   {

@@ -1,8 +1,14 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import {
+  createdRoute,
+  getRoute,
+  listRoute,
+  noContentRoute,
+  updateRoute,
+} from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { PriceItem } from "../../platform/money/schemas.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { previewPriceItem } from "./preview.ts";
 import {
   CreatePriceBody,
@@ -46,50 +52,46 @@ export async function priceRoutes(app: Server, deps: Deps) {
     (request, page) => pricesService.listPrices(deps, request.actor, request.params.app_id, page),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/prices/:app_id/:price_id",
     {
-      schema: {
-        operationId: "getPrice",
-        tags,
-        summary: "One price",
-        params: PriceParams,
-        response: { 200: Price },
-      },
+      operationId: "getPrice",
+      tags,
+      summary: "One price",
+      params: PriceParams,
+      resource: Price,
     },
-    async (request) =>
-      pricesService.getPrice(deps, request.actor, request.params.app_id, request.params.price_id),
+    (request) => pricesService.getPrice(deps, request.actor, request.params.app_id, request.params.price_id),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/prices/:app_id/:price_id/price-item",
     {
-      schema: {
-        operationId: "previewPriceItem",
-        tags,
-        summary: "Fee preview: the price_item a payment of this price would record now (docs/fees.md)",
-        params: PriceParams,
-        querystring: PriceItemQuery,
-        response: { 200: PriceItem },
-      },
+      operationId: "previewPriceItem",
+      tags,
+      summary: "Fee preview: the price_item a payment of this price would record now (docs/fees.md)",
+      params: PriceParams,
+      querystring: PriceItemQuery,
+      resource: PriceItem,
     },
-    async (request) =>
+    (request) =>
       previewPriceItem(deps, request.actor, request.params.app_id, request.params.price_id, request.query),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/prices/:app_id/:price_id",
     {
-      schema: {
-        operationId: "updatePrice",
-        tags,
-        summary: "Change a price; `expired: true` expires it now",
-        params: PriceParams,
-        body: UpdatePriceBody,
-        response: { 200: Price },
-      },
+      operationId: "updatePrice",
+      tags,
+      summary: "Change a price; `expired: true` expires it now",
+      params: PriceParams,
+      body: UpdatePriceBody,
+      resource: Price,
     },
-    async (request) =>
+    (request) =>
       pricesService.updatePrice(
         deps,
         request.actor,
@@ -112,19 +114,18 @@ export async function priceRoutes(app: Server, deps: Deps) {
       pricesService.deletePrice(deps, request.actor, request.params.app_id, request.params.price_id),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/p/:price_id",
     {
       config: { public: true },
-      schema: {
-        operationId: "getPublicPrice",
-        tags,
-        summary: "The price's public page (JSON until the hosted checkout exists); counts a view",
-        security: [],
-        params: PublicPriceParams,
-        response: { 200: PublicPrice },
-      },
+      operationId: "getPublicPrice",
+      tags,
+      summary: "The price's public page (JSON until the hosted checkout exists); counts a view",
+      security: [],
+      params: PublicPriceParams,
+      resource: PublicPrice,
     },
-    async (request) => pricesService.viewPublicPrice(deps, request.params.price_id),
+    (request) => pricesService.viewPublicPrice(deps, request.params.price_id),
   );
 }

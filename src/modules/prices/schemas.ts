@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { CHAINS, NETWORKS } from "../../platform/chains/adapter.ts";
 import { oneOf } from "../../platform/http/literals.ts";
+import { AppAndIdParams, IdParams } from "../../platform/http/params.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { PRICE_CATEGORIES, PRICE_TYPES } from "./tables.ts";
 
@@ -167,13 +168,8 @@ export const UpdatePriceBody = Body({
 });
 withExamples(UpdatePriceBody, { amount: "30.00", expires_at: "2026-12-31T23:00:00.000Z" });
 
-export const PriceParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  price_id: Type.String({ maxLength: 64, description: "The price's id" }),
-});
-export const PublicPriceParams = Type.Object({
-  price_id: Type.String({ maxLength: 64, description: "The price's id" }),
-});
+export const PriceParams = AppAndIdParams("price_id", "The price's id");
+export const PublicPriceParams = IdParams("price_id", "The price's id");
 
 export const PriceItemQuery = Type.Object(
   {

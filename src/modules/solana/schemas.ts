@@ -1,13 +1,14 @@
 import { Type } from "typebox";
 import { COLLECTION_LIMITS } from "../../platform/chains/solana-compression.ts";
 import { oneOf } from "../../platform/http/literals.ts";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { CREATION_STATUSES } from "./tables.ts";
 
-export const SolanaWalletParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  wallet_id: Type.String({ maxLength: 64, description: "A Solana wallet of the app, which pays and signs" }),
-});
+export const SolanaWalletParams = AppAndIdParams(
+  "wallet_id",
+  "A Solana wallet of the app, which pays and signs",
+);
 
 const ChainStatus = oneOf(CREATION_STATUSES, {
   description:

@@ -1,7 +1,13 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import {
+  createdRoute,
+  getRoute,
+  listRoute,
+  noContentRoute,
+  updateRoute,
+} from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import {
   CreateTriggerBody,
   RenderBody,
@@ -43,34 +49,32 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     (request) => triggersService.createTrigger(deps, request.actor, request.params.app_id, request.body),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/triggers/:app_id/:trigger_id",
     {
-      schema: {
-        operationId: "getTrigger",
-        tags,
-        summary: "One trigger",
-        params: TriggerParams,
-        response: { 200: Trigger },
-      },
+      operationId: "getTrigger",
+      tags,
+      summary: "One trigger",
+      params: TriggerParams,
+      resource: Trigger,
     },
-    async (request) =>
+    (request) =>
       triggersService.getTrigger(deps, request.actor, request.params.app_id, request.params.trigger_id),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/triggers/:app_id/:trigger_id",
     {
-      schema: {
-        operationId: "updateTrigger",
-        tags,
-        summary: "Change a trigger; the merged trigger is checked as on creation",
-        params: TriggerParams,
-        body: UpdateTriggerBody,
-        response: { 200: Trigger },
-      },
+      operationId: "updateTrigger",
+      tags,
+      summary: "Change a trigger; the merged trigger is checked as on creation",
+      params: TriggerParams,
+      body: UpdateTriggerBody,
+      resource: Trigger,
     },
-    async (request) =>
+    (request) =>
       triggersService.updateTrigger(
         deps,
         request.actor,
@@ -88,19 +92,19 @@ export async function triggerRoutes(app: Server, deps: Deps) {
       triggersService.deleteTrigger(deps, request.actor, request.params.app_id, request.params.trigger_id),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/triggers/:app_id/:trigger_id/render",
     {
-      schema: {
-        operationId: "renderTrigger",
-        tags,
-        summary: "The exact call the trigger makes for a parameter input; nothing is sent",
-        params: TriggerParams,
-        body: RenderBody,
-        response: { 200: RenderedCall },
-      },
+      operationId: "renderTrigger",
+      tags,
+      summary: "The exact call the trigger makes for a parameter input; nothing is sent",
+      params: TriggerParams,
+      body: RenderBody,
+      method: "POST",
+      resource: RenderedCall,
     },
-    async (request) =>
+    (request) =>
       triggersService.renderTrigger(
         deps,
         request.actor,

@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import {
   Body,
   exampleOf,
@@ -157,10 +158,7 @@ export const RenderedCall = Type.Object(
   { description: "The exact call a trigger makes for an input; only the trigger's chain is present" },
 );
 
-export const TriggerParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  trigger_id: Type.String({ maxLength: 64, description: "The trigger's id" }),
-});
+export const TriggerParams = AppAndIdParams("trigger_id", "The trigger's id");
 
 const EVM_CALL = {
   contract_id: "0x5FbDB2315678afecb367f032d93F642f64180aa3",

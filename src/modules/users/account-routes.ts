@@ -103,6 +103,11 @@ export async function accountRoutes(app: Server, deps: Deps) {
     },
   );
 
+  profileRoutes(app, deps);
+}
+
+/** The signed-in user's profile and sessions, and the pages the account mails link to. */
+function profileRoutes(app: Server, deps: Deps) {
   app.patch(
     "/users/me",
     {

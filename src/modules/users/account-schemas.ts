@@ -1,4 +1,5 @@
 import { Type } from "typebox";
+import { IdParams } from "../../platform/http/params.ts";
 import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import { Email, Password } from "./schemas.ts";
 
@@ -70,9 +71,7 @@ withExamples(Session, {
   current: true,
 });
 
-export const SessionParams = Type.Object({
-  session_id: Type.String({ maxLength: 64, description: "The session's id" }),
-});
+export const SessionParams = IdParams("session_id", "The session's id");
 
 export const TokenParams = Type.Object({
   token: Type.String({ minLength: 1, maxLength: 100, description: "The token from the mail's link" }),

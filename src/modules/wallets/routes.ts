@@ -1,7 +1,13 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import {
+  createdRoute,
+  getRoute,
+  listRoute,
+  noContentRoute,
+  updateRoute,
+} from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { CreateWalletBody, SandboxBalanceBody, UpdateWalletBody, Wallet, WalletParams } from "./schemas.ts";
 import * as walletsService from "./service.ts";
 
@@ -36,34 +42,32 @@ export async function walletRoutes(app: Server, deps: Deps) {
     (request) => walletsService.createWallet(deps, request.actor, request.params.app_id, request.body),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/wallets/:app_id/:wallet_id",
     {
-      schema: {
-        operationId: "getWallet",
-        tags,
-        summary: "One wallet",
-        params: WalletParams,
-        response: { 200: Wallet },
-      },
+      operationId: "getWallet",
+      tags,
+      summary: "One wallet",
+      params: WalletParams,
+      resource: Wallet,
     },
-    async (request) =>
+    (request) =>
       walletsService.getWallet(deps, request.actor, request.params.app_id, request.params.wallet_id),
   );
 
-  app.patch(
+  updateRoute(
+    app,
     "/wallets/:app_id/:wallet_id",
     {
-      schema: {
-        operationId: "updateWallet",
-        tags,
-        summary: "Rename a wallet or replace its key material",
-        params: WalletParams,
-        body: UpdateWalletBody,
-        response: { 200: Wallet },
-      },
+      operationId: "updateWallet",
+      tags,
+      summary: "Rename a wallet or replace its key material",
+      params: WalletParams,
+      body: UpdateWalletBody,
+      resource: Wallet,
     },
-    async (request) =>
+    (request) =>
       walletsService.updateWallet(
         deps,
         request.actor,
@@ -89,19 +93,19 @@ export async function walletRoutes(app: Server, deps: Deps) {
 
 /** Sandbox chains only: the faucet that sets a wallet's balance (docs/wallets.md, "Balance"). */
 export async function sandboxWalletRoutes(app: Server, deps: Deps) {
-  app.post(
+  updateRoute(
+    app,
     "/sandbox/wallets/:app_id/:wallet_id/balance",
     {
-      schema: {
-        operationId: "setSandboxWalletBalance",
-        tags,
-        summary: "Sandbox faucet: set a wallet's native balance on the sandbox chain",
-        params: WalletParams,
-        body: SandboxBalanceBody,
-        response: { 200: Wallet },
-      },
+      operationId: "setSandboxWalletBalance",
+      tags,
+      summary: "Sandbox faucet: set a wallet's native balance on the sandbox chain",
+      params: WalletParams,
+      body: SandboxBalanceBody,
+      method: "POST",
+      resource: Wallet,
     },
-    async (request) =>
+    (request) =>
       walletsService.setSandboxWalletBalance(
         deps,
         request.actor,

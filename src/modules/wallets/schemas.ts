@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { CHAINS } from "../../platform/chains/adapter.ts";
 import { oneOf } from "../../platform/http/literals.ts";
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import {
   Body,
   exampleOf,
@@ -202,10 +203,7 @@ export const SandboxBalanceBody = Body({
 });
 withExamples(SandboxBalanceBody, { balance: "0" });
 
-export const WalletParams = Type.Object({
-  app_id: Type.String({ maxLength: 64, description: "The app's id" }),
-  wallet_id: Type.String({ maxLength: 64, description: "The wallet's id" }),
-});
+export const WalletParams = AppAndIdParams("wallet_id", "The wallet's id");
 
 withExamples(Wallet, {
   id: "wal_01m87s3v8k4r2fjc23vtvkbtjf",

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
+import { updateRoute } from "../../platform/http/routes.ts";
 import { Body } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { updateEndpoint } from "./edit.ts";
@@ -17,19 +18,17 @@ export const UpdateEndpointBody = Body(
 );
 
 export async function webhookEditRoutes(app: Server, deps: Deps) {
-  app.patch(
+  updateRoute(
+    app,
     "/webhooks/:app_id/:id",
     {
-      schema: {
-        operationId: "updateWebhookEndpoint",
-        tags: ["webhooks"],
-        summary: "Change an endpoint's URL or events; its secret and delivery log stay",
-        params: EndpointParams,
-        body: UpdateEndpointBody,
-        response: { 200: Endpoint },
-      },
+      operationId: "updateWebhookEndpoint",
+      tags: ["webhooks"],
+      summary: "Change an endpoint's URL or events; its secret and delivery log stay",
+      params: EndpointParams,
+      body: UpdateEndpointBody,
+      resource: Endpoint,
     },
-    async (request) =>
-      updateEndpoint(deps, request.actor, request.params.app_id, request.params.id, request.body),
+    (request) => updateEndpoint(deps, request.actor, request.params.app_id, request.params.id, request.body),
   );
 }

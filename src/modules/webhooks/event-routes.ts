@@ -1,10 +1,10 @@
 import type { Deps } from "../../deps.ts";
 import { readCredential } from "../../platform/auth/credentials.ts";
 import type { Authenticator } from "../../platform/auth/principal.ts";
+import { AppParams } from "../../platform/http/params.ts";
 import { listRoute } from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { getEvent, listEvents } from "./event-log.ts";
 import {
   EVENT_RETENTION_DAYS,

@@ -1,7 +1,13 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import { AppParams } from "../../platform/http/params.ts";
+import {
+  createdRoute,
+  getRoute,
+  listRoute,
+  noContentRoute,
+  updateRoute,
+} from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
-import { AppParams } from "../apps/schemas.ts";
 import { EVENT_SCHEMAS } from "./event-schemas.ts";
 import {
   CreateEndpointBody,
@@ -45,18 +51,17 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     (request, page) => webhooks.listEndpoints(deps, request.actor, request.params.app_id, page),
   );
 
-  app.get(
+  getRoute(
+    app,
     "/webhooks/:app_id/:id",
     {
-      schema: {
-        operationId: "getWebhookEndpoint",
-        tags,
-        summary: "One webhook endpoint",
-        params: EndpointParams,
-        response: { 200: Endpoint },
-      },
+      operationId: "getWebhookEndpoint",
+      tags,
+      summary: "One webhook endpoint",
+      params: EndpointParams,
+      resource: Endpoint,
     },
-    async (request) => webhooks.getEndpoint(deps, request.actor, request.params.app_id, request.params.id),
+    (request) => webhooks.getEndpoint(deps, request.actor, request.params.app_id, request.params.id),
   );
 
   noContentRoute(
@@ -71,18 +76,18 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     (request) => webhooks.deleteEndpoint(deps, request.actor, request.params.app_id, request.params.id),
   );
 
-  app.post(
+  updateRoute(
+    app,
     "/webhooks/:app_id/:id/rotate-secret",
     {
-      schema: {
-        operationId: "rotateWebhookSecret",
-        tags,
-        summary: "New signing secret, answered once; the old one also signs for 24 hours",
-        params: EndpointParams,
-        response: { 200: Endpoint },
-      },
+      operationId: "rotateWebhookSecret",
+      tags,
+      summary: "New signing secret, answered once; the old one also signs for 24 hours",
+      params: EndpointParams,
+      method: "POST",
+      resource: Endpoint,
     },
-    async (request) => webhooks.rotateSecret(deps, request.actor, request.params.app_id, request.params.id),
+    (request) => webhooks.rotateSecret(deps, request.actor, request.params.app_id, request.params.id),
   );
 
   listRoute(

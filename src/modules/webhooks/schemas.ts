@@ -16,6 +16,7 @@ import { EVENT_TYPES, TEST_EVENT_TYPE } from "./event-types.ts";
 const EventPattern = (description?: string) =>
   Type.Unsafe<(typeof EVENT_PATTERNS)[number]>({ type: "string", enum: [...EVENT_PATTERNS], description });
 
+import { AppAndIdParams } from "../../platform/http/params.ts";
 import { DELIVERY_STATUSES } from "./tables.ts";
 
 export const Endpoint = Type.Object(
@@ -88,12 +89,8 @@ export const Delivery = Type.Object(
   { description: "One event's delivery to one endpoint, with every attempt" },
 );
 
-const id = (description: string) => Type.String({ maxLength: 64, description });
-export const EndpointParams = Type.Object({ app_id: id("The app's id"), id: id("The endpoint's id") });
-export const DeliveryParams = Type.Object({
-  app_id: id("The app's id"),
-  delivery_id: id("The delivery's id"),
-});
+export const EndpointParams = AppAndIdParams("id", "The endpoint's id");
+export const DeliveryParams = AppAndIdParams("delivery_id", "The delivery's id");
 
 /** A delivery log's event filter: one type (the test event's too) or a whole family. */
 const DELIVERY_EVENT_FILTERS = [

@@ -13,8 +13,8 @@ import { NoContent } from "./schemas.ts";
 import type { Server } from "./server.ts";
 
 /**
- * Route helpers for the three answers most routes share: a page of a list, a created resource and
- * no content. Each registers the route with its whole schema (so the OpenAPI document carries the
+ * Route helpers for the answers most routes share: one resource, a page of a list, a created or
+ * changed resource and no content. Each registers the route with its whole schema (so the OpenAPI document carries the
  * paging query, the list headers, the 201 or the 204) and leaves the route file only what is its own:
  * the path, its documentation and the call to the service.
  */
@@ -28,6 +28,8 @@ export interface RouteDoc<P extends TSchema, Q extends TSchema, B extends TSchem
   security?: Record<string, string[]>[];
   params?: P;
   querystring?: Q;
+  /** Request headers the route requires, e.g. a token; validated like the rest. */
+  headers?: TSchema;
   body?: B;
   config?: FastifyContextConfig;
 }
@@ -49,7 +51,7 @@ function register(
   response: Record<number, unknown>,
   handler: Answer,
 ) {
-  const { config, params, querystring, body, description, security, ...named } = doc;
+  const { config, params, querystring, headers, body, description, security, ...named } = doc;
   // Key order as the hand-written routes had it: the document lists parameters in this order.
   const schema = {
     ...named,
@@ -57,6 +59,7 @@ function register(
     ...(security === undefined ? {} : { security }),
     ...(params === undefined ? {} : { params }),
     ...(querystring === undefined ? {} : { querystring }),
+    ...(headers === undefined ? {} : { headers }),
     ...(body === undefined ? {} : { body }),
     response,
   };
@@ -101,6 +104,41 @@ export function listRoute<P extends TSchema, Q extends TSchema = typeof ListQuer
       return wrap(items);
     },
   );
+}
+
+/** `GET` one resource: answers 200 with it. */
+export function getRoute<P extends TSchema, Q extends TSchema, R extends TSchema>(
+  app: Server,
+  url: string,
+  doc: RouteDoc<P, Q, TSchema> & { resource: R },
+  get: (request: Input<P, Q, TSchema>) => Promise<unknown>,
+) {
+  resourceRoute(app, "GET", url, doc, get);
+}
+
+/**
+ * A route that changes a resource, or acts on it, and answers 200 with it as it now is (`PATCH`
+ * unless said otherwise: `POST` for an action such as `/confirm`).
+ */
+export function updateRoute<P extends TSchema, B extends TSchema, R extends TSchema>(
+  app: Server,
+  url: string,
+  doc: RouteDoc<P, TSchema, B> & { resource: R; method?: HTTPMethods },
+  update: (request: Input<P, TSchema, B>) => Promise<unknown>,
+) {
+  const { method = "PATCH", ...route } = doc;
+  resourceRoute(app, method, url, route, update);
+}
+
+function resourceRoute<P extends TSchema, Q extends TSchema, B extends TSchema>(
+  app: Server,
+  method: HTTPMethods,
+  url: string,
+  doc: RouteDoc<P, Q, B> & { resource: TSchema },
+  answer: (request: Input<P, Q, B>) => Promise<unknown>,
+) {
+  const { resource, ...route } = doc;
+  register(app, method, url, route, { 200: resource }, async (request) => answer(request as Input<P, Q, B>));
 }
 
 /** A route that creates a resource: answers 201 with it (`POST` unless said otherwise). */

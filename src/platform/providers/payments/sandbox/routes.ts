@@ -198,6 +198,11 @@ export async function sandboxChallengeRoutes(app: Server, sandbox: SandboxPaymen
     },
   );
 
+  sandboxTransferRoutes(app, sandbox);
+}
+
+/** The sandbox's transfers to sellers, to read what a payout sent. */
+function sandboxTransferRoutes(app: Server, sandbox: SandboxPaymentProvider) {
   app.get(
     "/sandbox/v1/transfers",
     {
