@@ -1,7 +1,8 @@
-import { eq, type SQL } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { insertRow, type Tx } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
+import { appIdIfExists } from "../apps/queries.ts";
 import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
@@ -98,6 +99,13 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
     .from(webhookEndpoints)
     .where(eq(webhookEndpoints.appId, event.appId));
   const rows = eventRows(event, endpoints, deps.now());
+  if (rows.deliveries.length === 0) {
+    // Nothing to deliver: only the log keeps it, and only while the app exists. A deleted app's
+    // payments still move (refunds by its former owners, a bank's return), but its log is gone
+    // with it (its events are 404), so such an event is not stored.
+    await tx.execute(insertRow(webhookEvents, rows.row, sql`${appIdIfExists(event.appId)} is not null`));
+    return { eventId: rows.row.id, deliveryIds: [] };
+  }
   await writeRows(deps, tx, rows);
   return { eventId: rows.row.id, deliveryIds: rows.deliveries.map((d) => d.id) };
 }
