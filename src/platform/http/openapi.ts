@@ -360,12 +360,14 @@ export async function registerOpenApi(app: Server, options: DocumentOptions) {
     },
     // No validator badge: it would send the document to validator.swagger.io. Operations are
     // grouped by tag in the document's order (no `tagsSorter`: the order is how the API is
-    // learnt), each tag open with its operations collapsed (`docExpansion: list`); an operation
-    // shows its request body's and answers' examples rather than their schemas.
+    // learnt), every tag closed until clicked (`docExpansion: none`): with every tag open
+    // (`list`), Swagger UI stopped rendering after the first tag once the document passed about
+    // 130 operations, with no error. An operation shows its request body's and answers'
+    // examples rather than their schemas.
     uiConfig: {
       deepLinking: true,
       validatorUrl: null,
-      docExpansion: "list",
+      docExpansion: "none",
       defaultModelRendering: "example",
       defaultModelsExpandDepth: 0,
       filter: true,
