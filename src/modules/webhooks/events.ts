@@ -91,7 +91,8 @@ export function sendEventTo(
 /**
  * Records an event and enqueues one delivery job per endpoint subscribed to it, inside the
  * caller's transaction: the event and its deliveries commit with the change they announce, or
- * not at all. The event is stored even when no endpoint listens, for the event log.
+ * not at all. The event is stored even when no endpoint listens, for the event log, as long as
+ * its app exists (a deleted app's log is gone with it).
  */
 export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event: EmittedEvent) {
   const endpoints = await tx
