@@ -2,6 +2,7 @@
 // last one received (Last-Event-ID or ?after=), read here with fetch as any client would.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { sql } from "drizzle-orm";
 import { emitEvent } from "../../src/modules/webhooks/events.ts";
 import { onPostgres, type TestApp } from "../helpers/app.ts";
 import { buildServedApp } from "../helpers/browser.ts";
@@ -148,6 +149,38 @@ describe("GET /events/{app_id}/stream", () => {
     } finally {
       release();
       stream.close();
+    }
+  });
+
+  test("a stream opened from now sends no event committed before it, while an older transaction still runs", {
+    skip: onPostgres ? false : "PGlite runs one transaction at a time: none stays open while another commits",
+  }, async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // An older transaction with an id, still running: it holds the snapshot's xmin back.
+    const older = t.deps.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_current_xact_id()`);
+      await held;
+    });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const past = await newPayment();
+      const stream = await SseReader.open(streamUrl(), auth());
+      try {
+        const now = await newPayment();
+        // Events wait for every older transaction to end.
+        release();
+        await older;
+        const [first] = await stream.take(1);
+        assert.equal(dataOf(first).data.id, now, `the past payment ${past} is not sent`);
+      } finally {
+        stream.close();
+      }
+    } finally {
+      release();
+      await older;
     }
   });
 

@@ -20,7 +20,10 @@ import { webhookEvents } from "./tables.ts";
  * then id), and only once every transaction older than theirs has ended (`tx` below the snapshot's
  * xmin). An event whose transaction commits late therefore still comes, in its place, and never
  * after the stream has moved past it, so a stream resumed after an event id (`Last-Event-ID`)
- * misses nothing and repeats nothing.
+ * misses nothing and repeats nothing. A stream opened "from now" keeps the snapshot it opened in
+ * and skips every event that snapshot already saw: xmin is the cluster's oldest running
+ * transaction (another database's too), so transactions after it may have committed before the
+ * stream opened, and their events are the past.
  */
 
 /** How often an open stream looks for new events. */
@@ -34,10 +37,14 @@ const RECHECK_MS = 30_000;
 /** What a client's EventSource waits before it reconnects. */
 const RETRY_MS = 2000;
 
-/** Where a stream stands: after the event of transaction `tx` whose id is `id`. */
+/**
+ * Where a stream stands: after the event of transaction `tx` whose id is `id`; for a stream opened
+ * from now, `before` is the snapshot it opened in, whose committed events are not sent.
+ */
 export interface Position {
   tx: string;
   id: string;
+  before?: string;
 }
 
 /**
@@ -66,10 +73,11 @@ export async function streamStart(
     return mark;
   }
   const answer = (await deps.db.execute(
-    sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
-  )) as unknown as { rows: { xmin: string }[] };
+    sql`select pg_snapshot_xmin(s)::text as xmin, s::text as snapshot from pg_current_snapshot() s`,
+  )) as unknown as { rows: { xmin: string; snapshot: string }[] };
+  const [now] = answer.rows;
   // Every id sorts after "": the position is just before the first transaction still running.
-  return { tx: String(answer.rows[0]?.xmin), id: "" };
+  return { tx: String(now?.xmin), id: "", before: now?.snapshot };
 }
 
 /** The next events after `position`, of transactions that have all ended, in stream order. */
@@ -90,6 +98,9 @@ function eventsAfter(deps: Deps, appId: string, type: SQL | undefined, position:
         type,
         sql`(${webhookEvents.tx}, ${webhookEvents.id}) > (${position.tx}::xid8, ${position.id})`,
         sql`${webhookEvents.tx} < pg_snapshot_xmin(pg_current_snapshot())`,
+        position.before === undefined
+          ? undefined
+          : sql`not pg_visible_in_snapshot(${webhookEvents.tx}, ${position.before}::pg_snapshot)`,
       ),
     )
     .orderBy(asc(webhookEvents.tx), asc(webhookEvents.id))
@@ -168,7 +179,7 @@ export function streamEvents(
           if (stopped) break;
           const body = JSON.stringify(presentEvent(row));
           flowing = raw.write(`id: ${row.id}\nevent: ${row.type}\ndata: ${body}\n\n`);
-          position = { tx: row.tx, id: row.id };
+          position = { tx: row.tx, id: row.id, before: position.before };
           lastWrite = Date.now();
         }
         if (!flowing && !stopped) await drained();
