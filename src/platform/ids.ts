@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { secureRandomBytes } from "./crypto/random.ts";
 
 // Crockford base32: no I, L, O, U, so ids survive being read aloud or copied by hand.
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz";
@@ -50,12 +50,12 @@ export function newId(prefix: string): string {
     lastRandom = increment(lastRandom);
   } else {
     lastTime = now;
-    lastRandom = new Uint8Array(randomBytes(10));
+    lastRandom = secureRandomBytes(10);
   }
   return `${prefix}_${encode(lastTime, lastRandom)}`;
 }
 
 /** A random secret of `bytes` bytes, base64url, with a recognisable prefix. */
 export function newSecret(prefix: string, bytes = 32): string {
-  return `${prefix}${randomBytes(bytes).toString("base64url")}`;
+  return `${prefix}${secureRandomBytes(bytes).toString("base64url")}`;
 }
