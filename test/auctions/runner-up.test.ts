@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { and, eq } from "drizzle-orm";
-import { bids } from "../../src/modules/auctions/tables.ts";
+import { eq } from "drizzle-orm";
+import { holdWindow } from "../../src/modules/auctions/runner-up.ts";
 import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
 import {
   createAuction,
@@ -12,6 +12,7 @@ import {
   shopperSession,
   waitForBid,
 } from "../helpers/auctions.ts";
+import { FakeClock } from "../helpers/clock.ts";
 import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
@@ -33,6 +34,8 @@ const input = (order: string) => ({
   },
 });
 
+// The service's clock: the first test lets a hold age past its live window, as days would.
+const clock = new FakeClock();
 const fx = useTestApp(
   {
     WEBHOOKS_ALLOW_LOOPBACK: "true",
@@ -41,6 +44,7 @@ const fx = useTestApp(
     EVM_TESTNET_BLOCK_SECONDS: "1",
   },
   {
+    now: clock.now,
     async setUp() {
       receiver = await listenToAuctionEvents(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
       const wallet = expectStatus(
@@ -64,6 +68,11 @@ after(async () => {
   await receiver.stop();
 });
 
+interface Placed {
+  id: string;
+  payment: { id: string };
+}
+
 const eventsOf = async (type: string, auctionId: string) =>
   (await fx.app.deps.db.select().from(webhookEvents).where(eq(webhookEvents.type, type)))
     .map((e) => e.data as Record<string, any>)
@@ -71,46 +80,65 @@ const eventsOf = async (type: string, auctionId: string) =>
 
 describe("runners-up", () => {
   test("a runner-up whose hold is no longer live is dropped, not made the winner: the item is unsold", async () => {
+    const { holdMs, marginMs } = holdWindow(fx.app.deps);
     const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
       trigger_id: triggerId,
-      ends_at: endsLater(),
+      // Open for longer than a hold lives: the auction runs for days.
+      ends_at: new Date(clock.now().getTime() + holdMs + 3600_000).toISOString(),
     });
     const kim = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "kim@example.com");
-    const lee = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "lee@example.com");
     const low = expectStatus(
       await placeBid(fx.app, kim.token, fx.tenants.app.id, auction.id, 10, CARDS.ok, input("k")),
       202,
     );
     await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
-    const high = expectStatus(
-      await placeBid(fx.app, lee.token, fx.tenants.app.id, auction.id, 11, CARDS.ok, input("sandbox:revert")),
-      202,
-    );
-    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
-    // Kim's hold landed long ago (as if the auction had run for days): past its live window.
-    const longAgo = new Date(Date.now() - fx.app.deps.config.auctionHoldHours * 3600_000);
-    await fx.app.deps.db.update(bids).set({ placedAt: longAgo }).where(eq(bids.id, low.id));
-    await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
+    // Days later, an hour before Kim's hold leaves its live window (its lapse is `marginMs` on),
+    // Lee outbids her: Kim's hold is kept as the runner-up.
+    clock.advance(holdMs - marginMs - 3600_000);
+    try {
+      const lee = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "lee@example.com");
+      const high = expectStatus(
+        await placeBid(
+          fx.app,
+          lee.token,
+          fx.tenants.app.id,
+          auction.id,
+          11,
+          CARDS.ok,
+          input("sandbox:revert"),
+        ),
+        202,
+      );
+      await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
+      // Two hours on, the auction ends: Kim's hold is past its live window, Lee's is fresh.
+      clock.advance(2 * 3600_000);
+      await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
+      await expectUnsold(auction.id, low, high);
+    } finally {
+      clock.reset();
+    }
+  });
 
+  /** Lee's call reverts and Kim's hold is past its live window: nobody wins, both holds released. */
+  async function expectUnsold(auctionId: string, low: Placed, high: Placed) {
     const view = await waitForBid(
       fx.app,
       fx.tenants.owner.token,
       fx.tenants.app.id,
-      auction.id,
+      auctionId,
       high.id,
       "failed",
     );
     assert.equal(view.winner_bid_id, null);
-    const kept = view.bids.find((b: { id: string }) => b.id === low.id);
-    assert.equal(kept.status, "expired");
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auctionId, low.id, "expired");
     await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, low.payment.id, "cancelled");
     await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, high.payment.id, "cancelled");
-    const changed = await eventually(async () => (await eventsOf("auction.winner_changed", auction.id))[0]);
+    const changed = await eventually(async () => (await eventsOf("auction.winner_changed", auctionId))[0]);
     assert.equal(changed.previous_bid_id, high.id);
     assert.equal(changed.winner_bid_id, null);
     assert.equal(changed.payment_id, null);
-    assert.equal((await eventsOf("auction.bid_expired", auction.id))[0]?.bid_id, low.id);
-  });
+    assert.equal((await eventsOf("auction.bid_expired", auctionId))[0]?.bid_id, low.id);
+  }
 
   test("the app cancels the standing bid's payment: it stops standing, and the runner-up wins at the end", async () => {
     const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
@@ -156,10 +184,7 @@ describe("runners-up", () => {
       "paid",
     );
     assert.deepEqual(paid.trigger_data_input, input("m").trigger_data_input);
-    const won = await fx.app.deps.db
-      .select()
-      .from(bids)
-      .where(and(eq(bids.auctionId, auction.id), eq(bids.status, "won")));
-    assert.equal(won.length, 1);
+    const won = view.bids.filter((b: { status: string }) => b.status === "won");
+    assert.equal(won.length, 1, "one lot, one winner");
   });
 });
