@@ -12,13 +12,14 @@ import {
 } from "./shims/drizzle-compile-shim.ts";
 
 /*
- * Every hand-written statement is built and run here, as pg-boss keeps its SQL in `plans.ts`:
- * statements kept prepared (`prepared`), one-row inserts built from a Drizzle table (`insertRow`),
- * the guarded write (`writeIf`: several writes in one statement, all made only while a condition
- * holds), statements given their values once built (`withValues`), and the runners that send a
- * statement on either engine (`statementRunner`, `drizzleRunner`). Statements are Drizzle `sql`,
- * so their parameters number themselves and no text is ever patched. Nothing here knows what the
- * rows mean. They are compiled by a copy of Drizzle's compiler kept apart as a performance shim
+ * What every hand-written statement is built and run with (the statements themselves go in their
+ * module's `sql.ts` as named functions, as pg-boss keeps its SQL in `plans.ts`): statements kept
+ * prepared (`prepared`), one-row inserts built from a Drizzle table (`insertRow`), the guarded
+ * write (`writeIf`: several writes in one statement, all made only while a condition holds),
+ * statements given their values once built (`withValues`), and the runners that send a statement
+ * on either engine (`statementRunner`, `drizzleRunner`). Statements are Drizzle `sql`, so their
+ * parameters number themselves and no text is ever patched. Nothing here knows what the rows
+ * mean. They are compiled by a copy of Drizzle's compiler kept apart as a performance shim
  * (shims/drizzle-compile-shim.ts), pinned to the Drizzle version it was measured on.
  */
 
