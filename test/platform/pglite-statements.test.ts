@@ -1,40 +1,15 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import { after, before, test } from "node:test";
 import { PGlite } from "@electric-sql/pglite";
-import { STATEMENT_CACHE_SIZE, StatementCachingPGlite } from "../../src/platform/db/pglite-statements.ts";
+import {
+  STATEMENT_CACHE_SIZE,
+  StatementCachingPGlite,
+} from "../../src/platform/db/shims/pglite-prepared-shim.ts";
 
 // The embedded engine keeps every statement prepared. What it answers must be exactly what PGlite's
 // own query answers, errors and transactions included.
 
-// StatementCachingPGlite runs inside PGlite's own locks and protocol calls, which are not its
-// documented API: package.json pins PGlite's exact version, and this test names what to re-check
-// when someone moves the pin.
-test("the PGlite internals the statement cache relies on are there, on the pinned version", () => {
-  const manifest = JSON.parse(readFileSync("package.json", "utf8"));
-  const pinned: string = manifest.dependencies["@electric-sql/pglite"];
-  const installed: string = JSON.parse(
-    readFileSync("node_modules/@electric-sql/pglite/package.json", "utf8"),
-  ).version;
-  assert.match(
-    pinned,
-    /^\d+\.\d+\.\d+$/,
-    "pin PGlite to an exact version: the statement cache uses its internals",
-  );
-  assert.equal(installed, pinned, "the installed PGlite is not the pinned one: run npm ci");
-  for (const method of [
-    "_checkReady",
-    "_runExclusiveTransaction",
-    "_runExclusiveQuery",
-    "execProtocolStream",
-  ]) {
-    assert.equal(
-      typeof (PGlite.prototype as unknown as Record<string, unknown>)[method],
-      "function",
-      `PGlite ${installed} has no ${method}: src/platform/db/pglite-statements.ts must be revised for it`,
-    );
-  }
-});
+// The version and the PGlite internals it relies on are checked by test/platform/db-shims.test.ts.
 
 let plain: PGlite;
 let cached: StatementCachingPGlite;

@@ -1,11 +1,10 @@
-import { and, eq, like, or, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { ACCOUNTS } from "./entries.ts";
-import { ledgerEntries } from "./tables.ts";
+import { dailyMovements } from "./sql.ts";
 
 // Balances over time, for a chart: each UTC day's closing balance per currency, summed by the
 // database (one GROUP BY over the app's entries), so a console draws a month without reading a
@@ -38,30 +37,7 @@ export async function getBalanceHistory(deps: Deps, actor: Principal, appId: str
   const now = deps.now();
   const today = Date.parse(`${utcDay(now)}T00:00:00.000Z`);
   const start = new Date(today - (days - 1) * DAY_MS);
-  const dayOf = sql<
-    string | null
-  >`case when ${ledgerEntries.createdAt} < ${start.toISOString()}::timestamptz then null else to_char(${ledgerEntries.createdAt} at time zone 'UTC', 'YYYY-MM-DD') end`;
-  const rows = await deps.db
-    .select({
-      currency: ledgerEntries.currency,
-      account: ledgerEntries.account,
-      day: dayOf,
-      sum: sql<string>`sum(${ledgerEntries.amount})`,
-    })
-    .from(ledgerEntries)
-    .where(
-      and(
-        eq(ledgerEntries.appId, appId),
-        or(
-          eq(ledgerEntries.account, ACCOUNTS.app),
-          eq(ledgerEntries.account, ACCOUNTS.held),
-          like(ledgerEntries.account, "seller_payable:%"),
-        ),
-      ),
-    )
-    // By position: the day's expression carries a bound parameter, so repeating it would not
-    // read to the database as the same expression as the selected one.
-    .groupBy(sql`1, 2, 3`);
+  const rows = await dailyMovements(deps.db, appId, start);
 
   // currency -> day (null: before the window) -> figure -> minor units moved that day
   const moves = new Map<string, Map<string | null, Record<Figure, bigint>>>();

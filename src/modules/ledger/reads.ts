@@ -1,5 +1,6 @@
-import { and, asc, count, countDistinct, eq, inArray, sql } from "drizzle-orm";
+import { and, countDistinct, eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
+import { transferLines } from "./sql.ts";
 import { ledgerEntries } from "./tables.ts";
 
 /** How many refunds of a payment are in the books: the next is number this + 1. */
@@ -29,17 +30,7 @@ export interface BookedTransfer {
  */
 export async function transfersOf(db: Executor, paymentIds: string[]): Promise<BookedTransfer[]> {
   if (paymentIds.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(ledgerEntries)
-    .where(
-      and(
-        inArray(ledgerEntries.paymentId, paymentIds),
-        inArray(ledgerEntries.type, ["transfer", "transfer_reversal"]),
-        sql`${ledgerEntries.account} like 'seller_paid:%'`,
-      ),
-    )
-    .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id));
+  const rows = await transferLines(db, paymentIds);
   const transfers = new Map<string, BookedTransfer>();
   for (const row of rows) {
     // `<payment>:transfer:<share>` and `<payment>:transfer_reversal:<share>:reversal…`.
@@ -63,14 +54,4 @@ export async function transfersOf(db: Executor, paymentIds: string[]): Promise<B
     }
   }
   return [...transfers.values()];
-}
-
-/** Every ledger transaction that does not sum to zero in some currency (never, while the trigger stands). */
-export async function unbalancedTransactions(db: Executor, appId: string) {
-  return db
-    .select({ transactionId: ledgerEntries.transactionId, currency: ledgerEntries.currency, lines: count() })
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.appId, appId))
-    .groupBy(ledgerEntries.transactionId, ledgerEntries.currency)
-    .having(sql`sum(${ledgerEntries.amount}) <> 0`);
 }

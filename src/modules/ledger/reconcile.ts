@@ -1,12 +1,11 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Deps, PaymentFact } from "../../deps.ts";
 import { newId } from "../../platform/ids.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
 import { findCurrency } from "../../platform/money/currencies.ts";
 import { emitEvent } from "../webhooks/events.ts";
-import { ACCOUNTS } from "./entries.ts";
-import { unbalancedTransactions } from "./reads.ts";
+import { paymentTotals, unbalancedTransactions } from "./sql.ts";
 import { ledgerEntries, type Mismatch, reconciliations } from "./tables.ts";
 
 export const RECONCILE_JOB = "ledger.reconcile";
@@ -22,16 +21,7 @@ export interface ReconcileJob {
 
 /** What the books say of each payment of a page: captured, refunds asked for and refunds made. */
 async function booksOf(deps: Deps, paymentIds: string[]) {
-  const rows = await deps.db
-    .select({
-      paymentId: ledgerEntries.paymentId,
-      captured: sql<string>`coalesce(sum(-${ledgerEntries.amount}) filter (where ${ledgerEntries.type} = 'capture' and ${ledgerEntries.account} = ${ACCOUNTS.held}), 0)`,
-      refunded: sql<string>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.type} = 'refund' and ${ledgerEntries.account} = ${ACCOUNTS.clearing}), 0)`,
-      refundsMade: sql<string>`coalesce(sum(${ledgerEntries.amount}) filter (where ${ledgerEntries.type} = 'refund_settled' and ${ledgerEntries.account} = ${ACCOUNTS.refunds}), 0)`,
-    })
-    .from(ledgerEntries)
-    .where(inArray(ledgerEntries.paymentId, paymentIds))
-    .groupBy(ledgerEntries.paymentId);
+  const rows = await paymentTotals(deps.db, paymentIds);
   const books = new Map<string, { captured: bigint; refunded: bigint; refundsMade: bigint }>();
   for (const r of rows) {
     books.set(r.paymentId ?? "", {

@@ -1,12 +1,11 @@
 import { Readable } from "node:stream";
-import { and, asc, eq, gte, lte, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { ledgerEntries } from "./tables.ts";
+import { entriesAfter, sellerMovements, sellersOwed } from "./sql.ts";
 
 // Reports over a period of the books. Every date is UTC: `from` and `to` are read as instants
 // (an ISO 8601 date-time; a bare date is midnight UTC) and answered with a `Z`.
@@ -27,13 +26,6 @@ function periodOf(query: Period) {
   const to = read(query.to, "to");
   if (from && to && from > to) throw invalid("/query/to", "must not be before from");
   return { from, to };
-}
-
-function periodConditions(appId: string, period: { from?: Date; to?: Date }): SQL[] {
-  const conditions: SQL[] = [eq(ledgerEntries.appId, appId)];
-  if (period.from) conditions.push(gte(ledgerEntries.createdAt, period.from));
-  if (period.to) conditions.push(lte(ledgerEntries.createdAt, period.to));
-  return conditions;
 }
 
 export const CSV_COLUMNS = [
@@ -66,33 +58,12 @@ const CSV_PAGE = 500;
  */
 export async function balanceTransactionsCsv(deps: Deps, actor: Principal, appId: string, query: Period) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const conditions = periodConditions(appId, periodOf(query));
+  const period = periodOf(query);
   async function* lines() {
     yield csvLine([...CSV_COLUMNS]);
     let after: { createdAt: string; id: string } | undefined;
     for (;;) {
-      const keyset = after
-        ? [
-            sql`(${ledgerEntries.createdAt}, ${ledgerEntries.id}) > (${after.createdAt}::timestamptz, ${after.id})`,
-          ]
-        : [];
-      const rows = await deps.db
-        .select({
-          id: ledgerEntries.id,
-          transactionId: ledgerEntries.transactionId,
-          // Text with microseconds: the keyset must not lose them to a JavaScript Date.
-          createdAt: sql<string>`to_char(${ledgerEntries.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
-          type: ledgerEntries.type,
-          account: ledgerEntries.account,
-          currency: ledgerEntries.currency,
-          amount: ledgerEntries.amount,
-          paymentId: ledgerEntries.paymentId,
-          reference: ledgerEntries.reference,
-        })
-        .from(ledgerEntries)
-        .where(and(...conditions, ...keyset))
-        .orderBy(asc(ledgerEntries.createdAt), asc(ledgerEntries.id))
-        .limit(CSV_PAGE);
+      const rows = await entriesAfter(deps.db, appId, period, after, CSV_PAGE);
       let chunk = "";
       for (const r of rows) {
         const amount = formatAmountText(r.amount, currencyOf(r.currency, "currency"));
@@ -124,32 +95,9 @@ export async function balanceTransactionsCsv(deps: Deps, actor: Principal, appId
 export async function sellerPayouts(deps: Deps, actor: Principal, appId: string, query: Period) {
   await requireAppRole(deps.db, actor, appId, "view");
   const period = periodOf(query);
-  const sellerLine = sql`${ledgerEntries.account} like 'seller_%'`;
   const [moves, owed] = await Promise.all([
-    deps.db
-      .select({
-        account: ledgerEntries.account,
-        currency: ledgerEntries.currency,
-        type: ledgerEntries.type,
-        total: sql<string>`sum(${ledgerEntries.amount})`,
-      })
-      .from(ledgerEntries)
-      .where(and(...periodConditions(appId, period), sellerLine))
-      .groupBy(ledgerEntries.account, ledgerEntries.currency, ledgerEntries.type),
-    deps.db
-      .select({
-        account: ledgerEntries.account,
-        currency: ledgerEntries.currency,
-        total: sql<string>`sum(${ledgerEntries.amount})`,
-      })
-      .from(ledgerEntries)
-      .where(
-        and(
-          ...periodConditions(appId, { to: period.to }),
-          sql`${ledgerEntries.account} like 'seller_payable:%'`,
-        ),
-      )
-      .groupBy(ledgerEntries.account, ledgerEntries.currency),
+    sellerMovements(deps.db, appId, period),
+    sellersOwed(deps.db, appId, period.to),
   ]);
   type Row = { earned: bigint; refunded: bigint; transferred: bigint; reversed: bigint; owed: bigint };
   const sellers = new Map<string, Row & { kycId: string; currency: string }>();

@@ -1,4 +1,4 @@
-import { and, eq, gte, lte, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { invalid } from "../../platform/http/errors.ts";
@@ -8,6 +8,7 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { ACCOUNTS } from "./entries.ts";
 import { presentEntry } from "./presenters.ts";
+import { accountTotals } from "./sql.ts";
 import { type LedgerType, ledgerEntries } from "./tables.ts";
 
 // Reading the books: balances per currency and the entries, newest first. Both are for the app's
@@ -71,15 +72,7 @@ export async function listBalanceTransactions(
 
 /** Every account's balance of an app, per currency: `currency -> account -> minor units`. */
 export async function accountBalances(db: Deps["db"], appId: string) {
-  const rows = await db
-    .select({
-      currency: ledgerEntries.currency,
-      account: ledgerEntries.account,
-      balance: sql<string>`sum(${ledgerEntries.amount})`,
-    })
-    .from(ledgerEntries)
-    .where(eq(ledgerEntries.appId, appId))
-    .groupBy(ledgerEntries.currency, ledgerEntries.account);
+  const rows = await accountTotals(db, appId);
   const books = new Map<string, Map<string, bigint>>();
   for (const row of rows) {
     if (!books.has(row.currency)) books.set(row.currency, new Map());

@@ -1,6 +1,5 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Tx } from "../../platform/db/index.ts";
-import { type PaymentStatus, payments } from "./tables.ts";
+import { openMoneyCounts } from "./sql.ts";
 
 /**
  * The kinds of money still in flight that keep an app from being deleted, and what ends each:
@@ -23,33 +22,6 @@ const OPEN_MONEY_KINDS = Object.freeze([
 ] as const);
 export type OpenMoney = Record<(typeof OPEN_MONEY_KINDS)[number], number>;
 
-const OPEN_STATUSES: readonly PaymentStatus[] = ["pending", "hold", "failed-captured", "failed-transfers"];
-
-/**
- * Counts money in flight per kind, inside the caller's transaction: an app's (`{appId}`), or the
- * payments whose seller share goes to one seller record (`{kycId}`).
- */
-export async function openMoneyOf(tx: Tx, scope: string | { kycId: string }): Promise<OpenMoney> {
-  const owner = typeof scope === "string" ? eq(payments.appId, scope) : eq(payments.kycId, scope.kycId);
-  const counted = (condition: ReturnType<typeof sql>) =>
-    sql<number>`(count(*) filter (where ${condition}))::int`;
-  const bid = payments.deferExecution;
-  const [row] = await tx
-    .select({
-      pending: counted(sql`${payments.status} = 'pending' and not ${bid} and ${payments.authState} = 'none'`),
-      processing: counted(
-        sql`${payments.status} = 'pending' and not ${bid} and ${payments.authState} <> 'none'`,
-      ),
-      hold: counted(sql`${payments.status} = 'hold' and not ${bid}`),
-      bids_on_hold: counted(sql`${payments.status} in ('pending', 'hold') and ${bid}`),
-      failed_captured: counted(sql`${payments.status} = 'failed-captured'`),
-      failed_transfers: counted(sql`${payments.status} = 'failed-transfers'`),
-    })
-    .from(payments)
-    .where(and(owner, inArray(payments.status, OPEN_STATUSES)));
-  return row;
-}
-
 const LABELS: Record<keyof OpenMoney, [string, string]> = {
   pending: ["payment pending", "payments pending"],
   processing: ["payment processing", "payments processing"],
@@ -64,7 +36,7 @@ const LABELS: Record<keyof OpenMoney, [string, string]> = {
  * `1 payment processing, 2 bids on hold`, or undefined when nothing is open.
  */
 export async function moneyInFlight(tx: Tx, appId: string) {
-  const counts = await openMoneyOf(tx, appId);
+  const [counts]: OpenMoney[] = await openMoneyCounts(tx, { appId });
   return { counts, described: describeOpenMoney(counts) };
 }
 
@@ -73,7 +45,7 @@ export async function moneyInFlight(tx: Tx, appId: string) {
  * share would have nowhere to go): the same counts and sentence, for the payments paying them.
  */
 export async function sellerMoneyInFlight(tx: Tx, kycId: string) {
-  const counts = await openMoneyOf(tx, { kycId });
+  const [counts]: OpenMoney[] = await openMoneyCounts(tx, { kycId });
   return { counts, described: describeOpenMoney(counts) };
 }
 

@@ -7,7 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
-import { StatementCachingPGlite } from "./pglite-statements.ts";
+import { StatementCachingPGlite } from "./shims/pglite-prepared-shim.ts";
 
 /**
  * Queries are typed by the tables they name, so the database needs no schema of its own (no

@@ -1,32 +1,26 @@
 import { createHash } from "node:crypto";
-import {
-  Column,
-  getTableColumns,
-  getTableName,
-  isSQLWrapper,
-  Name,
-  Param,
-  Placeholder,
-  SQL,
-  type SQLWrapper,
-  StringChunk,
-  Subquery,
-  sql,
-  Table,
-  View,
-} from "drizzle-orm";
+import { getTableColumns, getTableName, type SQL, sql, type Table } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { Database, DatabaseHandle, Executor } from "./open.ts";
+import {
+  compileSql,
+  compileTemplate,
+  driverConversion,
+  TextAndValues,
+  textOf,
+} from "./shims/drizzle-compile-shim.ts";
 
 /*
- * Every hand-written statement is built and run here, as pg-boss keeps its SQL in `plans.ts`:
- * statements kept prepared (`prepared`), one-row inserts built from a Drizzle table (`insertRow`),
- * the guarded write (`writeIf`: several writes in one statement, all made only while a condition
- * holds), statements given their values once built (`withValues`), and the runners that send a
- * statement on either engine (`statementRunner`, `drizzleRunner`). Statements are Drizzle `sql`,
- * so their parameters number themselves and no text is ever patched. Nothing here knows what the
- * rows mean.
+ * What every hand-written statement is built and run with (the statements themselves go in their
+ * module's `sql.ts` as named functions, as pg-boss keeps its SQL in `plans.ts`): statements kept
+ * prepared (`prepared`), one-row inserts built from a Drizzle table (`insertRow`), the guarded
+ * write (`writeIf`: several writes in one statement, all made only while a condition holds),
+ * statements given their values once built (`withValues`), and the runners that send a statement
+ * on either engine (`statementRunner`, `drizzleRunner`). Statements are Drizzle `sql`, so their
+ * parameters number themselves and no text is ever patched. Nothing here knows what the rows
+ * mean. They are compiled by a copy of Drizzle's compiler kept apart as a performance shim
+ * (shims/drizzle-compile-shim.ts), pinned to the Drizzle version it was measured on.
  */
 
 const dialect = new PgDialect();
@@ -63,30 +57,6 @@ function asText(value: unknown): string | null {
   if (value instanceof Date) return value.toISOString();
   if (typeof value === "object") return JSON.stringify(value);
   return String(value);
-}
-
-/**
- * Text and parameters taking turns, `texts[0] $1 texts[1] $2 … texts[n]`: a piece of a statement
- * made of many values (a row, a template's use) as one Drizzle chunk instead of a `sql` per value,
- * each of which costs more to make than the text it adds. `compile` writes it directly; Drizzle's
- * own compiler sees the equivalent `sql` (`getSQL`).
- */
-class TextAndValues implements SQLWrapper {
-  readonly texts: readonly string[];
-  readonly values: readonly unknown[];
-  constructor(texts: readonly string[], values: readonly unknown[]) {
-    this.texts = texts;
-    this.values = values;
-  }
-  getSQL(): SQL {
-    const chunks: SQL[] = [sql.raw(this.texts[0])];
-    for (const [i, value] of this.values.entries())
-      chunks.push(sql`${sql.param(value)}`, sql.raw(this.texts[i + 1]));
-    return sql.join(chunks);
-  }
-  shouldOmitSQLParens() {
-    return true;
-  }
 }
 
 /**
@@ -127,7 +97,6 @@ const tableColumns = new WeakMap<
   Map<
     string,
     {
-      column: Column & { mapToDriverValue(v: unknown): unknown };
       name: string;
       cast: string;
       /** Drizzle's conversion to the driver's value, or undefined where it hands the value back as is. */
@@ -140,14 +109,10 @@ function columnsOf(table: Table) {
   if (!columns) {
     columns = new Map();
     for (const [key, column] of Object.entries(getTableColumns(table))) {
-      // Most columns keep Drizzle's base conversion, which answers the value itself: calling it
-      // for every value of every row was a measurable share of a create (docs/benchmarks.md).
-      const converts = column.mapToDriverValue !== Column.prototype.mapToDriverValue;
       columns.set(key, {
-        column,
         name: dialect.escapeName(column.name),
         cast: `::${column.getSQLType()}`,
-        toDriver: converts ? (value) => column.mapToDriverValue(value) : undefined,
+        toDriver: driverConversion(column),
       });
     }
     tableColumns.set(table, columns);
@@ -202,9 +167,7 @@ const templates = new WeakMap<SQL, Template>();
 export function withValues(template: SQL, values: Record<string, unknown>): SQL {
   let compiled = templates.get(template);
   if (!compiled) {
-    const compilation = new Compilation(true);
-    compilation.write(template);
-    compiled = { texts: compilation.texts, names: compilation.names };
+    compiled = compileTemplate(template);
     templates.set(template, compiled);
   }
   return sql`${new TextAndValues(
@@ -213,116 +176,10 @@ export function withValues(template: SQL, values: Record<string, unknown>): SQL 
   )}`;
 }
 
-/** Tables and columns are few and live for the process: each one's text is made once. */
-const namesText = new WeakMap<Table | Column, string>();
-function textOf(named: Table | Column): string {
-  let text = namesText.get(named);
-  if (text === undefined) {
-    text = dialect.sqlToQuery(sql`${named}`).sql;
-    namesText.set(named, text);
-  }
-  return text;
-}
-
-/** A piece `Compilation` leaves to Drizzle's own compiler (views, subqueries, aliases, enums). */
-class NotCompiledHere extends Error {}
-
-/**
- * Compiles a statement as Drizzle's dialect does, its parameters numbered in order, several times
- * faster: Drizzle's compiler copies its settings at every nested piece, which made the payment
- * create's statement cost more to compile than to run. With `template`, placeholders are left as
- * holes (`texts` between them, `names` of them) and a value is refused, for `withValues`.
- */
-class Compilation {
-  readonly template: boolean;
-  readonly texts: string[] = [""];
-  readonly names: string[] = [];
-  readonly values: unknown[] = [];
-  constructor(template: boolean) {
-    this.template = template;
-  }
-
-  #text(more: string) {
-    this.texts[this.texts.length - 1] += more;
-  }
-
-  #parameter(value: unknown) {
-    if (value instanceof Placeholder) {
-      if (!this.template) throw new Error(`The placeholder ${value.name} has no value: see withValues`);
-      this.names.push(value.name);
-      this.texts.push("");
-      return;
-    }
-    if (this.template) throw new Error("A template holds placeholders only, no values");
-    this.values.push(value);
-    this.#text(`$${this.values.length}`);
-  }
-
-  write(chunk: unknown): void {
-    if (chunk === undefined) {
-      // Drizzle writes nothing for it either (an optional part left out).
-    } else if (chunk instanceof StringChunk) {
-      this.#text(chunk.value.join(""));
-    } else if (chunk instanceof SQL) {
-      // Drizzle's `inlineParams()` writes values into the text, which only its compiler does.
-      if ((chunk as unknown as { shouldInlineParams: boolean }).shouldInlineParams)
-        throw new NotCompiledHere();
-      for (const part of chunk.queryChunks) this.write(part);
-    } else if (chunk instanceof TextAndValues) {
-      this.#text(chunk.texts[0]);
-      for (const [i, value] of chunk.values.entries()) {
-        this.#parameter(value);
-        this.#text(chunk.texts[i + 1]);
-      }
-    } else if (chunk instanceof Param) {
-      const mapped =
-        chunk.value === null || chunk.value instanceof Placeholder
-          ? chunk.value
-          : chunk.encoder.mapToDriverValue(chunk.value);
-      if (mapped instanceof SQL) this.write(mapped);
-      else this.#parameter(mapped);
-    } else if (chunk instanceof Placeholder) {
-      this.#parameter(chunk);
-    } else if (chunk instanceof Name) {
-      this.#text(dialect.escapeName(chunk.value));
-    } else if (chunk instanceof Table || chunk instanceof Column) {
-      this.#text(textOf(chunk));
-    } else if (Array.isArray(chunk)) {
-      this.#text("(");
-      for (const [i, part] of chunk.entries()) {
-        if (i > 0) this.#text(", ");
-        this.write(part);
-      }
-      this.#text(")");
-    } else if (
-      chunk instanceof View ||
-      chunk instanceof Subquery ||
-      chunk instanceof SQL.Aliased ||
-      typeof chunk === "function" // a pgEnum
-    ) {
-      throw new NotCompiledHere();
-    } else if (isSQLWrapper(chunk)) {
-      const parens = !chunk.shouldOmitSQLParens?.();
-      if (parens) this.#text("(");
-      this.write(chunk.getSQL());
-      if (parens) this.#text(")");
-    } else {
-      this.#parameter(chunk);
-    }
-  }
-}
-
 /** A statement's text and its parameters' values, as text; Drizzle's compiler for what it alone knows. */
 function compile(statement: SQL): { text: string; values: (string | null)[] } {
-  try {
-    const compilation = new Compilation(false);
-    compilation.write(statement);
-    return { text: compilation.texts[0], values: compilation.values.map(asText) };
-  } catch (error) {
-    if (!(error instanceof NotCompiledHere)) throw error;
-    const query = dialect.sqlToQuery(statement);
-    return { text: query.sql, values: query.params.map(asText) };
-  }
+  const query = compileSql(statement);
+  return { text: query.sql, values: query.params.map(asText) };
 }
 
 /** Sends statements built here: one Drizzle `sql`, its rows answered. */
@@ -346,10 +203,10 @@ async function runStatement(pool: pg.Pool, text: string, values: (string | null)
 
 /**
  * Runs statements that each stand alone, each one atomic by itself, as named prepared statements
- * on either engine (PGlite keeps every statement prepared: `StatementCachingPGlite`). None is
- * wrapped in a transaction, because on the embedded engine a transaction holds PGlite's one
- * connection for its whole length (the JavaScript between its statements too) and the job worker
- * waits on it (docs/benchmarks.md).
+ * on either engine (PGlite keeps every statement prepared: `StatementCachingPGlite`, in
+ * shims/pglite-prepared-shim.ts). None is wrapped in a transaction, because on the embedded engine
+ * a transaction holds PGlite's one connection for its whole length (the JavaScript between its
+ * statements too) and the job worker waits on it (docs/benchmarks.md).
  */
 export function statementRunner(handle: Pick<DatabaseHandle, "engine" | "pool" | "pglite">): Runner {
   return async (statement) => {

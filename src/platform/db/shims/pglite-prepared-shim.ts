@@ -1,3 +1,32 @@
+/*
+ * PERFORMANCE SHIM: PGlite with every statement kept prepared (`StatementCachingPGlite`).
+ *
+ * What: a subclass of PGlite whose `query` names each statement the first time it runs (parse and
+ * describe, one protocol call) and from then on sends bind, execute and sync in one call, with the
+ * statement's row description kept. It runs inside PGlite's own locks and protocol call, which are
+ * private API: `_checkReady`, `_runExclusiveTransaction`, `_runExclusiveQuery`,
+ * `execProtocolStream`, and `protocol.serialize` / `parse.parseDescribeStatementResults` /
+ * `parse.parseResults`. It also holds the self-wait detector (a statement sent on the database
+ * from inside its own transaction fails after `selfWaitMs` instead of hanging the service).
+ *
+ * Why, as measured (docs/benchmarks.md, "2026-11-23 (third session): prepared statements on
+ * PGlite", the code of commit 62b2038; command
+ * `BENCH_SECONDS=5 BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench`):
+ * before, PGlite's own `query` (six protocol calls, a parse and a plan every time); after, this
+ * class. "A loop of one SELECT and one INSERT took 0.48 ms a pair against 0.89 ms with PGlite's
+ * `query`, and `GET /apps/{app_id}` on PGlite went from 985 to 1881 req/s."
+ *
+ * Written against: @electric-sql/pglite 0.5.16 (`PINNED_VERSION`; package.json pins it exactly).
+ *
+ * On upgrade: test/platform/db-shims.test.ts fails first, naming this file. Then
+ * 1. check that the private methods above still exist and mean the same (read PGlite's
+ *    `query`/`transaction` in its new `pglite.ts` and `base.ts`: the locks, the sync after a query
+ *    outside a transaction, the serializers and parsers used);
+ * 2. run test/platform/pglite-statements.test.ts, which compares every answer with PGlite's own;
+ * 3. if PGlite now keeps statements prepared itself, or the benchmark above no longer shows this
+ *    class ahead of plain `PGlite` (swap it in `open.ts` and run the command), delete this file;
+ * 4. else move `PINNED_VERSION` and the exact version in package.json together.
+ */
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
   PGlite,
@@ -9,6 +38,9 @@ import {
 } from "@electric-sql/pglite";
 
 type BackendMessage = Awaited<ReturnType<PGlite["execProtocolStream"]>>[number];
+
+/** The PGlite version this shim was written and measured against (see the comment above). */
+export const PINNED_VERSION = "0.5.16";
 
 /** Statements kept per database; the least recently used one is closed beyond this. */
 export const STATEMENT_CACHE_SIZE = 300;
@@ -57,9 +89,8 @@ function concat(parts: Uint8Array[]): Uint8Array {
  * directory is synced after a query outside a transaction as PGlite does.
  *
  * The locks and the protocol call are PGlite's internals (`_checkReady`, `_runExclusiveTransaction`,
- * `_runExclusiveQuery`, `execProtocolStream`), not its documented API: package.json pins PGlite's
- * exact version, and test/platform/pglite-statements.test.ts fails, naming the method, on a
- * version without one of them.
+ * `_runExclusiveQuery`, `execProtocolStream`), not its documented API: see this file's first
+ * comment for the version it is pinned to and what test/platform/db-shims.test.ts checks.
  */
 export class StatementCachingPGlite extends PGlite {
   #statements = new Map<string, Statement>();

@@ -1,0 +1,112 @@
+import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
+import type { Database, Executor } from "../../platform/db/index.ts";
+import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
+import { sellerForPayment } from "../kyc/for-payment.ts";
+import { priceForPayment } from "../prices/for-payment.ts";
+import { endpointsForPayment } from "../webhooks/for-payment.ts";
+import { type PaymentStatus, payments } from "./tables.ts";
+
+/*
+ * Payments' statements that hold hand-written SQL, one named function each, as pg-boss keeps its
+ * SQL in `plans.ts`: each builds its statement (or runs it on the executor it is given) and leaves
+ * what the rows mean to its caller. So far the create's context (context.ts) and the money in
+ * flight (open-money.ts); the create's write and the lifecycle's statements are still beside their
+ * callers.
+ */
+
+/** Who asks for which price: the three values the context's statement is filtered by, as SQL. */
+interface Given {
+  appId: SQL;
+  priceId: SQL;
+  /** The calling user; null for API keys and shoppers (their role does not come from members). */
+  userId: SQL;
+}
+
+/**
+ * The payment context's rows, defined once: the app with its creator, the price with its trigger
+ * and wallet, the caller's role, the price's seller's standing and the app's webhook endpoints,
+ * each part offered by the module that owns its tables, and `versions`, the row versions of all
+ * of them as one text (a change to any row changes it). With `versionsWere`, the same statement
+ * answers a row only while the versions are still those: the write's guard (`unchangedSince`) is
+ * this statement inside `exists`, so the read and the guard can never disagree on what counts.
+ * Inside `exists` PostgreSQL ignores the select list, so the guard computes only the versions.
+ */
+function contextStatement(db: Database, given: Given, versionsWere?: SQL) {
+  const app = appForPayment(given.appId);
+  const price = priceForPayment(app.id, given.priceId);
+  const member = roleForPayment(app.id, given.userId);
+  const seller = sellerForPayment(app.id, price.sellerId);
+  const endpoints = endpointsForPayment(app.id);
+  const versions = [...app.versions, ...price.versions, member.version, seller.version, endpoints.version];
+  const versionsNow = sql<string>`concat_ws(',', ${sql.join(
+    versions.map((version) => sql`coalesce(${version}::text, '-')`),
+    sql`, `,
+  )})`;
+  const [priceJoin, triggerJoin, walletJoin] = price.joins;
+  return db
+    .select({
+      ...app.columns,
+      role: member.role,
+      ...price.columns,
+      // Whether the seller can receive transfers is decided on this (`sellerStanding`); the
+      // record's row version is among `versions`, so any change to it is seen by the write.
+      seller: seller.seller,
+      endpoints: endpoints.endpoints,
+      versions: versionsNow,
+    })
+    .from(app.table)
+    .innerJoin(app.creator.table, app.creator.on)
+    .leftJoin(priceJoin.table, priceJoin.on)
+    .leftJoin(triggerJoin.table, triggerJoin.on)
+    .leftJoin(walletJoin.table, walletJoin.on)
+    .where(and(app.where, versionsWere && sql`${versionsNow} = ${versionsWere}`));
+}
+
+/** The three values, as the placeholders the read and the guard are prepared with. */
+const PLACEHOLDERS: Given = {
+  appId: sql`${sql.placeholder("app_id")}`,
+  priceId: sql`${sql.placeholder("price_id")}`,
+  userId: sql`${sql.placeholder("user_id")}`,
+};
+
+/**
+ * The context read, as a prepared statement named `payment_context`; its placeholders `app_id`,
+ * `price_id` and `user_id` are given when it runs. Build it once per database (`prepared`).
+ */
+export const paymentContextRead = (db: Database) =>
+  contextStatement(db, PLACEHOLDERS).prepare("payment_context");
+
+/**
+ * The context's statement answering a row only while its versions are `versions`, with the
+ * placeholders of the read and `versions`: the write's guard, inside `exists`. Build it once per
+ * database (`prepared`) and fill it with `withValues`.
+ */
+export const paymentContextGuard = (db: Database) =>
+  contextStatement(db, PLACEHOLDERS, sql`${sql.placeholder("versions")}`).getSQL();
+
+/** The statuses a payment with money in flight can have (`openMoneyCounts`). */
+const OPEN_STATUSES: readonly PaymentStatus[] = ["pending", "hold", "failed-captured", "failed-transfers"];
+
+/**
+ * The payments with money in flight, counted per kind (open-money.ts says what each kind means
+ * and what ends it): an app's (`{appId}`), or those whose seller share goes to one seller record
+ * (`{kycId}`). One row.
+ */
+export function openMoneyCounts(db: Executor, scope: { appId: string } | { kycId: string }) {
+  const owner = "appId" in scope ? eq(payments.appId, scope.appId) : eq(payments.kycId, scope.kycId);
+  const counted = (condition: SQL) => sql<number>`(count(*) filter (where ${condition}))::int`;
+  const bid = payments.deferExecution;
+  return db
+    .select({
+      pending: counted(sql`${payments.status} = 'pending' and not ${bid} and ${payments.authState} = 'none'`),
+      processing: counted(
+        sql`${payments.status} = 'pending' and not ${bid} and ${payments.authState} <> 'none'`,
+      ),
+      hold: counted(sql`${payments.status} = 'hold' and not ${bid}`),
+      bids_on_hold: counted(sql`${payments.status} in ('pending', 'hold') and ${bid}`),
+      failed_captured: counted(sql`${payments.status} = 'failed-captured'`),
+      failed_transfers: counted(sql`${payments.status} = 'failed-transfers'`),
+    })
+    .from(payments)
+    .where(and(owner, inArray(payments.status, OPEN_STATUSES)));
+}

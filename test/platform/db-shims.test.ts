@@ -1,0 +1,128 @@
+import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+import { PGlite, parse, protocol } from "@electric-sql/pglite";
+import { Column, Name, Param, SQL, StringChunk, sql } from "drizzle-orm";
+import { PINNED_VERSION as DRIZZLE_PINNED } from "../../src/platform/db/shims/drizzle-compile-shim.ts";
+import { PINNED_VERSION as PGLITE_PINNED } from "../../src/platform/db/shims/pglite-prepared-shim.ts";
+
+// The two performance shims under src/platform/db/shims/ lean on their library's internals. An
+// upgrade must fail here, naming the shim and what to do, and not deep inside a query: each file's
+// first comment says what it relies on, what it was measured to save, and the steps on upgrade.
+
+const DRIZZLE_SHIM = "src/platform/db/shims/drizzle-compile-shim.ts";
+const PGLITE_SHIM = "src/platform/db/shims/pglite-prepared-shim.ts";
+
+const installed = (name: string): string =>
+  JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")).version;
+
+const upgraded = (shim: string, name: string, pinned: string, found: string) =>
+  `PERFORMANCE SHIM ${shim} was written against ${name} ${pinned}, and ${found} is installed: ` +
+  `follow "On upgrade" at the top of ${shim} (re-check its internals, run its tests, drop it if ` +
+  "the benchmark says it no longer pays), then move its PINNED_VERSION";
+
+/** A short digest of a library function's source: it changes when the function does. */
+const fingerprint = (fn: unknown) =>
+  createHash("sha256")
+    .update(String(fn as () => unknown))
+    .digest("hex")
+    .slice(0, 16);
+
+test("the Drizzle compiler shim is on the Drizzle version it was measured on", () => {
+  const found = installed("drizzle-orm");
+  assert.equal(found, DRIZZLE_PINNED, upgraded(DRIZZLE_SHIM, "drizzle-orm", DRIZZLE_PINNED, found));
+});
+
+test("the Drizzle internals the compiler shim reads are there, with the shape it expects", () => {
+  const broken = (what: string) => `${DRIZZLE_SHIM}: ${what} (drizzle-orm ${installed("drizzle-orm")})`;
+  assert.deepEqual(
+    new StringChunk("a").value,
+    ["a"],
+    broken("StringChunk.value is no longer an array of text"),
+  );
+  assert.equal(new Name("n").value, "n", broken("Name.value is no longer the name"));
+  const param = new Param(5);
+  assert.equal(param.value, 5, broken("Param.value is no longer the value"));
+  assert.equal(param.encoder.mapToDriverValue(5), 5, broken("Param.encoder no longer maps to the driver"));
+  assert.equal(sql.placeholder("p").name, "p", broken("Placeholder.name is no longer its name"));
+  const inline = (statement: SQL) =>
+    (statement as unknown as { shouldInlineParams: unknown }).shouldInlineParams;
+  assert.equal(inline(sql`a`), false, broken("SQL has no private shouldInlineParams = false"));
+  assert.equal(
+    inline(sql`a`.inlineParams()),
+    true,
+    broken("inlineParams() no longer sets shouldInlineParams"),
+  );
+  assert.ok(Array.isArray(sql`a ${1}`.queryChunks), broken("SQL.queryChunks is no longer an array"));
+  assert.equal(typeof SQL.Aliased, "function", broken("SQL.Aliased is gone"));
+  const value = { any: "value" };
+  assert.equal(
+    Column.prototype.mapToDriverValue(value),
+    value,
+    broken("Column's base mapToDriverValue is no longer the identity (driverConversion skips it)"),
+  );
+  // The method `Compilation.write` copies: a new digest means Drizzle's compiler changed, so the
+  // copy must be compared with it again (test/platform/statements.test.ts holds them to one text).
+  assert.equal(
+    fingerprint(SQL.prototype.buildQueryFromSourceParams),
+    "08a1ecf9a1381d2d",
+    broken("SQL.buildQueryFromSourceParams, the compiler the shim copies, changed"),
+  );
+});
+
+test("the PGlite prepared-statement shim is on the PGlite version it was measured on, pinned exactly", () => {
+  const found = installed("@electric-sql/pglite");
+  assert.equal(found, PGLITE_PINNED, upgraded(PGLITE_SHIM, "@electric-sql/pglite", PGLITE_PINNED, found));
+  const manifest = JSON.parse(readFileSync("package.json", "utf8"));
+  assert.equal(
+    manifest.dependencies["@electric-sql/pglite"],
+    PGLITE_PINNED,
+    `package.json must pin @electric-sql/pglite to exactly ${PGLITE_PINNED}: ${PGLITE_SHIM} uses its internals`,
+  );
+});
+
+test("the PGlite internals the prepared-statement shim calls are there, with the shape it expects", async () => {
+  const broken = (what: string) =>
+    `${PGLITE_SHIM}: ${what} (@electric-sql/pglite ${installed("@electric-sql/pglite")})`;
+  const methods = PGlite.prototype as unknown as Record<string, unknown>;
+  for (const method of [
+    "_checkReady",
+    "_runExclusiveTransaction",
+    "_runExclusiveQuery",
+    "execProtocolStream",
+    "syncToFs",
+    "query",
+    "transaction",
+  ])
+    assert.equal(typeof methods[method], "function", broken(`PGlite has no method ${method}`));
+  for (const message of ["parse", "describe", "bind", "execute", "sync", "close"])
+    assert.equal(
+      typeof (protocol.serialize as unknown as Record<string, unknown>)[message],
+      "function",
+      broken(`protocol.serialize has no ${message}`),
+    );
+  for (const reader of ["parseDescribeStatementResults", "parseResults"])
+    assert.equal(
+      typeof (parse as unknown as Record<string, unknown>)[reader],
+      "function",
+      broken(`parse has no ${reader}`),
+    );
+  // The shim takes PGlite's two locks as PGlite's own query and transaction do: a new digest of
+  // either means their locking or syncing may have changed, and the shim must follow it.
+  const base = Object.getPrototypeOf(PGlite.prototype) as Record<string, unknown>;
+  assert.equal(fingerprint(base.query), "6bb950957b10f961", broken("PGlite's own query changed"));
+  assert.equal(fingerprint(base.transaction), "bea3de1cd491bbc9", broken("PGlite's own transaction changed"));
+  const db = new PGlite();
+  try {
+    await db.waitReady;
+    for (const table of ["serializers", "parsers"])
+      assert.equal(
+        typeof (db as unknown as Record<string, unknown>)[table],
+        "object",
+        broken(`a PGlite has no ${table} by type`),
+      );
+  } finally {
+    await db.close();
+  }
+});
