@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { EXPIRE_PENDING_JOB } from "../../src/modules/payments/expire.ts";
+import { FakeClock } from "../helpers/clock.ts";
 import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus } from "../helpers/http.ts";
@@ -11,15 +11,18 @@ import { Receiver } from "../helpers/webhooks.ts";
 
 // Abandoned carts end: a payment left pending past PENDING_PAYMENT_TTL_HOURS is cancelled with the
 // reason `expired` by the periodic sweep, with its event and webhook, and no longer blocks the
-// app's deletion. The TTL here is 3.6 seconds; the sweep's cron slot is a minute, so the test
-// queues the sweep itself, as the cron does.
+// app's deletion. The TTL here is an hour, passed on the service's clock (a real-time TTL of a few
+// seconds expired carts before the test looked, on a loaded machine); the sweep's cron slot is a
+// minute, so the test queues the sweep itself, as the cron does.
 
-const TTL_HOURS = "0.001";
+const TTL_MS = 3_600_000;
+const clock = new FakeClock();
 let receiver: Receiver;
 
 const fx = useTestApp(
-  { PENDING_PAYMENT_TTL_HOURS: TTL_HOURS, WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  { PENDING_PAYMENT_TTL_HOURS: "1", WEBHOOKS_ALLOW_LOOPBACK: "true" },
   {
+    now: clock.now,
     async setUp() {
       receiver = new Receiver();
       await receiver.start();
@@ -84,7 +87,7 @@ describe("pending payments expire", () => {
     );
     assert.match(blocked.detail, /1 payment pending/);
 
-    await sleep(4000);
+    clock.advance(TTL_MS + 1000);
     const fresh = await createPayment(fx.app, owner.token, app.id, {
       price_id: price.id,
       payment_provider: "card",
@@ -124,7 +127,7 @@ describe("pending payments expire", () => {
       "pending",
     );
 
-    await sleep(4000);
+    clock.advance(TTL_MS + 1000);
     await sweep();
     expectStatus(await call(fx.app, "DELETE", `/apps/${app.id}`, { token: owner.token }), 204);
   });
