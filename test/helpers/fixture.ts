@@ -1,4 +1,4 @@
-import { after, before } from "node:test";
+import { after, before, type TestContext } from "node:test";
 import type { BuildOptions } from "../../src/app.ts";
 import { buildTestApp, type TestApp } from "./app.ts";
 import { tenantFixture } from "./http.ts";
@@ -76,4 +76,18 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
       return key;
     },
   };
+}
+
+/**
+ * An app of one test's own, closed when that test ends (`t.after`): for a test that needs other
+ * settings than its file's app, or an app it may stop, restart or crash.
+ */
+export async function appForTest(
+  t: TestContext,
+  env: Record<string, string> = {},
+  options: Pick<BuildOptions, "spanExporter" | "now"> = {},
+): Promise<TestApp> {
+  const app = await buildTestApp(env, options);
+  t.after(() => app.close());
+  return app;
 }
