@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { postLedger } from "../../src/modules/ledger/post.ts";
 import { accountBalances } from "../../src/modules/ledger/service.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { eventually, kycFixture, onboardSeller } from "../helpers/kyc.ts";
 import { checkBooks, lifeArb, live, SEED } from "../helpers/ledger-model.ts";
@@ -15,21 +15,22 @@ import { CARDS, card, confirm, waitForStatus } from "../helpers/payments.ts";
 // in parts; balances, movements, the CSV report and the per-seller summary say the same; and the
 // database itself refuses entries that are changed, removed or unbalanced.
 
-let t: TestApp;
 let f: Awaited<ReturnType<typeof kycFixture>>;
 let seller: any;
 
-before(async () => {
-  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
-  f = await kycFixture(t);
-  seller = await onboardSeller(t, f.app.id, f.apiKey, "ledger-seller");
-});
-after(async () => {
-  await t?.close();
-});
+const fx = useTestApp(
+  { SECRETS_MASTER_KEY: randomBytes(32).toString("base64") },
+  {
+    tenants: false,
+    async setUp() {
+      f = await kycFixture(fx.app);
+      seller = await onboardSeller(fx.app, f.app.id, f.apiKey, "ledger-seller");
+    },
+  },
+);
 
 const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
-  call(t, method, url, { token: f.apiKey, body, headers });
+  call(fx.app, method, url, { token: f.apiKey, body, headers });
 const cents = (major: number) => BigInt(Math.round(major * 100));
 const minorOf = (decimal: string) => {
   const [whole, fraction = ""] = decimal.replace("-", "").split(".");
@@ -51,8 +52,8 @@ async function paidPayment(amount: number, kycId: string | null = seller.id) {
     await api("POST", `/payments/${f.app.id}`, { price_id: price.id, payment_provider: "card" }),
     201,
   );
-  expectStatus(await confirm(t, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-  return waitForStatus(t, f.apiKey, f.app.id, created.id, "paid");
+  expectStatus(await confirm(fx.app, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
+  return waitForStatus(fx.app, f.apiKey, f.app.id, created.id, "paid");
 }
 
 async function entriesOf(paymentId: string) {
@@ -206,11 +207,11 @@ describe("a marketplace card payment in the books", () => {
     }
     // Outsiders see nothing of it; developers read it like owners.
     assertProblem(
-      await call(t, "GET", `/balances/${f.app.id}`, { token: f.outsider.token }),
+      await call(fx.app, "GET", `/balances/${f.app.id}`, { token: f.outsider.token }),
       404,
       "not_found",
     );
-    expectStatus(await call(t, "GET", `/balances/${f.app.id}`, { token: f.developer.token }), 200);
+    expectStatus(await call(fx.app, "GET", `/balances/${f.app.id}`, { token: f.developer.token }), 200);
   });
 });
 
@@ -279,7 +280,7 @@ const refusedWith = (pattern: RegExp) => (error: any) => {
 
 describe("the database guards the books", () => {
   test("entries cannot be changed or removed, and an unbalanced transaction does not commit", async () => {
-    const db = t.deps.db;
+    const db = fx.app.deps.db;
     await assert.rejects(
       db.execute(sql`update ledger_entries set amount = amount + 1`),
       refusedWith(/immutable/),
@@ -323,10 +324,10 @@ describe("the property model's books in the database", () => {
       const at = new Date();
       // One transaction per life, each posted once and then again (a restart): the second is a no-op.
       for (const life of lives) {
-        await t.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
-        await t.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
+        await fx.app.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
+        await fx.app.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
       }
-      const books = (await accountBalances(t.deps.db, "app_prop")).get("usd") ?? new Map();
+      const books = (await accountBalances(fx.app.deps.db, "app_prop")).get("usd") ?? new Map();
       const nonZero = (m: Map<string, bigint>) =>
         Object.fromEntries([...m].filter(([, v]) => v !== 0n).sort());
       assert.deepEqual(nonZero(books), nonZero(expected));
