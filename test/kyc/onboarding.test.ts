@@ -17,7 +17,7 @@ import {
   SELLER_DETAILS,
 } from "../helpers/kyc.ts";
 
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 
 const fx = useTestApp(
   {
@@ -27,10 +27,10 @@ const fx = useTestApp(
   {
     tenants: false,
     async setUp() {
-      f = await kycFixture(fx.app);
+      tenant = await kycFixture(fx.app);
       // Events are stored for the endpoints that listen to them: the app listens to kyc.updated.
-      const endpoint = await call(fx.app, "POST", `/webhooks/${f.app.id}`, {
-        token: f.owner.token,
+      const endpoint = await call(fx.app, "POST", `/webhooks/${tenant.app.id}`, {
+        token: tenant.owner.token,
         body: { url: "http://127.0.0.1:9/hooks", events: ["kyc.updated"] },
       });
       assert.equal(endpoint.status, 201, endpoint.text);
@@ -39,8 +39,10 @@ const fx = useTestApp(
 );
 
 async function read(id: string) {
-  return expectStatus(await call(fx.app, "GET", `/apps/${f.app.id}/kycs/${id}`, { token: f.apiKey }), 200)
-    .data;
+  return expectStatus(
+    await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${id}`, { token: tenant.apiKey }),
+    200,
+  ).data;
 }
 
 /** Waits until the widget's queued provider actions were all applied. */
@@ -53,7 +55,7 @@ async function settled(id: string, check: (kyc: any) => boolean) {
 
 test("a seller onboards through the widget's forms: pending -> incomplete -> completed, each change an event", async () => {
   const created = expectStatus(
-    await createKyc(fx.app, f.app.id, f.apiKey, {
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, {
       identifier: "seller-flow",
       email: "grace@example.com",
       account_type: "custom",
@@ -136,7 +138,7 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
   assert.deepEqual(kyc.required_documents, []);
   assert.deepEqual(kyc.capabilities, { card_payments: "active", transfers: "active" });
 
-  const payable = await requirePayableSeller(fx.app.deps.db, f.app.id, created.id);
+  const payable = await requirePayableSeller(fx.app.deps.db, tenant.app.id, created.id);
   assert.match(String(payable.providerAccountId), /^acct_sbx_/);
   assert.equal(
     await fx.app.deps.sellerAccounts(created.id),
@@ -144,14 +146,14 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
     "payments find the seller's account",
   );
   expectStatus(
-    await call(fx.app, "PATCH", `/apps/${f.app.id}/kycs/${created.id}`, {
-      token: f.apiKey,
+    await call(fx.app, "PATCH", `/apps/${tenant.app.id}/kycs/${created.id}`, {
+      token: tenant.apiKey,
       body: { active: false },
     }),
     200,
   );
-  await assert.rejects(requirePayableSeller(fx.app.deps.db, f.app.id, created.id), /deactivated/);
-  await assert.rejects(requirePayableSeller(fx.app.deps.db, f.otherApp.id, created.id), /not found/);
+  await assert.rejects(requirePayableSeller(fx.app.deps.db, tenant.app.id, created.id), /deactivated/);
+  await assert.rejects(requirePayableSeller(fx.app.deps.db, tenant.otherApp.id, created.id), /not found/);
 
   const text = JSON.stringify(await read(created.id));
   assert.ok(
@@ -164,7 +166,7 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
     .from(kycEvents)
     .where(eq(kycEvents.kycId, created.id))
     .orderBy(asc(kycEvents.createdAt), asc(kycEvents.id));
-  assert.ok(events.every((e) => e.type === "kyc.updated" && e.appId === f.app.id));
+  assert.ok(events.every((e) => e.type === "kyc.updated" && e.appId === tenant.app.id));
   const moves = events
     .map((e) => e.payload as { previous_business_status: string; business_status: string })
     .filter((p) => p.previous_business_status !== p.business_status)
@@ -173,7 +175,7 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
   const outbound = await fx.app.deps.db
     .select()
     .from(webhookEvents)
-    .where(eq(webhookEvents.appId, f.app.id))
+    .where(eq(webhookEvents.appId, tenant.app.id))
     .orderBy(asc(webhookEvents.id));
   const announced = outbound
     .filter((e) => e.type === "kyc.updated" && (e.data as { kyc_id: string }).kyc_id === created.id)
@@ -198,7 +200,7 @@ test("a seller onboards through the widget's forms: pending -> incomplete -> com
 
 test("widget failures are pages: bad input 400, unknown token 404, deactivated seller 409", async () => {
   const created = expectStatus(
-    await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "seller-errors" }),
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-errors" }),
     201,
   ).data;
   const token = created.edit_token;
@@ -230,17 +232,17 @@ test("widget failures are pages: bad input 400, unknown token 404, deactivated s
   assert.equal(wrongType.status, 400);
   assert.match(wrongType.text, /JPEG or PNG image or a PDF/);
   const unverified = expectStatus(
-    await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "seller-unverified" }),
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-unverified" }),
     201,
   ).data;
   await assert.rejects(
-    requirePayableSeller(fx.app.deps.db, f.app.id, unverified.id),
+    requirePayableSeller(fx.app.deps.db, tenant.app.id, unverified.id),
     (error: { code?: string; message: string }) =>
       error.code === "seller_not_payable" && /to start onboarding/.test(error.message),
   );
   expectStatus(
-    await call(fx.app, "PATCH", `/apps/${f.app.id}/kycs/${created.id}`, {
-      token: f.apiKey,
+    await call(fx.app, "PATCH", `/apps/${tenant.app.id}/kycs/${created.id}`, {
+      token: tenant.apiKey,
       body: { active: false },
     }),
     200,
@@ -252,7 +254,7 @@ test("widget failures are pages: bad input 400, unknown token 404, deactivated s
 
 test("the widget is rate-limited per token", async () => {
   const created = expectStatus(
-    await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "seller-limit" }),
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-limit" }),
     201,
   ).data;
   const statuses: number[] = [];

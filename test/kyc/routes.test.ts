@@ -5,7 +5,7 @@ import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { basic, createKyc, kycFixture, RETURN_URL } from "../helpers/kyc.ts";
 
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 let n = 0;
 const uniqueIdentifier = () => `seller-${++n}-${Date.now()}`;
 
@@ -14,14 +14,14 @@ const fx = useTestApp(
   {
     tenants: false,
     async setUp() {
-      f = await kycFixture(fx.app);
+      tenant = await kycFixture(fx.app);
     },
   },
 );
 
 describe("POST /apps/{app_id}/kycs", () => {
   test("creates a record with exactly the interface's defaults, wrapped in data", async () => {
-    const answer = await createKyc(fx.app, f.app.id, f.apiKey, { identifier: uniqueIdentifier() });
+    const answer = await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: uniqueIdentifier() });
     const kyc = expectStatus(answer, 201).data;
     assert.deepEqual(Object.keys(answer.body), ["data"]);
     assert.match(kyc.id, /^kyc_/);
@@ -66,7 +66,7 @@ describe("POST /apps/{app_id}/kycs", () => {
   test("an existing identifier answers 200 with the same record and the same working token", async () => {
     const identifier = uniqueIdentifier();
     const first = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, {
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, {
         identifier,
         email: "s@example.com",
         account_type: "custom",
@@ -77,7 +77,10 @@ describe("POST /apps/{app_id}/kycs", () => {
     assert.equal(first.email, "s@example.com");
     assert.equal(first.type, "app");
     assert.equal(first.account_type, "custom");
-    const again = expectStatus(await createKyc(fx.app, f.app.id, f.apiKey, { identifier }), 200).data;
+    const again = expectStatus(
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier }),
+      200,
+    ).data;
     assert.equal(again.id, first.id);
     assert.equal(again.edit_token, first.edit_token);
     assert.equal(again.email, "s@example.com");
@@ -89,7 +92,7 @@ describe("POST /apps/{app_id}/kycs", () => {
   test("20 concurrent POSTs with one identifier leave one record", async () => {
     const identifier = uniqueIdentifier();
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => createKyc(fx.app, f.app.id, f.apiKey, { identifier })),
+      Array.from({ length: 20 }, () => createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier })),
     );
     const statuses = answers.map((a) => a.status).sort();
     assert.equal(statuses.filter((s) => s === 201).length, 1, statuses.join(","));
@@ -101,7 +104,7 @@ describe("POST /apps/{app_id}/kycs", () => {
   test("rejects identifiers of 1 and 1025 characters, naming /body/identifier", async () => {
     for (const identifier of ["a", "x".repeat(1025)]) {
       const problem = assertProblem(
-        await createKyc(fx.app, f.app.id, f.apiKey, { identifier }),
+        await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier }),
         400,
         "validation_failed",
       );
@@ -110,35 +113,44 @@ describe("POST /apps/{app_id}/kycs", () => {
         JSON.stringify(problem),
       );
     }
-    expectStatus(await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "ab" }), 201);
-    expectStatus(await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "y".repeat(1024) }), 201);
+    expectStatus(await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "ab" }), 201);
+    expectStatus(
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "y".repeat(1024) }),
+      201,
+    );
   });
 
   test("rejects an unknown field, a bad email, a bad type, and malformed JSON", async () => {
     let problem = assertProblem(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "seller-x", colour: "red" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-x", colour: "red" }),
       400,
       "validation_failed",
     );
     assert.equal(problem.errors[0].path, "/body/colour");
     problem = assertProblem(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "seller-x", email: "nope" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-x", email: "nope" }),
       400,
       "validation_failed",
     );
     assert.equal(problem.errors[0].path, "/body/email");
     assertProblem(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "seller-x", account_type: "premium" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, {
+        identifier: "seller-x",
+        account_type: "premium",
+      }),
       400,
       "validation_failed",
     );
     assertProblem(
-      await call(fx.app, "POST", `/apps/${f.app.id}/kycs`, { token: f.apiKey, raw: '{"identifier": "ab"' }),
+      await call(fx.app, "POST", `/apps/${tenant.app.id}/kycs`, {
+        token: tenant.apiKey,
+        raw: '{"identifier": "ab"',
+      }),
       400,
       "validation_failed",
     );
     const list = expectStatus(
-      await call(fx.app, "GET", `/apps/${f.app.id}/kycs?limit=100`, { token: f.apiKey }),
+      await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs?limit=100`, { token: tenant.apiKey }),
       200,
     );
     assert.ok(
@@ -150,27 +162,29 @@ describe("POST /apps/{app_id}/kycs", () => {
   test("accepts the API key as HTTP Basic and as Bearer, and a member's session token", async () => {
     const identifier = uniqueIdentifier();
     expectStatus(
-      await call(fx.app, "POST", `/apps/${f.app.id}/kycs`, {
-        headers: basic(f.apiKey),
+      await call(fx.app, "POST", `/apps/${tenant.app.id}/kycs`, {
+        headers: basic(tenant.apiKey),
         body: { identifier },
       }),
       201,
     );
-    expectStatus(await createKyc(fx.app, f.app.id, f.apiKey, { identifier }), 200);
-    expectStatus(await createKyc(fx.app, f.app.id, f.developer.token, { identifier }), 200);
+    expectStatus(await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier }), 200);
+    expectStatus(await createKyc(fx.app, tenant.app.id, tenant.developer.token, { identifier }), 200);
   });
 
   test("401 without a credential, with WWW-Authenticate; 404 for another app", async () => {
-    const answer = await call(fx.app, "POST", `/apps/${f.app.id}/kycs`, { body: { identifier: "seller-y" } });
+    const answer = await call(fx.app, "POST", `/apps/${tenant.app.id}/kycs`, {
+      body: { identifier: "seller-y" },
+    });
     assertProblem(answer, 401, "unauthenticated");
     assert.ok(answer.headers["www-authenticate"]);
     assertProblem(
-      await createKyc(fx.app, f.app.id, f.otherApiKey, { identifier: "seller-y" }),
+      await createKyc(fx.app, tenant.app.id, tenant.otherApiKey, { identifier: "seller-y" }),
       404,
       "not_found",
     );
     assertProblem(
-      await createKyc(fx.app, f.app.id, f.outsider.token, { identifier: "seller-y" }),
+      await createKyc(fx.app, tenant.app.id, tenant.outsider.token, { identifier: "seller-y" }),
       404,
       "not_found",
     );
@@ -180,28 +194,28 @@ describe("POST /apps/{app_id}/kycs", () => {
 describe("GET, PATCH, refresh-token and DELETE of one record", () => {
   test("reads, deactivates, refreshes the token and deletes", async () => {
     const kyc = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: uniqueIdentifier() }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: uniqueIdentifier() }),
       201,
     ).data;
-    const url = `/apps/${f.app.id}/kycs/${kyc.id}`;
-    const read = expectStatus(await call(fx.app, "GET", url, { headers: basic(f.apiKey) }), 200);
+    const url = `/apps/${tenant.app.id}/kycs/${kyc.id}`;
+    const read = expectStatus(await call(fx.app, "GET", url, { headers: basic(tenant.apiKey) }), 200);
     assert.deepEqual(read, { data: kyc });
 
     const off = expectStatus(
-      await call(fx.app, "PATCH", url, { token: f.apiKey, body: { active: false } }),
+      await call(fx.app, "PATCH", url, { token: tenant.apiKey, body: { active: false } }),
       200,
     ).data;
     assert.equal(off.active, false);
     assert.equal(off.id, kyc.id);
     const on = expectStatus(
-      await call(fx.app, "PATCH", url, { token: f.owner.token, body: { active: true } }),
+      await call(fx.app, "PATCH", url, { token: tenant.owner.token, body: { active: true } }),
       200,
     ).data;
     assert.equal(on.active, true);
 
     assert.equal((await fx.app.app.inject({ method: "GET", url: `/kyc/${kyc.edit_token}` })).statusCode, 200);
     const refreshed = expectStatus(
-      await call(fx.app, "PATCH", `${url}/refresh-token`, { token: f.apiKey }),
+      await call(fx.app, "PATCH", `${url}/refresh-token`, { token: tenant.apiKey }),
       200,
     ).data;
     assert.notEqual(refreshed.edit_token, kyc.edit_token);
@@ -211,16 +225,16 @@ describe("GET, PATCH, refresh-token and DELETE of one record", () => {
       200,
     );
     const again = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: kyc.identifier }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: kyc.identifier }),
       200,
     ).data;
     assert.equal(again.edit_token, refreshed.edit_token, "POST answers the current token");
 
-    const deleted = await call(fx.app, "DELETE", url, { token: f.apiKey });
+    const deleted = await call(fx.app, "DELETE", url, { token: tenant.apiKey });
     assert.equal(deleted.status, 204);
     assert.equal(deleted.text, "");
-    assertProblem(await call(fx.app, "GET", url, { token: f.apiKey }), 404, "not_found");
-    assertProblem(await call(fx.app, "DELETE", url, { token: f.apiKey }), 404, "not_found");
+    assertProblem(await call(fx.app, "GET", url, { token: tenant.apiKey }), 404, "not_found");
+    assertProblem(await call(fx.app, "DELETE", url, { token: tenant.apiKey }), 404, "not_found");
     assert.equal(
       (await fx.app.app.inject({ method: "GET", url: `/kyc/${refreshed.edit_token}` })).statusCode,
       404,
@@ -229,25 +243,32 @@ describe("GET, PATCH, refresh-token and DELETE of one record", () => {
 
   test("PATCH refuses a non-boolean active, unknown fields and malformed JSON", async () => {
     const kyc = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: uniqueIdentifier() }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: uniqueIdentifier() }),
       201,
     ).data;
-    const url = `/apps/${f.app.id}/kycs/${kyc.id}`;
+    const url = `/apps/${tenant.app.id}/kycs/${kyc.id}`;
     let problem = assertProblem(
-      await call(fx.app, "PATCH", url, { token: f.apiKey, body: { active: "no" } }),
+      await call(fx.app, "PATCH", url, { token: tenant.apiKey, body: { active: "no" } }),
       400,
       "validation_failed",
     );
     assert.equal(problem.errors[0].path, "/body/active");
     problem = assertProblem(
-      await call(fx.app, "PATCH", url, { token: f.apiKey, body: { active: true, email: "x@example.com" } }),
+      await call(fx.app, "PATCH", url, {
+        token: tenant.apiKey,
+        body: { active: true, email: "x@example.com" },
+      }),
       400,
       "validation_failed",
     );
     assert.equal(problem.errors[0].path, "/body/email");
-    assertProblem(await call(fx.app, "PATCH", url, { token: f.apiKey, raw: "{" }), 400, "validation_failed");
     assertProblem(
-      await call(fx.app, "GET", `/apps/${f.app.id}/kycs/kyc_missing`, { token: f.apiKey }),
+      await call(fx.app, "PATCH", url, { token: tenant.apiKey, raw: "{" }),
+      400,
+      "validation_failed",
+    );
+    assertProblem(
+      await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/kyc_missing`, { token: tenant.apiKey }),
       404,
       "not_found",
     );
@@ -255,15 +276,15 @@ describe("GET, PATCH, refresh-token and DELETE of one record", () => {
 
   test("every route: 401 without a credential, 404 from another app, Basic auth works", async () => {
     const kyc = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: uniqueIdentifier() }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: uniqueIdentifier() }),
       201,
     ).data;
-    const url = `/apps/${f.app.id}/kycs/${kyc.id}`;
+    const url = `/apps/${tenant.app.id}/kycs/${kyc.id}`;
     const routes: [string, string, unknown][] = [
       ["GET", url, undefined],
       ["PATCH", url, { active: true }],
       ["PATCH", `${url}/refresh-token`, undefined],
-      ["GET", `/apps/${f.app.id}/kycs`, undefined],
+      ["GET", `/apps/${tenant.app.id}/kycs`, undefined],
       ["DELETE", url, undefined],
     ];
     for (const [method, path, body] of routes) {
@@ -275,19 +296,23 @@ describe("GET, PATCH, refresh-token and DELETE of one record", () => {
         401,
         "unauthenticated",
       );
-      assertProblem(await call(fx.app, method, path, { body, token: f.otherApiKey }), 404, "not_found");
-      assertProblem(await call(fx.app, method, path, { body, token: f.outsider.token }), 404, "not_found");
+      assertProblem(await call(fx.app, method, path, { body, token: tenant.otherApiKey }), 404, "not_found");
+      assertProblem(
+        await call(fx.app, method, path, { body, token: tenant.outsider.token }),
+        404,
+        "not_found",
+      );
       // The other app's id with this record's id is 404 too: records are scoped by app.
-      const otherPath = path.replace(f.app.id, f.otherApp.id);
+      const otherPath = path.replace(tenant.app.id, tenant.otherApp.id);
       if (otherPath.endsWith("/kycs")) continue; // the outsider's own list is theirs to read
       assertProblem(
-        await call(fx.app, method, otherPath, { body, token: f.outsider.token }),
+        await call(fx.app, method, otherPath, { body, token: tenant.outsider.token }),
         404,
         "not_found",
       );
     }
     for (const [method, path, body] of routes) {
-      const answer = await call(fx.app, method, path, { body, headers: basic(f.apiKey) });
+      const answer = await call(fx.app, method, path, { body, headers: basic(tenant.apiKey) });
       assert.ok(answer.status === 200 || answer.status === 204, `${method} ${path}: ${answer.status}`);
     }
   });
@@ -324,7 +349,7 @@ describe("GET /apps/{app_id}/kycs", () => {
       [ids[0]],
     );
     const mine = expectStatus(
-      await call(fx.app, "GET", `/apps/${f.otherApp.id}/kycs`, { token: f.otherApiKey }),
+      await call(fx.app, "GET", `/apps/${tenant.otherApp.id}/kycs`, { token: tenant.otherApiKey }),
       200,
     );
     assert.equal(mine.data.length, 0, "another app's records never show");
@@ -333,7 +358,7 @@ describe("GET /apps/{app_id}/kycs", () => {
   test("refuses page=0, limit=101 and unknown parameters", async () => {
     for (const query of ["page=0", "limit=101", "limit=0", "page=x", "sort=asc"]) {
       assertProblem(
-        await call(fx.app, "GET", `/apps/${f.app.id}/kycs?${query}`, { token: f.apiKey }),
+        await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs?${query}`, { token: tenant.apiKey }),
         400,
         "validation_failed",
       );

@@ -142,7 +142,7 @@ describe("StripeConnectProvider on the official SDK, against a loopback stand-in
 
 describe("the service with KYC_PROVIDER=stripe", () => {
   const standIn = new StripeStandIn();
-  let f: Awaited<ReturnType<typeof kycFixture>>;
+  let tenant: Awaited<ReturnType<typeof kycFixture>>;
   // The provider is chosen from the settings at start-up, as in production.
   const fx = useTestApp(
     async () => ({
@@ -157,7 +157,7 @@ describe("the service with KYC_PROVIDER=stripe", () => {
     {
       tenants: false,
       async setUp() {
-        f = await kycFixture(fx.app);
+        tenant = await kycFixture(fx.app);
       },
       afterClose: () => standIn.stop(),
     },
@@ -165,13 +165,16 @@ describe("the service with KYC_PROVIDER=stripe", () => {
 
   test("widget details go to Stripe in a job; account.updated webhooks complete the record", async () => {
     const kyc = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "stripe-seller", account_type: "custom" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, {
+        identifier: "stripe-seller",
+        account_type: "custom",
+      }),
       201,
     ).data;
     expectStatus(await postForm(fx.app, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS), 303);
     const incomplete = await eventually(async () => {
       const k = expectStatus(
-        await call(fx.app, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+        await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
         200,
       ).data;
       return k.details_submitted ? k : undefined;
@@ -216,7 +219,7 @@ describe("the service with KYC_PROVIDER=stripe", () => {
     });
     assert.equal(accepted.statusCode, 200, accepted.body);
     const done = expectStatus(
-      await call(fx.app, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+      await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
       200,
     ).data;
     assert.equal(done.business_status, "completed");
@@ -228,7 +231,7 @@ describe("the service with KYC_PROVIDER=stripe", () => {
 
   test("express accounts onboard on Stripe's pages through an account link", async () => {
     const kyc = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "stripe-express" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "stripe-express" }),
       201,
     ).data;
     assert.equal(kyc.account_type, "express");
@@ -245,7 +248,7 @@ describe("the service with KYC_PROVIDER=stripe", () => {
     assert.equal(first.headers.location, `${fx.app.deps.config.publicUrl}/kyc/${kyc.edit_token}`);
     await eventually(async () => {
       const k = expectStatus(
-        await call(fx.app, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+        await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
         200,
       ).data;
       return k.account_exists ? k : undefined;

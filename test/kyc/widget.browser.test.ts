@@ -9,7 +9,7 @@ import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { createKyc, GOOD_BANK, kycFixture, SELLER_DETAILS } from "../helpers/kyc.ts";
 
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 let browser: Browser;
 let base: string;
 let shop: Server;
@@ -20,7 +20,7 @@ const fx = useTestApp(
   {
     tenants: false,
     async setUp() {
-      f = await kycFixture(fx.app);
+      tenant = await kycFixture(fx.app);
       await fx.app.app.listen({ host: "127.0.0.1", port: 0 });
       base = `http://127.0.0.1:${(fx.app.app.server.address() as AddressInfo).port}`;
       // The marketplace's own page the seller returns to.
@@ -28,8 +28,8 @@ const fx = useTestApp(
       await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
       shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/sellers/done`;
       expectStatus(
-        await call(fx.app, "PATCH", `/apps/${f.app.id}`, {
-          token: f.owner.token,
+        await call(fx.app, "PATCH", `/apps/${tenant.app.id}`, {
+          token: tenant.owner.token,
           body: { kyc_return_url: shopUrl },
         }),
         200,
@@ -45,7 +45,7 @@ const fx = useTestApp(
 
 test("a seller completes onboarding in the browser; the record reads completed", async () => {
   const kyc = expectStatus(
-    await createKyc(fx.app, f.app.id, f.apiKey, {
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, {
       identifier: "browser-seller",
       email: "grace@example.com",
       account_type: "custom",
@@ -91,7 +91,7 @@ test("a seller completes onboarding in the browser; the record reads completed",
   await page.waitForSelector('#status[data-status="completed"]', { timeout: 30_000 });
 
   const record = expectStatus(
-    await call(fx.app, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+    await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
     200,
   ).data;
   assert.equal(record.business_status, "completed");
@@ -110,14 +110,16 @@ test("a seller completes onboarding in the browser; the record reads completed",
 
 test("a refreshed token makes the old page link fail", async () => {
   const kyc = expectStatus(
-    await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "browser-refresh" }),
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "browser-refresh" }),
     201,
   ).data;
   const page = await browser.newPage();
   const oldLink = `${base}/kyc/${kyc.edit_token}`;
   assert.equal((await page.goto(oldLink))?.status(), 200);
   const refreshed = expectStatus(
-    await call(fx.app, "PATCH", `/apps/${f.app.id}/kycs/${kyc.id}/refresh-token`, { token: f.apiKey }),
+    await call(fx.app, "PATCH", `/apps/${tenant.app.id}/kycs/${kyc.id}/refresh-token`, {
+      token: tenant.apiKey,
+    }),
     200,
   ).data;
   // A form still open on the old page is refused too.
@@ -132,7 +134,7 @@ test("a refreshed token makes the old page link fail", async () => {
   const [submitted] = await Promise.all([page.waitForNavigation(), page.click("#details button")]);
   assert.equal(submitted?.status(), 404);
   const record = expectStatus(
-    await call(fx.app, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+    await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
     200,
   ).data;
   assert.equal(record.details_submitted, false);

@@ -27,7 +27,7 @@ const JOB_TIMEOUT = "2";
 const LOCAL_CHAIN_ID = "31337";
 
 // The owner and their app only: no worker runs here to mail a member's verification link.
-let f: { owner: Awaited<ReturnType<typeof signup>>; app: any };
+let tenant: { owner: Awaited<ReturnType<typeof signup>>; app: any };
 let price: any;
 let dir: string;
 let anvil: Anvil;
@@ -52,8 +52,8 @@ describe("a worker killed inside a step", {
       tenants: false,
       async setUp() {
         const owner = await signup(fx.app);
-        f = { owner, app: await createApp(fx.app, owner.token) };
-        price = await createPrice(fx.app, f.owner.token, f.app.id, { amount: 40 });
+        tenant = { owner, app: await createApp(fx.app, owner.token) };
+        price = await createPrice(fx.app, tenant.owner.token, tenant.app.id, { amount: 40 });
         dir = mkdtempSync(path.join(os.tmpdir(), "crash-"));
         anvil = await startAnvil();
       },
@@ -81,39 +81,43 @@ describe("a worker killed inside a step", {
   /** A price whose trigger calls a contract from the anvil-funded wallet. */
   async function chainPrice() {
     const wallet = expectStatus(
-      await call(fx.app, "POST", `/wallets/${f.app.id}`, {
-        token: f.owner.token,
+      await call(fx.app, "POST", `/wallets/${tenant.app.id}`, {
+        token: tenant.owner.token,
         body: { name: "Minter", type: "evm", wallet_data: { evm: { private_key: WALLET_KEY } } },
       }),
       201,
     );
     const trigger = expectStatus(
-      await call(fx.app, "POST", `/triggers/${f.app.id}`, {
-        token: f.owner.token,
+      await call(fx.app, "POST", `/triggers/${tenant.app.id}`, {
+        token: tenant.owner.token,
         body: evmTrigger(wallet.id),
       }),
       201,
     );
-    return createPrice(fx.app, f.owner.token, f.app.id, { amount: 12, trigger_id: trigger.id, chain: "evm" });
+    return createPrice(fx.app, tenant.owner.token, tenant.app.id, {
+      amount: 12,
+      trigger_id: trigger.id,
+      chain: "evm",
+    });
   }
 
   for (const point of ["chain-call-signed", "chain-call-sent"]) {
     test(`right after the contract call was ${point === "chain-call-signed" ? "signed and stored" : "broadcast"}: one transaction on the chain, and the payment ends paid`, async () => {
       const before = Number(await anvil.rpc("eth_getTransactionCount", [WALLET_ADDRESS, "latest"]));
-      const payment = await createPayment(fx.app, f.owner.token, f.app.id, {
+      const payment = await createPayment(fx.app, tenant.owner.token, tenant.app.id, {
         price_id: (await chainPrice()).id,
         payment_provider: "card",
         trigger_data_input: {
           params_data_input: { receiver: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", quantity: 1 },
         },
       });
-      expectStatus(await confirm(fx.app, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+      expectStatus(await confirm(fx.app, tenant.owner.token, tenant.app.id, payment.id, card(CARDS.ok)), 200);
       const crashing = startWorker({ FAULT_CRASH_AT: point, FAULT_MARKER: path.join(dir, point) });
       assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the chain step");
       const healthy = startWorker({});
       let paid: any;
       try {
-        paid = await waitForStatus(fx.app, f.owner.token, f.app.id, payment.id, "paid");
+        paid = await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid");
       } finally {
         healthy.child.kill("SIGTERM");
         await healthy.exited;
@@ -126,16 +130,16 @@ describe("a worker killed inside a step", {
   }
 
   test("right after the capture was sent: one capture, and the payment ends paid", async () => {
-    const payment = await createPayment(fx.app, f.owner.token, f.app.id, {
+    const payment = await createPayment(fx.app, tenant.owner.token, tenant.app.id, {
       price_id: price.id,
       payment_provider: "card",
     });
-    expectStatus(await confirm(fx.app, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    expectStatus(await confirm(fx.app, tenant.owner.token, tenant.app.id, payment.id, card(CARDS.ok)), 200);
     const crashing = startWorker({ FAULT_CRASH_AT: "capture-sent", FAULT_MARKER: path.join(dir, "capture") });
     assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the capture step");
     const healthy = startWorker({});
     try {
-      await waitForStatus(fx.app, f.owner.token, f.app.id, payment.id, "paid");
+      await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid");
     } finally {
       healthy.child.kill("SIGTERM");
       await healthy.exited;
@@ -156,17 +160,20 @@ describe("a worker killed inside a step", {
     const onboarding = startWorker({});
     let seller: { id: string; account_id: string };
     try {
-      seller = await onboardSeller(fx.app, f.app.id, f.owner.token, "crash-seller");
+      seller = await onboardSeller(fx.app, tenant.app.id, tenant.owner.token, "crash-seller");
     } finally {
       onboarding.child.kill("SIGTERM");
       await onboarding.exited;
     }
-    const sold = await createPrice(fx.app, f.owner.token, f.app.id, { amount: 25, kyc_id: seller.id });
-    const payment = await createPayment(fx.app, f.owner.token, f.app.id, {
+    const sold = await createPrice(fx.app, tenant.owner.token, tenant.app.id, {
+      amount: 25,
+      kyc_id: seller.id,
+    });
+    const payment = await createPayment(fx.app, tenant.owner.token, tenant.app.id, {
       price_id: sold.id,
       payment_provider: "card",
     });
-    expectStatus(await confirm(fx.app, f.owner.token, f.app.id, payment.id, card(CARDS.ok)), 200);
+    expectStatus(await confirm(fx.app, tenant.owner.token, tenant.app.id, payment.id, card(CARDS.ok)), 200);
     const crashing = startWorker({
       FAULT_CRASH_AT: "transfer-sent",
       FAULT_MARKER: path.join(dir, "transfer"),
@@ -174,7 +181,7 @@ describe("a worker killed inside a step", {
     assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the transfer step");
     const healthy = startWorker({});
     try {
-      await waitForStatus(fx.app, f.owner.token, f.app.id, payment.id, "paid");
+      await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid");
     } finally {
       healthy.child.kill("SIGTERM");
       await healthy.exited;

@@ -18,7 +18,7 @@ import { Receiver } from "../helpers/webhooks.ts";
 // How a marketplace payment's transfer fails, says why, backs off and comes back. The seller is
 // onboarded through the widget's forms; the provider's refusals come from the sandbox's own state.
 
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 let receiver: Receiver;
 let kyc: SandboxKycProvider;
 
@@ -30,11 +30,11 @@ const fx = useTestApp(
   {
     tenants: false,
     async setUp() {
-      f = await kycFixture(fx.app);
+      tenant = await kycFixture(fx.app);
       receiver = new Receiver();
       expectStatus(
-        await call(fx.app, "POST", `/webhooks/${f.app.id}`, {
-          token: f.owner.token,
+        await call(fx.app, "POST", `/webhooks/${tenant.app.id}`, {
+          token: tenant.owner.token,
           body: { url: await receiver.start(), events: ["payment.*"] },
         }),
         201,
@@ -48,13 +48,13 @@ const fx = useTestApp(
 );
 
 const api = (method: string, url: string, body?: unknown) =>
-  call(fx.app, method, url, { token: f.apiKey, body });
-const payment = async (id: string) => expectStatus(await api("GET", `/payments/${f.app.id}/${id}`), 200);
+  call(fx.app, method, url, { token: tenant.apiKey, body });
+const payment = async (id: string) => expectStatus(await api("GET", `/payments/${tenant.app.id}/${id}`), 200);
 
 async function sellerPrice(identifier: string) {
-  const seller = await onboardSeller(fx.app, f.app.id, f.apiKey, identifier);
+  const seller = await onboardSeller(fx.app, tenant.app.id, tenant.apiKey, identifier);
   const price = expectStatus(
-    await api("POST", `/prices/${f.app.id}`, {
+    await api("POST", `/prices/${tenant.app.id}`, {
       name: "Print",
       amount: 40,
       currency: "usd",
@@ -67,7 +67,7 @@ async function sellerPrice(identifier: string) {
 
 async function paidFor(priceId: string) {
   return expectStatus(
-    await api("POST", `/payments/${f.app.id}`, { price_id: priceId, payment_provider: "card" }),
+    await api("POST", `/payments/${tenant.app.id}`, { price_id: priceId, payment_provider: "card" }),
     201,
   );
 }
@@ -119,9 +119,12 @@ describe("a seller who loses payouts between the hold and the transfer", () => {
     // The provider pauses the seller's payouts after the payment was opened, and reports it.
     await kyc.pausePayouts(seller.account_id, true, "pause-paused");
     await mirror(seller.id, seller.account_id);
-    assert.equal((await api("GET", `/apps/${f.app.id}/kycs/${seller.id}`)).body.data.payouts_enabled, false);
-    expectStatus(await confirm(fx.app, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-    const failed = await waitForStatus(fx.app, f.apiKey, f.app.id, created.id, "failed-transfers");
+    assert.equal(
+      (await api("GET", `/apps/${tenant.app.id}/kycs/${seller.id}`)).body.data.payouts_enabled,
+      false,
+    );
+    expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, created.id, card(CARDS.ok)), 200);
+    const failed = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "failed-transfers");
     assert.equal(failed.transaction_response.error.code, "insufficient_capabilities_for_transfer");
     assert.match(failed.transaction_response.error.message, /cannot receive transfers/);
     assert.equal(failed.transaction_response.error.retry_at, null, "permanent: no automatic try");
@@ -150,7 +153,7 @@ describe("a seller who loses payouts between the hold and the transfer", () => {
     assert.equal((await settleJobs(created.id)).length, 1, "nothing scheduled after a refusal");
 
     // Retry while still paused: the same answer, still nothing paid to anyone.
-    expectStatus(await api("POST", `/payments/${f.app.id}/${created.id}/retry`), 200);
+    expectStatus(await api("POST", `/payments/${tenant.app.id}/${created.id}/retry`), 200);
     await eventually(async () =>
       (await settleJobs(created.id)).every((j) => j.state === "completed") ? true : undefined,
     );
@@ -164,7 +167,7 @@ describe("a seller who loses payouts between the hold and the transfer", () => {
     // Payouts back at the provider, reported to the record: the transfer goes through by itself.
     await kyc.pausePayouts(seller.account_id, false, "resume-paused");
     await mirror(seller.id, seller.account_id);
-    const paid = await waitForStatus(fx.app, f.apiKey, f.app.id, created.id, "paid");
+    const paid = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "paid");
     assert.equal(paid.transaction_response.error, null);
     const [transfer] = expectStatus(
       await call(fx.app, "GET", `/sandbox/v1/transfers?transfer_group=${created.id}`),
@@ -180,14 +183,14 @@ describe("transient failures back off, with a limit", () => {
     const { seller, price } = await sellerPrice("seller-outage");
     const created = await paidFor(price.id);
     await kyc.pausePayouts(seller.account_id, true, "pause-outage");
-    expectStatus(await confirm(fx.app, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-    await waitForStatus(fx.app, f.apiKey, f.app.id, created.id, "failed-transfers");
+    expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, created.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "failed-transfers");
     // Payouts back (not yet reported), but the provider is down when the app retries.
     await kyc.pausePayouts(seller.account_id, false, "resume-outage");
     await fx.app.deps.paymentProviders.sandbox.setOutage(true);
     let scheduled: string;
     try {
-      expectStatus(await api("POST", `/payments/${f.app.id}/${created.id}/retry`), 200);
+      expectStatus(await api("POST", `/payments/${tenant.app.id}/${created.id}/retry`), 200);
       const failed = await eventually(async () => {
         const now = await payment(created.id);
         return now.transaction_response.error.code === "provider_unavailable" ? now : undefined;
@@ -223,8 +226,8 @@ describe("transient failures back off, with a limit", () => {
     );
     assert.equal((await payment(created.id)).status, "failed-transfers");
     // The provider is back: the app's retry pays the seller.
-    expectStatus(await api("POST", `/payments/${f.app.id}/${created.id}/retry`), 200);
-    const paid = await waitForStatus(fx.app, f.apiKey, f.app.id, created.id, "paid");
+    expectStatus(await api("POST", `/payments/${tenant.app.id}/${created.id}/retry`), 200);
+    const paid = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "paid");
     assert.equal(paid.transaction_response.error, null);
   });
 });
@@ -232,11 +235,11 @@ describe("transient failures back off, with a limit", () => {
 describe("a seller's share is never kept silently", () => {
   test("a seller not yet onboarded: 409 seller_not_payable naming what they still need", async () => {
     const record = expectStatus(
-      await createKyc(fx.app, f.app.id, f.apiKey, { identifier: "seller-new" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-new" }),
       201,
     ).data;
     const price = expectStatus(
-      await api("POST", `/prices/${f.app.id}`, {
+      await api("POST", `/prices/${tenant.app.id}`, {
         name: "Mug",
         amount: 9,
         currency: "usd",
@@ -245,7 +248,7 @@ describe("a seller's share is never kept silently", () => {
       201,
     );
     const refused = assertProblem(
-      await api("POST", `/payments/${f.app.id}`, { price_id: price.id, payment_provider: "card" }),
+      await api("POST", `/payments/${tenant.app.id}`, { price_id: price.id, payment_provider: "card" }),
       409,
       "seller_not_payable",
     );

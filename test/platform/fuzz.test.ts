@@ -50,14 +50,14 @@ const fx = useTestApp(
 /** A tenant with one of each resource, whose ids, bodies and credentials the fuzzer starts from. */
 async function makeFuzzTargets() {
   doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
-  const f = await kycFixture(fx.app);
-  token = f.owner.token;
+  const tenant = await kycFixture(fx.app);
+  token = tenant.owner.token;
   const post = async (url: string, body: unknown, status = 201, credential = token) =>
     expectStatus(await call(fx.app, "POST", url, { token: credential, body }), status);
-  const app = f.app.id as string;
+  const app = tenant.app.id as string;
   const wallet = await post(`/wallets/${app}`, { name: "Fuzz wallet", type: "evm" });
   const trigger = await post(`/triggers/${app}`, evmTrigger(wallet.id));
-  const kyc = (await post(`/apps/${app}/kycs`, { identifier: "fuzz-seller" }, 201, f.apiKey)).data;
+  const kyc = (await post(`/apps/${app}/kycs`, { identifier: "fuzz-seller" }, 201, tenant.apiKey)).data;
   const price = await post(`/prices/${app}`, {
     name: "Fuzz",
     amount: 12.5,
@@ -76,7 +76,7 @@ async function makeFuzzTargets() {
   });
   const card = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
   Object.assign(examples, {
-    "POST /auth/login": { email: f.owner.email, password: f.owner.password },
+    "POST /auth/login": { email: tenant.owner.email, password: tenant.owner.password },
     "POST /prices/{app_id}": {
       name: "Fuzz",
       amount: 12.5,
@@ -112,7 +112,7 @@ async function makeFuzzTargets() {
   });
   Object.assign(ids, {
     app_id: app,
-    member_id: f.developerMemberId,
+    member_id: tenant.developerMemberId,
     key_id: keys[0].id,
     wallet_id: wallet.id,
     trigger_id: trigger.id,

@@ -12,7 +12,7 @@ import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { compressionUrl, solanaFixture } from "../helpers/solana-compression.ts";
 
-let f: Awaited<ReturnType<typeof solanaFixture>>;
+let tenant: Awaited<ReturnType<typeof solanaFixture>>;
 let trees: string;
 let collections: string;
 const treeBody = { max_depth_size_pair: { max_depth: 14, max_buffer_size: 64 }, canopy_depth: 10 };
@@ -24,22 +24,22 @@ const fx = useTestApp(
   {
     tenants: false,
     async setUp() {
-      f = await solanaFixture(fx.app);
-      trees = compressionUrl(f.app.id, f.solanaWallet, "trees");
-      collections = compressionUrl(f.app.id, f.solanaWallet, "collections");
+      tenant = await solanaFixture(fx.app);
+      trees = compressionUrl(tenant.app.id, tenant.solanaWallet, "trees");
+      collections = compressionUrl(tenant.app.id, tenant.solanaWallet, "collections");
     },
   },
 );
 
 const fetchOne = async (url: string, id: string) => {
-  const list = expectStatus(await call(fx.app, "GET", url, { token: f.owner.token }), 200);
+  const list = expectStatus(await call(fx.app, "GET", url, { token: tenant.owner.token }), 200);
   return list.find((r: { id: string }) => r.id === id);
 };
 
 describe("Solana trees", () => {
   it("creates a tree pending, with its size and rent; the job sends it and it confirms", async () => {
     const tree = expectStatus(
-      await call(fx.app, "POST", trees, { token: f.developer.token, body: treeBody }),
+      await call(fx.app, "POST", trees, { token: tenant.developer.token, body: treeBody }),
       201,
     );
     const cost = treeCost(14, 64, 10);
@@ -69,7 +69,7 @@ describe("Solana trees", () => {
   it("records a failed transaction with its reason, and resends a dropped one with the same account", async () => {
     fx.app.deps.chains.sandbox.nextOutcome("revert");
     const reverted = expectStatus(
-      await call(fx.app, "POST", trees, { token: f.owner.token, body: treeBody }),
+      await call(fx.app, "POST", trees, { token: tenant.owner.token, body: treeBody }),
       201,
     );
     const failed = await eventually(async () => {
@@ -81,7 +81,7 @@ describe("Solana trees", () => {
 
     fx.app.deps.chains.sandbox.nextOutcome("drop");
     const dropped = expectStatus(
-      await call(fx.app, "POST", trees, { token: f.owner.token, body: treeBody }),
+      await call(fx.app, "POST", trees, { token: tenant.owner.token, body: treeBody }),
       201,
     );
     const first = await eventually(
@@ -124,7 +124,7 @@ describe("Solana trees", () => {
     ];
     for (const [body, path] of cases) {
       const problem = assertProblem(
-        await call(fx.app, "POST", trees, { token: f.owner.token, body }),
+        await call(fx.app, "POST", trees, { token: tenant.owner.token, body }),
         400,
         "validation_failed",
       );
@@ -137,20 +137,20 @@ describe("Solana trees", () => {
 
   it("is 404 for another tenant's app or wallet and for a wallet of another chain", async () => {
     const urls = [
-      compressionUrl(f.otherApp.id, f.otherSolanaWallet, "trees"),
-      compressionUrl(f.app.id, f.otherSolanaWallet, "trees"),
-      compressionUrl(f.app.id, f.evmWallet, "trees"),
-      compressionUrl(f.app.id, "wal_missing", "trees"),
+      compressionUrl(tenant.otherApp.id, tenant.otherSolanaWallet, "trees"),
+      compressionUrl(tenant.app.id, tenant.otherSolanaWallet, "trees"),
+      compressionUrl(tenant.app.id, tenant.evmWallet, "trees"),
+      compressionUrl(tenant.app.id, "wal_missing", "trees"),
     ];
     for (const url of urls) {
       assertProblem(
-        await call(fx.app, "POST", url, { token: f.owner.token, body: treeBody }),
+        await call(fx.app, "POST", url, { token: tenant.owner.token, body: treeBody }),
         404,
         "not_found",
       );
-      assertProblem(await call(fx.app, "GET", url, { token: f.owner.token }), 404, "not_found");
+      assertProblem(await call(fx.app, "GET", url, { token: tenant.owner.token }), 404, "not_found");
     }
-    assertProblem(await call(fx.app, "GET", trees, { token: f.outsider.token }), 404, "not_found");
+    assertProblem(await call(fx.app, "GET", trees, { token: tenant.outsider.token }), 404, "not_found");
   });
 
   it("accepts the app's API key; another app's key finds nothing", async () => {
@@ -159,28 +159,28 @@ describe("Solana trees", () => {
         await call(fx.app, "POST", `/apps/${appId}/api-keys`, { token, body: { name: "server" } }),
         201,
       ).key as string;
-    const own = await key(f.owner.token, f.app.id);
-    const other = await key(f.outsider.token, f.otherApp.id);
+    const own = await key(tenant.owner.token, tenant.app.id);
+    const other = await key(tenant.outsider.token, tenant.otherApp.id);
     expectStatus(await call(fx.app, "GET", trees, { token: own }), 200);
     assertProblem(await call(fx.app, "GET", trees, { token: other }), 404, "not_found");
   });
 
   it("lists with paging headers and passes the route basics", async () => {
-    expectStatus(await call(fx.app, "POST", trees, { token: f.owner.token, body: treeBody }), 201);
-    const page = await call(fx.app, "GET", `${trees}?page=2&limit=1`, { token: f.owner.token });
+    expectStatus(await call(fx.app, "POST", trees, { token: tenant.owner.token, body: treeBody }), 201);
+    const page = await call(fx.app, "GET", `${trees}?page=2&limit=1`, { token: tenant.owner.token });
     expectStatus(page, 200);
     assert.equal(page.body.length, 1);
     assert.equal(page.headers["x-total-count"], "4");
     assert.match(String(page.headers.link), /rel="first"/);
-    await checkRouteBasics(fx.app, { method: "POST", url: trees, body: treeBody, token: f.owner.token });
-    await checkRouteBasics(fx.app, { method: "GET", url: trees, token: f.owner.token, list: true });
+    await checkRouteBasics(fx.app, { method: "POST", url: trees, body: treeBody, token: tenant.owner.token });
+    await checkRouteBasics(fx.app, { method: "GET", url: trees, token: tenant.owner.token, list: true });
   });
 });
 
 describe("Solana collections", () => {
   it("creates a collection with its accounts known at once; the job sends it and it confirms", async () => {
     const created = expectStatus(
-      await call(fx.app, "POST", collections, { token: f.owner.token, body: collectionBody }),
+      await call(fx.app, "POST", collections, { token: tenant.owner.token, body: collectionBody }),
       201,
     );
     assert.equal(created.status, "pending");
@@ -211,7 +211,7 @@ describe("Solana collections", () => {
     ];
     for (const [body, path] of cases) {
       const problem = assertProblem(
-        await call(fx.app, "POST", collections, { token: f.owner.token, body }),
+        await call(fx.app, "POST", collections, { token: tenant.owner.token, body }),
         400,
         "validation_failed",
       );
@@ -224,8 +224,8 @@ describe("Solana collections", () => {
 
   it("is 404 for an EVM wallet, passes the route basics and lists", async () => {
     assertProblem(
-      await call(fx.app, "POST", compressionUrl(f.app.id, f.evmWallet, "collections"), {
-        token: f.owner.token,
+      await call(fx.app, "POST", compressionUrl(tenant.app.id, tenant.evmWallet, "collections"), {
+        token: tenant.owner.token,
         body: collectionBody,
       }),
       404,
@@ -235,10 +235,15 @@ describe("Solana collections", () => {
       method: "POST",
       url: collections,
       body: collectionBody,
-      token: f.owner.token,
+      token: tenant.owner.token,
     });
-    await checkRouteBasics(fx.app, { method: "GET", url: collections, token: f.owner.token, list: true });
-    const list = await call(fx.app, "GET", collections, { token: f.developer.token });
+    await checkRouteBasics(fx.app, {
+      method: "GET",
+      url: collections,
+      token: tenant.owner.token,
+      list: true,
+    });
+    const list = await call(fx.app, "GET", collections, { token: tenant.developer.token });
     expectStatus(list, 200);
     assert.equal(list.headers["x-total-count"], String(list.body.length));
   });

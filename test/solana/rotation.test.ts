@@ -23,7 +23,7 @@ const key = (base64: string) => toMasterKey(Buffer.from(base64, "base64"));
 const oldKey = newMasterKey();
 const newKey = newMasterKey();
 
-let f: { owner: { token: string }; app: { id: string }; solanaWallet: string };
+let tenant: { owner: { token: string }; app: { id: string }; solanaWallet: string };
 
 // The API without a worker, as an API-only process: what it creates waits in the queue until a
 // worker runs, which here is after the rotation, with the new key only.
@@ -48,28 +48,28 @@ const fx = useTestApp(
         }),
         201,
       );
-      f = { owner, app, solanaWallet: wallet.id as string };
+      tenant = { owner, app, solanaWallet: wallet.id as string };
     },
   },
 );
 
 test("queued KYC inputs and sandbox mails are re-sealed, and open under the new key alone", async () => {
   expectStatus(
-    await call(fx.app, "PATCH", `/apps/${f.app.id}`, {
-      token: f.owner.token,
+    await call(fx.app, "PATCH", `/apps/${tenant.app.id}`, {
+      token: tenant.owner.token,
       body: { kyc_return_url: RETURN_URL, type: "marketplace", app_fee: 2.5 },
     }),
     200,
   );
   const apiKey = expectStatus(
-    await call(fx.app, "POST", `/apps/${f.app.id}/api-keys`, {
-      token: f.owner.token,
+    await call(fx.app, "POST", `/apps/${tenant.app.id}/api-keys`, {
+      token: tenant.owner.token,
       body: { name: "server" },
     }),
     201,
   ).key;
   const kyc = expectStatus(
-    await createKyc(fx.app, f.app.id, apiKey, { identifier: "rotated-seller", account_type: "custom" }),
+    await createKyc(fx.app, tenant.app.id, apiKey, { identifier: "rotated-seller", account_type: "custom" }),
     201,
   ).data;
   // With no worker, the widget's input waits in its job, sealed under the old key.
@@ -97,18 +97,18 @@ test("queued KYC inputs and sandbox mails are re-sealed, and open under the new 
 });
 
 test("a tree and a collection pending across a master-key rotation complete under the new key alone", async () => {
-  const trees = compressionUrl(f.app.id, f.solanaWallet, "trees");
-  const collections = compressionUrl(f.app.id, f.solanaWallet, "collections");
+  const trees = compressionUrl(tenant.app.id, tenant.solanaWallet, "trees");
+  const collections = compressionUrl(tenant.app.id, tenant.solanaWallet, "collections");
   const tree = expectStatus(
     await call(fx.app, "POST", trees, {
-      token: f.owner.token,
+      token: tenant.owner.token,
       body: { max_depth_size_pair: { max_depth: 14, max_buffer_size: 64 }, canopy_depth: 10 },
     }),
     201,
   );
   const collection = expectStatus(
     await call(fx.app, "POST", collections, {
-      token: f.owner.token,
+      token: tenant.owner.token,
       body: { name: "Rotated", symbol: "ROT", uri: "https://example.com/rot.json" },
     }),
     201,
@@ -136,7 +136,7 @@ test("a tree and a collection pending across a master-key rotation complete unde
   await fx.app.deps.jobs.start({ work: true });
   const confirmed = async (url: string, id: string) =>
     eventually(async () => {
-      const list = expectStatus(await call(fx.app, "GET", url, { token: f.owner.token }), 200);
+      const list = expectStatus(await call(fx.app, "GET", url, { token: tenant.owner.token }), 200);
       const row = list.find((r: { id: string }) => r.id === id);
       assert.notEqual(row?.status, "failed", JSON.stringify(row));
       return row?.status === "confirmed" ? row : undefined;

@@ -18,7 +18,7 @@ import { startWorker as startWorkerProcess } from "../helpers/worker.ts";
 const JOB_TIMEOUT = "2";
 
 // The owner and their app only: no worker runs here to mail a member's verification link.
-let f: { owner: Awaited<ReturnType<typeof signup>>; app: any };
+let tenant: { owner: Awaited<ReturnType<typeof signup>>; app: any };
 let dir: string;
 const receiver = new Receiver();
 
@@ -32,7 +32,7 @@ describe("a worker killed during a webhook delivery", {
       tenants: false,
       async setUp() {
         const owner = await signup(fx.app);
-        f = { owner, app: await createApp(fx.app, owner.token) };
+        tenant = { owner, app: await createApp(fx.app, owner.token) };
         dir = mkdtempSync(path.join(os.tmpdir(), "webhook-crash-"));
         await receiver.start();
       },
@@ -53,14 +53,16 @@ describe("a worker killed during a webhook delivery", {
 
   test("the event delivered twice reads two attempts, the first one cut short", async () => {
     const endpoint = expectStatus(
-      await call(fx.app, "POST", `/webhooks/${f.app.id}`, {
-        token: f.owner.token,
+      await call(fx.app, "POST", `/webhooks/${tenant.app.id}`, {
+        token: tenant.owner.token,
         body: { url: receiver.url, events: ["payment.*"] },
       }),
       201,
     );
     const queued = expectStatus(
-      await call(fx.app, "POST", `/webhooks/${f.app.id}/${endpoint.id}/test`, { token: f.owner.token }),
+      await call(fx.app, "POST", `/webhooks/${tenant.app.id}/${endpoint.id}/test`, {
+        token: tenant.owner.token,
+      }),
       202,
     );
     await fx.app.deps.jobs.drainOutbox();
@@ -74,7 +76,7 @@ describe("a worker killed during a webhook delivery", {
     const healthy = startWorker({});
     let delivered: any;
     try {
-      [delivered] = await waitForDeliveries(fx.app, f.owner.token, f.app.id, endpoint.id, (d) =>
+      [delivered] = await waitForDeliveries(fx.app, tenant.owner.token, tenant.app.id, endpoint.id, (d) =>
         d.some((x) => x.id === queued.id && x.status === "succeeded"),
       );
     } finally {
