@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { ConfigError, loadChainsConfig } from "../../src/config.ts";
 import { EvmAdapter } from "../../src/platform/chains/evm.ts";
 import { createChainRegistry } from "../../src/platform/chains/index.ts";
@@ -7,7 +7,7 @@ import { NearAdapter } from "../../src/platform/chains/near.ts";
 import { SandboxChainAdapter } from "../../src/platform/chains/sandbox.ts";
 import { SolanaAdapter } from "../../src/platform/chains/solana.ts";
 import { WaxAdapter } from "../../src/platform/chains/wax.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 
 describe("chain registry", () => {
   test("CHAINS=real picks each chain's adapter per network, once", () => {
@@ -43,16 +43,10 @@ describe("chain registry", () => {
 });
 
 describe("the service's chains", () => {
-  let app: TestApp;
-  before(async () => {
-    app = await buildTestApp();
-  });
-  after(async () => {
-    await app?.close();
-  });
+  const fx = useTestApp({}, { tenants: false });
 
   test("default to the sandbox on the service's clock", async () => {
-    const adapter = app.deps.chains.adapter("evm", "mainnet");
+    const adapter = fx.app.deps.chains.adapter("evm", "mainnet");
     assert.ok(adapter instanceof SandboxChainAdapter);
     const sent = await adapter.send(
       {

@@ -1,4 +1,4 @@
-import { after, before } from "node:test";
+import { after, before, type TestContext } from "node:test";
 import type { BuildOptions } from "../../src/app.ts";
 import { buildTestApp, type TestApp } from "./app.ts";
 import { tenantFixture } from "./http.ts";
@@ -28,16 +28,24 @@ export interface AppFixtureOptions extends Pick<BuildOptions, "spanExporter" | "
   setUp?: () => Promise<void>;
   /** The file's own clean-up, run before the app closes. */
   tearDown?: () => Promise<void>;
+  /** The clean-up of what the app talked to (a node, a stand-in), run once the app is closed. */
+  afterClose?: () => Promise<void>;
   /** False for a file that makes its own users: no tenants are signed up, and `fx.tenants` throws. */
   tenants?: boolean;
 }
+
+/**
+ * The app's settings, or a function answering them at build: for settings known only once a node or
+ * a stand-in the file starts is listening (its address).
+ */
+export type TestAppEnv = Record<string, string> | (() => Promise<Record<string, string>>);
 
 /**
  * The set-up most test files share, as fastify/demo's `build(t)`: the app is built before the
  * file's tests with its tenants (`tenantFixture`) and closed after them. Call it at the top of the
  * file; read `fx.app` and `fx.tenants` inside tests and hooks, once the file's `before` has run.
  */
-export function useTestApp(env: Record<string, string> = {}, options: AppFixtureOptions = {}): AppFixture {
+export function useTestApp(env: TestAppEnv = {}, options: AppFixtureOptions = {}): AppFixture {
   let t: TestApp | undefined;
   let f: Tenants | undefined;
   let key: Promise<string> | undefined;
@@ -50,13 +58,15 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
     return ready(f);
   };
   before(async () => {
-    t = await buildTestApp(env, { spanExporter: options.spanExporter, now: options.now });
+    const settings = typeof env === "function" ? await env() : env;
+    t = await buildTestApp(settings, { spanExporter: options.spanExporter, now: options.now });
     if (options.tenants !== false) f = await tenantFixture(t);
     await options.setUp?.();
   });
   after(async () => {
     await options.tearDown?.();
     await t?.close();
+    await options.afterClose?.();
   });
   return {
     get app() {
@@ -76,4 +86,18 @@ export function useTestApp(env: Record<string, string> = {}, options: AppFixture
       return key;
     },
   };
+}
+
+/**
+ * An app of one test's own, closed when that test ends (`t.after`): for a test that needs other
+ * settings than its file's app, or an app it may stop, restart or crash.
+ */
+export async function appForTest(
+  t: TestContext,
+  env: Record<string, string> = {},
+  options: Pick<BuildOptions, "spanExporter" | "now"> = {},
+): Promise<TestApp> {
+  const app = await buildTestApp(env, options);
+  t.after(() => app.close());
+  return app;
 }

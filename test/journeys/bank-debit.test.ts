@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { onboardSeller } from "../helpers/kyc.ts";
 import { bank, confirm, createPayment } from "../helpers/payments.ts";
@@ -12,35 +12,36 @@ import { Receiver, verifyStandardWebhook } from "../helpers/webhooks.ts";
 // one debit is collected and paid; another is collected, paid, and then returned by the bank
 // (account closed), which the app learns from the payment and from its webhook.
 
-let t: TestApp;
 let token: string;
 let appId: string;
 let price: any;
 let receiver: Receiver;
 let secret: string;
 
-before(async () => {
-  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-  token = (await signup(t)).token;
-  appId = (await createApp(t, token, { name: "Bank shop" })).id;
-  price = await createPrice(t, token, appId, { name: "Annual plan", amount: 120, currency: "usd" });
-  receiver = new Receiver();
-  const endpoint = expectStatus(
-    await call(t, "POST", `/webhooks/${appId}`, {
-      token,
-      body: { url: await receiver.start(), events: ["payment.*"] },
-    }),
-    201,
-  );
-  secret = endpoint.secret;
-});
-after(async () => {
-  await t.close();
-  await receiver.stop();
-});
+const fx = useTestApp(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  {
+    tenants: false,
+    async setUp() {
+      token = (await signup(fx.app)).token;
+      appId = (await createApp(fx.app, token, { name: "Bank shop" })).id;
+      price = await createPrice(fx.app, token, appId, { name: "Annual plan", amount: 120, currency: "usd" });
+      receiver = new Receiver();
+      const endpoint = expectStatus(
+        await call(fx.app, "POST", `/webhooks/${appId}`, {
+          token,
+          body: { url: await receiver.start(), events: ["payment.*"] },
+        }),
+        201,
+      );
+      secret = endpoint.secret;
+    },
+    afterClose: () => receiver.stop(),
+  },
+);
 
 const read = async (paymentId: string) =>
-  expectStatus(await call(t, "GET", `/payments/${appId}/${paymentId}`, { token }), 200);
+  expectStatus(await call(fx.app, "GET", `/payments/${appId}/${paymentId}`, { token }), 200);
 
 /** Waits (jobs move the payment; a debit takes the sandbox's few seconds to clear) for `status`. */
 async function until(paymentId: string, status: string) {
@@ -67,12 +68,12 @@ async function delivered(paymentId: string, type: string) {
 }
 
 async function payByBank(account: string) {
-  const payment = await createPayment(t, token, appId, {
+  const payment = await createPayment(fx.app, token, appId, {
     price_id: price.id,
     payment_provider: "us_bank_account",
     shopper_email: "payer@example.com",
   });
-  const answer = expectStatus(await confirm(t, token, appId, payment.id, bank(account)), 200);
+  const answer = expectStatus(await confirm(fx.app, token, appId, payment.id, bank(account)), 200);
   // A bank debit is not instant: the payment waits, pending, while the debit clears.
   assert.equal(answer.status, "pending");
   return payment;
@@ -97,7 +98,7 @@ describe("paying by bank debit", () => {
     assert.equal((await read(payment.id)).status, "paid");
     // And it is refundable as any paid payment.
     const refunded = expectStatus(
-      await call(t, "POST", `/payments/${appId}/${payment.id}/refund`, { token, body: {} }),
+      await call(fx.app, "POST", `/payments/${appId}/${payment.id}/refund`, { token, body: {} }),
       200,
     );
     assert.equal(refunded.status, "refunded");
@@ -119,16 +120,19 @@ describe("paying by bank debit", () => {
 
     // The money went back to the shopper with the return: nothing left to refund or retry.
     assertProblem(
-      await call(t, "POST", `/payments/${appId}/${payment.id}/refund`, { token, body: {} }),
+      await call(fx.app, "POST", `/payments/${appId}/${payment.id}/refund`, { token, body: {} }),
       409,
       "invalid_state_transition",
     );
     assertProblem(
-      await call(t, "POST", `/payments/${appId}/${payment.id}/retry`, { token, body: {} }),
+      await call(fx.app, "POST", `/payments/${appId}/${payment.id}/retry`, { token, body: {} }),
       409,
       "invalid_state_transition",
     );
-    const listed = expectStatus(await call(t, "GET", `/payments/${appId}?status=failed`, { token }), 200);
+    const listed = expectStatus(
+      await call(fx.app, "GET", `/payments/${appId}?status=failed`, { token }),
+      200,
+    );
     assert.deepEqual(
       listed.map((p: { id: string }) => p.id),
       [payment.id],
@@ -138,25 +142,26 @@ describe("paying by bank debit", () => {
 
 describe("a marketplace sale paid by a bank debit that is returned", () => {
   test("the seller was paid from the debit, so the return takes the seller's transfer back", async () => {
-    const shop = await createApp(t, token, { name: "Bank market", type: "marketplace" });
+    const shop = await createApp(fx.app, token, { name: "Bank market", type: "marketplace" });
     const key = expectStatus(
-      await call(t, "POST", `/apps/${shop.id}/api-keys`, { token, body: { name: "server" } }),
+      await call(fx.app, "POST", `/apps/${shop.id}/api-keys`, { token, body: { name: "server" } }),
       201,
     ).key;
-    const seller = await onboardSeller(t, shop.id, key, "bank-seller");
-    const sale = await createPrice(t, token, shop.id, {
+    const seller = await onboardSeller(fx.app, shop.id, key, "bank-seller");
+    const sale = await createPrice(fx.app, token, shop.id, {
       name: "Print",
       amount: 80,
       currency: "usd",
       kyc_id: seller.id,
     });
-    const payment = await createPayment(t, token, shop.id, {
+    const payment = await createPayment(fx.app, token, shop.id, {
       price_id: sale.id,
       payment_provider: "us_bank_account",
     });
-    expectStatus(await confirm(t, token, shop.id, payment.id, bank("000111111113")), 200);
+    expectStatus(await confirm(fx.app, token, shop.id, payment.id, bank("000111111113")), 200);
     const transferOf = async () =>
-      expectStatus(await call(t, "GET", `/sandbox/v1/transfers?transfer_group=${payment.id}`), 200).data[0];
+      expectStatus(await call(fx.app, "GET", `/sandbox/v1/transfers?transfer_group=${payment.id}`), 200)
+        .data[0];
     // Collected and paid: the seller got their share.
     await eventually(async () => ((await transferOf())?.amount > 0 ? true : undefined), 45_000);
     // Then the bank returns the debit: the payment fails and the transfer is reversed in full.

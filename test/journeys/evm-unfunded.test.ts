@@ -3,15 +3,15 @@
 // shop funds the wallet, retries, and the shopper's payment goes through (docs/payments.md, "When
 // the chain refuses the call").
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { payments } from "../../src/modules/payments/tables.ts";
 import { sandboxIntents } from "../../src/platform/providers/payments/sandbox/tables.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { type Anvil, compileContract, startAnvil } from "../helpers/chains.ts";
 import { eventually } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
@@ -24,13 +24,33 @@ const TEN_ETH = "0x8ac7230489e80000";
 
 let anvil: Anvil;
 let chain: PublicClient;
-let t: TestApp;
 let owner: Awaited<ReturnType<typeof signup>>;
 let shop: any;
 let ticket: { address: Hex; abi: any[] };
 const receiver = new Receiver();
 
-before(async () => {
+const fx = useTestApp(startChainWithTicket, {
+  tenants: false,
+  async setUp() {
+    owner = await signup(fx.app);
+    shop = await createApp(fx.app, owner.token, { name: "Ticket shop" });
+    const url = await receiver.start();
+    expectStatus(
+      await call(fx.app, "POST", `/webhooks/${shop.id}`, {
+        token: owner.token,
+        body: { url, events: ["payment.*"] },
+      }),
+      201,
+    );
+  },
+  async tearDown() {
+    await receiver.stop();
+  },
+  afterClose: async () => anvil?.stop(),
+});
+
+/** Starts the node, deploys the ticket contract on it, and answers the app's settings for it. */
+async function startChainWithTicket() {
   anvil = await startAnvil({ blockSeconds: 1 });
   chain = createPublicClient({ transport: http(anvil.url) });
   const compiled = compileContract("Ticket.sol", "Ticket");
@@ -39,7 +59,7 @@ before(async () => {
   ]);
   const deployed = await chain.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   ticket = { address: deployed.contractAddress!, abi: compiled.abi };
-  t = await buildTestApp({
+  return {
     WEBHOOKS_ALLOW_LOOPBACK: "true",
     SECRETS_MASTER_KEY: newMasterKey(),
     CHAINS: "real",
@@ -48,24 +68,8 @@ before(async () => {
     EVM_TESTNET_CONFIRMATIONS: "1",
     EVM_TESTNET_BLOCK_SECONDS: "1",
     EVM_MAINNET_RPC_URL: anvil.url,
-  });
-  owner = await signup(t);
-  shop = await createApp(t, owner.token, { name: "Ticket shop" });
-  const url = await receiver.start();
-  expectStatus(
-    await call(t, "POST", `/webhooks/${shop.id}`, {
-      token: owner.token,
-      body: { url, events: ["payment.*"] },
-    }),
-    201,
-  );
-});
-
-after(async () => {
-  await receiver.stop();
-  await t?.close();
-  await anvil?.stop();
-});
+  };
+}
 
 /** A trigger minting `quantity` tickets to `receiver` from the wallet. */
 const mintTrigger = (walletId: string) => ({
@@ -92,7 +96,7 @@ const minted = async () =>
 describe("a wallet without gas on a real node", () => {
   test("the send is refused: failed with the error, hold released, webhook; funded, retried, paid", async () => {
     const wallet = expectStatus(
-      await call(t, "POST", `/wallets/${shop.id}`, {
+      await call(fx.app, "POST", `/wallets/${shop.id}`, {
         token: owner.token,
         body: { name: "Minter", type: "evm" },
       }),
@@ -101,18 +105,18 @@ describe("a wallet without gas on a real node", () => {
     const address = wallet.wallet_data.evm.account_id;
     await anvil.rpc("anvil_setBalance", [address, TEN_ETH]);
     const trigger = expectStatus(
-      await call(t, "POST", `/triggers/${shop.id}`, {
+      await call(fx.app, "POST", `/triggers/${shop.id}`, {
         token: owner.token,
         body: mintTrigger(wallet.id),
       }),
       201,
     );
-    const price = await createPrice(t, owner.token, shop.id, {
+    const price = await createPrice(fx.app, owner.token, shop.id, {
       amount: 12,
       trigger_id: trigger.id,
       chain: "evm",
     });
-    const payment = await createPayment(t, owner.token, shop.id, {
+    const payment = await createPayment(fx.app, owner.token, shop.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: { params_data_input: { receiver: RECEIVER, quantity: 7 } },
@@ -120,18 +124,18 @@ describe("a wallet without gas on a real node", () => {
     // The wallet is drained after the payment opened (its balance was read funded): a few wei
     // left, far from what one mint's gas costs.
     await anvil.rpc("anvil_setBalance", [address, "0x3e8"]);
-    expectStatus(await confirm(t, owner.token, shop.id, payment.id, card(CARDS.ok)), 200);
+    expectStatus(await confirm(fx.app, owner.token, shop.id, payment.id, card(CARDS.ok)), 200);
 
-    const failed = await waitForStatus(t, owner.token, shop.id, payment.id, "failed");
+    const failed = await waitForStatus(fx.app, owner.token, shop.id, payment.id, "failed");
     const error = failed.transaction_response.error;
     assert.equal(error.code, "insufficient_funds");
     assert.match(error.message, /insufficient funds/i);
     assert.equal(error.wallet_address, address);
     assert.equal(await minted(), 0n, "nothing was delivered");
     assert.equal(await chain.getTransactionCount({ address, blockTag: "pending" }), 0);
-    const [row] = await t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+    const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, payment.id));
     const released = await eventually(async () => {
-      const [intent] = await t.deps.db
+      const [intent] = await fx.app.deps.db
         .select()
         .from(sandboxIntents)
         .where(eq(sandboxIntents.id, row.intentId!));
@@ -145,7 +149,7 @@ describe("a wallet without gas on a real node", () => {
       }),
     );
     assert.ok(
-      t.logs.some(
+      fx.app.logs.some(
         (line) => line.includes('"level":40') && line.includes(address) && line.includes(payment.id),
       ),
       "a warning names the wallet",
@@ -154,12 +158,15 @@ describe("a wallet without gas on a real node", () => {
     // The shop funds its wallet and retries: the payment reopens, the shopper pays, it mints.
     await anvil.rpc("anvil_setBalance", [address, TEN_ETH]);
     const reopened = expectStatus(
-      await call(t, "POST", `/payments/${shop.id}/${payment.id}/retry`, { token: owner.token, body: {} }),
+      await call(fx.app, "POST", `/payments/${shop.id}/${payment.id}/retry`, {
+        token: owner.token,
+        body: {},
+      }),
       200,
     );
     assert.equal(reopened.status, "pending");
-    expectStatus(await confirm(t, owner.token, shop.id, payment.id, card(CARDS.ok)), 200);
-    const paid = await waitForStatus(t, owner.token, shop.id, payment.id, "paid");
+    expectStatus(await confirm(fx.app, owner.token, shop.id, payment.id, card(CARDS.ok)), 200);
+    const paid = await waitForStatus(fx.app, owner.token, shop.id, payment.id, "paid");
     assert.match(paid.transaction_id, /^0x[0-9a-f]{64}$/);
     assert.equal(paid.transaction_response.error, null);
     assert.equal(await minted(), 7n);
@@ -167,31 +174,31 @@ describe("a wallet without gas on a real node", () => {
     // A wallet with nothing on the chain: GET reads its balance from the node, and a payment of a
     // price it would run is refused before any card is held.
     const empty = expectStatus(
-      await call(t, "POST", `/wallets/${shop.id}`, {
+      await call(fx.app, "POST", `/wallets/${shop.id}`, {
         token: owner.token,
         body: { name: "Empty", type: "evm" },
       }),
       201,
     );
     const read = expectStatus(
-      await call(t, "GET", `/wallets/${shop.id}/${empty.id}`, { token: owner.token }),
+      await call(fx.app, "GET", `/wallets/${shop.id}/${empty.id}`, { token: owner.token }),
       200,
     );
     assert.equal(read.balance, "0");
     assert.equal(read.balance_low, true);
     const emptyTrigger = expectStatus(
-      await call(t, "POST", `/triggers/${shop.id}`, {
+      await call(fx.app, "POST", `/triggers/${shop.id}`, {
         token: owner.token,
         body: mintTrigger(empty.id),
       }),
       201,
     );
-    const emptyPrice = await createPrice(t, owner.token, shop.id, {
+    const emptyPrice = await createPrice(fx.app, owner.token, shop.id, {
       amount: 12,
       trigger_id: emptyTrigger.id,
       chain: "evm",
     });
-    const refused = await call(t, "POST", `/payments/${shop.id}`, {
+    const refused = await call(fx.app, "POST", `/payments/${shop.id}`, {
       token: owner.token,
       body: {
         price_id: emptyPrice.id,

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { createPublicClient, encodeFunctionData, getAddress, type Hex, http, type PublicClient } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { type Anvil, compileContract, startAnvil } from "../helpers/chains.ts";
 import { eventually } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
@@ -22,12 +22,21 @@ const TEN_ETH = "0x8ac7230489e80000";
 
 let anvil: Anvil;
 let chain: PublicClient;
-let t: TestApp;
 let owner: Awaited<ReturnType<typeof signup>>;
 let shop: any;
 let ticket: { address: Hex; abi: any[] };
 
-before(async () => {
+const fx = useTestApp(startChainWithTicket, {
+  tenants: false,
+  async setUp() {
+    owner = await signup(fx.app);
+    shop = await createApp(fx.app, owner.token, { name: "Ticket shop", use_explorer: true });
+  },
+  afterClose: async () => anvil?.stop(),
+});
+
+/** Starts the node, deploys the ticket contract on it, and answers the app's settings for it. */
+async function startChainWithTicket() {
   anvil = await startAnvil({ blockSeconds: 1 });
   chain = createPublicClient({ transport: http(anvil.url) });
   // The contract is deployed the way anyone deploys one: a transaction to the node.
@@ -37,8 +46,7 @@ before(async () => {
   ]);
   const deployed = await chain.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   ticket = { address: deployed.contractAddress!, abi: compiled.abi };
-
-  t = await buildTestApp({
+  return {
     SECRETS_MASTER_KEY: newMasterKey(),
     CHAINS: "real",
     EVM_TESTNET_RPC_URL: anvil.url,
@@ -46,20 +54,13 @@ before(async () => {
     EVM_TESTNET_CONFIRMATIONS: "2",
     EVM_TESTNET_BLOCK_SECONDS: "1",
     EVM_MAINNET_RPC_URL: anvil.url,
-  });
-  owner = await signup(t);
-  shop = await createApp(t, owner.token, { name: "Ticket shop", use_explorer: true });
-});
-
-after(async () => {
-  await t?.close();
-  await anvil?.stop();
-});
+  };
+}
 
 /** A wallet of the shop, funded for gas on the chain through the node's own JSON-RPC. */
 async function fundedWallet(walletData?: Record<string, unknown>) {
   const wallet = expectStatus(
-    await call(t, "POST", `/wallets/${shop.id}`, {
+    await call(fx.app, "POST", `/wallets/${shop.id}`, {
       token: owner.token,
       body: { name: "Minter", type: "evm", ...(walletData ? { wallet_data: { evm: walletData } } : {}) },
     }),
@@ -72,7 +73,7 @@ async function fundedWallet(walletData?: Record<string, unknown>) {
 /** A price whose trigger mints `quantity` tickets to `receiver` with the order as memo. */
 async function ticketPrice(walletId: string, price: Record<string, unknown> = {}) {
   const trigger = expectStatus(
-    await call(t, "POST", `/triggers/${shop.id}`, {
+    await call(fx.app, "POST", `/triggers/${shop.id}`, {
       token: owner.token,
       body: {
         name: "Mint tickets",
@@ -97,7 +98,12 @@ async function ticketPrice(walletId: string, price: Record<string, unknown> = {}
     }),
     201,
   );
-  return createPrice(t, owner.token, shop.id, { amount: 25, trigger_id: trigger.id, chain: "evm", ...price });
+  return createPrice(fx.app, owner.token, shop.id, {
+    amount: 25,
+    trigger_id: trigger.id,
+    chain: "evm",
+    ...price,
+  });
 }
 
 describe("an EVM price paid on a real node", () => {
@@ -106,14 +112,14 @@ describe("an EVM price paid on a real node", () => {
     assert.equal(wallet.wallet_data.evm.network_id, "31337", "a new wallet is for the test network's chain");
     const price = await ticketPrice(wallet.id);
     const input = { params_data_input: { receiver: RECEIVER, quantity: 3, order_id: "A-17" } };
-    const payment = await createPayment(t, owner.token, shop.id, {
+    const payment = await createPayment(fx.app, owner.token, shop.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: input,
     });
-    expectStatus(await confirm(t, owner.token, shop.id, payment.id, card(CARDS.ok)), 200);
+    expectStatus(await confirm(fx.app, owner.token, shop.id, payment.id, card(CARDS.ok)), 200);
 
-    const paid = await waitForStatus(t, owner.token, shop.id, payment.id, "paid");
+    const paid = await waitForStatus(fx.app, owner.token, shop.id, payment.id, "paid");
     assert.equal(paid.confirmation_status.confirmed, true);
     assert.equal(paid.confirmation_status.progress, 100);
     assert.equal(paid.confirmation_status.required_confirmations, 2);
@@ -153,7 +159,9 @@ describe("an EVM price paid on a real node", () => {
   test("a node serving another chain than its network is refused: nothing signed or sent, the hold released", async () => {
     // The operator is told at start-up which setting serves which chain.
     const warning = await eventually(() =>
-      t.logs.find((line) => line.includes('"setting":"EVM_MAINNET_RPC_URL"') && line.includes('"level":40')),
+      fx.app.logs.find(
+        (line) => line.includes('"setting":"EVM_MAINNET_RPC_URL"') && line.includes('"level":40'),
+      ),
     );
     const logged = JSON.parse(warning);
     assert.equal(logged.expected_chain_id, 1);
@@ -161,26 +169,29 @@ describe("an EVM price paid on a real node", () => {
 
     const wallet = await fundedWallet({ network_id: "1", test_network: false });
     const price = await ticketPrice(wallet.id, { network_type: "mainnet" });
-    const payment = await createPayment(t, owner.token, shop.id, {
+    const payment = await createPayment(fx.app, owner.token, shop.id, {
       price_id: price.id,
       payment_provider: "card",
       trigger_data_input: { params_data_input: { receiver: RECEIVER, quantity: 1, order_id: "B-1" } },
     });
     // A 3-D Secure card: its challenge page is the sandbox's public window on the card's intent.
-    expectStatus(await confirm(t, owner.token, shop.id, payment.id, card(CARDS.threeDS)), 200);
+    expectStatus(await confirm(fx.app, owner.token, shop.id, payment.id, card(CARDS.threeDS)), 200);
     const waiting = await eventually(async () => {
       const p = expectStatus(
-        await call(t, "GET", `/payments/${shop.id}/${payment.id}`, { token: owner.token }),
+        await call(fx.app, "GET", `/payments/${shop.id}/${payment.id}`, { token: owner.token }),
         200,
       );
       return p.next_action ? p : undefined;
     });
     const challenge = new URL(waiting.next_action.url).pathname;
     // What the challenge page's "Complete authentication" button sends.
-    const authenticated = expectStatus(await call(t, "POST", challenge, { body: { outcome: "pass" } }), 200);
+    const authenticated = expectStatus(
+      await call(fx.app, "POST", challenge, { body: { outcome: "pass" } }),
+      200,
+    );
     assert.equal(authenticated.status, "requires_capture", "the card is held");
 
-    const cancelled = await waitForStatus(t, owner.token, shop.id, payment.id, "cancelled");
+    const cancelled = await waitForStatus(fx.app, owner.token, shop.id, payment.id, "cancelled");
     assert.equal(
       cancelled.transaction_response.error.message,
       "EVM_MAINNET_RPC_URL serves EVM chain 31337, but the mainnet network is chain 1 (EVM_MAINNET_CHAIN_ID): nothing was signed",
@@ -198,7 +209,7 @@ describe("an EVM price paid on a real node", () => {
     // The hold is released: the card's intent is canceled (the challenge now says so), not left
     // capturable. Answering the challenge again changes nothing either way.
     const released = await eventually(async () => {
-      const answer = await call(t, "POST", challenge, { body: { outcome: "pass" } });
+      const answer = await call(fx.app, "POST", challenge, { body: { outcome: "pass" } });
       return /status is canceled/.test(answer.body?.detail ?? "") ? answer : undefined;
     });
     assert.equal(released.status, 409, released.text);

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { applyAccount } from "../../src/modules/kyc/sync.ts";
 import { SandboxKycProvider } from "../../src/platform/providers/kyc/sandbox.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { kycFixture, onboardSeller } from "../helpers/kyc.ts";
 import { CARDS, card, confirm, waitForStatus } from "../helpers/payments.ts";
@@ -11,26 +11,28 @@ import { CARDS, card, confirm, waitForStatus } from "../helpers/payments.ts";
 // A seller (KYC record) with money in flight is not deleted: their share would have nowhere to go.
 // A payment whose seller cannot be paid is pointed at another seller, then retried, and pays out.
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 let kyc: SandboxKycProvider;
 
-before(async () => {
-  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
-  f = await kycFixture(t);
-  kyc = new SandboxKycProvider(t.deps.db);
-});
-after(async () => {
-  await t?.close();
-});
+const fx = useTestApp(
+  { SECRETS_MASTER_KEY: randomBytes(32).toString("base64") },
+  {
+    tenants: false,
+    async setUp() {
+      tenant = await kycFixture(fx.app);
+      kyc = new SandboxKycProvider(fx.app.deps.db);
+    },
+  },
+);
 
-const api = (method: string, url: string, body?: unknown) => call(t, method, url, { token: f.apiKey, body });
-const kycUrl = (id: string) => `/apps/${f.app.id}/kycs/${id}`;
+const api = (method: string, url: string, body?: unknown) =>
+  call(fx.app, method, url, { token: tenant.apiKey, body });
+const kycUrl = (id: string) => `/apps/${tenant.app.id}/kycs/${id}`;
 
 async function sellerPrice(identifier: string) {
-  const seller = await onboardSeller(t, f.app.id, f.apiKey, identifier);
+  const seller = await onboardSeller(fx.app, tenant.app.id, tenant.apiKey, identifier);
   const price = expectStatus(
-    await api("POST", `/prices/${f.app.id}`, {
+    await api("POST", `/prices/${tenant.app.id}`, {
       name: "Print",
       amount: 40,
       currency: "usd",
@@ -43,7 +45,7 @@ async function sellerPrice(identifier: string) {
 
 const open = async (priceId: string) =>
   expectStatus(
-    await api("POST", `/payments/${f.app.id}`, { price_id: priceId, payment_provider: "card" }),
+    await api("POST", `/payments/${tenant.app.id}`, { price_id: priceId, payment_provider: "card" }),
     201,
   );
 
@@ -51,8 +53,8 @@ const open = async (priceId: string) =>
 async function pausePayouts(seller: { id: string; account_id: string }, paused: boolean) {
   await kyc.pausePayouts(seller.account_id, paused, `${paused ? "pause" : "resume"}-${seller.id}`);
   const account = await kyc.retrieveAccount(seller.account_id);
-  await t.deps.db.transaction((tx) =>
-    applyAccount(t.deps, tx, seller.id, account, { now: new Date(), actionDone: false }),
+  await fx.app.deps.db.transaction((tx) =>
+    applyAccount(fx.app.deps, tx, seller.id, account, { now: new Date(), actionDone: false }),
   );
 }
 
@@ -65,8 +67,8 @@ describe("deleting a seller with payments open", () => {
     assert.equal(pending.open.pending, 1);
     expectStatus(await api("GET", kycUrl(seller.id)), 200);
 
-    expectStatus(await confirm(t, f.apiKey, f.app.id, payment.id, card(CARDS.ok)), 200);
-    await waitForStatus(t, f.apiKey, f.app.id, payment.id, "paid");
+    expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, payment.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, payment.id, "paid");
     expectStatus(await api("DELETE", kycUrl(seller.id)), 204);
     assertProblem(await api("GET", kycUrl(seller.id)), 404, "not_found");
   });
@@ -79,11 +81,11 @@ describe("deleting a seller with payments open", () => {
 describe("re-pointing a payout, then retry", () => {
   test("a failed-transfers payment names only fixes that work; pointed at a payable seller and retried, it pays out", async () => {
     const { seller, price } = await sellerPrice("seller-gone-quiet");
-    const other = await onboardSeller(t, f.app.id, f.apiKey, "seller-taking-over");
+    const other = await onboardSeller(fx.app, tenant.app.id, tenant.apiKey, "seller-taking-over");
     const payment = await open(price.id);
     await pausePayouts(seller, true);
-    expectStatus(await confirm(t, f.apiKey, f.app.id, payment.id, card(CARDS.ok)), 200);
-    const failed = await waitForStatus(t, f.apiKey, f.app.id, payment.id, "failed-transfers");
+    expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, payment.id, card(CARDS.ok)), 200);
+    const failed = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, payment.id, "failed-transfers");
     assert.equal(failed.kyc_id, seller.id);
     assert.match(
       failed.transaction_response.error.message,
@@ -98,25 +100,25 @@ describe("re-pointing a payout, then retry", () => {
 
     // Pointing at a seller who cannot be paid is refused, and changes nothing.
     const unpaid = expectStatus(
-      await api("POST", `/apps/${f.app.id}/kycs`, { identifier: "seller-not-onboarded" }),
+      await api("POST", `/apps/${tenant.app.id}/kycs`, { identifier: "seller-not-onboarded" }),
       201,
     ).data;
-    const url = `/payments/${f.app.id}/${payment.id}/seller`;
+    const url = `/payments/${tenant.app.id}/${payment.id}/seller`;
     assertProblem(await api("POST", url, { kyc_id: unpaid.id }), 409, "seller_not_payable");
     assertProblem(await api("POST", url, { kyc_id: "kyc_nope" }), 404, "not_found");
     assert.equal(
-      expectStatus(await api("GET", `/payments/${f.app.id}/${payment.id}`), 200).kyc_id,
+      expectStatus(await api("GET", `/payments/${tenant.app.id}/${payment.id}`), 200).kyc_id,
       seller.id,
     );
 
     const moved = expectStatus(await api("POST", url, { kyc_id: other.id }), 200);
     assert.equal(moved.kyc_id, other.id);
     assert.equal(moved.status, "failed-transfers");
-    expectStatus(await api("POST", `/payments/${f.app.id}/${payment.id}/retry`), 200);
-    const paid = await waitForStatus(t, f.apiKey, f.app.id, payment.id, "paid");
+    expectStatus(await api("POST", `/payments/${tenant.app.id}/${payment.id}/retry`), 200);
+    const paid = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, payment.id, "paid");
     assert.equal(paid.transaction_response.error, null);
     const transfers = expectStatus(
-      await call(t, "GET", `/sandbox/v1/transfers?transfer_group=${payment.id}`),
+      await call(fx.app, "GET", `/sandbox/v1/transfers?transfer_group=${payment.id}`),
       200,
     ).data;
     assert.deepEqual(
@@ -132,18 +134,18 @@ describe("re-pointing a payout, then retry", () => {
 
   test("an open payment pointed elsewhere frees its seller for deletion; the outsider cannot re-point", async () => {
     const { seller, price } = await sellerPrice("seller-leaving");
-    const other = await onboardSeller(t, f.app.id, f.apiKey, "seller-staying");
+    const other = await onboardSeller(fx.app, tenant.app.id, tenant.apiKey, "seller-staying");
     const payment = await open(price.id);
-    const url = `/payments/${f.app.id}/${payment.id}/seller`;
+    const url = `/payments/${tenant.app.id}/${payment.id}/seller`;
     assertProblem(
-      await call(t, "POST", url, { token: f.otherApiKey, body: { kyc_id: other.id } }),
+      await call(fx.app, "POST", url, { token: tenant.otherApiKey, body: { kyc_id: other.id } }),
       404,
       "not_found",
     );
     assertProblem(await api("POST", url, {}), 400, "validation_failed");
     expectStatus(await api("POST", url, { kyc_id: other.id }), 200);
     expectStatus(await api("DELETE", kycUrl(seller.id)), 204);
-    expectStatus(await confirm(t, f.apiKey, f.app.id, payment.id, card(CARDS.ok)), 200);
-    await waitForStatus(t, f.apiKey, f.app.id, payment.id, "paid");
+    expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, payment.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, payment.id, "paid");
   });
 });

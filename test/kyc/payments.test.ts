@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { test } from "node:test";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import {
   createKyc,
@@ -12,57 +12,62 @@ import {
   SELLER_DETAILS,
 } from "../helpers/kyc.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 
-before(async () => {
-  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
-  f = await kycFixture(t);
-});
-after(async () => t?.close());
+const fx = useTestApp(
+  { SECRETS_MASTER_KEY: randomBytes(32).toString("base64") },
+  {
+    tenants: false,
+    async setUp() {
+      tenant = await kycFixture(fx.app);
+    },
+  },
+);
 
 test("PATCH active: false stops new payments for prices linked to the seller", async () => {
-  const kyc = await onboardSeller(t, f.app.id, f.apiKey, "seller-paid");
+  const kyc = await onboardSeller(fx.app, tenant.app.id, tenant.apiKey, "seller-paid");
   const price = expectStatus(
-    await call(t, "POST", `/prices/${f.app.id}`, {
-      token: f.apiKey,
+    await call(fx.app, "POST", `/prices/${tenant.app.id}`, {
+      token: tenant.apiKey,
       body: { name: "Print", amount: 10, currency: "usd", kyc_id: kyc.id },
     }),
     201,
   );
   const pay = () =>
-    call(t, "POST", `/payments/${f.app.id}`, {
-      token: f.apiKey,
+    call(fx.app, "POST", `/payments/${tenant.app.id}`, {
+      token: tenant.apiKey,
       body: { price_id: price.id, payment_provider: "card" },
     });
-  const kycUrl = `/apps/${f.app.id}/kycs/${kyc.id}`;
-  expectStatus(await call(t, "PATCH", kycUrl, { token: f.apiKey, body: { active: false } }), 200);
+  const kycUrl = `/apps/${tenant.app.id}/kycs/${kyc.id}`;
+  expectStatus(await call(fx.app, "PATCH", kycUrl, { token: tenant.apiKey, body: { active: false } }), 200);
   const refused = assertProblem(await pay(), 409, "seller_not_payable");
   assert.match(refused.detail, /deactivated/);
-  expectStatus(await call(t, "PATCH", kycUrl, { token: f.apiKey, body: { active: true } }), 200);
+  expectStatus(await call(fx.app, "PATCH", kycUrl, { token: tenant.apiKey, body: { active: true } }), 200);
   expectStatus(await pay(), 201);
 });
 
 test("a seller who has not finished onboarding cannot be paid yet: 409 seller_not_payable", async () => {
   const kyc = expectStatus(
-    await createKyc(t, f.app.id, f.apiKey, { identifier: "seller-halfway" }),
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-halfway" }),
     201,
   ).data;
   const price = expectStatus(
-    await call(t, "POST", `/prices/${f.app.id}`, {
-      token: f.apiKey,
+    await call(fx.app, "POST", `/prices/${tenant.app.id}`, {
+      token: tenant.apiKey,
       body: { name: "Print", amount: 10, currency: "usd", kyc_id: kyc.id },
     }),
     201,
   );
-  expectStatus(await postForm(t, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS), 303);
+  expectStatus(await postForm(fx.app, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS), 303);
   await eventually(async () => {
-    const answer = await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey });
+    const answer = await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, {
+      token: tenant.apiKey,
+    });
     return answer.body.data.details_submitted ? true : undefined;
   });
   const refused = assertProblem(
-    await call(t, "POST", `/payments/${f.app.id}`, {
-      token: f.apiKey,
+    await call(fx.app, "POST", `/payments/${tenant.app.id}`, {
+      token: tenant.apiKey,
       body: { price_id: price.id, payment_provider: "card" },
     }),
     409,

@@ -1,19 +1,22 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { SandboxKycProvider } from "../../src/platform/providers/kyc/sandbox.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { GOOD_BANK, SELLER_DETAILS } from "../helpers/kyc.ts";
 
-let t: TestApp;
 let sandbox: SandboxKycProvider;
 
-before(async () => {
-  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
-  sandbox = new SandboxKycProvider(t.deps.db);
-});
-after(async () => t?.close());
+const fx = useTestApp(
+  { SECRETS_MASTER_KEY: randomBytes(32).toString("base64") },
+  {
+    tenants: false,
+    async setUp() {
+      sandbox = new SandboxKycProvider(fx.app.deps.db);
+    },
+  },
+);
 
 const { tos: _tos, ...individual } = SELLER_DETAILS;
 
@@ -70,7 +73,7 @@ test("requirements go from currently_due to satisfied, one input at a time", asy
 });
 
 test("the OpenAPI document defines the shapes the interface leaves open", async () => {
-  const doc = expectStatus(await call(t, "GET", "/openapi.json"), 200);
+  const doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
   const post = doc.paths["/apps/{app_id}/kycs"].post;
   assert.ok(post.responses["201"] && post.responses["200"]);
   const get = doc.paths["/apps/{app_id}/kycs/{kyc_id}"].get;

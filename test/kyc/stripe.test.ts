@@ -6,7 +6,7 @@ import Stripe from "stripe";
 import { kycEvents } from "../../src/modules/kyc/tables.ts";
 import { StripeConnectProvider } from "../../src/platform/providers/kyc/stripe.ts";
 import { ProviderRejection } from "../../src/platform/providers/kyc/types.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { createKyc, eventually, kycFixture, postForm, SELLER_DETAILS } from "../helpers/kyc.ts";
 import { StripeStandIn } from "../helpers/kyc-stripe-stand-in.ts";
@@ -142,36 +142,39 @@ describe("StripeConnectProvider on the official SDK, against a loopback stand-in
 
 describe("the service with KYC_PROVIDER=stripe", () => {
   const standIn = new StripeStandIn();
-  let t: TestApp;
-  let f: Awaited<ReturnType<typeof kycFixture>>;
-  before(async () => {
-    const port = await standIn.start();
-    // The provider is chosen from the settings at start-up, as in production.
-    t = await buildTestApp({
+  let tenant: Awaited<ReturnType<typeof kycFixture>>;
+  // The provider is chosen from the settings at start-up, as in production.
+  const fx = useTestApp(
+    async () => ({
       KYC_PROVIDER: "stripe",
       STRIPE_SECRET_KEY: SECRET_KEY,
       STRIPE_CONNECT_WEBHOOK_SECRET: WEBHOOK_SECRET,
       STRIPE_API_HOST: "127.0.0.1",
-      STRIPE_API_PORT: String(port),
+      STRIPE_API_PORT: String(await standIn.start()),
       STRIPE_API_PROTOCOL: "http",
       SECRETS_MASTER_KEY: randomBytes(32).toString("base64"),
-    });
-    f = await kycFixture(t);
-  });
-  after(async () => {
-    await t?.close();
-    await standIn.stop();
-  });
+    }),
+    {
+      tenants: false,
+      async setUp() {
+        tenant = await kycFixture(fx.app);
+      },
+      afterClose: () => standIn.stop(),
+    },
+  );
 
   test("widget details go to Stripe in a job; account.updated webhooks complete the record", async () => {
     const kyc = expectStatus(
-      await createKyc(t, f.app.id, f.apiKey, { identifier: "stripe-seller", account_type: "custom" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, {
+        identifier: "stripe-seller",
+        account_type: "custom",
+      }),
       201,
     ).data;
-    expectStatus(await postForm(t, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS), 303);
+    expectStatus(await postForm(fx.app, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS), 303);
     const incomplete = await eventually(async () => {
       const k = expectStatus(
-        await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+        await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
         200,
       ).data;
       return k.details_submitted ? k : undefined;
@@ -200,7 +203,7 @@ describe("the service with KYC_PROVIDER=stripe", () => {
       type: "account.updated",
       data: { object: enabled },
     });
-    const forged = await t.app.inject({
+    const forged = await fx.app.app.inject({
       method: "POST",
       url: "/kyc/providers/stripe/webhook",
       headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=deadbeef" },
@@ -208,7 +211,7 @@ describe("the service with KYC_PROVIDER=stripe", () => {
     });
     assert.equal(forged.statusCode, 400);
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: WEBHOOK_SECRET });
-    const accepted = await t.app.inject({
+    const accepted = await fx.app.app.inject({
       method: "POST",
       url: "/kyc/providers/stripe/webhook",
       headers: { "content-type": "application/json", "stripe-signature": header },
@@ -216,23 +219,23 @@ describe("the service with KYC_PROVIDER=stripe", () => {
     });
     assert.equal(accepted.statusCode, 200, accepted.body);
     const done = expectStatus(
-      await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+      await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
       200,
     ).data;
     assert.equal(done.business_status, "completed");
     assert.equal(done.charges_enabled, true);
     assert.equal(done.payouts_enabled, true);
-    const events = await t.deps.db.select().from(kycEvents).where(eq(kycEvents.kycId, kyc.id));
+    const events = await fx.app.deps.db.select().from(kycEvents).where(eq(kycEvents.kycId, kyc.id));
     assert.ok(events.some((e) => (e.payload as { business_status: string }).business_status === "completed"));
   });
 
   test("express accounts onboard on Stripe's pages through an account link", async () => {
     const kyc = expectStatus(
-      await createKyc(t, f.app.id, f.apiKey, { identifier: "stripe-express" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "stripe-express" }),
       201,
     ).data;
     assert.equal(kyc.account_type, "express");
-    const page = await t.app.inject({ method: "GET", url: `/kyc/${kyc.edit_token}` });
+    const page = await fx.app.app.inject({ method: "GET", url: `/kyc/${kyc.edit_token}` });
     assert.match(page.body, /id="hosted"/);
     assert.doesNotMatch(page.body, /id="details"/);
     assert.match(
@@ -240,12 +243,12 @@ describe("the service with KYC_PROVIDER=stripe", () => {
       /form-action 'self' https:\/\/connect\.stripe\.com/,
     );
 
-    const first = await postForm(t, `/kyc/${kyc.edit_token}/onboarding`, {});
+    const first = await postForm(fx.app, `/kyc/${kyc.edit_token}/onboarding`, {});
     assert.equal(first.status, 303);
-    assert.equal(first.headers.location, `${t.deps.config.publicUrl}/kyc/${kyc.edit_token}`);
+    assert.equal(first.headers.location, `${fx.app.deps.config.publicUrl}/kyc/${kyc.edit_token}`);
     await eventually(async () => {
       const k = expectStatus(
-        await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+        await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
         200,
       ).data;
       return k.account_exists ? k : undefined;
@@ -253,11 +256,11 @@ describe("the service with KYC_PROVIDER=stripe", () => {
     const created = standIn.requests.filter((r) => r.path === "/v1/accounts").at(-1)!;
     assert.equal(created.form.get("type"), "express");
 
-    const second = await postForm(t, `/kyc/${kyc.edit_token}/onboarding`, {});
+    const second = await postForm(fx.app, `/kyc/${kyc.edit_token}/onboarding`, {});
     assert.equal(second.status, 303);
     assert.equal(second.headers.location, "https://connect.stripe.com/setup/s/acct_2StandIn/standin");
     const link = standIn.requests.at(-1)!;
     assert.equal(link.path, "/v1/account_links");
-    assert.equal(link.form.get("return_url"), `${t.deps.config.publicUrl}/kyc/${kyc.edit_token}`);
+    assert.equal(link.form.get("return_url"), `${fx.app.deps.config.publicUrl}/kyc/${kyc.edit_token}`);
   });
 });

@@ -2,56 +2,50 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, before, test } from "node:test";
-import { type Browser, chromium } from "playwright-core";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { test } from "node:test";
+import type { Browser } from "playwright-core";
+import { launchBrowser } from "../helpers/browser.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { createKyc, GOOD_BANK, kycFixture, SELLER_DETAILS } from "../helpers/kyc.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 let browser: Browser;
 let base: string;
 let shop: Server;
 let shopUrl: string;
 
-before(async () => {
-  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
-  f = await kycFixture(t);
-  await t.app.listen({ host: "127.0.0.1", port: 0 });
-  base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  // The marketplace's own page the seller returns to.
-  shop = createServer((_req, res) => res.end("<!doctype html><title>Shop</title><h1>Welcome back</h1>"));
-  await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
-  shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/sellers/done`;
-  expectStatus(
-    await call(t, "PATCH", `/apps/${f.app.id}`, { token: f.owner.token, body: { kyc_return_url: shopUrl } }),
-    200,
-  );
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-});
-
-after(async () => {
-  await browser?.close();
-  await new Promise((resolve) => shop?.close(resolve));
-  await t?.close();
-});
+const fx = useTestApp(
+  { SECRETS_MASTER_KEY: randomBytes(32).toString("base64") },
+  {
+    tenants: false,
+    async setUp() {
+      tenant = await kycFixture(fx.app);
+      await fx.app.app.listen({ host: "127.0.0.1", port: 0 });
+      base = `http://127.0.0.1:${(fx.app.app.server.address() as AddressInfo).port}`;
+      // The marketplace's own page the seller returns to.
+      shop = createServer((_req, res) => res.end("<!doctype html><title>Shop</title><h1>Welcome back</h1>"));
+      await new Promise<void>((resolve) => shop.listen(0, "127.0.0.1", resolve));
+      shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/sellers/done`;
+      expectStatus(
+        await call(fx.app, "PATCH", `/apps/${tenant.app.id}`, {
+          token: tenant.owner.token,
+          body: { kyc_return_url: shopUrl },
+        }),
+        200,
+      );
+      browser = await launchBrowser();
+    },
+    async tearDown() {
+      await browser?.close();
+      await new Promise((resolve) => shop?.close(resolve));
+    },
+  },
+);
 
 test("a seller completes onboarding in the browser; the record reads completed", async () => {
   const kyc = expectStatus(
-    await createKyc(t, f.app.id, f.apiKey, {
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, {
       identifier: "browser-seller",
       email: "grace@example.com",
       account_type: "custom",
@@ -97,7 +91,7 @@ test("a seller completes onboarding in the browser; the record reads completed",
   await page.waitForSelector('#status[data-status="completed"]', { timeout: 30_000 });
 
   const record = expectStatus(
-    await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+    await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
     200,
   ).data;
   assert.equal(record.business_status, "completed");
@@ -116,14 +110,16 @@ test("a seller completes onboarding in the browser; the record reads completed",
 
 test("a refreshed token makes the old page link fail", async () => {
   const kyc = expectStatus(
-    await createKyc(t, f.app.id, f.apiKey, { identifier: "browser-refresh" }),
+    await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "browser-refresh" }),
     201,
   ).data;
   const page = await browser.newPage();
   const oldLink = `${base}/kyc/${kyc.edit_token}`;
   assert.equal((await page.goto(oldLink))?.status(), 200);
   const refreshed = expectStatus(
-    await call(t, "PATCH", `/apps/${f.app.id}/kycs/${kyc.id}/refresh-token`, { token: f.apiKey }),
+    await call(fx.app, "PATCH", `/apps/${tenant.app.id}/kycs/${kyc.id}/refresh-token`, {
+      token: tenant.apiKey,
+    }),
     200,
   ).data;
   // A form still open on the old page is refused too.
@@ -138,7 +134,7 @@ test("a refreshed token makes the old page link fail", async () => {
   const [submitted] = await Promise.all([page.waitForNavigation(), page.click("#details button")]);
   assert.equal(submitted?.status(), 404);
   const record = expectStatus(
-    await call(t, "GET", `/apps/${f.app.id}/kycs/${kyc.id}`, { token: f.apiKey }),
+    await call(fx.app, "GET", `/apps/${tenant.app.id}/kycs/${kyc.id}`, { token: tenant.apiKey }),
     200,
   ).data;
   assert.equal(record.details_submitted, false);

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { sql } from "drizzle-orm";
 import fc from "fast-check";
 import { postLedger } from "../../src/modules/ledger/post.ts";
 import { accountBalances } from "../../src/modules/ledger/service.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { eventually, kycFixture, onboardSeller } from "../helpers/kyc.ts";
 import { checkBooks, lifeArb, live, SEED } from "../helpers/ledger-model.ts";
@@ -15,21 +15,22 @@ import { CARDS, card, confirm, waitForStatus } from "../helpers/payments.ts";
 // in parts; balances, movements, the CSV report and the per-seller summary say the same; and the
 // database itself refuses entries that are changed, removed or unbalanced.
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 let seller: any;
 
-before(async () => {
-  t = await buildTestApp({ SECRETS_MASTER_KEY: randomBytes(32).toString("base64") });
-  f = await kycFixture(t);
-  seller = await onboardSeller(t, f.app.id, f.apiKey, "ledger-seller");
-});
-after(async () => {
-  await t?.close();
-});
+const fx = useTestApp(
+  { SECRETS_MASTER_KEY: randomBytes(32).toString("base64") },
+  {
+    tenants: false,
+    async setUp() {
+      tenant = await kycFixture(fx.app);
+      seller = await onboardSeller(fx.app, tenant.app.id, tenant.apiKey, "ledger-seller");
+    },
+  },
+);
 
 const api = (method: string, url: string, body?: unknown, headers?: Record<string, string>) =>
-  call(t, method, url, { token: f.apiKey, body, headers });
+  call(fx.app, method, url, { token: tenant.apiKey, body, headers });
 const cents = (major: number) => BigInt(Math.round(major * 100));
 const minorOf = (decimal: string) => {
   const [whole, fraction = ""] = decimal.replace("-", "").split(".");
@@ -39,7 +40,7 @@ const minorOf = (decimal: string) => {
 
 async function paidPayment(amount: number, kycId: string | null = seller.id) {
   const price = expectStatus(
-    await api("POST", `/prices/${f.app.id}`, {
+    await api("POST", `/prices/${tenant.app.id}`, {
       name: "Print",
       amount,
       currency: "usd",
@@ -48,16 +49,16 @@ async function paidPayment(amount: number, kycId: string | null = seller.id) {
     201,
   );
   const created = expectStatus(
-    await api("POST", `/payments/${f.app.id}`, { price_id: price.id, payment_provider: "card" }),
+    await api("POST", `/payments/${tenant.app.id}`, { price_id: price.id, payment_provider: "card" }),
     201,
   );
-  expectStatus(await confirm(t, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-  return waitForStatus(t, f.apiKey, f.app.id, created.id, "paid");
+  expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, created.id, card(CARDS.ok)), 200);
+  return waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "paid");
 }
 
 async function entriesOf(paymentId: string) {
   return expectStatus(
-    await api("GET", `/balance-transactions/${f.app.id}?payment_id=${paymentId}&limit=100`),
+    await api("GET", `/balance-transactions/${tenant.app.id}?payment_id=${paymentId}&limit=100`),
     200,
   );
 }
@@ -112,7 +113,7 @@ describe("a marketplace card payment in the books", () => {
     const first = expectStatus(
       await api(
         "POST",
-        `/payments/${f.app.id}/${paid.id}/refund`,
+        `/payments/${tenant.app.id}/${paid.id}/refund`,
         { amount: "10" },
         { "idempotency-key": "r-1" },
       ),
@@ -124,7 +125,7 @@ describe("a marketplace card payment in the books", () => {
     const again = expectStatus(
       await api(
         "POST",
-        `/payments/${f.app.id}/${paid.id}/refund`,
+        `/payments/${tenant.app.id}/${paid.id}/refund`,
         { amount: "10" },
         { "idempotency-key": "r-1" },
       ),
@@ -134,29 +135,29 @@ describe("a marketplace card payment in the books", () => {
 
     // More than remains: 409 naming the remainder.
     const left = Number(((Number(total) - 1000) / 100).toFixed(2));
-    const tooMuch = await api("POST", `/payments/${f.app.id}/${paid.id}/refund`, { amount: 1000 });
+    const tooMuch = await api("POST", `/payments/${tenant.app.id}/${paid.id}/refund`, { amount: 1000 });
     assertProblem(tooMuch, 409, "conflict");
     assert.equal(tooMuch.body.amount_remaining, String(left));
     assert.match(tooMuch.body.detail, new RegExp(`only ${String(left).replace(".", "\\.")} usd`));
     assertProblem(
-      await api("POST", `/payments/${f.app.id}/${paid.id}/refund`, { amount: 0 }),
+      await api("POST", `/payments/${tenant.app.id}/${paid.id}/refund`, { amount: 0 }),
       400,
       "validation_failed",
     );
 
     // The rest: omitted amount. Now refunded.
-    const rest = expectStatus(await api("POST", `/payments/${f.app.id}/${paid.id}/refund`, {}), 200);
+    const rest = expectStatus(await api("POST", `/payments/${tenant.app.id}/${paid.id}/refund`, {}), 200);
     assert.equal(rest.status, "refunded");
     assert.equal(cents(rest.amount_refunded), total);
     assertProblem(
-      await api("POST", `/payments/${f.app.id}/${paid.id}/refund`, {}),
+      await api("POST", `/payments/${tenant.app.id}/${paid.id}/refund`, {}),
       409,
       "invalid_state_transition",
     );
 
     // The jobs make both refunds and take the seller's share back in two reversals.
     const settled = await eventually(async () => {
-      const p = expectStatus(await api("GET", `/payments/${f.app.id}/${paid.id}`), 200);
+      const p = expectStatus(await api("GET", `/payments/${tenant.app.id}/${paid.id}`), 200);
       return p.transfers[0]?.reversals.length === 2 && p.transfers[0].status === "reversed" ? p : undefined;
     });
     const firstPart = (2n * share * 1000n + total) / (2n * total);
@@ -177,7 +178,7 @@ describe("a marketplace card payment in the books", () => {
     );
 
     // The seller summary of the period: earned, refunded, transferred, reversed, nothing owed.
-    const payouts = expectStatus(await api("GET", `/reports/${f.app.id}/seller-payouts`), 200);
+    const payouts = expectStatus(await api("GET", `/reports/${tenant.app.id}/seller-payouts`), 200);
     const mine = payouts.sellers.find((s: any) => s.kyc_id === seller.id);
     assert.equal(minorOf(mine.earned), share);
     assert.equal(minorOf(mine.refunded), share);
@@ -197,7 +198,7 @@ describe("a marketplace card payment in the books", () => {
       platform_share: cents(item.amount_platform),
       app_share: cents(item.amount_app) + cents(item.amount_seller),
     });
-    const balances = expectStatus(await api("GET", `/balances/${f.app.id}`), 200);
+    const balances = expectStatus(await api("GET", `/balances/${tenant.app.id}`), 200);
     assert.equal(balances.object, "balance");
     const usd = balances.balances.find((b: any) => b.currency === "usd");
     assert.ok(usd, "a usd balance");
@@ -206,27 +207,30 @@ describe("a marketplace card payment in the books", () => {
     }
     // Outsiders see nothing of it; developers read it like owners.
     assertProblem(
-      await call(t, "GET", `/balances/${f.app.id}`, { token: f.outsider.token }),
+      await call(fx.app, "GET", `/balances/${tenant.app.id}`, { token: tenant.outsider.token }),
       404,
       "not_found",
     );
-    expectStatus(await call(t, "GET", `/balances/${f.app.id}`, { token: f.developer.token }), 200);
+    expectStatus(
+      await call(fx.app, "GET", `/balances/${tenant.app.id}`, { token: tenant.developer.token }),
+      200,
+    );
   });
 });
 
 describe("the list, its filters and the CSV report", () => {
   test("newest first with cursors and filters; the CSV has every entry of the period, RFC 4180", async () => {
-    const all = expectStatus(await api("GET", `/balance-transactions/${f.app.id}?limit=100`), 200);
+    const all = expectStatus(await api("GET", `/balance-transactions/${tenant.app.id}?limit=100`), 200);
     const total = Number(
-      (await api("GET", `/balance-transactions/${f.app.id}?limit=1`)).headers["x-total-count"],
+      (await api("GET", `/balance-transactions/${tenant.app.id}?limit=1`)).headers["x-total-count"],
     );
     assert.equal(all.length, total);
     const stamps = all.map((e: any) => e.created_at);
     assert.deepEqual(stamps, [...stamps].sort().reverse(), "newest first");
-    const page1 = await api("GET", `/balance-transactions/${f.app.id}?limit=2`);
+    const page1 = await api("GET", `/balance-transactions/${tenant.app.id}?limit=2`);
     assert.match(String(page1.headers.link), /rel="next"/);
     const page2 = expectStatus(
-      await api("GET", `/balance-transactions/${f.app.id}?limit=2&starting_after=${page1.body[1].id}`),
+      await api("GET", `/balance-transactions/${tenant.app.id}?limit=2&starting_after=${page1.body[1].id}`),
       200,
     );
     assert.deepEqual(
@@ -234,20 +238,24 @@ describe("the list, its filters and the CSV report", () => {
       all.slice(2, 4).map((e: any) => e.id),
     );
     const captures = expectStatus(
-      await api("GET", `/balance-transactions/${f.app.id}?type=capture&limit=100`),
+      await api("GET", `/balance-transactions/${tenant.app.id}?type=capture&limit=100`),
       200,
     );
     assert.ok(captures.length > 0 && captures.every((e: any) => e.type === "capture"));
     const future = new Date(Date.now() + 86_400_000).toISOString();
     assert.deepEqual(
-      expectStatus(await api("GET", `/balance-transactions/${f.app.id}?created[gte]=${future}`), 200),
+      expectStatus(await api("GET", `/balance-transactions/${tenant.app.id}?created[gte]=${future}`), 200),
       [],
     );
-    assertProblem(await api("GET", `/balance-transactions/${f.app.id}?type=nope`), 400, "validation_failed");
+    assertProblem(
+      await api("GET", `/balance-transactions/${tenant.app.id}?type=nope`),
+      400,
+      "validation_failed",
+    );
 
     const csv = await api(
       "GET",
-      `/reports/${f.app.id}/balance-transactions.csv?from=2000-01-01&to=${future}`,
+      `/reports/${tenant.app.id}/balance-transactions.csv?from=2000-01-01&to=${future}`,
     );
     assert.equal(csv.status, 200);
     assert.match(String(csv.headers["content-type"]), /^text\/csv/);
@@ -261,10 +269,10 @@ describe("the list, its filters and the CSV report", () => {
     const ids = new Set(lines.slice(1, -1).map((l) => l.split(",")[0]));
     for (const e of all) assert.ok(ids.has(e.id), `${e.id} is in the CSV`);
     assert.match(lines[1], /,\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z,/, "UTC timestamps");
-    const empty = await api("GET", `/reports/${f.app.id}/balance-transactions.csv?from=${future}`);
+    const empty = await api("GET", `/reports/${tenant.app.id}/balance-transactions.csv?from=${future}`);
     assert.equal(empty.text.split("\r\n").length, 2, "the header alone");
     assertProblem(
-      await api("GET", `/reports/${f.app.id}/balance-transactions.csv?from=yesterday`),
+      await api("GET", `/reports/${tenant.app.id}/balance-transactions.csv?from=yesterday`),
       400,
       "validation_failed",
     );
@@ -279,7 +287,7 @@ const refusedWith = (pattern: RegExp) => (error: any) => {
 
 describe("the database guards the books", () => {
   test("entries cannot be changed or removed, and an unbalanced transaction does not commit", async () => {
-    const db = t.deps.db;
+    const db = fx.app.deps.db;
     await assert.rejects(
       db.execute(sql`update ledger_entries set amount = amount + 1`),
       refusedWith(/immutable/),
@@ -289,8 +297,8 @@ describe("the database guards the books", () => {
     await assert.rejects(
       db.transaction(async (tx) => {
         await tx.execute(sql`insert into ledger_entries (id, transaction_id, line, app_id, account, currency, amount, type)
-          values ('ble_x1', 'manual:1', 0, ${f.app.id}, 'app_share', 'usd', 100, 'capture'),
-                 ('ble_x2', 'manual:1', 1, ${f.app.id}, 'shoppers', 'usd', -99, 'capture')`);
+          values ('ble_x1', 'manual:1', 0, ${tenant.app.id}, 'app_share', 'usd', 100, 'capture'),
+                 ('ble_x2', 'manual:1', 1, ${tenant.app.id}, 'shoppers', 'usd', -99, 'capture')`);
       }),
       refusedWith(/does not balance/),
     );
@@ -298,8 +306,8 @@ describe("the database guards the books", () => {
     await assert.rejects(
       db.transaction(async (tx) => {
         await tx.execute(sql`insert into ledger_entries (id, transaction_id, line, app_id, account, currency, amount, type)
-          values ('ble_y1', 'manual:2', 0, ${f.app.id}, 'app_share', 'usd', 100, 'capture'),
-                 ('ble_y2', 'manual:2', 1, ${f.app.id}, 'shoppers', 'eur', -100, 'capture')`);
+          values ('ble_y1', 'manual:2', 0, ${tenant.app.id}, 'app_share', 'usd', 100, 'capture'),
+                 ('ble_y2', 'manual:2', 1, ${tenant.app.id}, 'shoppers', 'eur', -100, 'capture')`);
       }),
       refusedWith(/does not balance/),
     );
@@ -323,10 +331,10 @@ describe("the property model's books in the database", () => {
       const at = new Date();
       // One transaction per life, each posted once and then again (a restart): the second is a no-op.
       for (const life of lives) {
-        await t.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
-        await t.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
+        await fx.app.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
+        await fx.app.deps.db.transaction((tx) => postLedger(tx, life.lines, at));
       }
-      const books = (await accountBalances(t.deps.db, "app_prop")).get("usd") ?? new Map();
+      const books = (await accountBalances(fx.app.deps.db, "app_prop")).get("usd") ?? new Map();
       const nonZero = (m: Map<string, bigint>) =>
         Object.fromEntries([...m].filter(([, v]) => v !== 0n).sort());
       assert.deepEqual(nonZero(books), nonZero(expected));

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { payments } from "../../src/modules/payments/tables.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { call, expectStatus } from "../helpers/http.ts";
 import { confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 import { StripeStandIn } from "../helpers/stripe-stand-in.ts";
@@ -16,30 +16,30 @@ import { StripeStandIn } from "../helpers/stripe-stand-in.ts";
 
 const WEBHOOK_SECRET = "whsec_returnsstandin";
 const stand = new StripeStandIn();
-let t: TestApp;
-let f: Awaited<ReturnType<typeof tenantFixture>>;
 let price: any;
 let counter = 0;
 
-before(async () => {
-  const port = await stand.start();
-  t = await buildTestApp({
+const fx = useTestApp(
+  async () => ({
     KYC_PROVIDER: "sandbox",
     PAYMENTS_PROVIDER: "stripe",
     STRIPE_SECRET_KEY: "sk_test_returnsstandin",
     STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
     STRIPE_PUBLISHABLE_KEY: "pk_test_returnsstandin",
     STRIPE_API_HOST: "127.0.0.1",
-    STRIPE_API_PORT: String(port),
+    STRIPE_API_PORT: String(await stand.start()),
     STRIPE_API_PROTOCOL: "http",
-  });
-  f = await tenantFixture(t);
-  price = await createPrice(t, f.owner.token, f.app.id, { amount: 40, currency: "usd" });
-});
-after(async () => {
-  await t?.close();
-  await stand.stop();
-});
+  }),
+  {
+    async setUp() {
+      price = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+        amount: 40,
+        currency: "usd",
+      });
+    },
+    afterClose: () => stand.stop(),
+  },
+);
 
 /** Posts a Stripe event, signed as Stripe signs (v1 = HMAC-SHA256 of "t.payload"). */
 async function sendStripeEvent(type: string, object: Record<string, unknown>) {
@@ -52,7 +52,7 @@ async function sendStripeEvent(type: string, object: Record<string, unknown>) {
   });
   const ts = Math.floor(Date.now() / 1000);
   const signature = createHmac("sha256", WEBHOOK_SECRET).update(`${ts}.${body}`).digest("hex");
-  return call(t, "POST", "/providers/stripe/webhooks", {
+  return call(fx.app, "POST", "/providers/stripe/webhooks", {
     raw: body,
     headers: { "stripe-signature": `t=${ts},v1=${signature}` },
   });
@@ -64,21 +64,27 @@ async function sendStripeEvent(type: string, object: Record<string, unknown>) {
  * that a bank debit's money was collected.
  */
 async function paidPayment(method: "card" | "us_bank_account") {
-  const payment = await createPayment(t, f.owner.token, f.app.id, {
+  const payment = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
     price_id: price.id,
     payment_provider: method,
   });
   expectStatus(
-    await confirm(t, f.owner.token, f.app.id, payment.id, { type: "token", id: "pm_card_visa" }),
+    await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, {
+      type: "token",
+      id: "pm_card_visa",
+    }),
     200,
   );
-  await waitForStatus(t, f.owner.token, f.app.id, payment.id, "paid");
-  const [row] = await t.deps.db.select().from(payments).where(eq(payments.id, payment.id));
+  await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, payment.id, "paid");
+  const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, payment.id));
   return { id: payment.id, intentId: row.intentId! };
 }
 
 const read = async (id: string) =>
-  expectStatus(await call(t, "GET", `/payments/${f.app.id}/${id}`, { token: f.owner.token }), 200);
+  expectStatus(
+    await call(fx.app, "GET", `/payments/${fx.tenants.app.id}/${id}`, { token: fx.tenants.owner.token }),
+    200,
+  );
 
 describe("Stripe events that take a collected bank debit back", () => {
   test("charge.dispute.created fails the payment at once, with the dispute's reason", async () => {

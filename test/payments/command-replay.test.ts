@@ -3,9 +3,10 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
+import { onPostgres } from "../helpers/app.ts";
 import { freePort } from "../helpers/browser.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { evmChainPrice } from "../helpers/triggers.ts";
@@ -13,26 +14,29 @@ import { evmChainPrice } from "../helpers/triggers.ts";
 // A cancel, refund or retry whose process died after its change committed, before its answer was kept:
 // the retry with the same Idempotency-Key answers the payment (200), as creates and confirms do
 // (docs/reliability.md, "Crash campaign").
-let t: TestApp;
 let token: string;
 let appId: string;
 let priceId: string;
 /** A price whose contract call goes through the sandbox chain, from a wallet made for it. */
 let chainPriceId: string;
-before(async () => {
-  t = await buildTestApp();
-  token = (await signup(t)).token;
-  appId = (await createApp(t, token)).id;
-  priceId = expectStatus(
-    await call(t, "POST", `/prices/${appId}`, {
-      token,
-      body: { name: "Ticket", amount: 10, currency: "usd" },
-    }),
-    201,
-  ).id;
-  chainPriceId = (await evmChainPrice(t, token, appId)).price.id;
-});
-after(() => t.close());
+const fx = useTestApp(
+  {},
+  {
+    tenants: false,
+    async setUp() {
+      token = (await signup(fx.app)).token;
+      appId = (await createApp(fx.app, token)).id;
+      priceId = expectStatus(
+        await call(fx.app, "POST", `/prices/${appId}`, {
+          token,
+          body: { name: "Ticket", amount: 10, currency: "usd" },
+        }),
+        201,
+      ).id;
+      chainPriceId = (await evmChainPrice(fx.app, token, appId)).price.id;
+    },
+  },
+);
 
 /** An API process on the test's PostgreSQL database that kills itself at the crash point named. */
 async function crashingApi(point: string) {
@@ -41,7 +45,7 @@ async function crashingApi(point: string) {
   const child = spawn(process.execPath, ["test/fixtures/api.ts"], {
     env: {
       ...process.env,
-      DATABASE_URL: t.connectionString!,
+      DATABASE_URL: fx.app.connectionString!,
       SANDBOX: "true",
       PORT: String(port),
       FAULT_CRASH_AT: point,
@@ -87,15 +91,18 @@ describe("a command retried after a crash that committed it", {
 }, () => {
   for (const command of ["cancel", "refund"] as const) {
     test(`${command}: the retry with its key answers the payment, 200`, { timeout: 120_000 }, async () => {
-      const payment = await createPayment(t, token, appId, { price_id: priceId, payment_provider: "card" });
+      const payment = await createPayment(fx.app, token, appId, {
+        price_id: priceId,
+        payment_provider: "card",
+      });
       if (command === "refund") {
-        expectStatus(await confirm(t, token, appId, payment.id, card(CARDS.ok)), 200);
-        await waitForStatus(t, token, appId, payment.id, "paid");
+        expectStatus(await confirm(fx.app, token, appId, payment.id, card(CARDS.ok)), 200);
+        await waitForStatus(fx.app, token, appId, payment.id, "paid");
       }
       const url = `/payments/${appId}/${payment.id}/${command}`;
       await diesAnswering(url, `${command}-once`);
       const status = command === "cancel" ? "cancelled" : "refunded";
-      const retried = await call(t, "POST", url, {
+      const retried = await call(fx.app, "POST", url, {
         token,
         body: {},
         headers: { "idempotency-key": `${command}-once` },
@@ -103,7 +110,7 @@ describe("a command retried after a crash that committed it", {
       assert.equal(retried.status, 200, retried.text);
       assert.equal(retried.body.id, payment.id);
       assert.equal(retried.body.status, status);
-      const replayed = await call(t, "POST", url, {
+      const replayed = await call(fx.app, "POST", url, {
         token,
         body: {},
         headers: { "idempotency-key": `${command}-once` },
@@ -111,7 +118,11 @@ describe("a command retried after a crash that committed it", {
       assert.equal(replayed.headers["idempotent-replayed"], "true");
       // Another key is another command: refused, the payment has moved on.
       assertProblem(
-        await call(t, "POST", url, { token, body: {}, headers: { "idempotency-key": `${command}-twice` } }),
+        await call(fx.app, "POST", url, {
+          token,
+          body: {},
+          headers: { "idempotency-key": `${command}-twice` },
+        }),
         409,
         "invalid_state_transition",
       );
@@ -120,7 +131,7 @@ describe("a command retried after a crash that committed it", {
 
   test("retry: the retry with its key answers the reopened payment, 200", { timeout: 120_000 }, async () => {
     // The node refuses the call (an unfunded wallet): failed, the card released, retry reopens it.
-    const payment = await createPayment(t, token, appId, {
+    const payment = await createPayment(fx.app, token, appId, {
       price_id: chainPriceId,
       payment_provider: "card",
       trigger_data_input: {
@@ -131,11 +142,11 @@ describe("a command retried after a crash that committed it", {
         },
       },
     });
-    expectStatus(await confirm(t, token, appId, payment.id, card(CARDS.ok)), 200);
-    await waitForStatus(t, token, appId, payment.id, "failed");
+    expectStatus(await confirm(fx.app, token, appId, payment.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, token, appId, payment.id, "failed");
     const url = `/payments/${appId}/${payment.id}/retry`;
     await diesAnswering(url, "retry-once");
-    const retried = await call(t, "POST", url, {
+    const retried = await call(fx.app, "POST", url, {
       token,
       body: {},
       headers: { "idempotency-key": "retry-once" },
@@ -146,7 +157,7 @@ describe("a command retried after a crash that committed it", {
     assert.equal(retried.body.transaction_response.error, null);
     // Another key is another retry: a pending payment has no failed step to retry.
     assertProblem(
-      await call(t, "POST", url, { token, body: {}, headers: { "idempotency-key": "retry-twice" } }),
+      await call(fx.app, "POST", url, { token, body: {}, headers: { "idempotency-key": "retry-twice" } }),
       409,
       "invalid_state_transition",
     );

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { asc, eq, sql } from "drizzle-orm";
 import { applyAccount } from "../../src/modules/kyc/sync.ts";
 import { settleJob } from "../../src/modules/payments/settle.ts";
@@ -9,7 +9,7 @@ import { failureOf, retryDelaySeconds, SETTLE_RETRY } from "../../src/modules/pa
 import { AppError } from "../../src/platform/http/errors.ts";
 import { SandboxKycProvider } from "../../src/platform/providers/kyc/sandbox.ts";
 import { providerUnavailable, TransferRefusedError } from "../../src/platform/providers/payments/types.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { createKyc, eventually, kycFixture, onboardSeller } from "../helpers/kyc.ts";
 import { CARDS, card, confirm, waitForStatus } from "../helpers/payments.ts";
@@ -18,39 +18,43 @@ import { Receiver } from "../helpers/webhooks.ts";
 // How a marketplace payment's transfer fails, says why, backs off and comes back. The seller is
 // onboarded through the widget's forms; the provider's refusals come from the sandbox's own state.
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof kycFixture>>;
+let tenant: Awaited<ReturnType<typeof kycFixture>>;
 let receiver: Receiver;
 let kyc: SandboxKycProvider;
 
-before(async () => {
-  t = await buildTestApp({
+const fx = useTestApp(
+  {
     SECRETS_MASTER_KEY: randomBytes(32).toString("base64"),
     WEBHOOKS_ALLOW_LOOPBACK: "true",
-  });
-  f = await kycFixture(t);
-  receiver = new Receiver();
-  expectStatus(
-    await call(t, "POST", `/webhooks/${f.app.id}`, {
-      token: f.owner.token,
-      body: { url: await receiver.start(), events: ["payment.*"] },
-    }),
-    201,
-  );
-  kyc = new SandboxKycProvider(t.deps.db);
-});
-after(async () => {
-  await receiver?.stop();
-  await t?.close();
-});
+  },
+  {
+    tenants: false,
+    async setUp() {
+      tenant = await kycFixture(fx.app);
+      receiver = new Receiver();
+      expectStatus(
+        await call(fx.app, "POST", `/webhooks/${tenant.app.id}`, {
+          token: tenant.owner.token,
+          body: { url: await receiver.start(), events: ["payment.*"] },
+        }),
+        201,
+      );
+      kyc = new SandboxKycProvider(fx.app.deps.db);
+    },
+    async tearDown() {
+      await receiver?.stop();
+    },
+  },
+);
 
-const api = (method: string, url: string, body?: unknown) => call(t, method, url, { token: f.apiKey, body });
-const payment = async (id: string) => expectStatus(await api("GET", `/payments/${f.app.id}/${id}`), 200);
+const api = (method: string, url: string, body?: unknown) =>
+  call(fx.app, method, url, { token: tenant.apiKey, body });
+const payment = async (id: string) => expectStatus(await api("GET", `/payments/${tenant.app.id}/${id}`), 200);
 
 async function sellerPrice(identifier: string) {
-  const seller = await onboardSeller(t, f.app.id, f.apiKey, identifier);
+  const seller = await onboardSeller(fx.app, tenant.app.id, tenant.apiKey, identifier);
   const price = expectStatus(
-    await api("POST", `/prices/${f.app.id}`, {
+    await api("POST", `/prices/${tenant.app.id}`, {
       name: "Print",
       amount: 40,
       currency: "usd",
@@ -63,7 +67,7 @@ async function sellerPrice(identifier: string) {
 
 async function paidFor(priceId: string) {
   return expectStatus(
-    await api("POST", `/payments/${f.app.id}`, { price_id: priceId, payment_provider: "card" }),
+    await api("POST", `/payments/${tenant.app.id}`, { price_id: priceId, payment_provider: "card" }),
     201,
   );
 }
@@ -71,13 +75,13 @@ async function paidFor(priceId: string) {
 /** The seller's account as the provider reports it now, mirrored onto the record (what a provider webhook does). */
 async function mirror(kycId: string, accountId: string) {
   const account = await kyc.retrieveAccount(accountId);
-  await t.deps.db.transaction((tx) =>
-    applyAccount(t.deps, tx, kycId, account, { now: new Date(), actionDone: false }),
+  await fx.app.deps.db.transaction((tx) =>
+    applyAccount(fx.app.deps, tx, kycId, account, { now: new Date(), actionDone: false }),
   );
 }
 
 const settleJobs = async (paymentId: string) => {
-  const result = await t.deps.db.execute(
+  const result = await fx.app.deps.db.execute(
     sql`select data, state, start_after from pgboss.job where name = 'payments.settle' and data->>'paymentId' = ${paymentId}
       order by created_on`,
   );
@@ -115,14 +119,17 @@ describe("a seller who loses payouts between the hold and the transfer", () => {
     // The provider pauses the seller's payouts after the payment was opened, and reports it.
     await kyc.pausePayouts(seller.account_id, true, "pause-paused");
     await mirror(seller.id, seller.account_id);
-    assert.equal((await api("GET", `/apps/${f.app.id}/kycs/${seller.id}`)).body.data.payouts_enabled, false);
-    expectStatus(await confirm(t, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-    const failed = await waitForStatus(t, f.apiKey, f.app.id, created.id, "failed-transfers");
+    assert.equal(
+      (await api("GET", `/apps/${tenant.app.id}/kycs/${seller.id}`)).body.data.payouts_enabled,
+      false,
+    );
+    expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, created.id, card(CARDS.ok)), 200);
+    const failed = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "failed-transfers");
     assert.equal(failed.transaction_response.error.code, "insufficient_capabilities_for_transfer");
     assert.match(failed.transaction_response.error.message, /cannot receive transfers/);
     assert.equal(failed.transaction_response.error.retry_at, null, "permanent: no automatic try");
 
-    const events = await t.deps.db
+    const events = await fx.app.deps.db
       .select()
       .from(paymentEvents)
       .where(eq(paymentEvents.paymentId, created.id))
@@ -136,7 +143,7 @@ describe("a seller who loses payouts between the hold and the transfer", () => {
         .find((e) => e.type === "payment.failed-transfers" && e.data.id === created.id),
     );
     assert.match(hook.data.reason, /cannot receive transfers/);
-    const warning = t.logs
+    const warning = fx.app.logs
       .flatMap((chunk) => chunk.split("\n").filter(Boolean))
       .map((line) => JSON.parse(line))
       .find((l) => l.msg === "seller transfer failed" && l.payment_id === created.id);
@@ -146,13 +153,13 @@ describe("a seller who loses payouts between the hold and the transfer", () => {
     assert.equal((await settleJobs(created.id)).length, 1, "nothing scheduled after a refusal");
 
     // Retry while still paused: the same answer, still nothing paid to anyone.
-    expectStatus(await api("POST", `/payments/${f.app.id}/${created.id}/retry`), 200);
+    expectStatus(await api("POST", `/payments/${tenant.app.id}/${created.id}/retry`), 200);
     await eventually(async () =>
       (await settleJobs(created.id)).every((j) => j.state === "completed") ? true : undefined,
     );
     assert.equal((await payment(created.id)).status, "failed-transfers");
     const none = expectStatus(
-      await call(t, "GET", `/sandbox/v1/transfers?transfer_group=${created.id}`),
+      await call(fx.app, "GET", `/sandbox/v1/transfers?transfer_group=${created.id}`),
       200,
     );
     assert.deepEqual(none.data, []);
@@ -160,10 +167,10 @@ describe("a seller who loses payouts between the hold and the transfer", () => {
     // Payouts back at the provider, reported to the record: the transfer goes through by itself.
     await kyc.pausePayouts(seller.account_id, false, "resume-paused");
     await mirror(seller.id, seller.account_id);
-    const paid = await waitForStatus(t, f.apiKey, f.app.id, created.id, "paid");
+    const paid = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "paid");
     assert.equal(paid.transaction_response.error, null);
     const [transfer] = expectStatus(
-      await call(t, "GET", `/sandbox/v1/transfers?transfer_group=${created.id}`),
+      await call(fx.app, "GET", `/sandbox/v1/transfers?transfer_group=${created.id}`),
       200,
     ).data;
     assert.equal(transfer.destination, seller.account_id);
@@ -176,14 +183,14 @@ describe("transient failures back off, with a limit", () => {
     const { seller, price } = await sellerPrice("seller-outage");
     const created = await paidFor(price.id);
     await kyc.pausePayouts(seller.account_id, true, "pause-outage");
-    expectStatus(await confirm(t, f.apiKey, f.app.id, created.id, card(CARDS.ok)), 200);
-    await waitForStatus(t, f.apiKey, f.app.id, created.id, "failed-transfers");
+    expectStatus(await confirm(fx.app, tenant.apiKey, tenant.app.id, created.id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "failed-transfers");
     // Payouts back (not yet reported), but the provider is down when the app retries.
     await kyc.pausePayouts(seller.account_id, false, "resume-outage");
-    await t.deps.paymentProviders.sandbox.setOutage(true);
+    await fx.app.deps.paymentProviders.sandbox.setOutage(true);
     let scheduled: string;
     try {
-      expectStatus(await api("POST", `/payments/${f.app.id}/${created.id}/retry`), 200);
+      expectStatus(await api("POST", `/payments/${tenant.app.id}/${created.id}/retry`), 200);
       const failed = await eventually(async () => {
         const now = await payment(created.id);
         return now.transaction_response.error.code === "provider_unavailable" ? now : undefined;
@@ -200,7 +207,7 @@ describe("transient failures back off, with a limit", () => {
 
       // The last try fails the same way: given up, nothing more scheduled.
       const before = (await settleJobs(created.id)).length;
-      await settleJob(t.deps).handle(
+      await settleJob(fx.app.deps).handle(
         { paymentId: created.id, attempt: SETTLE_RETRY.tries - 1, retryAt: scheduled },
         { id: "last", retryCount: 0 },
       );
@@ -210,17 +217,17 @@ describe("transient failures back off, with a limit", () => {
       assert.match(gaveUp.transaction_response.error.message, /gave up after 10 tries/);
       assert.equal((await settleJobs(created.id)).length, before);
     } finally {
-      await t.deps.paymentProviders.sandbox.setOutage(false);
+      await fx.app.deps.paymentProviders.sandbox.setOutage(false);
     }
     // The try scheduled earlier was overtaken: it does nothing.
-    await settleJob(t.deps).handle(
+    await settleJob(fx.app.deps).handle(
       { paymentId: created.id, attempt: 1, retryAt: scheduled },
       { id: "x", retryCount: 0 },
     );
     assert.equal((await payment(created.id)).status, "failed-transfers");
     // The provider is back: the app's retry pays the seller.
-    expectStatus(await api("POST", `/payments/${f.app.id}/${created.id}/retry`), 200);
-    const paid = await waitForStatus(t, f.apiKey, f.app.id, created.id, "paid");
+    expectStatus(await api("POST", `/payments/${tenant.app.id}/${created.id}/retry`), 200);
+    const paid = await waitForStatus(fx.app, tenant.apiKey, tenant.app.id, created.id, "paid");
     assert.equal(paid.transaction_response.error, null);
   });
 });
@@ -228,11 +235,11 @@ describe("transient failures back off, with a limit", () => {
 describe("a seller's share is never kept silently", () => {
   test("a seller not yet onboarded: 409 seller_not_payable naming what they still need", async () => {
     const record = expectStatus(
-      await createKyc(t, f.app.id, f.apiKey, { identifier: "seller-new" }),
+      await createKyc(fx.app, tenant.app.id, tenant.apiKey, { identifier: "seller-new" }),
       201,
     ).data;
     const price = expectStatus(
-      await api("POST", `/prices/${f.app.id}`, {
+      await api("POST", `/prices/${tenant.app.id}`, {
         name: "Mug",
         amount: 9,
         currency: "usd",
@@ -241,14 +248,14 @@ describe("a seller's share is never kept silently", () => {
       201,
     );
     const refused = assertProblem(
-      await api("POST", `/payments/${f.app.id}`, { price_id: price.id, payment_provider: "card" }),
+      await api("POST", `/payments/${tenant.app.id}`, { price_id: price.id, payment_provider: "card" }),
       409,
       "seller_not_payable",
     );
     assert.match(refused.detail, /start onboarding/);
     assert.match(refused.detail, /a bank account for payouts/);
     const checkout = assertProblem(
-      await call(t, "POST", `/checkout/${price.id}/payments`, {
+      await call(fx.app, "POST", `/checkout/${price.id}/payments`, {
         body: { email: "shopper@example.com", payment_provider: "card" },
       }),
       409,

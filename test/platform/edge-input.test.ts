@@ -1,26 +1,29 @@
 import assert from "node:assert/strict";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 
 // The last probes that reached a 5xx or were taken leniently (docs/reliability.md, "What each probe
 // gets now"): dates past the bounds once their offset is applied, methods no route has, bodies that
 // are not UTF-8 or give a key twice, a body that stalls.
-let t: TestApp;
 let token: string;
 let appId: string;
 let base: string;
 
-before(async () => {
-  t = await buildTestApp({ REQUEST_BODY_TIMEOUT_SECONDS: "1" });
-  token = (await signup(t)).token;
-  appId = (await createApp(t, token)).id;
-  await t.app.listen({ port: 0, host: "127.0.0.1" });
-  base = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-after(() => t.close());
+const fx = useTestApp(
+  { REQUEST_BODY_TIMEOUT_SECONDS: "1" },
+  {
+    tenants: false,
+    async setUp() {
+      token = (await signup(fx.app)).token;
+      appId = (await createApp(fx.app, token)).id;
+      await fx.app.app.listen({ port: 0, host: "127.0.0.1" });
+      base = `127.0.0.1:${(fx.app.app.server.address() as AddressInfo).port}`;
+    },
+  },
+);
 
 const paths = (problem: { errors: { path: string }[] }) => [...new Set(problem.errors.map((e) => e.path))];
 
@@ -48,7 +51,7 @@ describe("timestamps are bounded by their UTC instant, at both ends", () => {
     test(`a price's expires_at ${date} is 400`, async () => {
       const body = { name: "A", amount: 1, currency: "usd", expires_at: date };
       const problem = assertProblem(
-        await call(t, "POST", `/prices/${appId}`, { token, body }),
+        await call(fx.app, "POST", `/prices/${appId}`, { token, body }),
         400,
         "validation_failed",
       );
@@ -65,7 +68,7 @@ describe("timestamps are bounded by their UTC instant, at both ends", () => {
       min_increment: 1,
     };
     const problem = assertProblem(
-      await call(t, "POST", `/auctions/${appId}`, { token, body }),
+      await call(fx.app, "POST", `/auctions/${appId}`, { token, body }),
       400,
       "validation_failed",
     );
@@ -75,7 +78,7 @@ describe("timestamps are bounded by their UTC instant, at both ends", () => {
   test("the bounds themselves are taken", async () => {
     for (const date of ["9999-12-31T23:59:59Z", "9999-12-31T20:00:00+05:00"]) {
       const body = { name: "A", amount: 1, currency: "usd", expires_at: date };
-      expectStatus(await call(t, "POST", `/prices/${appId}`, { token, body }), 201);
+      expectStatus(await call(fx.app, "POST", `/prices/${appId}`, { token, body }), 201);
     }
   });
 });
@@ -83,17 +86,17 @@ describe("timestamps are bounded by their UTC instant, at both ends", () => {
 describe("a method no route has on a path that exists is 405 with Allow", () => {
   for (const method of ["TRACE", "PUT", "PROPFIND", "OPTIONS"]) {
     test(`${method} /apps`, async () => {
-      const answer = await call(t, method, "/apps", { token });
+      const answer = await call(fx.app, method, "/apps", { token });
       assertProblem(answer, 405, "method_not_allowed");
       assert.equal(answer.headers.allow, "GET, HEAD, POST");
     });
   }
 
   test("on a path with parameters, and a path that does not exist is still 404", async () => {
-    const answer = await call(t, "PUT", `/payments/${appId}/pay_x`, { token });
+    const answer = await call(fx.app, "PUT", `/payments/${appId}/pay_x`, { token });
     assertProblem(answer, 405, "method_not_allowed");
     assert.equal(answer.headers.allow, "GET, HEAD");
-    assertProblem(await call(t, "TRACE", "/no-such-thing", { token }), 404, "not_found");
+    assertProblem(await call(fx.app, "TRACE", "/no-such-thing", { token }), 404, "not_found");
   });
 
   test("a method HTTP parsers do not know at all", async () => {
@@ -107,7 +110,7 @@ describe("a method no route has on a path that exists is 405 with Allow", () => 
 describe("JSON bodies: UTF-8 only, each key once", () => {
   test("bytes that are not UTF-8 are 400, not stored as U+FFFD", async () => {
     const payload = Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]);
-    const answer = await t.app.inject({
+    const answer = await fx.app.app.inject({
       method: "POST",
       url: "/apps",
       headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
@@ -125,12 +128,16 @@ describe("JSON bodies: UTF-8 only, each key once", () => {
       ['{"name":"A","\\u006eame":"B"}', "/body/name"],
       ['{"name":"A","metadata":{"k":[{"x":1},{"x":1,"x":2}]}}', "/body/metadata/k/1/x"],
     ]) {
-      const problem = assertProblem(await call(t, "POST", "/apps", { token, raw }), 400, "validation_failed");
+      const problem = assertProblem(
+        await call(fx.app, "POST", "/apps", { token, raw }),
+        400,
+        "validation_failed",
+      );
       assert.deepEqual(paths(problem), [path], raw);
     }
     // The same key in two different objects is fine.
     const raw = '{"name":"Twice","amount":1,"currency":"usd","metadata":{"a":{"name":1},"b":{"name":2}}}';
-    expectStatus(await call(t, "POST", `/prices/${appId}`, { token, raw }), 201);
+    expectStatus(await call(fx.app, "POST", `/prices/${appId}`, { token, raw }), 201);
   });
 });
 

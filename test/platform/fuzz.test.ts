@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import fc from "fast-check";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { createAuction, shopperSession } from "../helpers/auctions.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { GOOD_BANK, kycFixture, SELLER_DETAILS } from "../helpers/kyc.ts";
 import {
@@ -31,7 +31,6 @@ import { evmTrigger } from "../helpers/triggers.ts";
 const seed = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : Date.now() % 2 ** 31;
 const budget = Number(process.env.FUZZ_REQUESTS ?? 2000);
 
-let t: TestApp;
 let doc: Record<string, any>;
 let token: string;
 /** Real ids by path parameter name (`id` is the webhook endpoint or the auction, by path). */
@@ -41,19 +40,24 @@ const examples: Record<string, unknown> = {};
 /** Credentials by operation where the owner's session is not the one the route takes. */
 const credentials: Record<string, string> = {};
 
-before(async () => {
-  // Loopback webhooks allowed: a fuzzed endpoint then fails fast (port 9 is closed) rather than
-  // waiting on a public address from a machine that may have no network.
-  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true", LOG_LEVEL: "warn" });
-  doc = expectStatus(await call(t, "GET", "/openapi.json"), 200);
-  const f = await kycFixture(t);
-  token = f.owner.token;
+// Loopback webhooks allowed: a fuzzed endpoint then fails fast (port 9 is closed) rather than
+// waiting on a public address from a machine that may have no network.
+const fx = useTestApp(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true", LOG_LEVEL: "warn" },
+  { tenants: false, setUp: makeFuzzTargets },
+);
+
+/** A tenant with one of each resource, whose ids, bodies and credentials the fuzzer starts from. */
+async function makeFuzzTargets() {
+  doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
+  const tenant = await kycFixture(fx.app);
+  token = tenant.owner.token;
   const post = async (url: string, body: unknown, status = 201, credential = token) =>
-    expectStatus(await call(t, "POST", url, { token: credential, body }), status);
-  const app = f.app.id as string;
+    expectStatus(await call(fx.app, "POST", url, { token: credential, body }), status);
+  const app = tenant.app.id as string;
   const wallet = await post(`/wallets/${app}`, { name: "Fuzz wallet", type: "evm" });
   const trigger = await post(`/triggers/${app}`, evmTrigger(wallet.id));
-  const kyc = (await post(`/apps/${app}/kycs`, { identifier: "fuzz-seller" }, 201, f.apiKey)).data;
+  const kyc = (await post(`/apps/${app}/kycs`, { identifier: "fuzz-seller" }, 201, tenant.apiKey)).data;
   const price = await post(`/prices/${app}`, {
     name: "Fuzz",
     amount: 12.5,
@@ -62,9 +66,9 @@ before(async () => {
   });
   const payment = await post(`/payments/${app}`, { price_id: price.id, payment_provider: "card" });
   const endpoint = await post(`/webhooks/${app}`, { url: "http://127.0.0.1:9/hook", events: ["payment.*"] });
-  const auction = await createAuction(t, token, app);
-  const session = await shopperSession(t, app, auction.id, "fuzz-shopper@example.com");
-  const keys = expectStatus(await call(t, "GET", `/apps/${app}/api-keys`, { token }), 200);
+  const auction = await createAuction(fx.app, token, app);
+  const session = await shopperSession(fx.app, app, auction.id, "fuzz-shopper@example.com");
+  const keys = expectStatus(await call(fx.app, "GET", `/apps/${app}/api-keys`, { token }), 200);
   const solana = await post(`/wallets/${app}`, { name: "Fuzz Solana wallet", type: "solana" });
   const checkout = await post(`/checkout/${price.id}/payments`, {
     email: "fuzz-buyer@example.com",
@@ -72,7 +76,7 @@ before(async () => {
   });
   const card = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
   Object.assign(examples, {
-    "POST /auth/login": { email: f.owner.email, password: f.owner.password },
+    "POST /auth/login": { email: tenant.owner.email, password: tenant.owner.password },
     "POST /prices/{app_id}": {
       name: "Fuzz",
       amount: 12.5,
@@ -108,7 +112,7 @@ before(async () => {
   });
   Object.assign(ids, {
     app_id: app,
-    member_id: f.developerMemberId,
+    member_id: tenant.developerMemberId,
     key_id: keys[0].id,
     wallet_id: wallet.id,
     trigger_id: trigger.id,
@@ -124,8 +128,7 @@ before(async () => {
     "/checkout/": checkout.id,
     "/solana/": solana.id,
   });
-});
-after(() => t?.close());
+}
 
 interface Part {
   value: string;
@@ -292,7 +295,7 @@ test(`every operation answers hostile input with a documented 4xx, never a 5xx (
     const ownToken =
       op.path === "/auth/logout"
         ? (
-            await call(t, "POST", "/auth/signup", {
+            await call(fx.app, "POST", "/auth/signup", {
               body: {
                 email: `fuzz-out${seed}@example.com`,
                 password: "correct horse battery staple",
@@ -306,7 +309,7 @@ test(`every operation answers hostile input with a documented 4xx, never a 5xx (
     const samples = fc.sample(requestArbitrary(op), { seed: seed + index, numRuns: perOperation });
     for (const request of samples) {
       if (ownToken) request.headers.authorization = `Bearer ${ownToken}`;
-      const answer = await t.app.inject({
+      const answer = await fx.app.app.inject({
         method: request.method as "GET",
         url: request.url,
         headers: request.headers,
@@ -337,7 +340,7 @@ test(`every operation answers hostile input with a documented 4xx, never a 5xx (
     `seed ${seed}:\n${failures.slice(0, Number(process.env.FUZZ_SHOW ?? 40)).join("\n")}`,
   );
   // What reached the database and broke there shows in the log even when the answer was a 4xx.
-  const broken = t.logs.filter((line) =>
+  const broken = fx.app.logs.filter((line) =>
     /invalid byte sequence|out of range|Maximum call stack|"level":(50|60)/.test(line),
   );
   assert.deepEqual(

@@ -1,23 +1,26 @@
 import assert from "node:assert/strict";
 import { request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
+import { appForTest, useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { createPrice } from "../helpers/prices.ts";
 
 // Each probe an attacker sent, and what it gets now (docs/reliability.md lists them).
-let t: TestApp;
 let token: string;
 let appId: string;
 const METRICS_TOKEN = "metrics-token-0123456789abcdef";
 
-before(async () => {
-  t = await buildTestApp({ METRICS_TOKEN, MAX_PAYMENT_AMOUNT: "1000" });
-  token = (await signup(t)).token;
-  appId = (await createApp(t, token)).id;
-});
-after(() => t.close());
+const fx = useTestApp(
+  { METRICS_TOKEN, MAX_PAYMENT_AMOUNT: "1000" },
+  {
+    tenants: false,
+    async setUp() {
+      token = (await signup(fx.app)).token;
+      appId = (await createApp(fx.app, token)).id;
+    },
+  },
+);
 
 const paths = (problem: { errors: { path: string }[] }) => problem.errors.map((e) => e.path);
 const nested = (levels: number) => {
@@ -28,12 +31,16 @@ const nested = (levels: number) => {
 
 describe("strings never carry U+0000 or a lone surrogate", () => {
   test("in a path parameter", async () => {
-    const problem = assertProblem(await call(t, "GET", "/wallets/%00", { token }), 400, "validation_failed");
+    const problem = assertProblem(
+      await call(fx.app, "GET", "/wallets/%00", { token }),
+      400,
+      "validation_failed",
+    );
     assert.deepEqual(paths(problem), ["/path/app_id"]);
   });
 
   test("in a query parameter", async () => {
-    const answer = await call(t, "GET", `/payments/${appId}?price_id=a%00b`, { token });
+    const answer = await call(fx.app, "GET", `/payments/${appId}?price_id=a%00b`, { token });
     assert.deepEqual(paths(assertProblem(answer, 400, "validation_failed")), ["/query/price_id"]);
   });
 
@@ -66,14 +73,18 @@ describe("strings never carry U+0000 or a lone surrogate", () => {
     ],
   ] as const) {
     test(`in ${what}`, async () => {
-      const problem = assertProblem(await call(t, "POST", url(), { token, body }), 400, "validation_failed");
+      const problem = assertProblem(
+        await call(fx.app, "POST", url(), { token, body }),
+        400,
+        "validation_failed",
+      );
       assert.deepEqual(paths(problem), [path]);
     });
   }
 
   test("nothing was stored", async () => {
-    assert.deepEqual(expectStatus(await call(t, "GET", `/prices/${appId}`, { token }), 200), []);
-    assert.deepEqual(expectStatus(await call(t, "GET", `/wallets/${appId}`, { token }), 200), []);
+    assert.deepEqual(expectStatus(await call(fx.app, "GET", `/prices/${appId}`, { token }), 200), []);
+    assert.deepEqual(expectStatus(await call(fx.app, "GET", `/wallets/${appId}`, { token }), 200), []);
   });
 });
 
@@ -83,7 +94,7 @@ describe("free-form values and bodies have a depth and a size", () => {
   test("metadata nested 5,000 levels deep is refused before it is parsed", async () => {
     const raw = `{"name":"A","amount":1,"currency":"usd","metadata":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}`;
     const problem = assertProblem(
-      await call(t, "POST", `/prices/${appId}`, { token, raw }),
+      await call(fx.app, "POST", `/prices/${appId}`, { token, raw }),
       400,
       "validation_failed",
     );
@@ -92,20 +103,20 @@ describe("free-form values and bodies have a depth and a size", () => {
   });
 
   test("metadata deeper than 10 levels, or over 32 KiB, is refused naming the field", async () => {
-    const deep = await call(t, "POST", `/prices/${appId}`, { token, body: price(nested(11)) });
+    const deep = await call(fx.app, "POST", `/prices/${appId}`, { token, body: price(nested(11)) });
     assert.deepEqual(paths(assertProblem(deep, 400, "validation_failed")), ["/body/metadata"]);
-    const big = await call(t, "POST", `/prices/${appId}`, {
+    const big = await call(fx.app, "POST", `/prices/${appId}`, {
       token,
       body: price({ a: "x".repeat(33 * 1024) }),
     });
     assert.deepEqual(paths(assertProblem(big, 400, "validation_failed")), ["/body/metadata"]);
-    expectStatus(await call(t, "POST", `/prices/${appId}`, { token, body: price(nested(9)) }), 201);
+    expectStatus(await call(fx.app, "POST", `/prices/${appId}`, { token, body: price(nested(9)) }), 201);
   });
 
   test("a __proto__ key is refused", async () => {
     const raw = '{"name":"A","amount":1,"currency":"usd","metadata":{"__proto__":{"x":1}}}';
     const problem = assertProblem(
-      await call(t, "POST", `/prices/${appId}`, { token, raw }),
+      await call(fx.app, "POST", `/prices/${appId}`, { token, raw }),
       400,
       "validation_failed",
     );
@@ -115,7 +126,7 @@ describe("free-form values and bodies have a depth and a size", () => {
 
 describe("numbers, pages and dates have ranges", () => {
   test("a page past 1,000,000 is refused", async () => {
-    const answer = await call(t, "GET", `/apps?page=100000000000000000000`, { token });
+    const answer = await call(fx.app, "GET", `/apps?page=100000000000000000000`, { token });
     assert.deepEqual(paths(assertProblem(answer, 400, "validation_failed")), ["/query/page"]);
   });
 
@@ -128,7 +139,7 @@ describe("numbers, pages and dates have ranges", () => {
     test(`the JSON number ${literal} is refused, not rounded`, async () => {
       const raw = `{"name":"A","amount":${literal},"currency":"usd"}`;
       const problem = assertProblem(
-        await call(t, "POST", `/prices/${appId}`, { token, raw }),
+        await call(fx.app, "POST", `/prices/${appId}`, { token, raw }),
         400,
         "validation_failed",
       );
@@ -146,7 +157,7 @@ describe("numbers, pages and dates have ranges", () => {
     test(`expires_at ${date} is refused`, async () => {
       const body = { name: "A", amount: 1, currency: "usd", expires_at: date };
       const problem = assertProblem(
-        await call(t, "POST", `/prices/${appId}`, { token, body }),
+        await call(fx.app, "POST", `/prices/${appId}`, { token, body }),
         400,
         "validation_failed",
       );
@@ -159,24 +170,24 @@ describe("numbers, pages and dates have ranges", () => {
 
 describe("a payment has a ceiling (MAX_PAYMENT_AMOUNT)", () => {
   test("the hosted checkout refuses a dynamic amount above it, and takes one below", async () => {
-    const price = await createPrice(t, token, appId, { type: "dynamic", amount: 10 });
+    const price = await createPrice(fx.app, token, appId, { type: "dynamic", amount: 10 });
     for (const amount of ["123456789012345678901234567.89", "990", 2000]) {
-      const answer = await call(t, "POST", `/checkout/${price.id}/payments`, {
+      const answer = await call(fx.app, "POST", `/checkout/${price.id}/payments`, {
         body: { email: "shopper@example.com", payment_provider: "card", amount },
       });
       const problem = assertProblem(answer, 400, "validation_failed");
       assert.deepEqual(paths(problem), ["/body/amount"]);
       assert.match(problem.detail, /maximum of 1000 usd per payment/);
     }
-    const fine = await call(t, "POST", `/checkout/${price.id}/payments`, {
+    const fine = await call(fx.app, "POST", `/checkout/${price.id}/payments`, {
       body: { email: "shopper@example.com", payment_provider: "card", amount: "900" },
     });
     expectStatus(fine, 201);
   });
 
   test("a fixed price above it cannot be paid", async () => {
-    const price = await createPrice(t, token, appId, { amount: 5000 });
-    const answer = await call(t, "POST", `/payments/${appId}`, {
+    const price = await createPrice(fx.app, token, appId, { amount: 5000 });
+    const answer = await call(fx.app, "POST", `/payments/${appId}`, {
       token,
       body: { price_id: price.id, payment_provider: "card" },
     });
@@ -186,16 +197,20 @@ describe("a payment has a ceiling (MAX_PAYMENT_AMOUNT)", () => {
 
 describe("the framework's own refusals are problems", () => {
   test("a URL that does not decode", async () => {
-    const problem = assertProblem(await call(t, "GET", "/apps/%ff", { token }), 400, "validation_failed");
+    const problem = assertProblem(
+      await call(fx.app, "GET", "/apps/%ff", { token }),
+      400,
+      "validation_failed",
+    );
     assert.deepEqual(paths(problem), ["/path"]);
   });
 
   test("an over-long path parameter is 414", async () => {
-    assertProblem(await call(t, "GET", `/apps/${"a".repeat(300)}`, { token }), 414, "uri_too_long");
+    assertProblem(await call(fx.app, "GET", `/apps/${"a".repeat(300)}`, { token }), 414, "uri_too_long");
   });
 
   test("JSON sent as text/plain is 415", async () => {
-    const answer = await call(t, "POST", "/apps", {
+    const answer = await call(fx.app, "POST", "/apps", {
       token,
       raw: '{"name":"A"}',
       headers: { "content-type": "text/plain" },
@@ -204,13 +219,13 @@ describe("the framework's own refusals are problems", () => {
   });
 
   test("an empty JSON body names the body", async () => {
-    const answer = await call(t, "POST", "/apps", { token, raw: "" });
+    const answer = await call(fx.app, "POST", "/apps", { token, raw: "" });
     assert.deepEqual(paths(assertProblem(answer, 400, "validation_failed")), ["/body"]);
   });
 
   test("a 100 KB URL is 431 on the wire, as a problem", async () => {
-    await t.app.listen({ port: 0, host: "127.0.0.1" });
-    const { port } = t.app.server.address() as AddressInfo;
+    await fx.app.app.listen({ port: 0, host: "127.0.0.1" });
+    const { port } = fx.app.app.server.address() as AddressInfo;
     const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
       const req = httpRequest({ host: "127.0.0.1", port, path: `/apps/${"a".repeat(100_000)}` }, (res) => {
         let body = "";
@@ -233,7 +248,7 @@ describe("the framework's own refusals are problems", () => {
   });
 
   test("the KYC widget documents its HTML error pages", async () => {
-    const doc = expectStatus(await call(t, "GET", "/openapi.json"), 200);
+    const doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
     const errors = doc.paths["/kyc/{edit_token}/details"].post.responses["4XX"].content;
     assert.ok(errors["text/html"], "HTML error pages are documented");
     assert.ok(doc.paths["/apps"].post.responses["4XX"].content["application/problem+json"]);
@@ -243,7 +258,7 @@ describe("the framework's own refusals are problems", () => {
 describe("small doors", () => {
   test("/docs cannot be framed and carries a CSP", async () => {
     for (const url of ["/docs/", "/docs/static/swagger-initializer.js"]) {
-      const answer = await call(t, "GET", url);
+      const answer = await call(fx.app, "GET", url);
       assert.equal(answer.status, 200, url);
       assert.match(String(answer.headers["content-security-policy"]), /frame-ancestors 'none'/);
       assert.match(String(answer.headers["content-security-policy"]), /script-src 'self'/);
@@ -253,34 +268,30 @@ describe("small doors", () => {
   });
 
   test("/metrics answers only to the metrics token", async () => {
-    assertProblem(await call(t, "GET", "/metrics"), 401, "unauthenticated");
-    assertProblem(await call(t, "GET", "/metrics", { token: "wrong" }), 401, "unauthenticated");
-    assertProblem(await call(t, "GET", "/metrics", { token }), 401, "unauthenticated");
-    const answer = await call(t, "GET", "/metrics", { token: METRICS_TOKEN });
+    assertProblem(await call(fx.app, "GET", "/metrics"), 401, "unauthenticated");
+    assertProblem(await call(fx.app, "GET", "/metrics", { token: "wrong" }), 401, "unauthenticated");
+    assertProblem(await call(fx.app, "GET", "/metrics", { token }), 401, "unauthenticated");
+    const answer = await call(fx.app, "GET", "/metrics", { token: METRICS_TOKEN });
     assert.equal(answer.status, 200);
     assert.match(answer.text, /http_requests_total/);
   });
 
-  test("/metrics is not served without METRICS_TOKEN", async () => {
-    const bare = await buildTestApp();
-    try {
-      assertProblem(await call(bare, "GET", "/metrics"), 404, "not_found");
-    } finally {
-      await bare.close();
-    }
+  test("/metrics is not served without METRICS_TOKEN", async (t) => {
+    const bare = await appForTest(t);
+    assertProblem(await call(bare, "GET", "/metrics"), 404, "not_found");
   });
 
   test("HTTP Basic takes the API key with an empty password only", async () => {
     const key = expectStatus(
-      await call(t, "POST", `/apps/${appId}/api-keys`, { token, body: { name: "basic" } }),
+      await call(fx.app, "POST", `/apps/${appId}/api-keys`, { token, body: { name: "basic" } }),
       201,
     ).key;
     const basic = (userPass: string) => ({
       authorization: `Basic ${Buffer.from(userPass).toString("base64")}`,
     });
-    expectStatus(await call(t, "GET", `/apps/${appId}`, { headers: basic(`${key}:`) }), 200);
-    expectStatus(await call(t, "GET", `/apps/${appId}`, { headers: basic(key) }), 200);
-    const refused = await call(t, "GET", `/apps/${appId}`, { headers: basic(`${key}:any-password`) });
+    expectStatus(await call(fx.app, "GET", `/apps/${appId}`, { headers: basic(`${key}:`) }), 200);
+    expectStatus(await call(fx.app, "GET", `/apps/${appId}`, { headers: basic(key) }), 200);
+    const refused = await call(fx.app, "GET", `/apps/${appId}`, { headers: basic(`${key}:any-password`) });
     assert.match(assertProblem(refused, 401, "unauthenticated").detail, /empty password/);
   });
 });

@@ -3,24 +3,28 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
-import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { describe, test } from "node:test";
+import { onPostgres } from "../helpers/app.ts";
 import { freePort } from "../helpers/browser.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus, signup } from "../helpers/http.ts";
 
-let t: TestApp;
 let token: string;
-before(async () => {
-  t = await buildTestApp();
-  token = (await signup(t)).token;
-});
-after(() => t.close());
+const fx = useTestApp(
+  {},
+  {
+    tenants: false,
+    async setUp() {
+      token = (await signup(fx.app)).token;
+    },
+  },
+);
 
 const post = (key: string, body: Record<string, unknown>, as = token) =>
-  call(t, "POST", "/apps", { token: as, body, headers: { "idempotency-key": key } });
+  call(fx.app, "POST", "/apps", { token: as, body, headers: { "idempotency-key": key } });
 
 async function appCount(as = token) {
-  return Number((await call(t, "GET", "/apps?limit=1", { token: as })).headers["x-total-count"]);
+  return Number((await call(fx.app, "GET", "/apps?limit=1", { token: as })).headers["x-total-count"]);
 }
 
 describe("Idempotency-Key", () => {
@@ -41,7 +45,7 @@ describe("Idempotency-Key", () => {
   });
 
   test("keys are scoped to the caller", async () => {
-    const other = (await signup(t)).token;
+    const other = (await signup(fx.app)).token;
     const mine = expectStatus(await post("shared-key", { name: "Mine" }), 201);
     const theirs = expectStatus(await post("shared-key", { name: "Mine" }, other), 201);
     assert.notEqual(mine.id, theirs.id);
@@ -94,7 +98,7 @@ async function crashingApi(point: string) {
   const child = spawn(process.execPath, ["test/fixtures/api.ts"], {
     env: {
       ...process.env,
-      DATABASE_URL: t.connectionString!,
+      DATABASE_URL: fx.app.connectionString!,
       SANDBOX: "true",
       PORT: String(port),
       FAULT_CRASH_AT: point,
@@ -150,9 +154,12 @@ describe("Idempotency-Key after a crash", {
   });
 
   test("a payment create whose process died after its write, before its answer was kept, is answered by its retry", async () => {
-    const app = expectStatus(await call(t, "POST", "/apps", { token, body: { name: "Create crash" } }), 201);
+    const app = expectStatus(
+      await call(fx.app, "POST", "/apps", { token, body: { name: "Create crash" } }),
+      201,
+    );
     const price = expectStatus(
-      await call(t, "POST", `/prices/${app.id}`, {
+      await call(fx.app, "POST", `/prices/${app.id}`, {
         token,
         body: { name: "Ticket", amount: 7, currency: "usd" },
       }),
@@ -176,10 +183,10 @@ describe("Idempotency-Key after a crash", {
     } finally {
       api.stop();
     }
-    const listed = expectStatus(await call(t, "GET", url, { token }), 200);
+    const listed = expectStatus(await call(fx.app, "GET", url, { token }), 200);
     assert.equal(listed.length, 1, "the first try wrote its payment");
     // The retry answers that payment, as the first answer would have; no second payment.
-    const retried = await call(t, "POST", url, {
+    const retried = await call(fx.app, "POST", url, {
       token,
       body,
       headers: { "idempotency-key": "order-crash" },
@@ -187,30 +194,37 @@ describe("Idempotency-Key after a crash", {
     assert.equal(retried.status, 201, retried.text);
     assert.equal(retried.body.id, listed[0].id);
     assert.equal(retried.body.payment_token, listed[0].payment_token);
-    const replayed = await call(t, "POST", url, {
+    const replayed = await call(fx.app, "POST", url, {
       token,
       body,
       headers: { "idempotency-key": "order-crash" },
     });
     assert.equal(replayed.headers["idempotent-replayed"], "true");
     assert.equal(replayed.body.id, listed[0].id);
-    const other = await call(t, "POST", url, { token, body, headers: { "idempotency-key": "order-other" } });
+    const other = await call(fx.app, "POST", url, {
+      token,
+      body,
+      headers: { "idempotency-key": "order-other" },
+    });
     assert.equal(other.status, 201);
     assert.notEqual(other.body.id, listed[0].id, "another key is another payment");
-    assert.equal(expectStatus(await call(t, "GET", url, { token }), 200).length, 2);
+    assert.equal(expectStatus(await call(fx.app, "GET", url, { token }), 200).length, 2);
   });
 
   test("a confirm whose process died after its change committed, before its answer was kept, is answered by its retry", async () => {
-    const app = expectStatus(await call(t, "POST", "/apps", { token, body: { name: "Crash shop" } }), 201);
+    const app = expectStatus(
+      await call(fx.app, "POST", "/apps", { token, body: { name: "Crash shop" } }),
+      201,
+    );
     const price = expectStatus(
-      await call(t, "POST", `/prices/${app.id}`, {
+      await call(fx.app, "POST", `/prices/${app.id}`, {
         token,
         body: { name: "Ticket", amount: 9, currency: "usd" },
       }),
       201,
     );
     const payment = expectStatus(
-      await call(t, "POST", `/payments/${app.id}`, {
+      await call(fx.app, "POST", `/payments/${app.id}`, {
         token,
         body: { price_id: price.id, payment_provider: "card" },
       }),
@@ -237,14 +251,22 @@ describe("Idempotency-Key after a crash", {
       api.stop();
     }
     // The confirm had committed: the retry answers it (not 409 "already being paid"), once.
-    const retried = await call(t, "POST", url, { token, body, headers: { "idempotency-key": "pay-once" } });
+    const retried = await call(fx.app, "POST", url, {
+      token,
+      body,
+      headers: { "idempotency-key": "pay-once" },
+    });
     assert.equal(retried.status, 200, retried.text);
     assert.equal(retried.body.id, payment.id);
-    const replayed = await call(t, "POST", url, { token, body, headers: { "idempotency-key": "pay-once" } });
+    const replayed = await call(fx.app, "POST", url, {
+      token,
+      body,
+      headers: { "idempotency-key": "pay-once" },
+    });
     assert.equal(replayed.headers["idempotent-replayed"], "true");
     // Another confirm (another key) is still refused: one authorisation per payment.
     assertProblem(
-      await call(t, "POST", url, { token, body, headers: { "idempotency-key": "pay-twice" } }),
+      await call(fx.app, "POST", url, { token, body, headers: { "idempotency-key": "pay-twice" } }),
       409,
       "invalid_state_transition",
     );

@@ -1,24 +1,20 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { sql } from "drizzle-orm";
 import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
 import { statementRunner, writeIf } from "../../src/platform/db/index.ts";
 import { ANALYZE_AFTER_JOBS } from "../../src/platform/jobs/statistics.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 
 // A burst of jobs refreshes the job table's statistics, so pg-boss's fetch plans on what is there
 // (docs/benchmarks.md, "The pg-boss fetch").
 
-let t: TestApp;
-before(async () => {
-  // No worker: the jobs stay queued, as in a burst the worker has not caught up with.
-  t = await buildTestApp({ RUN_WORKER: "false" });
-});
-after(() => t.close());
+// No worker: the jobs stay queued, as in a burst the worker has not caught up with.
+const fx = useTestApp({ RUN_WORKER: "false" }, { tenants: false });
 
 async function analyses(): Promise<number> {
-  const result = await t.deps.db.execute(
+  const result = await fx.app.deps.db.execute(
     sql`select coalesce(sum(analyze_count), 0)::int as n from pg_stat_user_tables where schemaname = 'pgboss' and relname = 'job_common'`,
   );
   const rows = ((result as { rows?: unknown[] }).rows ?? result) as { n: number }[];
@@ -27,7 +23,7 @@ async function analyses(): Promise<number> {
 
 /** What the planner expects the queue to hold: what pg-boss's fetch is planned on. */
 async function estimatedRows(): Promise<number> {
-  const result = await t.deps.db.execute(
+  const result = await fx.app.deps.db.execute(
     sql`explain (format json) select id from pgboss.job_common where name = ${PREPARE_INTENT_JOB}`,
   );
   const rows = ((result as { rows?: unknown[] }).rows ?? result) as Record<string, unknown>[];
@@ -40,12 +36,12 @@ test("relaying a burst of jobs analyses the job table: the planner sees the back
   const before = await analyses();
   const count = ANALYZE_AFTER_JOBS + 50;
   const jobs = Array.from({ length: count }, (_, i) =>
-    t.deps.jobs.sendPart(PREPARE_INTENT_JOB, { paymentId: `stat${i}` }),
+    fx.app.deps.jobs.sendPart(PREPARE_INTENT_JOB, { paymentId: `stat${i}` }),
   );
-  await statementRunner(t.deps.database)(
+  await statementRunner(fx.app.deps.database)(
     writeIf({ condition: sql`true`, writes: () => jobs, answer: sql`1` }),
   );
-  t.deps.jobs.relaySoon();
+  fx.app.deps.jobs.relaySoon();
   await eventually(async () => ((await analyses()) > before ? true : undefined), 20_000);
   const estimate = await estimatedRows();
   assert.ok(estimate > count / 2, `the planner expects ${estimate} queued jobs, not about ${count}`);

@@ -3,10 +3,10 @@
 // named components, public routes ask for no credential, and Idempotency-Key is documented where
 // it is honoured (docs/openapi.md).
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { lintDocument } from "../helpers/openapi-lint.ts";
 
@@ -22,7 +22,6 @@ type Doc = {
   components: { schemas: Record<string, unknown> };
 };
 
-let t: TestApp;
 let doc: Doc;
 const operations = () =>
   Object.entries(doc.paths).flatMap(([path, ops]) =>
@@ -34,11 +33,15 @@ const find = (method: string, path: string) => {
   return op;
 };
 
-before(async () => {
-  t = await buildTestApp();
-  doc = expectStatus(await call(t, "GET", "/openapi.json"), 200);
-});
-after(() => t.close());
+const fx = useTestApp(
+  {},
+  {
+    tenants: false,
+    async setUp() {
+      doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
+    },
+  },
+);
 
 test("Redocly's recommended rules: no error, at most the one known warning", async () => {
   const findings = await lintDocument(doc);

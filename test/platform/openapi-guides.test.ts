@@ -3,14 +3,14 @@
 // chain markers), a real description on every operation from one place only, and a curl and a
 // TypeScript sample on every operation, shown in Swagger UI's copy of the document too.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { Client } from "../../sdk/src/index.ts";
 import { EVENT_SCHEMAS } from "../../src/modules/webhooks/event-schemas.ts";
 import { ERROR_STATUS } from "../../src/platform/http/errors.ts";
 import { GUIDES } from "../../src/platform/http/guides.ts";
 import { guideFiles, readReference, reflow } from "../../src/platform/http/openapi-prose.ts";
 import { EXCLUDED, methodOf } from "../../src/platform/http/sdk-names.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 
 type Sample = { lang: string; label: string; source: string };
@@ -29,7 +29,6 @@ type Doc = {
 };
 
 const PUBLIC_URL = "https://payments.example.com";
-let t: TestApp;
 let doc: Doc;
 let forSwaggerUi: Doc;
 const operations = (of: Doc = doc) =>
@@ -37,12 +36,16 @@ const operations = (of: Doc = doc) =>
     Object.entries(item).map(([method, op]) => ({ at: `${method.toUpperCase()} ${path}`, op })),
   );
 
-before(async () => {
-  t = await buildTestApp({ PUBLIC_URL, RATE_LIMITS: "signup_per_ip=7/60", LIST_COUNT_CAP: "5000" });
-  doc = expectStatus(await call(t, "GET", "/openapi.json"), 200);
-  forSwaggerUi = expectStatus(await call(t, "GET", "/docs/json"), 200);
-});
-after(() => t.close());
+const fx = useTestApp(
+  { PUBLIC_URL, RATE_LIMITS: "signup_per_ip=7/60", LIST_COUNT_CAP: "5000" },
+  {
+    tenants: false,
+    async setUp() {
+      doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
+      forSwaggerUi = expectStatus(await call(fx.app, "GET", "/docs/json"), 200);
+    },
+  },
+);
 
 test("every operation has a description of its own, from its route or docs/reference, not both", () => {
   const reference = readReference();

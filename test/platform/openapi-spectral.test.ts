@@ -1,19 +1,22 @@
 // Spectral's `spectral:oas` ruleset, beside Redocly's (openapi-document.test.ts): the served
 // document has no error and no warning, `operation-description` included. No rule is turned off.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { test } from "node:test";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { spectralFindings } from "../helpers/openapi-spectral.ts";
 
-let t: TestApp;
 let doc: Record<string, unknown>;
 
-before(async () => {
-  t = await buildTestApp();
-  doc = expectStatus(await call(t, "GET", "/openapi.json"), 200);
-});
-after(() => t.close());
+const fx = useTestApp(
+  {},
+  {
+    tenants: false,
+    async setUp() {
+      doc = expectStatus(await call(fx.app, "GET", "/openapi.json"), 200);
+    },
+  },
+);
 
 test("spectral:oas finds no error and no warning in /openapi.json", async () => {
   const findings = await spectralFindings(doc);

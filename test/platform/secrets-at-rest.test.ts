@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
-import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { onPostgres } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { createKyc, eventually, GOOD_BANK, postForm, SELLER_DETAILS } from "../helpers/kyc.ts";
 import { bank, CARDS, card, confirm, waitForStatus } from "../helpers/payments.ts";
@@ -14,34 +15,37 @@ import { Receiver } from "../helpers/webhooks.ts";
 // PostgreSQL, every table of every schema on the embedded engine) and every log line are searched
 // for each secret the journeys saw. Hashes and sealed envelopes may be stored; the secret never.
 const run = promisify(execFile);
-let t: TestApp;
 const receiver = new Receiver();
-before(async () => {
-  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-  await receiver.start();
-});
-after(async () => {
-  await receiver.stop();
-  await t.close();
-});
+const fx = useTestApp(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  {
+    tenants: false,
+    async setUp() {
+      await receiver.start();
+    },
+    async tearDown() {
+      await receiver.stop();
+    },
+  },
+);
 
 /** Every row of every table, as text: pg_dump's own output on PostgreSQL. */
 async function dumpDatabase(): Promise<string> {
   if (onPostgres) {
-    const { stdout } = await run("pg_dump", ["--data-only", "--no-owner", t.connectionString!], {
+    const { stdout } = await run("pg_dump", ["--data-only", "--no-owner", fx.app.connectionString!], {
       maxBuffer: 512 * 1024 * 1024,
     });
     return stdout;
   }
   const rowsOf = (result: unknown) =>
     ((result as { rows?: unknown[] }).rows ?? result) as Record<string, unknown>[];
-  const tables = await t.deps.db.execute(
+  const tables = await fx.app.deps.db.execute(
     sql`select table_schema as schema, table_name as name from information_schema.tables
          where table_type = 'BASE TABLE' and table_schema not in ('pg_catalog', 'information_schema')`,
   );
   let text = "";
   for (const { schema, name } of rowsOf(tables)) {
-    const rows = rowsOf(await t.deps.db.execute(sql.raw(`select * from "${schema}"."${name}"`)));
+    const rows = rowsOf(await fx.app.deps.db.execute(sql.raw(`select * from "${schema}"."${name}"`)));
     text += `-- ${schema}.${name}\n${JSON.stringify(rows, (_k, v) => (typeof v === "bigint" ? String(v) : v))}\n`;
   }
   return text;
@@ -51,11 +55,11 @@ test("after the journeys, neither the database nor the log holds any secret", {
   timeout: 240_000,
 }, async () => {
   const secrets = new Map<string, string>();
-  const owner = await signup(t);
+  const owner = await signup(fx.app);
   secrets.set("session token", owner.token);
-  const app = await createApp(t, owner.token, { name: "Secrets" });
+  const app = await createApp(fx.app, owner.token, { name: "Secrets" });
   expectStatus(
-    await call(t, "PATCH", `/apps/${app.id}`, {
+    await call(fx.app, "PATCH", `/apps/${app.id}`, {
       token: owner.token,
       body: { kyc_return_url: "https://shop.example.com/kyc", type: "marketplace", app_fee: 2.5 },
     }),
@@ -64,7 +68,7 @@ test("after the journeys, neither the database nor the log holds any secret", {
   // Every create with an Idempotency-Key, as the SDK sends them: the stored answers hold the secrets.
   const idem = (name: string) => ({ "idempotency-key": `${name}-${Date.now()}` });
   const key = expectStatus(
-    await call(t, "POST", `/apps/${app.id}/api-keys`, {
+    await call(fx.app, "POST", `/apps/${app.id}/api-keys`, {
       token: owner.token,
       body: { name: "server" },
       headers: idem("key"),
@@ -73,7 +77,7 @@ test("after the journeys, neither the database nor the log holds any secret", {
   );
   secrets.set("API key", key.key);
   const hook = expectStatus(
-    await call(t, "POST", `/webhooks/${app.id}`, {
+    await call(fx.app, "POST", `/webhooks/${app.id}`, {
       token: key.key,
       body: { url: receiver.url, events: ["payment.*", "kyc.*"] },
       headers: idem("hook"),
@@ -82,7 +86,7 @@ test("after the journeys, neither the database nor the log holds any secret", {
   );
   secrets.set("webhook secret", hook.secret);
   const invited = expectStatus(
-    await call(t, "POST", `/members/${app.id}`, {
+    await call(fx.app, "POST", `/members/${app.id}`, {
       token: owner.token,
       body: { email: "invitee@example.com", role: "developer" },
       headers: idem("invite"),
@@ -92,14 +96,14 @@ test("after the journeys, neither the database nor the log holds any secret", {
   secrets.set("invitation token", invited.invite_token);
 
   const price = expectStatus(
-    await call(t, "POST", `/prices/${app.id}`, {
+    await call(fx.app, "POST", `/prices/${app.id}`, {
       token: key.key,
       body: { name: "Ticket", amount: 10, currency: "usd" },
     }),
     201,
   );
   const paid = expectStatus(
-    await call(t, "POST", `/payments/${app.id}`, {
+    await call(fx.app, "POST", `/payments/${app.id}`, {
       token: key.key,
       body: { price_id: price.id, payment_provider: "card" },
       headers: idem("pay"),
@@ -108,10 +112,10 @@ test("after the journeys, neither the database nor the log holds any secret", {
   );
   secrets.set("payment token", paid.payment_token);
   secrets.set("card number", CARDS.ok);
-  expectStatus(await confirm(t, key.key, app.id, paid.id, card(CARDS.ok)), 200);
-  await waitForStatus(t, key.key, app.id, paid.id, "paid");
+  expectStatus(await confirm(fx.app, key.key, app.id, paid.id, card(CARDS.ok)), 200);
+  await waitForStatus(fx.app, key.key, app.id, paid.id, "paid");
   expectStatus(
-    await call(t, "POST", `/payments/${app.id}/${paid.id}/refund`, {
+    await call(fx.app, "POST", `/payments/${app.id}/${paid.id}/refund`, {
       token: key.key,
       body: {},
       headers: idem("refund"),
@@ -119,7 +123,7 @@ test("after the journeys, neither the database nor the log holds any secret", {
     200,
   );
   const debit = expectStatus(
-    await call(t, "POST", `/payments/${app.id}`, {
+    await call(fx.app, "POST", `/payments/${app.id}`, {
       token: key.key,
       body: { price_id: price.id, payment_provider: "us_bank_account" },
       headers: idem("debit"),
@@ -128,11 +132,11 @@ test("after the journeys, neither the database nor the log holds any secret", {
   );
   secrets.set("second payment token", debit.payment_token);
 
-  expectStatus(await confirm(t, key.key, app.id, debit.id, bank("000123456789")), 200);
+  expectStatus(await confirm(fx.app, key.key, app.id, debit.id, bank("000123456789")), 200);
 
   // A seller through the KYC widget, as a seller does it: the details, then a bank account.
   const kyc = expectStatus(
-    await createKyc(t, app.id, key.key, {
+    await createKyc(fx.app, app.id, key.key, {
       identifier: "seller-1",
       email: SELLER_DETAILS.email,
       account_type: "custom",
@@ -141,34 +145,34 @@ test("after the journeys, neither the database nor the log holds any secret", {
   ).data;
   secrets.set("KYC edit token", kyc.edit_token);
   secrets.set("seller's bank account number", GOOD_BANK.account_number); // the sandbox's one test number
-  expectStatus(await postForm(t, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS), 303);
-  expectStatus(await postForm(t, `/kyc/${kyc.edit_token}/bank-account`, GOOD_BANK), 303);
+  expectStatus(await postForm(fx.app, `/kyc/${kyc.edit_token}/details`, SELLER_DETAILS), 303);
+  expectStatus(await postForm(fx.app, `/kyc/${kyc.edit_token}/bank-account`, GOOD_BANK), 303);
   await eventually(async () => {
     const answer = expectStatus(
-      await call(t, "GET", `/apps/${app.id}/kycs/${kyc.id}`, { token: key.key }),
+      await call(fx.app, "GET", `/apps/${app.id}/kycs/${kyc.id}`, { token: key.key }),
       200,
     );
     return answer.data.bank_accounts?.length === 1 ? true : undefined;
   }, 60_000);
 
   // Requests no route takes, carrying capability tokens in their paths: logged, masked.
-  await call(t, "TRACE", `/kyc/${kyc.edit_token}`);
-  await call(t, "GET", `/no-such-page/${paid.payment_token}?token=${invited.invite_token}`);
-  await call(t, "PROPFIND", `/invitations/${invited.invite_token}`);
+  await call(fx.app, "TRACE", `/kyc/${kyc.edit_token}`);
+  await call(fx.app, "GET", `/no-such-page/${paid.payment_token}?token=${invited.invite_token}`);
+  await call(fx.app, "PROPFIND", `/invitations/${invited.invite_token}`);
 
   // The jobs that handle secrets have run: the invitation mailed, the webhooks delivered.
   await eventually(async () =>
-    t.mailer.sent.some((m) => m.to === "invitee@example.com") ? true : undefined,
+    fx.app.mailer.sent.some((m) => m.to === "invitee@example.com") ? true : undefined,
   );
   await eventually(async () => (receiver.received.length >= 3 ? true : undefined));
   assert.ok(
-    t.mailer.sent.some((m) => m.text.includes(invited.invite_token)),
+    fx.app.mailer.sent.some((m) => m.text.includes(invited.invite_token)),
     "the invitation mail carries the token the create answered",
   );
 
   const dump = await dumpDatabase();
   assert.ok(dump.includes(paid.id) && dump.includes(app.id), "the dump holds the journeys' records");
-  const logs = t.logs.join("");
+  const logs = fx.app.logs.join("");
   assert.ok(logs.includes("[redacted]"), "the unmatched requests were logged, masked");
   for (const [what, secret] of secrets) {
     assert.ok(secret && secret.length >= 12, `${what} was seen`);

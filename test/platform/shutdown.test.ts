@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
-import { buildTestApp } from "../helpers/app.ts";
 import { freePort } from "../helpers/browser.ts";
+import { appForTest } from "../helpers/fixture.ts";
 import { call } from "../helpers/http.ts";
 import { http, type Running, runService, sharedDatabase, until } from "../helpers/processes.ts";
 
@@ -101,21 +101,21 @@ describe("graceful shutdown", () => {
   });
 });
 
-test("once a shutdown begins, /health and /health/ready answer 503 draining while /health/live stays 200", async () => {
-  const t = await buildTestApp();
-  const ready = await call(t, "GET", "/health/ready");
+// Its own app: the test shuts it down.
+test("once a shutdown begins, /health and /health/ready answer 503 draining while /health/live stays 200", async (t) => {
+  const app = await appForTest(t);
+  const ready = await call(app, "GET", "/health/ready");
   assert.deepEqual([ready.status, ready.body], [200, { status: "ok" }]);
-  const stopping = t.shutdown();
+  const stopping = app.shutdown();
   try {
     for (const url of ["/health", "/health/ready"]) {
-      const answer = await call(t, "GET", url);
+      const answer = await call(app, "GET", url);
       assert.deepEqual([answer.status, answer.body], [503, { status: "draining" }], url);
       assert.equal(answer.headers.connection, "close", "keep-alive clients are sent elsewhere");
     }
-    assert.equal((await call(t, "GET", "/health/live")).status, 200);
+    assert.equal((await call(app, "GET", "/health/live")).status, 200);
   } finally {
     await stopping;
-    await t.close().catch(() => {});
   }
 });
 

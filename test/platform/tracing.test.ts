@@ -1,29 +1,25 @@
 // One trace from a request through the jobs it asks for to the provider's calls (OpenTelemetry,
 // an in-memory exporter), and the trace id on the log lines written inside it.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 
 const exporter = new InMemorySpanExporter();
-let t: TestApp;
 
-before(async () => {
-  t = await buildTestApp({}, { spanExporter: exporter });
-});
-after(() => t.close());
+const fx = useTestApp({}, { spanExporter: exporter, tenants: false });
 
 const spansOf = (traceId: string) =>
   exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
 const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
 
 test("a payment's create and confirm each lead one trace through their jobs to the provider", async () => {
-  const owner = await signup(t);
-  const app = await createApp(t, owner.token);
+  const owner = await signup(fx.app);
+  const app = await createApp(fx.app, owner.token);
   const price = expectStatus(
-    await call(t, "POST", `/prices/${app.id}`, {
+    await call(fx.app, "POST", `/prices/${app.id}`, {
       token: owner.token,
       body: { name: "Ticket", amount: 12, currency: "usd" },
     }),
@@ -32,7 +28,7 @@ test("a payment's create and confirm each lead one trace through their jobs to t
   // A caller's own trace is continued (W3C traceparent).
   const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
   const payment = expectStatus(
-    await call(t, "POST", `/payments/${app.id}`, {
+    await call(fx.app, "POST", `/payments/${app.id}`, {
       token: owner.token,
       body: { price_id: price.id, payment_provider: "card" },
       headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
@@ -62,7 +58,7 @@ test("a payment's create and confirm each lead one trace through their jobs to t
   );
 
   expectStatus(
-    await call(t, "POST", `/payments/${app.id}/${payment.id}/confirm`, {
+    await call(fx.app, "POST", `/payments/${app.id}/${payment.id}/confirm`, {
       token: owner.token,
       body: {
         payment_method: {
@@ -82,7 +78,7 @@ test("a payment's create and confirm each lead one trace through their jobs to t
   const confirmTrace = confirm.spanContext().traceId;
   await eventually(async () => {
     const read = expectStatus(
-      await call(t, "GET", `/payments/${app.id}/${payment.id}`, { token: owner.token }),
+      await call(fx.app, "GET", `/payments/${app.id}/${payment.id}`, { token: owner.token }),
       200,
     );
     return read.status === "paid" ? read : undefined;
@@ -100,6 +96,6 @@ test("a payment's create and confirm each lead one trace through their jobs to t
     spansOf(confirmTrace).some((s) => s.name === "payments.sandbox.captureIntent"),
     "the capture is in the confirm's trace",
   );
-  const logged = t.logs.filter((line) => line.includes(`"trace_id":"${confirmTrace}"`));
+  const logged = fx.app.logs.filter((line) => line.includes(`"trace_id":"${confirmTrace}"`));
   assert.ok(logged.length > 0, "log lines written inside the trace carry its id");
 });

@@ -1,18 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { test } from "node:test";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 
-let t: TestApp;
+const fx = useTestApp({}, { tenants: false });
 let n = 0;
 
-before(async () => {
-  t = await buildTestApp();
-});
-after(async () => t.close());
-
 async function challenged() {
-  const sandbox = t.deps.paymentProviders.sandbox;
+  const sandbox = fx.app.deps.paymentProviders.sandbox;
   const intent = await sandbox.createIntent(
     { amount: 990n, currency: "usd", method: "card" },
     { idempotencyKey: `c-${++n}` },
@@ -33,7 +28,7 @@ async function challenged() {
 
 test("the challenge page is served without a credential and passing it holds the card", async () => {
   const id = await challenged();
-  const page = await call(t, "GET", `/sandbox/3ds/${id}`);
+  const page = await call(fx.app, "GET", `/sandbox/3ds/${id}`);
   assert.equal(page.status, 200);
   assert.match(String(page.headers["content-type"]), /text\/html/);
   assert.match(page.text, /Complete authentication/);
@@ -44,7 +39,7 @@ test("the challenge page is served without a credential and passing it holds the
   assert.match(policy, /script-src 'nonce-[^']+'/);
   assert.doesNotMatch(policy, /unsafe-inline/);
   const passed = expectStatus(
-    await call(t, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "pass" } }),
+    await call(fx.app, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "pass" } }),
     200,
   );
   assert.deepEqual(passed, {
@@ -54,7 +49,7 @@ test("the challenge page is served without a credential and passing it holds the
   });
   // Answered once: the step is over.
   assertProblem(
-    await call(t, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "pass" } }),
+    await call(fx.app, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "pass" } }),
     409,
     "invalid_state_transition",
   );
@@ -63,23 +58,23 @@ test("the challenge page is served without a credential and passing it holds the
 test("failing the challenge leaves the intent payable with another card", async () => {
   const id = await challenged();
   const failed = expectStatus(
-    await call(t, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "fail" } }),
+    await call(fx.app, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "fail" } }),
     200,
   );
   assert.equal(failed.status, "requires_payment_method");
 });
 
 test("bad ids, unknown intents and bad outcomes are refused", async () => {
-  assertProblem(await call(t, "GET", "/sandbox/3ds/pi_<script>"), 400, "validation_failed");
-  assertProblem(await call(t, "GET", `/sandbox/3ds/pi_${"0".repeat(26)}`), 404, "not_found");
+  assertProblem(await call(fx.app, "GET", "/sandbox/3ds/pi_<script>"), 400, "validation_failed");
+  assertProblem(await call(fx.app, "GET", `/sandbox/3ds/pi_${"0".repeat(26)}`), 404, "not_found");
   const id = await challenged();
   assertProblem(
-    await call(t, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "maybe" } }),
+    await call(fx.app, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "maybe" } }),
     400,
     "validation_failed",
   );
   assertProblem(
-    await call(t, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "pass", extra: 1 } }),
+    await call(fx.app, "POST", `/sandbox/3ds/${id}`, { body: { outcome: "pass", extra: 1 } }),
     400,
     "validation_failed",
   );

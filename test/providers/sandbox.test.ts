@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { SandboxKycProvider } from "../../src/platform/providers/kyc/sandbox.ts";
 import { SandboxPaymentProvider } from "../../src/platform/providers/payments/sandbox/provider.ts";
@@ -10,11 +10,12 @@ import {
   type PaymentMethodInput,
   TransferRefusedError,
 } from "../../src/platform/providers/payments/types.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { FakeClock } from "../helpers/clock.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { GOOD_BANK, SELLER_DETAILS } from "../helpers/kyc.ts";
 
-let t: TestApp;
-let clock = new Date("2026-06-01T12:00:00Z");
+// The provider's own clock: these tests move it past the sandbox's settle delay.
+const clock = new FakeClock(new Date("2026-06-01T12:00:00Z"));
 let provider: SandboxPaymentProvider;
 let keyCounter = 0;
 const key = () => `key-${Date.now()}-${++keyCounter}`;
@@ -34,16 +35,20 @@ const bank = (accountNumber: string): PaymentMethodInput => ({
 });
 const mandate = { ipAddress: "203.0.113.7", userAgent: "test" };
 
-before(async () => {
-  t = await buildTestApp();
-  provider = new SandboxPaymentProvider({
-    db: t.deps.db,
-    now: () => clock,
-    publicUrl: "http://shop.test",
-    settleAfterMs: 60_000,
-  });
-});
-after(async () => t.close());
+const fx = useTestApp(
+  {},
+  {
+    tenants: false,
+    async setUp() {
+      provider = new SandboxPaymentProvider({
+        db: fx.app.deps.db,
+        now: clock.now,
+        publicUrl: "http://shop.test",
+        settleAfterMs: 60_000,
+      });
+    },
+  },
+);
 
 async function cardIntent(amount = 1250n) {
   return provider.createIntent({ amount, currency: "USD", method: "card" }, { idempotencyKey: key() });
@@ -228,7 +233,7 @@ describe("sandbox bank debits", () => {
     );
     assert.equal(processing.status, "processing");
     assert.equal((await provider.getIntent(intent.id)).status, "processing");
-    clock = new Date(clock.getTime() + 61_000);
+    clock.advance(61_000);
     const settled = await provider.getIntent(intent.id);
     assert.equal(settled.status, "succeeded");
     assert.equal(settled.amountReceived, 5000n);
@@ -241,7 +246,7 @@ describe("sandbox bank debits", () => {
       { paymentMethod: bank("000111111116"), mandate },
       { idempotencyKey: key() },
     );
-    clock = new Date(clock.getTime() + 61_000);
+    clock.advance(61_000);
     assert.equal(await provider.settleDue(), 1);
     const failed = await provider.getIntent(intent.id);
     assert.equal(failed.status, "requires_payment_method");
@@ -256,14 +261,14 @@ describe("sandbox bank debits", () => {
       { paymentMethod: bank("000111111113"), mandate },
       { idempotencyKey: key() },
     );
-    clock = new Date(clock.getTime() + 61_000);
+    clock.advance(61_000);
     const collected = await provider.getIntent(intent.id);
     assert.equal(collected.status, "succeeded");
     assert.equal(collected.amountReceived, 5000n);
     // As long again later, the bank returns it.
-    clock = new Date(clock.getTime() + 30_000);
+    clock.advance(30_000);
     assert.equal((await provider.getIntent(intent.id)).status, "succeeded");
-    clock = new Date(clock.getTime() + 31_000);
+    clock.advance(31_000);
     assert.equal(await provider.settleDue(), 1);
     const returned = await provider.getIntent(intent.id);
     assert.equal(returned.status, "requires_payment_method");
@@ -271,14 +276,17 @@ describe("sandbox bank debits", () => {
     await assert.rejects(provider.refund({ intentId: intent.id }, { idempotencyKey: key() }), {
       code: "invalid_state_transition",
     });
-    const events = await t.deps.db.select().from(sandboxEvents).where(eq(sandboxEvents.intentId, intent.id));
+    const events = await fx.app.deps.db
+      .select()
+      .from(sandboxEvents)
+      .where(eq(sandboxEvents.intentId, intent.id));
     const types = events.map((e) => e.type);
     assert.ok(types.includes("payment_intent.succeeded"));
     assert.ok(types.includes("payment_intent.payment_failed"));
     const chargeFailed = events.find((e) => e.type === "charge.failed");
     assert.ok(chargeFailed, "charge.failed is recorded");
     // Delivered as a webhook, it parses into the reversal of that intent.
-    const signed = await provider.signedEvent(t.deps.db, chargeFailed.id);
+    const signed = await provider.signedEvent(fx.app.deps.db, chargeFailed.id);
     const parsed = provider.parseWebhook(signed.body, signed.headers);
     assert.equal(parsed.intent, null);
     assert.deepEqual(parsed.reversal, {
@@ -319,7 +327,7 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
     assert.deepEqual(a, b);
     const c = await provider.createIntent(input, { idempotencyKey });
     assert.deepEqual(c, a);
-    const rows = await t.deps.db.select().from(sandboxIntents).where(eq(sandboxIntents.amount, 700n));
+    const rows = await fx.app.deps.db.select().from(sandboxIntents).where(eq(sandboxIntents.amount, 700n));
     assert.equal(rows.length, 1);
     await assert.rejects(provider.createIntent({ ...input, amount: 701n }, { idempotencyKey }), {
       code: "idempotency_key_reused",
@@ -333,7 +341,7 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
       provider.confirmIntent(intent.id, { paymentMethod: card("4000000000000002") }, { idempotencyKey });
     await assert.rejects(confirm(), { code: "payment_declined" });
     await assert.rejects(confirm(), { code: "payment_declined", declineCode: "generic_decline" });
-    const failures = await t.deps.db
+    const failures = await fx.app.deps.db
       .select()
       .from(sandboxEvents)
       .where(eq(sandboxEvents.intentId, intent.id));
@@ -355,7 +363,7 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
 
   /** A connected account the KYC sandbox made and verified, as the widget's jobs make them. */
   async function onboardedAccount(reference: string) {
-    const kyc = new SandboxKycProvider(t.deps.db);
+    const kyc = new SandboxKycProvider(fx.app.deps.db);
     const account = await kyc.createAccount(
       { reference, type: "custom", email: null, country: "US" },
       `${reference}-create`,
@@ -415,7 +423,7 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
         },
       );
     }
-    const kyc = new SandboxKycProvider(t.deps.db);
+    const kyc = new SandboxKycProvider(fx.app.deps.db);
     const fresh = await kyc.createAccount(
       { reference: `kyc_fresh_${key()}`, type: "custom", email: null, country: "US" },
       "create",
@@ -493,7 +501,7 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
   });
 
   test("outage mode fails every call as provider_unavailable, shared through the database", async () => {
-    const other = new SandboxPaymentProvider({ db: t.deps.db, now: () => clock, publicUrl: "http://x" });
+    const other = new SandboxPaymentProvider({ db: fx.app.deps.db, now: clock.now, publicUrl: "http://x" });
     const refusedKey = key();
     const input = { amount: 1n, currency: "usd", method: "card" as const };
     await provider.setOutage(true);
@@ -517,13 +525,16 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
       { paymentMethod: card("4242424242424242") },
       { idempotencyKey: key() },
     );
-    const events = await t.deps.db.select().from(sandboxEvents).where(eq(sandboxEvents.intentId, intent.id));
+    const events = await fx.app.deps.db
+      .select()
+      .from(sandboxEvents)
+      .where(eq(sandboxEvents.intentId, intent.id));
     assert.deepEqual(events.map((e) => e.type).sort(), [
       "payment_intent.amount_capturable_updated",
       "payment_intent.created",
     ]);
     const held = events.find((e) => e.type === "payment_intent.amount_capturable_updated")!;
-    const { body, headers } = await provider.signedEvent(t.deps.db, held.id);
+    const { body, headers } = await provider.signedEvent(fx.app.deps.db, held.id);
     // Checked with an independent HMAC, the way a receiver would.
     const [tPart, v1Part] = headers["sandbox-signature"].split(",");
     const ts = tPart.slice(2);

@@ -4,17 +4,15 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { Client } from "../../sdk/src/index.ts";
 import { OPERATIONS } from "../../sdk/src/resources.ts";
-import { buildTestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { EXCLUDED, methodOf } from "../helpers/sdk-resources.ts";
 
+const fx = useTestApp({}, { tenants: false });
+
 test("every operation in the OpenAPI document has a method on Client (or a reason in EXCLUDED)", async () => {
-  const app = await buildTestApp();
-  let doc: { paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>> };
-  try {
-    doc = app.app.swagger() as typeof doc;
-  } finally {
-    await app.close();
-  }
+  const doc = fx.app.app.swagger() as {
+    paths: Record<string, Record<string, { operationId?: string; tags?: string[] }>>;
+  };
   const client = new Client({ baseUrl: "http://127.0.0.1:1" }) as unknown as Record<
     string,
     Record<string, unknown>

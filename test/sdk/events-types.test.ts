@@ -12,9 +12,10 @@ import {
   type WebhookEvent,
 } from "../../sdk/src/index.ts";
 import { EVENT_TYPES } from "../../src/modules/webhooks/event-types.ts";
-import { buildTestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 
 const secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const fx = useTestApp({}, { tenants: false });
 
 test("a verified event narrows by type: payment.paid's data has the payment's id and status", () => {
   const sent = {
@@ -40,18 +41,13 @@ test("a verified event narrows by type: payment.paid's data has the payment's id
 });
 
 test("the document's webhooks section has one schema per event type (and the test event)", async () => {
-  const app = await buildTestApp();
-  try {
-    const doc = app.app.swagger() as { webhooks: Record<string, { post: Record<string, any> }> };
-    const types: EventType[] = Object.keys(doc.webhooks) as EventType[];
-    assert.deepEqual(types.sort(), [...EVENT_TYPES, "webhook.test"].sort());
-    for (const [type, item] of Object.entries(doc.webhooks)) {
-      const ref = item.post.requestBody.content["application/json"].schema.$ref as string;
-      assert.match(ref, /^#\/components\/schemas\/\w+Event$/, type);
-    }
-    const endpoint = (app.app.swagger() as any).components.schemas.WebhookEndpoint;
-    assert.ok(endpoint.properties.events.items.enum.includes("payment.*"), "events is an enum with patterns");
-  } finally {
-    await app.close();
+  const doc = fx.app.app.swagger() as { webhooks: Record<string, { post: Record<string, any> }> };
+  const types: EventType[] = Object.keys(doc.webhooks) as EventType[];
+  assert.deepEqual(types.sort(), [...EVENT_TYPES, "webhook.test"].sort());
+  for (const [type, item] of Object.entries(doc.webhooks)) {
+    const ref = item.post.requestBody.content["application/json"].schema.$ref as string;
+    assert.match(ref, /^#\/components\/schemas\/\w+Event$/, type);
   }
+  const endpoint = (fx.app.app.swagger() as any).components.schemas.WebhookEndpoint;
+  assert.ok(endpoint.properties.events.items.enum.includes("payment.*"), "events is an enum with patterns");
 });

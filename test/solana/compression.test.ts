@@ -1,42 +1,45 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { eq } from "drizzle-orm";
 import { creationContext } from "../../src/modules/solana/job-names.ts";
 import { solanaTrees } from "../../src/modules/solana/tables.ts";
 import { envelopeOf } from "../../src/modules/wallets/secrets.ts";
 import { treeCost } from "../../src/platform/chains/solana-trees.ts";
 import { solanaSigner } from "../../src/platform/chains/solana-tx.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { checkRouteBasics, eventually } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { compressionUrl, solanaFixture } from "../helpers/solana-compression.ts";
 
-let t: TestApp;
-let f: Awaited<ReturnType<typeof solanaFixture>>;
+let tenant: Awaited<ReturnType<typeof solanaFixture>>;
 let trees: string;
 let collections: string;
 const treeBody = { max_depth_size_pair: { max_depth: 14, max_buffer_size: 64 }, canopy_depth: 10 };
 const collectionBody = { name: "My collection", symbol: "MYC", uri: "https://example.com/c.json" };
 
-before(async () => {
-  // One block of 0.2 s is final: a created tree confirms within a couple of seconds.
-  t = await buildTestApp({ SOLANA_TESTNET_CONFIRMATIONS: "1", SOLANA_TESTNET_BLOCK_SECONDS: "0.2" });
-  f = await solanaFixture(t);
-  trees = compressionUrl(f.app.id, f.solanaWallet, "trees");
-  collections = compressionUrl(f.app.id, f.solanaWallet, "collections");
-});
-after(() => t.close());
+// One block of 0.2 s is final: a created tree confirms within a couple of seconds.
+const fx = useTestApp(
+  { SOLANA_TESTNET_CONFIRMATIONS: "1", SOLANA_TESTNET_BLOCK_SECONDS: "0.2" },
+  {
+    tenants: false,
+    async setUp() {
+      tenant = await solanaFixture(fx.app);
+      trees = compressionUrl(tenant.app.id, tenant.solanaWallet, "trees");
+      collections = compressionUrl(tenant.app.id, tenant.solanaWallet, "collections");
+    },
+  },
+);
 
 const fetchOne = async (url: string, id: string) => {
-  const list = expectStatus(await call(t, "GET", url, { token: f.owner.token }), 200);
+  const list = expectStatus(await call(fx.app, "GET", url, { token: tenant.owner.token }), 200);
   return list.find((r: { id: string }) => r.id === id);
 };
 
 describe("Solana trees", () => {
   it("creates a tree pending, with its size and rent; the job sends it and it confirms", async () => {
     const tree = expectStatus(
-      await call(t, "POST", trees, { token: f.developer.token, body: treeBody }),
+      await call(fx.app, "POST", trees, { token: tenant.developer.token, body: treeBody }),
       201,
     );
     const cost = treeCost(14, 64, 10);
@@ -56,17 +59,17 @@ describe("Solana trees", () => {
     assert.equal(done.address, tree.address);
     assert.ok(Date.parse(done.updated_at) >= Date.parse(tree.updated_at));
     // The tree's secret key is kept sealed: never answered, never logged.
-    const [row] = await t.deps.db.select().from(solanaTrees).where(eq(solanaTrees.id, tree.id));
-    const secret = t.deps.custody.open(creationContext("tree", tree.id), envelopeOf(row));
+    const [row] = await fx.app.deps.db.select().from(solanaTrees).where(eq(solanaTrees.id, tree.id));
+    const secret = fx.app.deps.custody.open(creationContext("tree", tree.id), envelopeOf(row));
     assert.equal((await solanaSigner(secret)).address, tree.address);
-    for (const text of [...t.logs, JSON.stringify(done), JSON.stringify(tree)])
+    for (const text of [...fx.app.logs, JSON.stringify(done), JSON.stringify(tree)])
       assert.ok(!text.includes(secret));
   });
 
   it("records a failed transaction with its reason, and resends a dropped one with the same account", async () => {
-    t.deps.chains.sandbox.nextOutcome("revert");
+    fx.app.deps.chains.sandbox.nextOutcome("revert");
     const reverted = expectStatus(
-      await call(t, "POST", trees, { token: f.owner.token, body: treeBody }),
+      await call(fx.app, "POST", trees, { token: tenant.owner.token, body: treeBody }),
       201,
     );
     const failed = await eventually(async () => {
@@ -76,8 +79,11 @@ describe("Solana trees", () => {
     assert.match(failed.error, /sandbox:revert/);
     assert.notEqual(failed.tx_signature, "");
 
-    t.deps.chains.sandbox.nextOutcome("drop");
-    const dropped = expectStatus(await call(t, "POST", trees, { token: f.owner.token, body: treeBody }), 201);
+    fx.app.deps.chains.sandbox.nextOutcome("drop");
+    const dropped = expectStatus(
+      await call(fx.app, "POST", trees, { token: tenant.owner.token, body: treeBody }),
+      201,
+    );
     const first = await eventually(
       async () => (await fetchOne(trees, dropped.id))?.tx_signature || undefined,
     );
@@ -118,7 +124,7 @@ describe("Solana trees", () => {
     ];
     for (const [body, path] of cases) {
       const problem = assertProblem(
-        await call(t, "POST", trees, { token: f.owner.token, body }),
+        await call(fx.app, "POST", trees, { token: tenant.owner.token, body }),
         400,
         "validation_failed",
       );
@@ -131,44 +137,50 @@ describe("Solana trees", () => {
 
   it("is 404 for another tenant's app or wallet and for a wallet of another chain", async () => {
     const urls = [
-      compressionUrl(f.otherApp.id, f.otherSolanaWallet, "trees"),
-      compressionUrl(f.app.id, f.otherSolanaWallet, "trees"),
-      compressionUrl(f.app.id, f.evmWallet, "trees"),
-      compressionUrl(f.app.id, "wal_missing", "trees"),
+      compressionUrl(tenant.otherApp.id, tenant.otherSolanaWallet, "trees"),
+      compressionUrl(tenant.app.id, tenant.otherSolanaWallet, "trees"),
+      compressionUrl(tenant.app.id, tenant.evmWallet, "trees"),
+      compressionUrl(tenant.app.id, "wal_missing", "trees"),
     ];
     for (const url of urls) {
-      assertProblem(await call(t, "POST", url, { token: f.owner.token, body: treeBody }), 404, "not_found");
-      assertProblem(await call(t, "GET", url, { token: f.owner.token }), 404, "not_found");
+      assertProblem(
+        await call(fx.app, "POST", url, { token: tenant.owner.token, body: treeBody }),
+        404,
+        "not_found",
+      );
+      assertProblem(await call(fx.app, "GET", url, { token: tenant.owner.token }), 404, "not_found");
     }
-    assertProblem(await call(t, "GET", trees, { token: f.outsider.token }), 404, "not_found");
+    assertProblem(await call(fx.app, "GET", trees, { token: tenant.outsider.token }), 404, "not_found");
   });
 
   it("accepts the app's API key; another app's key finds nothing", async () => {
     const key = async (token: string, appId: string) =>
-      expectStatus(await call(t, "POST", `/apps/${appId}/api-keys`, { token, body: { name: "server" } }), 201)
-        .key as string;
-    const own = await key(f.owner.token, f.app.id);
-    const other = await key(f.outsider.token, f.otherApp.id);
-    expectStatus(await call(t, "GET", trees, { token: own }), 200);
-    assertProblem(await call(t, "GET", trees, { token: other }), 404, "not_found");
+      expectStatus(
+        await call(fx.app, "POST", `/apps/${appId}/api-keys`, { token, body: { name: "server" } }),
+        201,
+      ).key as string;
+    const own = await key(tenant.owner.token, tenant.app.id);
+    const other = await key(tenant.outsider.token, tenant.otherApp.id);
+    expectStatus(await call(fx.app, "GET", trees, { token: own }), 200);
+    assertProblem(await call(fx.app, "GET", trees, { token: other }), 404, "not_found");
   });
 
   it("lists with paging headers and passes the route basics", async () => {
-    expectStatus(await call(t, "POST", trees, { token: f.owner.token, body: treeBody }), 201);
-    const page = await call(t, "GET", `${trees}?page=2&limit=1`, { token: f.owner.token });
+    expectStatus(await call(fx.app, "POST", trees, { token: tenant.owner.token, body: treeBody }), 201);
+    const page = await call(fx.app, "GET", `${trees}?page=2&limit=1`, { token: tenant.owner.token });
     expectStatus(page, 200);
     assert.equal(page.body.length, 1);
     assert.equal(page.headers["x-total-count"], "4");
     assert.match(String(page.headers.link), /rel="first"/);
-    await checkRouteBasics(t, { method: "POST", url: trees, body: treeBody, token: f.owner.token });
-    await checkRouteBasics(t, { method: "GET", url: trees, token: f.owner.token, list: true });
+    await checkRouteBasics(fx.app, { method: "POST", url: trees, body: treeBody, token: tenant.owner.token });
+    await checkRouteBasics(fx.app, { method: "GET", url: trees, token: tenant.owner.token, list: true });
   });
 });
 
 describe("Solana collections", () => {
   it("creates a collection with its accounts known at once; the job sends it and it confirms", async () => {
     const created = expectStatus(
-      await call(t, "POST", collections, { token: f.owner.token, body: collectionBody }),
+      await call(fx.app, "POST", collections, { token: tenant.owner.token, body: collectionBody }),
       201,
     );
     assert.equal(created.status, "pending");
@@ -199,7 +211,7 @@ describe("Solana collections", () => {
     ];
     for (const [body, path] of cases) {
       const problem = assertProblem(
-        await call(t, "POST", collections, { token: f.owner.token, body }),
+        await call(fx.app, "POST", collections, { token: tenant.owner.token, body }),
         400,
         "validation_failed",
       );
@@ -212,21 +224,26 @@ describe("Solana collections", () => {
 
   it("is 404 for an EVM wallet, passes the route basics and lists", async () => {
     assertProblem(
-      await call(t, "POST", compressionUrl(f.app.id, f.evmWallet, "collections"), {
-        token: f.owner.token,
+      await call(fx.app, "POST", compressionUrl(tenant.app.id, tenant.evmWallet, "collections"), {
+        token: tenant.owner.token,
         body: collectionBody,
       }),
       404,
       "not_found",
     );
-    await checkRouteBasics(t, {
+    await checkRouteBasics(fx.app, {
       method: "POST",
       url: collections,
       body: collectionBody,
-      token: f.owner.token,
+      token: tenant.owner.token,
     });
-    await checkRouteBasics(t, { method: "GET", url: collections, token: f.owner.token, list: true });
-    const list = await call(t, "GET", collections, { token: f.developer.token });
+    await checkRouteBasics(fx.app, {
+      method: "GET",
+      url: collections,
+      token: tenant.owner.token,
+      list: true,
+    });
+    const list = await call(fx.app, "GET", collections, { token: tenant.developer.token });
     expectStatus(list, 200);
     assert.equal(list.headers["x-total-count"], String(list.body.length));
   });

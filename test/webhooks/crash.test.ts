@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { ATTEMPT_CUT_SHORT } from "../../src/modules/webhooks/deliver.ts";
-import { buildTestApp, onPostgres, type TestApp } from "../helpers/app.ts";
+import { onPostgres } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
 import { startWorker as startWorkerProcess } from "../helpers/worker.ts";
@@ -16,54 +17,55 @@ import { startWorker as startWorkerProcess } from "../helpers/worker.ts";
 // A killed worker's job is retried once it times out; short here so the test is quick.
 const JOB_TIMEOUT = "2";
 
-let t: TestApp;
 // The owner and their app only: no worker runs here to mail a member's verification link.
-let f: { owner: Awaited<ReturnType<typeof signup>>; app: any };
+let tenant: { owner: Awaited<ReturnType<typeof signup>>; app: any };
 let dir: string;
 const receiver = new Receiver();
-
-function startWorker(env: Record<string, string>) {
-  return startWorkerProcess(t.connectionString!, {
-    JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
-    WEBHOOKS_ALLOW_LOOPBACK: "true",
-    ...env,
-  });
-}
 
 describe("a worker killed during a webhook delivery", {
   skip: !onPostgres && "needs PostgreSQL: worker processes share the database",
 }, () => {
-  before(async () => {
-    // The API in this process, without a worker: the worker runs in the child processes.
-    t = await buildTestApp({
-      RUN_WORKER: "false",
+  // The API in this process, without a worker: the worker runs in the child processes.
+  const fx = useTestApp(
+    { RUN_WORKER: "false", JOB_TIMEOUT_SECONDS: JOB_TIMEOUT, WEBHOOKS_ALLOW_LOOPBACK: "true" },
+    {
+      tenants: false,
+      async setUp() {
+        const owner = await signup(fx.app);
+        tenant = { owner, app: await createApp(fx.app, owner.token) };
+        dir = mkdtempSync(path.join(os.tmpdir(), "webhook-crash-"));
+        await receiver.start();
+      },
+      async tearDown() {
+        await receiver.stop();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    },
+  );
+
+  function startWorker(env: Record<string, string>) {
+    return startWorkerProcess(fx.app.connectionString!, {
       JOB_TIMEOUT_SECONDS: JOB_TIMEOUT,
       WEBHOOKS_ALLOW_LOOPBACK: "true",
+      ...env,
     });
-    const owner = await signup(t);
-    f = { owner, app: await createApp(t, owner.token) };
-    dir = mkdtempSync(path.join(os.tmpdir(), "webhook-crash-"));
-    await receiver.start();
-  });
-  after(async () => {
-    await receiver.stop();
-    rmSync(dir, { recursive: true, force: true });
-    await t?.close();
-  });
+  }
 
   test("the event delivered twice reads two attempts, the first one cut short", async () => {
     const endpoint = expectStatus(
-      await call(t, "POST", `/webhooks/${f.app.id}`, {
-        token: f.owner.token,
+      await call(fx.app, "POST", `/webhooks/${tenant.app.id}`, {
+        token: tenant.owner.token,
         body: { url: receiver.url, events: ["payment.*"] },
       }),
       201,
     );
     const queued = expectStatus(
-      await call(t, "POST", `/webhooks/${f.app.id}/${endpoint.id}/test`, { token: f.owner.token }),
+      await call(fx.app, "POST", `/webhooks/${tenant.app.id}/${endpoint.id}/test`, {
+        token: tenant.owner.token,
+      }),
       202,
     );
-    await t.deps.jobs.drainOutbox();
+    await fx.app.deps.jobs.drainOutbox();
     const crashing = startWorker({
       FAULT_CRASH_AT: "webhook-sent",
       FAULT_MARKER: path.join(dir, "webhook-sent"),
@@ -74,7 +76,7 @@ describe("a worker killed during a webhook delivery", {
     const healthy = startWorker({});
     let delivered: any;
     try {
-      [delivered] = await waitForDeliveries(t, f.owner.token, f.app.id, endpoint.id, (d) =>
+      [delivered] = await waitForDeliveries(fx.app, tenant.owner.token, tenant.app.id, endpoint.id, (d) =>
         d.some((x) => x.id === queued.id && x.status === "succeeded"),
       );
     } finally {

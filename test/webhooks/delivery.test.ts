@@ -1,31 +1,37 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { emitEvent } from "../../src/modules/webhooks/events.ts";
 import { send } from "../../src/modules/webhooks/send.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { Receiver, verifyStandardWebhook, waitForDeliveries } from "../helpers/webhooks.ts";
 
-let t: TestApp;
 let token: string;
 let appId: string;
 
-before(async () => {
-  t = await buildTestApp({ WEBHOOKS_ALLOW_LOOPBACK: "true" });
-  const owner = await signup(t);
-  token = owner.token;
-  appId = (await createApp(t, token)).id;
-});
-after(async () => t.close());
+const fx = useTestApp(
+  { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+  {
+    tenants: false,
+    async setUp() {
+      const owner = await signup(fx.app);
+      token = owner.token;
+      appId = (await createApp(fx.app, token)).id;
+    },
+  },
+);
 
 async function register(url: string, events: string[]) {
-  return expectStatus(await call(t, "POST", `/webhooks/${appId}`, { token, body: { url, events } }), 201);
+  return expectStatus(
+    await call(fx.app, "POST", `/webhooks/${appId}`, { token, body: { url, events } }),
+    201,
+  );
 }
 
 async function emit(type: "payment.paid" | "payment.hold" | "kyc.updated", data: Record<string, unknown>) {
-  return t.deps.db.transaction((tx) => emitEvent(t.deps, tx, { appId, type, data }));
+  return fx.app.deps.db.transaction((tx) => emitEvent(fx.app.deps, tx, { appId, type, data }));
 }
 
 test("a delivery is signed per Standard Webhooks and logged; unsubscribed endpoints get nothing", async () => {
@@ -37,7 +43,7 @@ test("a delivery is signed per Standard Webhooks and logged; unsubscribed endpoi
     const { eventId, deliveryIds } = await emit("payment.paid", { id: "pay_1", amount: 12.5 });
     assert.equal(deliveryIds.length, 1);
     const [delivery] = await waitForDeliveries(
-      t,
+      fx.app,
       token,
       appId,
       endpoint.id,
@@ -74,7 +80,7 @@ test("a failing receiver is retried with backoff until it accepts; every attempt
     const endpoint = await register(await receiver.start(), ["payment.hold"]);
     await emit("payment.hold", { id: "pay_2" });
     const [delivery] = await waitForDeliveries(
-      t,
+      fx.app,
       token,
       appId,
       endpoint.id,
@@ -106,27 +112,27 @@ test("replay sends the event again as a new delivery; after rotation both secret
     const endpoint = await register(await receiver.start(), ["kyc.updated"]);
     await emit("kyc.updated", { id: "kyc_1" });
     const [first] = await waitForDeliveries(
-      t,
+      fx.app,
       token,
       appId,
       endpoint.id,
       (d) => d[0]?.status === "succeeded",
     );
     const rotated = expectStatus(
-      await call(t, "POST", `/webhooks/${appId}/${endpoint.id}/rotate-secret`, { token }),
+      await call(fx.app, "POST", `/webhooks/${appId}/${endpoint.id}/rotate-secret`, { token }),
       200,
     );
     assert.match(rotated.secret, /^whsec_/);
     assert.notEqual(rotated.secret, endpoint.secret);
     const replay = expectStatus(
-      await call(t, "POST", `/webhooks/${appId}/deliveries/${first.id}/replay`, { token }),
+      await call(fx.app, "POST", `/webhooks/${appId}/deliveries/${first.id}/replay`, { token }),
       201,
     );
     assert.equal(replay.replay_of, first.id);
     assert.equal(replay.event.id, first.event.id);
     assert.equal(replay.status, "pending");
     await waitForDeliveries(
-      t,
+      fx.app,
       token,
       appId,
       endpoint.id,

@@ -1,28 +1,31 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
 import { emitEvent } from "../../src/modules/webhooks/events.ts";
 import { send } from "../../src/modules/webhooks/send.ts";
 import { refusalOf } from "../../src/modules/webhooks/ssrf.ts";
 import { webhookEndpoints } from "../../src/modules/webhooks/tables.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
 
 // This app runs without WEBHOOKS_ALLOW_LOOPBACK, as production does.
-let t: TestApp;
 let token: string;
 let appId: string;
 
-before(async () => {
-  t = await buildTestApp();
-  token = (await signup(t)).token;
-  appId = (await createApp(t, token)).id;
-});
-after(async () => t.close());
+const fx = useTestApp(
+  {},
+  {
+    tenants: false,
+    async setUp() {
+      token = (await signup(fx.app)).token;
+      appId = (await createApp(fx.app, token)).id;
+    },
+  },
+);
 
 const register = (url: string) =>
-  call(t, "POST", `/webhooks/${appId}`, { token, body: { url, events: ["payment.*"] } });
+  call(fx.app, "POST", `/webhooks/${appId}`, { token, body: { url, events: ["payment.*"] } });
 
 describe("SSRF refusals at registration", () => {
   for (const url of [
@@ -68,7 +71,7 @@ describe("SSRF refusals at registration", () => {
   }
 
   test("nothing was stored", async () => {
-    const answer = expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200);
+    const answer = expectStatus(await call(fx.app, "GET", `/webhooks/${appId}`, { token }), 200);
     assert.deepEqual(answer, []);
   });
 });
@@ -137,19 +140,19 @@ test("the address is checked again at delivery time: a refused one is never cont
     const url = await receiver.start();
     // An endpoint whose address became a loopback one after registration (e.g. DNS rebinding).
     const endpoint = expectStatus(
-      await call(t, "POST", `/webhooks/${appId}`, {
+      await call(fx.app, "POST", `/webhooks/${appId}`, {
         token,
         body: { url: "https://93.184.216.34/hook", events: ["payment.*"] },
       }),
       201,
     );
-    await t.deps.db.update(webhookEndpoints).set({ url }).where(eq(webhookEndpoints.id, endpoint.id));
-    await t.deps.db.transaction((tx) =>
-      emitEvent(t.deps, tx, { appId, type: "payment.paid", data: { id: "pay_x" } }),
+    await fx.app.deps.db.update(webhookEndpoints).set({ url }).where(eq(webhookEndpoints.id, endpoint.id));
+    await fx.app.deps.db.transaction((tx) =>
+      emitEvent(fx.app.deps, tx, { appId, type: "payment.paid", data: { id: "pay_x" } }),
     );
     // An attempt is counted before it is made (deliver.ts): its outcome is the status leaving pending.
     const [delivery] = await waitForDeliveries(
-      t,
+      fx.app,
       token,
       appId,
       endpoint.id,
