@@ -5,7 +5,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { type Database, prepared } from "../../platform/db/index.ts";
 import { forbidden, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { apiKeys } from "./tables.ts";
@@ -57,24 +57,11 @@ export async function createKey(deps: Deps, actor: Principal, appId: string, nam
 export async function listKeys(deps: Deps, actor: Principal, appId: string, page: Page) {
   requireKeyManager(actor);
   await requireAppRole(deps.db, actor, appId, "view");
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: apiKeys,
-    createdAt: apiKeys.createdAt,
-    id: apiKeys.id,
     scope: eq(apiKeys.appId, appId),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(apiKeys)
-      .where(and(eq(apiKeys.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, apiKeys, eq(apiKeys.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(present), total, neighbours };
 }
 

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { AppError, conflict, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { findApp } from "../apps/queries.ts";
@@ -90,24 +90,11 @@ export async function getKyc(deps: Deps, ctx: KycContext, actor: Principal, appI
 export async function listKycs(deps: Deps, ctx: KycContext, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const app = await loadApp(deps, appId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: kycs,
-    createdAt: kycs.createdAt,
-    id: kycs.id,
     scope: eq(kycs.appId, appId),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(kycs)
-      .where(and(eq(kycs.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, kycs, eq(kycs.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map((r) => presentKyc(r, app, ctx.sealer, deps.config.publicUrl)), total, neighbours };
 }
 

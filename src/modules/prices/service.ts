@@ -4,7 +4,7 @@ import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
@@ -123,24 +123,11 @@ export async function listPrices(deps: Deps, actor: Principal, appId: string, pa
   const mine = eq(prices.appId, appId);
   // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role check above reads the primary.
   const reader = { db: deps.lagging, config: deps.config };
-  const window = await pageWindow(reader.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(reader, page, {
     table: prices,
-    createdAt: prices.createdAt,
-    id: prices.id,
     scope: mine,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    reader.db
-      .select()
-      .from(prices)
-      .where(and(mine, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(reader, prices, mine),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   const now = deps.now();
   return { items: rows.map((row) => presentPrice(row, now)), total, neighbours };
 }

@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
 import type { Database } from "../../platform/db/index.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { appIdsOwnedBy } from "../apps/queries.ts";
 import { emailOf } from "../users/queries.ts";
@@ -41,24 +41,11 @@ export async function listMails(deps: Deps, actor: Principal, page: Page, to?: s
     readableBy(deps.db, userId, email),
     to ? eq(sandboxMails.recipient, to.toLowerCase()) : undefined,
   );
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: sandboxMails,
-    createdAt: sandboxMails.createdAt,
-    id: sandboxMails.id,
     scope: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(sandboxMails)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, sandboxMails, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map((row) => present(deps, row)), total, neighbours };
 }
 

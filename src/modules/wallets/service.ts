@@ -5,7 +5,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/adapter.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
@@ -94,24 +94,11 @@ export async function createWallet(deps: Deps, actor: Principal, appId: string, 
 
 export async function listWallets(deps: Deps, actor: Principal, appId: string, page: Page) {
   const app = await getApp(deps, actor, appId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: wallets,
-    createdAt: wallets.createdAt,
-    id: wallets.id,
     scope: eq(wallets.appId, appId),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(wallets)
-      .where(and(eq(wallets.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, wallets, eq(wallets.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   const balances = await Promise.all(rows.map((row) => walletBalance(deps, row)));
   return { items: rows.map((row, i) => presentWallet(row, app, balances[i])), total, neighbours };
 }

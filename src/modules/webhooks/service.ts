@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { checkEventTypes } from "./edit.ts";
@@ -65,24 +65,11 @@ export async function createEndpoint(
 export async function listEndpoints(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const where = eq(webhookEndpoints.appId, appId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: webhookEndpoints,
-    createdAt: webhookEndpoints.createdAt,
-    id: webhookEndpoints.id,
     scope: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, webhookEndpoints, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map((row) => presentEndpoint(row)), total, neighbours };
 }
 
@@ -193,24 +180,12 @@ export async function listDeliveries(
   await requireAppRole(deps.db, actor, appId, "view");
   await loadEndpoint(deps, appId, endpointId);
   const where = deliveryConditions(deps.db, appId, endpointId, filters);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: webhookDeliveries,
-    createdAt: webhookDeliveries.createdAt,
-    id: webhookDeliveries.id,
     scope: eq(webhookDeliveries.endpointId, endpointId),
+    filter: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(webhookDeliveries)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, webhookDeliveries, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: await presentDeliveries(deps, rows), total, neighbours };
 }
 

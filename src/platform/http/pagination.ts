@@ -177,6 +177,42 @@ export async function pageWindow(db: Executor, page: Page, spec: ListSpec): Prom
   };
 }
 
+/** A table listed by `(created_at, id)`, as most lists are. */
+type ListedTable = PgTable & { createdAt: PgColumn; id: PgColumn };
+
+/**
+ * One page of a table's own rows, with its total: what most list services read. `filter` is what
+ * the list keeps (the scope unless the list has filters of its own); `scope` is what a cursor may
+ * name. A list that joins other tables reads its rows itself, through `pageWindow`.
+ */
+export async function pageOfRows<T extends ListedTable>(
+  deps: { db: Executor; config: { listCountCap: number } },
+  page: Page,
+  spec: { table: T; scope: SQL | undefined; filter?: SQL; newestFirst: boolean },
+): Promise<{ rows: T["$inferSelect"][]; total: Total; neighbours: Neighbours }> {
+  const { table, scope, newestFirst } = spec;
+  const filter = spec.filter ?? scope;
+  const window = await pageWindow(deps.db, page, {
+    table,
+    createdAt: table.createdAt,
+    id: table.id,
+    scope,
+    newestFirst,
+  });
+  const [fetched, total] = await Promise.all([
+    deps.db
+      .select()
+      .from(table as PgTable)
+      .where(and(filter, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, table, filter),
+  ]);
+  const { rows, neighbours } = window.finish(fetched as T["$inferSelect"][], (r) => (r as { id: string }).id);
+  return { rows, total, neighbours };
+}
+
 export const listHeaders = {
   "x-total-count": Type.Integer({
     description: "Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap",
