@@ -7,6 +7,7 @@ import { AppError } from "../../platform/http/errors.ts";
 import { Body, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { fieldErrors } from "../../platform/http/validation.ts";
+import { usBankAccountNumbers } from "../../platform/money/schemas.ts";
 import { appBrand } from "../apps/for-pages.ts";
 import type { KycContext } from "./context.ts";
 import { contentSecurityPolicy, errorPage, widgetPage } from "./page.ts";
@@ -54,14 +55,7 @@ withExamples(DetailsForm, {
 
 const BankForm = Body({
   account_holder_name: Text(200, "The account holder's name"),
-  routing_number: Type.String({
-    pattern: "^[0-9]{9}$",
-    description: "The bank's 9-digit ABA routing number",
-  }),
-  account_number: Type.String({
-    pattern: "^[0-9]{4,17}$",
-    description: "The account number, 4 to 17 digits",
-  }),
+  ...usBankAccountNumbers,
   country: Type.Literal("US", { description: "The bank's country: US only" }),
   currency: Type.Literal("usd", { description: "The payout currency: usd only" }),
 });
