@@ -126,6 +126,10 @@ function widgetError(error: FastifyError | AppError, request: FastifyRequest, re
     .send(errorPage(status, message, details));
 }
 
+/** A form post of the widget: no credential but its token, errors as pages, a 303 (`redirect` says where). */
+const formPost = (redirect: string) => ({ public: true, htmlErrors: true, redirect });
+const SAVED = "Saved: back to the widget page, which shows what is still needed";
+
 /** Where each form post answers: the page again, by a 303. */
 const done = (reply: FastifyReply, token: string) => reply.redirect(`/kyc/${encodeURIComponent(token)}`, 303);
 
@@ -159,11 +163,7 @@ function widgetPageRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/details",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "Saved: back to the widget page, which shows what is still needed",
-      },
+      config: formPost(SAVED),
       logLevel: QUIET,
       schema: {
         operationId: "submitKycDetails",
@@ -182,11 +182,7 @@ function widgetPageRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/bank-account",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "Saved: back to the widget page, which shows what is still needed",
-      },
+      config: formPost(SAVED),
       logLevel: QUIET,
       schema: {
         operationId: "submitKycBankAccount",
@@ -210,11 +206,7 @@ function widgetUploadRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/onboarding",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "On to the provider's hosted onboarding, which returns the seller to the widget page",
-      },
+      config: formPost("On to the provider's hosted onboarding, which returns the seller to the widget page"),
       logLevel: QUIET,
       schema: {
         operationId: "startKycOnboarding",
@@ -230,11 +222,7 @@ function widgetUploadRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/documents",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "Saved: back to the widget page, which shows what is still needed",
-      },
+      config: formPost(SAVED),
       logLevel: QUIET,
       schema: {
         operationId: "uploadKycDocument",
