@@ -37,8 +37,6 @@ export async function pageOfMembers(
 ) {
   const window = await pageWindow(deps.db, page, {
     table: members,
-    createdAt: members.createdAt,
-    id: members.id,
     scope: eq(members.appId, appId),
     newestFirst: true,
   });

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { AppError, conflict, notFound } from "../../platform/http/errors.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
@@ -30,12 +31,7 @@ async function loadApp(deps: Deps, appId: string) {
 }
 
 async function loadKyc(deps: Deps, appId: string, kycId: string) {
-  const [row] = await deps.db
-    .select()
-    .from(kycs)
-    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)));
-  if (!row) throw notFound("KYC");
-  return row;
+  return appRecord(deps.db, kycs, appId, kycId, "KYC");
 }
 
 /**
@@ -150,12 +146,7 @@ export async function deleteKyc(deps: Deps, actor: Principal, appId: string, kyc
   await deps.db.transaction(async (tx) => {
     // Locked, then counted: a payment being opened for this seller reads the record (its standing)
     // and a re-pointed payout locks it too, so neither slips in between the count and the delete.
-    const [row] = await tx
-      .select({ id: kycs.id })
-      .from(kycs)
-      .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)))
-      .for("update");
-    if (!row) throw notFound("KYC");
+    await appRecord(tx, kycs, appId, kycId, "KYC", "update");
     const { counts: open, described } = await deps.sellerMoneyInFlight(tx, kycId);
     if (described) {
       throw new AppError(

@@ -1,7 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { notFound } from "../../platform/http/errors.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { paymentEvents, payments } from "./tables.ts";
@@ -32,11 +32,7 @@ export async function listPaymentEvents(
   page: Page,
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const [payment] = await deps.db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.appId, appId), eq(payments.id, paymentId)));
-  if (!payment) throw notFound("Payment");
+  await appRecord(deps.db, payments, appId, paymentId, "Payment");
   const where = eq(paymentEvents.paymentId, paymentId);
   const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: paymentEvents,

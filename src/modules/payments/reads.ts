@@ -3,6 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import type { Executor, Tx } from "../../platform/db/index.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -39,13 +40,7 @@ export async function present(deps: Deps, actor: Principal, row: PaymentRow) {
 }
 
 export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId: string, lock = false) {
-  const query = db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.appId, appId), eq(payments.id, paymentId)));
-  const [row] = lock ? await query.for("update") : await query;
-  if (!row) throw notFound("Payment");
-  return row;
+  return appRecord(db, payments, appId, paymentId, "Payment", lock ? "update" : undefined);
 }
 
 export async function getPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
@@ -66,8 +61,6 @@ export async function listPayments(
   const reader = { db: deps.lagging, config: deps.config };
   const window = await pageWindow(reader.db, page, {
     table: payments,
-    createdAt: payments.createdAt,
-    id: payments.id,
     scope: eq(payments.appId, appId),
     newestFirst: true,
   });

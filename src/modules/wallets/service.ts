@@ -1,10 +1,11 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/adapter.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
+import { conflict, invalid } from "../../platform/http/errors.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -49,12 +50,7 @@ function thresholdInput(type: Chain, given: string | undefined): bigint | null {
 
 /** A wallet of the app, or 404: another app's wallet id is answered as if it did not exist. */
 export async function loadWallet(db: Executor, appId: string, walletId: string) {
-  const [row] = await db
-    .select()
-    .from(wallets)
-    .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)));
-  if (!row) throw notFound("Wallet");
-  return row;
+  return appRecord(db, wallets, appId, walletId, "Wallet");
 }
 
 export async function createWallet(deps: Deps, actor: Principal, appId: string, input: CreateWalletInput) {
@@ -118,12 +114,7 @@ export async function updateWallet(
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await deps.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(wallets)
-      .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
-      .for("update");
-    if (!current) throw notFound("Wallet");
+    const current = await appRecord(tx, wallets, appId, walletId, "Wallet", "update");
     const change = await keyChange(
       { type: current.type, accountId: current.accountId, publicKey: current.publicKey },
       input.wallet_data,
@@ -163,12 +154,7 @@ export async function deleteWallet(deps: Deps, actor: Principal, appId: string, 
   await deps.db.transaction(async (tx) => {
     // The row lock makes a trigger created at this moment wait (its foreign key check needs a
     // share lock on this row), so the check below cannot miss it.
-    const [wallet] = await tx
-      .select({ id: wallets.id })
-      .from(wallets)
-      .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
-      .for("update");
-    if (!wallet) throw notFound("Wallet");
+    await appRecord(tx, wallets, appId, walletId, "Wallet", "update");
     const used = await deps.referrers.triggersOfWallet(tx, walletId);
     if (used > 0) throw conflict(`The wallet is used by ${used} trigger(s); delete or move them first`);
     await tx.delete(wallets).where(eq(wallets.id, walletId));

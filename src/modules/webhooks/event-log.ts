@@ -66,8 +66,6 @@ export async function listEvents(
   const where = and(scope, ...filterConditions(filters));
   const window = await pageWindow(deps.db, page, {
     table: webhookEvents,
-    createdAt: webhookEvents.createdAt,
-    id: webhookEvents.id,
     scope,
     newestFirst: true,
   });

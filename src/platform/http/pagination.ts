@@ -105,10 +105,14 @@ export interface ListResult<T> {
   neighbours?: Neighbours;
 }
 
+/** A table listed by `(created_at, id)`, as every list is. */
+type ListedTable = PgTable & { createdAt: PgColumn; id: PgColumn };
+
 export interface ListSpec {
-  table: PgTable;
-  createdAt: PgColumn;
-  id: PgColumn;
+  table: ListedTable;
+  /** The columns the list is ordered by, when not the table's own `createdAt` and `id`. */
+  createdAt?: PgColumn;
+  id?: PgColumn;
   /** The records a cursor may name (usually the app's): anything else is 400, never a hint it exists. */
   scope: SQL | undefined;
   /** Newest first (most lists) or oldest first (bids). */
@@ -130,7 +134,8 @@ export interface Window {
  * comparison the `(scope, created_at, id)` index answers without reading the skipped rows). One row
  * more than the page is fetched to know whether a next page exists.
  */
-export async function pageWindow(db: Executor, page: Page, spec: ListSpec): Promise<Window> {
+export async function pageWindow(db: Executor, page: Page, list: ListSpec): Promise<Window> {
+  const spec = { ...list, createdAt: list.createdAt ?? list.table.createdAt, id: list.id ?? list.table.id };
   const cursorId = page.startingAfter ?? page.endingBefore;
   const backwards = page.endingBefore !== undefined;
   let where: SQL | undefined;
@@ -177,9 +182,6 @@ export async function pageWindow(db: Executor, page: Page, spec: ListSpec): Prom
   };
 }
 
-/** A table listed by `(created_at, id)`, as most lists are. */
-type ListedTable = PgTable & { createdAt: PgColumn; id: PgColumn };
-
 /**
  * One page of a table's own rows, with its total: what most list services read. `filter` is what
  * the list keeps (the scope unless the list has filters of its own); `scope` is what a cursor may
@@ -192,13 +194,7 @@ export async function pageOfRows<T extends ListedTable>(
 ): Promise<{ rows: T["$inferSelect"][]; total: Total; neighbours: Neighbours }> {
   const { table, scope, newestFirst } = spec;
   const filter = spec.filter ?? scope;
-  const window = await pageWindow(deps.db, page, {
-    table,
-    createdAt: table.createdAt,
-    id: table.id,
-    scope,
-    newestFirst,
-  });
+  const window = await pageWindow(deps.db, page, { table, scope, newestFirst });
   const [fetched, total] = await Promise.all([
     deps.db
       .select()
