@@ -6,7 +6,7 @@ import { normalizeAccount } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
@@ -116,23 +116,17 @@ export async function createTrigger(
 
 export async function listTriggers(deps: Deps, actor: Principal, appId: string, page: Page) {
   const app = await getApp(deps, actor, appId);
-  const window = await pageWindow(deps.db, page, {
-    table: triggers,
-    scope: eq(triggers.appId, appId),
-    newestFirst: true,
-  });
-  const [fetched, total] = await Promise.all([
+  const { rows, total, neighbours } = await pageOfSelect(
+    deps,
+    page,
+    { table: triggers, scope: eq(triggers.appId, appId), newestFirst: true },
     deps.db
       .select({ trigger: triggers, wallet: triggerWallet.columns })
       .from(triggers)
       .innerJoin(triggerWallet.table, triggerWallet.on)
-      .where(and(eq(triggers.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, triggers, eq(triggers.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.trigger.id);
+      .$dynamic(),
+    (r) => r.trigger.id,
+  );
   return { items: rows.map((r) => presentTrigger(r.trigger, r.wallet, app)), total, neighbours };
 }
 

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Static, type TSchema, Type } from "typebox";
 import type { Executor } from "../db/index.ts";
@@ -182,31 +182,59 @@ export async function pageWindow(db: Executor, page: Page, list: ListSpec): Prom
   };
 }
 
+/** What a list reads: its table, what a cursor may name, what it keeps and its order. */
+interface ListOf<T extends ListedTable> {
+  table: T;
+  /** The records a cursor may name (usually the app's): anything else is 400. */
+  scope: SQL | undefined;
+  /** What the list keeps, when it has filters of its own; else the scope. */
+  filter?: SQL;
+  newestFirst: boolean;
+}
+
 /**
- * One page of a table's own rows, with its total: what most list services read. `filter` is what
- * the list keeps (the scope unless the list has filters of its own); `scope` is what a cursor may
- * name. A list that joins other tables reads its rows itself, through `pageWindow`.
+ * One page of a list read by `query` (a `$dynamic()` select, with its joins and columns), with
+ * its total: the query gets the list's filter and the page's window; the count runs on the table.
  */
-export async function pageOfRows<T extends ListedTable>(
+export async function pageOfSelect<Q extends PgSelect>(
   deps: { db: Executor; config: { listCountCap: number } },
   page: Page,
-  spec: { table: T; scope: SQL | undefined; filter?: SQL; newestFirst: boolean },
-): Promise<{ rows: T["$inferSelect"][]; total: Total; neighbours: Neighbours }> {
-  const { table, scope, newestFirst } = spec;
-  const filter = spec.filter ?? scope;
-  const window = await pageWindow(deps.db, page, { table, scope, newestFirst });
+  list: ListOf<ListedTable>,
+  query: Q,
+  idOf: (row: Q["_"]["result"][number]) => string,
+): Promise<{ rows: Q["_"]["result"]; total: Total; neighbours: Neighbours }> {
+  const filter = list.filter ?? list.scope;
+  const window = await pageWindow(deps.db, page, list);
   const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(table as PgTable)
+    query
       .where(and(filter, window.where))
       .orderBy(...window.orderBy)
       .limit(window.limit)
       .offset(window.offset),
-    countUpTo(deps, table, filter),
+    countUpTo(deps, list.table, filter),
   ]);
-  const { rows, neighbours } = window.finish(fetched as T["$inferSelect"][], (r) => (r as { id: string }).id);
+  const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
   return { rows, total, neighbours };
+}
+
+/** One page of a table's own rows, with its total: what most list services read. */
+export async function pageOfRows<T extends ListedTable>(
+  deps: { db: Executor; config: { listCountCap: number } },
+  page: Page,
+  list: ListOf<T>,
+): Promise<{ rows: T["$inferSelect"][]; total: Total; neighbours: Neighbours }> {
+  const query = deps.db
+    .select()
+    .from(list.table as PgTable)
+    .$dynamic();
+  const { rows, total, neighbours } = await pageOfSelect(
+    deps,
+    page,
+    list,
+    query,
+    (r) => (r as { id: string }).id,
+  );
+  return { rows: rows as T["$inferSelect"][], total, neighbours };
 }
 
 export const listHeaders = {
