@@ -4,7 +4,7 @@ import { type Database, prepared, type Tx } from "../../platform/db/index.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { PaymentDeclinedError, type ProviderIntent } from "../../platform/providers/payments/types.ts";
 import { EXECUTE_RETRY_LIMIT, followChainCall, runChainStep } from "./chain-step.ts";
-import { keepOpenForNextMethod } from "./checkout-tries.ts";
+import { keepOpenForNextMethod, withDecline } from "./checkout-tries.ts";
 import { expirePendingJob } from "./expire.ts";
 import {
   AUTHORIZE_JOB,
@@ -108,14 +108,7 @@ export async function applyIntent(
           set: {
             authState: "done",
             nextAction: null,
-            transactionResponse: {
-              ...payment.transactionResponse,
-              error: {
-                code: error?.code ?? "payment_failed",
-                decline_code: error?.declineCode ?? null,
-                message: error?.message ?? "Payment failed",
-              },
-            },
+            transactionResponse: withDecline(payment.transactionResponse, error, "Payment failed"),
           },
         });
         return;
