@@ -3,10 +3,10 @@ import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { describeError, useAppId, useClient, useSession } from "../../api.tsx";
+import { FALLBACK_POLL_MS, useFallbackInterval } from "../../components/live-events.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { endOfDay, startOfDay, useUrlFilters } from "../../components/url-filters.ts";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
-import { LIVE_MS } from "../payments/status.ts";
 import { downloadLedgerCsv } from "./csv.ts";
 import { LEDGER_TYPES, type LedgerType, TYPE_WORDS } from "./ledger-words.ts";
 import { MovementsTable } from "./MovementsTable.tsx";
@@ -22,9 +22,10 @@ type Draft = { payment_id: string; from: string; to: string };
 
 /**
  * The books' movements, newest first: filtered by event, payment and days (all in the address),
- * paged by cursor, read again while the tab is visible, and downloadable as the period's CSV.
+ * paged by cursor, read again when an event or a settling refund changes them, and downloadable as
+ * the period's CSV.
  */
-export function Movements() {
+export function Movements({ settling }: { settling: boolean }) {
   const client = useClient();
   const appId = useAppId();
   const { session } = useSession();
@@ -45,6 +46,7 @@ export function Movements() {
     from: filters.from ? startOfDay(filters.from) : undefined,
     to: filters.to ? endOfDay(filters.to) : undefined,
   };
+  const fallback = useFallbackInterval();
   const entries = useQuery({
     queryKey: ["balance-transactions", appId, { ...filters, cursor: pages.cursor }],
     queryFn: () =>
@@ -58,7 +60,7 @@ export function Movements() {
         })
         .page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
-    refetchInterval: pages.cursor === undefined ? LIVE_MS : false,
+    refetchInterval: pages.cursor === undefined ? (settling ? FALLBACK_POLL_MS : fallback) : false,
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -3,11 +3,12 @@ import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { describeError, useAppId, useClient } from "../../api.tsx";
+import { useFallbackInterval } from "../../components/live-events.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { EXPORT_LIMIT, exportCsv, type Filters, listQuery, searchProblem, useFilters } from "./filters.ts";
 import { PaymentsTable } from "./PaymentsTable.tsx";
 import { Pager, pageQuery, useCursorPages } from "./paging.tsx";
-import { LIVE_MS, type PaymentStatus, STATUSES } from "./status.ts";
+import { type PaymentStatus, STATUSES } from "./status.ts";
 
 const STATUS_OPTIONS = [
   { value: "", label: "Any status" },
@@ -145,8 +146,8 @@ function PaymentList({ filters, pages }: { filters: Filters; pages: ReturnType<t
     queryKey: ["payments", appId, { ...filters, cursor: pages.cursor }],
     queryFn: () => client.payments.list(appId, { ...query, limit: 20 }).page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
-    // Live: a payment made or changed elsewhere appears within two seconds while the tab is seen.
-    refetchInterval: LIVE_MS,
+    // Live: the app's event stream says when a payment is made or changes; polled while it is down.
+    refetchInterval: useFallbackInterval(),
   });
   // A price's own payments (the price page links here) are its list, not a search.
   const filtered = Object.keys(filters).some((key) => key !== "price_id");

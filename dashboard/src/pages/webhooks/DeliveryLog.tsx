@@ -5,6 +5,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { EVENT_TYPES } from "../../../../src/modules/webhooks/event-types.ts";
 import { describeError, useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
+import { useFallbackInterval } from "../../components/live-events.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { useUrlFilters } from "../../components/url-filters.ts";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
@@ -20,7 +21,7 @@ const TONE: Record<Delivery["status"], Tone> = {
 /** A delivery still being tried changes on its own: read the log again until none is. */
 const POLL_MS = 2000;
 
-/** How often the newest page of the log is read again when nothing is under way. */
+/** How often the newest page of the log is read again while the app's event stream is down. */
 const NEWEST_PAGE_POLL_MS = 5000;
 
 const STATUS_OPTIONS = [
@@ -55,6 +56,7 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const appId = useAppId();
   const pages = useCursorPages();
   const { filters, set, active } = useUrlFilters(["status", "type"] as const);
+  const newest = useFallbackInterval(NEWEST_PAGE_POLL_MS);
   const deliveries = useQuery({
     queryKey: [...deliveriesKey(appId, endpoint.id), { ...filters, cursor: pages.cursor }],
     queryFn: () =>
@@ -66,14 +68,14 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         })
         .page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
-    // Quickly while a delivery is under way; on the newest page, now and then otherwise, so that
-    // deliveries of events that happen while the log is open appear without a reload.
+    // Quickly while a delivery is under way (attempts are no events). New deliveries come with the
+    // app's events, which mark this log stale; on the newest page it polls while the stream is down.
     refetchInterval: (query) => {
       const underWay = query.state.data?.data.some(
         (delivery) => delivery.status === "pending" || delivery.status === "retrying",
       );
       if (underWay) return POLL_MS;
-      return pages.cursor === undefined ? NEWEST_PAGE_POLL_MS : false;
+      return pages.cursor === undefined ? newest : false;
     },
   });
   const queryClient = useQueryClient();
