@@ -9,6 +9,7 @@ import {
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call } from "../helpers/http.ts";
+import { accessibleDialog } from "./dialogs.ts";
 
 // API keys in the console: a key is shown once with a copy button, listed by its prefix, works
 // against the API, is renamed in place, and stops working when revoked behind a confirmation.
@@ -23,7 +24,7 @@ test("a key is created and shown once, listed, then revoked", async () => {
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Create API key" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create an API key" });
+  const dialog = await accessibleDialog(page, "Create an API key");
   await dialog.getByLabel("Key name").fill("production server");
   await dialog.getByRole("button", { name: "Create key" }).click();
   const secret = dialog.getByRole("textbox", { name: "Secret key" });
@@ -61,8 +62,7 @@ test("a key is created and shown once, listed, then revoked", async () => {
   );
 
   await renamed.getByRole("button", { name: "Revoke" }).click();
-  await page
-    .getByRole("dialog", { name: "Revoke checkout server?" })
+  await (await accessibleDialog(page, "Revoke checkout server?"))
     .getByRole("button", { name: "Revoke key" })
     .click();
   await renamed.getByText("Revoked").waitFor();

@@ -10,6 +10,7 @@ import {
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus, signup, verifyEmail } from "../helpers/http.ts";
+import { accessibleDialog } from "./dialogs.ts";
 
 // Members in the console: the owner invites by email, the invitation waits under "Pending
 // invitations" until accepted, then the member's role changes and the member is removed, each
@@ -38,7 +39,7 @@ const rowOf = (email: string) => ui.owner.page.getByRole("row").filter({ hasText
 async function invite(email: string) {
   const { page } = ui.owner;
   await page.getByRole("button", { name: "Invite member" }).click();
-  const dialog = page.getByRole("dialog", { name: "Invite a member" });
+  const dialog = await accessibleDialog(page, "Invite a member");
   await dialog.getByLabel("Email address").fill(email);
   await dialog.getByRole("button", { name: "Send invitation" }).click();
   await dialog.waitFor({ state: "hidden" });
@@ -87,7 +88,7 @@ test("the owner invites a developer, who accepts, changes role and is removed", 
     .getByRole("row", { name: new RegExp(developer.email) })
     .getByRole("button", { name: "Remove" })
     .click();
-  const confirm = page.getByRole("dialog", { name: "Remove this member?" });
+  const confirm = await accessibleDialog(page, "Remove this member?");
   await confirm.getByRole("button", { name: "Remove" }).click();
   await rowOf(developer.email).waitFor({ state: "detached" });
   assert.equal(
@@ -106,8 +107,7 @@ test("a pending invitation is withdrawn; the page works at 390 px", async () => 
     .getByRole("row", { name: new RegExp(email) })
     .getByRole("button", { name: "Withdraw" })
     .click();
-  await page
-    .getByRole("dialog", { name: "Withdraw this invitation?" })
+  await (await accessibleDialog(page, "Withdraw this invitation?"))
     .getByRole("button", { name: "Withdraw" })
     .click();
   await page.getByText("No pending invitations.").waitFor();

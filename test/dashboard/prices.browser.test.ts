@@ -4,6 +4,7 @@ import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helper
 import { call, expectStatus } from "../helpers/http.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import { withoutRefusals } from "./chain-ui.ts";
+import { accessibleDialog } from "./dialogs.ts";
 import { choose, createSeller, createTrigger, fitsWidth, sessionToken } from "./payments-fixtures.ts";
 
 // Prices in the console: an owner creates a static and a dynamic price through the form (one linked
@@ -87,11 +88,20 @@ test("a price's page gives the checkout link to copy, its QR code and the views 
 
   // Expiring it, behind a confirmation, closes the checkout.
   await page.getByRole("button", { name: "Expire" }).click();
-  await page
-    .getByRole("dialog", { name: "Expire this price?" })
-    .getByRole("button", { name: "Expire" })
-    .click();
+  await (await accessibleDialog(page, "Expire this price?")).getByRole("button", { name: "Expire" }).click();
   await page.getByText("expired", { exact: true }).waitFor();
+  // Reactivating and deleting ask first too; both kept for now. (The closing dialog's button is
+  // "Reactivate" too until it is gone.)
+  await page.getByRole("dialog").waitFor({ state: "hidden" });
+  for (const [button, title] of [
+    ["Reactivate", "Reactivate this price?"],
+    ["Delete", /^Delete .*\?$/],
+  ] as const) {
+    await page.getByRole("button", { name: button, exact: true }).click();
+    const dialog = await accessibleDialog(page, title);
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await dialog.waitFor({ state: "hidden" });
+  }
   const closed = await ui.dashboard.browser.newPage();
   assert.equal((await closed.goto(url))?.status(), 410);
   await closed.close();

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
+import { accessibleDialog } from "./dialogs.ts";
 
 const ui = useDashboard();
 
@@ -46,7 +47,7 @@ test("an owner adds a seller, copies the widget link, refreshes it and deactivat
 
   // Deactivated: marked so, and can be activated again.
   await card.getByRole("button", { name: "Deactivate" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Deactivate" }).click();
+  await (await accessibleDialog(page)).getByRole("button", { name: "Deactivate" }).click();
   await card.getByText("deactivated", { exact: true }).waitFor();
   await card.getByRole("button", { name: "Activate" }).waitFor();
 

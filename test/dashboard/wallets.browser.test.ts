@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { choose, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
+import { accessibleDialog } from "./dialogs.ts";
 
 const ui = useDashboard();
 
@@ -64,7 +65,7 @@ test("an owner creates a wallet with a generated key and imports one, each liste
 
   // Deleting asks first, then the wallet is gone from the list.
   await imported.getByRole("button", { name: "Delete" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await (await accessibleDialog(page)).getByRole("button", { name: "Delete" }).click();
   await imported.waitFor({ state: "detached" });
 
   // At 390 px: the same list, nothing wider than the screen.

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { Receiver, verifyStandardWebhook } from "../helpers/webhooks.ts";
+import { accessibleDialog } from "./dialogs.ts";
 import {
   choose,
   createPrice,
@@ -121,8 +122,7 @@ test("a delivery is replayed, the secret rotated, a test event sent and the endp
   assert.equal(replayed(), before + 1, "the receiver got the event again");
 
   await page.getByRole("button", { name: "Rotate secret" }).click();
-  await page
-    .getByRole("dialog", { name: "Make a new signing secret?" })
+  await (await accessibleDialog(page, "Make a new signing secret?"))
     .getByRole("button", { name: "Rotate secret" })
     .click();
   const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
@@ -157,8 +157,7 @@ test("a delivery is replayed, the secret rotated, a test event sent and the endp
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Delete endpoint" }).click();
-  await page
-    .getByRole("dialog", { name: "Delete this endpoint?" })
+  await (await accessibleDialog(page, "Delete this endpoint?"))
     .getByRole("button", { name: "Delete endpoint" })
     .click();
   await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
