@@ -11,6 +11,7 @@ import {
 } from "../helpers/dashboard.ts";
 import { call, expectStatus, signup, verifyEmail } from "../helpers/http.ts";
 import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 // Members in the console: the owner invites by email, the invitation waits under "Pending
 // invitations" until accepted, then the member's role changes and the member is removed, each
@@ -117,10 +118,21 @@ test("a pending invitation is withdrawn; the page works at 390 px", async () => 
   );
   expectNoConsoleErrors(errors);
 
+  const invited = `phone-${Date.now()}@example.com`;
+  await invite(invited);
   const narrow = await newPage(ui.dashboard, { width: 390 });
   await signIn(narrow.page, ui.owner.email, ui.owner.password);
   await narrow.page.goto(`/dashboard/apps/${ui.owner.appId}/members`);
   await narrow.page.getByRole("main").getByText(ui.owner.email).waitFor();
+  // Members and invitations are cards: who, the role, since when (an invitation: until when).
+  const owner = await expectCard(narrow.page, `Member ${ui.owner.email}`, [ui.owner.email, "Since"]);
+  await owner.getByRole("textbox", { name: `Role of ${ui.owner.email}` }).waitFor();
+  const invitation = await expectCard(narrow.page, `Invitation ${invited}`, [
+    "Invitation sent, not yet accepted",
+    /^Expires/,
+  ]);
+  await invitation.getByRole("button", { name: "Withdraw" }).waitFor();
+  assert.equal(await narrow.page.locator("main table").count(), 0, "cards, not tables");
   await expectAccessible(narrow.page);
   await expectFitsWidth(narrow.page, 390);
   expectNoConsoleErrors(narrow.errors);

@@ -6,6 +6,7 @@ import { newMasterKey } from "../helpers/wallets.ts";
 import { withoutRefusals } from "./chain-ui.ts";
 import { accessibleDialog } from "./dialogs.ts";
 import { choose, createSeller, createTrigger, fitsWidth, sessionToken } from "./payments-fixtures.ts";
+import { expectCard } from "./phone.ts";
 
 // Prices in the console: an owner creates a static and a dynamic price through the form (one linked
 // to a trigger and a seller), finds them listed, copies the checkout link, sees its QR code, and
@@ -170,6 +171,9 @@ test("at 390 px the prices fit the screen and stay usable", async () => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto(`/dashboard/apps/${appId}/prices`);
   await page.getByRole("link", { name: "Tip jar" }).waitFor();
+  // A card per price: its name, amount, status and creation date.
+  await expectCard(page, "Price Tip jar", ["Tip jar", /\$7\.50/, "active"]);
+  assert.equal(await page.locator("main table").count(), 0, "cards, not a table");
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the list");
   await expectAccessible(page);
   await page.getByRole("link", { name: "Tip jar" }).click();

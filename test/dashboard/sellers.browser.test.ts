@@ -4,6 +4,7 @@ import { eventually } from "../helpers/contract.ts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
 import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 const ui = useDashboard();
 
@@ -53,7 +54,7 @@ test("an owner adds a seller, copies the widget link, refreshes it and deactivat
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await card.waitFor();
+  await expectCard(page, "Seller seller-42", ["seller-42", "deactivated"]);
   assert.ok(await fitsViewport(page), "the sellers page scrolls sideways at 390 px");
   await expectAccessible(page);
   expectNoConsoleErrors(errors);

@@ -5,6 +5,7 @@ import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helper
 import { EVM_ABI } from "../helpers/triggers.ts";
 import { choose, createWalletThroughUi, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
 import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 const ui = useDashboard();
 
@@ -89,6 +90,7 @@ test("an owner builds an EVM trigger with parameters and sees the exact call it 
     .waitFor();
   await expectAccessible(page);
   await page.setViewportSize({ width: 390, height: 844 });
+  await expectCard(page, "Trigger Mint tokens", ["Mint tokens", `mintTo on ${CONTRACT}`, "EVM"]);
   await page.getByRole("link", { name: "Mint tokens" }).click();
   await page.getByRole("heading", { level: 1, name: "Mint tokens" }).waitFor();
   assert.ok(await fitsViewport(page), "the trigger page scrolls sideways at 390 px");

@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { choose, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
 import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 const ui = useDashboard();
 
@@ -71,7 +72,7 @@ test("an owner creates a wallet with a generated key and imports one, each liste
   // At 390 px: the same list, nothing wider than the screen.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await generated.waitFor();
+  await expectCard(page, "Wallet Treasury", ["Treasury", "generated"]);
   assert.ok(await fitsViewport(page), "the wallets page scrolls sideways at 390 px");
   await expectAccessible(page);
   // The refused key was the one request answered 400.

@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { ApiKey } from "@payments-backend/sdk";
@@ -21,6 +9,7 @@ import { ConfirmAction } from "../../components/ConfirmAction.tsx";
 import { CopyField } from "../../components/CopyField.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+import { type Column, RecordList } from "../../components/RecordList.tsx";
 
 /**
  * Creating a key shows it once, in the dialog, with a copy button: the service keeps only its
@@ -146,7 +135,7 @@ function RenameKeyButton({ apiKey }: { apiKey: ApiKey }) {
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKey }) {
+function KeyActions({ apiKey }: { apiKey: ApiKey }) {
   const appId = useAppId();
   const client = useClient();
   const queryClient = useQueryClient();
@@ -157,50 +146,56 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       notifications.show({ color: "green", title: "API key revoked", message: apiKey.name });
     },
   });
-  const revoked = apiKey.revoked_at !== null;
   return (
-    <Table.Tr>
-      <Table.Td>
+    <Group gap="xs" wrap="wrap">
+      <RenameKeyButton apiKey={apiKey} />
+      {apiKey.revoked_at === null && (
+        <ConfirmAction
+          size="xs"
+          label="Revoke"
+          title={`Revoke ${apiKey.name}?`}
+          confirmLabel="Revoke key"
+          onConfirm={() => revoke.mutateAsync()}
+        >
+          Every request made with this key fails from now on. This cannot be undone.
+        </ConfirmAction>
+      )}
+    </Group>
+  );
+}
+
+const KEY_COLUMNS: Column<ApiKey>[] = [
+  {
+    header: "Key",
+    place: "title",
+    cell: (apiKey) => (
+      <>
         <Text size="sm" fw={500}>
           {apiKey.name}
         </Text>
         <Text size="xs" c="dimmed" ff="monospace">
           {apiKey.prefix}…
         </Text>
-      </Table.Td>
-      <Table.Td visibleFrom="sm">
-        <LocalTime value={apiKey.created_at} />
-      </Table.Td>
-      <Table.Td>
-        {revoked ? (
-          <Badge color="gray" variant="light" c="dark">
-            Revoked
-          </Badge>
-        ) : (
-          <Badge color="green" variant="light" c="green.9">
-            Active
-          </Badge>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Group gap="xs" wrap="wrap">
-          <RenameKeyButton apiKey={apiKey} />
-          {!revoked && (
-            <ConfirmAction
-              size="xs"
-              label="Revoke"
-              title={`Revoke ${apiKey.name}?`}
-              confirmLabel="Revoke key"
-              onConfirm={() => revoke.mutateAsync()}
-            >
-              Every request made with this key fails from now on. This cannot be undone.
-            </ConfirmAction>
-          )}
-        </Group>
-      </Table.Td>
-    </Table.Tr>
-  );
-}
+      </>
+    ),
+  },
+  { header: "Created", wide: true, cell: (apiKey) => <LocalTime value={apiKey.created_at} /> },
+  {
+    header: "Status",
+    place: "status",
+    cell: (apiKey) =>
+      apiKey.revoked_at !== null ? (
+        <Badge color="gray" variant="light" c="dark">
+          Revoked
+        </Badge>
+      ) : (
+        <Badge color="green" variant="light" c="green.9">
+          Active
+        </Badge>
+      ),
+  },
+  { header: "Actions", place: "actions", cell: (apiKey) => <KeyActions apiKey={apiKey} /> },
+];
 
 /** The app's secret keys: create (shown once), list with their prefixes, revoke. */
 export function ApiKeysPage() {
@@ -223,25 +218,13 @@ export function ApiKeysPage() {
       </Text>
       <PageState query={keys} empty="No API keys yet. Create one to call the API from your server.">
         {(list) => (
-          <Table.ScrollContainer minWidth={320}>
-            <Table verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th visibleFrom="sm">Created</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((apiKey) => (
-                  <KeyRow key={apiKey.id} apiKey={apiKey} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <RecordList
+            rows={list}
+            columns={KEY_COLUMNS}
+            rowKey={(apiKey) => apiKey.id}
+            cardLabel={(apiKey) => `API key ${apiKey.name}`}
+            minWidth={320}
+          />
         )}
       </PageState>
     </Stack>

@@ -1,13 +1,12 @@
-import { Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
+import { Button, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import type { Schemas } from "@payments-backend/sdk";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { CardStack, RecordCard, useNarrow } from "../../components/RecordList.tsx";
 import { startOfDay, useUrlFilters } from "../../components/url-filters.ts";
-import { NARROW } from "../payments/PaymentsTable.tsx";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
 
 type AuditEvent = Schemas["AuditEvent"];
@@ -21,34 +20,33 @@ const who = (row: AuditEvent) => `${row.actor.type === "api_key" ? "API key" : "
 /** One change on a phone: the action and its time first, then its target, who and from where. */
 function AuditCard({ row }: { row: AuditEvent }) {
   return (
-    <Paper withBorder p="sm" component="article" aria-label={`Change ${row.action}`}>
-      <Stack gap={4}>
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Code>{row.action}</Code>
-          <Text size="xs" c="dimmed">
-            <LocalTime value={row.created_at} />
-          </Text>
-        </Group>
-        <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-          {row.target_id ?? "no record"}
+    <RecordCard
+      label={`Change ${row.action}`}
+      title={<Code>{row.action}</Code>}
+      status={
+        <Text size="xs" c="dimmed">
+          <LocalTime value={row.created_at} />
         </Text>
-        <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-          {who(row)} · {row.ip ?? "no address"}
-        </Text>
-      </Stack>
-    </Paper>
+      }
+    >
+      <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+        {row.target_id ?? "no record"}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+        {who(row)} · {row.ip ?? "no address"}
+      </Text>
+    </RecordCard>
   );
 }
 
 function AuditTable({ rows }: { rows: AuditEvent[] }) {
-  const narrow = useMediaQuery(NARROW);
-  if (narrow) {
+  if (useNarrow()) {
     return (
-      <Stack gap="xs">
+      <CardStack>
         {rows.map((row) => (
           <AuditCard key={row.id} row={row} />
         ))}
-      </Stack>
+      </CardStack>
     );
   }
   return (
