@@ -3,12 +3,13 @@ import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { ApiKey } from "@payments-backend/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useAppId, useClient, useServiceSettings } from "../../api.tsx";
 import { ConfirmAction } from "../../components/ConfirmAction.tsx";
 import { CopyField } from "../../components/CopyField.tsx";
+import { DialogForm, FormDialog } from "../../components/FormDialog.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
-import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+import { PageState } from "../../components/PageState.tsx";
 import { type Column, RecordList } from "../../components/RecordList.tsx";
 
 /**
@@ -33,10 +34,6 @@ function CreateKeyButton() {
     create.reset();
     setName("");
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
     <>
       <Button onClick={open}>Create API key</Button>
@@ -52,27 +49,22 @@ function CreateKeyButton() {
             </Group>
           </Stack>
         ) : (
-          <form onSubmit={submit}>
-            <Stack>
-              {create.isError && <ErrorAlert error={create.error} />}
-              <TextInput
-                label="Key name"
-                description="What uses the key, e.g. “production server”"
-                required
-                maxLength={200}
-                value={name}
-                onChange={(event) => setName(event.currentTarget.value)}
-              />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={finish}>
-                  Cancel
-                </Button>
-                <Button type="submit" loading={create.isPending}>
-                  Create key
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+          <DialogForm
+            onSubmit={() => create.mutate()}
+            onDismiss={finish}
+            busy={create.isPending}
+            error={create.error}
+            label="Create key"
+          >
+            <TextInput
+              label="Key name"
+              description="What uses the key, e.g. “production server”"
+              required
+              maxLength={200}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+            />
+          </DialogForm>
         )}
       </Modal>
     </>
@@ -99,38 +91,30 @@ function RenameKeyButton({ apiKey }: { apiKey: ApiKey }) {
     rename.reset();
     open();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    rename.mutate();
-  };
   return (
     <>
       <Button size="xs" variant="default" onClick={start} aria-label={`Rename ${apiKey.name}`}>
         Rename
       </Button>
-      <Modal opened={opened} onClose={close} title={`Rename ${apiKey.name}`} centered>
-        <form onSubmit={submit}>
-          <Stack>
-            {rename.isError && <ErrorAlert error={rename.error} />}
-            <TextInput
-              label="Key name"
-              description="Only the label changes: the key keeps working as it is"
-              required
-              maxLength={200}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={rename.isPending} disabled={name.trim() === ""}>
-                Save name
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title={`Rename ${apiKey.name}`}
+        onSubmit={() => rename.mutate()}
+        onDismiss={close}
+        busy={rename.isPending}
+        error={rename.error}
+        label="Save name"
+        disabled={name.trim() === ""}
+      >
+        <TextInput
+          label="Key name"
+          description="Only the label changes: the key keeps working as it is"
+          required
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+      </FormDialog>
     </>
   );
 }

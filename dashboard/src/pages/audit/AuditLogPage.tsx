@@ -1,8 +1,9 @@
-import { Button, Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
+import { Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import type { Schemas } from "@payments-backend/sdk";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { useAppId, useClient } from "../../api.tsx";
+import { FilterButtons, useDraft } from "../../components/filter-bar.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { CardStack, RecordCard, useNarrow } from "../../components/RecordList.tsx";
@@ -99,7 +100,7 @@ export default function AuditLogPage() {
   const client = useClient();
   const { filters, set, clear, active } = useUrlFilters(KEYS);
   const pages = useCursorPages();
-  const [draft, setDraft] = useState<Draft>(() => ({
+  const { draft, setDraft, field } = useDraft<Draft>(() => ({
     action: filters.action ?? "",
     actor: filters.actor ?? "",
     from: filters.from ?? "",
@@ -122,11 +123,6 @@ export default function AuditLogPage() {
         .page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
   });
-  const field = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { currentTarget: { value: string } }) =>
-      setDraft({ ...draft, [name]: event.currentTarget.value }),
-  });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     pages.reset();
@@ -142,19 +138,16 @@ export default function AuditLogPage() {
             <TextInput label="Actor id" placeholder="usr_… or key_…" w={200} {...field("actor")} />
             <TextInput label="From" type="date" w={170} {...field("from")} />
             <TextInput label="To" type="date" w={170} {...field("to")} />
-            <Button type="submit">Filter</Button>
-            {active && (
-              <Button
-                variant="subtle"
-                onClick={() => {
-                  setDraft({ action: "", actor: "", from: "", to: "" });
-                  pages.reset();
-                  clear();
-                }}
-              >
-                Clear filters
-              </Button>
-            )}
+            <FilterButtons
+              label="Filter"
+              variant="filled"
+              active={active}
+              onClear={() => {
+                setDraft({ action: "", actor: "", from: "", to: "" });
+                pages.reset();
+                clear();
+              }}
+            />
           </Group>
           <Text size="xs" c="dimmed">
             Days are in your time zone.

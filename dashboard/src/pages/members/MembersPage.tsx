@@ -1,13 +1,14 @@
-import { Badge, Button, Group, Modal, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Badge, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { Member } from "@payments-backend/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
 import { ConfirmAction } from "../../components/ConfirmAction.tsx";
+import { FormDialog } from "../../components/FormDialog.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
-import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+import { PageState } from "../../components/PageState.tsx";
 import { type Column, RecordList } from "../../components/RecordList.tsx";
 import { useApp } from "../apps/queries.ts";
 
@@ -38,43 +39,34 @@ function InviteButton() {
       close();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    invite.mutate();
-  };
   return (
     <>
       <Button onClick={open}>Invite member</Button>
-      <Modal opened={opened} onClose={close} title="Invite a member" centered>
-        <form onSubmit={submit}>
-          <Stack>
-            {invite.isError && <ErrorAlert error={invite.error} />}
-            <TextInput
-              label="Email address"
-              type="email"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <Select
-              label="Role"
-              data={ROLES}
-              value={role}
-              allowDeselect={false}
-              onChange={(value) => setRole((value ?? "developer") as Role)}
-              description="Owners manage the app, its members and its keys; developers build with it"
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={invite.isPending}>
-                Send invitation
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title="Invite a member"
+        onSubmit={() => invite.mutate()}
+        onDismiss={close}
+        busy={invite.isPending}
+        error={invite.error}
+        label="Send invitation"
+      >
+        <TextInput
+          label="Email address"
+          type="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+        />
+        <Select
+          label="Role"
+          data={ROLES}
+          value={role}
+          allowDeselect={false}
+          onChange={(value) => setRole((value ?? "developer") as Role)}
+          description="Owners manage the app, its members and its keys; developers build with it"
+        />
+      </FormDialog>
     </>
   );
 }

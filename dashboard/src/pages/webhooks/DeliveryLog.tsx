@@ -1,9 +1,10 @@
-import { Accordion, Button, Code, Group, Select, Stack, Text, Title } from "@mantine/core";
+import { Accordion, Button, Code, Group, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { Delivery, WebhookEndpoint } from "@payments-backend/sdk";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { EVENT_TYPES } from "../../../../src/modules/webhooks/event-types.ts";
 import { describeError, useAppId, useClient } from "../../api.tsx";
+import { FilterSelect } from "../../components/filter-bar.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { useFallbackInterval } from "../../components/live-events.tsx";
 import { PageState } from "../../components/PageState.tsx";
@@ -104,26 +105,24 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         other.
       </Text>
       <Group align="flex-end" wrap="wrap" role="group" aria-label="Filter deliveries">
-        <Select
+        <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
-          value={filters.status ?? ""}
-          onChange={(value) => {
+          value={filters.status}
+          onPick={(status) => {
             pages.reset();
-            set({ status: value || undefined });
+            set({ status });
           }}
-          allowDeselect={false}
           w={{ base: "100%", xs: 180 }}
         />
-        <Select
+        <FilterSelect
           label="Event type"
           data={TYPE_OPTIONS}
-          value={filters.type ?? ""}
-          onChange={(value) => {
+          value={filters.type}
+          onPick={(type) => {
             pages.reset();
-            set({ type: value || undefined });
+            set({ type });
           }}
-          allowDeselect={false}
           searchable
           w={{ base: "100%", xs: 260 }}
         />
