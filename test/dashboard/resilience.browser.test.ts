@@ -101,5 +101,25 @@ test("on a 390 px phone payments are cards with amount, status, id and date, not
   assert.ok(box && box.height >= 44, `the id is a touch target of at least 44 px (${box?.height})`);
   await expectFitsWidth(page, 390);
   await expectAccessible(page);
+
+  // The header fits too: nothing in it runs past the screen's edge or under its neighbour, and
+  // the account and sign-out, with no room there, are in the menu.
+  const header = page.getByRole("banner");
+  let right = 0;
+  for (const control of await header
+    .locator("a:visible, button:visible, input:visible, .mantine-Badge-root:visible")
+    .all()) {
+    const box = await control.boundingBox();
+    assert.ok(box, "a visible control has a box");
+    assert.ok(box.x >= right - 1, `${await control.textContent()} starts after its neighbour ends`);
+    assert.ok(box.x + box.width <= 390, `${await control.textContent()} ends within 390 px`);
+    right = box.x + box.width;
+  }
+  await page.getByRole("button", { name: "Menu" }).click();
+  const menu = page.getByRole("navigation", { name: "App pages" });
+  await menu.getByRole("link", { name: "Account" }).waitFor();
+  await menu.getByRole("button", { name: "Sign out" }).waitFor();
+  await page.screenshot({ path: "/tmp/shot-menu.png" });
+  await expectAccessible(page);
   await page.context().close();
 });
