@@ -25,8 +25,12 @@ const ui = useDashboard(
   },
 );
 
-/** Within two seconds of the change: what "live" means here. */
-const LIVE = { timeout: 2_000 };
+/**
+ * Within two seconds of the change: what "live" means here. On PostgreSQL the stream sends an
+ * event only once every older transaction of the whole cluster has ended (event-stream.ts), and a
+ * shared cluster runs other work too: there the bound is the cluster's, so it is looser.
+ */
+const LIVE = { timeout: process.env.DATABASE_URL ? 6_000 : 2_000 };
 
 const isStream = (url: string) => new URL(url).pathname.endsWith("/stream");
 
@@ -107,8 +111,9 @@ test("while the stream fails the list polls, and once it is back it stops", asyn
     shopper_email: "poll@example.com",
   });
   await row(page, payment.id).waitFor({ timeout: 4_000 });
-  await page.waitForTimeout(2_000);
-  assert.ok(reads.length >= 2, `the list is read again every 1.8 s meanwhile (${reads.length} reads)`);
+  reads.length = 0;
+  await page.waitForTimeout(4_000);
+  assert.ok(reads.length >= 2, `the list is read again every 1.8 s meanwhile (${reads.length} reads in 4 s)`);
 
   // The stream answers again: the page opens it by itself and stops polling.
   const streaming = page.waitForResponse((response) => isStream(response.url()) && response.ok(), {
