@@ -10,9 +10,9 @@
 // address per payment, a thousand amounts).
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
+import type { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import { clonePayments } from "../../bench/seed-payments.ts";
-import { onPostgres } from "../helpers/app.ts";
+import { clonePayments, type Queryable } from "../../bench/seed-payments.ts";
 import { type AppFixture, useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { createPayment } from "../helpers/payments.ts";
@@ -32,31 +32,91 @@ type PlanNode = {
 };
 
 const sent: Sent[] = [];
-// Client, not Pool: the pool's queries and a transaction's (a checked-out client) both pass here.
-const originalQuery = pg.Client.prototype.query;
-let admin: pg.Client;
 let fx: AppFixture;
 
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
+/** A value as the server would read it from a bound parameter, as an SQL literal. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return "null";
-  if (value instanceof Date) return admin.escapeLiteral(value.toISOString());
-  return admin.escapeLiteral(String(value));
+  const text = value instanceof Date ? value.toISOString() : String(value);
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
-/** The plan PostgreSQL makes for `statement` with its values, after `before` ran (then rolled back). */
-async function planOf(statement: Sent, before: string[] = []): Promise<PlanNode[]> {
-  await admin.query("begin");
-  try {
-    for (const setup of before) await admin.query(setup);
-    // EXPLAIN takes no bound parameters: the values go in as quoted literals, as the server sees them.
-    const inlined = statement.text.replace(/\$(\d+)/g, (_, n) => literal(statement.values[Number(n) - 1]));
-    const { rows } = await admin.query(`explain (format json) ${inlined}`);
-    return nodes(rows[0]["QUERY PLAN"][0].Plan);
-  } finally {
-    await admin.query("rollback");
+/** EXPLAIN takes no bound parameters: the values go in as quoted literals, as the server sees them. */
+const explainOf = (statement: Sent) =>
+  `explain (format json) ${statement.text.replace(/\$(\d+)/g, (_, n) => literal(statement.values[Number(n) - 1]))}`;
+
+/** The engine under the test app, as this test needs it. */
+interface Engine {
+  /** Where the seeder writes. */
+  seeder: Queryable;
+  /** The plan made for `statement` after `setup` ran, in a transaction rolled back afterwards. */
+  planOf(statement: Sent, setup?: string[]): Promise<PlanNode[]>;
+  /** Stops recording what the app sends. */
+  release(): Promise<void>;
+}
+
+function record(first: unknown, second: unknown) {
+  if (typeof first === "string") sent.push({ text: first, values: (second as unknown[]) ?? [] });
+  else if (first && typeof (first as Sent).text === "string") {
+    const query = first as Sent;
+    sent.push({ text: query.text, values: query.values ?? (second as unknown[]) ?? [] });
   }
+}
+
+async function postgresEngine(connectionString: string): Promise<Engine> {
+  // Client, not Pool: the pool's queries and a transaction's (a checked-out client) both pass here.
+  const originalQuery = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    record(args[0], args[1]);
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pg.Client.prototype.query;
+  const admin = new pg.Client({ connectionString });
+  await admin.connect();
+  return {
+    seeder: admin,
+    async planOf(statement, setup = []) {
+      await admin.query("begin");
+      try {
+        for (const step of setup) await admin.query(step);
+        const { rows } = await admin.query(explainOf(statement));
+        return nodes(rows[0]["QUERY PLAN"][0].Plan);
+      } finally {
+        await admin.query("rollback");
+      }
+    },
+    async release() {
+      pg.Client.prototype.query = originalQuery;
+      await admin.end();
+    },
+  };
+}
+
+// PGlite is PostgreSQL's own planner compiled to WebAssembly, with the same cost settings: its
+// plans are the ones a server makes for the same rows and statistics, so the test runs on both.
+function pgliteEngine(pglite: PGlite): Engine {
+  const originalQuery = pglite.query;
+  pglite.query = function (this: PGlite, ...args: unknown[]) {
+    record(args[0], args[1]);
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof pglite.query;
+  return {
+    seeder: pglite,
+    async planOf(statement, setup = []) {
+      let plan: PlanNode[] = [];
+      await pglite.transaction(async (tx) => {
+        for (const step of setup) await tx.exec(step);
+        const { rows } = await tx.query<{ "QUERY PLAN": [{ Plan: PlanNode }] }>(explainOf(statement));
+        plan = nodes(rows[0]["QUERY PLAN"][0].Plan);
+        await tx.rollback();
+      });
+      return plan;
+    },
+    async release() {
+      pglite.query = originalQuery;
+    },
+  };
 }
 
 /** The statements reading payments that one list request sends: the page, and its count. */
@@ -97,21 +157,19 @@ function problemsOf(page: PlanNode[], count: PlanNode[], expected: Expectation):
   return problems;
 }
 
-const skip = onPostgres
-  ? false
-  : "the statements are captured from node-postgres, which only the PostgreSQL engine uses";
-
-describe("payments list filters, each served by its index", { skip }, () => {
+describe("payments list filters, each served by its index", () => {
+  let engine: Engine;
   fx = useTestApp(
     {},
     {
       async setUp() {
-        admin = new pg.Client({ connectionString: fx.app.connectionString });
-        await admin.connect();
+        const { database } = fx.app.deps;
+        engine = database.pglite
+          ? pgliteEngine(database.pglite)
+          : await postgresEngine(fx.app.connectionString as string);
       },
       async tearDown() {
-        pg.Client.prototype.query = originalQuery;
-        await admin?.end();
+        await engine?.release();
       },
     },
   );
@@ -122,13 +180,6 @@ describe("payments list filters, each served by its index", { skip }, () => {
   let newest: Date;
 
   before(async () => {
-    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-      const [first, second] = args as [string | { text: string; values?: unknown[] }, unknown[] | undefined];
-      if (typeof first === "string") sent.push({ text: first, values: second ?? [] });
-      else if (first && typeof first.text === "string")
-        sent.push({ text: first.text, values: first.values ?? second ?? [] });
-      return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-    } as typeof pg.Client.prototype.query;
     token = fx.tenants.owner.token;
     const appId = fx.tenants.app.id;
     list = `/payments/${appId}`;
@@ -139,9 +190,9 @@ describe("payments list filters, each served by its index", { skip }, () => {
       payment_provider: "card",
     });
     newest = new Date(template.created_at);
-    await clonePayments(admin, template.id, SEEDED, 1, { rarePriceId });
+    await clonePayments(engine.seeder, template.id, SEEDED, 1, { rarePriceId });
     // Six hex digits after `pay_`: one copy in sixteen million shares them, so a handful here.
-    const { rows } = await admin.query(
+    const { rows } = await engine.seeder.query(
       "select id from payments where shopper_email = 'shopper4321@example.com'",
     );
     idPrefix = rows[0].id.slice(0, 10);
@@ -204,7 +255,7 @@ describe("payments list filters, each served by its index", { skip }, () => {
     test(`${name}: read through ${expected.index}`, async () => {
       const path = `${list}?${query()}`;
       const { page, count } = await statementsOf(path, token);
-      const problems = problemsOf(await planOf(page), await planOf(count), expected);
+      const problems = problemsOf(await engine.planOf(page), await engine.planOf(count), expected);
       assert.deepEqual(problems, [], path);
     });
   }
@@ -220,7 +271,11 @@ describe("payments list filters, each served by its index", { skip }, () => {
     ] as const) {
       const { page, count } = await statementsOf(`${list}?${query}`, token);
       const drop = [`drop index ${expected.index}`];
-      const problems = problemsOf(await planOf(page, drop), await planOf(count, drop), expected);
+      const problems = problemsOf(
+        await engine.planOf(page, drop),
+        await engine.planOf(count, drop),
+        expected,
+      );
       assert.ok(problems.length > 0, `${query} still passes without ${expected.index}`);
     }
   });
