@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { after, before } from "node:test";
+import path from "node:path";
+import { after, afterEach, before, type TestContext } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "./app.ts";
 import { buildServedApp, launchBrowser } from "./browser.ts";
@@ -68,6 +70,9 @@ export function useDashboard(
     owner = await newOwnerPage(dashboard);
     await options.setUp?.();
   });
+  afterEach(async (t) => {
+    if (dashboard) await keepScreenshots(dashboard, t);
+  });
   after(async () => {
     await options.tearDown?.();
     await dashboard?.close();
@@ -80,6 +85,37 @@ export function useDashboard(
       return ready(owner);
     },
   };
+}
+
+/** Where each test's screenshots are kept (git ignores it): `test-results/dashboard/<file>/`. */
+export const SCREENSHOTS_DIR = path.resolve("test-results/dashboard");
+
+const slug = (text: string) =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "")
+    .slice(0, 80);
+
+/**
+ * Every page still open after a test, as the person saw it last (desktop or 390 px, named by its
+ * width): what a failing or surprising test is read with. A screenshot that cannot be taken (a
+ * page closing) is skipped; it never fails the test.
+ */
+async function keepScreenshots(dashboard: Dashboard, t: Pick<TestContext, "name" | "filePath">) {
+  const file = slug(path.basename(t.filePath ?? "dashboard", ".test.ts"));
+  const dir = path.join(SCREENSHOTS_DIR, file);
+  const pages = dashboard.browser.contexts().flatMap((context) => context.pages());
+  if (pages.length === 0) return;
+  await mkdir(dir, { recursive: true });
+  await Promise.all(
+    pages.map(async (page, i) => {
+      const width = page.viewportSize()?.width ?? 0;
+      await page
+        .screenshot({ path: path.join(dir, `${slug(t.name)}-${i + 1}-${width}px.png`), timeout: 5000 })
+        .catch(() => {});
+    }),
+  );
 }
 
 export interface OwnerPage {
