@@ -4,8 +4,9 @@
 // and its `payments.prepare-intent` job in one statement; that job makes the provider intent
 // (`ensureIntent`). `reopen` opens a payment again (`failed -> pending`) when the app retries a card
 // payment whose contract call the chain refused, with a new intent under keys of its own.
-// Compensation: release-hold. A payment that is cancelled or expires while pending has its
-// intent released by that job (commands.ts, expire.ts); nothing was held or charged.
+// Compensation: release-hold. A pending payment that expires (expire.ts), or whose price expired
+// before its confirm (authorize.ts), has its intent released by that job; nothing was held or
+// charged. One cancelled before any confirm leaves an intent that holds nothing.
 // After a crash: the payment and its job are one statement's (through the job outbox), so both
 // exist or neither. The intent is created under the key `<payment>:intent` (`:r<round>` after a
 // reopen), so a retried job, or the authorize job getting there first, is answered the same intent

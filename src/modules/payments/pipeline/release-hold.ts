@@ -2,12 +2,12 @@
 //
 // What it does: cancels the payment's provider intent (`payments.release-hold`), releasing a card
 // hold, or an intent that was never confirmed. It is asked for by the moves that end a payment
-// before capture: a cancel (commands.ts), an expired pending payment (expire.ts), a price that
-// expired before the confirm (authorize.ts), a contract call that failed (`chainFailed`,
-// execute-call.ts). It moves no status itself: the move that asks for it already did.
+// before capture: the cancel of a hold (commands.ts), an expired pending payment (expire.ts), a
+// price that expired before the confirm (authorize.ts), a contract call that failed
+// (`chainFailed`, execute-call.ts). It moves no status itself: the move that asks for it did.
 // Compensation: none; it is the compensation of open and authorize.
-// After a crash: the job is committed in the same transaction as the move that asks for it, so a
-// cancelled payment always has its release coming. The release is keyed (`<payment>:release`, or
+// After a crash: the job is committed in the same transaction as the move that asks for it, so
+// that move always has its release coming. The release is keyed (`<payment>:release`, or
 // `<payment>:release:<intent>` for an intent the payment has since replaced), so a retried job is
 // answered by the provider without a second call taking effect.
 import type { Deps } from "../../../deps.ts";
