@@ -1,6 +1,8 @@
 // `npm run bench:lists`: how `GET /payments/{app_id}` holds up as an app's payments grow, on
 // PostgreSQL (BENCH_DATABASE_URL or DATABASE_URL; a database of its own is created and dropped).
-// The payments are copies of one made through the API, inserted set-based (bench/seed-payments.ts).
+// The payments are copies of one made through the API, inserted set-based (bench/seed-payments.ts),
+// spread over statuses, two prices, one email each and a thousand amounts, so that each of the
+// list's filters (src/modules/payments/search.ts) is measured on a realistic share of the list.
 // Prints a Markdown table for docs/benchmarks.md.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -93,20 +95,47 @@ try {
     token,
     body: { name: "Ticket", amount: 12.5, currency: "usd" },
   });
+  const rarePrice = await json(`/prices/${app.id}`, {
+    method: "POST",
+    token,
+    body: { name: "Backstage pass", amount: 40, currency: "usd" },
+  });
   const template = await json(`/payments/${app.id}`, {
     method: "POST",
     token,
     body: { price_id: price.id, payment_provider: "card" },
   });
+  const newest = Date.parse(template.created_at);
+  // Copies are one second apart: this window holds copies 300 to 600 at every size.
+  const window = `created[gte]=${new Date(newest - 600_000).toISOString()}&created[lte]=${new Date(newest - 300_000).toISOString()}`;
   let held = 1;
   for (const size of SIZES) {
     const started = Date.now();
     // Copies are numbered on from the last seeding, so each size adds only what it lacks.
-    await clonePayments(db, template.id, size - held, held);
+    await clonePayments(db, template.id, size - held, held, { rarePriceId: rarePrice.id });
     held = size;
     console.error(`seeded ${size} payments in ${Math.round((Date.now() - started) / 1000)} s`);
     // The record PAGE x DEPTH down the list (the template is the newest, its copies older in turn).
-    const deep = `${template.id}_${PAGE * DEPTH - 1}`;
+    const [{ id: deep }] = (
+      await db.query(
+        "select id from payments where app_id = $1 order by created_at desc, id desc offset $2 limit 1",
+        [app.id, PAGE * DEPTH - 1],
+      )
+    ).rows;
+    // Copy 777's id, to the sixth hex digit: one copy in sixteen million shares it.
+    const [{ id: copy }] = (
+      await db.query("select id from payments where shopper_email = 'shopper777@example.com'")
+    ).rows;
+    const filters: [title: string, query: string][] = [
+      ["status=refunded (5%)", "status=refunded"],
+      ["status=hold (0.1%)", "status=hold"],
+      ["price_id (1%)", `price_id=${rarePrice.id}`],
+      ["id_prefix", `id_prefix=${copy.slice(0, 10)}`],
+      ["shopper_email (one)", "shopper_email=shopper777@"],
+      ["amount range (0.2%)", "currency=usd&amount[gte]=15.00&amount[lte]=15.01"],
+      ["created range (300 rows)", window],
+      ["status=refunded and created range", `status=refunded&${window}`],
+    ];
     const label = size.toLocaleString("en");
     // Warm-up: the first requests pay for plans and caches.
     await autocannon({
@@ -130,6 +159,11 @@ try {
         token,
       ),
     );
+    for (const [title, query] of filters) {
+      rows.push(
+        await measure(`${label} payments, ${title}`, `/payments/${app.id}?limit=${PAGE}&${query}`, token),
+      );
+    }
   }
 } finally {
   await db.end();

@@ -2,6 +2,7 @@ import { Anchor, Stack, Text, Title } from "@mantine/core";
 import { lazy, type ReactNode, Suspense } from "react";
 import { createBrowserRouter, Link, Navigate, Outlet, type RouteObject, useLocation } from "react-router";
 import { useAppId, useSession } from "./api.tsx";
+import { LiveEvents } from "./components/live-events.tsx";
 import { LoadingSkeleton } from "./components/PageState.tsx";
 import { RouteError } from "./components/RouteError.tsx";
 import { apiKeysRoutes } from "./pages/api-keys/routes.tsx";
@@ -37,8 +38,14 @@ function RequireSession() {
   return <Outlet />;
 }
 
+/** An app's pages: its shell, and its event stream keeping every page of it current. */
 function AppLayout() {
-  return <Shell appId={useAppId()} />;
+  const appId = useAppId();
+  return (
+    <LiveEvents appId={appId}>
+      <Shell appId={appId} />
+    </LiveEvents>
+  );
 }
 
 function NotFound() {

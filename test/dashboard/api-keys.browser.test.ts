@@ -9,6 +9,8 @@ import {
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call } from "../helpers/http.ts";
+import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 // API keys in the console: a key is shown once with a copy button, listed by its prefix, works
 // against the API, is renamed in place, and stops working when revoked behind a confirmation.
@@ -23,7 +25,7 @@ test("a key is created and shown once, listed, then revoked", async () => {
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Create API key" }).click();
-  const dialog = page.getByRole("dialog", { name: "Create an API key" });
+  const dialog = await accessibleDialog(page, "Create an API key");
   await dialog.getByLabel("Key name").fill("production server");
   await dialog.getByRole("button", { name: "Create key" }).click();
   const secret = dialog.getByRole("textbox", { name: "Secret key" });
@@ -61,8 +63,7 @@ test("a key is created and shown once, listed, then revoked", async () => {
   );
 
   await renamed.getByRole("button", { name: "Revoke" }).click();
-  await page
-    .getByRole("dialog", { name: "Revoke checkout server?" })
+  await (await accessibleDialog(page, "Revoke checkout server?"))
     .getByRole("button", { name: "Revoke key" })
     .click();
   await renamed.getByText("Revoked").waitFor();
@@ -78,7 +79,14 @@ test("the keys page works at 390 px", async () => {
   const narrow = await newPage(ui.dashboard, { width: 390 });
   await signIn(narrow.page, ui.owner.email, ui.owner.password);
   await narrow.page.goto(`/dashboard/apps/${ui.owner.appId}/api-keys`);
-  await narrow.page.getByRole("row").filter({ hasText: "checkout server" }).waitFor();
+  // A card per key: its name, prefix, status and creation date; its actions within reach.
+  const card = await expectCard(narrow.page, "API key checkout server", [
+    "checkout server",
+    /^sk_test_/,
+    "Revoked",
+  ]);
+  await card.getByRole("button", { name: "Rename checkout server" }).waitFor();
+  assert.equal(await narrow.page.locator("main table").count(), 0, "cards, not a table");
   await expectAccessible(narrow.page);
   await expectFitsWidth(narrow.page, 390);
   expectNoConsoleErrors(narrow.errors);

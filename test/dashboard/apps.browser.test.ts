@@ -10,6 +10,7 @@ import {
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { png } from "../helpers/images.ts";
+import { accessibleDialog } from "./dialogs.ts";
 
 // Accounts and apps in the console: a new user signs up, creates an app and finds it listed with the
 // test-mode badge in the header; changes its settings; signs out and in; deletes the app behind a
@@ -31,6 +32,10 @@ test("a new user signs up, creates an app and sees it listed, in test mode", asy
   await page.getByRole("link", { name: appName }).waitFor();
   assert.equal(await page.getByRole("banner").getByText("Test mode").isVisible(), true);
   await expectAccessible(page);
+  await page.getByRole("button", { name: "Create app" }).click();
+  const create = await accessibleDialog(page, "Create an app");
+  await create.getByRole("button", { name: "Cancel" }).click();
+  await create.waitFor({ state: "hidden" });
   // Signed in already: the sign-in page goes straight back to the apps.
   await page.goto("/dashboard/sign-in");
   await page.getByRole("link", { name: appName }).waitFor();
@@ -141,7 +146,7 @@ test("sign out, sign in at 390 px, and delete the app behind a confirmation", as
   await expectFitsWidth(narrow.page, 390);
 
   await narrow.page.getByRole("button", { name: "Delete app" }).click();
-  const dialog = narrow.page.getByRole("dialog", { name: "Delete Renamed shop?" });
+  const dialog = await accessibleDialog(narrow.page, "Delete Renamed shop?");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   // Gone before the page's own "Delete app" is clicked again: while it closes, its button shares the name.
   await dialog.waitFor({ state: "hidden" });

@@ -4,6 +4,7 @@ import { placeBid, shopperSession } from "../helpers/auctions.ts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { expectStatus } from "../helpers/http.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
+import { expectCard } from "./phone.ts";
 
 const ui = useDashboard();
 
@@ -42,8 +43,10 @@ test("an owner creates an auction and watches a shopper's bid arrive without rel
   await card.getByText("1 bid").waitFor();
 
   await page.setViewportSize({ width: 390, height: 844 });
+  await expectCard(page, "Auction Signed print", ["Signed print", "open", /\$12\.00/]);
   await card.getByRole("link", { name: "Signed print" }).click();
-  await row.waitFor();
+  // The bids are cards too: the bidder, the amount, the status and when.
+  await expectCard(page, /^Bid /, ["bidder@example.com", "$12.00", "placed"]);
   assert.ok(await fitsViewport(page), "the auction page scrolls sideways at 390 px");
   await expectAccessible(page);
   expectNoConsoleErrors(errors);

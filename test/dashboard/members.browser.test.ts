@@ -10,6 +10,8 @@ import {
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus, signup, verifyEmail } from "../helpers/http.ts";
+import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 // Members in the console: the owner invites by email, the invitation waits under "Pending
 // invitations" until accepted, then the member's role changes and the member is removed, each
@@ -38,7 +40,7 @@ const rowOf = (email: string) => ui.owner.page.getByRole("row").filter({ hasText
 async function invite(email: string) {
   const { page } = ui.owner;
   await page.getByRole("button", { name: "Invite member" }).click();
-  const dialog = page.getByRole("dialog", { name: "Invite a member" });
+  const dialog = await accessibleDialog(page, "Invite a member");
   await dialog.getByLabel("Email address").fill(email);
   await dialog.getByRole("button", { name: "Send invitation" }).click();
   await dialog.waitFor({ state: "hidden" });
@@ -87,7 +89,7 @@ test("the owner invites a developer, who accepts, changes role and is removed", 
     .getByRole("row", { name: new RegExp(developer.email) })
     .getByRole("button", { name: "Remove" })
     .click();
-  const confirm = page.getByRole("dialog", { name: "Remove this member?" });
+  const confirm = await accessibleDialog(page, "Remove this member?");
   await confirm.getByRole("button", { name: "Remove" }).click();
   await rowOf(developer.email).waitFor({ state: "detached" });
   assert.equal(
@@ -106,8 +108,7 @@ test("a pending invitation is withdrawn; the page works at 390 px", async () => 
     .getByRole("row", { name: new RegExp(email) })
     .getByRole("button", { name: "Withdraw" })
     .click();
-  await page
-    .getByRole("dialog", { name: "Withdraw this invitation?" })
+  await (await accessibleDialog(page, "Withdraw this invitation?"))
     .getByRole("button", { name: "Withdraw" })
     .click();
   await page.getByText("No pending invitations.").waitFor();
@@ -117,10 +118,21 @@ test("a pending invitation is withdrawn; the page works at 390 px", async () => 
   );
   expectNoConsoleErrors(errors);
 
+  const invited = `phone-${Date.now()}@example.com`;
+  await invite(invited);
   const narrow = await newPage(ui.dashboard, { width: 390 });
   await signIn(narrow.page, ui.owner.email, ui.owner.password);
   await narrow.page.goto(`/dashboard/apps/${ui.owner.appId}/members`);
   await narrow.page.getByRole("main").getByText(ui.owner.email).waitFor();
+  // Members and invitations are cards: who, the role, since when (an invitation: until when).
+  const owner = await expectCard(narrow.page, `Member ${ui.owner.email}`, [ui.owner.email, "Since"]);
+  await owner.getByRole("textbox", { name: `Role of ${ui.owner.email}` }).waitFor();
+  const invitation = await expectCard(narrow.page, `Invitation ${invited}`, [
+    "Invitation sent, not yet accepted",
+    /^Expires/,
+  ]);
+  await invitation.getByRole("button", { name: "Withdraw" }).waitFor();
+  assert.equal(await narrow.page.locator("main table").count(), 0, "cards, not tables");
   await expectAccessible(narrow.page);
   await expectFitsWidth(narrow.page, 390);
   expectNoConsoleErrors(narrow.errors);

@@ -11,6 +11,7 @@ import {
 import { call, expectStatus } from "../helpers/http.ts";
 import { bank, waitForStatus } from "../helpers/payments.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
+import { accessibleDialog } from "./dialogs.ts";
 import {
   choose,
   createPrice,
@@ -135,7 +136,7 @@ test("a payment paid on the hosted checkout is found by status, email and id, wi
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Refund" }).click();
-  const dialog = page.getByRole("dialog", { name: "Refund this payment" });
+  const dialog = await accessibleDialog(page, "Refund this payment");
   // The amount starts at all that remains: left as it is, the refund is whole.
   const total = await dialog.getByLabel("Amount (USD)").inputValue();
   await dialog.getByRole("button", { name: `Refund $${total}` }).click();
@@ -158,7 +159,7 @@ test("a pending payment is cancelled behind a confirmation", async () => {
   await breakdown.getByRole("row", { name: /Total \(not charged yet\)/ }).waitFor();
   await breakdown.getByRole("row", { name: /Seller share \(if charged\)/ }).waitFor();
   await page.getByRole("button", { name: "Cancel payment" }).click();
-  const dialog = page.getByRole("dialog", { name: "Cancel this payment?" });
+  const dialog = await accessibleDialog(page, "Cancel this payment?");
   // Two buttons with two names: one keeps the payment, the other cancels it.
   assert.equal(await dialog.getByRole("button", { name: "Cancel", exact: true }).count(), 0);
   await dialog.getByRole("button", { name: "Keep payment" }).click();
@@ -231,8 +232,7 @@ test("a reverted contract call after a bank debit is failed-captured, and retrie
     .waitFor();
   await page.getByRole("button", { name: "Refund" }).waitFor();
   await page.getByRole("button", { name: "Retry" }).click();
-  await page
-    .getByRole("dialog", { name: "Retry the failed step?" })
+  await (await accessibleDialog(page, "Retry the failed step?"))
     .getByRole("button", { name: "Retry" })
     .click();
   await page.getByText("Retry started").waitFor();

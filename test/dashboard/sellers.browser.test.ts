@@ -3,6 +3,8 @@ import { test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
+import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 const ui = useDashboard();
 
@@ -46,13 +48,13 @@ test("an owner adds a seller, copies the widget link, refreshes it and deactivat
 
   // Deactivated: marked so, and can be activated again.
   await card.getByRole("button", { name: "Deactivate" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Deactivate" }).click();
+  await (await accessibleDialog(page)).getByRole("button", { name: "Deactivate" }).click();
   await card.getByText("deactivated", { exact: true }).waitFor();
   await card.getByRole("button", { name: "Activate" }).waitFor();
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await card.waitFor();
+  await expectCard(page, "Seller seller-42", ["seller-42", "deactivated"]);
   assert.ok(await fitsViewport(page), "the sellers page scrolls sideways at 390 px");
   await expectAccessible(page);
   expectNoConsoleErrors(errors);

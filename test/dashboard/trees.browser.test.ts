@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { MAX_PROOF_NODES, treeCost } from "../../src/platform/chains/solana-trees.ts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { choose, createWalletThroughUi, fitsViewport, openAppPage } from "./chain-ui.ts";
+import { expectCard } from "./phone.ts";
 
 // One block of 0.2 s is final: a created tree confirms within a couple of seconds.
 const ui = useDashboard({
@@ -50,7 +51,7 @@ test("an owner plans a tree (size, rent, capacity as the service computes them) 
 
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await tree.waitFor();
+  await expectCard(page, /^Tree /, ["Depth 14 · buffer 64 · canopy 10", "confirmed"]);
   assert.ok(await fitsViewport(page), "the trees page scrolls sideways at 390 px");
   await expectAccessible(page);
   expectNoConsoleErrors(errors);

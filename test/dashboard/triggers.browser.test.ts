@@ -4,6 +4,8 @@ import { encodeFunctionData } from "viem";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { EVM_ABI } from "../helpers/triggers.ts";
 import { choose, createWalletThroughUi, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
+import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 const ui = useDashboard();
 
@@ -65,13 +67,19 @@ test("an owner builds an EVM trigger with parameters and sees the exact call it 
     args: [RECEIVER, 3n, "gift"],
   });
   await rendered.getByText(edited).waitFor();
+  // Deleting asks first; kept here, the wallet's turn is next.
+  await page.getByRole("button", { name: "Delete trigger" }).click();
+  const remove = await accessibleDialog(page, "Delete trigger Mint tokens?");
+  await remove.getByRole("button", { name: "Cancel" }).click();
+  await remove.waitFor({ state: "hidden" });
 
   // The trigger's wallet cannot go while the trigger uses it: the dialog says why and stays open.
   await openAppPage(page, ui.dashboard.base, appId, "wallets");
   await page.getByRole("article", { name: "Wallet Minter" }).getByRole("button", { name: "Delete" }).click();
-  const dialog = page.getByRole("dialog");
+  const dialog = await accessibleDialog(page);
   await dialog.getByRole("button", { name: "Delete" }).click();
   await dialog.getByRole("alert").getByText("The wallet is used by 1 trigger(s)").waitFor();
+  await expectAccessible(page);
   await dialog.getByRole("button", { name: "Cancel" }).click();
 
   // Listed, and usable at 390 px.
@@ -82,6 +90,7 @@ test("an owner builds an EVM trigger with parameters and sees the exact call it 
     .waitFor();
   await expectAccessible(page);
   await page.setViewportSize({ width: 390, height: 844 });
+  await expectCard(page, "Trigger Mint tokens", ["Mint tokens", `mintTo on ${CONTRACT}`, "EVM"]);
   await page.getByRole("link", { name: "Mint tokens" }).click();
   await page.getByRole("heading", { level: 1, name: "Mint tokens" }).waitFor();
   assert.ok(await fitsViewport(page), "the trigger page scrolls sideways at 390 px");

@@ -3,6 +3,8 @@ import { test } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { choose, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
+import { accessibleDialog } from "./dialogs.ts";
+import { expectCard } from "./phone.ts";
 
 const ui = useDashboard();
 
@@ -64,13 +66,13 @@ test("an owner creates a wallet with a generated key and imports one, each liste
 
   // Deleting asks first, then the wallet is gone from the list.
   await imported.getByRole("button", { name: "Delete" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+  await (await accessibleDialog(page)).getByRole("button", { name: "Delete" }).click();
   await imported.waitFor({ state: "detached" });
 
   // At 390 px: the same list, nothing wider than the screen.
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
-  await generated.waitFor();
+  await expectCard(page, "Wallet Treasury", ["Treasury", "generated"]);
   assert.ok(await fitsViewport(page), "the wallets page scrolls sideways at 390 px");
   await expectAccessible(page);
   // The refused key was the one request answered 400.

@@ -3,6 +3,7 @@ import { test } from "node:test";
 import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { Receiver, verifyStandardWebhook } from "../helpers/webhooks.ts";
+import { accessibleDialog } from "./dialogs.ts";
 import {
   choose,
   createPrice,
@@ -11,6 +12,7 @@ import {
   payWith4242,
   sessionToken,
 } from "./payments-fixtures.ts";
+import { expectCard } from "./phone.ts";
 
 // Webhooks in the console: an owner adds an endpoint through the form and copies its secret, a
 // payment paid with the 4242 card is delivered to it (signed with that secret), and the delivery
@@ -50,6 +52,12 @@ test("an owner adds an endpoint, copies its secret, and reads the signed deliver
   await expectAccessible(page);
   await page.getByRole("button", { name: "I have copied it" }).click();
   await page.getByRole("textbox", { name: "Signing secret" }).waitFor({ state: "detached" });
+  // On a phone each endpoint is a card: its URL, events and creation date.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectCard(page, `Endpoint ${receiver.url}`, [receiver.url, "Events"]);
+  assert.equal(await page.locator("main table").count(), 0, "cards, not a table");
+  await expectAccessible(page);
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   const price = await createPrice(t, token, appId, { name: "Concert ticket" });
   const payment = await openPayment(t, token, appId, { price_id: price.id });
@@ -121,8 +129,7 @@ test("a delivery is replayed, the secret rotated, a test event sent and the endp
   assert.equal(replayed(), before + 1, "the receiver got the event again");
 
   await page.getByRole("button", { name: "Rotate secret" }).click();
-  await page
-    .getByRole("dialog", { name: "Make a new signing secret?" })
+  await (await accessibleDialog(page, "Make a new signing secret?"))
     .getByRole("button", { name: "Rotate secret" })
     .click();
   const rotated = await page.getByRole("textbox", { name: "Signing secret" }).inputValue();
@@ -154,11 +161,17 @@ test("a delivery is replayed, the secret rotated, a test event sent and the endp
 
   await page.setViewportSize({ width: 390, height: 844 });
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the endpoint");
+  // The delivery log, too: each delivery's status and event within the screen.
+  assert.ok(
+    await page
+      .getByRole("button", { name: /succeeded\s*payment\.paid/ })
+      .first()
+      .isVisible(),
+  );
   await expectAccessible(page);
 
   await page.getByRole("button", { name: "Delete endpoint" }).click();
-  await page
-    .getByRole("dialog", { name: "Delete this endpoint?" })
+  await (await accessibleDialog(page, "Delete this endpoint?"))
     .getByRole("button", { name: "Delete endpoint" })
     .click();
   await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();

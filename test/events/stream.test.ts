@@ -3,6 +3,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { sql } from "drizzle-orm";
+import pg from "pg";
 import { emitEvent } from "../../src/modules/webhooks/events.ts";
 import { onPostgres, type TestApp } from "../helpers/app.ts";
 import { buildServedApp } from "../helpers/browser.ts";
@@ -181,6 +182,38 @@ describe("GET /events/{app_id}/stream", () => {
     } finally {
       release();
       await older;
+    }
+  });
+
+  test("a long transaction in another database of the cluster does not hold the stream back", {
+    skip: onPostgres ? false : "PGlite has one database: no other database's transaction exists",
+  }, async () => {
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    const name = `other_${Date.now()}`;
+    await admin.query(`create database ${name}`);
+    const target = new URL(String(process.env.DATABASE_URL));
+    target.pathname = `/${name}`;
+    // A report or a bulk load elsewhere: a transaction with an id, left open.
+    const elsewhere = new pg.Client({ connectionString: target.toString() });
+    await elsewhere.connect();
+    try {
+      await elsewhere.query("begin");
+      await elsewhere.query("select pg_current_xact_id()");
+      const stream = await SseReader.open(streamUrl(), auth());
+      try {
+        const paymentId = await newPayment();
+        // Within a few polls, not when the other transaction ends (it never does here).
+        const [event] = await stream.take(1, 8000);
+        assert.equal(dataOf(event).data.id, paymentId, "sent while the other transaction runs");
+      } finally {
+        stream.close();
+      }
+    } finally {
+      await elsewhere.query("rollback").catch(() => {});
+      await elsewhere.end();
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
     }
   });
 

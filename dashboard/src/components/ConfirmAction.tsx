@@ -1,6 +1,7 @@
-import { Button, type ButtonProps, Group, Modal, Stack, Text } from "@mantine/core";
+import { Button, type ButtonProps, Modal, Stack, Text } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { type ReactNode, useState } from "react";
+import { DialogButtons } from "./FormDialog.tsx";
 import { ErrorAlert } from "./PageState.tsx";
 
 interface ConfirmActionProps extends Omit<ButtonProps, "children" | "onClick"> {
@@ -53,14 +54,14 @@ export function ConfirmAction({
         <Stack>
           <Text size="sm">{children}</Text>
           {error !== null && <ErrorAlert error={error} />}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={busy}>
-              {dismissLabel}
-            </Button>
-            <Button color={color} onClick={() => void confirm()} loading={busy}>
-              {confirmLabel ?? label}
-            </Button>
-          </Group>
+          <DialogButtons
+            dismissLabel={dismissLabel}
+            onDismiss={close}
+            busy={busy}
+            label={confirmLabel ?? label}
+            color={color}
+            onConfirm={() => void confirm()}
+          />
         </Stack>
       </Modal>
     </>

@@ -1,4 +1,4 @@
-import { Anchor, AppShell, Badge, Burger, Button, Group, NavLink, Text, Tooltip } from "@mantine/core";
+import { Anchor, AppShell, Badge, Box, Burger, Button, Group, NavLink, Text, Tooltip } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { Link, Outlet, NavLink as RouterNavLink, useLocation, useNavigate } from "react-router";
 import { useServiceSettings, useSession } from "../api.tsx";
@@ -65,10 +65,22 @@ export function Shell({ appId }: { appId?: string }) {
             <Text size="sm" c="dimmed" visibleFrom="md">
               {session?.email}
             </Text>
-            <Button component={Link} to="/account" variant="subtle" size="xs">
+            {/* On a phone inside an app the header has no room for them: they are in the menu. */}
+            <Button
+              component={Link}
+              to="/account"
+              variant="subtle"
+              size="xs"
+              visibleFrom={appId ? "xs" : undefined}
+            >
               Account
             </Button>
-            <Button variant="default" size="xs" onClick={() => void signOutAndLeave()}>
+            <Button
+              variant="default"
+              size="xs"
+              onClick={() => void signOutAndLeave()}
+              visibleFrom={appId ? "xs" : undefined}
+            >
               Sign out
             </Button>
           </Group>
@@ -90,6 +102,10 @@ export function Shell({ appId }: { appId?: string }) {
               />
             );
           })}
+          <Box hiddenFrom="xs" mt="md">
+            <NavLink component={RouterNavLink} to="/account" label="Account" onClick={close} />
+            <NavLink component="button" label="Sign out" onClick={() => void signOutAndLeave()} />
+          </Box>
         </AppShell.Navbar>
       )}
       <AppShell.Main>

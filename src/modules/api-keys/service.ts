@@ -4,8 +4,9 @@ import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import { type Database, prepared } from "../../platform/db/index.ts";
-import { forbidden, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
+import { forbidden } from "../../platform/http/errors.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { apiKeys } from "./tables.ts";
@@ -57,24 +58,11 @@ export async function createKey(deps: Deps, actor: Principal, appId: string, nam
 export async function listKeys(deps: Deps, actor: Principal, appId: string, page: Page) {
   requireKeyManager(actor);
   await requireAppRole(deps.db, actor, appId, "view");
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: apiKeys,
-    createdAt: apiKeys.createdAt,
-    id: apiKeys.id,
     scope: eq(apiKeys.appId, appId),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(apiKeys)
-      .where(and(eq(apiKeys.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, apiKeys, eq(apiKeys.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(present), total, neighbours };
 }
 
@@ -86,12 +74,7 @@ export async function renameKey(deps: Deps, actor: Principal, appId: string, key
   const userId = requireKeyManager(actor);
   const role = await requireAppRole(deps.db, actor, appId, "view");
   const row = await deps.db.transaction(async (tx) => {
-    const [key] = await tx
-      .select()
-      .from(apiKeys)
-      .where(and(eq(apiKeys.appId, appId), eq(apiKeys.id, keyId)))
-      .for("update");
-    if (!key) throw notFound("API key");
+    const key = await appRecord(tx, apiKeys, appId, keyId, "API key", "update");
     if (role !== "owner" && key.createdBy !== userId)
       throw forbidden("Only an owner may rename other people's keys");
     const [renamed] = await tx.update(apiKeys).set({ name }).where(eq(apiKeys.id, keyId)).returning();
@@ -104,11 +87,7 @@ export async function renameKey(deps: Deps, actor: Principal, appId: string, key
 export async function revokeKey(deps: Deps, actor: Principal, appId: string, keyId: string) {
   const userId = requireKeyManager(actor);
   const role = await requireAppRole(deps.db, actor, appId, "view");
-  const [key] = await deps.db
-    .select()
-    .from(apiKeys)
-    .where(and(eq(apiKeys.appId, appId), eq(apiKeys.id, keyId)));
-  if (!key) throw notFound("API key");
+  const key = await appRecord(deps.db, apiKeys, appId, keyId, "API key");
   if (role !== "owner" && key.createdBy !== userId)
     throw forbidden("Only an owner may revoke other people's keys");
   await deps.revocations.revokeWith(deps.db, { keyId }, async (tx) => {

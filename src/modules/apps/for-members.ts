@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Role } from "../../platform/auth/principal.ts";
 import type { Executor, Tx } from "../../platform/db/index.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
 import { userJoin } from "../users/queries.ts";
 import { apps, members } from "./tables.ts";
 
@@ -35,26 +35,13 @@ export async function pageOfMembers(
   appId: string,
   page: Page,
 ) {
-  const window = await pageWindow(deps.db, page, {
-    table: members,
-    createdAt: members.createdAt,
-    id: members.id,
-    scope: eq(members.appId, appId),
-    newestFirst: true,
-  });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select(withUser)
-      .from(members)
-      .leftJoin(user.table, user.on)
-      .where(and(eq(members.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, members, eq(members.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.member.id);
-  return { rows, total, neighbours };
+  return pageOfSelect(
+    deps,
+    page,
+    { table: members, scope: eq(members.appId, appId), newestFirst: true },
+    deps.db.select(withUser).from(members).leftJoin(user.table, user.on).$dynamic(),
+    (r) => r.member.id,
+  );
 }
 
 /** Adds an invited member (a unique violation: that address is a member or invited already). */

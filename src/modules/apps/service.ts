@@ -160,8 +160,6 @@ export async function listApps(deps: Deps, actor: Principal, page: Page) {
   const mine = and(eq(members.userId, actor.userId), isNotNull(members.acceptedAt));
   const window = await pageWindow(deps.db, page, {
     table: apps,
-    createdAt: apps.createdAt,
-    id: apps.id,
     scope: inArray(apps.id, deps.db.select({ id: members.appId }).from(members).where(mine)),
     newestFirst: true,
   });

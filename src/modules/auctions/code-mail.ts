@@ -1,7 +1,6 @@
-import { and, asc, eq, gt, isNotNull, isNull } from "drizzle-orm";
+import { and, eq, gt, isNotNull, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import type { SealedColumn } from "../../platform/crypto/reseal.ts";
-import { resealColumn } from "../../platform/crypto/reseal.ts";
+import { resealColumn, sealedTextColumn } from "../../platform/crypto/reseal.ts";
 import { type ShopperCodeMail, shopperCodeContext } from "./shoppers.ts";
 import { shopperCodes } from "./tables.ts";
 
@@ -53,29 +52,10 @@ export async function mailShopperCode(
   }
 }
 
-function sealedCodes(db: Deps["db"]): SealedColumn {
-  return {
-    async page(after, limit) {
-      const rows = await db
-        .select({ id: shopperCodes.id, sealed: shopperCodes.codeSealed })
-        .from(shopperCodes)
-        .where(and(gt(shopperCodes.id, after), isNotNull(shopperCodes.codeSealed)))
-        .orderBy(asc(shopperCodes.id))
-        .limit(limit);
-      return rows.map((row) => ({ key: row.id, context: shopperCodeContext(row.id), sealed: row.sealed! }));
-    },
-    async replace(value, next) {
-      const updated = await db
-        .update(shopperCodes)
-        .set({ codeSealed: next })
-        .where(and(eq(shopperCodes.id, value.key), eq(shopperCodes.codeSealed, value.sealed)))
-        .returning({ id: shopperCodes.id });
-      return updated.length > 0;
-    },
-  };
-}
-
 /** Re-seals the sign-in codes still waiting for their mail, for `npm run rotate-master-key`. */
 export async function resealShopperCodes(deps: Pick<Deps, "db" | "custody">): Promise<number> {
-  return resealColumn(deps.custody, sealedCodes(deps.db));
+  return resealColumn(
+    deps.custody,
+    sealedTextColumn(deps.db, shopperCodes, "codeSealed", shopperCodeContext),
+  );
 }

@@ -158,8 +158,6 @@ export async function listBids(deps: Deps, actor: Principal, appId: string, auct
   const mine = eq(bids.auctionId, auction.id);
   const window = await pageWindow(deps.db, page, {
     table: bids,
-    createdAt: bids.createdAt,
-    id: bids.id,
     scope: mine,
     newestFirst: false,
   });
@@ -241,8 +239,6 @@ export async function listAuctions(deps: Deps, actor: Principal, appId: string, 
   const mine = eq(auctions.appId, appId);
   const window = await pageWindow(deps.db, page, {
     table: auctions,
-    createdAt: auctions.createdAt,
-    id: auctions.id,
     scope: mine,
     newestFirst: true,
   });

@@ -3,6 +3,7 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -39,12 +40,7 @@ const codeHash = (codeId: string, code: string) =>
   createHash("sha256").update(`${codeId}:${code}`).digest("base64url");
 
 async function auctionOf(deps: Deps, appId: string, auctionId: string) {
-  const [row] = await deps.db
-    .select()
-    .from(auctions)
-    .where(and(eq(auctions.appId, appId), eq(auctions.id, auctionId)));
-  if (!row) throw notFound("Auction");
-  return row;
+  return appRecord(deps.db, auctions, appId, auctionId, "Auction");
 }
 
 export async function requestCode(deps: Deps, appId: string, auctionId: string, email: string, ip: string) {

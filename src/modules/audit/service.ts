@@ -2,7 +2,7 @@ import { and, eq, gte, like, lt, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { auditEvents } from "../../platform/audit/table.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
 
 type AuditRow = typeof auditEvents.$inferSelect;
@@ -57,23 +57,11 @@ export async function listAuditEvents(
 ) {
   await requireAppRole(deps.db, actor, appId, "manage_members");
   const where = filtersOf(appId, filters);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: auditEvents,
-    createdAt: auditEvents.createdAt,
-    id: auditEvents.id,
     scope: eq(auditEvents.appId, appId),
+    filter: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(auditEvents)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, auditEvents, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(present), total, neighbours };
 }

@@ -1,35 +1,12 @@
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
+import { resealColumn, type SealedColumn, sealedTextColumn } from "../../platform/crypto/reseal.ts";
 import { drizzleRunner } from "../../platform/db/index.ts";
 import { KYC_ACTION_JOB } from "./jobs.ts";
 import { kycContext } from "./sealing.ts";
 import { kycs } from "./tables.ts";
 
 type RotationDeps = Pick<Deps, "db" | "custody">;
-
-function editTokens(db: Deps["db"]): SealedColumn {
-  return {
-    async page(after, limit) {
-      const rows = await db
-        .select({ id: kycs.id, sealed: kycs.editTokenSealed })
-        .from(kycs)
-        .where(gt(kycs.id, after))
-        .orderBy(asc(kycs.id))
-        .limit(limit);
-      return rows.map((row) => ({ key: row.id, context: kycContext(row.id), sealed: row.sealed }));
-    },
-    async replace(value, next) {
-      // A token refreshed meanwhile is already sealed under the current key.
-      const updated = await db
-        .update(kycs)
-        .set({ editTokenSealed: next })
-        .where(and(eq(kycs.id, value.key), eq(kycs.editTokenSealed, value.sealed)))
-        .returning({ id: kycs.id });
-      return updated.length > 0;
-    },
-  };
-}
 
 /**
  * The widget inputs of KYC jobs still waiting, running or retrying (their payload is sealed, since
@@ -66,7 +43,12 @@ function queuedInputs(db: Deps["db"]): SealedColumn {
 
 /** Re-seals every KYC edit token under the current master key, for `npm run rotate-master-key`. */
 export async function resealKycTokens(deps: RotationDeps): Promise<{ resealed: number }> {
-  return { resealed: await resealColumn(deps.custody, editTokens(deps.db)) };
+  return {
+    resealed: await resealColumn(
+      deps.custody,
+      sealedTextColumn(deps.db, kycs, "editTokenSealed", kycContext),
+    ),
+  };
 }
 
 /** Re-seals the inputs of KYC jobs not yet done (`queuedInputs`); nothing before the queue exists. */

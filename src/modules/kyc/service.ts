@@ -2,8 +2,9 @@ import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { AppError, conflict, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { findApp } from "../apps/queries.ts";
@@ -30,12 +31,7 @@ async function loadApp(deps: Deps, appId: string) {
 }
 
 async function loadKyc(deps: Deps, appId: string, kycId: string) {
-  const [row] = await deps.db
-    .select()
-    .from(kycs)
-    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)));
-  if (!row) throw notFound("KYC");
-  return row;
+  return appRecord(deps.db, kycs, appId, kycId, "KYC");
 }
 
 /**
@@ -90,24 +86,11 @@ export async function getKyc(deps: Deps, ctx: KycContext, actor: Principal, appI
 export async function listKycs(deps: Deps, ctx: KycContext, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const app = await loadApp(deps, appId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: kycs,
-    createdAt: kycs.createdAt,
-    id: kycs.id,
     scope: eq(kycs.appId, appId),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(kycs)
-      .where(and(eq(kycs.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, kycs, eq(kycs.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map((r) => presentKyc(r, app, ctx.sealer, deps.config.publicUrl)), total, neighbours };
 }
 
@@ -163,12 +146,7 @@ export async function deleteKyc(deps: Deps, actor: Principal, appId: string, kyc
   await deps.db.transaction(async (tx) => {
     // Locked, then counted: a payment being opened for this seller reads the record (its standing)
     // and a re-pointed payout locks it too, so neither slips in between the count and the delete.
-    const [row] = await tx
-      .select({ id: kycs.id })
-      .from(kycs)
-      .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)))
-      .for("update");
-    if (!row) throw notFound("KYC");
+    await appRecord(tx, kycs, appId, kycId, "KYC", "update");
     const { counts: open, described } = await deps.sellerMoneyInFlight(tx, kycId);
     if (described) {
       throw new AppError(

@@ -7,6 +7,7 @@ import { AppError } from "../../platform/http/errors.ts";
 import { Body, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { fieldErrors } from "../../platform/http/validation.ts";
+import { usBankAccountNumbers } from "../../platform/money/schemas.ts";
 import { appBrand } from "../apps/for-pages.ts";
 import type { KycContext } from "./context.ts";
 import { contentSecurityPolicy, errorPage, widgetPage } from "./page.ts";
@@ -54,14 +55,7 @@ withExamples(DetailsForm, {
 
 const BankForm = Body({
   account_holder_name: Text(200, "The account holder's name"),
-  routing_number: Type.String({
-    pattern: "^[0-9]{9}$",
-    description: "The bank's 9-digit ABA routing number",
-  }),
-  account_number: Type.String({
-    pattern: "^[0-9]{4,17}$",
-    description: "The account number, 4 to 17 digits",
-  }),
+  ...usBankAccountNumbers,
   country: Type.Literal("US", { description: "The bank's country: US only" }),
   currency: Type.Literal("usd", { description: "The payout currency: usd only" }),
 });
@@ -132,6 +126,10 @@ function widgetError(error: FastifyError | AppError, request: FastifyRequest, re
     .send(errorPage(status, message, details));
 }
 
+/** A form post of the widget: no credential but its token, errors as pages, a 303 (`redirect` says where). */
+const formPost = (redirect: string) => ({ public: true, htmlErrors: true, redirect });
+const SAVED = "Saved: back to the widget page, which shows what is still needed";
+
 /** Where each form post answers: the page again, by a 303. */
 const done = (reply: FastifyReply, token: string) => reply.redirect(`/kyc/${encodeURIComponent(token)}`, 303);
 
@@ -165,11 +163,7 @@ function widgetPageRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/details",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "Saved: back to the widget page, which shows what is still needed",
-      },
+      config: formPost(SAVED),
       logLevel: QUIET,
       schema: {
         operationId: "submitKycDetails",
@@ -188,11 +182,7 @@ function widgetPageRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/bank-account",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "Saved: back to the widget page, which shows what is still needed",
-      },
+      config: formPost(SAVED),
       logLevel: QUIET,
       schema: {
         operationId: "submitKycBankAccount",
@@ -216,11 +206,7 @@ function widgetUploadRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/onboarding",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "On to the provider's hosted onboarding, which returns the seller to the widget page",
-      },
+      config: formPost("On to the provider's hosted onboarding, which returns the seller to the widget page"),
       logLevel: QUIET,
       schema: {
         operationId: "startKycOnboarding",
@@ -236,11 +222,7 @@ function widgetUploadRoutes(app: Server, deps: Deps, ctx: KycContext) {
   app.post(
     "/kyc/:edit_token/documents",
     {
-      config: {
-        public: true,
-        htmlErrors: true,
-        redirect: "Saved: back to the widget page, which shows what is still needed",
-      },
+      config: formPost(SAVED),
       logLevel: QUIET,
       schema: {
         operationId: "uploadKycDocument",

@@ -58,6 +58,8 @@ export const ledgerEntries = pgTable(
     uniqueIndex("ledger_entries_transaction_line_idx").on(t.transactionId, t.line),
     index("ledger_entries_app_created_idx").on(t.appId, t.createdAt, t.id),
     index("ledger_entries_payment_idx").on(t.paymentId),
+    // The balance transactions' type filter (a rare type among many captures), newest first.
+    index("ledger_entries_app_type_idx").on(t.appId, t.type, t.createdAt, t.id),
   ],
 );
 

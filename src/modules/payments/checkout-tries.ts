@@ -34,6 +34,22 @@ async function openedOnCheckout(tx: Tx, paymentId: string): Promise<boolean> {
   return created?.actor === SHOPPER;
 }
 
+/** The provider's answer with its decline recorded: the provider's code and words, else `fallback`. */
+export function withDecline(
+  response: PaymentRow["transactionResponse"],
+  error: ProviderIntent["lastError"],
+  fallback: string,
+) {
+  return {
+    ...response,
+    error: {
+      code: error?.code ?? "payment_failed",
+      decline_code: error?.declineCode ?? null,
+      message: error?.message ?? fallback,
+    },
+  };
+}
+
 /**
  * A declined card (or a failed 3-D Secure step) on the hosted checkout does not end the payment:
  * like Stripe's PaymentIntent, it waits, still `pending`, for the shopper's next card, and the
@@ -56,20 +72,16 @@ export async function keepOpenForNextMethod(
   // A bank debit that bounced after it was accepted is final.
   if (payment.authState === "done" || payment.deferExecution) return false;
   if (!(await openedOnCheckout(tx, payment.id))) return false;
-  const error = intent.lastError;
   await tx
     .update(payments)
     .set({
       authState: "none",
       nextAction: null,
-      transactionResponse: {
-        ...payment.transactionResponse,
-        error: {
-          code: error?.code ?? "payment_failed",
-          decline_code: error?.declineCode ?? null,
-          message: error?.message ?? "The payment was not accepted",
-        },
-      },
+      transactionResponse: withDecline(
+        payment.transactionResponse,
+        intent.lastError,
+        "The payment was not accepted",
+      ),
       updatedAt: deps.now(),
     })
     .where(eq(payments.id, payment.id));

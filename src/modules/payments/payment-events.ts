@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { paymentEvents, payments } from "./tables.ts";
 
@@ -32,29 +32,12 @@ export async function listPaymentEvents(
   page: Page,
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const [payment] = await deps.db
-    .select({ id: payments.id })
-    .from(payments)
-    .where(and(eq(payments.appId, appId), eq(payments.id, paymentId)));
-  if (!payment) throw notFound("Payment");
+  await appRecord(deps.db, payments, appId, paymentId, "Payment");
   const where = eq(paymentEvents.paymentId, paymentId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: paymentEvents,
-    createdAt: paymentEvents.createdAt,
-    id: paymentEvents.id,
     scope: where,
     newestFirst: false,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(paymentEvents)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, paymentEvents, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(presentPaymentEvent), total, neighbours };
 }

@@ -1,7 +1,6 @@
-import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Custody } from "../../platform/crypto/custody.ts";
-import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
+import { resealColumn, sealedTextColumn } from "../../platform/crypto/reseal.ts";
 import { payments } from "./tables.ts";
 
 /**
@@ -25,29 +24,13 @@ export function openPaymentToken(
   return custody.openText(context(row.id), row.paymentTokenSealed);
 }
 
-function paymentTokens(db: Deps["db"]): SealedColumn {
-  return {
-    async page(after, limit) {
-      const rows = await db
-        .select({ id: payments.id, sealed: payments.paymentTokenSealed })
-        .from(payments)
-        .where(and(gt(payments.id, after), isNotNull(payments.paymentTokenSealed)))
-        .orderBy(asc(payments.id))
-        .limit(limit);
-      return rows.map((row) => ({ key: row.id, context: context(row.id), sealed: row.sealed! }));
-    },
-    async replace(value, next) {
-      const updated = await db
-        .update(payments)
-        .set({ paymentTokenSealed: next })
-        .where(and(eq(payments.id, value.key), eq(payments.paymentTokenSealed, value.sealed)))
-        .returning({ id: payments.id });
-      return updated.length > 0;
-    },
-  };
-}
-
 /** Re-seals every payment token under the current master key, for `npm run rotate-master-key`. */
 export async function resealPaymentTokens(deps: Pick<Deps, "db" | "custody">): Promise<{ resealed: number }> {
-  return { resealed: await resealColumn(deps.custody, paymentTokens(deps.db), 1000) };
+  return {
+    resealed: await resealColumn(
+      deps.custody,
+      sealedTextColumn(deps.db, payments, "paymentTokenSealed", context),
+      1000,
+    ),
+  };
 }

@@ -3,8 +3,9 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
 import type { Executor, Tx } from "../../platform/db/index.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
 import { transfersOf } from "../ledger/reads.ts";
@@ -39,13 +40,7 @@ export async function present(deps: Deps, actor: Principal, row: PaymentRow) {
 }
 
 export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId: string, lock = false) {
-  const query = db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.appId, appId), eq(payments.id, paymentId)));
-  const [row] = lock ? await query.for("update") : await query;
-  if (!row) throw notFound("Payment");
-  return row;
+  return appRecord(db, payments, appId, paymentId, "Payment", lock ? "update" : undefined);
 }
 
 export async function getPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
@@ -64,27 +59,21 @@ export async function listPayments(
   const where = and(eq(payments.appId, appId), ...filterConditions(filters));
   // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role check above reads the primary.
   const reader = { db: deps.lagging, config: deps.config };
-  const window = await pageWindow(reader.db, page, {
-    table: payments,
-    createdAt: payments.createdAt,
-    id: payments.id,
-    scope: eq(payments.appId, appId),
-    newestFirst: true,
-  });
   const price = priceJoin(payments.priceId);
-  const [fetched, total, app] = await Promise.all([
-    reader.db
-      .select({ payment: payments, price: price.columns })
-      .from(payments)
-      .innerJoin(price.table, price.on)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(reader, payments, where),
+  const [{ rows, total, neighbours }, app] = await Promise.all([
+    pageOfSelect(
+      reader,
+      page,
+      { table: payments, scope: eq(payments.appId, appId), filter: where, newestFirst: true },
+      reader.db
+        .select({ payment: payments, price: price.columns })
+        .from(payments)
+        .innerJoin(price.table, price.on)
+        .$dynamic(),
+      (r) => r.payment.id,
+    ),
     getApp(deps, actor, appId),
   ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.payment.id);
   const withTransfers = rows.filter((r) => hasTransfers(r.payment)).map((r) => r.payment.id);
   const transfers = await transfersOf(deps.db, withTransfers);
   const now = deps.now();

@@ -10,6 +10,7 @@ import {
   Timestamp,
   withExamples,
 } from "../../platform/http/schemas.ts";
+import { PriceItem as FeePreview, usBankAccountNumbers } from "../../platform/money/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Transfer } from "../ledger/schemas.ts";
 import { Price } from "../prices/schemas.ts";
@@ -288,14 +289,7 @@ const Card = Body(
 const Bank = Body(
   {
     type: Type.Literal("us_bank_account", { description: "A US bank account, debited" }),
-    routing_number: Type.String({
-      pattern: "^[0-9]{9}$",
-      description: "The bank's 9-digit ABA routing number",
-    }),
-    account_number: Type.String({
-      pattern: "^[0-9]{4,17}$",
-      description: "The account number, 4 to 17 digits",
-    }),
+    ...usBankAccountNumbers,
     account_holder_name: Type.String({
       minLength: 1,
       maxLength: 200,
@@ -357,24 +351,8 @@ export const RefundBody = Body({
 });
 withExamples(RefundBody, { amount: "5.15", reason: "One of the two tickets was returned" });
 
-// A $25.00 ticket sold by a marketplace seller, paid by card: docs/fees.md's arithmetic.
-withExamples(PriceItem, {
-  currency: "usd",
-  provider_min_amount_fee: 0.3,
-  provider_processing_fee_percent: 2.9,
-  platform_fee: 1,
-  app_fee: 5,
-  app_type: "marketplace",
-  amount: 25,
-  amount_total: 25.75,
-  amount_transaction_fee: 0.75,
-  amount_app_transaction_fee: 0,
-  amount_platform: 0.25,
-  amount_seller: 23.5,
-  amount_app: 1.25,
-  processing_fee_amount: 0.75,
-  conversion: null,
-});
+// A $25.00 ticket sold by a marketplace seller, paid by card: the fee preview's example (docs/fees.md).
+withExamples(PriceItem, exampleOf(FeePreview));
 withExamples(Payment, {
   id: "pay_01m87s3v8k4r2fjc23vtvkbtjm",
   status: "paid",

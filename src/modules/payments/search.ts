@@ -17,7 +17,8 @@ export function filterConditions(filters: PaymentFilters): SQL[] {
   const conditions: SQL[] = [];
   if (filters.status) conditions.push(eq(payments.status, filters.status));
   if (filters.price_id) conditions.push(eq(payments.priceId, filters.price_id));
-  if (filters.id_prefix) conditions.push(like(payments.id, `${filters.id_prefix}%`));
+  // Escaped: the `_` of `pay_` as a wildcard would leave the index only `pay` to narrow by (all ids).
+  if (filters.id_prefix) conditions.push(like(payments.id, `${escapeLike(filters.id_prefix)}%`));
   if (filters.shopper_email) {
     const needle = `%${escapeLike(filters.shopper_email.toLowerCase())}%`;
     conditions.push(sql`lower(${payments.shopperEmail}) like ${needle}`);

@@ -134,7 +134,9 @@ export const payments = pgTable(
   },
   (t) => [
     index("payments_app_created_idx").on(t.appId, t.createdAt, t.id),
-    index("payments_price_idx").on(t.priceId),
+    // A price's payments newest first (the list's price_id filter, its count read from the index
+    // alone, app_id included), and whether a price has any.
+    index("payments_price_created_idx").on(t.priceId, t.appId, t.createdAt, t.id),
     index("payments_intent_idx").on(t.intentId),
     uniqueIndex("payments_app_create_key_idx")
       .on(t.appId, t.createKey)

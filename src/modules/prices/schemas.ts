@@ -102,10 +102,8 @@ const ExpiresAt = Nullable(
   Type.String({ format: "date-time", description: "The price reads expired from then on" }),
 );
 
-export const CreatePriceBody = Body({
-  name: Name,
-  amount: Amount,
-  currency: Currency,
+/** What a price may be given besides its name, amount and currency, on creation as on a change. */
+const optionalFields = {
   type: Type.Optional(PriceType),
   category: Type.Optional(Category),
   network_type: Type.Optional(NetworkType),
@@ -115,6 +113,13 @@ export const CreatePriceBody = Body({
   trigger_id: Type.Optional(LinkId(TRIGGER_ID)),
   kyc_id: Type.Optional(LinkId(KYC_ID)),
   expires_at: Type.Optional(ExpiresAt),
+};
+
+export const CreatePriceBody = Body({
+  name: Name,
+  amount: Amount,
+  currency: Currency,
+  ...optionalFields,
 });
 withExamples(CreatePriceBody, {
   name: "Concert ticket",
@@ -153,15 +158,7 @@ export const UpdatePriceBody = Body({
   name: Type.Optional(Name),
   amount: Type.Optional(Amount),
   currency: Type.Optional(Currency),
-  type: Type.Optional(PriceType),
-  category: Type.Optional(Category),
-  network_type: Type.Optional(NetworkType),
-  chain: Type.Optional(Nullable(Chain)),
-  contract: Type.Optional(Contract),
-  metadata: Type.Optional(Metadata),
-  trigger_id: Type.Optional(LinkId(TRIGGER_ID)),
-  kyc_id: Type.Optional(LinkId(KYC_ID)),
-  expires_at: Type.Optional(ExpiresAt),
+  ...optionalFields,
   expired: Type.Optional(
     Type.Boolean({ description: "true expires the price now; false clears a manual expiry" }),
   ),

@@ -1,10 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
@@ -104,13 +105,7 @@ export async function loadPrice(
   priceId: string,
   lock = false,
 ): Promise<PriceRow> {
-  const query = db
-    .select()
-    .from(prices)
-    .where(and(eq(prices.appId, appId), eq(prices.id, priceId)));
-  const [row] = lock ? await query.for("update") : await query;
-  if (!row) throw notFound("Price");
-  return row;
+  return appRecord(db, prices, appId, priceId, "Price", lock ? "update" : undefined);
 }
 
 export async function getPrice(deps: Deps, actor: Principal, appId: string, priceId: string) {
@@ -123,24 +118,11 @@ export async function listPrices(deps: Deps, actor: Principal, appId: string, pa
   const mine = eq(prices.appId, appId);
   // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role check above reads the primary.
   const reader = { db: deps.lagging, config: deps.config };
-  const window = await pageWindow(reader.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(reader, page, {
     table: prices,
-    createdAt: prices.createdAt,
-    id: prices.id,
     scope: mine,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    reader.db
-      .select()
-      .from(prices)
-      .where(and(mine, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(reader, prices, mine),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   const now = deps.now();
   return { items: rows.map((row) => presentPrice(row, now)), total, neighbours };
 }
@@ -215,12 +197,7 @@ export async function updatePrice(
 export async function deletePrice(deps: Deps, actor: Principal, appId: string, priceId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   await deps.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ id: prices.id })
-      .from(prices)
-      .where(and(eq(prices.appId, appId), eq(prices.id, priceId)))
-      .for("update");
-    if (!row) throw notFound("Price");
+    await appRecord(tx, prices, appId, priceId, "Price", "update");
     // An auction's two prices live and die with it (DELETE /auctions/{app_id}/{auction_id}).
     const auction = await deps.referrers.auctionOfPrice(tx, priceId);
     if (auction) throw conflict(`This price belongs to the auction ${auction.id}: delete the auction`);

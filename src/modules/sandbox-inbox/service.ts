@@ -1,9 +1,9 @@
-import { and, asc, eq, gt, inArray, lt, or, type SQL } from "drizzle-orm";
+import { and, eq, inArray, lt, or, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
+import { resealColumn, sealedTextColumn } from "../../platform/crypto/reseal.ts";
 import type { Database } from "../../platform/db/index.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { appIdsOwnedBy } from "../apps/queries.ts";
 import { emailOf } from "../users/queries.ts";
@@ -41,24 +41,11 @@ export async function listMails(deps: Deps, actor: Principal, page: Page, to?: s
     readableBy(deps.db, userId, email),
     to ? eq(sandboxMails.recipient, to.toLowerCase()) : undefined,
   );
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: sandboxMails,
-    createdAt: sandboxMails.createdAt,
-    id: sandboxMails.id,
     scope: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(sandboxMails)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, sandboxMails, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map((row) => present(deps, row)), total, neighbours };
 }
 
@@ -76,30 +63,12 @@ export function pruneSandboxMailJob(deps: Pick<Deps, "db" | "config" | "now">): 
   };
 }
 
-function mailTexts(db: Database): SealedColumn {
-  return {
-    async page(after, limit) {
-      const rows = await db
-        .select({ id: sandboxMails.id, sealed: sandboxMails.textSealed })
-        .from(sandboxMails)
-        .where(gt(sandboxMails.id, after))
-        .orderBy(asc(sandboxMails.id))
-        .limit(limit);
-      return rows.map((row) => ({ key: row.id, context: mailContext(row.id), sealed: row.sealed }));
-    },
-    async replace(value, next) {
-      // A mail pruned meanwhile is left alone.
-      const updated = await db
-        .update(sandboxMails)
-        .set({ textSealed: next })
-        .where(and(eq(sandboxMails.id, value.key), eq(sandboxMails.textSealed, value.sealed)))
-        .returning({ id: sandboxMails.id });
-      return updated.length > 0;
-    },
-  };
-}
-
 /** Re-seals every stored sandbox mail under the current master key, for `npm run rotate-master-key`. */
 export async function resealSandboxMails(deps: Pick<Deps, "db" | "custody">): Promise<{ resealed: number }> {
-  return { resealed: await resealColumn(deps.custody, mailTexts(deps.db)) };
+  return {
+    resealed: await resealColumn(
+      deps.custody,
+      sealedTextColumn(deps.db, sandboxMails, "textSealed", mailContext),
+    ),
+  };
 }

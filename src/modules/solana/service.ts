@@ -7,7 +7,7 @@ import { collectionProblems, findMetadataAccounts } from "../../platform/chains/
 import { treeCost, validateTree } from "../../platform/chains/solana-trees.ts";
 import { generateSolanaSecret, solanaSigner } from "../../platform/chains/solana-tx.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { envelopeColumns } from "../wallets/secrets.ts";
@@ -143,24 +143,11 @@ export async function createCollection(
 export async function listTrees(deps: Deps, actor: Principal, appId: string, walletId: string, page: Page) {
   await solanaWallet(deps, actor, appId, walletId, "view");
   const where = and(eq(solanaTrees.appId, appId), eq(solanaTrees.walletId, walletId));
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: solanaTrees,
-    createdAt: solanaTrees.createdAt,
-    id: solanaTrees.id,
     scope: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(solanaTrees)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, solanaTrees, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(presentTree), total, neighbours };
 }
 
@@ -173,23 +160,10 @@ export async function listCollections(
 ) {
   await solanaWallet(deps, actor, appId, walletId, "view");
   const where = and(eq(solanaCollections.appId, appId), eq(solanaCollections.walletId, walletId));
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: solanaCollections,
-    createdAt: solanaCollections.createdAt,
-    id: solanaCollections.id,
     scope: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(solanaCollections)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, solanaCollections, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(presentCollection), total, neighbours };
 }

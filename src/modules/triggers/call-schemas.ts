@@ -16,6 +16,11 @@ const MethodName = Type.String({
   description: "The method or function called",
 });
 const DATA_INPUT = "Argument values by name; strings may reference parameters as {{name}}; wins over `data`";
+/** How a call on any chain takes the payment's parameters into its arguments. */
+const parameterFields = {
+  data_input: Type.Optional(JsonObject(DATA_INPUT)),
+  template: Type.Optional(Nullable(Template)),
+};
 
 const NearCallInput = Body(
   {
@@ -30,8 +35,7 @@ const NearCallInput = Body(
     attached_deposit_amount: Type.Optional(Digits("Attached deposit in yoctoNEAR (integer text); default 0")),
     gas_amount: Type.Optional(Digits("Gas in gas units; default 30 Tgas, at most 300 Tgas")),
     data: Type.Optional(JsonObject("Fixed JSON arguments")),
-    data_input: Type.Optional(JsonObject(DATA_INPUT)),
-    template: Type.Optional(Nullable(Template)),
+    ...parameterFields,
   },
   "A NEAR function call",
 );
@@ -46,8 +50,7 @@ const EvmCallInput = Body(
     abi: Abi("The contract's JSON ABI (at least the called function)"),
     gas_limit: Type.Optional(Digits("Gas limit; estimated at send time when absent")),
     data: Type.Optional(ArgList("Fixed argument values: [{name, value}]")),
-    data_input: Type.Optional(JsonObject(DATA_INPUT)),
-    template: Type.Optional(Nullable(Template)),
+    ...parameterFields,
   },
   "An EVM contract call",
 );
@@ -59,8 +62,7 @@ const WaxCallInput = Body(
     abi: Abi("The contract's Antelope ABI as JSON text"),
     gas_limit: Type.Optional(Digits("Kept for the interface; WAX bills CPU/NET, not gas")),
     data: Type.Optional(ArgList("Fixed action fields: [{name, value}]")),
-    data_input: Type.Optional(JsonObject(DATA_INPUT)),
-    template: Type.Optional(Nullable(Template)),
+    ...parameterFields,
   },
   "A WAX action",
 );
@@ -79,8 +81,7 @@ const SolanaCallInput = Body(
     ),
     compute_units: Type.Optional(Digits("Compute-unit limit, at most 1,400,000")),
     data: Type.Optional(ArgList("Instruction data layout: [{name, type, value?}] encoded in order")),
-    data_input: Type.Optional(JsonObject(DATA_INPUT)),
-    template: Type.Optional(Nullable(Template)),
+    ...parameterFields,
   },
   "One Solana instruction",
 );

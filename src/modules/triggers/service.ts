@@ -4,8 +4,9 @@ import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { normalizeAccount } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
@@ -115,25 +116,17 @@ export async function createTrigger(
 
 export async function listTriggers(deps: Deps, actor: Principal, appId: string, page: Page) {
   const app = await getApp(deps, actor, appId);
-  const window = await pageWindow(deps.db, page, {
-    table: triggers,
-    createdAt: triggers.createdAt,
-    id: triggers.id,
-    scope: eq(triggers.appId, appId),
-    newestFirst: true,
-  });
-  const [fetched, total] = await Promise.all([
+  const { rows, total, neighbours } = await pageOfSelect(
+    deps,
+    page,
+    { table: triggers, scope: eq(triggers.appId, appId), newestFirst: true },
     deps.db
       .select({ trigger: triggers, wallet: triggerWallet.columns })
       .from(triggers)
       .innerJoin(triggerWallet.table, triggerWallet.on)
-      .where(and(eq(triggers.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, triggers, eq(triggers.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.trigger.id);
+      .$dynamic(),
+    (r) => r.trigger.id,
+  );
   return { items: rows.map((r) => presentTrigger(r.trigger, r.wallet, app)), total, neighbours };
 }
 
@@ -152,12 +145,7 @@ export async function updateTrigger(
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await deps.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(triggers)
-      .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)))
-      .for("update");
-    if (!current) throw notFound("Trigger");
+    const current = await appRecord(tx, triggers, appId, triggerId, "Trigger", "update");
     const wallet = await walletOfApp(tx, appId, input.wallet_id ?? current.walletId);
     if (input.call_data === undefined && !(wallet.type in (current.callData as object))) {
       throw invalid("/body/call_data", `is required: the new wallet is on another chain (${wallet.type})`);
@@ -191,12 +179,7 @@ export async function updateTrigger(
 export async function deleteTrigger(deps: Deps, actor: Principal, appId: string, triggerId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   await deps.db.transaction(async (tx) => {
-    const [trigger] = await tx
-      .select({ id: triggers.id })
-      .from(triggers)
-      .where(and(eq(triggers.appId, appId), eq(triggers.id, triggerId)))
-      .for("update");
-    if (!trigger) throw notFound("Trigger");
+    await appRecord(tx, triggers, appId, triggerId, "Trigger", "update");
     // A price keeps the id of the call its payments run: deleting the trigger would strand them.
     const used = await deps.referrers.pricesOfTrigger(tx, triggerId);
     if (used > 0) throw conflict(`The trigger is used by ${used} price(s); unlink or delete them first`);

@@ -2,7 +2,7 @@ import { and, eq, gt } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { forbidden, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { sessions } from "./tables.ts";
 
 type SessionRow = typeof sessions.$inferSelect;
@@ -28,24 +28,11 @@ function sessionActor(actor: Principal) {
 export async function listSessions(deps: Deps, actor: Principal, page: Page) {
   const { userId, sessionId } = sessionActor(actor);
   const live = and(eq(sessions.userId, userId), gt(sessions.expiresAt, deps.now()));
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: sessions,
-    createdAt: sessions.createdAt,
-    id: sessions.id,
     scope: live,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(sessions)
-      .where(and(live, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, sessions, live),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map((r) => present(r, sessionId)), total, neighbours };
 }
 

@@ -1,10 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gt, isNotNull, isNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, lt, or } from "drizzle-orm";
 import { Secret, TOTP } from "otpauth";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken, verifyPassword } from "../../platform/auth/secrets.ts";
-import { resealColumn, type SealedColumn } from "../../platform/crypto/reseal.ts";
+import { resealColumn, sealedTextColumn } from "../../platform/crypto/reseal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { AppError, conflict, forbidden } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
@@ -225,24 +225,10 @@ export async function completeLogin(deps: Deps, challenge: string, code: string,
 
 /** Re-seals every TOTP secret under the current master key, for `npm run rotate-master-key`. */
 export async function resealTotpSecrets(deps: Pick<Deps, "db" | "custody">): Promise<{ resealed: number }> {
-  const column: SealedColumn = {
-    async page(after, limit) {
-      const rows = await deps.db
-        .select({ id: users.id, sealed: users.totpSecretSealed })
-        .from(users)
-        .where(and(gt(users.id, after), isNotNull(users.totpSecretSealed)))
-        .orderBy(asc(users.id))
-        .limit(limit);
-      return rows.map((row) => ({ key: row.id, context: totpContext(row.id), sealed: row.sealed ?? "" }));
-    },
-    async replace(value, next) {
-      const updated = await deps.db
-        .update(users)
-        .set({ totpSecretSealed: next })
-        .where(and(eq(users.id, value.key), eq(users.totpSecretSealed, value.sealed)))
-        .returning({ id: users.id });
-      return updated.length > 0;
-    },
+  return {
+    resealed: await resealColumn(
+      deps.custody,
+      sealedTextColumn(deps.db, users, "totpSecretSealed", totpContext),
+    ),
   };
-  return { resealed: await resealColumn(deps.custody, column) };
 }

@@ -1,11 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/adapter.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
+import { conflict, invalid } from "../../platform/http/errors.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getApp } from "../apps/service.ts";
@@ -49,12 +50,7 @@ function thresholdInput(type: Chain, given: string | undefined): bigint | null {
 
 /** A wallet of the app, or 404: another app's wallet id is answered as if it did not exist. */
 export async function loadWallet(db: Executor, appId: string, walletId: string) {
-  const [row] = await db
-    .select()
-    .from(wallets)
-    .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)));
-  if (!row) throw notFound("Wallet");
-  return row;
+  return appRecord(db, wallets, appId, walletId, "Wallet");
 }
 
 export async function createWallet(deps: Deps, actor: Principal, appId: string, input: CreateWalletInput) {
@@ -94,24 +90,11 @@ export async function createWallet(deps: Deps, actor: Principal, appId: string, 
 
 export async function listWallets(deps: Deps, actor: Principal, appId: string, page: Page) {
   const app = await getApp(deps, actor, appId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: wallets,
-    createdAt: wallets.createdAt,
-    id: wallets.id,
     scope: eq(wallets.appId, appId),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(wallets)
-      .where(and(eq(wallets.appId, appId), window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, wallets, eq(wallets.appId, appId)),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   const balances = await Promise.all(rows.map((row) => walletBalance(deps, row)));
   return { items: rows.map((row, i) => presentWallet(row, app, balances[i])), total, neighbours };
 }
@@ -131,12 +114,7 @@ export async function updateWallet(
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await deps.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(wallets)
-      .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
-      .for("update");
-    if (!current) throw notFound("Wallet");
+    const current = await appRecord(tx, wallets, appId, walletId, "Wallet", "update");
     const change = await keyChange(
       { type: current.type, accountId: current.accountId, publicKey: current.publicKey },
       input.wallet_data,
@@ -176,12 +154,7 @@ export async function deleteWallet(deps: Deps, actor: Principal, appId: string, 
   await deps.db.transaction(async (tx) => {
     // The row lock makes a trigger created at this moment wait (its foreign key check needs a
     // share lock on this row), so the check below cannot miss it.
-    const [wallet] = await tx
-      .select({ id: wallets.id })
-      .from(wallets)
-      .where(and(eq(wallets.appId, appId), eq(wallets.id, walletId)))
-      .for("update");
-    if (!wallet) throw notFound("Wallet");
+    await appRecord(tx, wallets, appId, walletId, "Wallet", "update");
     const used = await deps.referrers.triggersOfWallet(tx, walletId);
     if (used > 0) throw conflict(`The wallet is used by ${used} trigger(s); delete or move them first`);
     await tx.delete(wallets).where(eq(wallets.id, walletId));

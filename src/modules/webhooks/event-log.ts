@@ -3,7 +3,7 @@ import type { Static } from "typebox";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
 import type { Event, EventFilters } from "./event-log-schemas.ts";
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "./event-types.ts";
@@ -64,30 +64,20 @@ export async function listEvents(
   await requireAppRole(deps.db, actor, appId, "view");
   const scope = appEvents(appId);
   const where = and(scope, ...filterConditions(filters));
-  const window = await pageWindow(deps.db, page, {
-    table: webhookEvents,
-    createdAt: webhookEvents.createdAt,
+  const columns = {
     id: webhookEvents.id,
-    scope,
-    newestFirst: true,
-  });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select({
-        id: webhookEvents.id,
-        type: webhookEvents.type,
-        createdAt: webhookEvents.createdAt,
-        appId: webhookEvents.appId,
-        data: webhookEvents.data,
-      })
-      .from(webhookEvents)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, webhookEvents, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+    type: webhookEvents.type,
+    createdAt: webhookEvents.createdAt,
+    appId: webhookEvents.appId,
+    data: webhookEvents.data,
+  };
+  const { rows, total, neighbours } = await pageOfSelect(
+    deps,
+    page,
+    { table: webhookEvents, scope, filter: where, newestFirst: true },
+    deps.db.select(columns).from(webhookEvents).$dynamic(),
+    (r) => r.id,
+  );
   return { items: rows.map(logged), total, neighbours };
 }
 

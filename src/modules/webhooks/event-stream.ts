@@ -17,8 +17,8 @@ import { webhookEvents } from "./tables.ts";
  * lock at every commit, serialising the hottest write for the sake of a second of latency.
  *
  * Order and resumption: events are sent in the order of the transaction that wrote them (`tx`,
- * then id), and only once every transaction older than theirs has ended (`tx` below the snapshot's
- * xmin). An event whose transaction commits late therefore still comes, in its place, and never
+ * then id), and only once every transaction older than theirs that could write events has ended
+ * (`tx` below the horizon: the snapshot's xmin, leaving out other databases' transactions). An event whose transaction commits late therefore still comes, in its place, and never
  * after the stream has moved past it, so a stream resumed after an event id (`Last-Event-ID`)
  * misses nothing and repeats nothing. A stream opened "from now" keeps the snapshot it opened in
  * and skips every event that snapshot already saw: xmin is the cluster's oldest running
@@ -80,8 +80,35 @@ export async function streamStart(
   return { tx: String(now?.xmin), id: "", before: now?.snapshot };
 }
 
+/**
+ * The ids (32-bit, as `pg_stat_activity` shows them) of transactions running in the cluster's other
+ * databases, which cannot write this one's events: the horizon need not wait for them. Read before
+ * the events' statement takes its snapshot, so a transaction named here is still that other
+ * database's if the snapshot has it running; one that started after this read is waited for, as
+ * any transaction of this database is. PGlite has no other database.
+ */
+async function otherDatabasesXids(deps: Deps): Promise<string[]> {
+  if (deps.database.engine !== "postgres") return [];
+  const answer = (await deps.db.execute(
+    sql`select backend_xid::text as xid from pg_stat_activity
+        where backend_xid is not null and datname is distinct from current_database()`,
+  )) as unknown as { rows: { xid: string }[] };
+  return answer.rows.map((row) => row.xid);
+}
+
+/**
+ * Below it, every transaction that could write this database's events has ended: the oldest
+ * running transaction not known to be another database's, else the snapshot's xmax. A long
+ * transaction in another database of the cluster (a report, a bulk load) does not hold the stream.
+ */
+const horizon = (others: string[]) => sql`coalesce(
+  (select min(x) from pg_snapshot_xip(pg_current_snapshot()) x
+    where (x::text::numeric % 4294967296) <> all(${`{${others.join(",")}}`}::numeric[])),
+  pg_snapshot_xmax(pg_current_snapshot()))`;
+
 /** The next events after `position`, of transactions that have all ended, in stream order. */
-function eventsAfter(deps: Deps, appId: string, type: SQL | undefined, position: Position) {
+async function eventsAfter(deps: Deps, appId: string, type: SQL | undefined, position: Position) {
+  const others = await otherDatabasesXids(deps);
   return deps.db
     .select({
       id: webhookEvents.id,
@@ -97,7 +124,7 @@ function eventsAfter(deps: Deps, appId: string, type: SQL | undefined, position:
         appEvents(appId),
         type,
         sql`(${webhookEvents.tx}, ${webhookEvents.id}) > (${position.tx}::xid8, ${position.id})`,
-        sql`${webhookEvents.tx} < pg_snapshot_xmin(pg_current_snapshot())`,
+        sql`${webhookEvents.tx} < ${horizon(others)}`,
         position.before === undefined
           ? undefined
           : sql`not pg_visible_in_snapshot(${webhookEvents.tx}, ${position.before}::pg_snapshot)`,

@@ -2,8 +2,9 @@ import { and, asc, eq, inArray, like, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { checkEventTypes } from "./edit.ts";
@@ -24,12 +25,7 @@ import {
 const ROTATION_GRACE_MS = 24 * 60 * 60 * 1000;
 
 async function loadEndpoint(deps: Deps, appId: string, id: string) {
-  const [row] = await deps.db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)));
-  if (!row) throw notFound("Webhook endpoint");
-  return row;
+  return appRecord(deps.db, webhookEndpoints, appId, id, "Webhook endpoint");
 }
 
 export async function createEndpoint(
@@ -65,24 +61,11 @@ export async function createEndpoint(
 export async function listEndpoints(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
   const where = eq(webhookEndpoints.appId, appId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: webhookEndpoints,
-    createdAt: webhookEndpoints.createdAt,
-    id: webhookEndpoints.id,
     scope: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(webhookEndpoints)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, webhookEndpoints, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map((row) => presentEndpoint(row)), total, neighbours };
 }
 
@@ -107,12 +90,7 @@ export async function rotateSecret(deps: Deps, actor: Principal, appId: string, 
   await requireAppRole(deps.db, actor, appId, "edit");
   const secret = newSigningSecret();
   const row = await deps.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, id)))
-      .for("update");
-    if (!current) throw notFound("Webhook endpoint");
+    const current = await appRecord(tx, webhookEndpoints, appId, id, "Webhook endpoint", "update");
     const previous = deps.custody.openText(secretContext(id), current.secretSealed);
     const [updated] = await tx
       .update(webhookEndpoints)
@@ -193,24 +171,12 @@ export async function listDeliveries(
   await requireAppRole(deps.db, actor, appId, "view");
   await loadEndpoint(deps, appId, endpointId);
   const where = deliveryConditions(deps.db, appId, endpointId, filters);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: webhookDeliveries,
-    createdAt: webhookDeliveries.createdAt,
-    id: webhookDeliveries.id,
     scope: eq(webhookDeliveries.endpointId, endpointId),
+    filter: where,
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(webhookDeliveries)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, webhookDeliveries, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: await presentDeliveries(deps, rows), total, neighbours };
 }
 
@@ -218,11 +184,7 @@ export async function listDeliveries(
 export async function replayDelivery(deps: Deps, actor: Principal, appId: string, deliveryId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await deps.db.transaction(async (tx) => {
-    const [original] = await tx
-      .select()
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.appId, appId), eq(webhookDeliveries.id, deliveryId)));
-    if (!original) throw notFound("Webhook delivery");
+    const original = await appRecord(tx, webhookDeliveries, appId, deliveryId, "Webhook delivery");
     const [replay] = await tx
       .insert(webhookDeliveries)
       .values({

@@ -76,7 +76,11 @@ export const webhookDeliveries = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id)],
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
+    // The delivery log's status filter (the few failed among many succeeded), newest first.
+    index("webhook_deliveries_endpoint_status_idx").on(t.endpointId, t.status, t.createdAt, t.id),
+  ],
 );
 
 export const webhookAttempts = pgTable(

@@ -1,7 +1,6 @@
-import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { notFound } from "../../platform/http/errors.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { TEST_EVENT_TYPE } from "./event-types.ts";
 import { sendEventTo } from "./events.ts";
@@ -17,11 +16,7 @@ import { webhookEndpoints } from "./tables.ts";
 export async function sendTestEvent(deps: Deps, actor: Principal, appId: string, endpointId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const { event, delivery } = await deps.db.transaction(async (tx) => {
-    const [endpoint] = await tx
-      .select({ id: webhookEndpoints.id })
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.appId, appId), eq(webhookEndpoints.id, endpointId)));
-    if (!endpoint) throw notFound("Webhook endpoint");
+    const endpoint = await appRecord(tx, webhookEndpoints, appId, endpointId, "Webhook endpoint");
     const { event, deliveries } = await sendEventTo(
       deps,
       tx,

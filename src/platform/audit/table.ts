@@ -23,6 +23,7 @@ export const auditEvents = pgTable(
   },
   (t) => [
     index("audit_events_app_list_idx").on(t.appId, t.createdAt, t.id),
-    index("audit_events_app_action_idx").on(t.appId, t.action, t.createdAt),
+    // The log's action filter, in list order (created_at, id): no sort of an action's whole history.
+    index("audit_events_app_action_idx").on(t.appId, t.action, t.createdAt, t.id),
   ],
 );

@@ -4,12 +4,22 @@
  * Everything here is plain data so a sent transaction can be stored and followed by any process.
  */
 
+import type { ChainNetworkSettings } from "../../config.ts";
+
 /** The four chains a wallet, trigger or price can be on, in the interface's order. */
 export const CHAINS = Object.freeze(["near", "evm", "wax", "solana"] as const);
 export type Chain = (typeof CHAINS)[number];
 
 export const NETWORKS = Object.freeze(["mainnet", "testnet"] as const);
 export type Network = (typeof NETWORKS)[number];
+
+/** What an adapter that talks to a node is built with; each adds its own tuning. */
+export interface RpcAdapterOptions {
+  network: Network;
+  rpcUrl: string;
+  settings: ChainNetworkSettings;
+  now?: () => Date;
+}
 
 /** A contract call on an EVM chain: calldata already ABI-encoded. */
 export interface EvmCall {

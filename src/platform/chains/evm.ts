@@ -19,6 +19,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  type RpcAdapterOptions,
   refusalCode,
   renderExplorerUrl,
   type SendOptions,
@@ -38,12 +39,8 @@ import { KeyedMutex } from "./mutex.ts";
 /** A replacement must outbid the stuck transaction: geth and anvil want at least +10% on both caps. */
 const REPLACEMENT_BUMP_PERCENT = 125n;
 
-export interface EvmAdapterOptions {
-  network: Network;
-  rpcUrl: string;
-  settings: ChainNetworkSettings;
+export interface EvmAdapterOptions extends RpcAdapterOptions {
   resendAfterSeconds: number;
-  now?: () => Date;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  type RpcAdapterOptions,
   refusalCode,
   renderExplorerUrl,
   type SentTransaction,
@@ -24,11 +25,7 @@ import {
 } from "./adapter.ts";
 import { KeyedMutex } from "./mutex.ts";
 
-export interface NearAdapterOptions {
-  network: Network;
-  rpcUrl: string;
-  settings: ChainNetworkSettings;
-  now?: () => Date;
+export interface NearAdapterOptions extends RpcAdapterOptions {
   /** RPC retries of the SDK; tests lower them. */
   retries?: number;
 }

@@ -15,6 +15,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  type RpcAdapterOptions,
   refusalCode,
   renderExplorerUrl,
   type SentTransaction,
@@ -23,13 +24,6 @@ import {
   type TransactionStatus,
 } from "./adapter.ts";
 import { buildSignedTransaction, callInstructions, solanaSigner } from "./solana-tx.ts";
-
-export interface SolanaAdapterOptions {
-  network: Network;
-  rpcUrl: string;
-  settings: ChainNetworkSettings;
-  now?: () => Date;
-}
 
 /**
  * Solana through @solana/kit's RPC client. A transaction is `pending` while processed or
@@ -43,7 +37,7 @@ export class SolanaAdapter implements ChainAdapter {
   private readonly settings: ChainNetworkSettings;
   private readonly now: () => Date;
 
-  constructor(options: SolanaAdapterOptions) {
+  constructor(options: RpcAdapterOptions) {
     this.network = options.network;
     this.settings = options.settings;
     this.now = options.now ?? (() => new Date());

@@ -18,6 +18,7 @@ import {
   expectCall,
   type Network,
   type PreparedCall,
+  type RpcAdapterOptions,
   refusalCode,
   renderExplorerUrl,
   type SentTransaction,
@@ -26,11 +27,7 @@ import {
   type TransactionStatus,
 } from "./adapter.ts";
 
-export interface WaxAdapterOptions {
-  network: Network;
-  rpcUrl: string;
-  settings: ChainNetworkSettings;
-  now?: () => Date;
+export interface WaxAdapterOptions extends RpcAdapterOptions {
   /** Per-request timeout of the node API. */
   timeoutMs?: number;
 }

@@ -27,9 +27,9 @@ const TAG_BYTES = 16;
 
 /*
  * Keys reach the cipher as KeyObjects: given a Buffer, Node tests whether it is a KeyObject by a
- * path that costs more than the encryption (16 µs of CPU for a token's encryption against 7 with a
- * KeyObject, docs/benchmarks.md "Sealing and ids"). A master key's KeyObject is made once; a data
- * key's is made from its bytes, which are then zeroed.
+ * path that costs more than the encryption (15 µs of CPU for a token's encryption against 3 to 6
+ * with a KeyObject: `npm run bench:sealing`, docs/benchmarks.md "Sealing, ids and hooks"). A
+ * master key's KeyObject is made once; a data key's is made from its bytes, which are then zeroed.
  */
 const masterKeyObjects = new WeakMap<MasterKey, KeyObject>();
 function keyObjectOf(master: MasterKey): KeyObject {

@@ -3,10 +3,11 @@ import { randomBytes, randomFillSync } from "node:crypto";
 /*
  * Small random draws from a pool the operating system's generator fills 4 KiB at a time, as
  * Node's own `randomUUID` keeps a cache of random bytes. `randomBytes` starts a native job per
- * call: about 1.3 µs of CPU for 10 bytes against 0.08 µs from the pool (docs/benchmarks.md,
- * "Sealing and ids"), and a payment create draws six times (request id, payment id, token, data
- * key, two IVs). The bytes are the same CSPRNG output either way; each is handed out once and
- * zeroed in the pool as it leaves, so no secret stays behind in it.
+ * call: about 1.5 µs of CPU for 10 bytes against 0.3 to 0.6 µs from the pool (`npm run
+ * bench:sealing`, docs/benchmarks.md "Sealing, ids and hooks"), and a payment create draws six
+ * times (request id, payment id, token, data key, two IVs). The bytes are the same CSPRNG output
+ * either way; each is handed out once and zeroed in the pool as it leaves, so no secret stays
+ * behind in it.
  */
 
 const POOL_BYTES = 4096;

@@ -1,3 +1,6 @@
+import { and, asc, eq, gt, isNotNull } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { Database } from "../db/index.ts";
 import type { Custody } from "./custody.ts";
 
 /** One stored sealed value: the row's key, the context it is bound to, and its text form. */
@@ -36,4 +39,44 @@ export async function resealColumn(custody: Custody, column: SealedColumn, batch
     if (values.length < batchSize) return moved;
     after = values[values.length - 1].key;
   }
+}
+
+/** A table whose rows are keyed by a text `id`, as most tables holding sealed values are. */
+type KeyedTable = PgTable & { id: PgColumn };
+
+/**
+ * A text column of sealed values in a table keyed by `id`, as the reseal routine reads it: the
+ * non-null values in id order, each written back only where the row still holds the value read
+ * (one changed or dropped meanwhile is already sealed under the current key, or gone).
+ */
+export function sealedTextColumn<T extends KeyedTable>(
+  db: Database,
+  table: T,
+  name: keyof T["$inferInsert"] & keyof T & string,
+  context: (id: string) => string,
+): SealedColumn {
+  const column = table[name] as PgColumn;
+  return {
+    async page(after, limit) {
+      const rows = await db
+        .select({ id: table.id, sealed: column })
+        .from(table as PgTable)
+        .where(and(gt(table.id, after), isNotNull(column)))
+        .orderBy(asc(table.id))
+        .limit(limit);
+      return (rows as { id: string; sealed: string }[]).map((row) => ({
+        key: row.id,
+        context: context(row.id),
+        sealed: row.sealed,
+      }));
+    },
+    async replace(value, next) {
+      const updated = await db
+        .update(table)
+        .set({ [name]: next } as T["$inferInsert"])
+        .where(and(eq(table.id, value.key), eq(column, value.sealed)))
+        .returning({ id: table.id });
+      return updated.length > 0;
+    },
+  };
 }

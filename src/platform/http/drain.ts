@@ -22,9 +22,9 @@ export interface HttpDrain {
 export function registerDrain(app: Server, activity: ApiActivity): HttpDrain {
   let draining = false;
   // Keep-alive clients are told to open their next request elsewhere.
-  app.addHook("onSend", async (_request, reply, payload) => {
+  app.addHook("onSend", (_request, reply, payload, done) => {
     if (draining) reply.header("connection", "close");
-    return payload;
+    done(null, payload);
   });
   return {
     get draining() {

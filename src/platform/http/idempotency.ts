@@ -77,10 +77,27 @@ export function registerIdempotency(
   faults: Faults,
   custody: Custody,
 ) {
-  app.addHook("preHandler", async (request, reply) => {
-    if (request.method !== "POST") return;
+  // Callback-style hooks that return at once for the requests without a key (every GET): an
+  // async hook costs every request a promise and a microtask turn (docs/benchmarks.md).
+  app.addHook("preHandler", (request, reply, done) => {
+    if (request.method !== "POST" || request.headers["idempotency-key"] === undefined || !request.actor) {
+      return done();
+    }
+    // A replayed answer is sent from here: the handler must not run then.
+    claim(request, reply).then((replayed) => {
+      if (!replayed) done();
+    }, done);
+  });
+
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (!request.idempotency) return done(null, payload);
+    keepAnswer(request, reply, payload).then(() => done(null, payload), done);
+  });
+
+  /** Takes the request's key (false), or answers what its first request answered (true). */
+  async function claim(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     const key = request.headers["idempotency-key"];
-    if (key === undefined || !request.actor) return;
+    if (!request.actor) return false;
     if (typeof key !== "string" || !KEY_FORMAT.test(key)) {
       throw new AppError("validation_failed", "Idempotency-Key must be 1 to 255 printable ASCII characters", {
         errors: [{ path: "/header/idempotency-key", message: "must be 1 to 255 printable ASCII characters" }],
@@ -127,7 +144,7 @@ export function registerIdempotency(
         request.idempotency = { scope, key };
         keepClaimed(db, now, reply, scope, key);
         faults.crashPoint("idempotency-claimed");
-        return;
+        return false;
       }
       const [existing] = await db
         .select()
@@ -140,7 +157,10 @@ export function registerIdempotency(
           "This Idempotency-Key was used with a different request",
         );
       }
-      if (existing.state === "done") return replay(reply, existing, custody);
+      if (existing.state === "done") {
+        replay(reply, existing, custody);
+        return true;
+      }
       if (Date.now() > deadline) {
         throw new AppError(
           "conflict",
@@ -149,18 +169,19 @@ export function registerIdempotency(
       }
       await sleep(50);
     }
-  });
+  }
 
-  app.addHook("onSend", async (request, reply, payload) => {
+  /** Keeps the answer under the request's key (sealed), or frees the key for an answer not worth keeping. */
+  async function keepAnswer(request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
     const taken = request.idempotency;
-    if (!taken) return payload;
+    if (!taken) return;
     request.idempotency = undefined;
     const where = and(eq(idempotencyKeys.scope, taken.scope), eq(idempotencyKeys.key, taken.key));
     const status = reply.statusCode;
     if (status >= 500 || status === 429 || status === 400) {
       // Not an answer worth keeping: let the caller retry (or fix the request) with the same key.
       await db.delete(idempotencyKeys).where(where);
-      return payload;
+      return;
     }
     faults.crashPoint("idempotency-answering");
     const contentType = reply.getHeader("content-type");
@@ -176,8 +197,7 @@ export function registerIdempotency(
         responseHeaders: contentType ? { "content-type": String(contentType) } : {},
       })
       .where(where);
-    return payload;
-  });
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
+import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Static, type TSchema, Type } from "typebox";
 import type { Executor } from "../db/index.ts";
@@ -105,10 +105,14 @@ export interface ListResult<T> {
   neighbours?: Neighbours;
 }
 
+/** A table listed by `(created_at, id)`, as every list is. */
+type ListedTable = PgTable & { createdAt: PgColumn; id: PgColumn };
+
 export interface ListSpec {
-  table: PgTable;
-  createdAt: PgColumn;
-  id: PgColumn;
+  table: ListedTable;
+  /** The columns the list is ordered by, when not the table's own `createdAt` and `id`. */
+  createdAt?: PgColumn;
+  id?: PgColumn;
   /** The records a cursor may name (usually the app's): anything else is 400, never a hint it exists. */
   scope: SQL | undefined;
   /** Newest first (most lists) or oldest first (bids). */
@@ -130,7 +134,8 @@ export interface Window {
  * comparison the `(scope, created_at, id)` index answers without reading the skipped rows). One row
  * more than the page is fetched to know whether a next page exists.
  */
-export async function pageWindow(db: Executor, page: Page, spec: ListSpec): Promise<Window> {
+export async function pageWindow(db: Executor, page: Page, list: ListSpec): Promise<Window> {
+  const spec = { ...list, createdAt: list.createdAt ?? list.table.createdAt, id: list.id ?? list.table.id };
   const cursorId = page.startingAfter ?? page.endingBefore;
   const backwards = page.endingBefore !== undefined;
   let where: SQL | undefined;
@@ -175,6 +180,61 @@ export async function pageWindow(db: Executor, page: Page, spec: ListSpec): Prom
       return { rows: kept, neighbours };
     },
   };
+}
+
+/** What a list reads: its table, what a cursor may name, what it keeps and its order. */
+interface ListOf<T extends ListedTable> {
+  table: T;
+  /** The records a cursor may name (usually the app's): anything else is 400. */
+  scope: SQL | undefined;
+  /** What the list keeps, when it has filters of its own; else the scope. */
+  filter?: SQL;
+  newestFirst: boolean;
+}
+
+/**
+ * One page of a list read by `query` (a `$dynamic()` select, with its joins and columns), with
+ * its total: the query gets the list's filter and the page's window; the count runs on the table.
+ */
+export async function pageOfSelect<Q extends PgSelect>(
+  deps: { db: Executor; config: { listCountCap: number } },
+  page: Page,
+  list: ListOf<ListedTable>,
+  query: Q,
+  idOf: (row: Q["_"]["result"][number]) => string,
+): Promise<{ rows: Q["_"]["result"]; total: Total; neighbours: Neighbours }> {
+  const filter = list.filter ?? list.scope;
+  const window = await pageWindow(deps.db, page, list);
+  const [fetched, total] = await Promise.all([
+    query
+      .where(and(filter, window.where))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+    countUpTo(deps, list.table, filter),
+  ]);
+  const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
+  return { rows, total, neighbours };
+}
+
+/** One page of a table's own rows, with its total: what most list services read. */
+export async function pageOfRows<T extends ListedTable>(
+  deps: { db: Executor; config: { listCountCap: number } },
+  page: Page,
+  list: ListOf<T>,
+): Promise<{ rows: T["$inferSelect"][]; total: Total; neighbours: Neighbours }> {
+  const query = deps.db
+    .select()
+    .from(list.table as PgTable)
+    .$dynamic();
+  const { rows, total, neighbours } = await pageOfSelect(
+    deps,
+    page,
+    list,
+    query,
+    (r) => (r as { id: string }).id,
+  );
+  return { rows: rows as T["$inferSelect"][], total, neighbours };
 }
 
 export const listHeaders = {

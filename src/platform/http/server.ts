@@ -238,22 +238,24 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
  * is handed the error, as it is for a connection that fails.
  */
 function limitBodyTime(app: FastifyInstance, ms: number) {
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     const raw = request.raw;
     const hasBody =
       Number(raw.headers["content-length"] ?? 0) > 0 || raw.headers["transfer-encoding"] !== undefined;
-    if (!hasBody || raw.readableEnded) return;
-    const expire = () => {
-      if (raw.readableEnded || reply.sent) return;
-      // Not read yet (still authenticating): look again shortly rather than fail a reader not there.
-      if (raw.listenerCount("error") === 0) return void setTimeout(expire, 500).unref();
-      reply.header("connection", "close");
-      raw.emit("error", new AppError("request_timeout", `The body was not received within ${ms / 1000} s`));
-    };
-    const timer = setTimeout(expire, ms);
-    timer.unref();
-    raw.once("end", () => clearTimeout(timer));
-    reply.raw.once("close", () => clearTimeout(timer));
+    if (hasBody && !raw.readableEnded) {
+      const expire = () => {
+        if (raw.readableEnded || reply.sent) return;
+        // Not read yet (still authenticating): look again shortly rather than fail a reader not there.
+        if (raw.listenerCount("error") === 0) return void setTimeout(expire, 500).unref();
+        reply.header("connection", "close");
+        raw.emit("error", new AppError("request_timeout", `The body was not received within ${ms / 1000} s`));
+      };
+      const timer = setTimeout(expire, ms);
+      timer.unref();
+      raw.once("end", () => clearTimeout(timer));
+      reply.raw.once("close", () => clearTimeout(timer));
+    }
+    done();
   });
 }
 
@@ -329,17 +331,22 @@ export async function createServer(
   });
   await registerOpenApi(app, options);
 
-  // The documentation pages and their assets: never framed, never sniffed, no referrer.
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.url !== "/docs" && !request.url.startsWith("/docs/")) return;
-    reply.header("x-frame-options", "DENY");
-    reply.header("x-content-type-options", "nosniff");
-    reply.header("referrer-policy", "no-referrer");
-  });
-
-  app.addHook("onRequest", async (request, reply) => {
+  // Hooks every request runs are callback-style where they need not wait: an async hook costs a
+  // promise and a microtask turn per request, and eight of them were a measurable share of a read
+  // by id (docs/benchmarks.md, "Sealing, ids and hooks").
+  app.addHook("onRequest", (request, reply, done) => {
     reply.raw.once("close", activity.begin());
     reply.header("x-request-id", request.id);
+    // The documentation pages and their assets: never framed, never sniffed, no referrer.
+    if (request.url === "/docs" || request.url.startsWith("/docs/")) {
+      reply.header("x-frame-options", "DENY");
+      reply.header("x-content-type-options", "nosniff");
+      reply.header("referrer-policy", "no-referrer");
+    }
+    done();
+  });
+
+  app.addHook("onRequest", async (request) => {
     if (request.is404 || request.routeOptions.config.public || request.routeOptions.schema?.hide) return;
     const reading = readCredential(request.headers.authorization);
     if (reading && "refused" in reading) throw new AppError("unauthenticated", reading.refused);
@@ -358,21 +365,21 @@ export async function createServer(
 
   // What no schema can say: no U+0000 or lone surrogate in any string, no `__proto__` key, no
   // number rounded by JSON (docs/reliability.md). Before validation, so every such field is named.
-  app.addHook("preValidation", async (request) => {
+  app.addHook("preValidation", (request, _reply, done) => {
     const errors = [
       ...inputProblems(request.params, "/path"),
       ...inputProblems(request.query, "/query"),
       ...inputProblems(request.body, "/body"),
     ];
-    if (errors.length > 0) {
-      const detail = errors.map((e) => `${e.path} ${e.message}`).join("; ");
-      throw new AppError("validation_failed", detail, { errors });
-    }
+    if (errors.length === 0) return done();
+    const detail = errors.map((e) => `${e.path} ${e.message}`).join("; ");
+    done(new AppError("validation_failed", detail, { errors }));
   });
 
-  app.addHook("onResponse", async (request, reply) => {
+  app.addHook("onResponse", (request, reply, done) => {
     const route = request.routeOptions.url ?? "unmatched";
     metrics.observe(request.method, route, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   app.setErrorHandler(handleError);

@@ -13,6 +13,18 @@ const breakdown = (unit: string) => ({
   amount_app: Amount("The app's percent share of amount (marketplace apps only)"),
 });
 
+/** A US bank account's numbers, as a test debit and a seller's payout account take them. */
+export const usBankAccountNumbers = {
+  routing_number: Type.String({
+    pattern: "^[0-9]{9}$",
+    description: "The bank's 9-digit ABA routing number",
+  }),
+  account_number: Type.String({
+    pattern: "^[0-9]{4,17}$",
+    description: "The account number, 4 to 17 digits",
+  }),
+};
+
 /** The interface's `price_item`, documented in docs/fees.md. */
 export const PriceItem = Type.Object(
   {

@@ -1,26 +1,16 @@
-import {
-  Alert,
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Alert, Badge, Button, Group, Modal, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { ApiKey } from "@payments-backend/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useAppId, useClient, useServiceSettings } from "../../api.tsx";
 import { ConfirmAction } from "../../components/ConfirmAction.tsx";
 import { CopyField } from "../../components/CopyField.tsx";
+import { DialogForm, FormDialog } from "../../components/FormDialog.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
-import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+import { PageState } from "../../components/PageState.tsx";
+import { type Column, RecordList } from "../../components/RecordList.tsx";
 
 /**
  * Creating a key shows it once, in the dialog, with a copy button: the service keeps only its
@@ -44,10 +34,6 @@ function CreateKeyButton() {
     create.reset();
     setName("");
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate();
-  };
   return (
     <>
       <Button onClick={open}>Create API key</Button>
@@ -63,27 +49,22 @@ function CreateKeyButton() {
             </Group>
           </Stack>
         ) : (
-          <form onSubmit={submit}>
-            <Stack>
-              {create.isError && <ErrorAlert error={create.error} />}
-              <TextInput
-                label="Key name"
-                description="What uses the key, e.g. “production server”"
-                required
-                maxLength={200}
-                value={name}
-                onChange={(event) => setName(event.currentTarget.value)}
-              />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={finish}>
-                  Cancel
-                </Button>
-                <Button type="submit" loading={create.isPending}>
-                  Create key
-                </Button>
-              </Group>
-            </Stack>
-          </form>
+          <DialogForm
+            onSubmit={() => create.mutate()}
+            onDismiss={finish}
+            busy={create.isPending}
+            error={create.error}
+            label="Create key"
+          >
+            <TextInput
+              label="Key name"
+              description="What uses the key, e.g. “production server”"
+              required
+              maxLength={200}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+            />
+          </DialogForm>
         )}
       </Modal>
     </>
@@ -110,43 +91,35 @@ function RenameKeyButton({ apiKey }: { apiKey: ApiKey }) {
     rename.reset();
     open();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    rename.mutate();
-  };
   return (
     <>
       <Button size="xs" variant="default" onClick={start} aria-label={`Rename ${apiKey.name}`}>
         Rename
       </Button>
-      <Modal opened={opened} onClose={close} title={`Rename ${apiKey.name}`} centered>
-        <form onSubmit={submit}>
-          <Stack>
-            {rename.isError && <ErrorAlert error={rename.error} />}
-            <TextInput
-              label="Key name"
-              description="Only the label changes: the key keeps working as it is"
-              required
-              maxLength={200}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={rename.isPending} disabled={name.trim() === ""}>
-                Save name
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title={`Rename ${apiKey.name}`}
+        onSubmit={() => rename.mutate()}
+        onDismiss={close}
+        busy={rename.isPending}
+        error={rename.error}
+        label="Save name"
+        disabled={name.trim() === ""}
+      >
+        <TextInput
+          label="Key name"
+          description="Only the label changes: the key keeps working as it is"
+          required
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+      </FormDialog>
     </>
   );
 }
 
-function KeyRow({ apiKey }: { apiKey: ApiKey }) {
+function KeyActions({ apiKey }: { apiKey: ApiKey }) {
   const appId = useAppId();
   const client = useClient();
   const queryClient = useQueryClient();
@@ -157,50 +130,56 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
       notifications.show({ color: "green", title: "API key revoked", message: apiKey.name });
     },
   });
-  const revoked = apiKey.revoked_at !== null;
   return (
-    <Table.Tr>
-      <Table.Td>
+    <Group gap="xs" wrap="wrap">
+      <RenameKeyButton apiKey={apiKey} />
+      {apiKey.revoked_at === null && (
+        <ConfirmAction
+          size="xs"
+          label="Revoke"
+          title={`Revoke ${apiKey.name}?`}
+          confirmLabel="Revoke key"
+          onConfirm={() => revoke.mutateAsync()}
+        >
+          Every request made with this key fails from now on. This cannot be undone.
+        </ConfirmAction>
+      )}
+    </Group>
+  );
+}
+
+const KEY_COLUMNS: Column<ApiKey>[] = [
+  {
+    header: "Key",
+    place: "title",
+    cell: (apiKey) => (
+      <>
         <Text size="sm" fw={500}>
           {apiKey.name}
         </Text>
         <Text size="xs" c="dimmed" ff="monospace">
           {apiKey.prefix}…
         </Text>
-      </Table.Td>
-      <Table.Td visibleFrom="sm">
-        <LocalTime value={apiKey.created_at} />
-      </Table.Td>
-      <Table.Td>
-        {revoked ? (
-          <Badge color="gray" variant="light" c="dark">
-            Revoked
-          </Badge>
-        ) : (
-          <Badge color="green" variant="light" c="green.9">
-            Active
-          </Badge>
-        )}
-      </Table.Td>
-      <Table.Td>
-        <Group gap="xs" wrap="wrap">
-          <RenameKeyButton apiKey={apiKey} />
-          {!revoked && (
-            <ConfirmAction
-              size="xs"
-              label="Revoke"
-              title={`Revoke ${apiKey.name}?`}
-              confirmLabel="Revoke key"
-              onConfirm={() => revoke.mutateAsync()}
-            >
-              Every request made with this key fails from now on. This cannot be undone.
-            </ConfirmAction>
-          )}
-        </Group>
-      </Table.Td>
-    </Table.Tr>
-  );
-}
+      </>
+    ),
+  },
+  { header: "Created", wide: true, cell: (apiKey) => <LocalTime value={apiKey.created_at} /> },
+  {
+    header: "Status",
+    place: "status",
+    cell: (apiKey) =>
+      apiKey.revoked_at !== null ? (
+        <Badge color="gray" variant="light" c="dark">
+          Revoked
+        </Badge>
+      ) : (
+        <Badge color="green" variant="light" c="green.9">
+          Active
+        </Badge>
+      ),
+  },
+  { header: "Actions", place: "actions", cell: (apiKey) => <KeyActions apiKey={apiKey} /> },
+];
 
 /** The app's secret keys: create (shown once), list with their prefixes, revoke. */
 export function ApiKeysPage() {
@@ -223,25 +202,13 @@ export function ApiKeysPage() {
       </Text>
       <PageState query={keys} empty="No API keys yet. Create one to call the API from your server.">
         {(list) => (
-          <Table.ScrollContainer minWidth={320}>
-            <Table verticalSpacing="sm">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Key</Table.Th>
-                  <Table.Th visibleFrom="sm">Created</Table.Th>
-                  <Table.Th>Status</Table.Th>
-                  <Table.Th>
-                    <VisuallyHidden>Actions</VisuallyHidden>
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {list.map((apiKey) => (
-                  <KeyRow key={apiKey.id} apiKey={apiKey} />
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <RecordList
+            rows={list}
+            columns={KEY_COLUMNS}
+            rowKey={(apiKey) => apiKey.id}
+            cardLabel={(apiKey) => `API key ${apiKey.name}`}
+            minWidth={320}
+          />
         )}
       </PageState>
     </Stack>

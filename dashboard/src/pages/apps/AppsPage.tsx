@@ -1,12 +1,13 @@
-import { Anchor, Badge, Button, Card, Group, Modal, SimpleGrid, Stack, Text, Title } from "@mantine/core";
+import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { useClient } from "../../api.tsx";
+import { FormDialog } from "../../components/FormDialog.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
-import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+import { PageState } from "../../components/PageState.tsx";
 import { AppFields, type AppValues, appBody, newAppValues } from "./AppFields.tsx";
 import { useApps } from "./queries.ts";
 
@@ -24,29 +25,20 @@ function CreateAppButton() {
       close();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(values);
-  };
   return (
     <>
       <Button onClick={open}>Create app</Button>
-      <Modal opened={opened} onClose={close} title="Create an app" centered>
-        <form onSubmit={submit}>
-          <Stack>
-            {create.isError && <ErrorAlert error={create.error} />}
-            <AppFields values={values} onChange={setValues} disabled={create.isPending} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={create.isPending}>
-                Create app
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title="Create an app"
+        onSubmit={() => create.mutate(values)}
+        onDismiss={close}
+        busy={create.isPending}
+        error={create.error}
+        label="Create app"
+      >
+        <AppFields values={values} onChange={setValues} disabled={create.isPending} />
+      </FormDialog>
     </>
   );
 }

@@ -1,15 +1,15 @@
-import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { Button, Group, TextInput } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { Auction } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useAppId, useClient } from "../../api.tsx";
 import { ConfirmAction } from "../../components/ConfirmAction.tsx";
 import { StaleError } from "../../components/errors.ts";
+import { FormDialog } from "../../components/FormDialog.tsx";
 import { formatMoney } from "../../components/Money.tsx";
-import { ErrorAlert } from "../../components/PageState.tsx";
 import { DANGER } from "../payments/tone.tsx";
 
 /**
@@ -42,46 +42,37 @@ function EditAuctionButton({ auction }: { auction: Auction }) {
     save.reset();
     open();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <>
       <Button variant="default" onClick={start}>
         Edit auction
       </Button>
-      <Modal opened={opened} onClose={close} title={`Edit ${auction.name}`} centered>
-        <form onSubmit={submit}>
-          <Stack>
-            {save.isError && <ErrorAlert error={save.error} />}
-            <TextInput
-              label="Name"
-              required
-              maxLength={200}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-            />
-            {amountEditable && (
-              <TextInput
-                label={`Starting amount (${auction.currency.toUpperCase()})`}
-                description="It can change only until the first bid"
-                inputMode="decimal"
-                value={amount}
-                onChange={(event) => setAmount(event.currentTarget.value)}
-              />
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                Save auction
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title={`Edit ${auction.name}`}
+        onSubmit={() => save.mutate()}
+        onDismiss={close}
+        busy={save.isPending}
+        error={save.error}
+        label="Save auction"
+      >
+        <TextInput
+          label="Name"
+          required
+          maxLength={200}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+        {amountEditable && (
+          <TextInput
+            label={`Starting amount (${auction.currency.toUpperCase()})`}
+            description="It can change only until the first bid"
+            inputMode="decimal"
+            value={amount}
+            onChange={(event) => setAmount(event.currentTarget.value)}
+          />
+        )}
+      </FormDialog>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Group, Paper, SimpleGrid, Stack, Text, Title } from "@mantine/core";
 import type { Auction, Bid } from "@payments-backend/sdk";
 import type { ReactNode } from "react";
 import { Link, useParams } from "react-router";
@@ -6,6 +6,7 @@ import { CopyField } from "../../components/CopyField.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { Money } from "../../components/Money.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { type Column, RecordList } from "../../components/RecordList.tsx";
 import { StatusBadge } from "../wallets/StatusBadge.tsx";
 import { AuctionActions } from "./AuctionActions.tsx";
 import { type LiveMode, useLiveAuction } from "./live.ts";
@@ -37,6 +38,36 @@ function Figure({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+const BID_COLUMNS: Column<Bid>[] = [
+  {
+    header: "Bidder",
+    place: "title",
+    cell: (bid) => (
+      <>
+        {bid.shopper.phone_or_email}
+        <Text size="xs" c="dimmed">
+          <LocalTime value={bid.created_at} />
+        </Text>
+      </>
+    ),
+  },
+  { header: "Amount", cell: (bid) => <Money amount={bid.amount} currency={bid.currency} /> },
+  {
+    header: "Status",
+    place: "status",
+    cell: (bid) => (
+      <>
+        <StatusBadge color={BID_COLOURS[bid.status]}>{bid.status}</StatusBadge>
+        {bid.reason && (
+          <Text size="xs" c="dimmed">
+            {bid.reason}
+          </Text>
+        )}
+      </>
+    ),
+  },
+];
+
 function BidsTable({ auction }: { auction: Auction }) {
   if (auction.bids.length === 0) {
     return (
@@ -46,41 +77,15 @@ function BidsTable({ auction }: { auction: Auction }) {
     );
   }
   // Newest first: the bid that just came in is the first row.
-  const bids = [...auction.bids].reverse();
   return (
-    <Table striped verticalSpacing="xs" style={{ wordBreak: "break-word" }}>
-      <Table.Caption>Bids, newest first</Table.Caption>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>Bidder</Table.Th>
-          <Table.Th>Amount</Table.Th>
-          <Table.Th>Status</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {bids.map((bid) => (
-          <Table.Tr key={bid.id} data-bid-id={bid.id}>
-            <Table.Td>
-              {bid.shopper.phone_or_email}
-              <Text size="xs" c="dimmed">
-                <LocalTime value={bid.created_at} />
-              </Text>
-            </Table.Td>
-            <Table.Td>
-              <Money amount={bid.amount} currency={bid.currency} />
-            </Table.Td>
-            <Table.Td>
-              <StatusBadge color={BID_COLOURS[bid.status]}>{bid.status}</StatusBadge>
-              {bid.reason && (
-                <Text size="xs" c="dimmed">
-                  {bid.reason}
-                </Text>
-              )}
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <RecordList
+      rows={[...auction.bids].reverse()}
+      columns={BID_COLUMNS}
+      rowKey={(bid) => bid.id}
+      cardLabel={(bid) => `Bid ${bid.id}`}
+      caption="Bids, newest first"
+      minWidth={320}
+    />
   );
 }
 

@@ -1,13 +1,13 @@
-import { Button, Code, Group, Paper, Stack, Table, Text, TextInput, Title } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
+import { Code, Group, Stack, Table, Text, TextInput, Title } from "@mantine/core";
 import type { Schemas } from "@payments-backend/sdk";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import type { FormEvent } from "react";
 import { useAppId, useClient } from "../../api.tsx";
+import { FilterButtons, useDraft } from "../../components/filter-bar.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { CardStack, RecordCard, useNarrow } from "../../components/RecordList.tsx";
 import { startOfDay, useUrlFilters } from "../../components/url-filters.ts";
-import { NARROW } from "../payments/PaymentsTable.tsx";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
 
 type AuditEvent = Schemas["AuditEvent"];
@@ -21,34 +21,33 @@ const who = (row: AuditEvent) => `${row.actor.type === "api_key" ? "API key" : "
 /** One change on a phone: the action and its time first, then its target, who and from where. */
 function AuditCard({ row }: { row: AuditEvent }) {
   return (
-    <Paper withBorder p="sm" component="article" aria-label={`Change ${row.action}`}>
-      <Stack gap={4}>
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Code>{row.action}</Code>
-          <Text size="xs" c="dimmed">
-            <LocalTime value={row.created_at} />
-          </Text>
-        </Group>
-        <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-          {row.target_id ?? "no record"}
+    <RecordCard
+      label={`Change ${row.action}`}
+      title={<Code>{row.action}</Code>}
+      status={
+        <Text size="xs" c="dimmed">
+          <LocalTime value={row.created_at} />
         </Text>
-        <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
-          {who(row)} · {row.ip ?? "no address"}
-        </Text>
-      </Stack>
-    </Paper>
+      }
+    >
+      <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+        {row.target_id ?? "no record"}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: "anywhere" }}>
+        {who(row)} · {row.ip ?? "no address"}
+      </Text>
+    </RecordCard>
   );
 }
 
 function AuditTable({ rows }: { rows: AuditEvent[] }) {
-  const narrow = useMediaQuery(NARROW);
-  if (narrow) {
+  if (useNarrow()) {
     return (
-      <Stack gap="xs">
+      <CardStack>
         {rows.map((row) => (
           <AuditCard key={row.id} row={row} />
         ))}
-      </Stack>
+      </CardStack>
     );
   }
   return (
@@ -101,7 +100,7 @@ export default function AuditLogPage() {
   const client = useClient();
   const { filters, set, clear, active } = useUrlFilters(KEYS);
   const pages = useCursorPages();
-  const [draft, setDraft] = useState<Draft>(() => ({
+  const { draft, setDraft, field } = useDraft<Draft>(() => ({
     action: filters.action ?? "",
     actor: filters.actor ?? "",
     from: filters.from ?? "",
@@ -124,11 +123,6 @@ export default function AuditLogPage() {
         .page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
   });
-  const field = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { currentTarget: { value: string } }) =>
-      setDraft({ ...draft, [name]: event.currentTarget.value }),
-  });
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     pages.reset();
@@ -144,19 +138,16 @@ export default function AuditLogPage() {
             <TextInput label="Actor id" placeholder="usr_… or key_…" w={200} {...field("actor")} />
             <TextInput label="From" type="date" w={170} {...field("from")} />
             <TextInput label="To" type="date" w={170} {...field("to")} />
-            <Button type="submit">Filter</Button>
-            {active && (
-              <Button
-                variant="subtle"
-                onClick={() => {
-                  setDraft({ action: "", actor: "", from: "", to: "" });
-                  pages.reset();
-                  clear();
-                }}
-              >
-                Clear filters
-              </Button>
-            )}
+            <FilterButtons
+              label="Filter"
+              variant="filled"
+              active={active}
+              onClear={() => {
+                setDraft({ action: "", actor: "", from: "", to: "" });
+                pages.reset();
+                clear();
+              }}
+            />
           </Group>
           <Text size="xs" c="dimmed">
             Days are in your time zone.

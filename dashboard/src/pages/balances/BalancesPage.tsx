@@ -3,11 +3,11 @@ import type { Schemas } from "@payments-backend/sdk";
 import { useQuery } from "@tanstack/react-query";
 import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
+import { FALLBACK_POLL_MS, useFallbackInterval } from "../../components/live-events.tsx";
 import { Money } from "../../components/Money.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { useApp } from "../apps/queries.ts";
 import { Fact } from "../payments/Fact.tsx";
-import { LIVE_MS } from "../payments/status.ts";
 import { BalanceChart } from "./BalanceChart.tsx";
 import { Movements } from "./Movements.tsx";
 import { Reconciliation } from "./Reconciliation.tsx";
@@ -15,6 +15,11 @@ import { Reconciliation } from "./Reconciliation.tsx";
 type Balance = Schemas["Balance"];
 
 /** One currency's balance as the books answer it (`GET /balances`): available first and large. */
+/** Whether a refund asked for is not made yet in some currency: its settlement comes with no event. */
+function settling(answer: { balances: Balance[] } | undefined): boolean {
+  return answer?.balances.some((balance) => Number(balance.refunds_in_flight) !== 0) ?? false;
+}
+
 function BalanceCard({ balance }: { balance: Balance }) {
   const code = balance.currency.toUpperCase();
   const money = (amount: string) => <Money amount={amount} currency={balance.currency} />;
@@ -56,10 +61,12 @@ export default function BalancesPage() {
   const client = useClient();
   const appId = useAppId();
   const app = useApp(appId);
+  const fallback = useFallbackInterval();
   const balances = useQuery({
     queryKey: ["balances", appId],
     queryFn: () => client.ledger.getBalances(appId),
-    refetchInterval: LIVE_MS,
+    // Events announce payments' moves; a refund's settlement comes without one, so follow it.
+    refetchInterval: (query) => (settling(query.state.data) ? FALLBACK_POLL_MS : fallback),
   });
   return (
     <Stack gap="lg">
@@ -84,7 +91,7 @@ export default function BalancesPage() {
         )}
       </PageState>
       <Reconciliation canRun={app.data?.permissions.can_edit ?? false} />
-      <Movements />
+      <Movements settling={settling(balances.data)} />
     </Stack>
   );
 }

@@ -1,12 +1,13 @@
-import { Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { describeError, useAppId, useClient, useSession } from "../../api.tsx";
+import { FilterButtons, FilterSelect, useDraft } from "../../components/filter-bar.tsx";
+import { FALLBACK_POLL_MS, useFallbackInterval } from "../../components/live-events.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { endOfDay, startOfDay, useUrlFilters } from "../../components/url-filters.ts";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
-import { LIVE_MS } from "../payments/status.ts";
 import { downloadLedgerCsv } from "./csv.ts";
 import { LEDGER_TYPES, type LedgerType, TYPE_WORDS } from "./ledger-words.ts";
 import { MovementsTable } from "./MovementsTable.tsx";
@@ -22,29 +23,26 @@ type Draft = { payment_id: string; from: string; to: string };
 
 /**
  * The books' movements, newest first: filtered by event, payment and days (all in the address),
- * paged by cursor, read again while the tab is visible, and downloadable as the period's CSV.
+ * paged by cursor, read again when an event or a settling refund changes them, and downloadable as
+ * the period's CSV.
  */
-export function Movements() {
+export function Movements({ settling }: { settling: boolean }) {
   const client = useClient();
   const appId = useAppId();
   const { session } = useSession();
   const { filters, set, clear, active } = useUrlFilters(KEYS);
   const pages = useCursorPages();
-  const [draft, setDraft] = useState<Draft>({
+  const { setDraft, draft, field } = useDraft<Draft>(() => ({
     payment_id: filters.payment_id ?? "",
     from: filters.from ?? "",
     to: filters.to ?? "",
-  });
+  }));
   const [downloading, setDownloading] = useState(false);
-  const field = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { currentTarget: { value: string } }) =>
-      setDraft({ ...draft, [name]: event.currentTarget.value }),
-  });
   const period = {
     from: filters.from ? startOfDay(filters.from) : undefined,
     to: filters.to ? endOfDay(filters.to) : undefined,
   };
+  const fallback = useFallbackInterval();
   const entries = useQuery({
     queryKey: ["balance-transactions", appId, { ...filters, cursor: pages.cursor }],
     queryFn: () =>
@@ -58,7 +56,7 @@ export function Movements() {
         })
         .page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
-    refetchInterval: pages.cursor === undefined ? LIVE_MS : false,
+    refetchInterval: pages.cursor === undefined ? (settling ? FALLBACK_POLL_MS : fallback) : false,
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -88,15 +86,14 @@ export function Movements() {
       <form onSubmit={submit} aria-label="Filter movements">
         <Stack gap="xs">
           <Group align="flex-end" wrap="wrap">
-            <Select
+            <FilterSelect
               label="Event"
               data={TYPE_OPTIONS}
-              value={filters.type ?? ""}
-              onChange={(value) => {
+              value={filters.type}
+              onPick={(type) => {
                 pages.reset();
-                set({ type: value || undefined });
+                set({ type });
               }}
-              allowDeselect={false}
               w={{ base: "100%", xs: 200 }}
             />
             <TextInput
@@ -109,21 +106,15 @@ export function Movements() {
           <Group align="flex-end" wrap="wrap">
             <TextInput label="From" type="date" w={170} {...field("from")} />
             <TextInput label="To" type="date" w={170} {...field("to")} />
-            <Button type="submit" variant="light">
-              Apply
-            </Button>
-            {active && (
-              <Button
-                variant="subtle"
-                onClick={() => {
-                  setDraft({ payment_id: "", from: "", to: "" });
-                  pages.reset();
-                  clear();
-                }}
-              >
-                Clear filters
-              </Button>
-            )}
+            <FilterButtons
+              label="Apply"
+              active={active}
+              onClear={() => {
+                setDraft({ payment_id: "", from: "", to: "" });
+                pages.reset();
+                clear();
+              }}
+            />
           </Group>
           <Text size="xs" c="dimmed">
             Days are in your time zone. The CSV holds every movement of the chosen days (all of them without

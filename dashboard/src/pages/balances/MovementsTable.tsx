@@ -1,10 +1,9 @@
-import { Anchor, Group, Paper, Stack, Table, Text } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
+import { Anchor, Table, Text } from "@mantine/core";
 import { Link } from "react-router";
 import { useAppId } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { Money } from "../../components/Money.tsx";
-import { NARROW } from "../payments/PaymentsTable.tsx";
+import { CardStack, RecordCard, useNarrow } from "../../components/RecordList.tsx";
 import { ToneBadge } from "../payments/tone.tsx";
 import { accountWords, type BalanceTransaction, TYPE_TONES, TYPE_WORDS } from "./ledger-words.ts";
 
@@ -47,26 +46,26 @@ function PaymentLink({ paymentId }: { paymentId: string | null }) {
 
 function MovementCard({ entry, withPayment }: { entry: BalanceTransaction; withPayment: boolean }) {
   return (
-    <Paper withBorder p="sm" component="article" aria-label={`Movement ${entry.id}`}>
-      <Stack gap={4}>
-        <Group justify="space-between" wrap="nowrap">
-          <Text fw={600}>
-            <Money amount={entry.amount} currency={entry.currency} />
-          </Text>
-          <ToneBadge tone={TYPE_TONES[entry.type]}>{TYPE_WORDS[entry.type]}</ToneBadge>
-        </Group>
-        <Account account={entry.account} />
-        {withPayment && <PaymentLink paymentId={entry.payment_id} />}
-        {entry.reference && (
-          <Text size="xs" ff="monospace" style={{ overflowWrap: "anywhere" }}>
-            {entry.reference}
-          </Text>
-        )}
-        <Text size="xs" c="dimmed">
-          <LocalTime value={entry.created_at} />
+    <RecordCard
+      label={`Movement ${entry.id}`}
+      title={
+        <Text fw={600}>
+          <Money amount={entry.amount} currency={entry.currency} />
         </Text>
-      </Stack>
-    </Paper>
+      }
+      status={<ToneBadge tone={TYPE_TONES[entry.type]}>{TYPE_WORDS[entry.type]}</ToneBadge>}
+    >
+      <Account account={entry.account} />
+      {withPayment && <PaymentLink paymentId={entry.payment_id} />}
+      {entry.reference && (
+        <Text size="xs" ff="monospace" style={{ overflowWrap: "anywhere" }}>
+          {entry.reference}
+        </Text>
+      )}
+      <Text size="xs" c="dimmed">
+        <LocalTime value={entry.created_at} />
+      </Text>
+    </RecordCard>
   );
 }
 
@@ -80,14 +79,13 @@ export function MovementsTable({
   /** False on a payment's own page, where every line is that payment's. */
   withPayment?: boolean;
 }) {
-  const narrow = useMediaQuery(NARROW);
-  if (narrow) {
+  if (useNarrow()) {
     return (
-      <Stack gap="xs" component="section" aria-label={caption}>
+      <CardStack label={caption}>
         {entries.map((entry) => (
           <MovementCard key={entry.id} entry={entry} withPayment={withPayment} />
         ))}
-      </Stack>
+      </CardStack>
     );
   }
   return (

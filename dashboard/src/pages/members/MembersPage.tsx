@@ -1,25 +1,15 @@
-import {
-  Badge,
-  Button,
-  Group,
-  Modal,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-  VisuallyHidden,
-} from "@mantine/core";
+import { Badge, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { Member } from "@payments-backend/sdk";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
 import { ConfirmAction } from "../../components/ConfirmAction.tsx";
+import { FormDialog } from "../../components/FormDialog.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
-import { ErrorAlert, PageState } from "../../components/PageState.tsx";
+import { PageState } from "../../components/PageState.tsx";
+import { type Column, RecordList } from "../../components/RecordList.tsx";
 import { useApp } from "../apps/queries.ts";
 
 type Role = Member["role"];
@@ -49,43 +39,34 @@ function InviteButton() {
       close();
     },
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    invite.mutate();
-  };
   return (
     <>
       <Button onClick={open}>Invite member</Button>
-      <Modal opened={opened} onClose={close} title="Invite a member" centered>
-        <form onSubmit={submit}>
-          <Stack>
-            {invite.isError && <ErrorAlert error={invite.error} />}
-            <TextInput
-              label="Email address"
-              type="email"
-              required
-              value={email}
-              onChange={(event) => setEmail(event.currentTarget.value)}
-            />
-            <Select
-              label="Role"
-              data={ROLES}
-              value={role}
-              allowDeselect={false}
-              onChange={(value) => setRole((value ?? "developer") as Role)}
-              description="Owners manage the app, its members and its keys; developers build with it"
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={invite.isPending}>
-                Send invitation
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title="Invite a member"
+        onSubmit={() => invite.mutate()}
+        onDismiss={close}
+        busy={invite.isPending}
+        error={invite.error}
+        label="Send invitation"
+      >
+        <TextInput
+          label="Email address"
+          type="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.currentTarget.value)}
+        />
+        <Select
+          label="Role"
+          data={ROLES}
+          value={role}
+          allowDeselect={false}
+          onChange={(value) => setRole((value ?? "developer") as Role)}
+          description="Owners manage the app, its members and its keys; developers build with it"
+        />
+      </FormDialog>
     </>
   );
 }
@@ -108,12 +89,26 @@ function InvitationExpiry({ expiresAt }: { expiresAt: string }) {
   );
 }
 
-function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
+function MemberName({ member }: { member: Member }) {
+  const pending = member.user_id === null;
+  return (
+    <>
+      <Text size="sm" fw={500} style={{ wordBreak: "break-word" }}>
+        {nameOf(member)}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ wordBreak: "break-all" }}>
+        {pending ? "Invitation sent, not yet accepted" : member.email}
+      </Text>
+      {pending && member.invite_expires_at && <InvitationExpiry expiresAt={member.invite_expires_at} />}
+    </>
+  );
+}
+
+function MemberRole({ member, canEdit }: { member: Member; canEdit: boolean }) {
   const appId = useAppId();
   const client = useClient();
   const queryClient = useQueryClient();
   const key = useMembersKey();
-  const pending = member.user_id === null;
   const changeRole = useMutation({
     mutationFn: (role: Role) => client.members.update(appId, member.id, { role }),
     onSuccess: (saved) => {
@@ -123,6 +118,27 @@ function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
     onError: (error) =>
       notifications.show({ color: "red", title: "Role not changed", message: error.message }),
   });
+  if (!canEdit) return <Text size="sm">{member.role}</Text>;
+  return (
+    <Select
+      aria-label={`Role of ${member.email}`}
+      size="xs"
+      w={112}
+      data={ROLES}
+      value={member.role}
+      allowDeselect={false}
+      disabled={changeRole.isPending}
+      onChange={(value) => value && value !== member.role && changeRole.mutate(value as Role)}
+    />
+  );
+}
+
+function MemberActions({ member }: { member: Member }) {
+  const appId = useAppId();
+  const client = useClient();
+  const queryClient = useQueryClient();
+  const key = useMembersKey();
+  const pending = member.user_id === null;
   const remove = useMutation({
     mutationFn: () => client.members.remove(appId, member.id),
     onSuccess: () => {
@@ -144,62 +160,29 @@ function MemberRow({ member, canEdit }: { member: Member; canEdit: boolean }) {
       notifications.show({ color: "red", title: "Invitation not sent", message: error.message }),
   });
   return (
-    <Table.Tr>
-      <Table.Td>
-        <Text size="sm" fw={500} style={{ wordBreak: "break-word" }}>
-          {nameOf(member)}
-        </Text>
-        <Text size="xs" c="dimmed" style={{ wordBreak: "break-all" }}>
-          {pending ? "Invitation sent, not yet accepted" : member.email}
-        </Text>
-        {pending && member.invite_expires_at && <InvitationExpiry expiresAt={member.invite_expires_at} />}
-      </Table.Td>
-      <Table.Td>
-        {canEdit ? (
-          <Select
-            aria-label={`Role of ${member.email}`}
-            size="xs"
-            w={112}
-            data={ROLES}
-            value={member.role}
-            allowDeselect={false}
-            disabled={changeRole.isPending}
-            onChange={(value) => value && value !== member.role && changeRole.mutate(value as Role)}
-          />
-        ) : (
-          <Text size="sm">{member.role}</Text>
-        )}
-      </Table.Td>
-      <Table.Td visibleFrom="sm">
-        <LocalTime value={member.created_at} dateOnly />
-      </Table.Td>
-      <Table.Td>
-        {canEdit && pending && (
-          <Button
-            size="xs"
-            variant="default"
-            mr="xs"
-            loading={resend.isPending}
-            onClick={() => resend.mutate()}
-            aria-label={`Resend the invitation to ${member.email}`}
-          >
-            Resend
-          </Button>
-        )}
-        {canEdit && (
-          <ConfirmAction
-            size="xs"
-            label={pending ? "Withdraw" : "Remove"}
-            title={pending ? "Withdraw this invitation?" : "Remove this member?"}
-            onConfirm={() => remove.mutateAsync()}
-          >
-            {pending
-              ? `The invitation to ${member.email} stops working.`
-              : `${member.email} loses access to this app at once.`}
-          </ConfirmAction>
-        )}
-      </Table.Td>
-    </Table.Tr>
+    <Group gap="xs" wrap="wrap">
+      {pending && (
+        <Button
+          size="xs"
+          variant="default"
+          loading={resend.isPending}
+          onClick={() => resend.mutate()}
+          aria-label={`Resend the invitation to ${member.email}`}
+        >
+          Resend
+        </Button>
+      )}
+      <ConfirmAction
+        size="xs"
+        label={pending ? "Withdraw" : "Remove"}
+        title={pending ? "Withdraw this invitation?" : "Remove this member?"}
+        onConfirm={() => remove.mutateAsync()}
+      >
+        {pending
+          ? `The invitation to ${member.email} stops working.`
+          : `${member.email} loses access to this app at once.`}
+      </ConfirmAction>
+    </Group>
   );
 }
 
@@ -212,27 +195,26 @@ function MembersTable({
   canEdit: boolean;
   caption: string;
 }) {
+  const columns: Column<Member>[] = [
+    { header: "Member", place: "title", cell: (member) => <MemberName member={member} /> },
+    { header: "Role", cell: (member) => <MemberRole member={member} canEdit={canEdit} /> },
+    { header: "Since", wide: true, cell: (member) => <LocalTime value={member.created_at} dateOnly /> },
+  ];
+  if (canEdit)
+    columns.push({
+      header: "Actions",
+      place: "actions",
+      cell: (member) => <MemberActions member={member} />,
+    });
   return (
-    <Table.ScrollContainer minWidth={320}>
-      <Table verticalSpacing="sm" captionSide="top">
-        <Table.Caption>{caption}</Table.Caption>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Member</Table.Th>
-            <Table.Th>Role</Table.Th>
-            <Table.Th visibleFrom="sm">Since</Table.Th>
-            <Table.Th>
-              <VisuallyHidden>Actions</VisuallyHidden>
-            </Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {members.map((member) => (
-            <MemberRow key={member.id} member={member} canEdit={canEdit} />
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RecordList
+      rows={members}
+      columns={columns}
+      rowKey={(member) => member.id}
+      cardLabel={(member) => `${member.user_id === null ? "Invitation" : "Member"} ${member.email}`}
+      caption={caption}
+      minWidth={320}
+    />
   );
 }
 

@@ -5,6 +5,7 @@ import { useRef } from "react";
 import { Link, useParams } from "react-router";
 import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
+import { useFallbackInterval } from "../../components/live-events.tsx";
 import { Money } from "../../components/Money.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { ChainTransaction } from "./ChainTransaction.tsx";
@@ -14,7 +15,7 @@ import { PaymentLedger, PaymentTransfers } from "./PaymentMoney.tsx";
 import { StatusBadge } from "./PaymentsTable.tsx";
 import { PaymentTimeline } from "./PaymentTimeline.tsx";
 import { chargeOf, PriceItemTable } from "./PriceItemTable.tsx";
-import { isMoving, LIVE_MS } from "./status.ts";
+import { isMoving } from "./status.ts";
 
 /** How often a payment that is still moving is read again: a sandbox chain confirms about once a second. */
 const POLL_MS = 1500;
@@ -28,6 +29,8 @@ export function PaymentDetailPage() {
   const { paymentId = "" } = useParams();
   // After a refund, cancel or retry, the job it sent moves the payment later: follow it a while.
   const acted = useRef<{ status: string; until: number } | null>(null);
+  // A status change comes as an event; confirmations counting up do not, so a moving payment polls.
+  const fallback = useFallbackInterval();
   const payment = useQuery({
     queryKey: ["payment", appId, paymentId],
     queryFn: () => client.payments.get(appId, paymentId),
@@ -36,7 +39,7 @@ export function PaymentDetailPage() {
       if (!data) return false;
       const following =
         acted.current && acted.current.status === data.status && Date.now() < acted.current.until;
-      return isMoving(data) || following ? POLL_MS : LIVE_MS;
+      return isMoving(data) || following ? POLL_MS : fallback;
     },
   });
   const onActed = (status: string) => {

@@ -4,11 +4,11 @@ import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
 import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
+import { FALLBACK_POLL_MS, useFallbackInterval } from "../../components/live-events.tsx";
 import { Money } from "../../components/Money.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { MovementsTable } from "../balances/MovementsTable.tsx";
 import { Fact } from "./Fact.tsx";
-import { LIVE_MS } from "./status.ts";
 import { type Tone, ToneBadge } from "./tone.tsx";
 
 type Transfer = Payment["transfers"][number];
@@ -94,19 +94,25 @@ export function PaymentTransfers({ payment }: { payment: Payment }) {
   );
 }
 
+/** How long after a payment changed its books may still get lines of their own (settlement, reversal). */
+const SETTLING_MS = 60_000;
+
 /**
  * The payment's lines in the app's books (`GET /balance-transactions?payment_id=`): every hold,
- * capture, transfer, refund and reversal, each account's side of it. Read again while the page is
- * open, since a refund's provider settlement lands after the refund itself.
+ * capture, transfer, refund and reversal, each account's side of it. Read again whenever the
+ * payment changes (its `updated_at` is in the key); and for a minute after, since a refund's
+ * provider settlement and the transfers' reversal land later, announced by no event.
  */
 export function PaymentLedger({ payment }: { payment: Payment }) {
   const client = useClient();
   const appId = useAppId();
+  const fallback = useFallbackInterval();
   const lines = useQuery({
     queryKey: ["balance-transactions", appId, "payment", payment.id, payment.updated_at],
     queryFn: () =>
       client.ledger.listBalanceTransactions(appId, { payment_id: payment.id, limit: 100 }).toArray(500),
-    refetchInterval: LIVE_MS,
+    refetchInterval: () =>
+      Date.now() - Date.parse(payment.updated_at) < SETTLING_MS ? FALLBACK_POLL_MS : fallback,
   });
   return (
     <Stack gap="xs">

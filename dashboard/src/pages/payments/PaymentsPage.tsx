@@ -1,13 +1,15 @@
-import { Anchor, Button, Group, Select, Stack, Text, TextInput, Title } from "@mantine/core";
+import { Anchor, Button, Group, Stack, Text, TextInput, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { type FormEvent, useState } from "react";
 import { describeError, useAppId, useClient } from "../../api.tsx";
+import { FilterButtons, FilterSelect, useDraft } from "../../components/filter-bar.tsx";
+import { useFallbackInterval } from "../../components/live-events.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { EXPORT_LIMIT, exportCsv, type Filters, listQuery, searchProblem, useFilters } from "./filters.ts";
 import { PaymentsTable } from "./PaymentsTable.tsx";
 import { Pager, pageQuery, useCursorPages } from "./paging.tsx";
-import { LIVE_MS, type PaymentStatus, STATUSES } from "./status.ts";
+import { type PaymentStatus, STATUSES } from "./status.ts";
 
 const STATUS_OPTIONS = [
   { value: "", label: "Any status" },
@@ -31,14 +33,9 @@ export function PaymentsPage() {
   const pages = useCursorPages();
   const client = useClient();
   const appId = useAppId();
-  const [draft, setDraft] = useState<Draft>(() => draftOf(filters));
+  const { draft, setDraft, field } = useDraft<Draft>(() => draftOf(filters));
   const [problem, setProblem] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const field = (name: keyof Draft) => ({
-    value: draft[name],
-    onChange: (event: { currentTarget: { value: string } }) =>
-      setDraft({ ...draft, [name]: event.currentTarget.value }),
-  });
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -83,15 +80,14 @@ export function PaymentsPage() {
       <form onSubmit={submit} aria-label="Find payments">
         <Stack gap="xs">
           <Group align="flex-end" wrap="wrap">
-            <Select
+            <FilterSelect
               label="Status"
               data={STATUS_OPTIONS}
-              value={filters.status ?? ""}
-              onChange={(value) => {
+              value={filters.status}
+              onPick={(status) => {
                 pages.reset();
-                set({ status: (value || undefined) as PaymentStatus | undefined });
+                set({ status: status as PaymentStatus | undefined });
               }}
-              allowDeselect={false}
               w={{ base: "100%", xs: 200 }}
             />
             <TextInput
@@ -109,14 +105,7 @@ export function PaymentsPage() {
             <TextInput label="Currency" placeholder="usd" w={90} {...field("currency")} />
             <TextInput label="Created from" type="date" w={170} {...field("from")} />
             <TextInput label="Created to" type="date" w={170} {...field("to")} />
-            <Button type="submit" variant="light">
-              Search
-            </Button>
-            {filtered && (
-              <Button variant="subtle" onClick={clear}>
-                Clear filters
-              </Button>
-            )}
+            <FilterButtons label="Search" active={filtered} onClear={clear} />
           </Group>
           <Text size="xs" c="dimmed">
             Amounts include fees. Days are in your time zone. An export holds at most{" "}
@@ -145,8 +134,8 @@ function PaymentList({ filters, pages }: { filters: Filters; pages: ReturnType<t
     queryKey: ["payments", appId, { ...filters, cursor: pages.cursor }],
     queryFn: () => client.payments.list(appId, { ...query, limit: 20 }).page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
-    // Live: a payment made or changed elsewhere appears within two seconds while the tab is seen.
-    refetchInterval: LIVE_MS,
+    // Live: the app's event stream says when a payment is made or changes; polled while it is down.
+    refetchInterval: useFallbackInterval(),
   });
   // A price's own payments (the price page links here) are its list, not a search.
   const filtered = Object.keys(filters).some((key) => key !== "price_id");

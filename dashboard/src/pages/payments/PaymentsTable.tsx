@@ -1,9 +1,9 @@
-import { Anchor, Group, Paper, Stack, Table, Text } from "@mantine/core";
-import { useMediaQuery } from "@mantine/hooks";
+import { Anchor, Table, Text } from "@mantine/core";
 import type { Payment } from "@payments-backend/sdk";
 import { Link } from "react-router";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { Money } from "../../components/Money.tsx";
+import { CardStack, RecordCard, useNarrow } from "../../components/RecordList.tsx";
 import { STATUS_TONES } from "./status.ts";
 import { ToneBadge } from "./tone.tsx";
 
@@ -11,49 +11,45 @@ export function StatusBadge({ status }: { status: Payment["status"] }) {
   return <ToneBadge tone={STATUS_TONES[status]}>{status}</ToneBadge>;
 }
 
-/** Under this width a row of six columns cannot be read: each payment becomes a card. */
-export const NARROW = "(max-width: 600px)";
-
 /** A payment on a phone: id, amount, status and date first, each readable without scrolling. */
 function PaymentCard({ payment }: { payment: Payment }) {
   return (
-    <Paper withBorder p="sm" component="article" aria-label={`Payment ${payment.id}`}>
-      <Stack gap={4}>
-        <Group justify="space-between" wrap="nowrap">
-          <Text fw={600}>
-            <Money amount={payment.final_amount} currency={payment.price_item.currency} />
-          </Text>
-          <StatusBadge status={payment.status} />
-        </Group>
-        <Anchor
-          component={Link}
-          to={payment.id}
-          ff="monospace"
-          size="sm"
-          style={{ overflowWrap: "anywhere", minHeight: 44, display: "flex", alignItems: "center" }}
-        >
-          {payment.id}
-        </Anchor>
-        <Text size="sm" style={{ overflowWrap: "anywhere" }}>
-          {payment.price.name} · {payment.shopper_email ?? "no shopper email"}
+    <RecordCard
+      label={`Payment ${payment.id}`}
+      title={
+        <Text fw={600}>
+          <Money amount={payment.final_amount} currency={payment.price_item.currency} />
         </Text>
-        <Text size="xs" c="dimmed">
-          <LocalTime value={payment.created_at} />
-        </Text>
-      </Stack>
-    </Paper>
+      }
+      status={<StatusBadge status={payment.status} />}
+    >
+      <Anchor
+        component={Link}
+        to={payment.id}
+        ff="monospace"
+        size="sm"
+        style={{ overflowWrap: "anywhere", minHeight: 44, display: "flex", alignItems: "center" }}
+      >
+        {payment.id}
+      </Anchor>
+      <Text size="sm" style={{ overflowWrap: "anywhere" }}>
+        {payment.price.name} · {payment.shopper_email ?? "no shopper email"}
+      </Text>
+      <Text size="xs" c="dimmed">
+        <LocalTime value={payment.created_at} />
+      </Text>
+    </RecordCard>
   );
 }
 
 export function PaymentsTable({ payments }: { payments: Payment[] }) {
-  const narrow = useMediaQuery(NARROW);
-  if (narrow) {
+  if (useNarrow()) {
     return (
-      <Stack gap="xs">
+      <CardStack>
         {payments.map((payment) => (
           <PaymentCard key={payment.id} payment={payment} />
         ))}
-      </Stack>
+      </CardStack>
     );
   }
   return (

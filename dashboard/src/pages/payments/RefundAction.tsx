@@ -1,11 +1,11 @@
-import { Button, Group, Modal, Stack, Text, TextInput } from "@mantine/core";
+import { Button, Text, TextInput } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { ApiError, type Payment } from "@payments-backend/sdk";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
 import { StaleError } from "../../components/errors.ts";
+import { FormDialog } from "../../components/FormDialog.tsx";
 import { formatMoney } from "../../components/Money.tsx";
-import { ErrorAlert } from "../../components/PageState.tsx";
 import { ACTIONS } from "./status.ts";
 import { DANGER } from "./tone.tsx";
 
@@ -70,8 +70,7 @@ export function RefundAction({
     setFailure(null);
     open();
   };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = async () => {
     const text = amount.trim();
     const wrong = partialAllowed ? amountProblem(text, remaining) : null;
     setFieldError(wrong);
@@ -124,48 +123,45 @@ export function RefundAction({
       <Button variant="light" color={DANGER} onClick={start}>
         Refund
       </Button>
-      <Modal opened={opened} onClose={close} title="Refund this payment" centered>
-        <form onSubmit={(event) => void submit(event)}>
-          <Stack>
-            <Text size="sm">
-              Charged {formatMoney(payment.final_amount, currency)}
-              {payment.amount_refunded > 0 &&
-                `, ${formatMoney(payment.amount_refunded, currency)} refunded so far`}
-              ; {formatMoney(remaining, currency)} can be refunded. A seller's transfer is reversed in
-              proportion; the provider keeps its fee.
-            </Text>
-            <TextInput
-              label={`Amount (${currency.toUpperCase()})`}
-              description={
-                partialAllowed
-                  ? "All that remains, or less for a partial refund"
-                  : "A payment whose contract call or transfer failed is refunded in full"
-              }
-              inputMode="decimal"
-              value={partialAllowed ? amount : remaining}
-              disabled={!partialAllowed}
-              error={fieldError}
-              onChange={(event) => setAmount(event.currentTarget.value)}
-            />
-            <TextInput
-              label="Reason (optional)"
-              description="Kept with the payment's history"
-              maxLength={500}
-              value={reason}
-              onChange={(event) => setReason(event.currentTarget.value)}
-            />
-            {failure !== null && <ErrorAlert error={failure} />}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close} disabled={busy}>
-                Keep payment
-              </Button>
-              <Button type="submit" color={DANGER} loading={busy}>
-                {label}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title="Refund this payment"
+        onSubmit={() => void submit()}
+        onDismiss={close}
+        busy={busy}
+        error={failure}
+        label={label}
+        dismissLabel="Keep payment"
+        color={DANGER}
+      >
+        <Text size="sm">
+          Charged {formatMoney(payment.final_amount, currency)}
+          {payment.amount_refunded > 0 &&
+            `, ${formatMoney(payment.amount_refunded, currency)} refunded so far`}
+          ; {formatMoney(remaining, currency)} can be refunded. A seller's transfer is reversed in proportion;
+          the provider keeps its fee.
+        </Text>
+        <TextInput
+          label={`Amount (${currency.toUpperCase()})`}
+          description={
+            partialAllowed
+              ? "All that remains, or less for a partial refund"
+              : "A payment whose contract call or transfer failed is refunded in full"
+          }
+          inputMode="decimal"
+          value={partialAllowed ? amount : remaining}
+          disabled={!partialAllowed}
+          error={fieldError}
+          onChange={(event) => setAmount(event.currentTarget.value)}
+        />
+        <TextInput
+          label="Reason (optional)"
+          description="Kept with the payment's history"
+          maxLength={500}
+          value={reason}
+          onChange={(event) => setReason(event.currentTarget.value)}
+        />
+      </FormDialog>
     </>
   );
 }

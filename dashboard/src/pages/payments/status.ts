@@ -45,9 +45,3 @@ export function isMoving(payment: Payment): boolean {
   if (payment.status === "pending" || payment.status === "hold") return true;
   return payment.transaction_id !== null && !payment.confirmation_status.confirmed;
 }
-
-/**
- * How often a payments page reads again while its tab is visible (TanStack Query pauses hidden
- * tabs): a payment made, refunded or confirmed elsewhere shows within two seconds, no reload.
- */
-export const LIVE_MS = 1800;

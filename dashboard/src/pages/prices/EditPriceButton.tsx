@@ -1,11 +1,11 @@
-import { Button, Group, Modal, Stack, TextInput } from "@mantine/core";
+import { Button, TextInput } from "@mantine/core";
 import { useDisclosure } from "@mantine/hooks";
 import { notifications } from "@mantine/notifications";
 import type { Price } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import { useAppId, useClient } from "../../api.tsx";
-import { ErrorAlert } from "../../components/PageState.tsx";
+import { FormDialog } from "../../components/FormDialog.tsx";
 import { fieldErrors } from "./field-errors.ts";
 
 /** An instant as a `datetime-local` input shows it: the viewer's own wall-clock time, to the minute. */
@@ -73,50 +73,42 @@ export function EditPriceButton({ price }: { price: Price }) {
     save.reset();
     open();
   };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
   return (
     <>
       <Button variant="default" onClick={start}>
         Edit price
       </Button>
-      <Modal opened={opened} onClose={close} title={`Edit ${price.name}`} centered>
-        <form onSubmit={submit}>
-          <Stack>
-            {save.isError && Object.keys(errors).length === 0 && <ErrorAlert error={save.error} />}
-            <TextInput label="Name" required maxLength={200} error={errors.name} {...field("name")} />
-            <TextInput
-              label={`${price.type === "dynamic" ? "Minimum amount" : "Amount"} (${price.currency.toUpperCase()})`}
-              description={
-                auctionPrice
-                  ? "An auction's price follows the auction: change its starting amount on the auction's page"
-                  : "Payments already made keep the amount they were opened with"
-              }
-              inputMode="decimal"
-              disabled={auctionPrice}
-              error={errors.amount}
-              {...field("amount")}
-            />
-            <TextInput
-              label="Expires at"
-              description="In your time zone; leave empty to never expire"
-              type="datetime-local"
-              error={errors.expires_at}
-              {...field("expiresAt")}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                Save price
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        title={`Edit ${price.name}`}
+        onSubmit={() => save.mutate()}
+        onDismiss={close}
+        busy={save.isPending}
+        // A field's own error shows under the field; any other failure above them.
+        error={Object.keys(errors).length === 0 ? save.error : null}
+        label="Save price"
+      >
+        <TextInput label="Name" required maxLength={200} error={errors.name} {...field("name")} />
+        <TextInput
+          label={`${price.type === "dynamic" ? "Minimum amount" : "Amount"} (${price.currency.toUpperCase()})`}
+          description={
+            auctionPrice
+              ? "An auction's price follows the auction: change its starting amount on the auction's page"
+              : "Payments already made keep the amount they were opened with"
+          }
+          inputMode="decimal"
+          disabled={auctionPrice}
+          error={errors.amount}
+          {...field("amount")}
+        />
+        <TextInput
+          label="Expires at"
+          description="In your time zone; leave empty to never expire"
+          type="datetime-local"
+          error={errors.expires_at}
+          {...field("expiresAt")}
+        />
+      </FormDialog>
     </>
   );
 }

@@ -1,4 +1,4 @@
-import { Anchor, Card, Stack, Table, Text, Title } from "@mantine/core";
+import { Anchor, Card, Stack, Text, Title } from "@mantine/core";
 import type { Price } from "@payments-backend/sdk";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
@@ -6,6 +6,7 @@ import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { Money } from "../../components/Money.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { type Column, RecordList } from "../../components/RecordList.tsx";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
 import { ToneBadge } from "../payments/tone.tsx";
 import { CreatePriceForm } from "./CreatePriceForm.tsx";
@@ -41,50 +42,53 @@ export function PricesPage() {
   );
 }
 
+const PRICE_COLUMNS: Column<Price>[] = [
+  {
+    header: "Name",
+    place: "title",
+    cell: (price) => (
+      <Anchor component={Link} to={price.id}>
+        {price.name}
+      </Anchor>
+    ),
+  },
+  {
+    header: "Status",
+    place: "status",
+    cell: (price) =>
+      price.expired ? (
+        <ToneBadge tone="neutral">expired</ToneBadge>
+      ) : (
+        <ToneBadge tone="success">active</ToneBadge>
+      ),
+  },
+  {
+    header: "Amount",
+    cell: (price) => (
+      <>
+        <Money amount={price.amount_decimal} currency={price.currency} />
+        {price.type === "dynamic" && (
+          <Text span size="xs" c="dimmed">
+            {" "}
+            or more
+          </Text>
+        )}
+      </>
+    ),
+  },
+  { header: "Type", cell: (price) => price.type },
+  { header: "Views", cell: (price) => price.views },
+  { header: "Created", cell: (price) => <LocalTime value={price.created_at} /> },
+];
+
 function PricesTable({ prices }: { prices: Price[] }) {
   return (
-    <Table.ScrollContainer minWidth={560}>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>Name</Table.Th>
-            <Table.Th>Amount</Table.Th>
-            <Table.Th>Type</Table.Th>
-            <Table.Th>Views</Table.Th>
-            <Table.Th>Created</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {prices.map((price) => (
-            <Table.Tr key={price.id}>
-              <Table.Td>
-                <Anchor component={Link} to={price.id}>
-                  {price.name}
-                </Anchor>
-                {price.expired && (
-                  <Text span ml="xs">
-                    <ToneBadge tone="neutral">expired</ToneBadge>
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td>
-                <Money amount={price.amount_decimal} currency={price.currency} />
-                {price.type === "dynamic" && (
-                  <Text span size="xs" c="dimmed">
-                    {" "}
-                    or more
-                  </Text>
-                )}
-              </Table.Td>
-              <Table.Td>{price.type}</Table.Td>
-              <Table.Td>{price.views}</Table.Td>
-              <Table.Td>
-                <LocalTime value={price.created_at} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RecordList
+      rows={prices}
+      columns={PRICE_COLUMNS}
+      rowKey={(price) => price.id}
+      cardLabel={(price) => `Price ${price.name}`}
+      minWidth={560}
+    />
   );
 }

@@ -1,10 +1,12 @@
-import { Accordion, Button, Code, Group, Select, Stack, Text, Title } from "@mantine/core";
+import { Accordion, Button, Code, Group, Stack, Text, Title } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { Delivery, WebhookEndpoint } from "@payments-backend/sdk";
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { EVENT_TYPES } from "../../../../src/modules/webhooks/event-types.ts";
 import { describeError, useAppId, useClient } from "../../api.tsx";
+import { FilterSelect } from "../../components/filter-bar.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
+import { useFallbackInterval } from "../../components/live-events.tsx";
 import { PageState } from "../../components/PageState.tsx";
 import { useUrlFilters } from "../../components/url-filters.ts";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
@@ -20,7 +22,7 @@ const TONE: Record<Delivery["status"], Tone> = {
 /** A delivery still being tried changes on its own: read the log again until none is. */
 const POLL_MS = 2000;
 
-/** How often the newest page of the log is read again when nothing is under way. */
+/** How often the newest page of the log is read again while the app's event stream is down. */
 const NEWEST_PAGE_POLL_MS = 5000;
 
 const STATUS_OPTIONS = [
@@ -55,6 +57,7 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
   const appId = useAppId();
   const pages = useCursorPages();
   const { filters, set, active } = useUrlFilters(["status", "type"] as const);
+  const newest = useFallbackInterval(NEWEST_PAGE_POLL_MS);
   const deliveries = useQuery({
     queryKey: [...deliveriesKey(appId, endpoint.id), { ...filters, cursor: pages.cursor }],
     queryFn: () =>
@@ -66,14 +69,14 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         })
         .page(pageQuery(pages.cursor)),
     placeholderData: keepPreviousData,
-    // Quickly while a delivery is under way; on the newest page, now and then otherwise, so that
-    // deliveries of events that happen while the log is open appear without a reload.
+    // Quickly while a delivery is under way (attempts are no events). New deliveries come with the
+    // app's events, which mark this log stale; on the newest page it polls while the stream is down.
     refetchInterval: (query) => {
       const underWay = query.state.data?.data.some(
         (delivery) => delivery.status === "pending" || delivery.status === "retrying",
       );
       if (underWay) return POLL_MS;
-      return pages.cursor === undefined ? NEWEST_PAGE_POLL_MS : false;
+      return pages.cursor === undefined ? newest : false;
     },
   });
   const queryClient = useQueryClient();
@@ -102,26 +105,24 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         other.
       </Text>
       <Group align="flex-end" wrap="wrap" role="group" aria-label="Filter deliveries">
-        <Select
+        <FilterSelect
           label="Status"
           data={STATUS_OPTIONS}
-          value={filters.status ?? ""}
-          onChange={(value) => {
+          value={filters.status}
+          onPick={(status) => {
             pages.reset();
-            set({ status: value || undefined });
+            set({ status });
           }}
-          allowDeselect={false}
           w={{ base: "100%", xs: 180 }}
         />
-        <Select
+        <FilterSelect
           label="Event type"
           data={TYPE_OPTIONS}
-          value={filters.type ?? ""}
-          onChange={(value) => {
+          value={filters.type}
+          onPick={(type) => {
             pages.reset();
-            set({ type: value || undefined });
+            set({ type });
           }}
-          allowDeselect={false}
           searchable
           w={{ base: "100%", xs: 260 }}
         />

@@ -1,4 +1,4 @@
-import { Anchor, Card, Group, Stack, Table, Title } from "@mantine/core";
+import { Anchor, Card, Group, Stack, Title } from "@mantine/core";
 import type { WebhookEndpoint } from "@payments-backend/sdk";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -6,6 +6,7 @@ import { Link } from "react-router";
 import { useAppId, useClient } from "../../api.tsx";
 import { LocalTime } from "../../components/LocalTime.tsx";
 import { PageState } from "../../components/PageState.tsx";
+import { type Column, RecordList } from "../../components/RecordList.tsx";
 import { Pager, pageQuery, useCursorPages } from "../payments/paging.tsx";
 import { ToneBadge } from "../payments/tone.tsx";
 import { CreateEndpointForm } from "./CreateEndpointForm.tsx";
@@ -54,36 +55,29 @@ export function WebhooksPage() {
   );
 }
 
+const ENDPOINT_COLUMNS: Column<WebhookEndpoint>[] = [
+  {
+    header: "URL",
+    place: "title",
+    cell: (endpoint) => (
+      <Anchor component={Link} to={endpoint.id}>
+        {endpoint.url}
+      </Anchor>
+    ),
+  },
+  { header: "Events", cell: (endpoint) => <EventBadges events={endpoint.events} /> },
+  { header: "Created", cell: (endpoint) => <LocalTime value={endpoint.created_at} /> },
+];
+
 function EndpointsTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
   return (
-    <Table.ScrollContainer minWidth={520}>
-      <Table striped highlightOnHover>
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>URL</Table.Th>
-            <Table.Th>Events</Table.Th>
-            <Table.Th>Created</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {endpoints.map((endpoint) => (
-            <Table.Tr key={endpoint.id}>
-              <Table.Td style={{ overflowWrap: "anywhere" }}>
-                <Anchor component={Link} to={endpoint.id}>
-                  {endpoint.url}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>
-                <EventBadges events={endpoint.events} />
-              </Table.Td>
-              <Table.Td>
-                <LocalTime value={endpoint.created_at} />
-              </Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-    </Table.ScrollContainer>
+    <RecordList
+      rows={endpoints}
+      columns={ENDPOINT_COLUMNS}
+      rowKey={(endpoint) => endpoint.id}
+      cardLabel={(endpoint) => `Endpoint ${endpoint.url}`}
+      minWidth={520}
+    />
   );
 }
 

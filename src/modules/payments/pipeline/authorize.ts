@@ -22,7 +22,7 @@ import type { JobDefinition } from "../../../platform/jobs/index.ts";
 import { PaymentDeclinedError, type ProviderIntent } from "../../../platform/providers/payments/types.ts";
 import { isExpired } from "../../prices/presenters.ts";
 import { findPrice } from "../../prices/queries.ts";
-import { keepOpenForNextMethod } from "../checkout-tries.ts";
+import { keepOpenForNextMethod, withDecline } from "../checkout-tries.ts";
 import { actorName } from "../create.ts";
 import {
   AUTHORIZE_JOB,
@@ -185,14 +185,7 @@ export async function applyIntent(
           set: {
             authState: "done",
             nextAction: null,
-            transactionResponse: {
-              ...payment.transactionResponse,
-              error: {
-                code: error?.code ?? "payment_failed",
-                decline_code: error?.declineCode ?? null,
-                message: error?.message ?? "Payment failed",
-              },
-            },
+            transactionResponse: withDecline(payment.transactionResponse, error, "Payment failed"),
           },
         });
         return;

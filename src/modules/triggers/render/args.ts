@@ -3,6 +3,18 @@ import { parseTemplate, substitute, type TemplateVars } from "../template.ts";
 
 export type Vars = TemplateVars;
 
+/** What a call on any chain stores besides its own fields: how its arguments take the parameters. */
+export interface CallParameters {
+  data_input: Record<string, unknown>;
+  template: string | null;
+}
+
+/** A call's parameter fields as stored: none given is no named values and no template. */
+export const callParameters = (input: Partial<CallParameters>): CallParameters => ({
+  data_input: input.data_input ?? {},
+  template: input.template ?? null,
+});
+
 /** Where render problems are reported: the parameter input, or the trigger's own call data. */
 export interface RenderPaths {
   input: string;

@@ -4,6 +4,8 @@ import { invalid } from "../../../platform/http/errors.ts";
 import {
   argumentPath,
   argumentSpecs,
+  type CallParameters,
+  callParameters,
   fill,
   jsonSafe,
   namedSpecs,
@@ -12,15 +14,13 @@ import {
   type Vars,
 } from "./args.ts";
 
-export interface EvmCall {
+export interface EvmCall extends CallParameters {
   contract_id: string;
   method_name: string;
   method_type: string;
   abi: string;
   gas_limit: string | null;
   data: Record<string, unknown>[];
-  data_input: Record<string, unknown>;
-  template: string | null;
 }
 
 /** The function `method_name` of the ABI; an overloaded name is refused as ambiguous. */
@@ -54,8 +54,7 @@ export function prepareEvmCall(input: Partial<EvmCall>, path: string): EvmCall {
     abi: input.abi!,
     gas_limit: input.gas_limit ?? null,
     data: input.data ?? [],
-    data_input: input.data_input ?? {},
-    template: input.template ?? null,
+    ...callParameters(input),
   };
 }
 

@@ -1,16 +1,23 @@
 import { isNearAccountId } from "../../../platform/chains/accounts.ts";
 import { invalid } from "../../../platform/http/errors.ts";
-import { argumentSpecs, fill, jsonSafe, type RenderPaths, requireObject, type Vars } from "./args.ts";
+import {
+  argumentSpecs,
+  type CallParameters,
+  callParameters,
+  fill,
+  jsonSafe,
+  type RenderPaths,
+  requireObject,
+  type Vars,
+} from "./args.ts";
 
-export interface NearCall {
+export interface NearCall extends CallParameters {
   contract_id: string;
   method_name: string;
   method_type: string;
   attached_deposit_amount: string;
   gas_amount: string;
   data: Record<string, unknown>;
-  data_input: Record<string, unknown>;
-  template: string | null;
 }
 
 // 30 Tgas is what near-api-js attaches by default; 300 Tgas is the protocol's per-call maximum.
@@ -30,8 +37,7 @@ export function prepareNearCall(input: Partial<NearCall>, path: string): NearCal
     attached_deposit_amount: String(BigInt(input.attached_deposit_amount ?? "0")),
     gas_amount: String(BigInt(gas)),
     data: input.data ?? {},
-    data_input: input.data_input ?? {},
-    template: input.template ?? null,
+    ...callParameters(input),
   };
 }
 

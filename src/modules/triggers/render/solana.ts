@@ -21,6 +21,8 @@ import { references } from "../template.ts";
 import {
   argumentPath,
   argumentSpecs,
+  type CallParameters,
+  callParameters,
   fill,
   namedSpecs,
   type RenderPaths,
@@ -29,15 +31,13 @@ import {
   type Vars,
 } from "./args.ts";
 
-export interface SolanaCall {
+export interface SolanaCall extends CallParameters {
   contract_id: string;
   method_name: string;
   method_type: string | null;
   abi: string | null;
   compute_units: string | null;
   data: Record<string, unknown>[];
-  data_input: Record<string, unknown>;
-  template: string | null;
 }
 
 /**
@@ -110,8 +110,7 @@ export function prepareSolanaCall(input: Partial<SolanaCall>, path: string): Sol
     abi: input.abi ?? null,
     compute_units: input.compute_units ?? null,
     data: input.data ?? [],
-    data_input: input.data_input ?? {},
-    template: input.template ?? null,
+    ...callParameters(input),
   };
 }
 

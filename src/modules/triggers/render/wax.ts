@@ -4,6 +4,8 @@ import { invalid } from "../../../platform/http/errors.ts";
 import {
   argumentPath,
   argumentSpecs,
+  type CallParameters,
+  callParameters,
   fill,
   jsonSafe,
   namedSpecs,
@@ -12,14 +14,12 @@ import {
   type Vars,
 } from "./args.ts";
 
-export interface WaxCall {
+export interface WaxCall extends CallParameters {
   contract_id: string;
   method_name: string;
   abi: string;
   gas_limit: string | null;
   data: Record<string, unknown>[];
-  data_input: Record<string, unknown>;
-  template: string | null;
 }
 
 /** The parsed ABI and the struct type of action `method_name`. */
@@ -46,8 +46,7 @@ export function prepareWaxCall(input: Partial<WaxCall>, path: string): WaxCall {
     abi: input.abi!,
     gas_limit: input.gas_limit ?? null,
     data: input.data ?? [],
-    data_input: input.data_input ?? {},
-    template: input.template ?? null,
+    ...callParameters(input),
   };
 }
 
