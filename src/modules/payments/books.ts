@@ -23,7 +23,7 @@ export function figuresOf(row: PaymentRow): PaymentFigures {
  * What a status change moved, from the row before it to the row after it: a hold (and, for a bank
  * debit, its collection), a hold released (cancelled or failed before capture), or collected
  * money the bank took back (failed after collection). Captures, refunds and transfers are posted
- * where they happen (settle.ts, refunds.ts, transfers.ts).
+ * where they happen (pipeline/capture.ts, refund.ts, transfer-to-seller.ts, reverse-transfers.ts).
  */
 export function eventsOfMove(before: PaymentRow, after: PaymentRow): LedgerEvent[] {
   if (after.status === "hold") {

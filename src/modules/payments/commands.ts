@@ -5,94 +5,19 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { requireAppRole } from "../apps/access.ts";
-import { isExpired } from "../prices/presenters.ts";
-import { findPrice } from "../prices/queries.ts";
 import { actorName } from "./create.ts";
-import {
-  AUTHORIZE_JOB,
-  type AuthorizeJob,
-  EXECUTE_JOB,
-  PREPARE_INTENT_JOB,
-  RELEASE_HOLD_JOB,
-  SETTLE_JOB,
-} from "./job-names.ts";
+import { EXECUTE_JOB, RELEASE_HOLD_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
-import { paymentMethodFor } from "./payment-methods.ts";
+import { type ConfirmInput, requestAuthorization } from "./pipeline/authorize.ts";
+import { reopen } from "./pipeline/open.ts";
 import { loadPayment, present } from "./reads.ts";
 import { payments } from "./tables.ts";
 
 // What the app (and the shopper's page) can ask of an open payment: confirm, cancel, refund,
 // retry a failed step. Each is one transaction on the locked payment, its jobs committed with it.
-
-export interface ConfirmInput {
-  payment_method:
-    | { type: "card"; number: string; exp_month: number; exp_year: number; cvc: string }
-    | { type: "us_bank_account"; routing_number: string; account_number: string; account_holder_name: string }
-    | { type: "token"; id: string };
-  return_url?: string;
-}
-
-/**
- * Asks the provider to authorise (card) or debit (bank) the payment, as a job committed with the
- * request: the answer is the payment, still `pending`, which moves on as the job runs. A payment
- * whose price has expired since it was opened is cancelled instead, and the answer is 409.
- */
-export async function requestAuthorization(
-  deps: Deps,
-  actor: Principal | "shopper",
-  payment: PaymentRow,
-  input: ConfirmInput,
-  mandate: { ipAddress: string; userAgent: string },
-  idempotencyKey?: string,
-) {
-  // Only a payment method id is stored or queued from here on: never card or account numbers.
-  const method = await paymentMethodFor(deps, payment, input.payment_method);
-  const outcome = await deps.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
-    // The same confirm again (same Idempotency-Key) after its answer was lost: it did its work.
-    if (idempotencyKey && locked.confirmKey === idempotencyKey && locked.authState !== "none") {
-      return { updated: locked };
-    }
-    if (locked.status !== "pending" || locked.authState !== "none") {
-      throw new AppError("invalid_state_transition", "This payment is already being paid or is not pending");
-    }
-    const price = await findPrice(tx, locked.priceId);
-    if (!price || isExpired(price, deps.now())) {
-      // It can never be paid now: cancelled (nothing was charged) and its provider intent released,
-      // committed before the 409 answers.
-      await transition(deps, tx, locked, "cancelled", {
-        actor: actorName(actor),
-        reason: "the price expired before the payment was confirmed",
-      });
-      await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: locked.id });
-      return { expired: true as const };
-    }
-    const attempt = locked.confirmAttempts + 1;
-    const [updated] = await tx
-      .update(payments)
-      .set({
-        authState: "requested",
-        confirmAttempts: attempt,
-        confirmKey: idempotencyKey ?? null,
-        updatedAt: deps.now(),
-      })
-      .where(eq(payments.id, payment.id))
-      .returning();
-    await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, {
-      paymentId: payment.id,
-      attempt,
-      method,
-      returnUrl: input.return_url ?? null,
-      mandate,
-      actor: actorName(actor),
-    });
-    return { updated };
-  });
-  if ("expired" in outcome) {
-    throw new AppError("conflict", "This price has expired: the payment cannot be paid and is now cancelled");
-  }
-  return outcome.updated;
-}
+// The steps they start are in pipeline/ (docs/payments.md, "The pipeline"): the confirm's is
+// authorize.ts, a retried refused call reopens the payment (open.ts).
+export { type ConfirmInput, requestAuthorization } from "./pipeline/authorize.ts";
 
 export async function confirmPayment(
   deps: Deps,
@@ -180,33 +105,6 @@ function refusedByChain(payment: PaymentRow): boolean {
     payment.capturedAmount === 0n &&
     !payment.deferExecution
   );
-}
-
-/**
- * `retry` of a card payment whose contract call the chain refused: its hold was released, so
- * nothing can be captured; the payment is reopened (`pending`, a new provider intent) for the app
- * or the shopper to confirm again, and then runs the call afresh.
- */
-async function reopen(deps: Deps, tx: Tx, payment: PaymentRow, actor: string) {
-  const reopened = await transition(deps, tx, payment, "pending", {
-    actor,
-    reason: "retried after the contract call was refused: confirm the payment again",
-    set: {
-      intentId: null,
-      intentRound: payment.intentRound + 1,
-      authState: "none",
-      nextAction: null,
-      confirmKey: null,
-      sentTransaction: null,
-      signedAt: null,
-      transactionId: null,
-      transactionUrl: null,
-      confirmationStatus: {},
-      transactionResponse: {},
-    },
-  });
-  await deps.jobs.send(tx, PREPARE_INTENT_JOB, { paymentId: payment.id });
-  return reopened;
 }
 
 /**

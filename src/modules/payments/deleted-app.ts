@@ -7,8 +7,8 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import { ownedDeletedApp } from "../apps/queries.ts";
 import { actorName } from "./create.ts";
 import type { PaymentRow } from "./lifecycle.ts";
+import { refundLocked } from "./pipeline/refund.ts";
 import { loadPayment } from "./reads.ts";
-import { refundLocked } from "./refunds.ts";
 
 // A deleted app keeps its payments (docs/payments.md, Deleting an app): the users who owned it when
 // it was deleted can still read one and refund it, here, without the app. Anyone else reads 404,

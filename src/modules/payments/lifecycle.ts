@@ -17,7 +17,7 @@ export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[
   "failed-captured": ["refunded", "paid", "failed"],
   "failed-transfers": ["paid", "refunded", "failed"],
   // Only `retry` of a card payment whose contract call the chain refused (its hold released,
-  // nothing charged): reopened for the shopper to pay again (commands.ts, docs/payments.md).
+  // nothing charged): reopened for the shopper to pay again (pipeline/open.ts, docs/payments.md).
   failed: ["pending"],
   refunded: [],
   cancelled: [],

@@ -1,8 +1,8 @@
 import type { Deps } from "../../deps.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
-import type { ConfirmInput } from "./commands.ts";
 import type { PaymentRow } from "./lifecycle.ts";
+import type { ConfirmInput } from "./pipeline/authorize.ts";
 
 function methodInput(input: ConfirmInput["payment_method"]): PaymentMethodInput {
   switch (input.type) {

@@ -1,0 +1,260 @@
+// Step 2, authorize: the shopper's payment method secures the money (`pending -> hold`).
+//
+// What it does: `requestAuthorization` (the confirm) marks the payment `requested` and sends
+// `payments.authorize`, which confirms the intent with the payment method; `applyIntent` applies
+// the provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
+// or settle, is asked for in that transaction), a decline is `failed` (on the hosted checkout the
+// payment stays `pending` for the next card, checkout-tries.ts), a 3-D Secure step or a debit in
+// flight is looked at again by `payments.sync`. A price that expired before the confirm cancels the
+// payment (`pending -> cancelled`) with its intent released.
+// Compensation: release-hold. A hold that is never captured (cancelled, or its contract call
+// failed) is released by that job; a collected bank debit cannot be released and is refunded.
+// After a crash: the confirm's `requested` mark and its job commit together. The provider call is
+// keyed `<payment>:confirm:<attempt>`, so a retried job is answered the same authorisation, never a
+// second one; the answer is applied in one transaction with the next step's job, and only to a
+// payment still `pending`, so applying it twice (the job, the sync job, a webhook) moves it once.
+import { eq } from "drizzle-orm";
+import type { Deps } from "../../../deps.ts";
+import type { Principal } from "../../../platform/auth/principal.ts";
+import type { Tx } from "../../../platform/db/index.ts";
+import { AppError } from "../../../platform/http/errors.ts";
+import type { JobDefinition } from "../../../platform/jobs/index.ts";
+import { PaymentDeclinedError, type ProviderIntent } from "../../../platform/providers/payments/types.ts";
+import { isExpired } from "../../prices/presenters.ts";
+import { findPrice } from "../../prices/queries.ts";
+import { keepOpenForNextMethod, withDecline } from "../checkout-tries.ts";
+import { actorName } from "../create.ts";
+import {
+  AUTHORIZE_JOB,
+  type AuthorizeJob,
+  EXECUTE_JOB,
+  type PaymentJob,
+  RELEASE_HOLD_JOB,
+  SETTLE_JOB,
+  SYNC_JOB,
+} from "../job-names.ts";
+import { type PaymentRow, transition } from "../lifecycle.ts";
+import { paymentMethodFor } from "../payment-methods.ts";
+import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "../returns.ts";
+import { locked, read } from "../rows.ts";
+import { payments } from "../tables.ts";
+import { ensureIntent } from "./open.ts";
+
+const SYSTEM = "system";
+
+export interface ConfirmInput {
+  payment_method:
+    | { type: "card"; number: string; exp_month: number; exp_year: number; cvc: string }
+    | { type: "us_bank_account"; routing_number: string; account_number: string; account_holder_name: string }
+    | { type: "token"; id: string };
+  return_url?: string;
+}
+
+/**
+ * Asks the provider to authorise (card) or debit (bank) the payment, as a job committed with the
+ * request: the answer is the payment, still `pending`, which moves on as the job runs. A payment
+ * whose price has expired since it was opened is cancelled instead, and the answer is 409.
+ */
+export async function requestAuthorization(
+  deps: Deps,
+  actor: Principal | "shopper",
+  payment: PaymentRow,
+  input: ConfirmInput,
+  mandate: { ipAddress: string; userAgent: string },
+  idempotencyKey?: string,
+) {
+  // Only a payment method id is stored or queued from here on: never card or account numbers.
+  const method = await paymentMethodFor(deps, payment, input.payment_method);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
+    // The same confirm again (same Idempotency-Key) after its answer was lost: it did its work.
+    if (idempotencyKey && locked.confirmKey === idempotencyKey && locked.authState !== "none") {
+      return { updated: locked };
+    }
+    if (locked.status !== "pending" || locked.authState !== "none") {
+      throw new AppError("invalid_state_transition", "This payment is already being paid or is not pending");
+    }
+    const price = await findPrice(tx, locked.priceId);
+    if (!price || isExpired(price, deps.now())) {
+      // It can never be paid now: cancelled (nothing was charged) and its provider intent released,
+      // committed before the 409 answers.
+      await transition(deps, tx, locked, "cancelled", {
+        actor: actorName(actor),
+        reason: "the price expired before the payment was confirmed",
+      });
+      await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: locked.id });
+      return { expired: true as const };
+    }
+    const attempt = locked.confirmAttempts + 1;
+    const [updated] = await tx
+      .update(payments)
+      .set({
+        authState: "requested",
+        confirmAttempts: attempt,
+        confirmKey: idempotencyKey ?? null,
+        updatedAt: deps.now(),
+      })
+      .where(eq(payments.id, payment.id))
+      .returning();
+    await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, {
+      paymentId: payment.id,
+      attempt,
+      method,
+      returnUrl: input.return_url ?? null,
+      mandate,
+      actor: actorName(actor),
+    });
+    return { updated };
+  });
+  if ("expired" in outcome) {
+    throw new AppError("conflict", "This price has expired: the payment cannot be paid and is now cancelled");
+  }
+  return outcome.updated;
+}
+
+/**
+ * Applies what the provider says of an intent to a payment that is still waiting for its
+ * authorisation. Only a pending payment moves here, so a late or repeated event (a webhook after
+ * the job already applied the answer) cannot move a payment backwards.
+ */
+export async function applyIntent(
+  deps: Deps,
+  paymentId: string,
+  intent: ProviderIntent,
+  actor: string,
+  polls = 0,
+) {
+  // While the shopper completes a 3-D Secure step or a bank debit clears, look again every few
+  // seconds for half an hour: the provider's webhook usually comes first, this is the backstop.
+  const lookAgain = (tx: Tx) =>
+    polls < 900
+      ? deps.jobs.send<PaymentJob>(tx, SYNC_JOB, { paymentId, polls: polls + 1 }, { startAfter: 2 })
+      : null;
+  await deps.db.transaction(async (tx) => {
+    const payment = await locked(tx, paymentId);
+    if (payment?.status !== "pending") return;
+    switch (intent.status) {
+      case "requires_action":
+        await tx
+          .update(payments)
+          .set({
+            authState: "action_required",
+            nextAction: intent.nextAction
+              ? { type: intent.nextAction.type, url: intent.nextAction.url }
+              : null,
+            updatedAt: deps.now(),
+          })
+          .where(eq(payments.id, paymentId));
+        await lookAgain(tx);
+        return;
+      case "requires_capture":
+      case "succeeded": {
+        // A held card, or a collected bank debit: the money is secured, the contract call may run.
+        const held = await transition(deps, tx, payment, "hold", {
+          actor,
+          reason: intent.status === "succeeded" ? "bank debit collected" : "card authorised",
+          set: {
+            authState: "done",
+            nextAction: null,
+            capturedAmount: intent.status === "succeeded" ? intent.amountReceived : 0n,
+          },
+        });
+        // A deferred payment (an auction bid) waits: `transition` told its owner it is held. Without
+        // a contract call, the execute step would only ask for the settle job: ask for it here, in
+        // the transaction that records the hold, and save the payment a job.
+        if (!payment.deferExecution) {
+          const next = payment.triggerId ? EXECUTE_JOB : SETTLE_JOB;
+          await deps.jobs.send<PaymentJob>(tx, next, { paymentId });
+        }
+        // A collected debit can still come back from the shopper's bank: keep an eye on it.
+        if (isCollectedDebit(held)) await watchForReturn(deps, tx, paymentId);
+        return;
+      }
+      case "processing":
+        // A bank debit on its way: look again shortly (the provider's webhook may come first).
+        await tx.update(payments).set({ authState: "done" }).where(eq(payments.id, paymentId));
+        await lookAgain(tx);
+        return;
+      case "canceled":
+      case "requires_payment_method": {
+        if (await keepOpenForNextMethod(deps, tx, payment, intent)) return;
+        const error = intent.lastError;
+        await transition(deps, tx, payment, "failed", {
+          actor,
+          reason: error?.message ?? "the provider refused the payment",
+          set: {
+            authState: "done",
+            nextAction: null,
+            transactionResponse: withDecline(payment.transactionResponse, error, "Payment failed"),
+          },
+        });
+        return;
+      }
+      default:
+        return;
+    }
+  });
+}
+
+export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
+  return {
+    name: AUTHORIZE_JOB,
+    async handle(job) {
+      const payment = await read(deps, job.paymentId);
+      if (payment?.status !== "pending" || payment.authState !== "requested") return;
+      const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+      const intentId = await ensureIntent(deps, payment);
+      let intent: ProviderIntent;
+      try {
+        intent = await provider.confirmIntent(
+          intentId,
+          { paymentMethod: job.method, returnUrl: job.returnUrl ?? undefined, mandate: job.mandate },
+          { idempotencyKey: `${payment.id}:confirm:${job.attempt}` },
+        );
+      } catch (error) {
+        if (!(error instanceof PaymentDeclinedError)) throw error;
+        intent = error.intent ?? {
+          ...(await provider.getIntent(intentId)),
+          status: "requires_payment_method",
+          lastError: { code: "card_declined", declineCode: error.declineCode, message: error.message },
+        };
+        if (!intent.lastError) {
+          intent = {
+            ...intent,
+            lastError: { code: "card_declined", declineCode: error.declineCode, message: error.message },
+          };
+        }
+        if (intent.status !== "requires_payment_method" && intent.status !== "canceled") {
+          intent = { ...intent, status: "requires_payment_method" };
+        }
+      }
+      await applyIntent(deps, payment.id, intent, job.actor);
+    },
+  };
+}
+
+/**
+ * Reads the intent again: after a 3-D Secure step, while a bank debit is processing, and after a
+ * bank debit was collected, in case its bank returns it (returns.ts).
+ */
+export function syncJob(deps: Deps): JobDefinition<PaymentJob> {
+  return {
+    name: SYNC_JOB,
+    async handle({ paymentId, polls, watch }) {
+      const payment = await read(deps, paymentId);
+      if (!payment?.intentId) return;
+      const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+      if (payment.status === "pending") {
+        await applyIntent(deps, paymentId, await provider.getIntent(payment.intentId), SYSTEM, polls ?? 900);
+        return;
+      }
+      if (!isCollectedDebit(payment)) return;
+      const returned = returnOf(await provider.getIntent(payment.intentId));
+      await deps.db.transaction(async (tx) => {
+        if (returned) await applyReturn(deps, tx, paymentId, returned, SYSTEM);
+        // Woken by a webhook (no `watch`): the watch already under way goes on by itself.
+        else if (watch !== undefined) await watchForReturn(deps, tx, paymentId, watch + 1);
+      });
+    },
+  };
+}
