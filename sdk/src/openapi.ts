@@ -2019,13 +2019,13 @@ export interface paths {
         };
         /**
          * The app's webhook endpoints
-         * @description The app's endpoints, newest first: URL and events. Never the secret.
+         * @description The app's endpoints, newest first: URL, events and whether each is `enabled`. Never the secret.
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Register an endpoint; the signing secret is answered this once
-         * @description Registers a URL to receive the events listed in `events` (event types, `payment.*` for a family, or `*`). The answer carries the signing `secret` (`whsec_…`) **once**: keep it to verify deliveries. The URL must be `http` or `https` and resolve only to public addresses (checked now and at every delivery); unknown event types are 400 naming the item.
+         * @description Registers a URL to receive the events listed in `events` (event types, `payment.*` for a family, or `*`). The answer carries the signing `secret` (`whsec_…`) **once**: keep it to verify deliveries. The URL must be `http` or `https` and resolve only to public addresses (checked now and at every delivery); unknown event types are 400 naming the item. `enabled` (default `true`): `false` registers it disabled, receiving nothing until it is enabled.
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -2043,7 +2043,7 @@ export interface paths {
         };
         /**
          * One webhook endpoint
-         * @description One endpoint: its URL and events (`secret` is `null`: it is answered only at creation and rotation).
+         * @description One endpoint: its URL, events and `enabled` (`secret` is `null`: it is answered only at creation and rotation).
          */
         get: operations["getWebhookEndpoint"];
         put?: never;
@@ -2056,8 +2056,8 @@ export interface paths {
         options?: never;
         head?: never;
         /**
-         * Change an endpoint's URL or events; its secret and delivery log stay
-         * @description Changes an endpoint's URL (checked as at creation) or events. The secret and the delivery log stay, and deliveries still queued go to the new URL.
+         * Change an endpoint's URL or events, or disable it; its secret and delivery log stay
+         * @description Changes an endpoint's URL (checked as at creation) or events, or disables it (`enabled: false`). The secret and the delivery log stay, and deliveries still queued go to the new URL. A disabled endpoint gets no delivery of the events emitted while it is disabled (they stay in the event log), and its deliveries already queued wait, unattempted; `enabled: true` sends those at once, then retries them on the usual schedule. Audited as `webhook.update`, `webhook.disable` and `webhook.enable`.
          */
         patch: operations["updateWebhookEndpoint"];
         trace?: never;
@@ -2113,7 +2113,7 @@ export interface paths {
         put?: never;
         /**
          * Send a signed `webhook.test` event to this endpoint, whatever it subscribes to
-         * @description Enqueues one delivery of a new `webhook.test` event to this endpoint only, through the normal delivery job: signed with the endpoint's secret, retried, shown in its delivery log and replayable. 202: the delivery, `pending` until its first attempt. Owners and developers.
+         * @description Enqueues one delivery of a new `webhook.test` event to this endpoint only, through the normal delivery job: signed with the endpoint's secret, retried, shown in its delivery log and replayable. 202: the delivery, `pending` until its first attempt. A disabled endpoint is 409. Owners and developers.
          */
         post: operations["sendWebhookTestEvent"];
         delete?: never;
@@ -2133,7 +2133,7 @@ export interface paths {
         put?: never;
         /**
          * Send a delivery's event again (same webhook-id), as a new delivery
-         * @description Sends a delivery's event again, as a new delivery (`replay_of` names the first) with the same `webhook-id` and body, signed anew: for an event a receiver missed or failed, even one whose retries are spent.
+         * @description Sends a delivery's event again, as a new delivery (`replay_of` names the first) with the same `webhook-id` and body, signed anew: for an event a receiver missed or failed, even one whose retries are spent. A delivery whose endpoint is disabled is 409: enable the endpoint first.
          */
         post: operations["replayWebhookDelivery"];
         delete?: never;
@@ -5913,6 +5913,7 @@ export interface components {
          *         "payment.*",
          *         "kyc.updated"
          *       ],
+         *       "enabled": true,
          *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
          *       "created_at": "2026-11-24T21:30:00.000Z",
          *       "updated_at": "2026-11-24T21:30:00.000Z"
@@ -5926,6 +5927,8 @@ export interface components {
              * @description An instant, in RFC 3339 form
              */
             created_at: string;
+            /** @description Whether it receives deliveries. A disabled endpoint gets no delivery of the events emitted while it is disabled, and its deliveries already queued wait, unattempted, until it is enabled again (docs/webhooks.md) */
+            enabled: boolean;
             /** @description The event types it receives: types, `prefix.*` or `*` */
             events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*")[];
             /** @description The endpoint's id (`wh_…`) */
@@ -23728,6 +23731,7 @@ export interface operations {
                      *           "payment.*",
                      *           "kyc.updated"
                      *         ],
+                     *         "enabled": true,
                      *         "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
                      *         "created_at": "2026-11-24T21:30:00.000Z",
                      *         "updated_at": "2026-11-24T21:30:00.000Z"
@@ -23808,6 +23812,11 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description false to register it disabled: it receives nothing until enabled (PATCH)
+                     * @default true
+                     */
+                    enabled?: boolean;
                     /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low, reconciliation.mismatch */
                     events: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*")[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
@@ -23857,6 +23866,7 @@ export interface operations {
                      *         "payment.*",
                      *         "kyc.updated"
                      *       ],
+                     *       "enabled": true,
                      *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
@@ -23975,6 +23985,7 @@ export interface operations {
                      *         "payment.*",
                      *         "kyc.updated"
                      *       ],
+                     *       "enabled": true,
                      *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
@@ -24148,6 +24159,8 @@ export interface operations {
             content: {
                 /** @example {} */
                 "application/json": {
+                    /** @description false: no delivery of new events, queued ones wait; true: they are sent again, at once */
+                    enabled?: boolean;
                     /** @description Event types, `prefix.*` or `*`. Types: payment.pending, payment.hold, payment.paid, payment.failed, payment.cancelled, payment.failed-captured, payment.refunded, payment.failed-transfers, kyc.updated, auction.bid_placed, auction.outbid, auction.ended, auction.bid_expired, auction.winner_changed, wallet.balance_low, reconciliation.mismatch */
                     events?: ("payment.pending" | "payment.hold" | "payment.paid" | "payment.failed" | "payment.cancelled" | "payment.failed-captured" | "payment.refunded" | "payment.failed-transfers" | "kyc.updated" | "auction.bid_placed" | "auction.outbid" | "auction.ended" | "auction.bid_expired" | "auction.winner_changed" | "wallet.balance_low" | "reconciliation.mismatch" | "payment.*" | "kyc.*" | "auction.*" | "wallet.*" | "reconciliation.*" | "*")[];
                     /** @description http(s) URL on a public address; private, loopback and link-local ones are refused */
@@ -24195,6 +24208,7 @@ export interface operations {
                      *         "payment.*",
                      *         "kyc.updated"
                      *       ],
+                     *       "enabled": true,
                      *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"
@@ -24465,6 +24479,7 @@ export interface operations {
                      *         "payment.*",
                      *         "kyc.updated"
                      *       ],
+                     *       "enabled": true,
                      *       "secret": "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
                      *       "created_at": "2026-11-24T21:30:00.000Z",
                      *       "updated_at": "2026-11-24T21:30:00.000Z"

@@ -321,7 +321,7 @@ export function resources(t: Transport) {
       /** Delete an endpoint; deliveries not yet made are dropped */
       delete: (appId: string, id: string, options?: RequestOptions): Promise<Answered<"deleteWebhookEndpoint">> =>
         t.call("deleteWebhookEndpoint", { params: { app_id: appId, id } }, options),
-      /** Change an endpoint's URL or events; its secret and delivery log stay */
+      /** Change an endpoint's URL or events, or disable it; its secret and delivery log stay */
       update: (appId: string, id: string, body?: BodyOf<"updateWebhookEndpoint">, options?: RequestOptions): Promise<Answered<"updateWebhookEndpoint">> =>
         t.call("updateWebhookEndpoint", { params: { app_id: appId, id }, body: body ?? {} }, options),
       /** New signing secret, answered once; the old one also signs for 24 hours */

@@ -17,7 +17,8 @@ import { expectCard } from "./phone.ts";
 // Webhooks in the console: an owner adds an endpoint through the form and copies its secret, a
 // payment paid with the 4242 card is delivered to it (signed with that secret), and the delivery
 // log shows what was sent and what the receiver answered; a delivery is replayed, the secret
-// rotated, a test event sent and the endpoint deleted, each through the page.
+// rotated, a test event sent, the endpoint edited, disabled and enabled again, and deleted, each
+// through the page.
 let token: string;
 const receiver = new Receiver();
 
@@ -114,7 +115,7 @@ test("an owner adds an endpoint, copies its secret, and reads the signed deliver
   expectNoConsoleErrors(ui.owner.errors);
 });
 
-test("a delivery is replayed, the secret rotated, a test event sent and the endpoint deleted through the page", async () => {
+test("a delivery is replayed, the secret rotated, a test event sent, the endpoint edited, disabled, enabled again and deleted through the page", async () => {
   const { page, appId } = ui.owner;
   const { t } = ui.dashboard;
   const before = receiver.received.filter((hit) => JSON.parse(hit.body).type === "payment.paid").length;
@@ -158,6 +159,33 @@ test("a delivery is replayed, the secret rotated, a test event sent and the endp
   await page.getByText(`${receiver.url}?moved=1`).first().waitFor();
   const [saved] = expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200);
   assert.equal(saved.url, `${receiver.url}?moved=1`);
+
+  // Disabled through the same dialog: the page and the list say so, and it takes no test event;
+  // then enabled again.
+  const setEnabled = async (on: boolean) => {
+    await page.getByRole("button", { name: "Edit endpoint" }).click();
+    await edit.getByRole("switch", { name: "Enabled" }).setChecked(on);
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await edit.waitFor({ state: "hidden" });
+  };
+  await setEnabled(false);
+  await page.getByText("Disabled", { exact: true }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Send test event" }).isDisabled(), true);
+  const [off] = expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200);
+  assert.equal(off.enabled, false);
+  assert.equal(off.url, `${receiver.url}?moved=1`, "only the switch changed");
+  await expectAccessible(page);
+  await page.getByRole("link", { name: "← Webhooks" }).click();
+  await page.getByRole("heading", { level: 1, name: "Webhooks" }).waitFor();
+  await page.getByText("Disabled", { exact: true }).waitFor();
+  await expectAccessible(page);
+  await page.getByRole("link", { name: `${receiver.url}?moved=1` }).click();
+  await page.getByRole("heading", { level: 1, name: "Webhook endpoint" }).waitFor();
+  await setEnabled(true);
+  await page.getByText("Enabled", { exact: true }).waitFor();
+  assert.equal(await page.getByRole("button", { name: "Send test event" }).isDisabled(), false);
+  const [on] = expectStatus(await call(t, "GET", `/webhooks/${appId}`, { token }), 200);
+  assert.equal(on.enabled, true);
 
   await page.setViewportSize({ width: 390, height: 844 });
   assert.equal(await fitsWidth(page, 390), true, "no horizontal scroll on the endpoint");

@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { newId } from "../../platform/ids.ts";
+import { parkIfDisabled } from "./parking.ts";
 import { eventBody } from "./presenters.ts";
 import { previousSecretContext, secretContext } from "./rotation.ts";
 import { type SendResult, send } from "./send.ts";
@@ -49,6 +50,8 @@ export async function attemptDelivery(
   // The endpoint was deleted (its deliveries with it), or this delivery already went through.
   if (!found || found.delivery.status === "succeeded") return true;
   const { endpoint, event } = found;
+  // A disabled endpoint's delivery waits for it to be enabled again, unattempted (parking.ts).
+  if (!endpoint.enabled && (await parkIfDisabled(deps, deliveryId, endpoint.id))) return true;
 
   // The attempt is counted before the HTTP call, committed: a crash between the call and its
   // outcome (the receiver has the event, the log does not) still shows as an attempt.

@@ -13,6 +13,12 @@ export const UpdateEndpointBody = Body(
   {
     url: Type.Optional(CreateEndpointBody.properties.url),
     events: Type.Optional(CreateEndpointBody.properties.events),
+    // Its own schema, not the create's: that one's default would enable every endpoint PATCHed.
+    enabled: Type.Optional(
+      Type.Boolean({
+        description: "false: no delivery of new events, queued ones wait; true: they are sent again, at once",
+      }),
+    ),
   },
   "What to change; fields left out stay as they are",
 );
@@ -24,7 +30,7 @@ export async function webhookEditRoutes(app: Server, deps: Deps) {
     {
       operationId: "updateWebhookEndpoint",
       tags: ["webhooks"],
-      summary: "Change an endpoint's URL or events; its secret and delivery log stay",
+      summary: "Change an endpoint's URL or events, or disable it; its secret and delivery log stay",
       params: EndpointParams,
       body: UpdateEndpointBody,
       resource: Endpoint,

@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { insertRow, type Tx } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
@@ -89,7 +89,7 @@ export function sendEventTo(
 }
 
 /**
- * Records an event and enqueues one delivery job per endpoint subscribed to it, inside the
+ * Records an event and enqueues one delivery job per enabled endpoint subscribed to it, inside the
  * caller's transaction: the event and its deliveries commit with the change they announce, or
  * not at all. The event is stored even when no endpoint listens, for the event log, as long as
  * its app exists (a deleted app's log is gone with it).
@@ -98,7 +98,7 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
   const endpoints = await tx
     .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
     .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.appId, event.appId));
+    .where(and(eq(webhookEndpoints.appId, event.appId), eq(webhookEndpoints.enabled, true)));
   const rows = eventRows(event, endpoints, deps.now());
   if (rows.deliveries.length === 0) {
     // Nothing to deliver: only the log keeps it, and only while the app exists. A deleted app's

@@ -2,16 +2,17 @@ import { type Column, sql } from "drizzle-orm";
 import { webhookEndpoints } from "./tables.ts";
 
 /**
- * The webhook endpoints of the app whose id is `appId` (a column of the caller's statement), as a
- * subquery answering `[{id, events}]` (whom `eventParts` writes deliveries for), and one version
- * of all of them, which an endpoint added, changed or removed changes: what the payments module's
+ * The enabled webhook endpoints of the app whose id is `appId` (a column of the caller's
+ * statement), as a subquery answering `[{id, events}]` (whom `eventParts` writes deliveries for),
+ * and one version of all its endpoints, disabled ones too, which an endpoint added, changed
+ * (enabled or disabled included: its xmin changes) or removed changes: what the payments module's
  * context statement reads of webhooks (src/modules/payments/context.ts).
  */
 export function endpointsForPayment(appId: Column) {
   return {
     endpoints: sql<{ id: string; events: string[] }[]>`(select coalesce(json_agg(json_build_object(
       'id', ${webhookEndpoints.id}, 'events', ${webhookEndpoints.events})), '[]'::json)
-      from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${appId})`,
+      from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${appId} and ${webhookEndpoints.enabled})`,
     version: sql`(select string_agg(${webhookEndpoints.id} || '.' || ${webhookEndpoints}.xmin::text, ' '
       order by ${webhookEndpoints.id}) from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${appId})`,
   };

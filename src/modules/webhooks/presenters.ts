@@ -26,6 +26,7 @@ export function presentEndpoint(row: EndpointRow, secret: string | null = null) 
     app_id: row.appId,
     url: row.url,
     events: row.events,
+    enabled: row.enabled,
     secret,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),

@@ -27,6 +27,12 @@ export const Endpoint = Type.Object(
     events: Type.Array(EventPattern(), {
       description: "The event types it receives: types, `prefix.*` or `*`",
     }),
+    enabled: Type.Boolean({
+      description:
+        "Whether it receives deliveries. A disabled endpoint gets no delivery of the events emitted " +
+        "while it is disabled, and its deliveries already queued wait, unattempted, until it is " +
+        "enabled again (docs/webhooks.md)",
+    }),
     secret: Nullable(
       Type.String({
         description:
@@ -126,6 +132,12 @@ export const CreateEndpointBody = Body({
     uniqueItems: true,
     description: `Event types, \`prefix.*\` or \`*\`. Types: ${EVENT_TYPES.join(", ")}`,
   }),
+  enabled: Type.Optional(
+    Type.Boolean({
+      default: true,
+      description: "false to register it disabled: it receives nothing until enabled (PATCH)",
+    }),
+  ),
 });
 
 withExamples(Endpoint, {
@@ -133,6 +145,7 @@ withExamples(Endpoint, {
   app_id: "app_01m87s3v8h13edjthr38t9cfv8",
   url: "https://shop.example.com/hooks/payments",
   events: ["payment.*", "kyc.updated"],
+  enabled: true,
   secret: "whsec_MfKQ9r3T1Ct5xLmV8qzr0uDw6pHj2bYs4nAe7GkoXc0=",
   created_at: "2026-11-24T21:30:00.000Z",
   updated_at: "2026-11-24T21:30:00.000Z",

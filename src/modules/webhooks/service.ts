@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
-import { notFound } from "../../platform/http/errors.ts";
+import { conflict, notFound } from "../../platform/http/errors.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -32,7 +32,7 @@ export async function createEndpoint(
   deps: Deps,
   actor: Principal,
   appId: string,
-  body: { url: string; events: string[] },
+  body: { url: string; events: string[]; enabled?: boolean },
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
   checkEventTypes(body.events);
@@ -47,6 +47,7 @@ export async function createEndpoint(
         appId,
         url: body.url,
         events: body.events,
+        enabled: body.enabled ?? true,
         secretSealed: deps.custody.sealText(secretContext(id), secret),
         createdAt: deps.now(),
         updatedAt: deps.now(),
@@ -180,11 +181,23 @@ export async function listDeliveries(
   return { items: await presentDeliveries(deps, rows), total, neighbours };
 }
 
-/** Sends one delivery's event again to its endpoint, as a new delivery with its own log. */
+/** What a replay to, or a test event for, a disabled endpoint answers (409). */
+export function refuseIfDisabled(endpoint: { enabled: boolean }, what: string) {
+  if (!endpoint.enabled) {
+    throw conflict(`The endpoint is disabled: ${what}. Enable it first (PATCH with {"enabled": true})`);
+  }
+}
+
+/**
+ * Sends one delivery's event again to its endpoint, as a new delivery with its own log; not to a
+ * disabled endpoint (409), which takes no new delivery.
+ */
 export async function replayDelivery(deps: Deps, actor: Principal, appId: string, deliveryId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await deps.db.transaction(async (tx) => {
     const original = await appRecord(tx, webhookDeliveries, appId, deliveryId, "Webhook delivery");
+    const endpoint = await appRecord(tx, webhookEndpoints, appId, original.endpointId, "Webhook endpoint");
+    refuseIfDisabled(endpoint, "it takes no new delivery, a replay neither");
     const [replay] = await tx
       .insert(webhookDeliveries)
       .values({

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { customType, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { boolean, customType, index, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 import { appPrimaryKey } from "../apps/references.ts";
 
 export const DELIVERY_STATUSES = Object.freeze(["pending", "retrying", "succeeded", "failed"] as const);
@@ -13,6 +13,8 @@ export const webhookEndpoints = pgTable(
     url: text("url").notNull(),
     // Event types or `prefix.*` patterns this endpoint receives.
     events: jsonb("events").$type<string[]>().notNull(),
+    // A disabled endpoint gets no delivery of new events, and its queued ones wait (parkedAt).
+    enabled: boolean("enabled").notNull().default(true),
     // The signing secret must be usable to sign, so it cannot be hashed: it is sealed with the
     // master key (AES-256-GCM, bound to this row's id).
     secretSealed: text("secret_sealed").notNull(),
@@ -73,6 +75,9 @@ export const webhookDeliveries = pgTable(
     // Set when this delivery is a replay of another.
     replayOf: text("replay_of"),
     deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    // Set when an attempt came due while the endpoint was disabled: the delivery waits, with no job,
+    // until the endpoint is enabled again, which sends it a new job and clears this.
+    parkedAt: timestamp("parked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -80,6 +85,8 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt, t.id),
     // The delivery log's status filter (the few failed among many succeeded), newest first.
     index("webhook_deliveries_endpoint_status_idx").on(t.endpointId, t.status, t.createdAt, t.id),
+    // The deliveries waiting for their endpoint to be enabled again: few, found at once.
+    index("webhook_deliveries_parked_idx").on(t.endpointId).where(sql`${t.parkedAt} is not null`),
   ],
 );
 

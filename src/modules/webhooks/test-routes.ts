@@ -36,7 +36,8 @@ export async function webhookTestRoutes(app: Server, deps: Deps) {
         description:
           "Enqueues one delivery of a new `webhook.test` event to this endpoint only, through the normal " +
           "delivery job: signed with the endpoint's secret, retried, shown in its delivery log and " +
-          "replayable. 202: the delivery, `pending` until its first attempt. Owners and developers.",
+          "replayable. 202: the delivery, `pending` until its first attempt. A disabled endpoint is " +
+          "409. Owners and developers.",
         params: EndpointParams,
         response: {
           202: {

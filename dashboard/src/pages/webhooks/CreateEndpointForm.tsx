@@ -1,4 +1,4 @@
-import { Button, Group, MultiSelect, Stack, TextInput } from "@mantine/core";
+import { Button, Group, MultiSelect, Stack, Switch, TextInput } from "@mantine/core";
 import { notifications } from "@mantine/notifications";
 import type { WebhookEndpoint as Endpoint, EventPattern } from "@payments-backend/sdk";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
@@ -10,7 +10,8 @@ import { EVENT_OPTIONS } from "./event-options.ts";
 
 /**
  * Registers an endpoint (the new signing secret goes to `onSecret`, to be shown once), or, given
- * `endpoint`, changes its URL and events in place (its secret and delivery log stay).
+ * `endpoint`, changes its URL, events and whether it is enabled, in place (its secret and delivery
+ * log stay).
  */
 export function CreateEndpointForm({
   endpoint,
@@ -26,11 +27,12 @@ export function CreateEndpointForm({
   const queryClient = useQueryClient();
   const [url, setUrl] = useState(endpoint?.url ?? "");
   const [events, setEvents] = useState<string[]>(endpoint?.events ?? ["payment.*"]);
+  const [enabled, setEnabled] = useState(endpoint?.enabled ?? true);
   const create = useMutation({
     // The options are the service's own patterns (event-options.ts), so each is an EventPattern.
     mutationFn: () =>
       endpoint
-        ? client.webhooks.update(appId, endpoint.id, { url: url.trim(), events: events as EventPattern[] })
+        ? client.webhooks.update(appId, endpoint.id, changes(endpoint, url.trim(), events, enabled))
         : client.webhooks.create(appId, { url: url.trim(), events: events as EventPattern[] }),
     onSuccess: (saved) => {
       notifications.show({
@@ -73,6 +75,14 @@ export function CreateEndpointForm({
           searchable
           error={errors.events}
         />
+        {endpoint && (
+          <Switch
+            label="Enabled"
+            description="A disabled endpoint gets no delivery of new events; its queued ones wait until it is enabled again"
+            checked={enabled}
+            onChange={(event) => setEnabled(event.currentTarget.checked)}
+          />
+        )}
         <Group>
           <Button type="submit" loading={create.isPending} disabled={events.length === 0}>
             {endpoint ? "Save changes" : "Add endpoint"}
@@ -81,4 +91,15 @@ export function CreateEndpointForm({
       </Stack>
     </form>
   );
+}
+
+/** Only what the dialog changed, so the audit log records that alone (a switch flipped is not a new URL). */
+function changes(endpoint: Endpoint, url: string, events: string[], enabled: boolean) {
+  const sameEvents =
+    events.length === endpoint.events.length && events.every((e, i) => e === endpoint.events[i]);
+  return {
+    ...(url !== endpoint.url && { url }),
+    ...(!sameEvents && { events: events as EventPattern[] }),
+    ...(enabled !== endpoint.enabled && { enabled }),
+  };
 }

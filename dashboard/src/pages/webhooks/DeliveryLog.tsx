@@ -96,13 +96,20 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
         <Title order={2} size="h3">
           Deliveries
         </Title>
-        <Button variant="light" size="xs" onClick={() => sendTest.mutate()} loading={sendTest.isPending}>
+        <Button
+          variant="light"
+          size="xs"
+          onClick={() => sendTest.mutate()}
+          loading={sendTest.isPending}
+          disabled={!endpoint.enabled}
+        >
           Send test event
         </Button>
       </Group>
       <Text size="xs" c="dimmed">
-        A test event (webhook.test) goes to this endpoint whatever events it listens to, signed like any
-        other.
+        {endpoint.enabled
+          ? "A test event (webhook.test) goes to this endpoint whatever events it listens to, signed like any other."
+          : "This endpoint is disabled: it takes no delivery, a test event or a replay neither, until it is enabled again (Edit endpoint)."}
       </Text>
       <Group align="flex-end" wrap="wrap" role="group" aria-label="Filter deliveries">
         <FilterSelect
@@ -140,6 +147,7 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
                   key={delivery.id}
                   delivery={delivery}
                   url={endpoint.url}
+                  enabled={endpoint.enabled}
                   onReplayed={pages.reset}
                 />
               ))}
@@ -155,10 +163,13 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
 function DeliveryItem({
   delivery,
   url,
+  enabled,
   onReplayed,
 }: {
   delivery: Delivery;
   url: string;
+  /** Whether the endpoint is enabled: a disabled one takes no replay. */
+  enabled: boolean;
   onReplayed: () => void;
 }) {
   const client = useClient();
@@ -203,7 +214,13 @@ function DeliveryItem({
           </div>
           <Attempts delivery={delivery} />
           <Group>
-            <Button variant="light" size="xs" onClick={() => replay.mutate()} loading={replay.isPending}>
+            <Button
+              variant="light"
+              size="xs"
+              onClick={() => replay.mutate()}
+              loading={replay.isPending}
+              disabled={!enabled}
+            >
               Replay
             </Button>
             <Text size="xs" c="dimmed">

@@ -13,7 +13,7 @@ import { DANGER } from "../payments/tone.tsx";
 import { CreateEndpointForm } from "./CreateEndpointForm.tsx";
 import { DeliveryLog, deliveriesKey } from "./DeliveryLog.tsx";
 import { SecretOnce } from "./SecretOnce.tsx";
-import { EventBadges } from "./WebhooksPage.tsx";
+import { EnabledBadge, EventBadges } from "./WebhooksPage.tsx";
 
 export function EndpointDetailPage() {
   const client = useClient();
@@ -68,7 +68,10 @@ function EndpointDetail({ endpoint }: { endpoint: WebhookEndpoint }) {
       </Stack>
       <Card withBorder>
         <Stack gap="sm">
-          <EventBadges events={endpoint.events} />
+          <Group gap="xs">
+            <EnabledBadge enabled={endpoint.enabled} />
+            <EventBadges events={endpoint.events} />
+          </Group>
           <Text size="sm" c="dimmed">
             Added <LocalTime value={endpoint.created_at} />
           </Text>

@@ -65,6 +65,7 @@ const ENDPOINT_COLUMNS: Column<WebhookEndpoint>[] = [
       </Anchor>
     ),
   },
+  { header: "Status", place: "status", cell: (endpoint) => <EnabledBadge enabled={endpoint.enabled} /> },
   { header: "Events", cell: (endpoint) => <EventBadges events={endpoint.events} /> },
   { header: "Created", cell: (endpoint) => <LocalTime value={endpoint.created_at} /> },
 ];
@@ -78,6 +79,15 @@ function EndpointsTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
       cardLabel={(endpoint) => `Endpoint ${endpoint.url}`}
       minWidth={520}
     />
+  );
+}
+
+/** Whether the endpoint receives deliveries: a disabled one gets none until it is enabled again. */
+export function EnabledBadge({ enabled }: { enabled: boolean }) {
+  return enabled ? (
+    <ToneBadge tone="success">Enabled</ToneBadge>
+  ) : (
+    <ToneBadge tone="neutral">Disabled</ToneBadge>
   );
 }
 
