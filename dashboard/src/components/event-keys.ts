@@ -21,9 +21,14 @@ export function keysOf(appId: string, event: Pick<WebhookEvent, "type" | "data">
       keys.push(["balances", appId], ["balance-history", appId], ["balance-transactions", appId]);
       break;
     }
-    case "auction":
-      keys.push(["auctions", appId]);
+    case "auction": {
+      // The list and the one auction the event is about: not every auction's page (one deleted a
+      // moment ago would be read again, a 404 nobody asked for).
+      keys.push(["auctions", appId, "list"]);
+      const id = (event.data as { auction_id?: unknown }).auction_id;
+      if (typeof id === "string") keys.push(["auctions", appId, id]);
       break;
+    }
     case "kyc":
       keys.push(["sellers", appId], ["kycs", appId]);
       break;

@@ -112,7 +112,7 @@ export function AuctionActions({ auction }: { auction: Auction }) {
       await queryClient.cancelQueries({ queryKey: ["auctions", appId, auction.id] });
       await navigate("..", { relative: "path" });
       queryClient.removeQueries({ queryKey: ["auctions", appId, auction.id] });
-      void queryClient.invalidateQueries({ queryKey: ["auctions", appId], exact: true });
+      void queryClient.invalidateQueries({ queryKey: ["auctions", appId, "list"] });
     },
   });
   const standing = auction.current_amount;

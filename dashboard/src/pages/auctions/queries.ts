@@ -6,7 +6,9 @@ export function useAuctions() {
   const client = useClient();
   const appId = useAppId();
   return useQuery({
-    queryKey: ["auctions", appId],
+    // Beside each auction's own ["auctions", appId, id]: "list" lets an event refresh the list
+    // without reading every auction again.
+    queryKey: ["auctions", appId, "list"],
     queryFn: async () => (await client.auctions.list(appId).page({ limit: 100 })).data,
   });
 }
