@@ -213,8 +213,22 @@ export async function expectAccessible(page: Page) {
           const opacity = Number(state.getComputedStyle(element).opacity);
           return opacity > 0 && opacity < 1;
         });
+        // An open dialog is checked once it is wholly shown: on a busy machine its fade-in may not
+        // have begun at the first look (opacity 0, no animation yet), and axe then reads its text
+        // as faint. Its own and its ancestors' opacity must all be 1.
+        const dialogHidden = Array.from(state.document.querySelectorAll('[role="dialog"]')).some((dialog) => {
+          for (
+            let node = dialog as { parentElement: unknown } | null;
+            node;
+            node = node.parentElement as never
+          ) {
+            if (Number(state.getComputedStyle(node).opacity) < 1) return true;
+          }
+          return false;
+        });
         const moving =
           fading ||
+          dialogHidden ||
           state.document
             .getAnimations()
             .some((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY);
