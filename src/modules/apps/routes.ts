@@ -103,7 +103,7 @@ async function iconRoutes(app: Server, deps: Deps) {
     const bytes = (_request: unknown, body: Buffer | string, done: (error: null, body: unknown) => void) =>
       done(null, body);
     upload.addContentTypeParser("*", { parseAs: "buffer" }, bytes);
-    // Preferred to the server's JSON parser in this scope, so JSON gets the same 415 as any other type.
+    // Preferred to the server's JSON parser in this scope, so JSON gets the same 415 as every other type.
     upload.addContentTypeParser("application/json", { parseAs: "buffer" }, bytes);
     upload.put(
       "/apps/:app_id/icon",

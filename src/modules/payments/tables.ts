@@ -135,7 +135,7 @@ export const payments = pgTable(
   (t) => [
     index("payments_app_created_idx").on(t.appId, t.createdAt, t.id),
     // A price's payments newest first (the list's price_id filter, its count read from the index
-    // alone, app_id included), and whether a price has any.
+    // alone, app_id included), and whether a price has payments at all.
     index("payments_price_created_idx").on(t.priceId, t.appId, t.createdAt, t.id),
     index("payments_intent_idx").on(t.intentId),
     uniqueIndex("payments_app_create_key_idx")

@@ -77,7 +77,7 @@ async function writeRows(deps: Pick<Deps, "jobs">, tx: Tx, rows: ReturnType<type
 /**
  * An event sent to the given endpoints only, whatever they subscribe to: the sample event an
  * integrator sends to check that an endpoint receives and verifies deliveries. It makes the same
- * rows and jobs as any event, in the caller's transaction.
+ * rows and jobs as every other event, in the caller's transaction.
  */
 export function sendEventTo(
   deps: Pick<Deps, "jobs" | "now">,
