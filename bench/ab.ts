@@ -30,7 +30,13 @@ const ALL_MEASURES = [
   "POST /payments/{app_id}",
 ] as const;
 type Measure = (typeof ALL_MEASURES)[number];
-const MEASURES = ALL_MEASURES.filter((measure) => WORKER || !measure.startsWith("lifecycle"));
+// BENCH_AB_MEASURES: a comma-separated list of parts of measure names ("POST,GET /apps") to run
+// only those, for a quick look at one route across many refs.
+const ONLY = process.env.BENCH_AB_MEASURES?.split(",").filter(Boolean);
+const MEASURES = ALL_MEASURES.filter(
+  (measure) =>
+    (WORKER || !measure.startsWith("lifecycle")) && (!ONLY || ONLY.some((part) => measure.includes(part))),
+);
 interface Figure {
   rate: number;
   p99?: number;

@@ -96,8 +96,8 @@ export interface BuildOptions {
   chains?: ChainRegistry;
   /** Tests: spans go to this exporter (production: OTEL_EXPORTER_OTLP_ENDPOINT). */
   spanExporter?: SpanExporter;
-  /** Tests: each response serializer is compiled when first used (src/platform/http/serializers.ts). */
-  serializersOnFirstUse?: boolean;
+  /** Tests: each response serializer and request validator is compiled when first used (createServer). */
+  compileOnFirstUse?: boolean;
 }
 
 export interface Application {
@@ -234,7 +234,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     trustProxy: config.trustProxy,
     traced: tracing !== undefined,
     bodyTimeoutSeconds: config.requestBodyTimeoutSeconds,
-    serializersOnFirstUse: options.serializersOnFirstUse,
+    compileOnFirstUse: options.compileOnFirstUse,
   });
   registerIdempotency(app, deps.db, now, deps.faults, custody);
   const http = registerDrain(app, activity);

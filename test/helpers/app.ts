@@ -88,7 +88,7 @@ async function buildOn(
     mailer: config.mail.transport === "smtp" ? undefined : mailer,
     // A test file answers with a few of the routes: compiling every serializer up front is a
     // second of CPU per file for nothing (src/platform/http/serializers.ts).
-    serializersOnFirstUse: true,
+    compileOnFirstUse: true,
     ...options,
   });
   await application.start();

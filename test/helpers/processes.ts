@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 
-/** The service run as an operator runs it, `node src/main.ts`, in a process of its own. */
+/** The service run as an operator runs it (`npm start`'s command), in a process of its own. */
 export interface Running {
   child: ChildProcess;
   exited: Promise<{ code: number | null; signal: string | null }>;
@@ -13,7 +13,7 @@ export interface Running {
 }
 
 export function runService(env: Record<string, string>): Running {
-  const child = spawn(process.execPath, ["src/main.ts"], {
+  const child = spawn(process.execPath, ["--import", "./src/resolve-hooks.ts", "src/main.ts"], {
     env: { ...process.env, SANDBOX: "true", LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -19,7 +19,7 @@ import { HttpMetrics } from "./metrics.ts";
 import { type DocumentOptions, registerOpenApi } from "./openapi.ts";
 import { Problem } from "./schemas.ts";
 import { buildSerializerOnFirstUse } from "./serializers.ts";
-import { fieldErrors, validatorCompiler } from "./validation.ts";
+import { fieldErrors, validatorCompiler, validatorCompilerOnFirstUse } from "./validation.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -55,8 +55,11 @@ export interface ServerOptions extends DocumentOptions {
   traced?: boolean;
   /** A body not received within this long is answered 408 (REQUEST_BODY_TIMEOUT_SECONDS; default 10). */
   bodyTimeoutSeconds?: number;
-  /** Tests: response serializers compiled on a route's first answer (serializers.ts). */
-  serializersOnFirstUse?: boolean;
+  /**
+   * Tests: response serializers compiled on a route's first answer (serializers.ts), request
+   * validators on its first request (validation.ts), instead of all at start.
+   */
+  compileOnFirstUse?: boolean;
 }
 
 function problem(
@@ -291,7 +294,7 @@ export async function createServer(
       return typeof given === "string" && CLIENT_REQUEST_ID.test(given) ? given : newId("req");
     },
     ajv: { customOptions: { removeAdditional: false } },
-    ...(options.serializersOnFirstUse
+    ...(options.compileOnFirstUse
       ? { schemaController: { compilersFactory: { buildSerializer: buildSerializerOnFirstUse } } }
       : {}),
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: INPUT_LIMITS.paramLength },
@@ -304,7 +307,7 @@ export async function createServer(
   // First of all hooks: everything a request does, its authentication included, runs in its span.
   if (options.traced) traceRequests(app as unknown as FastifyInstance);
   limitBodyTime(app as unknown as FastifyInstance, (options.bodyTimeoutSeconds ?? 10) * 1000);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(options.compileOnFirstUse ? validatorCompilerOnFirstUse : validatorCompiler);
   app.addSchema(Problem);
   // JSON is the one body the API reads; text sent as text/plain is 415, not a string to validate.
   // Matched by pattern, so a scope that needs the raw bytes (signed provider webhooks) can still

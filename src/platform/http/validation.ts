@@ -1,7 +1,7 @@
 import type { ErrorObject, FormatDefinition, FuncKeywordDefinition } from "ajv";
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
-import type { FastifySchemaCompiler } from "fastify";
+import type { FastifySchemaCompiler, FastifySchemaValidationError } from "fastify";
 import type { FieldError } from "./errors.ts";
 import { depthOf, INPUT_LIMITS } from "./input-limits.ts";
 
@@ -109,6 +109,26 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   httpPart === "body"
     ? bodyAjv.compile(withFreeFormLimits(schema) as object)
     : textAjv.compile(schema as object);
+
+type Validate = ((data: unknown) => boolean) & { errors?: FastifySchemaValidationError[] | null };
+
+/**
+ * `validatorCompiler`, each validator compiled when its route first validates a request rather
+ * than when the server starts: Ajv's compiling of every route's schemas is a third of a second of
+ * CPU at each start, while a test file calls a few routes (test/helpers/app.ts turns this on, as
+ * it does `buildSerializerOnFirstUse`). Fastify reads `errors` from the function it was given, so
+ * the compiled one's are copied onto it after each call.
+ */
+export const validatorCompilerOnFirstUse: FastifySchemaCompiler<unknown> = (route) => {
+  let compiled: Validate | undefined;
+  const validate: Validate = (data) => {
+    compiled ??= validatorCompiler(route) as Validate;
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
+};
 
 const PART_NAMES: Record<string, string> = {
   body: "body",

@@ -1,0 +1,64 @@
+// The start-up resolution hook (src/resolve-hooks.ts) answers only relative `.js` imports between
+// the files of an installed ES module package, with the URL Node itself would give, and leaves
+// everything else to Node.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { test } from "node:test";
+import { pathToFileURL } from "node:url";
+import { installedModuleUrl } from "../../src/resolve-hooks.ts";
+
+const IMPORT = ["node", "import"];
+
+test("answers relative .js imports inside an installed ES module package, and nothing else", (t) => {
+  const root = mkdtempSync(path.join(os.tmpdir(), "resolve-hooks-"));
+  t.after(() => rmSync(root, { recursive: true, force: true }));
+  const pkg = path.join(root, "node_modules", "esm-package");
+  mkdirSync(path.join(pkg, "lib"), { recursive: true });
+  mkdirSync(path.join(pkg, "cjs"), { recursive: true });
+  writeFileSync(path.join(pkg, "package.json"), JSON.stringify({ name: "esm-package", type: "module" }));
+  // A folder of CommonJS files inside an ES module package, as dual packages ship them.
+  writeFileSync(path.join(pkg, "cjs", "package.json"), JSON.stringify({ type: "commonjs" }));
+  const typeless = path.join(root, "node_modules", "typeless");
+  mkdirSync(typeless, { recursive: true });
+  writeFileSync(path.join(typeless, "package.json"), JSON.stringify({ name: "typeless" }));
+  const parent = pathToFileURL(path.join(pkg, "index.js")).href;
+
+  assert.equal(
+    installedModuleUrl("./lib/column.js", parent, IMPORT),
+    pathToFileURL(path.join(pkg, "lib", "column.js")).href,
+  );
+  assert.equal(
+    installedModuleUrl("../index.js", pathToFileURL(path.join(pkg, "lib", "a.js")).href, IMPORT),
+    parent,
+  );
+  // Node decides: CommonJS files, a package without a type, bare and extensionless specifiers, a
+  // require, and the project's own files.
+  assert.equal(installedModuleUrl("./cjs/index.js", parent, IMPORT), undefined);
+  const typelessParent = pathToFileURL(path.join(typeless, "index.js")).href;
+  assert.equal(installedModuleUrl("./a.js", typelessParent, IMPORT), undefined);
+  assert.equal(installedModuleUrl("drizzle-orm", parent, IMPORT), undefined);
+  assert.equal(installedModuleUrl("./lib/column", parent, IMPORT), undefined);
+  assert.equal(installedModuleUrl("./lib/column.js", parent, ["node", "require"]), undefined);
+  assert.equal(
+    installedModuleUrl("./db.ts", pathToFileURL(path.resolve("src/app.ts")).href, IMPORT),
+    undefined,
+  );
+  assert.equal(installedModuleUrl("./a.js", undefined, IMPORT), undefined);
+});
+
+test("the app's libraries load through the hook as they do without it", () => {
+  // The same modules, the same exports, under a process started as `npm start` starts one.
+  const script =
+    "const m = await import('drizzle-orm/pg-core'); const v = await import('viem');" +
+    "console.log(typeof m.pgTable, typeof v.parseEther, Object.keys(m).length, Object.keys(v).length)";
+  const run = (args: string[]) =>
+    execFileSync(process.execPath, [...args, "--input-type=module", "-e", script], {
+      encoding: "utf8",
+    }).trim();
+  const hooked = run(["--import", "./src/resolve-hooks.ts"]);
+  assert.match(hooked, /^function function \d+ \d+$/);
+  assert.equal(hooked, run([]));
+});
