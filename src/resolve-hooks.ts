@@ -7,8 +7,10 @@
 // of CPU at every start of a process on the development machine, most of a test file's module
 // loading (docs/benchmarks.md, "Test start-up"). The answer is the one Node gives: the file next
 // to its importer, an ES module because its nearest package.json says `"type": "module"`.
-// Anything else (bare specifiers, other extensions, CommonJS, the project's own files) goes to
-// Node's resolver untouched.
+// Package imports from the project's own files are resolved by Node once per process and the
+// answer reused for every other file (each import of `drizzle-orm` parsed its exports map again).
+// Anything else (other extensions, CommonJS, imports between the project's files) goes to Node's
+// resolver untouched.
 import { readFileSync } from "node:fs";
 import { registerHooks } from "node:module";
 import path from "node:path";
@@ -51,9 +53,38 @@ export function installedModuleUrl(
   return packageTypeOf(path.dirname(fileURLToPath(url))) === "module" ? url.href : undefined;
 }
 
+/** The project's own source folders: a package name imported from any of them means the same package. */
+const ROOT = new URL("..", import.meta.url).href;
+const PROJECT_FOLDERS = ["src/", "test/", "bench/", "scripts/"].map((folder) => ROOT + folder);
+
+/**
+ * Whether a package import (`drizzle-orm`, `viem/utils`) from `parentURL` resolves as it does from
+ * every other file of the project: the project's files all find packages in its one node_modules.
+ */
+export function isProjectPackageImport(specifier: string, parentURL: string | undefined): boolean {
+  if (!parentURL || parentURL.includes("/node_modules/")) return false;
+  if (!PROJECT_FOLDERS.some((folder) => parentURL.startsWith(folder))) return false;
+  return !/^(\.|\/|#|[a-z][a-z0-9+.-]*:)/i.test(specifier);
+}
+
+type Resolved = { url: string; format?: string | null };
+/** Package imports from the project's files, resolved once per process (by specifier and conditions). */
+const packageImports = new Map<string, Resolved>();
+
 registerHooks({
   resolve(specifier, context, nextResolve) {
     const url = installedModuleUrl(specifier, context.parentURL, context.conditions);
-    return url ? { url, format: "module", shortCircuit: true } : nextResolve(specifier, context);
+    if (url) return { url, format: "module", shortCircuit: true };
+    if (!isProjectPackageImport(specifier, context.parentURL)) return nextResolve(specifier, context);
+    // Each of the project's files that imports a package made Node read and parse that package's
+    // package.json `exports` again: the first answer is kept and given to the others.
+    const key = `${specifier}\u0000${context.conditions?.join(",")}`;
+    let resolved = packageImports.get(key);
+    if (!resolved) {
+      const { url, format } = nextResolve(specifier, context);
+      resolved = { url, format };
+      packageImports.set(key, resolved);
+    }
+    return { ...resolved, shortCircuit: true };
   },
 });

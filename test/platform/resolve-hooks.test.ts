@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { installedModuleUrl } from "../../src/resolve-hooks.ts";
+import { installedModuleUrl, isProjectPackageImport } from "../../src/resolve-hooks.ts";
 
 const IMPORT = ["node", "import"];
 
@@ -47,6 +47,20 @@ test("answers relative .js imports inside an installed ES module package, and no
     undefined,
   );
   assert.equal(installedModuleUrl("./a.js", undefined, IMPORT), undefined);
+});
+
+test("package imports are shared only between the project's own files", () => {
+  const own = (file: string) => pathToFileURL(path.resolve(file)).href;
+  assert.equal(isProjectPackageImport("drizzle-orm", own("src/app.ts")), true);
+  assert.equal(isProjectPackageImport("@electric-sql/pglite/vector", own("test/helpers/app.ts")), true);
+  // A workspace package (the SDK, the console) has node_modules of its own; an installed package
+  // finds its own dependencies' versions; relative, absolute, `#` and `node:` imports are not packages.
+  assert.equal(isProjectPackageImport("react", own("dashboard/src/main.tsx")), false);
+  assert.equal(isProjectPackageImport("ox", own("node_modules/viem/_esm/index.js")), false);
+  for (const specifier of ["./db.ts", "../x.ts", "/abs.js", "#internal", "node:fs", "file:///x.js"]) {
+    assert.equal(isProjectPackageImport(specifier, own("src/app.ts")), false, specifier);
+  }
+  assert.equal(isProjectPackageImport("drizzle-orm", undefined), false);
 });
 
 test("the app's libraries load through the hook as they do without it", () => {
