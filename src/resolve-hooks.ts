@@ -3,7 +3,7 @@
 // Node's resolver. Why: Node 24's resolver looks up the package scope of every `.js` file it
 // resolves and copies that package.json's fields, which parses the whole `exports` map again each
 // time (node:internal/modules/package_json_reader, `getPackageScopeConfig`). drizzle-orm's
-// package.json is 179 KB and the app loads hundreds of its files, viem's and ox's add more: 1.1 s
+// package.json is 179 KB and the app loads hundreds of its files, viem's and ox's add more: 1.2 s
 // of CPU at every start of a process on the development machine, most of a test file's module
 // loading (docs/benchmarks.md, "Test start-up"). The answer is the one Node gives: the file next
 // to its importer, an ES module because its nearest package.json says `"type": "module"`.

@@ -1,0 +1,90 @@
+// `npm run bench:startup`: what a process spends before its first request, phase by phase, as a
+// test file's process does (the module graph, a migrated database copied, the app built), with and
+// without the start-up resolution hook (src/resolve-hooks.ts), alternating, in fresh processes.
+// CPU time of the process (user + system), which the machine's other work moves less than the
+// wall clock. BENCH_STARTUP_ROUNDS (5) rounds; medians printed (docs/benchmarks.md).
+import { execFileSync } from "node:child_process";
+import os from "node:os";
+
+const PHASES = ["modules", "database", "app", "first request"] as const;
+type Phase = (typeof PHASES)[number];
+
+if (process.argv[2] === "--child") {
+  const cpu = () => {
+    const used = process.cpuUsage();
+    return (used.user + used.system) / 1000;
+  };
+  const figures: Partial<Record<Phase, number>> = {};
+  let last = cpu();
+  const lap = (phase: Phase) => {
+    const now = cpu();
+    figures[phase] = now - last;
+    last = now;
+  };
+  const { buildTestApp } = await import("../test/helpers/app.ts");
+  const { isolatedDatabase } = await import("../test/helpers/database.ts");
+  lap("modules");
+  // The copy of the migrated database made once before, as every test file but the first finds it.
+  const database = await isolatedDatabase();
+  await database.handle.close();
+  await database.drop();
+  lap("database");
+  const app = await buildTestApp();
+  // The app's build includes its own database copy: counted apart above, taken out here.
+  figures.app = cpu() - last - (figures.database ?? 0);
+  last = cpu();
+  await app.app.inject({ method: "GET", url: "/health" });
+  lap("first request");
+  await app.close();
+  console.log(JSON.stringify(figures));
+  process.exit(0);
+}
+
+const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 5);
+const VARIANTS = { "with the hook": ["--import", "./src/resolve-hooks.ts"], "without it": [] as string[] };
+type Variant = keyof typeof VARIANTS;
+const runs: Record<Variant, Record<Phase, number>[]> = { "with the hook": [], "without it": [] };
+
+function child(variant: Variant): Record<Phase, number> {
+  const output = execFileSync(process.execPath, [...VARIANTS[variant], "bench/startup.ts", "--child"], {
+    encoding: "utf8",
+    env: { ...process.env, NODE_COMPILE_CACHE: "node_modules/.cache/node", LOG_LEVEL: "warn" },
+  });
+  return JSON.parse(output.trim().split("\n").at(-1)!);
+}
+
+// A first run of each fills the compile cache and the database copy, as any earlier test run has.
+for (const variant of Object.keys(VARIANTS) as Variant[]) child(variant);
+for (let round = 0; round < ROUNDS; round++) {
+  const order = Object.keys(VARIANTS) as Variant[];
+  if (round % 2) order.reverse();
+  for (const variant of order) runs[variant].push(child(variant));
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+console.log(
+  `\nCPU ms per phase, median of ${ROUNDS} fresh processes each, ${os.cpus().length} CPUs, Node ${process.version}, load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ")}\n`,
+);
+console.log(`| phase | ${Object.keys(VARIANTS).join(" | ")} |`);
+console.log(
+  `|---|${Object.keys(VARIANTS)
+    .map(() => "---:")
+    .join("|")}|`,
+);
+for (const phase of [...PHASES, "total"] as const) {
+  const cells = (Object.keys(VARIANTS) as Variant[]).map((variant) =>
+    median(
+      runs[variant].map((run) =>
+        phase === "total" ? PHASES.reduce((sum, p) => sum + run[p], 0) : run[phase],
+      ),
+    ).toFixed(0),
+  );
+  console.log(`| ${phase} | ${cells.join(" | ")} |`);
+}
