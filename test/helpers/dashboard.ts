@@ -135,7 +135,8 @@ export async function newPage(dashboard: Dashboard, options: { width?: number } 
     baseURL: dashboard.base,
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(10_000);
+  // Four test files run at once on two cores (package.json): a click's answer can take seconds.
+  page.setDefaultTimeout(20_000);
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() === "error") errors.push(message.text());

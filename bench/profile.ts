@@ -1,0 +1,156 @@
+// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|app] [seconds]` starts
+// bench/server.ts under `--cpu-prof` on a fresh database (BENCH_DATABASE_URL, else PGlite), no job
+// worker, makes a tenant, loads the route with autocannon, stops the server and prints the shares
+// of the busy samples taken in the window (start-up and a 2 s warm-up left out): the heaviest
+// functions by self time, and self time by where the code lives (the project's folders, each
+// package). The raw profile stays in the printed folder for Chrome's DevTools.
+// BENCH_PROFILE_CWD=<a checkout> profiles that checkout's server instead (an older ref made with
+// `git worktree add` and `npm ci`), to set two profiles side by side. A diagnostic for finding a
+// cost; figures to compare come from `npm run bench:ab`.
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { json, tenant } from "./journey.ts";
+import { startChild } from "./processes.ts";
+
+const what = process.argv[2] ?? "create";
+const seconds = Number(process.argv[3] ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const TOP = Number(process.env.BENCH_PROFILE_TOP ?? 30);
+
+interface Node {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+}
+interface Profile {
+  nodes: Node[];
+  samples: number[];
+  /** Microseconds on the monotonic clock (process.hrtime's, in every process on Linux). */
+  startTime: number;
+  timeDeltas: number[];
+}
+
+async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const serverUrl = process.env.BENCH_DATABASE_URL;
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-profile-data-"));
+    return {
+      env: { DATABASE_URL: "", DATA_DIR: dataDir },
+      drop: async () => rmSync(dataDir, { recursive: true }),
+    };
+  }
+  const name = `bench_profile_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: target.toString() },
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** Where a frame's code lives: a package's name, a project folder, or what V8 calls it. */
+function placeOf(url: string): string {
+  if (!url) return "(V8 and native)";
+  const inPackage = url.match(/node_modules\/((?:@[^/]+\/)?[^/]+)/);
+  if (inPackage) return inPackage[1];
+  if (url.startsWith("node:")) return "node:*";
+  const inProject = url.match(/\/(src\/(?:platform|modules)\/[^/]+|src|bench)\//);
+  return inProject ? inProject[1] : url;
+}
+
+/** The shares of the samples taken from `fromUs` on (the window: start-up and warm-up left out). */
+function summarise(profile: Profile, fromUs: number) {
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const self = new Map<string, number>();
+  const places = new Map<string, number>();
+  let busy = 0;
+  let at = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    at += profile.timeDeltas[i];
+    if (at < fromUs) continue;
+    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    if (functionName === "(idle)" || functionName === "(program)" || functionName === "(garbage collector)") {
+      if (functionName !== "(idle)") places.set(functionName, (places.get(functionName) ?? 0) + 1);
+      if (functionName === "(idle)") continue;
+      busy++;
+      continue;
+    }
+    busy++;
+    const where = placeOf(url);
+    const key = `${functionName || "(anonymous)"}  ${where}${url && !url.includes("node_modules") ? `:${lineNumber + 1}` : ""}`;
+    self.set(key, (self.get(key) ?? 0) + 1);
+    places.set(where, (places.get(where) ?? 0) + 1);
+  }
+  const share = (n: number) => `${((n * 100) / busy).toFixed(1).padStart(5)}%`;
+  console.log(`\n${busy} busy samples in the window\n\nself time by function:`);
+  for (const [key, n] of [...self].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`${share(n)}  ${key}`);
+  console.log("\nself time by place:");
+  for (const [key, n] of [...places].sort((a, b) => b[1] - a[1]).slice(0, TOP))
+    console.log(`${share(n)}  ${key}`);
+}
+
+let windowFromUs = 0;
+const profiles = mkdtempSync(path.join(os.tmpdir(), "bench-profile-"));
+const database = await freshDatabase();
+const server = await startChild<{ app: number }>(
+  "bench/server.ts",
+  {
+    ...database.env,
+    RUN_WORKER: "false",
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --cpu-prof --cpu-prof-dir=${profiles}`,
+  },
+  process.env.BENCH_PROFILE_CWD,
+);
+try {
+  const base = `http://127.0.0.1:${server.ready.app}`;
+  const who = await tenant(base, "profile");
+  const { body: payment } = await json(`${base}/payments/${who.appId}`, {
+    method: "POST",
+    headers: who.auth,
+    body: { price_id: who.priceId, payment_provider: "card" },
+  });
+  const routes: Record<string, { url: string; body?: string }> = {
+    create: {
+      url: `${base}/payments/${who.appId}`,
+      body: JSON.stringify({ price_id: who.priceId, payment_provider: "card" }),
+    },
+    get: { url: `${base}/payments/${who.appId}/${payment.id}` },
+    list: { url: `${base}/payments/${who.appId}` },
+    app: { url: `${base}/apps/${who.appId}` },
+  };
+  const route = routes[what];
+  if (!route) throw new Error(`No route called ${what}: one of ${Object.keys(routes).join(", ")}`);
+  // A warm-up the profile also holds, then the window.
+  const load = (duration: number) =>
+    autocannon({
+      url: route.url,
+      connections: CONNECTIONS,
+      duration,
+      method: route.body ? "POST" : "GET",
+      headers: route.body ? { ...who.auth, "content-type": "application/json" } : who.auth,
+      body: route.body,
+    });
+  await load(2);
+  windowFromUs = Number(process.hrtime.bigint() / 1000n);
+  const result = await load(seconds);
+  console.log(
+    `${what}: ${Math.round(result.requests.average)} req/s, p99 ${result.latency.p99} ms, ${result.non2xx} non-2xx`,
+  );
+} finally {
+  await server.stop();
+  await database.drop();
+}
+const [file] = readdirSync(profiles).filter((name) => name.endsWith(".cpuprofile"));
+if (!file) throw new Error(`No profile was written to ${profiles}`);
+summarise(JSON.parse(readFileSync(path.join(profiles, file), "utf8")) as Profile, windowFromUs);
+console.log(`\nthe profile: ${path.join(profiles, file)}`);
