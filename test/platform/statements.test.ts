@@ -108,4 +108,25 @@ describe("statementRunner", () => {
     const named = db.select({ id: jobOutbox.id }).from(jobOutbox).as("named");
     await sendsWhatDrizzleMakes(sql`select * from ${named} where ${"x"} = ${"y"}`);
   });
+
+  test("on PostgreSQL a statement keeps one name per text: the same text its name, another of the same length its own", async () => {
+    const sent: { name: string; text: string }[] = [];
+    const pool = {
+      query: async (query: { name: string; text: string }) => {
+        sent.push(query);
+        return { rows: [] };
+      },
+    };
+    const run = statementRunner({ engine: "postgres", pool, pglite: undefined } as never);
+    const table = (name: string) => sql`select 1 from ${sql.identifier(name)} where ${"x"} = ${"y"}`;
+    await run(table("aaaa"));
+    await run(table("bbbb"));
+    await run(table("aaaa"));
+    const [first, other, again] = sent;
+    assert.equal(first.text.length, other.text.length);
+    assert.notEqual(first.name, other.name);
+    assert.equal(again.name, first.name);
+    assert.equal(again.text, first.text);
+    assert.match(other.text, /"bbbb"/);
+  });
 });

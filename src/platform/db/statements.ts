@@ -185,20 +185,40 @@ function compile(statement: SQL): { text: string; values: (string | null)[] } {
 /** Sends statements built here: one Drizzle `sql`, its rows answered. */
 export type Runner = (statement: SQL) => Promise<Record<string, unknown>[]>;
 
-const statementNames = new Map<string, string>();
+/** Statement names found so far, by the text's length: see `named`. */
+const statementNames = new Map<number, { text: string; name: string }[]>();
+let namedCount = 0;
+
+/**
+ * The prepared statement's name for `text`, and the text to send with it (the one first seen, so
+ * pg's own check that a name keeps its text compares a string with itself). Found by length, then
+ * by comparing texts: a text is built afresh for every request, and hashing the create's 6 KB
+ * (a Map keyed by text) cost about 10 µs a create, comparing it with a known one about 2
+ * (docs/benchmarks.md, "The statement's name").
+ */
+function named(text: string): { text: string; name: string } {
+  const sameLength = statementNames.get(text.length);
+  if (sameLength) {
+    for (const known of sameLength) if (known.text === text) return known;
+  }
+  const found = { text, name: `s_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}` };
+  // The texts are a handful of shapes; the bound only guards against a caller that varies them.
+  if (namedCount < 1000) {
+    namedCount++;
+    if (sameLength) sameLength.push(found);
+    else statementNames.set(text.length, [found]);
+  }
+  return found;
+}
 
 /**
  * One statement on PostgreSQL, outside any transaction, as a named prepared statement: parsed and
  * planned once per connection.
  */
 async function runStatement(pool: pg.Pool, text: string, values: (string | null)[]) {
-  let name = statementNames.get(text);
-  if (!name) {
-    name = `s_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}`;
-    // The texts are a handful of shapes; the bound only guards against a caller that varies them.
-    if (statementNames.size < 1000) statementNames.set(text, name);
-  }
-  return (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
+  const statement = named(text);
+  return (await pool.query<Record<string, unknown>>({ name: statement.name, text: statement.text, values }))
+    .rows;
 }
 
 /**
