@@ -290,6 +290,9 @@ for (const measure of MEASURES.filter((m) => !m.startsWith("lifecycle"))) {
     `| ${measure} | ${refCpu.toFixed(2)} | ${treeCpu.toFixed(2)} | ${ratios.map((x) => x.toFixed(2)).join(", ")} | **${median(ratios).toFixed(2)}** | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`,
   );
 }
-const p99 = (side: "ref" | "tree") => median(rounds.map((r) => r[side]["POST /payments/{app_id}"].p99 ?? 0));
-console.log(`\ncreate p99, median of rounds: ref ${p99("ref")} ms, tree ${p99("tree")} ms`);
+if (MEASURES.includes("POST /payments/{app_id}")) {
+  const p99 = (side: "ref" | "tree") =>
+    median(rounds.map((r) => r[side]["POST /payments/{app_id}"].p99 ?? 0));
+  console.log(`\ncreate p99, median of rounds: ref ${p99("ref")} ms, tree ${p99("tree")} ms`);
+}
 console.log(`load average after each round: ${rounds.map((r) => r.load).join(" | ")}`);

@@ -1,11 +1,12 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import { emitEvent } from "../webhooks/events.ts";
 import { eventsOfMove, postPaymentEvents } from "./books.ts";
-import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
+import { addPaymentEvent } from "./sql.ts";
+import { type PaymentStatus, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = Object.freeze({
@@ -73,7 +74,7 @@ export async function transition(
   }
   // What the move did to the money, in the books, in this transaction.
   await postPaymentEvents(tx, updated, eventsOfMove(payment, updated), now);
-  await tx.insert(paymentEvents).values({
+  const sequence = await addPaymentEvent(tx, {
     id: newId("pev"),
     paymentId: payment.id,
     fromStatus: from,
@@ -82,12 +83,6 @@ export async function transition(
     reason: why.reason,
     createdAt: now,
   });
-  // The payment's row lock (taken by the update above) serialises its transitions, so its event
-  // count, this event included, is a sequence number no other transition can share.
-  const [{ sequence }] = await tx
-    .select({ sequence: count() })
-    .from(paymentEvents)
-    .where(eq(paymentEvents.paymentId, payment.id));
   await emitEvent(deps, tx, {
     appId: payment.appId,
     type: `payment.${to}` as Parameters<typeof emitEvent>[2]["type"],

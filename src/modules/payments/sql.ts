@@ -1,17 +1,17 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import type { Database, Executor } from "../../platform/db/index.ts";
+import { type Database, drizzleRunner, type Executor, insertRow } from "../../platform/db/index.ts";
 import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
 import { priceForPayment } from "../prices/for-payment.ts";
 import { endpointsForPayment } from "../webhooks/for-payment.ts";
-import { type PaymentStatus, payments } from "./tables.ts";
+import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
 
 /*
  * Payments' statements that hold hand-written SQL, one named function each, as pg-boss keeps its
  * SQL in `plans.ts`: each builds its statement (or runs it on the executor it is given) and leaves
- * what the rows mean to its caller. So far the create's context (context.ts) and the money in
- * flight (open-money.ts); the create's write and the lifecycle's statements are still beside their
- * callers.
+ * what the rows mean to its caller. So far the create's context (context.ts), the money in
+ * flight (open-money.ts) and a status change's event (lifecycle.ts); the create's write and the
+ * rest of the lifecycle's statements are still beside their callers.
  */
 
 /** Who asks for which price: the three values the context's statement is filtered by, as SQL. */
@@ -109,4 +109,20 @@ export function openMoneyCounts(db: Executor, scope: { appId: string } | { kycId
     })
     .from(payments)
     .where(and(owner, inArray(payments.status, OPEN_STATUSES)));
+}
+
+/**
+ * Adds a status change's event and answers its sequence number, in one statement: the payment's
+ * events before it, plus one. Run it after the payment's row is updated in the same transaction:
+ * that row lock serialises the payment's transitions, so no other can share the number. The count
+ * reads the statement's snapshot, which holds the transaction's earlier events but not this one.
+ */
+export async function addPaymentEvent(
+  tx: Executor,
+  event: typeof paymentEvents.$inferInsert,
+): Promise<number> {
+  const [row] = await drizzleRunner(tx)(
+    sql`with added as (${insertRow(paymentEvents, event)}) select (select count(*)::int from ${paymentEvents} where ${paymentEvents.paymentId} = ${event.paymentId}) + 1 as sequence`,
+  );
+  return Number(row.sequence);
 }
