@@ -504,10 +504,16 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
     const other = new SandboxPaymentProvider({ db: fx.app.deps.db, now: clock.now, publicUrl: "http://x" });
     const refusedKey = key();
     const input = { amount: 1n, currency: "usd", method: "card" as const };
+    const open = await cardIntent();
+    const cancelKey = key();
     await provider.setOutage(true);
     try {
       await assert.rejects(cardIntent(), { code: "provider_unavailable", status: 502 });
       await assert.rejects(other.createIntent(input, { idempotencyKey: refusedKey }), {
+        code: "provider_unavailable",
+      });
+      // A call on an existing intent too (its outage check is part of claiming the key).
+      await assert.rejects(other.cancelIntent(open.id, { idempotencyKey: cancelKey }), {
         code: "provider_unavailable",
       });
     } finally {
@@ -516,6 +522,7 @@ describe("sandbox idempotency, transfers, outage, webhooks", () => {
     assert.equal((await cardIntent()).status, "requires_payment_method");
     // A refused call wrote nothing, its key included: the same request now goes through.
     assert.equal((await other.createIntent(input, { idempotencyKey: refusedKey })).amount, 1n);
+    assert.equal((await other.cancelIntent(open.id, { idempotencyKey: cancelKey })).status, "canceled");
   });
 
   test("every status change is an event whose signed webhook verifies; a tampered one does not", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import { type Database, type Runner, type Tx, writeIf } from "../../../db/index.ts";
+import { type Database, drizzleRunner, type Runner, type Tx, writeIf } from "../../../db/index.ts";
 import { AppError } from "../../../http/errors.ts";
 import { sandboxRequests } from "./tables.ts";
 
@@ -60,16 +60,36 @@ async function replay<R>(db: Database | Tx, scope: Scope, print: string): Promis
   return fromJson<R>(stored.response);
 }
 
-export async function once<R>(db: Database, scope: Scope, work: (tx: Tx) => Promise<R>): Promise<R> {
+/** Refuses a request while a flag is on: the flag's name, and the error a request then gets. */
+export interface OutageCheck {
+  flag: string;
+  error: () => Error;
+}
+
+/**
+ * With `outage`, the flag is read in the statement that claims the key (one round trip for both):
+ * while it is on nothing is claimed and `outage.error()` is thrown.
+ */
+export async function once<R>(
+  db: Database,
+  scope: Scope,
+  work: (tx: Tx) => Promise<R>,
+  outage?: OutageCheck,
+): Promise<R> {
   checkKey(scope.key);
   const print = fingerprint(scope.operation, scope.params);
   return db.transaction(async (tx) => {
-    const claimed = await tx
-      .insert(sandboxRequests)
-      .values({ account: scope.account, idempotencyKey: scope.key, fingerprint: print })
-      .onConflictDoNothing()
-      .returning({ key: sandboxRequests.idempotencyKey });
-    if (claimed.length === 0) return replay<R>(tx, scope, print);
+    const [claim] = await drizzleRunner(tx)(sql`with outage as (select ${
+      outage
+        ? sql`coalesce((select "enabled" from "sandbox_flags" where "name" = ${outage.flag}), false)`
+        : sql`false`
+    } as down),
+      claim as (insert into "sandbox_requests" ("account", "idempotency_key", "fingerprint")
+        select ${scope.account}::text, ${scope.key}::text, ${print}::text from outage where not outage.down
+        on conflict do nothing returning 1)
+      select (select down from outage) as down, exists (select 1 from claim) as claimed`);
+    if (claim.down === true && outage) throw outage.error();
+    if (claim.claimed !== true) return replay<R>(tx, scope, print);
     const result = await work(tx);
     await tx
       .update(sandboxRequests)

@@ -59,6 +59,7 @@ type Declined = { declined: { declineCode: string; message: string; intent: Prov
 type Result<T> = { ok: T } | Declined;
 
 const OUTAGE = "outage";
+const OUTAGE_MESSAGE = "The sandbox payment provider is in outage mode";
 
 /**
  * A real, stateful provider that never leaves the machine: intents, refunds and transfers live in
@@ -89,7 +90,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
 
   private async available(): Promise<void> {
     const [flag] = await this.options.db.select().from(sandboxFlags).where(eq(sandboxFlags.name, OUTAGE));
-    if (flag?.enabled) throw providerUnavailable("The sandbox payment provider is in outage mode");
+    if (flag?.enabled) throw providerUnavailable(OUTAGE_MESSAGE);
   }
 
   private async call<T>(
@@ -98,12 +99,12 @@ export class SandboxPaymentProvider implements PaymentProvider {
     params: unknown,
     work: (tx: Tx, account: string) => Promise<Result<T>>,
   ): Promise<T> {
-    await this.available();
     const account = options.connectedAccount ?? "";
     const result = await once(
       this.options.db,
       { account, key: options.idempotencyKey, operation, params },
       (tx) => work(tx, account),
+      { flag: OUTAGE, error: () => providerUnavailable(OUTAGE_MESSAGE) },
     );
     if ("declined" in result) {
       const { declineCode, message, intent } = result.declined;
@@ -182,7 +183,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
         insertRow(sandboxEvents, eventRow(row, intent, "payment_intent.created"), when),
       ],
     );
-    if ("outage" in result) throw providerUnavailable("The sandbox payment provider is in outage mode");
+    if ("outage" in result) throw providerUnavailable(OUTAGE_MESSAGE);
     if ("declined" in result.answer) throw new Error("An intent's creation is never declined");
     return result.answer.ok;
   }
