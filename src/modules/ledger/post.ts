@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import { type LedgerEvent, type LedgerLine, ledgerEntriesFor, type PaymentFigures } from "./entries.ts";
@@ -10,10 +11,29 @@ import { ledgerEntries } from "./tables.ts";
  */
 export async function postLedger(tx: Executor, lines: LedgerLine[], at: Date): Promise<void> {
   if (lines.length === 0) return;
-  await tx
+  await ledgerInsert(tx, lines, at);
+}
+
+function ledgerInsert(db: Executor, lines: LedgerLine[], at: Date) {
+  return db
     .insert(ledgerEntries)
     .values(lines.map((l) => ({ ...l, id: newId("ble"), createdAt: at })))
     .onConflictDoNothing({ target: [ledgerEntries.transactionId, ledgerEntries.line] });
+}
+
+/**
+ * `postEvents`'s INSERT as SQL, for a caller that makes it part of one statement with its own
+ * write (the entries then commit with that write without a transaction); undefined when the
+ * events post nothing.
+ */
+export function eventsInsert(
+  db: Executor,
+  figures: PaymentFigures,
+  events: LedgerEvent[],
+  at: Date,
+): SQL | undefined {
+  const lines = events.flatMap((event) => ledgerEntriesFor(event, figures));
+  return lines.length === 0 ? undefined : ledgerInsert(db, lines, at).getSQL();
 }
 
 /** `postLedger` of one or more events of one payment, in one statement. */

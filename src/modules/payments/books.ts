@@ -1,6 +1,6 @@
 import type { Executor } from "../../platform/db/index.ts";
 import type { LedgerEvent, PaymentFigures } from "../ledger/entries.ts";
-import { postEvents } from "../ledger/post.ts";
+import { eventsInsert, postEvents } from "../ledger/post.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 
 // The payments module's one way into the books (docs/ledger.md): the ledger is given a payment's
@@ -36,6 +36,11 @@ export function eventsOfMove(before: PaymentRow, after: PaymentRow): LedgerEvent
     return [{ type: "bank_return", refunded: before.refundedAmount }];
   }
   return [];
+}
+
+/** `postPaymentEvents`'s INSERT as SQL, to be part of the caller's statement (undefined: nothing). */
+export function paymentEventsInsert(db: Executor, row: PaymentRow, events: LedgerEvent[], at: Date) {
+  return eventsInsert(db, figuresOf(row), events, at);
 }
 
 /** Posts `events` of the payment in the caller's transaction (one INSERT). */

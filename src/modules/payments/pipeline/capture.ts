@@ -12,13 +12,11 @@
 // together, and the ledger's capture transaction is keyed by the payment, so nothing is posted
 // twice. A capture the provider cannot take now throws, and pg-boss retries the job with its
 // back-off. Tested by test/payments/crash.test.ts ("capture-sent").
-import { eq } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import type { PaymentProvider } from "../../../platform/providers/payments/types.ts";
-import { postPaymentEvents } from "../books.ts";
 import { intentKey } from "../job-names.ts";
 import type { PaymentRow } from "../lifecycle.ts";
-import { payments } from "../tables.ts";
+import { recordCapture } from "../sql.ts";
 
 /** Captures a held card, once; a collected bank debit (or a captured card) has nothing to capture. */
 export async function capture(deps: Deps, provider: PaymentProvider, payment: PaymentRow): Promise<void> {
@@ -27,13 +25,8 @@ export async function capture(deps: Deps, provider: PaymentProvider, payment: Pa
     idempotencyKey: intentKey(payment, "capture"),
   });
   deps.faults.crashPoint("capture-sent");
-  // The capture and its entries commit together; a retried job captures again under the
-  // same key and posts nothing twice (the capture's ledger transaction is keyed by the payment).
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(payments)
-      .set({ capturedAmount: intent.amountReceived })
-      .where(eq(payments.id, payment.id));
-    await postPaymentEvents(tx, payment, [{ type: "capture" }], deps.now());
-  });
+  // The capture and its entries commit together, in one statement; a retried job captures again
+  // under the same key and posts nothing twice (the capture's ledger transaction is keyed by the
+  // payment).
+  await recordCapture(deps.db, payment, intent.amountReceived, deps.now());
 }
