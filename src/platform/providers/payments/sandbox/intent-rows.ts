@@ -1,10 +1,10 @@
-import { eq } from "drizzle-orm";
-import type { Tx } from "../../../db/index.ts";
+import { eq, sql } from "drizzle-orm";
+import { drizzleRunner, insertRow, type Tx } from "../../../db/index.ts";
 import { AppError } from "../../../http/errors.ts";
 import type { IntentError, IntentStatus, ProviderIntent } from "../types.ts";
-import { recordChargeFailed, recordEvent } from "./events.ts";
+import { eventRow, recordChargeFailed } from "./events.ts";
 import { RETURN_REASON } from "./instruments.ts";
-import { sandboxIntents } from "./tables.ts";
+import { sandboxEvents, sandboxIntents } from "./tables.ts";
 
 // An intent row of the sandbox provider, and what every operation does to one.
 
@@ -40,12 +40,24 @@ export async function updateIntent(
   set: Partial<IntentRow>,
   now: Date,
 ): Promise<IntentRow> {
-  const [next] = await tx
+  // The row as the update leaves it (a key set to undefined is left as it was, as Drizzle's update
+  // leaves it), so the event can be made before the statement runs.
+  const next: IntentRow = { ...row, updatedAt: now };
+  for (const [key, value] of Object.entries(set)) {
+    if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  }
+  const update = tx
     .update(sandboxIntents)
     .set({ ...set, updatedAt: now })
-    .where(eq(sandboxIntents.id, row.id))
-    .returning();
-  if (next.status !== row.status || set.lastError) await recordEvent(tx, next, presentIntent(next));
+    .where(eq(sandboxIntents.id, row.id));
+  if (next.status === row.status && !set.lastError) {
+    await update;
+    return next;
+  }
+  // The change and the event it makes, in one statement.
+  await drizzleRunner(tx)(
+    sql`with updated as (${update.getSQL()}) ${insertRow(sandboxEvents, eventRow(next, presentIntent(next)))}`,
+  );
   return next;
 }
 
