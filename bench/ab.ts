@@ -6,13 +6,12 @@
 // is taken on both sides back to back. Prints every round's ratio (tree / ref) and, per measure,
 // the median ratio with its spread (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
 import { json, lifecycle, tenant } from "./journey.ts";
-import { startChild } from "./processes.ts";
+import { freshDatabase, startChild } from "./processes.ts";
 
 const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
 const ROUNDS = Math.max(3, Number(process.env.BENCH_AB_ROUNDS ?? 3));
@@ -134,7 +133,7 @@ interface Side {
 
 /** A fresh process of `cwd`'s code on a fresh database, with a tenant, an app and a price. */
 async function startSide(cwd: string): Promise<Side> {
-  const database = await freshDatabase();
+  const database = await freshDatabase(serverUrl, "bench_ab");
   const server = await startChild<{ app: number }>(
     "bench/server.ts",
     { ...database.env, RUN_WORKER: String(WORKER) },
@@ -198,28 +197,6 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
 }
 
 const serverUrl = process.env.BENCH_DATABASE_URL;
-async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  if (!serverUrl) {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-ab-data-"));
-    return {
-      env: { DATABASE_URL: "", DATA_DIR: dataDir },
-      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
-  }
-  const name = `bench_ab_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(serverUrl);
-  target.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: target.toString() },
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 const load = () =>
   os

@@ -1,5 +1,9 @@
 import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline";
+import pg from "pg";
 
 /**
  * Starts a script that prints a `{"ready": …}` line once it serves; answers that line and a stop.
@@ -24,4 +28,35 @@ export async function startChild<T>(script: string, env: Record<string, string>,
       child.kill("SIGTERM");
     });
   return { ready, stop, pid: child.pid! };
+}
+
+/**
+ * A fresh database for one server process, and its removal: a new PostgreSQL database beside
+ * `serverUrl`'s (named `<label>_<time>`) when a server is named, else an empty PGlite data dir.
+ * `env` is what the process needs to use it.
+ */
+export async function freshDatabase(
+  serverUrl: string | undefined,
+  label: string,
+): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  if (!serverUrl) {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), `${label.replaceAll("_", "-")}-data-`));
+    return {
+      env: { DATABASE_URL: "", DATA_DIR: dataDir },
+      drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const name = `${label}_${Date.now()}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: target.toString() },
+    drop: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    },
+  };
 }

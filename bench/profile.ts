@@ -7,13 +7,12 @@
 // BENCH_PROFILE_CWD=<a checkout> profiles that checkout's server instead (an older ref made with
 // `git worktree add` and `npm ci`), to set two profiles side by side. A diagnostic for finding a
 // cost; figures to compare come from `npm run bench:ab`.
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
 import { json, tenant } from "./journey.ts";
-import { startChild } from "./processes.ts";
+import { freshDatabase, startChild } from "./processes.ts";
 
 const what = process.argv[2] ?? "create";
 const seconds = Number(process.argv[3] ?? 10);
@@ -31,30 +30,6 @@ interface Profile {
   /** Microseconds on the monotonic clock (process.hrtime's, in every process on Linux). */
   startTime: number;
   timeDeltas: number[];
-}
-
-async function freshDatabase(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
-  const serverUrl = process.env.BENCH_DATABASE_URL;
-  if (!serverUrl) {
-    const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-profile-data-"));
-    return {
-      env: { DATABASE_URL: "", DATA_DIR: dataDir },
-      drop: async () => rmSync(dataDir, { recursive: true }),
-    };
-  }
-  const name = `bench_profile_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(serverUrl);
-  target.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: target.toString() },
-    drop: async () => {
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    },
-  };
 }
 
 /** Where a frame's code lives: a package's name, a project folder, or what V8 calls it. */
@@ -101,7 +76,7 @@ function summarise(profile: Profile, fromUs: number) {
 
 let windowFromUs = 0;
 const profiles = mkdtempSync(path.join(os.tmpdir(), "bench-profile-"));
-const database = await freshDatabase();
+const database = await freshDatabase(process.env.BENCH_DATABASE_URL, "bench_profile");
 const server = await startChild<{ app: number }>(
   "bench/server.ts",
   {

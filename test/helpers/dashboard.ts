@@ -197,7 +197,7 @@ export async function expectAccessible(page: Page) {
   // as low contrast: check the page once no finite animation runs and no element that a
   // transition fades (Mantine writes their opacity inline) is part-way, in two quiet looks 100 ms
   // apart. Endless animations (a loader's spinner) never end, so they are not waited for, and
-  // after three seconds axe runs anyway.
+  // after ten seconds (four test files share two cores) axe runs anyway.
   await page
     .waitForFunction(
       () => {
@@ -214,10 +214,12 @@ export async function expectAccessible(page: Page) {
           const opacity = Number(state.getComputedStyle(element).opacity);
           return opacity > 0 && opacity < 1;
         });
-        // An open dialog is checked once it is wholly shown: on a busy machine its fade-in may not
-        // have begun at the first look (opacity 0, no animation yet), and axe then reads its text
-        // as faint. Its own and its ancestors' opacity must all be 1.
-        const dialogHidden = Array.from(state.document.querySelectorAll('[role="dialog"]')).some((dialog) => {
+        // An open dialog, or a tooltip the pointer left showing, is checked once it is wholly
+        // shown: on a busy machine its fade-in may not have begun at the first look (opacity 0, no
+        // animation yet), and axe then reads its text as faint. Its own and its ancestors' opacity
+        // must all be 1 (a closed one is not in the page at all).
+        const overlays = state.document.querySelectorAll('[role="dialog"], [role="tooltip"]');
+        const dialogHidden = Array.from(overlays).some((dialog) => {
           for (
             let node = dialog as { parentElement: unknown } | null;
             node;
@@ -241,7 +243,7 @@ export async function expectAccessible(page: Page) {
         return Date.now() - state.quietSince >= 100;
       },
       undefined,
-      { timeout: 3000, polling: 25 },
+      { timeout: 10_000, polling: 25 },
     )
     .catch(() => {});
   // Evaluated through the debugging protocol, so the page's own CSP (no inline scripts) allows it.
