@@ -79,7 +79,7 @@ sampler=$!
 DATABASE_URL="postgres://postgres@127.0.0.1:$primary_port/postgres" \
   DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$replica_port/postgres" \
   NODE_COMPILE_CACHE=node_modules/.cache/node node_modules/.bin/node --import ./src/resolve-hooks.ts --test \
-  --test-force-exit --test-timeout=180000 --test-concurrency=3 test/journeys/*.test.ts
+  --test-timeout=180000 --test-concurrency=3 test/journeys/*.test.ts
 kill "$sampler" 2>/dev/null || true
 reads="$(awk '{ if ($2 > max[$1]) max[$1] = $2 } END { for (d in max) sum += max[d]; print sum + 0 }' "$dir/served")"
 echo "== replica journeys passed in $(($(date +%s) - started)) s; transactions the replica served: $reads =="
