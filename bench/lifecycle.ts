@@ -1,16 +1,8 @@
-// `npm run bench:lifecycle` (and the end of `npm run bench`): how many payments per second complete
-// their whole life, create -> confirm with the sandbox's test card -> `paid` (no chain step), with
-// an API-only process and a separate worker process on one database, beside the bare INSERT route
-// of the same run as the control. Also the jobs per second each queue ran, and the job backlog's
-// drain. PostgreSQL when BENCH_DATABASE_URL or DATABASE_URL names a server, else PGlite (one
-// process: the embedded database cannot be shared with a second one).
-import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { json, lifecycle, tenant } from "./journey.ts";
-import { startChild } from "./processes.ts";
+import { freshDatabase, startChild } from "./processes.ts";
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -108,27 +100,14 @@ async function jobTotals(bare: string): Promise<Record<string, number>> {
 }
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
+// PostgreSQL when a server is named (API-only process plus a worker process), else PGlite (one
+// process): a fresh database either way.
+const database = await freshDatabase(serverUrl, "bench_life");
 let result: Awaited<ReturnType<typeof run>>;
-if (serverUrl) {
-  const name = `bench_life_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(serverUrl);
-  target.pathname = `/${name}`;
-  try {
-    result = await run({ DATABASE_URL: target.toString() }, true);
-  } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
-  }
-} else {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "bench-life-"));
-  try {
-    result = await run({ DATA_DIR: dataDir, DATABASE_URL: "" }, false);
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+try {
+  result = await run(database.env, Boolean(serverUrl));
+} finally {
+  await database.drop();
 }
 
 const perSecond = result.paid / result.seconds;

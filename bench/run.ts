@@ -5,9 +5,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import pg from "pg";
 import { pacedLoad } from "./paced.ts";
-import { startChild } from "./processes.ts";
+import { freshDatabase, startChild } from "./processes.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -224,20 +223,14 @@ if (engines.includes("pglite")) {
 
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 if (serverUrl && engines.includes("postgres")) {
-  const name = `bench_${Date.now()}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  const target = new URL(serverUrl);
-  target.pathname = `/${name}`;
+  const database = await freshDatabase(serverUrl, "bench");
   try {
     // BENCH_WORKER=separate runs the job worker in its own process (docs/benchmarks.md).
     const separate = process.env.BENCH_WORKER === "separate";
     const title = separate ? "PostgreSQL, separate worker" : "PostgreSQL";
-    results.push(await benchEngine(title, { DATABASE_URL: target.toString() }, separate));
+    results.push(await benchEngine(title, database.env, separate));
   } finally {
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await database.drop();
   }
 } else {
   console.log("(set BENCH_DATABASE_URL=postgres://… to benchmark PostgreSQL too)");

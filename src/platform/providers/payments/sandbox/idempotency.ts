@@ -60,46 +60,62 @@ async function replay<R>(db: Database | Tx, scope: Scope, print: string): Promis
   return fromJson<R>(stored.response);
 }
 
-/** Refuses a request while a flag is on: the flag's name, and the error a request then gets. */
-export interface OutageCheck {
-  flag: string;
-  error: () => Error;
+/**
+ * The statement that claims `scope`'s key, unless the outage flag `outageFlag` is on (then nothing
+ * is claimed or written): with `answer`, the claim stores it, and `rows` are written only when the
+ * claim is new. One row: `down` (the flag) and `claimed`.
+ */
+function claimStatement(
+  scope: Scope,
+  print: string,
+  outageFlag: string,
+  answer?: unknown,
+  rows: (when: SQL) => SQL[] = () => [],
+): SQL {
+  return writeIf({
+    first: {
+      outage: sql`select coalesce((select "enabled" from "sandbox_flags" where "name" = ${outageFlag}), false)
+          as down`,
+      claim: sql`insert into "sandbox_requests" ("account", "idempotency_key", "fingerprint", "response")
+          select ${scope.account}::text, ${scope.key}::text, ${print}::text, ${
+            answer === undefined ? null : JSON.stringify(toJson(answer))
+          }::jsonb
+          from outage where not outage.down
+          on conflict do nothing returning 1`,
+    },
+    condition: sql`exists (select 1 from claim)`,
+    writes: rows,
+    answer: sql`(select down from outage) as down, holds as claimed`,
+  });
 }
 
 /**
- * With `outage`, the flag is read in the statement that claims the key (one round trip for both):
- * while it is on nothing is claimed and `outage.error()` is thrown.
+ * Runs `work` once per key, in a transaction that begins by claiming the key (the outage flag is
+ * read in the same statement: while it is on, nothing is claimed and the answer is `outage`). The
+ * answer is stored in the same transaction.
  */
 export async function once<R>(
   db: Database,
   scope: Scope,
+  outageFlag: string,
   work: (tx: Tx) => Promise<R>,
-  outage?: OutageCheck,
-): Promise<R> {
+): Promise<OneStatement<R>> {
   checkKey(scope.key);
   const print = fingerprint(scope.operation, scope.params);
-  return db.transaction(async (tx) => {
-    const [claim] = await drizzleRunner(tx)(sql`with outage as (select ${
-      outage
-        ? sql`coalesce((select "enabled" from "sandbox_flags" where "name" = ${outage.flag}), false)`
-        : sql`false`
-    } as down),
-      claim as (insert into "sandbox_requests" ("account", "idempotency_key", "fingerprint")
-        select ${scope.account}::text, ${scope.key}::text, ${print}::text from outage where not outage.down
-        on conflict do nothing returning 1)
-      select (select down from outage) as down, exists (select 1 from claim) as claimed`);
-    if (claim.down === true && outage) throw outage.error();
-    if (claim.claimed !== true) return replay<R>(tx, scope, print);
+  return db.transaction(async (tx): Promise<OneStatement<R>> => {
+    const [claim] = await drizzleRunner(tx)(claimStatement(scope, print, outageFlag));
+    if (claim.down === true) return { outage: true };
+    if (claim.claimed !== true) return { answer: await replay<R>(tx, scope, print) };
     const result = await work(tx);
     await tx
       .update(sandboxRequests)
       .set({ response: toJson(result) })
       .where(and(eq(sandboxRequests.account, scope.account), eq(sandboxRequests.idempotencyKey, scope.key)));
-    return result;
+    return { answer: result };
   });
 }
 
-/** What `onceInOneStatement` found: the answer, or the outage flag on (nothing was written). */
+/** What `once` or `onceInOneStatement` found: the answer, or the outage flag on (nothing was written). */
 export type OneStatement<R> = { answer: R } | { outage: true };
 
 /**
@@ -119,21 +135,7 @@ export async function onceInOneStatement<R>(
 ): Promise<OneStatement<R>> {
   checkKey(scope.key);
   const print = fingerprint(scope.operation, scope.params);
-  const [result] = await run(
-    writeIf({
-      first: {
-        outage: sql`select coalesce((select "enabled" from "sandbox_flags" where "name" = ${outageFlag}), false)
-          as down`,
-        claim: sql`insert into "sandbox_requests" ("account", "idempotency_key", "fingerprint", "response")
-          select ${scope.account}::text, ${scope.key}::text, ${print}::text, ${JSON.stringify(toJson(answer))}::jsonb
-          from outage where not outage.down
-          on conflict do nothing returning 1`,
-      },
-      condition: sql`exists (select 1 from claim)`,
-      writes: rows,
-      answer: sql`(select down from outage) as down, holds as claimed`,
-    }),
-  );
+  const [result] = await run(claimStatement(scope, print, outageFlag, answer, rows));
   if (result.down === true) return { outage: true };
   if (result.claimed === true) return { answer };
   return { answer: await replay<R>(db, scope, print) };

@@ -103,14 +103,15 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const result = await once(
       this.options.db,
       { account, key: options.idempotencyKey, operation, params },
+      OUTAGE,
       (tx) => work(tx, account),
-      { flag: OUTAGE, error: () => providerUnavailable(OUTAGE_MESSAGE) },
     );
-    if ("declined" in result) {
-      const { declineCode, message, intent } = result.declined;
+    if ("outage" in result) throw providerUnavailable(OUTAGE_MESSAGE);
+    if ("declined" in result.answer) {
+      const { declineCode, message, intent } = result.answer.declined;
       throw new PaymentDeclinedError(declineCode, message, intent);
     }
-    return result.ok;
+    return result.answer.ok;
   }
 
   private async lock(tx: Tx, intentId: string, account: string): Promise<IntentRow> {
