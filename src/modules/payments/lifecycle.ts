@@ -3,9 +3,10 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import { emitEvent } from "../webhooks/events.ts";
-import { eventsOfMove, postPaymentEvents } from "./books.ts";
-import { addPaymentEvent } from "./sql.ts";
+import type { EventType } from "../webhooks/event-types.ts";
+import { eventInStatement } from "../webhooks/events.ts";
+import { eventsOfMove, paymentEventsInsert } from "./books.ts";
+import { recordMove } from "./sql.ts";
 import { type PaymentStatus, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
@@ -40,8 +41,9 @@ export function paymentEventData(
   status: PaymentStatus,
   previousStatus: PaymentStatus | null,
   reason: string,
-  sequence: number,
+  sequence?: number,
 ) {
+  // Without `sequence`, the statement that writes the event adds it (`recordMove`).
   return { id, status, previous_status: previousStatus, reason, sequence };
 }
 
@@ -72,22 +74,28 @@ export async function transition(
   if (!updated) {
     throw new AppError("invalid_state_transition", `The payment is no longer ${from}`);
   }
-  // What the move did to the money, in the books, in this transaction.
-  await postPaymentEvents(tx, updated, eventsOfMove(payment, updated), now);
-  const sequence = await addPaymentEvent(tx, {
-    id: newId("pev"),
-    paymentId: payment.id,
-    fromStatus: from,
-    toStatus: to,
-    actor: why.actor,
-    reason: why.reason,
-    createdAt: now,
-  });
-  await emitEvent(deps, tx, {
+  // The rest of the move in one statement: its event and sequence, what it did to the money in
+  // the books, and its webhook event, whose deliveries (if an endpoint listens) follow.
+  const announced = eventInStatement(deps, {
     appId: payment.appId,
-    type: `payment.${to}` as Parameters<typeof emitEvent>[2]["type"],
-    data: paymentEventData(payment.id, to, from, why.reason, sequence),
+    type: `payment.${to}` as EventType,
+    data: paymentEventData(payment.id, to, from, why.reason),
   });
+  const { endpoints } = await recordMove(
+    tx,
+    {
+      id: newId("pev"),
+      paymentId: payment.id,
+      fromStatus: from,
+      toStatus: to,
+      actor: why.actor,
+      reason: why.reason,
+      createdAt: now,
+    },
+    paymentEventsInsert(tx, updated, eventsOfMove(payment, updated), now),
+    announced,
+  );
+  await announced.deliver(tx, endpoints);
   if (updated.deferExecution) await deps.onDeferredPayment(tx, updated);
   return updated;
 }

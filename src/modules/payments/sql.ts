@@ -3,6 +3,7 @@ import { type Database, drizzleRunner, type Executor, insertRow } from "../../pl
 import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
 import { priceForPayment } from "../prices/for-payment.ts";
+import type { EventInStatement } from "../webhooks/events.ts";
 import { endpointsForPayment } from "../webhooks/for-payment.ts";
 import { paymentEventsInsert } from "./books.ts";
 import type { PaymentRow } from "./lifecycle.ts";
@@ -12,9 +13,9 @@ import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
  * Payments' statements that hold hand-written SQL, one named function each, as pg-boss keeps its
  * SQL in `plans.ts`: each builds its statement (or runs it on the executor it is given) and leaves
  * what the rows mean to its caller. So far the create's context (context.ts), the money in
- * flight (open-money.ts), a status change's event (lifecycle.ts) and a capture's record
- * (pipeline/capture.ts); the create's write and the rest of the lifecycle's statements are still
- * beside their callers.
+ * flight (open-money.ts), what a status change writes besides its row (lifecycle.ts) and a
+ * capture's record (pipeline/capture.ts); the create's write and the rest of the lifecycle's
+ * statements are still beside their callers.
  */
 
 /** Who asks for which price: the three values the context's statement is filtered by, as SQL. */
@@ -115,19 +116,27 @@ export function openMoneyCounts(db: Executor, scope: { appId: string } | { kycId
 }
 
 /**
- * Adds a status change's event and answers its sequence number, in one statement: the payment's
- * events before it, plus one. Run it after the payment's row is updated in the same transaction:
+ * What a status change writes besides the payment's row, in one statement: its event, with its
+ * sequence number (the payment's events before it, plus one), its ledger entries (`entries`, when
+ * the move moved money) and the webhook event it announces, whose payload the statement completes
+ * with the sequence (`announce`, webhooks' `eventInStatement`). Answers the sequence and what
+ * `announce.endpoints` read. Run it after the payment's row is updated in the same transaction:
  * that row lock serialises the payment's transitions, so no other can share the number. The count
  * reads the statement's snapshot, which holds the transaction's earlier events but not this one.
  */
-export async function addPaymentEvent(
+export async function recordMove(
   tx: Executor,
   event: typeof paymentEvents.$inferInsert,
-): Promise<number> {
+  entries: SQL | undefined,
+  announced: Pick<EventInStatement, "insert" | "endpoints">,
+): Promise<{ sequence: number; endpoints: { id: string; events: string[] }[] }> {
   const [row] = await drizzleRunner(tx)(
-    sql`with added as (${insertRow(paymentEvents, event)}) select (select count(*)::int from ${paymentEvents} where ${paymentEvents.paymentId} = ${event.paymentId}) + 1 as sequence`,
+    sql`with sequence as (select (select count(*)::int from ${paymentEvents} where ${paymentEvents.paymentId} = ${event.paymentId}) + 1 as n),
+    added as (${insertRow(paymentEvents, event)}),
+    announced as (${announced.insert(sql`jsonb_build_object('sequence', (select n from sequence))`)})${entries ? sql`,\n    entries as (${entries})` : sql``}
+    select (select n from sequence) as sequence, ${announced.endpoints} as endpoints`,
   );
-  return Number(row.sequence);
+  return { sequence: Number(row.sequence), endpoints: row.endpoints as { id: string; events: string[] }[] };
 }
 
 /**

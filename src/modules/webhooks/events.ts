@@ -4,6 +4,7 @@ import { insertRow, type Tx } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import { appIdIfExists } from "../apps/queries.ts";
 import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
+import { enabledEndpoints } from "./for-payment.ts";
 import { WEBHOOK_DELIVERY_JOB, type WebhookDeliveryJob } from "./jobs.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts";
 
@@ -51,27 +52,40 @@ function rowsFor(
   now: Date,
 ) {
   const row = { id: newId("evt"), appId: event.appId, type: event.type, data: event.data, createdAt: now };
-  const deliveries = endpoints.map((endpoint) => ({
+  return { row, deliveries: deliveriesOf(row, endpoints, now) };
+}
+
+/** One delivery row of the event `row` for each of `endpoints`. */
+function deliveriesOf(row: { id: string; appId: string }, endpoints: readonly { id: string }[], now: Date) {
+  return endpoints.map((endpoint) => ({
     id: newId("whd"),
-    appId: event.appId,
+    appId: row.appId,
     endpointId: endpoint.id,
     eventId: row.id,
     createdAt: now,
     updatedAt: now,
   }));
-  return { row, deliveries };
 }
 
 /** Writes an event's rows and one delivery job per delivery, in the caller's transaction. */
 async function writeRows(deps: Pick<Deps, "jobs">, tx: Tx, rows: ReturnType<typeof rowsFor>) {
   const [event] = await tx.insert(webhookEvents).values(rows.row).returning();
-  const deliveries = [];
-  for (const delivery of rows.deliveries) {
-    const [written] = await tx.insert(webhookDeliveries).values(delivery).returning();
-    deliveries.push(written);
+  return { event, deliveries: await writeDeliveries(deps, tx, rows.deliveries) };
+}
+
+/** Writes deliveries of an event already written, and one job each, in the caller's transaction. */
+async function writeDeliveries(
+  deps: Pick<Deps, "jobs">,
+  tx: Tx,
+  deliveries: ReturnType<typeof deliveriesOf>,
+) {
+  const written = [];
+  for (const delivery of deliveries) {
+    const [row] = await tx.insert(webhookDeliveries).values(delivery).returning();
+    written.push(row);
     await deps.jobs.send<WebhookDeliveryJob>(tx, WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id });
   }
-  return { event, deliveries };
+  return written;
 }
 
 /**
@@ -132,3 +146,32 @@ export function eventParts(
   }
   return parts;
 }
+
+/**
+ * `emitEvent` as parts of the caller's single statement, for an event whose payload that statement
+ * completes: `insert(completion)` writes the event, its `data` merged with `completion` (a jsonb
+ * object the statement computes: a payment event's sequence number), while its app exists, as a
+ * `WITH` part; `endpoints` answers the app's enabled endpoints as that statement saw them
+ * (`[{id, events}]`). Give what it answered to `deliver`, in the same transaction: a delivery and
+ * its job for each endpoint subscribed to the event, as `emitEvent` writes them. One statement
+ * where `emitEvent` sends two (the endpoints' read and the event), and no more while no endpoint
+ * listens.
+ */
+export function eventInStatement(deps: Pick<Deps, "jobs" | "now">, event: EmittedEvent) {
+  const { row } = eventRows(event, [], deps.now());
+  return {
+    insert: (completion: SQL) => sql`insert into ${webhookEvents} (id, app_id, type, data, created_at)
+      select ${row.id}::text, ${row.appId}::text, ${row.type}::text,
+        ${JSON.stringify(row.data)}::jsonb || ${completion}, ${row.createdAt.toISOString()}::timestamptz
+      where ${appIdIfExists(row.appId)} is not null`,
+    endpoints: enabledEndpoints(sql`${row.appId}::text`),
+    async deliver(tx: Tx, endpoints: readonly { id: string; events: readonly string[] }[]) {
+      const subscribed = endpoints.filter((endpoint) => matches(endpoint.events, event.type));
+      if (subscribed.length === 0) return;
+      await writeDeliveries(deps, tx, deliveriesOf(row, subscribed, row.createdAt));
+    },
+  };
+}
+
+/** An event written by the caller's statement (`eventInStatement`). */
+export type EventInStatement = ReturnType<typeof eventInStatement>;

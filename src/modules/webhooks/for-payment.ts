@@ -1,4 +1,4 @@
-import { type Column, sql } from "drizzle-orm";
+import { type Column, type SQL, sql } from "drizzle-orm";
 import { webhookEndpoints } from "./tables.ts";
 
 /**
@@ -10,10 +10,15 @@ import { webhookEndpoints } from "./tables.ts";
  */
 export function endpointsForPayment(appId: Column) {
   return {
-    endpoints: sql<{ id: string; events: string[] }[]>`(select coalesce(json_agg(json_build_object(
-      'id', ${webhookEndpoints.id}, 'events', ${webhookEndpoints.events})), '[]'::json)
-      from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${appId} and ${webhookEndpoints.enabled})`,
+    endpoints: enabledEndpoints(appId),
     version: sql`(select string_agg(${webhookEndpoints.id} || '.' || ${webhookEndpoints}.xmin::text, ' '
       order by ${webhookEndpoints.id}) from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${appId})`,
   };
+}
+
+/** The enabled endpoints of the app `appId` (a column or a value of the caller's statement), as `[{id, events}]`. */
+export function enabledEndpoints(appId: Column | SQL) {
+  return sql<{ id: string; events: string[] }[]>`(select coalesce(json_agg(json_build_object(
+      'id', ${webhookEndpoints.id}, 'events', ${webhookEndpoints.events})), '[]'::json)
+      from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${appId} and ${webhookEndpoints.enabled})`;
 }
