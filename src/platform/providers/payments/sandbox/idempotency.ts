@@ -7,7 +7,7 @@ import { sandboxRequests } from "./tables.ts";
 // jsonb has no bigint: amounts are stored tagged, and revived exactly.
 const BIG = "$bigint";
 
-function toJson(value: unknown): unknown {
+export function toJson(value: unknown): unknown {
   return JSON.parse(
     JSON.stringify(value, (_key, v) => (typeof v === "bigint" ? { [BIG]: v.toString() } : v)),
   );
@@ -19,7 +19,7 @@ function fromJson<T>(value: unknown): T {
   ) as T;
 }
 
-function fingerprint(operation: string, params: unknown): string {
+export function fingerprint(operation: string, params: unknown): string {
   return createHash("sha256")
     .update(operation)
     .update("\n")
@@ -32,14 +32,14 @@ function fingerprint(operation: string, params: unknown): string {
  * transaction as the change it describes and replayed for every repeat; the key used for another
  * request is refused. A concurrent repeat waits on the key's row until the first commits.
  */
-interface Scope {
+export interface Scope {
   account: string;
   key: string;
   operation: string;
   params: unknown;
 }
 
-function checkKey(key: string) {
+export function checkKey(key: string) {
   if (!key || key.length > 255) {
     throw new AppError("validation_failed", "An idempotency key of 1 to 255 characters is required");
   }

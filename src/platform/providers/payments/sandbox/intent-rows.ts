@@ -33,6 +33,20 @@ export const unexpectedState = (row: IntentRow, action: string) =>
     `This PaymentIntent's status is ${row.status}, so it cannot be ${action}`,
   );
 
+/**
+ * What writing `set` to an intent makes: the row as the update leaves it (a key set to undefined is
+ * left as it was, as Drizzle's update leaves it), and the event a status change (or a new error)
+ * records, if any; both known before the statement runs.
+ */
+export function intentChange(row: IntentRow, set: Partial<IntentRow>, now: Date) {
+  const next: IntentRow = { ...row, updatedAt: now };
+  for (const [key, value] of Object.entries(set)) {
+    if (value !== undefined) (next as Record<string, unknown>)[key] = value;
+  }
+  const changed = next.status !== row.status || Boolean(set.lastError);
+  return { next, event: changed ? eventRow(next, presentIntent(next)) : undefined };
+}
+
 /** Writes `set` to an intent, recording the event a status change (or a new error) makes. */
 export async function updateIntent(
   tx: Tx,
@@ -40,24 +54,17 @@ export async function updateIntent(
   set: Partial<IntentRow>,
   now: Date,
 ): Promise<IntentRow> {
-  // The row as the update leaves it (a key set to undefined is left as it was, as Drizzle's update
-  // leaves it), so the event can be made before the statement runs.
-  const next: IntentRow = { ...row, updatedAt: now };
-  for (const [key, value] of Object.entries(set)) {
-    if (value !== undefined) (next as Record<string, unknown>)[key] = value;
-  }
+  const { next, event } = intentChange(row, set, now);
   const update = tx
     .update(sandboxIntents)
     .set({ ...set, updatedAt: now })
     .where(eq(sandboxIntents.id, row.id));
-  if (next.status === row.status && !set.lastError) {
+  if (!event) {
     await update;
     return next;
   }
   // The change and the event it makes, in one statement.
-  await drizzleRunner(tx)(
-    sql`with updated as (${update.getSQL()}) ${insertRow(sandboxEvents, eventRow(next, presentIntent(next)))}`,
-  );
+  await drizzleRunner(tx)(sql`with updated as (${update.getSQL()}) ${insertRow(sandboxEvents, event)}`);
   return next;
 }
 

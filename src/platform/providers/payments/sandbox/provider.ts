@@ -26,11 +26,13 @@ import type {
   ReverseTransferInput,
   TransferInput,
 } from "../types.ts";
-import { PaymentDeclinedError, providerUnavailable } from "../types.ts";
+import { providerUnavailable } from "../types.ts";
+import { answerOf, OUTAGE, OUTAGE_MESSAGE, type Result } from "./answers.ts";
+import { confirmDecision } from "./confirm.ts";
 import { eventRow, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
 import { once, onceInOneStatement } from "./idempotency.ts";
 import { type IntentRow, presentIntent, settleIntent, unexpectedState, updateIntent } from "./intent-rows.ts";
-import { createPaymentMethod, resolvePaymentMethod, type SandboxPaymentMethod } from "./payment-methods.ts";
+import { createPaymentMethod, type SandboxPaymentMethod } from "./payment-methods.ts";
 import { sandboxEvents, sandboxFlags, sandboxIntents, sandboxRefunds } from "./tables.ts";
 import {
   type ConnectedAccounts,
@@ -40,6 +42,7 @@ import {
   insertTransfer,
   stripeTransfers,
 } from "./transfers.ts";
+import { type IntentDecision, onceOnUnchangedIntent } from "./unlocked.ts";
 
 export interface SandboxOptions {
   db: Database;
@@ -54,12 +57,6 @@ export interface SandboxOptions {
   /** The connected accounts transfers may go to; by default the KYC sandbox's, in the same database. */
   connectedAccounts?: ConnectedAccounts;
 }
-
-type Declined = { declined: { declineCode: string; message: string; intent: ProviderIntent } };
-type Result<T> = { ok: T } | Declined;
-
-const OUTAGE = "outage";
-const OUTAGE_MESSAGE = "The sandbox payment provider is in outage mode";
 
 /**
  * A real, stateful provider that never leaves the machine: intents, refunds and transfers live in
@@ -106,12 +103,39 @@ export class SandboxPaymentProvider implements PaymentProvider {
       OUTAGE,
       (tx) => work(tx, account),
     );
-    if ("outage" in result) throw providerUnavailable(OUTAGE_MESSAGE);
-    if ("declined" in result.answer) {
-      const { declineCode, message, intent } = result.answer.declined;
-      throw new PaymentDeclinedError(declineCode, message, intent);
-    }
-    return result.answer.ok;
+    return answerOf(result);
+  }
+
+  /**
+   * `call` for a call that only changes the intent it works on: `decide` says what, given the
+   * intent. Without a transaction while nothing stands in the way (`onceOnUnchangedIntent`: two
+   * statements); otherwise, a repeat or a race, on the locked intent inside `once`, as `call`.
+   */
+  private async callOnIntent(
+    options: CallOptions,
+    operation: string,
+    params: unknown,
+    intentId: string,
+    decide: (row: IntentRow, db: Executor) => Promise<IntentDecision<Result<ProviderIntent>>>,
+  ): Promise<ProviderIntent> {
+    const account = options.connectedAccount ?? "";
+    const scope = { account, key: options.idempotencyKey, operation, params };
+    const now = this.options.now();
+    const quick = await onceOnUnchangedIntent(
+      this.run,
+      this.options.db,
+      scope,
+      OUTAGE,
+      intentId,
+      now,
+      decide,
+    );
+    if (quick) return answerOf(quick);
+    return this.call(options, operation, params, async (tx) => {
+      const row = await this.lock(tx, intentId, account);
+      const decision = await decide(row, tx);
+      return decision.answer(await this.update(tx, row, decision.set));
+    });
   }
 
   private async lock(tx: Tx, intentId: string, account: string): Promise<IntentRow> {
@@ -224,54 +248,14 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent> {
-    return this.call<ProviderIntent>(options, "confirm_intent", { intentId, input }, async (tx, account) => {
-      const row = await this.lock(tx, intentId, account);
-      if (row.status !== "requires_payment_method" && row.status !== "requires_confirmation") {
-        throw unexpectedState(row, "confirmed");
-      }
-      const now = this.options.now();
-      const resolved = await resolvePaymentMethod(tx, input.paymentMethod, now);
-      if (typeof resolved === "string") throw invalid("/payment_method", resolved);
-      if (resolved.method !== row.method) {
-        throw invalid("/payment_method", `this intent takes a ${row.method} payment method`);
-      }
-      if (resolved.method === "us_bank_account" && !input.mandate) {
-        throw invalid("/mandate", "a bank debit needs the shopper's mandate acceptance");
-      }
-      const base = { paymentMethodLabel: resolved.label, lastError: null, nextAction: null };
-      const { outcome } = resolved;
-      if (outcome.kind === "decline") {
-        const lastError = { code: outcome.code, declineCode: outcome.declineCode, message: outcome.message };
-        const next = await this.update(tx, row, { ...base, lastError });
-        const intent = presentIntent(next);
-        return { declined: { declineCode: outcome.declineCode, message: outcome.message, intent } };
-      }
-      if (outcome.kind === "three_d_secure") {
-        const url = `${this.options.publicUrl}/sandbox/3ds/${row.id}`;
-        const next = await this.update(tx, row, {
-          ...base,
-          status: "requires_action",
-          nextAction: { type: "redirect_to_url", url, returnUrl: input.returnUrl ?? null },
-        });
-        return { ok: presentIntent(next) };
-      }
-      if (outcome.kind === "debit") {
-        const settlesAt = new Date(now.getTime() + (this.options.settleAfterMs ?? 5000));
-        const next = await this.update(tx, row, {
-          ...base,
-          status: "processing",
-          settlesAt,
-          settleOutcome: outcome.settles,
-        });
-        return { ok: presentIntent(next) };
-      }
-      const next = await this.update(tx, row, {
-        ...base,
-        status: "requires_capture",
-        amountCapturable: row.amount,
-      });
-      return { ok: presentIntent(next) };
-    });
+    const params = { intentId, input };
+    return this.callOnIntent(options, "confirm_intent", params, intentId, (row, db) =>
+      confirmDecision(row, input, db, {
+        now: this.options.now(),
+        publicUrl: this.options.publicUrl,
+        settleAfterMs: this.options.settleAfterMs ?? 5000,
+      }),
+    );
   }
 
   /**
@@ -307,19 +291,16 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async captureIntent(intentId: string, amount: bigint | undefined, options: CallOptions) {
-    return this.call(options, "capture_intent", { intentId, amount }, async (tx, account) => {
-      const row = await this.lock(tx, intentId, account);
+    return this.callOnIntent(options, "capture_intent", { intentId, amount }, intentId, async (row) => {
       if (row.status !== "requires_capture") throw unexpectedState(row, "captured");
       const captured = amount ?? row.amountCapturable;
       if (captured <= 0n || captured > row.amountCapturable) {
         throw invalid("/amount_to_capture", "must be positive and at most the amount capturable");
       }
-      const next = await this.update(tx, row, {
-        status: "succeeded",
-        amountReceived: captured,
-        amountCapturable: 0n,
-      });
-      return { ok: presentIntent(next) };
+      return {
+        set: { status: "succeeded", amountReceived: captured, amountCapturable: 0n },
+        answer: (next) => ({ ok: presentIntent(next) }),
+      };
     });
   }
 

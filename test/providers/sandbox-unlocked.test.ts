@@ -1,0 +1,151 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { and, eq } from "drizzle-orm";
+import { drizzleRunner } from "../../src/platform/db/index.ts";
+import { SandboxPaymentProvider } from "../../src/platform/providers/payments/sandbox/provider.ts";
+import {
+  sandboxEvents,
+  sandboxIntents,
+  sandboxRequests,
+} from "../../src/platform/providers/payments/sandbox/tables.ts";
+import { onceOnUnchangedIntent } from "../../src/platform/providers/payments/sandbox/unlocked.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+
+// The sandbox's confirm and capture write without a transaction (unlocked.ts): the intent is read,
+// the change decided, then written in one statement only while nothing changed since the read.
+// These tests change things between the read and the write, where a concurrent request would.
+
+const now = new Date("2026-06-01T12:00:00Z");
+let provider: SandboxPaymentProvider;
+let counter = 0;
+const key = () => `unlocked-${Date.now()}-${++counter}`;
+
+const fx = useTestApp(
+  {},
+  {
+    tenants: false,
+    async setUp() {
+      provider = new SandboxPaymentProvider({
+        db: fx.app.deps.db,
+        now: () => now,
+        publicUrl: "http://shop.test",
+      });
+    },
+  },
+);
+
+async function heldIntent() {
+  const intent = await provider.createIntent(
+    { amount: 1000n, currency: "USD", method: "card" },
+    { idempotencyKey: key() },
+  );
+  const method = { type: "token" as const, id: "pm_card_visa" };
+  await provider.confirmIntent(intent.id, { paymentMethod: method }, { idempotencyKey: key() });
+  return intent.id;
+}
+
+const scopeOf = (idempotencyKey: string, intentId: string) => ({
+  account: "",
+  key: idempotencyKey,
+  operation: "capture_intent",
+  params: { intentId },
+});
+
+async function written(intentId: string, idempotencyKey: string) {
+  const db = fx.app.deps.db;
+  const [intent] = await db.select().from(sandboxIntents).where(eq(sandboxIntents.id, intentId));
+  const requests = await db
+    .select()
+    .from(sandboxRequests)
+    .where(and(eq(sandboxRequests.account, ""), eq(sandboxRequests.idempotencyKey, idempotencyKey)));
+  const events = await db.select().from(sandboxEvents).where(eq(sandboxEvents.intentId, intentId));
+  return { intent, requests, events: events.length };
+}
+
+const capture = {
+  set: { status: "succeeded", amountReceived: 1000n, amountCapturable: 0n },
+  answer: () => "captured",
+};
+
+describe("the sandbox's writes without a transaction", () => {
+  test("an intent changed after the read is not written: no claim, no event, and the caller is told to lock", async () => {
+    const intentId = await heldIntent();
+    const idempotencyKey = key();
+    const before = await written(intentId, idempotencyKey);
+    const db = fx.app.deps.db;
+    const result = await onceOnUnchangedIntent(
+      drizzleRunner(db),
+      db,
+      scopeOf(idempotencyKey, intentId),
+      "outage",
+      intentId,
+      now,
+      async () => {
+        // Another request changes the intent meanwhile (its label, so no event of its own).
+        await db
+          .update(sandboxIntents)
+          .set({ paymentMethodLabel: "changed" })
+          .where(eq(sandboxIntents.id, intentId));
+        return capture;
+      },
+    );
+    assert.equal(result, undefined);
+    const after = await written(intentId, idempotencyKey);
+    assert.equal(after.intent.status, "requires_capture");
+    assert.equal(after.intent.paymentMethodLabel, "changed");
+    assert.equal(after.requests.length, 0);
+    assert.equal(after.events, before.events);
+    // The locking way then captures it, once.
+    const captured = await provider.captureIntent(intentId, undefined, { idempotencyKey });
+    assert.equal(captured.status, "succeeded");
+    assert.equal((await written(intentId, idempotencyKey)).requests.length, 1);
+  });
+
+  test("a key claimed after the read is not claimed again, and the intent is not changed", async () => {
+    const intentId = await heldIntent();
+    const idempotencyKey = key();
+    const db = fx.app.deps.db;
+    const result = await onceOnUnchangedIntent(
+      drizzleRunner(db),
+      db,
+      scopeOf(idempotencyKey, intentId),
+      "outage",
+      intentId,
+      now,
+      async () => {
+        await db
+          .insert(sandboxRequests)
+          .values({ account: "", idempotencyKey, fingerprint: "another request", response: null });
+        return capture;
+      },
+    );
+    assert.equal(result, undefined);
+    const after = await written(intentId, idempotencyKey);
+    assert.equal(after.intent.status, "requires_capture");
+    assert.deepEqual(
+      after.requests.map((r) => r.fingerprint),
+      ["another request"],
+    );
+  });
+
+  test("with nothing in the way the claim, the change and its event are written together", async () => {
+    const intentId = await heldIntent();
+    const idempotencyKey = key();
+    const before = await written(intentId, idempotencyKey);
+    const db = fx.app.deps.db;
+    const result = await onceOnUnchangedIntent(
+      drizzleRunner(db),
+      db,
+      scopeOf(idempotencyKey, intentId),
+      "outage",
+      intentId,
+      now,
+      async () => capture,
+    );
+    assert.deepEqual(result, { answer: "captured" });
+    const after = await written(intentId, idempotencyKey);
+    assert.equal(after.intent.status, "succeeded");
+    assert.equal(after.requests.length, 1);
+    assert.equal(after.events, before.events + 1);
+  });
+});
