@@ -1,8 +1,8 @@
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
-import { type Database, drizzleRunner, type Executor, insertRow } from "../../platform/db/index.ts";
+import { type Database, drizzleRunner, type Executor, insertRow, rowOf } from "../../platform/db/index.ts";
 import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
-import { priceForPayment } from "../prices/for-payment.ts";
+import { priceForPayment, priceOpenAt } from "../prices/for-payment.ts";
 import type { EventInStatement } from "../webhooks/events.ts";
 import { endpointsForPayment } from "../webhooks/for-payment.ts";
 import { paymentEventsInsert } from "./books.ts";
@@ -148,4 +148,43 @@ export async function recordCapture(db: Database, payment: PaymentRow, captured:
   const update = db.update(payments).set({ capturedAmount: captured }).where(eq(payments.id, payment.id));
   const entries = paymentEventsInsert(db, payment, [{ type: "capture" }], at);
   await drizzleRunner(db)(entries ? sql`with captured as (${update.getSQL()}) ${entries}` : update.getSQL());
+}
+
+/**
+ * A confirm's request in one statement, while the payment is as the caller read it (`pending`, no
+ * authorisation asked yet, the same count of attempts) and its price can still be paid at `at`:
+ * the payment marked `requested` with its attempt and Idempotency-Key, and `job` (the authorize
+ * job's outbox row, a `sendPart` given the condition) written with it. Answers the updated row, or
+ * undefined, having written nothing, when any of that did not hold: the caller then decides on the
+ * locked row (a replay, another confirm first, an expired price).
+ */
+export async function requestWhileOpen(
+  db: Database,
+  payment: PaymentRow,
+  request: { attempt: number; key: string | null; at: Date },
+  job: (when: SQL) => SQL,
+): Promise<PaymentRow | undefined> {
+  const update = db
+    .update(payments)
+    .set({
+      authState: "requested",
+      confirmAttempts: request.attempt,
+      confirmKey: request.key,
+      updatedAt: request.at,
+    })
+    .where(
+      and(
+        eq(payments.id, payment.id),
+        eq(payments.status, "pending"),
+        eq(payments.authState, "none"),
+        eq(payments.confirmAttempts, request.attempt - 1),
+        priceOpenAt(payments.priceId, request.at),
+      ),
+    )
+    .returning();
+  const [row] = await drizzleRunner(db)(
+    sql`with updated as (${update.getSQL()}), queued as (${job(sql`exists (select 1 from updated)`)})
+    select * from updated`,
+  );
+  return row ? rowOf(payments, row) : undefined;
 }

@@ -30,3 +30,12 @@ export function priceForPayment(appId: Column, priceId: SQL) {
     versions: [sql`md5((to_jsonb(${prices}) - 'views')::text)`, ...trigger.versions],
   };
 }
+
+/**
+ * Whether the price `priceId` (a column of the caller's statement) can still be paid at `now`: it
+ * is not expired, and its expiry, if it has one, is later (presenters.ts `isExpired`, as SQL).
+ */
+export function priceOpenAt(priceId: Column, now: Date): SQL {
+  return sql`exists (select 1 from ${prices} where ${prices.id} = ${priceId} and not ${prices.expired}
+    and (${prices.expiresAt} is null or ${prices.expiresAt} > ${now.toISOString()}::timestamptz))`;
+}

@@ -22,6 +22,7 @@ export {
   insertRow,
   prepared,
   type Runner,
+  rowOf,
   statementRunner,
   withValues,
   writeIf,

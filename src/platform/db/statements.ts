@@ -120,6 +120,19 @@ function columnsOf(table: Table) {
   return columns;
 }
 
+/**
+ * A row of `table` as a statement built here answers it (column names, the driver's values), as
+ * Drizzle's own `returning()` answers it: keyed by property, each value mapped by its column.
+ */
+export function rowOf<T extends Table>(table: T, raw: Record<string, unknown>): T["$inferSelect"] {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of Object.entries(getTableColumns(table))) {
+    const value = raw[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as T["$inferSelect"];
+}
+
 /** The parts of a guarded write (`writeIf`). */
 export interface GuardedWrite {
   /**

@@ -9,7 +9,8 @@
 // payment (`pending -> cancelled`) with its intent released.
 // Compensation: release-hold. A hold that is never captured (cancelled, or its contract call
 // failed) is released by that job; a collected bank debit cannot be released and is refunded.
-// After a crash: the confirm's `requested` mark and its job commit together. The provider call is
+// After a crash: the confirm's `requested` mark and its job commit together (one statement, the
+// job through the outbox; on the locked row's way, one transaction). The provider call is
 // keyed `<payment>:confirm:<attempt>`, so a retried job is answered the same authorisation, never a
 // second one; the answer is applied in one transaction with the next step's job, and only to a
 // payment still `pending`, so applying it twice (the job, the sync job, a webhook) moves it once.
@@ -37,6 +38,7 @@ import { type PaymentRow, transition } from "../lifecycle.ts";
 import { paymentMethodFor } from "../payment-methods.ts";
 import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "../returns.ts";
 import { locked, read } from "../rows.ts";
+import { requestWhileOpen } from "../sql.ts";
 import { payments } from "../tables.ts";
 import { ensureIntent } from "./open.ts";
 
@@ -65,6 +67,29 @@ export async function requestAuthorization(
 ) {
   // Only a payment method id is stored or queued from here on: never card or account numbers.
   const method = await paymentMethodFor(deps, payment, input.payment_method);
+  const job = (attempt: number): AuthorizeJob => ({
+    paymentId: payment.id,
+    attempt,
+    method,
+    returnUrl: input.return_url ?? null,
+    mandate,
+    actor: actorName(actor),
+  });
+  if (payment.status === "pending" && payment.authState === "none") {
+    // The usual confirm, in one statement while the payment is still as read and its price open.
+    const attempt = payment.confirmAttempts + 1;
+    const requested = await requestWhileOpen(
+      deps.db,
+      payment,
+      { attempt, key: idempotencyKey ?? null, at: deps.now() },
+      (when) => deps.jobs.sendPart<AuthorizeJob>(AUTHORIZE_JOB, job(attempt), when),
+    );
+    if (requested) {
+      deps.jobs.relaySoon();
+      return requested;
+    }
+  }
+  // Anything else is decided on the locked row: a replay, a confirm that came first, an expired price.
   const outcome = await deps.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for("update");
     // The same confirm again (same Idempotency-Key) after its answer was lost: it did its work.
@@ -96,14 +121,7 @@ export async function requestAuthorization(
       })
       .where(eq(payments.id, payment.id))
       .returning();
-    await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, {
-      paymentId: payment.id,
-      attempt,
-      method,
-      returnUrl: input.return_url ?? null,
-      mandate,
-      actor: actorName(actor),
-    });
+    await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, job(attempt));
     return { updated };
   });
   if ("expired" in outcome) {
