@@ -1,5 +1,5 @@
-import type { SQL } from "drizzle-orm";
-import type { Executor } from "../../platform/db/index.ts";
+import { type SQL, sql } from "drizzle-orm";
+import { type Executor, insertRow } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import { type LedgerEvent, type LedgerLine, ledgerEntriesFor, type PaymentFigures } from "./entries.ts";
 import { ledgerEntries } from "./tables.ts";
@@ -34,6 +34,20 @@ export function eventsInsert(
 ): SQL | undefined {
   const lines = events.flatMap((event) => ledgerEntriesFor(event, figures));
   return lines.length === 0 ? undefined : ledgerInsert(db, lines, at).getSQL();
+}
+
+/**
+ * `eventsInsert` for a statement whose writes are made only where `when` holds: one INSERT a line,
+ * each a part of the caller's statement, an event already in the books skipped as ever.
+ */
+export function eventsInsertWhen(figures: PaymentFigures, events: LedgerEvent[], at: Date, when: SQL): SQL[] {
+  return events
+    .flatMap((event) => ledgerEntriesFor(event, figures))
+    .map(
+      (line) =>
+        sql`${insertRow(ledgerEntries, { ...line, id: newId("ble"), createdAt: at }, when)}
+        on conflict ("transaction_id", "line") do nothing`,
+    );
 }
 
 /** `postLedger` of one or more events of one payment, in one statement. */

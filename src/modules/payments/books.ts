@@ -1,6 +1,7 @@
+import type { SQL } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
 import type { LedgerEvent, PaymentFigures } from "../ledger/entries.ts";
-import { eventsInsert, postEvents } from "../ledger/post.ts";
+import { eventsInsert, eventsInsertWhen, postEvents } from "../ledger/post.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 
 // The payments module's one way into the books (docs/ledger.md): the ledger is given a payment's
@@ -41,6 +42,11 @@ export function eventsOfMove(before: PaymentRow, after: PaymentRow): LedgerEvent
 /** `postPaymentEvents`'s INSERT as SQL, to be part of the caller's statement (undefined: nothing). */
 export function paymentEventsInsert(db: Executor, row: PaymentRow, events: LedgerEvent[], at: Date) {
   return eventsInsert(db, figuresOf(row), events, at);
+}
+
+/** `paymentEventsInsert` as parts of a statement whose writes are made only where `when` holds. */
+export function paymentEventsInsertWhen(row: PaymentRow, events: LedgerEvent[], at: Date, when: SQL) {
+  return eventsInsertWhen(figuresOf(row), events, at, when);
 }
 
 /** Posts `events` of the payment in the caller's transaction (one INSERT). */

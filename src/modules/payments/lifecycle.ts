@@ -1,12 +1,12 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { EventType } from "../webhooks/event-types.ts";
 import { eventInStatement } from "../webhooks/events.ts";
-import { eventsOfMove, paymentEventsInsert } from "./books.ts";
-import { recordMove } from "./sql.ts";
+import { eventsOfMove, paymentEventsInsert, paymentEventsInsertWhen } from "./books.ts";
+import { moveAlone, recordMove } from "./sql.ts";
 import { type PaymentStatus, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
@@ -98,4 +98,55 @@ export async function transition(
   await announced.deliver(tx, endpoints);
   if (updated.deferExecution) await deps.onDeferredPayment(tx, updated);
   return updated;
+}
+
+/**
+ * `transition` for a caller that holds no lock and no transaction (a job that read the payment
+ * before its provider call): the move and all it writes, with `jobs` (outbox parts), in one
+ * statement (`moveAlone`), made only while the payment is still as it was read and no webhook
+ * endpoint listens to the event. Answers the moved row, or undefined, having written nothing: the
+ * caller then moves it as ever, in a transaction on the locked row, where deliveries and their
+ * jobs are written. Never for a deferred payment, whose owner is told in that transaction.
+ */
+export async function moveUnlocked(
+  deps: Pick<Deps, "db" | "jobs" | "now">,
+  payment: PaymentRow,
+  to: PaymentStatus,
+  why: { actor: string; reason: string; set?: Partial<PaymentRow> },
+  jobs: (when: SQL) => SQL[],
+): Promise<PaymentRow | undefined> {
+  const from = payment.status;
+  if (payment.deferExecution || !canMove(from, to)) return undefined;
+  const now = deps.now();
+  const set = { ...why.set, status: to, updatedAt: now };
+  // What the books post is decided on the row as the move leaves it (amounts never change).
+  const after = { ...payment, ...set } as PaymentRow;
+  const announced = eventInStatement(deps, {
+    appId: payment.appId,
+    type: `payment.${to}` as EventType,
+    data: paymentEventData(payment.id, to, from, why.reason),
+  });
+  const update = deps.db
+    .update(payments)
+    .set(set)
+    .where(and(eq(payments.id, payment.id), eq(payments.status, from), announced.unheard))
+    .returning();
+  const moved = await moveAlone(
+    deps.db,
+    update.getSQL(),
+    {
+      id: newId("pev"),
+      paymentId: payment.id,
+      fromStatus: from,
+      toStatus: to,
+      actor: why.actor,
+      reason: why.reason,
+      createdAt: now,
+    },
+    (when) => paymentEventsInsertWhen(after, eventsOfMove(payment, after), now, when),
+    announced,
+    jobs,
+  );
+  if (moved) deps.jobs.relaySoon();
+  return moved;
 }

@@ -140,6 +140,33 @@ export async function recordMove(
 }
 
 /**
+ * A status change and everything it writes, in one statement without a transaction: `update` (the
+ * payment's, a Drizzle update whose `where` holds the move's guard, with `returning()`), and only
+ * with it the move's event and sequence, its ledger entries, its webhook event (`announced`,
+ * whose payload the statement completes with the sequence) and `jobs` (outbox parts). Answers the
+ * moved row, or undefined when the guard did not hold, having written nothing.
+ */
+export async function moveAlone(
+  db: Database,
+  update: SQL,
+  event: typeof paymentEvents.$inferInsert,
+  entries: (when: SQL) => SQL[],
+  announced: Pick<EventInStatement, "insert">,
+  jobs: (when: SQL) => SQL[],
+): Promise<PaymentRow | undefined> {
+  const when = sql`exists (select 1 from moved)`;
+  const parts = [
+    sql`sequence as (select (select count(*)::int from ${paymentEvents} where ${paymentEvents.paymentId} = ${event.paymentId}) + 1 as n)`,
+    sql`moved as (${update})`,
+    sql`added as (${insertRow(paymentEvents, event, when)})`,
+    sql`announced as (${announced.insert(sql`jsonb_build_object('sequence', (select n from sequence))`, when)})`,
+    ...[...entries(when), ...jobs(when)].map((part, i) => sql`${sql.identifier(`w${i}`)} as (${part})`),
+  ];
+  const [row] = await drizzleRunner(db)(sql`with ${sql.join(parts, sql`,\n`)}\nselect * from moved`);
+  return row ? rowOf(payments, row) : undefined;
+}
+
+/**
  * A capture's record, in one statement: the captured amount on the payment and the capture's
  * ledger entries (which the books key by the payment, so a repeat posts nothing). One round trip
  * instead of a transaction of four.

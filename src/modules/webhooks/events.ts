@@ -155,15 +155,22 @@ export function eventParts(
  * (`[{id, events}]`). Give what it answered to `deliver`, in the same transaction: a delivery and
  * its job for each endpoint subscribed to the event, as `emitEvent` writes them. One statement
  * where `emitEvent` sends two (the endpoints' read and the event), and no more while no endpoint
- * listens.
+ * listens. With `when`, the event is written only where it holds; `unheard` is the condition that
+ * no endpoint listens (`matches`, as SQL), for a statement that has no way to write deliveries.
  */
 export function eventInStatement(deps: Pick<Deps, "jobs" | "now">, event: EmittedEvent) {
   const { row } = eventRows(event, [], deps.now());
   return {
-    insert: (completion: SQL) => sql`insert into ${webhookEvents} (id, app_id, type, data, created_at)
+    insert: (completion: SQL, when: SQL = sql`true`) => sql`insert into ${webhookEvents}
+      (id, app_id, type, data, created_at)
       select ${row.id}::text, ${row.appId}::text, ${row.type}::text,
         ${JSON.stringify(row.data)}::jsonb || ${completion}, ${row.createdAt.toISOString()}::timestamptz
-      where ${appIdIfExists(row.appId)} is not null`,
+      where ${appIdIfExists(row.appId)} is not null and ${when}`,
+    /** True while no enabled endpoint of the app subscribes to the event: nothing to deliver. */
+    unheard: sql`not exists (select 1 from ${webhookEndpoints}, jsonb_array_elements_text(${webhookEndpoints.events}) pattern
+      where ${webhookEndpoints.appId} = ${row.appId}::text and ${webhookEndpoints.enabled}
+      and (pattern = '*' or pattern = ${row.type}::text
+        or (pattern like '%.*' and starts_with(${row.type}::text, left(pattern, -1)))))`,
     endpoints: enabledEndpoints(sql`${row.appId}::text`),
     async deliver(tx: Tx, endpoints: readonly { id: string; events: readonly string[] }[]) {
       const subscribed = endpoints.filter((endpoint) => matches(endpoint.events, event.type));

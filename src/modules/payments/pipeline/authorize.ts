@@ -34,7 +34,7 @@ import {
   SETTLE_JOB,
   SYNC_JOB,
 } from "../job-names.ts";
-import { type PaymentRow, transition } from "../lifecycle.ts";
+import { moveUnlocked, type PaymentRow, transition } from "../lifecycle.ts";
 import { paymentMethodFor } from "../payment-methods.ts";
 import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "../returns.ts";
 import { locked, read } from "../rows.ts";
@@ -141,7 +141,22 @@ export async function applyIntent(
   intent: ProviderIntent,
   actor: string,
   polls = 0,
+  read?: PaymentRow,
 ) {
+  // A card held, the usual answer, in one statement while the payment is still pending as `read`
+  // (by the job, before its provider call) and no webhook endpoint listens: the hold and the next
+  // step's job together. Anything else is decided in the transaction below, on the locked row.
+  if (read?.status === "pending" && intent.status === "requires_capture" && !read.deferExecution) {
+    const next = read.triggerId ? EXECUTE_JOB : SETTLE_JOB;
+    const held = await moveUnlocked(
+      deps,
+      read,
+      "hold",
+      { actor, reason: "card authorised", set: { authState: "done", nextAction: null, capturedAmount: 0n } },
+      (when) => [deps.jobs.sendPart<PaymentJob>(next, { paymentId }, when)],
+    );
+    if (held) return;
+  }
   // While the shopper completes a 3-D Secure step or a bank debit clears, look again every few
   // seconds for half an hour: the provider's webhook usually comes first, this is the backstop.
   const lookAgain = (tx: Tx) =>
@@ -246,7 +261,7 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
           intent = { ...intent, status: "requires_payment_method" };
         }
       }
-      await applyIntent(deps, payment.id, intent, job.actor);
+      await applyIntent(deps, payment.id, intent, job.actor, 0, payment);
     },
   };
 }
