@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { startRun } from "./reconcile.ts";
 import { reconciliations } from "./tables.ts";
@@ -29,34 +29,15 @@ export async function requestReconciliation(deps: Deps, actor: Principal, appId:
 
 export async function getReconciliation(deps: Deps, actor: Principal, appId: string, id: string) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const [row] = await deps.db
-    .select()
-    .from(reconciliations)
-    .where(and(eq(reconciliations.appId, appId), eq(reconciliations.id, id)));
-  if (!row) throw notFound("Reconciliation");
-  return presentRun(row);
+  return presentRun(await appRecord(deps.db, reconciliations, appId, id, "Reconciliation"));
 }
 
 export async function listReconciliations(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const scope = eq(reconciliations.appId, appId);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: reconciliations,
-    createdAt: reconciliations.createdAt,
-    id: reconciliations.id,
-    scope,
+    scope: eq(reconciliations.appId, appId),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(reconciliations)
-      .where(and(scope, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, reconciliations, scope),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(presentRun), total, neighbours };
 }

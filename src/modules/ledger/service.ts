@@ -2,7 +2,7 @@ import { and, eq, gte, lte, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { invalid } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow } from "../../platform/http/pagination.ts";
+import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -48,25 +48,12 @@ export async function listBalanceTransactions(
   filters: EntryFilters,
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const where = entryConditions(appId, filters);
-  const window = await pageWindow(deps.db, page, {
+  const { rows, total, neighbours } = await pageOfRows(deps, page, {
     table: ledgerEntries,
-    createdAt: ledgerEntries.createdAt,
-    id: ledgerEntries.id,
     scope: eq(ledgerEntries.appId, appId),
+    filter: entryConditions(appId, filters),
     newestFirst: true,
   });
-  const [fetched, total] = await Promise.all([
-    deps.db
-      .select()
-      .from(ledgerEntries)
-      .where(and(where, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-    countUpTo(deps, ledgerEntries, where),
-  ]);
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
   return { items: rows.map(presentEntry), total, neighbours };
 }
 
