@@ -4,8 +4,8 @@ import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { normalizeAccount } from "../../platform/chains/accounts.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { appRecord } from "../../platform/http/app-record.ts";
-import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
+import { appRecord, deleteUnusedAppRecord } from "../../platform/http/app-record.ts";
+import { invalid, notFound } from "../../platform/http/errors.ts";
 import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -178,13 +178,11 @@ export async function updateTrigger(
 
 export async function deleteTrigger(deps: Deps, actor: Principal, appId: string, triggerId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  await deps.db.transaction(async (tx) => {
-    await appRecord(tx, triggers, appId, triggerId, "Trigger", "update");
-    // A price keeps the id of the call its payments run: deleting the trigger would strand them.
-    const used = await deps.referrers.pricesOfTrigger(tx, triggerId);
-    if (used > 0) throw conflict(`The trigger is used by ${used} price(s); unlink or delete them first`);
-    await tx.delete(triggers).where(eq(triggers.id, triggerId));
-    await recordAudit(tx, actor, { appId, action: "trigger.delete", targetId: triggerId });
+  const trigger = { table: triggers, appId, id: triggerId, what: "Trigger", action: "trigger.delete" };
+  // A price keeps the id of the call its payments run: deleting the trigger would strand them.
+  await deleteUnusedAppRecord(deps.db, actor, trigger, {
+    count: (tx) => deps.referrers.pricesOfTrigger(tx, triggerId),
+    refusal: (used) => `The trigger is used by ${used} price(s); unlink or delete them first`,
   });
 }
 

@@ -4,8 +4,8 @@ import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Chain } from "../../platform/chains/adapter.ts";
 import type { Executor } from "../../platform/db/index.ts";
-import { appRecord } from "../../platform/http/app-record.ts";
-import { conflict, invalid } from "../../platform/http/errors.ts";
+import { appRecord, deleteUnusedAppRecord } from "../../platform/http/app-record.ts";
+import { invalid } from "../../platform/http/errors.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -151,14 +151,11 @@ export async function updateWallet(
 
 export async function deleteWallet(deps: Deps, actor: Principal, appId: string, walletId: string) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  await deps.db.transaction(async (tx) => {
-    // The row lock makes a trigger created at this moment wait (its foreign key check needs a
-    // share lock on this row), so the check below cannot miss it.
-    await appRecord(tx, wallets, appId, walletId, "Wallet", "update");
-    const used = await deps.referrers.triggersOfWallet(tx, walletId);
-    if (used > 0) throw conflict(`The wallet is used by ${used} trigger(s); delete or move them first`);
-    await tx.delete(wallets).where(eq(wallets.id, walletId));
-    await recordAudit(tx, actor, { appId, action: "wallet.delete", targetId: walletId });
+  const wallet = { table: wallets, appId, id: walletId, what: "Wallet", action: "wallet.delete" };
+  // A trigger's wallet: a trigger created meanwhile waits for the row lock, so the count sees it.
+  await deleteUnusedAppRecord(deps.db, actor, wallet, {
+    count: (tx) => deps.referrers.triggersOfWallet(tx, walletId),
+    refusal: (used) => `The wallet is used by ${used} trigger(s); delete or move them first`,
   });
 }
 

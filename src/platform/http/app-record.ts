@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Executor } from "../db/index.ts";
-import { notFound } from "./errors.ts";
+import { recordAudit } from "../audit/log.ts";
+import type { Principal } from "../auth/principal.ts";
+import type { Database, Executor } from "../db/index.ts";
+import { conflict, notFound } from "./errors.ts";
 
 /** A table of records that belong to an app, keyed by their own id. */
 type AppTable = PgTable & { appId: PgColumn; id: PgColumn };
@@ -26,4 +28,26 @@ export async function appRecord<T extends AppTable>(
   const [row] = lock ? await query.for(lock) : await query;
   if (!row) throw notFound(what);
   return row as T["$inferSelect"];
+}
+
+/**
+ * Deletes one of an app's records, with its audit entry `action`, unless others still use it
+ * (409, worded by `refusal` from how many do). The row is locked before the count, so a record
+ * that starts using it at this moment waits (its foreign key check needs a share lock on the row)
+ * and the count cannot miss it.
+ */
+export async function deleteUnusedAppRecord<T extends AppTable>(
+  db: Database,
+  actor: Principal,
+  record: { table: T; appId: string; id: string; what: string; action: string },
+  users: { count: (tx: Executor) => Promise<number>; refusal: (used: number) => string },
+): Promise<void> {
+  const { table, appId, id } = record;
+  await db.transaction(async (tx) => {
+    await appRecord(tx, table, appId, id, record.what, "update");
+    const used = await users.count(tx);
+    if (used > 0) throw conflict(users.refusal(used));
+    await tx.delete(table as PgTable).where(eq(table.id, id));
+    await recordAudit(tx, actor, { appId, action: record.action, targetId: id });
+  });
 }
