@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../platform/http/errors.ts";
+import { openEventStream } from "../../platform/http/event-stream.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { triggerParams } from "../triggers/form.ts";
@@ -69,16 +70,7 @@ export async function streamState(
   reply: FastifyReply,
 ) {
   let last = JSON.stringify(await publicState(deps, auctionId));
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-store",
-    connection: "keep-alive",
-    "x-request-id": request.id,
-    "x-accel-buffering": "no",
-  });
-  raw.write(`retry: 2000\nevent: state\ndata: ${last}\n\n`);
+  const raw = openEventStream(request, reply, 2000, `event: state\ndata: ${last}`);
   let busy = false;
   let quietFor = 0;
   const timer = setInterval(async () => {

@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { invalid } from "../../platform/http/errors.ts";
+import { openEventStream } from "../../platform/http/event-stream.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { appEvents, typeCondition } from "./event-log.ts";
 import { EVENT_RETENTION_DAYS } from "./event-log-schemas.ts";
@@ -153,17 +154,7 @@ export function streamEvents(
   reply: FastifyReply,
   options: StreamOptions,
 ): () => void {
-  reply.hijack();
-  const raw = reply.raw;
-  raw.writeHead(200, {
-    "content-type": "text/event-stream; charset=utf-8",
-    "cache-control": "no-store",
-    connection: "keep-alive",
-    "x-request-id": request.id,
-    // nginx would otherwise buffer the answer, holding events back.
-    "x-accel-buffering": "no",
-  });
-  raw.write(`retry: ${RETRY_MS}\n\n`);
+  const raw = openEventStream(request, reply, RETRY_MS);
   const type = typeCondition(options.type);
   let position = options.position;
   let stopped = false;
