@@ -39,6 +39,15 @@ export async function issueAccountToken(
   return { token, expiresAt };
 }
 
+/** The condition that picks `token` while it is a live token of `purpose` (not yet expired). */
+function liveToken(now: Date, token: string, purpose: AccountTokenPurpose) {
+  return and(
+    eq(accountTokens.tokenHash, hashToken(token)),
+    eq(accountTokens.purpose, purpose),
+    gt(accountTokens.expiresAt, now),
+  );
+}
+
 /**
  * Uses up a live token of `purpose`: deleted in the same statement that finds it, so two requests
  * with one token cannot both succeed. Answers its user and address, or undefined.
@@ -51,13 +60,7 @@ export async function consumeAccountToken(
 ): Promise<{ userId: string; email: string | null } | undefined> {
   const [row] = await db
     .delete(accountTokens)
-    .where(
-      and(
-        eq(accountTokens.tokenHash, hashToken(token)),
-        eq(accountTokens.purpose, purpose),
-        gt(accountTokens.expiresAt, now),
-      ),
-    )
+    .where(liveToken(now, token, purpose))
     .returning({ userId: accountTokens.userId, email: accountTokens.email });
   return row;
 }
@@ -72,13 +75,7 @@ export async function accountTokenIsLive(
   const [row] = await db
     .select({ id: accountTokens.id })
     .from(accountTokens)
-    .where(
-      and(
-        eq(accountTokens.tokenHash, hashToken(token)),
-        eq(accountTokens.purpose, purpose),
-        gt(accountTokens.expiresAt, now),
-      ),
-    );
+    .where(liveToken(now, token, purpose));
   return row !== undefined;
 }
 
