@@ -22,6 +22,14 @@ const CONTRACT = "The contract of what the price sells, as given (informational;
 const KYC_ID = "The seller's KYC record (marketplace apps): the seller paid by this price's payments";
 const TRIGGER_ID = "The trigger a payment of this price runs once paid";
 
+/** What the price sells and where its payment's call runs: the price and its public page alike. */
+const saleFields = {
+  network_type: NetworkType,
+  contract: Nullable(Type.String({ description: CONTRACT })),
+  chain: Nullable(Chain),
+  category: Category,
+};
+
 export const Price = Type.Object(
   {
     id: Type.String({ description: "The price's id (`price_…`)" }),
@@ -44,10 +52,7 @@ export const Price = Type.Object(
       Type.String({ format: "date-time", description: "When the price expires by itself; null for never" }),
     ),
     views: Type.Integer({ description: "Views of the price's public page" }),
-    network_type: NetworkType,
-    contract: Nullable(Type.String({ description: CONTRACT })),
-    chain: Nullable(Chain),
-    category: Category,
+    ...saleFields,
     created_at: Timestamp,
     updated_at: Timestamp,
   },
@@ -65,10 +70,7 @@ export const PublicPrice = Type.Object(
     name: Type.String({ description: "The price's name" }),
     expired: Type.Boolean({ description: "Whether the price can no longer be paid" }),
     views: Type.Integer({ description: "Views of the price's public page, this one included" }),
-    network_type: NetworkType,
-    contract: Nullable(Type.String({ description: CONTRACT })),
-    chain: Nullable(Chain),
-    category: Category,
+    ...saleFields,
     created_at: Timestamp,
   },
   { description: "A price as its public page shows it: no metadata, trigger or KYC ids" },
