@@ -42,6 +42,24 @@ function sealNewAccount(deps: Deps, kind: CreationKind, id: string, secret: stri
   return envelopeColumns(deps.custody.seal(creationContext(kind, id), secret));
 }
 
+/** Stores the new account's row and, in the same transaction, the job that creates it on chain. */
+async function insertWithCreationJob<T extends typeof solanaTrees | typeof solanaCollections>(
+  deps: Deps,
+  kind: CreationKind,
+  table: T,
+  values: T["$inferInsert"],
+): Promise<T["$inferSelect"]> {
+  return deps.db.transaction(async (tx) => {
+    // Drizzle cannot type an insert into either of two tables; `values` is typed by the caller's.
+    const [created] = await tx
+      .insert(table)
+      .values(values as never)
+      .returning();
+    await deps.jobs.send<CreationJob>(tx, SEND_CREATION_JOB, { kind, id: values.id });
+    return created as T["$inferSelect"];
+  });
+}
+
 export async function createTree(
   deps: Deps,
   actor: Principal,
@@ -68,25 +86,18 @@ export async function createTree(
   const id = newId("tree");
   const secret = generateSolanaSecret();
   const { address: treeAddress } = await solanaSigner(secret);
-  const row = await deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(solanaTrees)
-      .values({
-        id,
-        appId,
-        walletId: wallet.id,
-        network,
-        address: treeAddress,
-        maxDepth,
-        maxBufferSize,
-        canopyDepth: input.canopy_depth,
-        accountSize: cost.space,
-        rentLamports: cost.lamports,
-        ...sealNewAccount(deps, "tree", id, secret),
-      })
-      .returning();
-    await deps.jobs.send<CreationJob>(tx, SEND_CREATION_JOB, { kind: "tree", id });
-    return created;
+  const row = await insertWithCreationJob(deps, "tree", solanaTrees, {
+    id,
+    appId,
+    walletId: wallet.id,
+    network,
+    address: treeAddress,
+    maxDepth,
+    maxBufferSize,
+    canopyDepth: input.canopy_depth,
+    accountSize: cost.space,
+    rentLamports: cost.lamports,
+    ...sealNewAccount(deps, "tree", id, secret),
   });
   return presentTree(row);
 }
@@ -116,38 +127,42 @@ export async function createCollection(
     tokenProgram: TOKEN_PROGRAM_ADDRESS,
   });
   const { metadata, masterEdition } = await findMetadataAccounts(mint);
-  const row = await deps.db.transaction(async (tx) => {
-    const [created] = await tx
-      .insert(solanaCollections)
-      .values({
-        id,
-        appId,
-        walletId: wallet.id,
-        network,
-        name: input.name,
-        symbol: input.symbol,
-        uri: input.uri,
-        mintAddress: mint,
-        tokenAccountAddress: tokenAccount,
-        metadataAccountAddress: metadata,
-        masterEditionAccountAddress: masterEdition,
-        ...sealNewAccount(deps, "collection", id, secret),
-      })
-      .returning();
-    await deps.jobs.send<CreationJob>(tx, SEND_CREATION_JOB, { kind: "collection", id });
-    return created;
+  const row = await insertWithCreationJob(deps, "collection", solanaCollections, {
+    id,
+    appId,
+    walletId: wallet.id,
+    network,
+    name: input.name,
+    symbol: input.symbol,
+    uri: input.uri,
+    mintAddress: mint,
+    tokenAccountAddress: tokenAccount,
+    metadataAccountAddress: metadata,
+    masterEditionAccountAddress: masterEdition,
+    ...sealNewAccount(deps, "collection", id, secret),
   });
   return presentCollection(row);
 }
 
-export async function listTrees(deps: Deps, actor: Principal, appId: string, walletId: string, page: Page) {
+/** A page of the wallet's trees or collections, newest first, once the caller may view the wallet. */
+async function pageOfWallet<T extends typeof solanaTrees | typeof solanaCollections>(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  walletId: string,
+  page: Page,
+  table: T,
+) {
   await solanaWallet(deps, actor, appId, walletId, "view");
-  const where = and(eq(solanaTrees.appId, appId), eq(solanaTrees.walletId, walletId));
-  const { rows, total, neighbours } = await pageOfRows(deps, page, {
-    table: solanaTrees,
-    scope: where,
+  return pageOfRows(deps, page, {
+    table,
+    scope: and(eq(table.appId, appId), eq(table.walletId, walletId)),
     newestFirst: true,
   });
+}
+
+export async function listTrees(deps: Deps, actor: Principal, appId: string, walletId: string, page: Page) {
+  const { rows, total, neighbours } = await pageOfWallet(deps, actor, appId, walletId, page, solanaTrees);
   return { items: rows.map(presentTree), total, neighbours };
 }
 
@@ -158,12 +173,13 @@ export async function listCollections(
   walletId: string,
   page: Page,
 ) {
-  await solanaWallet(deps, actor, appId, walletId, "view");
-  const where = and(eq(solanaCollections.appId, appId), eq(solanaCollections.walletId, walletId));
-  const { rows, total, neighbours } = await pageOfRows(deps, page, {
-    table: solanaCollections,
-    scope: where,
-    newestFirst: true,
-  });
+  const { rows, total, neighbours } = await pageOfWallet(
+    deps,
+    actor,
+    appId,
+    walletId,
+    page,
+    solanaCollections,
+  );
   return { items: rows.map(presentCollection), total, neighbours };
 }
