@@ -4,13 +4,13 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError, conflict, forbidden, invalid } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import { formatAmount, formatAmountText, parseAmount } from "../../platform/money/amount.ts";
+import { formatAmountText, parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
 import { divRoundHalfUp } from "../../platform/money/rational.ts";
 import { paymentOfBid, releasePayment } from "../payments/auction-hooks.ts";
 import { type ConfirmInput, requestAuthorization } from "../payments/commands.ts";
 import { openPayment } from "../payments/create.ts";
-import { emitEvent } from "../webhooks/events.ts";
+import { bidAmount, emitAuctionEvent } from "./events.ts";
 import { HOLD_EXPIRING_JOB } from "./job-names.ts";
 import type { AuctionRow } from "./presenters.ts";
 import {
@@ -215,30 +215,18 @@ export async function settleBid(deps: Deps, paymentId: string) {
     await setBidStatus(deps, tx, bid, "placed", null);
     const kept = await trimRunnersUp(deps, tx, auction, bid);
     for (const previous of outbid) {
-      await emitEvent(deps, tx, {
-        appId: auction.appId,
-        type: "auction.outbid",
-        data: {
-          auction_id: auction.id,
-          bid_id: previous.id,
-          shopper_id: previous.shopperId,
-          outbid_by: bid.id,
-          hold_kept: kept.has(previous.id),
-        },
+      await emitAuctionEvent(deps, tx, auction, "auction.outbid", {
+        bid_id: previous.id,
+        shopper_id: previous.shopperId,
+        outbid_by: bid.id,
+        hold_kept: kept.has(previous.id),
       });
     }
     await tx.update(auctions).set({ updatedAt: deps.now() }).where(eq(auctions.id, auction.id));
-    const currency = currencyOf(auction.currency, "currency");
-    await emitEvent(deps, tx, {
-      appId: auction.appId,
-      type: "auction.bid_placed",
-      data: {
-        auction_id: auction.id,
-        bid_id: bid.id,
-        shopper_id: bid.shopperId,
-        amount: formatAmount(bid.amount, currency),
-        currency: currency.code,
-      },
+    await emitAuctionEvent(deps, tx, auction, "auction.bid_placed", {
+      bid_id: bid.id,
+      shopper_id: bid.shopperId,
+      ...bidAmount(auction, bid),
     });
     // A card authorisation lapses after the hold lifetime: look again shortly before it does.
     const lapses = liveUntil(deps, { ...bid, placedAt: deps.now() });

@@ -1,10 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { formatAmount } from "../../platform/money/amount.ts";
-import { currencyOf } from "../../platform/money/currencies.ts";
 import { executePayment } from "../payments/auction-hooks.ts";
 import { expireAuctionPrices } from "../prices/for-auctions.ts";
-import { emitEvent } from "../webhooks/events.ts";
+import { bidAmount, emitAuctionEvent } from "./events.ts";
 import { liveBids } from "./runner-up.ts";
 import { priceIdsOf } from "./service.ts";
 import { auctions, bids } from "./tables.ts";
@@ -35,18 +33,11 @@ export async function closeAuction(deps: Deps, auctionId: string) {
       .set({ expired: true, closedAt: now, winnerBidId: winner?.id ?? null, updatedAt: now })
       .where(eq(auctions.id, auctionId));
     await expireAuctionPrices(tx, priceIdsOf(auction), now);
-    const currency = currencyOf(auction.currency, "currency");
-    await emitEvent(deps, tx, {
-      appId: auction.appId,
-      type: "auction.ended",
-      data: {
-        auction_id: auction.id,
-        winner_bid_id: winner?.id ?? null,
-        winner_shopper_id: winner?.shopperId ?? null,
-        amount: winner ? formatAmount(winner.amount, currency) : null,
-        currency: currency.code,
-        payment_id: winner?.paymentId ?? null,
-      },
+    await emitAuctionEvent(deps, tx, auction, "auction.ended", {
+      winner_bid_id: winner?.id ?? null,
+      winner_shopper_id: winner?.shopperId ?? null,
+      ...bidAmount(auction, winner),
+      payment_id: winner?.paymentId ?? null,
     });
   });
 }

@@ -1,8 +1,6 @@
 import { and, asc, desc, eq, inArray } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
-import { formatAmount } from "../../platform/money/amount.ts";
-import { currencyOf } from "../../platform/money/currencies.ts";
 import {
   executePayment,
   paymentJoin,
@@ -11,7 +9,7 @@ import {
   releasePayment,
 } from "../payments/auction-hooks.ts";
 import type { PaymentRow } from "../payments/lifecycle.ts";
-import { emitEvent } from "../webhooks/events.ts";
+import { bidAmount, emitAuctionEvent } from "./events.ts";
 import type { AuctionRow, BidRow } from "./presenters.ts";
 import { auctions, type BidStatus, bids } from "./tables.ts";
 
@@ -68,10 +66,9 @@ async function heldBids(tx: Tx, auctionId: string) {
 export async function dropLapsedHold(deps: Deps, tx: Tx, auction: AuctionRow, bid: BidRow) {
   await setBidStatus(deps, tx, bid, "expired", "the card hold lapsed before it could be charged");
   await releasePayment(deps, tx, bid.paymentId, "the card hold lapsed before it could be charged");
-  await emitEvent(deps, tx, {
-    appId: auction.appId,
-    type: "auction.bid_expired",
-    data: { auction_id: auction.id, bid_id: bid.id, shopper_id: bid.shopperId },
+  await emitAuctionEvent(deps, tx, auction, "auction.bid_expired", {
+    bid_id: bid.id,
+    shopper_id: bid.shopperId,
   });
 }
 
@@ -101,10 +98,9 @@ export async function liveBids(deps: Deps, tx: Tx, auction: AuctionRow): Promise
 export async function standingLost(deps: Deps, tx: Tx, auction: AuctionRow, bid: BidRow) {
   const payment = await paymentOfBid(tx, bid.paymentId);
   await setBidStatus(deps, tx, bid, "expired", `its payment is ${payment.status}`);
-  await emitEvent(deps, tx, {
-    appId: auction.appId,
-    type: "auction.bid_expired",
-    data: { auction_id: auction.id, bid_id: bid.id, shopper_id: bid.shopperId },
+  await emitAuctionEvent(deps, tx, auction, "auction.bid_expired", {
+    bid_id: bid.id,
+    shopper_id: bid.shopperId,
   });
 }
 
@@ -178,20 +174,13 @@ export async function followWinner(
     .update(auctions)
     .set({ winnerBidId: next?.id ?? null, updatedAt: now })
     .where(eq(auctions.id, auction.id));
-  const currency = currencyOf(auction.currency, "currency");
-  await emitEvent(deps, tx, {
-    appId: auction.appId,
-    type: "auction.winner_changed",
-    data: {
-      auction_id: auction.id,
-      previous_bid_id: bid.id,
-      previous_payment_id: bid.paymentId,
-      reason: failure,
-      winner_bid_id: next?.id ?? null,
-      winner_shopper_id: next?.shopperId ?? null,
-      amount: next ? formatAmount(next.amount, currency) : null,
-      currency: currency.code,
-      payment_id: next?.paymentId ?? null,
-    },
+  await emitAuctionEvent(deps, tx, auction, "auction.winner_changed", {
+    previous_bid_id: bid.id,
+    previous_payment_id: bid.paymentId,
+    reason: failure,
+    winner_bid_id: next?.id ?? null,
+    winner_shopper_id: next?.shopperId ?? null,
+    ...bidAmount(auction, next),
+    payment_id: next?.paymentId ?? null,
   });
 }
