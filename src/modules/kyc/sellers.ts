@@ -1,5 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
+import { isAppRecord } from "../../platform/http/app-record.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { kycs } from "./tables.ts";
 
@@ -102,9 +103,5 @@ export async function sellerAccountOf(db: Executor, kycId: string): Promise<stri
 
 /** Whether `kycId` is a seller KYC record of the app: a price may be linked only to its app's own. */
 export async function isSellerOfApp(db: Executor, appId: string, kycId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: kycs.id })
-    .from(kycs)
-    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)));
-  return row !== undefined;
+  return isAppRecord(db, kycs, appId, kycId);
 }

@@ -30,6 +30,20 @@ export async function appRecord<T extends AppTable>(
   return row as T["$inferSelect"];
 }
 
+/** Whether `id` names one of the app's records: another app's record reads as none. */
+export async function isAppRecord(
+  db: Executor,
+  table: AppTable,
+  appId: string,
+  id: string,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: table.id })
+    .from(table as PgTable)
+    .where(and(eq(table.appId, appId), eq(table.id, id)));
+  return row !== undefined;
+}
+
 /**
  * Deletes one of an app's records, with its audit entry `action`, unless others still use it
  * (409, worded by `refusal` from how many do). The row is locked before the count, so a record
