@@ -52,12 +52,7 @@ function paymentSettings(env: Env, sandbox: boolean): Omit<PaymentSettings, "kyc
     if (!stripeWebhookSecret) {
       throw new ConfigError("STRIPE_WEBHOOK_SECRET", "is required when PAYMENTS_PROVIDER is stripe");
     }
-    if (sandbox !== stripeSecretKey.includes("_test_")) {
-      throw new ConfigError(
-        "STRIPE_SECRET_KEY",
-        sandbox ? "must be a test key in sandbox mode" : "must be a live key",
-      );
-    }
+    checkKeyMode("STRIPE_SECRET_KEY", sandbox, stripeSecretKey.includes("_test_"));
   }
   const stripePublishableKey = env.STRIPE_PUBLISHABLE_KEY || undefined;
   if (stripePublishableKey !== undefined && !/^pk_(test|live)_[A-Za-z0-9]+$/.test(stripePublishableKey)) {
@@ -71,12 +66,7 @@ function paymentSettings(env: Env, sandbox: boolean): Omit<PaymentSettings, "kyc
     if (!stripePublishableKey) {
       throw new ConfigError("STRIPE_PUBLISHABLE_KEY", "is required when PAYMENTS_PROVIDER is stripe");
     }
-    if (sandbox !== stripePublishableKey.startsWith("pk_test_")) {
-      throw new ConfigError(
-        "STRIPE_PUBLISHABLE_KEY",
-        sandbox ? "must be a test key in sandbox mode" : "must be a live key",
-      );
-    }
+    checkKeyMode("STRIPE_PUBLISHABLE_KEY", sandbox, stripePublishableKey.startsWith("pk_test_"));
   }
   const stripeJsUrl = env.STRIPE_JS_URL || "https://js.stripe.com/v3/";
   let jsUrl: URL | undefined;
@@ -104,6 +94,13 @@ function paymentSettings(env: Env, sandbox: boolean): Omit<PaymentSettings, "kyc
     stripeJsUrl: jsUrl.href,
     stripeApi: stripeApiAddress(env, sandbox),
   };
+}
+
+/** Refuses a Stripe key of the other mode: a sandbox server takes test keys, a live one live keys. */
+function checkKeyMode(name: string, sandbox: boolean, isTestKey: boolean): void {
+  if (sandbox !== isTestKey) {
+    throw new ConfigError(name, sandbox ? "must be a test key in sandbox mode" : "must be a live key");
+  }
 }
 
 /** STRIPE_API_HOST/PORT/PROTOCOL: point the Stripe SDK at a stand-in server (tests only). */
