@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { openEventStream } from "../../platform/http/event-stream.ts";
+import { viewedRecord } from "../../platform/http/page-views.ts";
 import { formatAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { triggerParams } from "../triggers/form.ts";
@@ -104,14 +105,9 @@ export async function streamState(
   return stop;
 }
 
-/** The public page's read: counts the view in the same statement, so concurrent views all count. */
+/** The public page's read, which counts the view. */
 export async function viewAuction(deps: Deps, auctionId: string) {
-  const [row] = await deps.db
-    .update(auctions)
-    .set({ views: sql`${auctions.views} + 1` })
-    .where(eq(auctions.id, auctionId))
-    .returning();
-  if (!row) throw notFound("Auction");
+  const row = await viewedRecord(deps.db, auctions, auctionId, "Auction");
   return {
     id: row.id,
     app_id: row.appId,

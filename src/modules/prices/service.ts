@@ -1,10 +1,11 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { recordAudit } from "../../platform/audit/log.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
+import { viewedRecord } from "../../platform/http/page-views.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
@@ -210,13 +211,8 @@ export async function deletePrice(deps: Deps, actor: Principal, appId: string, p
   });
 }
 
-/** The public page's read: counts the view in the same statement, so concurrent views all count. */
+/** The public page's read, which counts the view. */
 export async function viewPublicPrice(deps: Deps, priceId: string) {
-  const [row] = await deps.db
-    .update(prices)
-    .set({ views: sql`${prices.views} + 1` })
-    .where(eq(prices.id, priceId))
-    .returning();
-  if (!row) throw notFound("Price");
+  const row = await viewedRecord(deps.db, prices, priceId, "Price");
   return presentPublicPrice(row, deps.now());
 }
