@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { IdParam, IdParams } from "../../platform/http/params.ts";
 import { Body, exampleOf, Nullable, withExamples } from "../../platform/http/schemas.ts";
+import { NextAction, transactionFields } from "./payment-fields.ts";
 
 // The hosted checkout's own calls: reached by the price's public id and the payment's token.
 export const CheckoutPageParams = Type.Object({
@@ -41,15 +42,7 @@ export const ShopperPayment = Type.Object({
   requires_payment_method: Type.Boolean({
     description: "Pending and waiting for a (new) payment method: confirm it again",
   }),
-  next_action: Nullable(
-    Type.Object(
-      {
-        type: Type.String({ description: "The kind of step, e.g. redirect_to_url" }),
-        url: Type.String({ description: "Where to send the shopper" }),
-      },
-      { description: "A 3-D Secure step to complete" },
-    ),
-  ),
+  next_action: NextAction,
   error: Nullable(
     Type.Object(
       {
@@ -59,8 +52,7 @@ export const ShopperPayment = Type.Object({
       { description: "Why the last try failed, while the payment waits for another method or has failed" },
     ),
   ),
-  transaction_id: Nullable(Type.String({ description: "The chain transaction, once the trigger ran" })),
-  transaction_url: Nullable(Type.String({ description: "The transaction in the chain's explorer" })),
+  ...transactionFields,
   confirmation_status: Type.Object(
     {
       progress: Type.Number({ description: "0 to 100" }),

@@ -14,6 +14,7 @@ import { PriceItem as FeePreview, usBankAccountNumbers } from "../../platform/mo
 import { App } from "../apps/schemas.ts";
 import { Transfer } from "../ledger/schemas.ts";
 import { Price } from "../prices/schemas.ts";
+import { NextAction, transactionFields } from "./payment-fields.ts";
 import { PAYMENT_STATUSES } from "./tables.ts";
 
 const Status = oneOf(PAYMENT_STATUSES, {
@@ -119,8 +120,7 @@ export const Payment = Type.Object(
       },
       { description: "Input for the price's trigger, run once the payment is paid" },
     ),
-    transaction_id: Nullable(Type.String({ description: "The chain transaction, once the trigger ran" })),
-    transaction_url: Nullable(Type.String({ description: "The transaction in the chain's explorer" })),
+    ...transactionFields,
     price_item: PriceItem,
     transaction_response: Type.Object(
       {
@@ -154,15 +154,7 @@ export const Payment = Type.Object(
     payment_token: Nullable(
       Type.String({ description: "For the shopper's page; answered once, when the payment is created" }),
     ),
-    next_action: Nullable(
-      Type.Object(
-        {
-          type: Type.String({ description: "The kind of step, e.g. redirect_to_url" }),
-          url: Type.String({ description: "Where to send the shopper" }),
-        },
-        { description: "A 3-D Secure step to complete" },
-      ),
-    ),
+    next_action: NextAction,
     shopper_email: Nullable(Type.String({ description: "Where the receipt is sent" })),
     cancelable: Type.Boolean({
       description:

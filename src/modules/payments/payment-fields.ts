@@ -1,0 +1,21 @@
+import { Type } from "typebox";
+import { Nullable } from "../../platform/http/schemas.ts";
+
+// Fields the payment (GET /payments/…) and the hosted checkout's answer share, declared once.
+
+/** The chain transaction the payment's trigger sent. */
+export const transactionFields = {
+  transaction_id: Nullable(Type.String({ description: "The chain transaction, once the trigger ran" })),
+  transaction_url: Nullable(Type.String({ description: "The transaction in the chain's explorer" })),
+};
+
+/** The step the shopper must take before the card is authorised. */
+export const NextAction = Nullable(
+  Type.Object(
+    {
+      type: Type.String({ description: "The kind of step, e.g. redirect_to_url" }),
+      url: Type.String({ description: "Where to send the shopper" }),
+    },
+    { description: "A 3-D Secure step to complete" },
+  ),
+);
