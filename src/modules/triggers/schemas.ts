@@ -52,15 +52,20 @@ const Example = Type.String({
 });
 const Enabled = Type.Boolean({ description: `${ENABLED}; true requires custom_address (default false)` });
 
-export const CreateTriggerBody = Body({
-  name: Name,
-  wallet_id: Type.String({ minLength: 1, maxLength: 64, description: "A wallet of the same app" }),
-  call_data: CallDataInput,
+/** What a trigger may be given besides its name, wallet and call, on creation as on a change. */
+const optionalFields = {
   params_data: Type.Optional(ParamsData),
   params_data_input: Type.Optional(ParamsInput),
   params_data_example: Type.Optional(Example),
   custom_address_enabled: Type.Optional(Enabled),
   custom_address: Type.Optional(CustomAddress),
+};
+
+export const CreateTriggerBody = Body({
+  name: Name,
+  wallet_id: Type.String({ minLength: 1, maxLength: 64, description: "A wallet of the same app" }),
+  call_data: CallDataInput,
+  ...optionalFields,
 });
 
 export const UpdateTriggerBody = Body({
@@ -73,11 +78,7 @@ export const UpdateTriggerBody = Body({
     }),
   ),
   call_data: Type.Optional(CallDataInput),
-  params_data: Type.Optional(ParamsData),
-  params_data_input: Type.Optional(ParamsInput),
-  params_data_example: Type.Optional(Example),
-  custom_address_enabled: Type.Optional(Enabled),
-  custom_address: Type.Optional(CustomAddress),
+  ...optionalFields,
 });
 
 export const RenderBody = Body({ params_data_input: Type.Optional(ParamsInput) });
