@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor, Tx } from "../../platform/db/index.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
-import { countUpTo, type Page, pageWindow, type Window } from "../../platform/http/pagination.ts";
+import { countUpTo, type Page, pageOfRows, pageWindow, type Window } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
@@ -236,23 +236,14 @@ export async function getAuction(deps: Deps, actor: Principal, appId: string, au
 
 export async function listAuctions(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const mine = eq(auctions.appId, appId);
-  const window = await pageWindow(deps.db, page, {
-    table: auctions,
-    scope: mine,
-    newestFirst: true,
-  });
-  const total = await countUpTo(deps, auctions, mine);
-  const { rows: fetched, bidRows } = await readWithBids(deps, async (tx) => ({
-    rows: await tx
-      .select()
-      .from(auctions)
-      .where(and(mine, window.where))
-      .orderBy(...window.orderBy)
-      .limit(window.limit)
-      .offset(window.offset),
-  }));
-  const { rows, neighbours } = window.finish(fetched, (r) => r.id);
+  // The page, its count and its bids are read in one snapshot.
+  const { rows, total, neighbours, bidRows } = await readWithBids(deps, (tx) =>
+    pageOfRows({ db: tx, config: deps.config }, page, {
+      table: auctions,
+      scope: eq(auctions.appId, appId),
+      newestFirst: true,
+    }),
+  );
   return { items: await present(deps, actor, rows, bidRows), total, neighbours };
 }
 
