@@ -3,8 +3,8 @@ import { and, desc, eq, gt, isNull } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { appRecord } from "../../platform/http/app-record.ts";
-import { AppError, notFound } from "../../platform/http/errors.ts";
+import { appRecord, updateAppRecord } from "../../platform/http/app-record.ts";
+import { AppError } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { SHOPPER_CODE_JOB } from "./job-names.ts";
@@ -161,11 +161,6 @@ export async function setShopperDisabled(
   disabled: boolean,
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const [row] = await deps.db
-    .update(shoppers)
-    .set({ disabled })
-    .where(and(eq(shoppers.appId, appId), eq(shoppers.id, shopperId)))
-    .returning();
-  if (!row) throw notFound("Shopper");
+  const row = await updateAppRecord(deps.db, shoppers, appId, shopperId, "Shopper", { disabled });
   return presentShopper(row);
 }

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { appRecord } from "../../platform/http/app-record.ts";
+import { appRecord, updateAppRecord } from "../../platform/http/app-record.ts";
 import { AppError, conflict, notFound } from "../../platform/http/errors.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
@@ -103,12 +103,7 @@ export async function setActive(
   active: boolean,
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
-  const [row] = await deps.db
-    .update(kycs)
-    .set({ active, updatedAt: deps.now() })
-    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)))
-    .returning();
-  if (!row) throw notFound("KYC");
+  const row = await updateAppRecord(deps.db, kycs, appId, kycId, "KYC", { active, updatedAt: deps.now() });
   return presentKyc(row, await loadApp(deps, appId), ctx.sealer, deps.config.publicUrl);
 }
 
@@ -122,16 +117,11 @@ export async function refreshToken(
 ) {
   await requireAppRole(deps.db, actor, appId, "edit");
   const token = newEditToken();
-  const [row] = await deps.db
-    .update(kycs)
-    .set({
-      editTokenHash: hashToken(token),
-      editTokenSealed: ctx.sealer.seal(token, kycId),
-      updatedAt: deps.now(),
-    })
-    .where(and(eq(kycs.appId, appId), eq(kycs.id, kycId)))
-    .returning();
-  if (!row) throw notFound("KYC");
+  const row = await updateAppRecord(deps.db, kycs, appId, kycId, "KYC", {
+    editTokenHash: hashToken(token),
+    editTokenSealed: ctx.sealer.seal(token, kycId),
+    updatedAt: deps.now(),
+  });
   return presentKyc(row, await loadApp(deps, appId), ctx.sealer, deps.config.publicUrl);
 }
 

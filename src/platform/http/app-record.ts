@@ -30,6 +30,27 @@ export async function appRecord<T extends AppTable>(
   return row as T["$inferSelect"];
 }
 
+/**
+ * Changes one of an app's records in one statement and answers it as it now is, or the 404 naming
+ * `what` (another app's record as one that does not exist).
+ */
+export async function updateAppRecord<T extends AppTable>(
+  db: Executor,
+  table: T,
+  appId: string,
+  id: string,
+  what: string,
+  values: Partial<T["$inferInsert"]>,
+): Promise<T["$inferSelect"]> {
+  const [row] = await db
+    .update(table as PgTable)
+    .set(values as never)
+    .where(and(eq(table.appId, appId), eq(table.id, id)))
+    .returning();
+  if (!row) throw notFound(what);
+  return row as T["$inferSelect"];
+}
+
 /** Whether `id` names one of the app's records: another app's record reads as none. */
 export async function isAppRecord(
   db: Executor,
