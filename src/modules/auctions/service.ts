@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, type SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Executor, Tx } from "../../platform/db/index.ts";
+import { appRecord } from "../../platform/http/app-record.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import { countUpTo, type Page, pageOfRows, pageWindow, type Window } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
@@ -98,13 +99,7 @@ export async function createAuction(deps: Deps, actor: Principal, appId: string,
 }
 
 export async function loadAuction(db: Executor, appId: string, auctionId: string, lock = false) {
-  const query = db
-    .select()
-    .from(auctions)
-    .where(and(eq(auctions.appId, appId), eq(auctions.id, auctionId)));
-  const [row] = lock ? await query.for("update") : await query;
-  if (!row) throw notFound("Auction");
-  return row;
+  return appRecord(db, auctions, appId, auctionId, "Auction", lock ? "update" : undefined);
 }
 
 /** The auction's two prices, as the prices module names them. */
