@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { IdParam, IdParams } from "../../platform/http/params.ts";
 import { Body, exampleOf, Nullable, withExamples } from "../../platform/http/schemas.ts";
-import { NextAction, transactionFields } from "./payment-fields.ts";
+import { DynamicAmount, NextAction, transactionFields } from "./payment-fields.ts";
 
 // The hosted checkout's own calls: reached by the price's public id and the payment's token.
 export const CheckoutPageParams = Type.Object({
@@ -94,11 +94,7 @@ export const CreateCheckoutPaymentBody = withExamples(
       description: "The shopper's email; the receipt goes here",
     }),
     payment_provider: Method,
-    amount: Type.Optional(
-      Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
-        description: "Only for dynamic prices: at least the price's amount",
-      }),
-    ),
+    amount: Type.Optional(DynamicAmount),
     trigger_data_input: Type.Optional(
       Body(
         {

@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import { Nullable } from "../../platform/http/schemas.ts";
 
-// Fields the payment (GET /payments/…) and the hosted checkout's answer share, declared once.
+// Fields the payment API and the hosted checkout share, declared once.
 
 /** The chain transaction the payment's trigger sent. */
 export const transactionFields = {
@@ -19,3 +19,8 @@ export const NextAction = Nullable(
     { description: "A 3-D Secure step to complete" },
   ),
 );
+
+/** The amount a payment of a dynamic price names, on creation through the API or the checkout. */
+export const DynamicAmount = Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
+  description: "Only for dynamic prices: at least the price's amount",
+});

@@ -14,7 +14,7 @@ import { PriceItem as FeePreview, usBankAccountNumbers } from "../../platform/mo
 import { App } from "../apps/schemas.ts";
 import { Transfer } from "../ledger/schemas.ts";
 import { Price } from "../prices/schemas.ts";
-import { NextAction, transactionFields } from "./payment-fields.ts";
+import { DynamicAmount, NextAction, transactionFields } from "./payment-fields.ts";
 import { PAYMENT_STATUSES } from "./tables.ts";
 
 const Status = oneOf(PAYMENT_STATUSES, {
@@ -253,11 +253,7 @@ export const CreatePaymentBody = Body({
       "Input for the price's trigger, run once the payment is paid",
     ),
   ),
-  amount: Type.Optional(
-    Type.Union([Type.Number(), Type.String({ maxLength: 64 })], {
-      description: "Only for dynamic prices: at least the price's amount",
-    }),
-  ),
+  amount: Type.Optional(DynamicAmount),
   shopper_email: Type.Optional(
     Type.String({ format: "email", maxLength: 254, description: "Where the receipt is sent" }),
   ),
