@@ -8,6 +8,14 @@ import { walletPrimaryKey } from "../wallets/references.ts";
 export const CREATION_STATUSES = Object.freeze(["pending", "confirmed", "failed"] as const);
 export type CreationStatus = (typeof CREATION_STATUSES)[number];
 
+/** Whose a tree or collection is: its app, the wallet that pays for it, and the wallet's network. */
+const ownerColumns = () => ({
+  id: text("id").primaryKey(),
+  appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
+  walletId: text("wallet_id").notNull().references(walletPrimaryKey, { onDelete: "cascade" }),
+  network: text("network").$type<Network>().notNull(),
+});
+
 const chainColumns = () => ({
   status: text("status").$type<CreationStatus>().notNull().default("pending"),
   // Empty until the job has sent the transaction.
@@ -28,10 +36,7 @@ const chainColumns = () => ({
 export const solanaTrees = pgTable(
   "solana_trees",
   {
-    id: text("id").primaryKey(),
-    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
-    walletId: text("wallet_id").notNull().references(walletPrimaryKey, { onDelete: "cascade" }),
-    network: text("network").$type<Network>().notNull(),
+    ...ownerColumns(),
     address: text("address").notNull(),
     maxDepth: integer("max_depth").notNull(),
     maxBufferSize: integer("max_buffer_size").notNull(),
@@ -46,10 +51,7 @@ export const solanaTrees = pgTable(
 export const solanaCollections = pgTable(
   "solana_collections",
   {
-    id: text("id").primaryKey(),
-    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
-    walletId: text("wallet_id").notNull().references(walletPrimaryKey, { onDelete: "cascade" }),
-    network: text("network").$type<Network>().notNull(),
+    ...ownerColumns(),
     name: text("name").notNull(),
     symbol: text("symbol").notNull(),
     uri: text("uri").notNull(),
