@@ -44,12 +44,15 @@ async function heldIntent() {
   return intent.id;
 }
 
-const scopeOf = (idempotencyKey: string, intentId: string) => ({
-  account: "",
-  key: idempotencyKey,
-  operation: "capture_intent",
-  params: { intentId },
-});
+/** A capture the way the provider makes it without a transaction, `meanwhile` run between the read and the write. */
+function captureUnlocked(idempotencyKey: string, intentId: string, meanwhile: () => Promise<unknown>) {
+  const db = fx.app.deps.db;
+  const scope = { account: "", key: idempotencyKey, operation: "capture_intent", params: { intentId } };
+  return onceOnUnchangedIntent(drizzleRunner(db), db, scope, "outage", intentId, now, async () => {
+    await meanwhile();
+    return capture;
+  });
+}
 
 async function written(intentId: string, idempotencyKey: string) {
   const db = fx.app.deps.db;
@@ -73,22 +76,13 @@ describe("the sandbox's writes without a transaction", () => {
     const idempotencyKey = key();
     const before = await written(intentId, idempotencyKey);
     const db = fx.app.deps.db;
-    const result = await onceOnUnchangedIntent(
-      drizzleRunner(db),
-      db,
-      scopeOf(idempotencyKey, intentId),
-      "outage",
-      intentId,
-      now,
-      async () => {
-        // Another request changes the intent meanwhile (its label, so no event of its own).
-        await db
-          .update(sandboxIntents)
-          .set({ paymentMethodLabel: "changed" })
-          .where(eq(sandboxIntents.id, intentId));
-        return capture;
-      },
-    );
+    const result = await captureUnlocked(idempotencyKey, intentId, async () => {
+      // Another request changes the intent meanwhile (its label, so no event of its own).
+      await db
+        .update(sandboxIntents)
+        .set({ paymentMethodLabel: "changed" })
+        .where(eq(sandboxIntents.id, intentId));
+    });
     assert.equal(result, undefined);
     const after = await written(intentId, idempotencyKey);
     assert.equal(after.intent.status, "requires_capture");
@@ -105,20 +99,11 @@ describe("the sandbox's writes without a transaction", () => {
     const intentId = await heldIntent();
     const idempotencyKey = key();
     const db = fx.app.deps.db;
-    const result = await onceOnUnchangedIntent(
-      drizzleRunner(db),
-      db,
-      scopeOf(idempotencyKey, intentId),
-      "outage",
-      intentId,
-      now,
-      async () => {
-        await db
-          .insert(sandboxRequests)
-          .values({ account: "", idempotencyKey, fingerprint: "another request", response: null });
-        return capture;
-      },
-    );
+    const result = await captureUnlocked(idempotencyKey, intentId, async () => {
+      await db
+        .insert(sandboxRequests)
+        .values({ account: "", idempotencyKey, fingerprint: "another request", response: null });
+    });
     assert.equal(result, undefined);
     const after = await written(intentId, idempotencyKey);
     assert.equal(after.intent.status, "requires_capture");
@@ -132,16 +117,7 @@ describe("the sandbox's writes without a transaction", () => {
     const intentId = await heldIntent();
     const idempotencyKey = key();
     const before = await written(intentId, idempotencyKey);
-    const db = fx.app.deps.db;
-    const result = await onceOnUnchangedIntent(
-      drizzleRunner(db),
-      db,
-      scopeOf(idempotencyKey, intentId),
-      "outage",
-      intentId,
-      now,
-      async () => capture,
-    );
+    const result = await captureUnlocked(idempotencyKey, intentId, async () => {});
     assert.deepEqual(result, { answer: "captured" });
     const after = await written(intentId, idempotencyKey);
     assert.equal(after.intent.status, "succeeded");

@@ -47,6 +47,19 @@ export function paymentEventData(
   return { id, status, previous_status: previousStatus, reason, sequence };
 }
 
+/** The payment event a move from the payment's status to `to` records. */
+function eventRow(payment: PaymentRow, to: PaymentStatus, why: { actor: string; reason: string }, now: Date) {
+  return {
+    id: newId("pev"),
+    paymentId: payment.id,
+    fromStatus: payment.status,
+    toStatus: to,
+    actor: why.actor,
+    reason: why.reason,
+    createdAt: now,
+  };
+}
+
 /**
  * Moves a payment from the status it was read in to `to`, inside the caller's transaction:
  * checks the move is allowed, updates only if nobody moved it meanwhile (the `status = from`
@@ -83,15 +96,7 @@ export async function transition(
   });
   const { endpoints } = await recordMove(
     tx,
-    {
-      id: newId("pev"),
-      paymentId: payment.id,
-      fromStatus: from,
-      toStatus: to,
-      actor: why.actor,
-      reason: why.reason,
-      createdAt: now,
-    },
+    eventRow(payment, to, why, now),
     paymentEventsInsert(tx, updated, eventsOfMove(payment, updated), now),
     announced,
   );
@@ -134,15 +139,7 @@ export async function moveUnlocked(
   const moved = await moveAlone(
     deps.db,
     update.getSQL(),
-    {
-      id: newId("pev"),
-      paymentId: payment.id,
-      fromStatus: from,
-      toStatus: to,
-      actor: why.actor,
-      reason: why.reason,
-      createdAt: now,
-    },
+    eventRow(payment, to, why, now),
     (when) => paymentEventsInsertWhen(after, eventsOfMove(payment, after), now, when),
     announced,
     jobs,
