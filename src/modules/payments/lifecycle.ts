@@ -1,4 +1,4 @@
-import { and, eq, type SQL } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
@@ -108,8 +108,9 @@ export async function transition(
 /**
  * `transition` for a caller that holds no lock and no transaction (a job that read the payment
  * before its provider call): the move and all it writes, with `jobs` (outbox parts), in one
- * statement (`moveAlone`), made only while the payment is still as it was read and no webhook
- * endpoint listens to the event. Answers the moved row, or undefined, having written nothing: the
+ * statement (`moveAlone`), made only while the payment is still as it was read (its status, and
+ * `unchanged`: whatever else of the row `why` was decided on) and no webhook endpoint listens to
+ * the event. Answers the moved row, or undefined, having written nothing: the
  * caller then moves it as ever, in a transaction on the locked row, where deliveries and their
  * jobs are written. Never for a deferred payment, whose owner is told in that transaction.
  */
@@ -119,6 +120,7 @@ export async function moveUnlocked(
   to: PaymentStatus,
   why: { actor: string; reason: string; set?: Partial<PaymentRow> },
   jobs: (when: SQL) => SQL[],
+  unchanged: SQL = sql`true`,
 ): Promise<PaymentRow | undefined> {
   const from = payment.status;
   if (payment.deferExecution || !canMove(from, to)) return undefined;
@@ -134,7 +136,7 @@ export async function moveUnlocked(
   const update = deps.db
     .update(payments)
     .set(set)
-    .where(and(eq(payments.id, payment.id), eq(payments.status, from), announced.unheard))
+    .where(and(eq(payments.id, payment.id), eq(payments.status, from), unchanged, announced.unheard))
     .returning();
   const moved = await moveAlone(
     deps.db,

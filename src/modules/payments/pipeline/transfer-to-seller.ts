@@ -11,8 +11,9 @@
 // After a crash: one transfer a share. The transfer is keyed `<payment>:transfer:<share>` (a
 // round number after a refusal, which made nothing), so a job retried after dying between the
 // provider's answer and the record is answered the same transfer; a recorded share is never sent
-// again. The move to `paid`, or to `failed-transfers` with its next try's job, commits in one
-// transaction on the locked payment; a try overtaken by the app's retry does nothing. Tested by
+// again. The move to `paid` is one statement (or, when something changed since the job read the
+// payment, one transaction on the locked payment), as is the move to `failed-transfers` with its
+// next try's job; a try overtaken by the app's retry does nothing. Tested by
 // test/payments/crash.test.ts ("transfer-sent").
 import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
@@ -23,7 +24,7 @@ import { TransferRefusedError } from "../../../platform/providers/payments/types
 import type { LedgerEvent } from "../../ledger/entries.ts";
 import { postPaymentEvents } from "../books.ts";
 import { type PaymentJob, REFUND_JOB, SETTLE_JOB } from "../job-names.ts";
-import { type PaymentRow, transition } from "../lifecycle.ts";
+import { moveUnlocked, type PaymentRow, transition } from "../lifecycle.ts";
 import { locked, read } from "../rows.ts";
 import { payments } from "../tables.ts";
 import { capture } from "./capture.ts";
@@ -153,6 +154,7 @@ export async function recordTransfer(
 }
 
 const SYSTEM = "system";
+const PAID_REASON = "captured and transferred";
 const SETTLING: readonly string[] = ["hold", "failed-transfers", "failed-captured"];
 
 /** The announced time of the next automatic try, if the payment's last failure scheduled one. */
@@ -275,6 +277,21 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
         });
         made = true;
       }
+      if (!failure && payment.status === "hold") {
+        // Paid in one statement while the payment is still held as read, its transaction response
+        // (which the move keeps) unchanged and no webhook endpoint listens to `payment.paid`;
+        // anything else, a refund meanwhile included, is decided below on the locked row.
+        const response = payment.transactionResponse;
+        const paid = await moveUnlocked(
+          deps,
+          payment,
+          "paid",
+          { actor: SYSTEM, reason: PAID_REASON, set: { transactionResponse: { ...response, error: null } } },
+          () => [],
+          sql`${payments.transactionResponse} = ${JSON.stringify(response)}::jsonb`,
+        );
+        if (paid) return;
+      }
       await deps.db.transaction(async (tx) => {
         const current = await locked(tx, paymentId);
         if (!current) return;
@@ -290,7 +307,7 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
         }
         await transition(deps, tx, current, "paid", {
           actor: SYSTEM,
-          reason: "captured and transferred",
+          reason: PAID_REASON,
           set: { transactionResponse: { ...current.transactionResponse, error: null } },
         });
       });
