@@ -170,7 +170,7 @@ describe("two-factor log-in", () => {
         token: strict.token,
         body: { price_id: price.id, payment_provider: "card" },
       });
-    expectStatus(await pay(), 201);
+    const paid = expectStatus(await pay(), 201);
     // The owner turns it off for themselves: now the app refuses them, saying why.
     expectStatus(
       await call(fx.app, "POST", "/users/me/two-factor/disable", {
@@ -183,5 +183,21 @@ describe("two-factor log-in", () => {
     assert.match(assertProblem(refused, 403, "forbidden").detail, /two-factor/);
     // The payment create reads the role in its own statement: the same rule, the same answer.
     assert.match(assertProblem(await pay(), 403, "forbidden").detail, /two-factor/);
+    // So do a payment's read and its confirm, which read the role with the payment.
+    const read = await call(fx.app, "GET", `/payments/${strictApp.id}/${paid.id}`, { token: strict.token });
+    assert.match(assertProblem(read, 403, "forbidden").detail, /two-factor/);
+    const confirmed = await call(fx.app, "POST", `/payments/${strictApp.id}/${paid.id}/confirm`, {
+      token: strict.token,
+      body: {
+        payment_method: {
+          type: "card",
+          number: "4242424242424242",
+          exp_month: 12,
+          exp_year: 2030,
+          cvc: "123",
+        },
+      },
+    });
+    assert.match(assertProblem(confirmed, 403, "forbidden").detail, /two-factor/);
   });
 });

@@ -10,7 +10,7 @@ import { EXECUTE_JOB, RELEASE_HOLD_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
 import { type ConfirmInput, requestAuthorization } from "./pipeline/authorize.ts";
 import { reopen } from "./pipeline/open.ts";
-import { loadPayment, present } from "./reads.ts";
+import { loadPayment, paymentFor, present } from "./reads.ts";
 import { payments } from "./tables.ts";
 
 // What the app (and the shopper's page) can ask of an open payment: confirm, cancel, refund,
@@ -28,12 +28,12 @@ export async function confirmPayment(
   mandate: { ipAddress: string; userAgent: string },
   idempotencyKey?: string,
 ) {
-  await requireAppRole(deps.db, actor, appId, "edit");
-  const payment = await loadPayment(deps.db, appId, paymentId);
+  const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "edit");
   return present(
     deps,
     actor,
     await requestAuthorization(deps, actor, payment, input, mandate, idempotencyKey),
+    known,
   );
 }
 

@@ -1,14 +1,16 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import type { Principal } from "../../platform/auth/principal.ts";
+import type { Action, Principal } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import type { Executor, Tx } from "../../platform/db/index.ts";
+import { type Database, type Executor, prepared, type Tx } from "../../platform/db/index.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
 import { notFound } from "../../platform/http/errors.ts";
 import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
-import { requireAppRole } from "../apps/access.ts";
-import { getApp } from "../apps/service.ts";
+import { checkRole, requireAppRole, TWO_FACTOR_MISSING, twoFactorRequired } from "../apps/access.ts";
+import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
+import { getApp, presentApp } from "../apps/service.ts";
 import { transfersOf } from "../ledger/reads.ts";
+import type { PriceRow } from "../prices/presenters.ts";
 import { findPrice, priceJoin } from "../prices/queries.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
@@ -22,11 +24,19 @@ import { payments } from "./tables.ts";
 /** Whether the books can hold transfers of the payment: the ledger is read only then. */
 const hasTransfers = (row: PaymentRow) => Object.keys(row.transfers).length > 0;
 
-/** A payment as the app's own credentials read it: with its payment token. */
-export async function present(deps: Deps, actor: Principal, row: PaymentRow) {
+/**
+ * A payment as the app's own credentials read it: with its payment token. `known`, the app (as
+ * presented) and the price when the caller read them already (`paymentFor`).
+ */
+export async function present(
+  deps: Deps,
+  actor: Principal,
+  row: PaymentRow,
+  known?: { app: ReturnType<typeof presentApp>; price: PriceRow },
+) {
   const [app, price, transfers] = await Promise.all([
-    getApp(deps, actor, row.appId),
-    findPrice(deps.db, row.priceId),
+    known?.app ?? getApp(deps, actor, row.appId),
+    known?.price ?? findPrice(deps.db, row.priceId),
     hasTransfers(row) ? transfersOf(deps.db, [row.id]) : [],
   ]);
   if (!price) throw new Error(`Payment ${row.id} lost its price`);
@@ -43,9 +53,56 @@ export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId:
   return appRecord(db, payments, appId, paymentId, "Payment", lock ? "update" : undefined);
 }
 
+// A payment with what answering it needs: the caller's role (a user's; an API key's needs no
+// read), the app with its creator, and the price, each part offered by the module that owns it.
+const paymentWithContext = (db: Database) => {
+  const app = appForPayment(sql`${payments.appId}`);
+  const member = roleForPayment(app.id, sql`${sql.placeholder("user_id")}`);
+  const price = priceJoin(payments.priceId);
+  return db
+    .select({ payment: payments, ...app.columns, role: member.role, price: price.columns })
+    .from(payments)
+    .innerJoin(app.table, app.where)
+    .innerJoin(app.creator.table, app.creator.on)
+    .innerJoin(price.table, price.on)
+    .where(and(eq(payments.appId, sql.placeholder("app_id")), eq(payments.id, sql.placeholder("payment_id"))))
+    .prepare("payment_with_context");
+};
+
+/**
+ * The payment `paymentId` of `appId`, once `actor` may `action` in the app, with the app (as
+ * presented) and the price its answer shows: one prepared statement where `requireAppRole`,
+ * `loadPayment` and the answer's two reads were four. The refusals are theirs, in their order:
+ * without a row, the role is checked the long way and then the payment is 404.
+ */
+export async function paymentFor(
+  deps: Deps,
+  actor: Principal,
+  appId: string,
+  paymentId: string,
+  action: Action,
+) {
+  const [row] = await prepared(deps.db, "payment_with_context", paymentWithContext).execute({
+    app_id: appId,
+    payment_id: paymentId,
+    user_id: actor.kind === "user" ? actor.userId : null,
+  });
+  if (!row) {
+    await requireAppRole(deps.db, actor, appId, action);
+    throw notFound("Payment");
+  }
+  const found = actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : row.role;
+  if (found === TWO_FACTOR_MISSING) throw twoFactorRequired();
+  const role = checkRole(found ?? undefined, action);
+  return {
+    payment: row.payment as PaymentRow,
+    known: { app: presentApp(row.app, row.owner, role, deps.config.publicUrl), price: row.price },
+  };
+}
+
 export async function getPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
-  await requireAppRole(deps.db, actor, appId, "view");
-  return present(deps, actor, await loadPayment(deps.db, appId, paymentId));
+  const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "view");
+  return present(deps, actor, payment, known);
 }
 
 export async function listPayments(
