@@ -57,7 +57,15 @@ export async function attemptDelivery(
   // outcome (the receiver has the event, the log does not) still shows as an attempt.
   const attemptId = newId("wha");
   const startedAt = deps.now();
+  // The delivery's row is updated before the attempt is inserted, so the insert's foreign-key
+  // check only asks for a weaker lock on a row this transaction already holds. The other way
+  // round, the update must raise the check's share lock, and an endpoint's delete that began
+  // waiting for the row in between deadlocks with it (PostgreSQL then fails one of the two).
   await deps.db.transaction(async (tx) => {
+    await tx
+      .update(webhookDeliveries)
+      .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, updatedAt: startedAt })
+      .where(eq(webhookDeliveries.id, deliveryId));
     await tx.insert(webhookAttempts).values({
       id: attemptId,
       deliveryId,
@@ -67,10 +75,6 @@ export async function attemptDelivery(
       responseExcerpt: null,
       attemptedAt: startedAt,
     });
-    await tx
-      .update(webhookDeliveries)
-      .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, updatedAt: startedAt })
-      .where(eq(webhookDeliveries.id, deliveryId));
   });
 
   const started = performance.now();
