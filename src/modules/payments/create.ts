@@ -23,7 +23,7 @@ import {
   unchangedSince,
 } from "./context.ts";
 import { type PaymentJob, PREPARE_INTENT_JOB } from "./job-names.ts";
-import { type PaymentRow, paymentEventData } from "./lifecycle.ts";
+import { type PaymentRow, paymentEventData, paymentEventRow } from "./lifecycle.ts";
 import { checkPayable } from "./payable.ts";
 import { openPaymentToken, sealPaymentToken } from "./payment-token.ts";
 import { paymentEvents, payments } from "./tables.ts";
@@ -224,15 +224,7 @@ async function writeIfUnchanged(
       insertRow(payments, row, when),
       insertRow(
         paymentEvents,
-        {
-          id: newId("pev"),
-          paymentId: id,
-          fromStatus: null,
-          toStatus: "pending",
-          actor: decision.actor,
-          reason: "created",
-          createdAt: now,
-        },
+        paymentEventRow(id, null, "pending", { actor: decision.actor, reason: "created" }, now),
         when,
       ),
       ...eventParts(

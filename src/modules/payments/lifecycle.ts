@@ -7,7 +7,7 @@ import type { EventType } from "../webhooks/event-types.ts";
 import { eventInStatement } from "../webhooks/events.ts";
 import { eventsOfMove, paymentEventsInsert, paymentEventsInsertWhen } from "./books.ts";
 import { moveAlone, recordMove } from "./sql.ts";
-import { type PaymentStatus, payments } from "./tables.ts";
+import { type PaymentStatus, type paymentEvents, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = Object.freeze({
@@ -47,12 +47,18 @@ export function paymentEventData(
   return { id, status, previous_status: previousStatus, reason, sequence };
 }
 
-/** The payment event a move from the payment's status to `to` records. */
-function eventRow(payment: PaymentRow, to: PaymentStatus, why: { actor: string; reason: string }, now: Date) {
+/** The payment event row of a move `from` -> `to` (`from` null: the payment's creation). */
+export function paymentEventRow(
+  paymentId: string,
+  from: PaymentStatus | null,
+  to: PaymentStatus,
+  why: { actor: string; reason: string },
+  now: Date,
+): typeof paymentEvents.$inferInsert {
   return {
     id: newId("pev"),
-    paymentId: payment.id,
-    fromStatus: payment.status,
+    paymentId,
+    fromStatus: from,
     toStatus: to,
     actor: why.actor,
     reason: why.reason,
@@ -96,7 +102,7 @@ export async function transition(
   });
   const { endpoints } = await recordMove(
     tx,
-    eventRow(payment, to, why, now),
+    paymentEventRow(payment.id, payment.status, to, why, now),
     paymentEventsInsert(tx, updated, eventsOfMove(payment, updated), now),
     announced,
   );
@@ -141,7 +147,7 @@ export async function moveUnlocked(
   const moved = await moveAlone(
     deps.db,
     update.getSQL(),
-    eventRow(payment, to, why, now),
+    paymentEventRow(payment.id, payment.status, to, why, now),
     (when) => paymentEventsInsertWhen(after, eventsOfMove(payment, after), now, when),
     announced,
     jobs,

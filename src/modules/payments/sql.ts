@@ -116,11 +116,33 @@ export function openMoneyCounts(db: Executor, scope: { appId: string } | { kycId
 }
 
 /**
- * What a status change writes besides the payment's row, in one statement: its event, with its
- * sequence number (the payment's events before it, plus one), its ledger entries (`entries`, when
- * the move moved money) and the webhook event it announces, whose payload the statement completes
- * with the sequence (`announce`, webhooks' `eventInStatement`). Answers the sequence and what
- * `announce.endpoints` read. Run it after the payment's row is updated in the same transaction:
+ * What every status change writes besides the payment's row, as parts of one `with`: its event,
+ * with its sequence number (the payment's events before it, plus one), and the webhook event it
+ * announces, whose payload the statement completes with that sequence (`announced`, webhooks'
+ * `eventInStatement`). With `when`, each is written only if `when` holds.
+ */
+function moveParts(
+  event: typeof paymentEvents.$inferInsert,
+  announced: Pick<EventInStatement, "insert">,
+  when?: SQL,
+): SQL[] {
+  return [
+    sql`sequence as (select (select count(*)::int from ${paymentEvents} where ${paymentEvents.paymentId} = ${event.paymentId}) + 1 as n)`,
+    sql`added as (${insertRow(paymentEvents, event, when)})`,
+    sql`announced as (${announced.insert(sql`jsonb_build_object('sequence', (select n from sequence))`, when)})`,
+  ];
+}
+
+/** `parts` named `w0`, `w1`... after `named`, joined into one statement's `with` list. */
+function withList(named: SQL[], parts: SQL[]): SQL {
+  const rest = parts.map((part, i) => sql`${sql.identifier(`w${i}`)} as (${part})`);
+  return sql.join([...named, ...rest], sql`,\n`);
+}
+
+/**
+ * What a status change writes besides the payment's row, in one statement (`moveParts`, and its
+ * ledger entries, `entries`, when the move moved money). Answers the sequence and what
+ * `announced.endpoints` read. Run it after the payment's row is updated in the same transaction:
  * that row lock serialises the payment's transitions, so no other can share the number. The count
  * reads the statement's snapshot, which holds the transaction's earlier events but not this one.
  */
@@ -130,11 +152,9 @@ export async function recordMove(
   entries: SQL | undefined,
   announced: Pick<EventInStatement, "insert" | "endpoints">,
 ): Promise<{ sequence: number; endpoints: { id: string; events: string[] }[] }> {
+  const parts = withList(moveParts(event, announced), entries ? [entries] : []);
   const [row] = await drizzleRunner(tx)(
-    sql`with sequence as (select (select count(*)::int from ${paymentEvents} where ${paymentEvents.paymentId} = ${event.paymentId}) + 1 as n),
-    added as (${insertRow(paymentEvents, event)}),
-    announced as (${announced.insert(sql`jsonb_build_object('sequence', (select n from sequence))`)})${entries ? sql`,\n    entries as (${entries})` : sql``}
-    select (select n from sequence) as sequence, ${announced.endpoints} as endpoints`,
+    sql`with ${parts}\nselect (select n from sequence) as sequence, ${announced.endpoints} as endpoints`,
   );
   return { sequence: Number(row.sequence), endpoints: row.endpoints as { id: string; events: string[] }[] };
 }
@@ -142,9 +162,8 @@ export async function recordMove(
 /**
  * A status change and everything it writes, in one statement without a transaction: `update` (the
  * payment's, a Drizzle update whose `where` holds the move's guard, with `returning()`), and only
- * with it the move's event and sequence, its ledger entries, its webhook event (`announced`,
- * whose payload the statement completes with the sequence) and `jobs` (outbox parts). Answers the
- * moved row, or undefined when the guard did not hold, having written nothing.
+ * with it `moveParts`, its ledger entries and `jobs` (outbox parts). Answers the moved row, or
+ * undefined when the guard did not hold, having written nothing.
  */
 export async function moveAlone(
   db: Database,
@@ -155,14 +174,11 @@ export async function moveAlone(
   jobs: (when: SQL) => SQL[],
 ): Promise<PaymentRow | undefined> {
   const when = sql`exists (select 1 from moved)`;
-  const parts = [
-    sql`sequence as (select (select count(*)::int from ${paymentEvents} where ${paymentEvents.paymentId} = ${event.paymentId}) + 1 as n)`,
-    sql`moved as (${update})`,
-    sql`added as (${insertRow(paymentEvents, event, when)})`,
-    sql`announced as (${announced.insert(sql`jsonb_build_object('sequence', (select n from sequence))`, when)})`,
-    ...[...entries(when), ...jobs(when)].map((part, i) => sql`${sql.identifier(`w${i}`)} as (${part})`),
-  ];
-  const [row] = await drizzleRunner(db)(sql`with ${sql.join(parts, sql`,\n`)}\nselect * from moved`);
+  const parts = withList(
+    [sql`moved as (${update})`, ...moveParts(event, announced, when)],
+    [...entries(when), ...jobs(when)],
+  );
+  const [row] = await drizzleRunner(db)(sql`with ${parts}\nselect * from moved`);
   return row ? rowOf(payments, row) : undefined;
 }
 
