@@ -1,9 +1,10 @@
-// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|app] [seconds]` starts
+// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|app|confirm] [seconds]` starts
 // bench/server.ts under `--cpu-prof` on a fresh database (BENCH_DATABASE_URL, else PGlite), no job
 // worker, makes a tenant, loads the route with autocannon, stops the server and prints the shares
 // of the busy samples taken in the window (start-up and a 2 s warm-up left out): the heaviest
 // functions by self time, and self time by where the code lives (the project's folders, each
-// package). The raw profile stays in the printed folder for Chrome's DevTools.
+// package). `confirm` confirms payments made before the window (BENCH_PROFILE_PAYMENTS of them, one
+// each request; without the worker they stay `requested`). The raw profile stays in the printed folder for Chrome's DevTools.
 // BENCH_PROFILE_CWD=<a checkout> profiles that checkout's server instead (an older ref made with
 // `git worktree add` and `npm ci`), to set two profiles side by side. A diagnostic for finding a
 // cost; figures to compare come from `npm run bench:ab`.
@@ -11,7 +12,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { json, tenant } from "./journey.ts";
+import { CARD, json, tenant } from "./journey.ts";
 import { freshDatabase, startChild } from "./processes.ts";
 
 const what = process.argv[2] ?? "create";
@@ -74,6 +75,24 @@ function summarise(profile: Profile, fromUs: number) {
     console.log(`${share(n)}  ${key}`);
 }
 
+/** Paths to confirm: BENCH_PROFILE_PAYMENTS payments made 16 at a time, before the profile's window. */
+async function openPayments(base: string, who: Awaited<ReturnType<typeof tenant>>) {
+  const wanted = Number(process.env.BENCH_PROFILE_PAYMENTS ?? 8000);
+  const paths: string[] = [];
+  const make = async () => {
+    while (paths.length < wanted) {
+      const { body } = await json(`${base}/payments/${who.appId}`, {
+        method: "POST",
+        headers: who.auth,
+        body: { price_id: who.priceId, payment_provider: "card" },
+      });
+      paths.push(`/payments/${who.appId}/${body.id}/confirm`);
+    }
+  };
+  await Promise.all(Array.from({ length: 16 }, make));
+  return paths;
+}
+
 let windowFromUs = 0;
 const profiles = mkdtempSync(path.join(os.tmpdir(), "bench-profile-"));
 const database = await freshDatabase(process.env.BENCH_DATABASE_URL, "bench_profile");
@@ -103,8 +122,13 @@ try {
     list: { url: `${base}/payments/${who.appId}` },
     app: { url: `${base}/apps/${who.appId}` },
   };
+  const confirms = what === "confirm" ? await openPayments(base, who) : [];
+  if (what === "confirm") {
+    routes.confirm = { url: `${base}${confirms[0]}`, body: JSON.stringify({ payment_method: CARD }) };
+  }
   const route = routes[what];
-  if (!route) throw new Error(`No route called ${what}: one of ${Object.keys(routes).join(", ")}`);
+  if (!route) throw new Error(`No route called ${what}: one of ${Object.keys(routes).join(", ")}, confirm`);
+  let confirmed = 0;
   // A warm-up the profile also holds, then the window.
   const load = (duration: number) =>
     autocannon({
@@ -114,6 +138,10 @@ try {
       method: route.body ? "POST" : "GET",
       headers: route.body ? { ...who.auth, "content-type": "application/json" } : who.auth,
       body: route.body,
+      // Each confirm its own payment; after the last one, they answer 409 (counted as non-2xx).
+      requests: confirms.length
+        ? [{ setupRequest: (request) => ({ ...request, path: confirms[confirmed++ % confirms.length] }) }]
+        : undefined,
     });
   await load(2);
   windowFromUs = Number(process.hrtime.bigint() / 1000n);
