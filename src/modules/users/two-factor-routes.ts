@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { noContentRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import { Body, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { clientOf } from "./routes.ts";
@@ -119,7 +119,7 @@ export async function twoFactorRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/users/me/two-factor/disable",
     {
