@@ -3,7 +3,8 @@ import type { Deps } from "../../deps.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
 import { AppParams } from "../../platform/http/params.ts";
 import * as route from "../../platform/http/routes.ts";
-import { Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { listAuditEvents } from "./service.ts";
 

@@ -2,14 +2,8 @@ import { Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import {
-  Body,
-  exampleOf,
-  Nullable,
-  nameSchemas,
-  Timestamp,
-  withExamples,
-} from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { Amount, PriceItem as FeePreview, usBankAccountNumbers } from "../../platform/money/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Transfer } from "../ledger/schemas.ts";
