@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import { createdRoute, listRoute, noContentRoute, updateRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { ApiKey, ApiKeyParams, CreateApiKeyBody, CreatedApiKey, UpdateApiKeyBody } from "./schemas.ts";
 import * as keys from "./service.ts";
@@ -8,7 +8,7 @@ import * as keys from "./service.ts";
 const tags = ["api-keys"];
 
 export async function apiKeyRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     "/apps/:app_id/api-keys",
     {
@@ -22,7 +22,7 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
     (request) => keys.createKey(deps, request.actor, request.params.app_id, request.body.name),
   );
 
-  listRoute(
+  route.list(
     app,
     "/apps/:app_id/api-keys",
     {
@@ -36,7 +36,7 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
     (request, page) => keys.listKeys(deps, request.actor, request.params.app_id, page),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/apps/:app_id/api-keys/:key_id",
     {
@@ -51,7 +51,7 @@ export async function apiKeyRoutes(app: Server, deps: Deps) {
       keys.renameKey(deps, request.actor, request.params.app_id, request.params.key_id, request.body.name),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/apps/:app_id/api-keys/:key_id",
     {

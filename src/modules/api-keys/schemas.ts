@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 
 export const ApiKey = Type.Object(
   {

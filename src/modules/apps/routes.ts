@@ -1,13 +1,7 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import {
-  createdRoute,
-  getRoute,
-  listRoute,
-  noContentRoute,
-  updateRoute,
-} from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { deleteIcon, ICON_MAX_BYTES, ICON_TYPES, readIcon, setIcon } from "./icon.ts";
 import { App, CreateAppBody, UpdateAppBody } from "./schemas.ts";
@@ -16,7 +10,7 @@ import * as apps from "./service.ts";
 const tags = ["apps"];
 
 export async function appRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     "/apps",
     {
@@ -29,7 +23,7 @@ export async function appRoutes(app: Server, deps: Deps) {
     (request) => apps.createApp(deps, request.actor, request.body),
   );
 
-  listRoute(
+  route.list(
     app,
     "/apps",
     {
@@ -42,14 +36,14 @@ export async function appRoutes(app: Server, deps: Deps) {
     (request, page) => apps.listApps(deps, request.actor, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/apps/:app_id",
     { operationId: "getApp", tags, summary: "One app", params: AppParams, resource: App },
     (request) => apps.getApp(deps, request.actor, request.params.app_id),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/apps/:app_id",
     {
@@ -71,7 +65,7 @@ export async function appRoutes(app: Server, deps: Deps) {
     (request) => apps.updateApp(deps, request.actor, request.params.app_id, request.body),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/apps/:app_id",
     {
@@ -132,7 +126,7 @@ async function iconRoutes(app: Server, deps: Deps) {
     );
   });
 
-  noContentRoute(
+  route.noContent(
     app,
     "/apps/:app_id/icon",
     {

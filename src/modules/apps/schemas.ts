@@ -1,12 +1,6 @@
 import { Type } from "typebox";
-import {
-  Body,
-  exampleOf,
-  Nullable,
-  nameSchemas,
-  Timestamp,
-  withExamples,
-} from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 
 export const AppPermissions = Type.Object(

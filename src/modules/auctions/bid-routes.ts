@@ -1,5 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { getRoute, listRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { createBid } from "./bidding.ts";
 import { AuctionParams, Bid, BidParams, CreateBidBody } from "./schemas.ts";
@@ -44,7 +44,7 @@ export function bidRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  listRoute(
+  route.list(
     app,
     "/auctions/:app_id/:auction_id/bids",
     {
@@ -59,7 +59,7 @@ export function bidRoutes(app: Server, deps: Deps) {
       service.listBids(deps, request.actor, request.params.app_id, request.params.auction_id, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/auctions/:app_id/:auction_id/bids/:bid_id",
     {

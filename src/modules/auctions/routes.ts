@@ -1,13 +1,7 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import {
-  createdRoute,
-  getRoute,
-  listRoute,
-  noContentRoute,
-  updateRoute,
-} from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { bidRoutes } from "./bid-routes.ts";
 import { endAuction } from "./end.ts";
@@ -28,7 +22,7 @@ export async function auctionRoutes(app: Server, deps: Deps) {
 
 /** The app's auctions: create, list, read, change, end and delete. */
 function manageRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     "/auctions/:app_id",
     {
@@ -42,7 +36,7 @@ function manageRoutes(app: Server, deps: Deps) {
     (request) => service.createAuction(deps, request.actor, request.params.app_id, request.body),
   );
 
-  listRoute(
+  route.list(
     app,
     "/auctions/:app_id",
     {
@@ -56,7 +50,7 @@ function manageRoutes(app: Server, deps: Deps) {
     (request, page) => service.listAuctions(deps, request.actor, request.params.app_id, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/auctions/:app_id/:auction_id",
     {
@@ -91,7 +85,7 @@ function manageRoutes(app: Server, deps: Deps) {
         ),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/auctions/:app_id/:auction_id/end",
     {
@@ -105,7 +99,7 @@ function manageRoutes(app: Server, deps: Deps) {
     (request) => endAuction(deps, request.actor, request.params.app_id, request.params.auction_id),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/auctions/:app_id/:auction_id",
     {

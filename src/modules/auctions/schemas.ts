@@ -1,14 +1,8 @@
 import { Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
 import { AppAndIdParams, IdParam, IdParams } from "../../platform/http/params.ts";
-import {
-  Body,
-  exampleOf,
-  Nullable,
-  nameSchemas,
-  Timestamp,
-  withExamples,
-} from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Payment } from "../payments/schemas.ts";
 import { Price } from "../prices/schemas.ts";

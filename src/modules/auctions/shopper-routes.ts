@@ -1,5 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, noContentRoute, updateRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import {
   AuctionParams,
@@ -16,7 +16,7 @@ const tags = ["auctions"];
 
 /** Shoppers: the app disables one; a shopper signs in with a mailed one-time code. */
 export function shopperRoutes(app: Server, deps: Deps) {
-  updateRoute(
+  route.update(
     app,
     "/auctions/:app_id/shoppers/:shopper_id",
     {
@@ -37,7 +37,7 @@ export function shopperRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/auctions/:app_id/:auction_id/shoppers/code",
     {
@@ -54,7 +54,7 @@ export function shopperRoutes(app: Server, deps: Deps) {
       requestCode(deps, request.params.app_id, request.params.auction_id, request.body.email, request.ip),
   );
 
-  createdRoute(
+  route.created(
     app,
     "/auctions/:app_id/:auction_id/shoppers/session",
     {

@@ -2,8 +2,9 @@ import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import { listRoute } from "../../platform/http/routes.ts";
-import { Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import * as route from "../../platform/http/routes.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { listAuditEvents } from "./service.ts";
 
@@ -68,7 +69,7 @@ const AuditQuery = Type.Object(
 );
 
 export async function auditRoutes(app: Server, deps: Deps) {
-  listRoute(
+  route.list(
     app,
     "/apps/:app_id/audit-log",
     {

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import { getRoute, listRoute, noContentRoute, updateRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import type { KycContext } from "./context.ts";
 import { CreateKycBody, Kyc, KycEnvelope, KycListEnvelope, KycParams, UpdateKycBody } from "./schemas.ts";
@@ -37,7 +37,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     },
   );
 
-  listRoute(
+  route.list(
     app,
     "/apps/:app_id/kycs",
     {
@@ -52,7 +52,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     (request, page) => service.listKycs(deps, ctx, request.actor, request.params.app_id, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/apps/:app_id/kycs/:kyc_id",
     {
@@ -67,7 +67,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     }),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/apps/:app_id/kycs/:kyc_id",
     {
@@ -90,7 +90,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     }),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/apps/:app_id/kycs/:kyc_id/refresh-token",
     {
@@ -111,7 +111,7 @@ export async function kycRoutes(app: Server, deps: Deps, ctx: KycContext) {
     }),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/apps/:app_id/kycs/:kyc_id",
     {

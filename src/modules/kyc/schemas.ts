@@ -1,6 +1,7 @@
 import { type Static, Type } from "typebox";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 
 // The shapes the interface leaves open, modelled on Stripe Connect's account object.
 export const PayoutSchedule = Type.Object(

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import { createdRoute, getRoute, listRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { getBalanceHistory } from "./history.ts";
 import { getReconciliation, listReconciliations, requestReconciliation } from "./reconciliations.ts";
@@ -21,7 +21,7 @@ import * as service from "./service.ts";
 const tags = ["ledger"];
 
 export async function ledgerRoutes(app: Server, deps: Deps) {
-  getRoute(
+  route.get(
     app,
     "/balances/:app_id",
     {
@@ -34,7 +34,7 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
     (request) => service.getBalances(deps, request.actor, request.params.app_id),
   );
 
-  getRoute(
+  route.get(
     app,
     "/balances/:app_id/history",
     {
@@ -48,7 +48,7 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
     (request) => getBalanceHistory(deps, request.actor, request.params.app_id, request.query.days ?? 30),
   );
 
-  listRoute(
+  route.list(
     app,
     "/balance-transactions/:app_id",
     {
@@ -89,7 +89,7 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
     },
   );
 
-  getRoute(
+  route.get(
     app,
     "/reports/:app_id/seller-payouts",
     {
@@ -109,7 +109,7 @@ export async function ledgerRoutes(app: Server, deps: Deps) {
 
 /** Reconciliation runs: ask for one, list them, read one with its findings. */
 function reconciliationRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     "/reconciliations/:app_id",
     {
@@ -123,7 +123,7 @@ function reconciliationRoutes(app: Server, deps: Deps) {
     (request) => requestReconciliation(deps, request.actor, request.params.app_id),
   );
 
-  listRoute(
+  route.list(
     app,
     "/reconciliations/:app_id",
     {
@@ -137,7 +137,7 @@ function reconciliationRoutes(app: Server, deps: Deps) {
     (request, page) => listReconciliations(deps, request.actor, request.params.app_id, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/reconciliations/:app_id/:reconciliation_id",
     {

@@ -1,7 +1,8 @@
 import { Type } from "typebox";
 import { pageFields } from "../../platform/http/pagination.ts";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import { exampleOf, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { MAX_HISTORY_DAYS } from "./history.ts";
 import { LEDGER_TYPES } from "./tables.ts";
 

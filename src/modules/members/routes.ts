@@ -1,12 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import {
-  createdRoute,
-  getRoute,
-  listRoute,
-  noContentRoute,
-  updateRoute,
-} from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { AcceptBody, ChangeRoleBody, InviteBody, Member, MemberParams } from "./schemas.ts";
 import * as membersService from "./service.ts";
@@ -14,7 +8,7 @@ import * as membersService from "./service.ts";
 const tags = ["members"];
 
 export async function memberRoutes(app: Server, deps: Deps) {
-  listRoute(
+  route.list(
     app,
     "/members/:app_id",
     {
@@ -28,7 +22,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
     (request, page) => membersService.listMembers(deps, request.actor, request.params.app_id, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/members/:app_id/:member_id",
     {
@@ -42,7 +36,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
       membersService.getMember(deps, request.actor, request.params.app_id, request.params.member_id),
   );
 
-  createdRoute(
+  route.created(
     app,
     "/members/:app_id",
     {
@@ -63,7 +57,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/members/accept",
     {
@@ -77,7 +71,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
     (request) => membersService.acceptInvitation(deps, request.actor, request.body.invite_token),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/members/:app_id/:member_id/resend",
     {
@@ -93,7 +87,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
       membersService.resendInvitation(deps, request.actor, request.params.app_id, request.params.member_id),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/members/:app_id/:member_id",
     {
@@ -114,7 +108,7 @@ export async function memberRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/members/:app_id/:member_id",
     {

@@ -2,14 +2,8 @@ import { Type } from "typebox";
 import { ROLES } from "../../platform/auth/principal.ts";
 import { oneOf } from "../../platform/http/literals.ts";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import {
-  Body,
-  exampleOf,
-  Nullable,
-  nameSchemas,
-  Timestamp,
-  withExamples,
-} from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { UserSummary } from "../users/schemas.ts";
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.ts";
-import { createdRoute, getRoute, updateRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import {
   CheckoutPaymentParams,
@@ -32,7 +32,7 @@ const paymentOf = (
 
 /** The shopper's payment, from the hosted page: started, read, confirmed, withdrawn. */
 export function checkoutPaymentRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     "/checkout/:price_id/payments",
     {
@@ -62,7 +62,7 @@ export function checkoutPaymentRoutes(app: Server, deps: Deps) {
     },
   );
 
-  getRoute(
+  route.get(
     app,
     "/checkout/:price_id/payments/:payment_id",
     {
@@ -77,7 +77,7 @@ export function checkoutPaymentRoutes(app: Server, deps: Deps) {
     async (request) => shopperView(await paymentOf(deps, request)),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/checkout/:price_id/payments/:payment_id/confirm",
     {
@@ -107,7 +107,7 @@ export function checkoutPaymentRoutes(app: Server, deps: Deps) {
     },
   );
 
-  updateRoute(
+  route.update(
     app,
     "/checkout/:price_id/payments/:payment_id/cancel",
     {

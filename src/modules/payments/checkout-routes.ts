@@ -2,7 +2,7 @@ import type { FastifyError, FastifyReply } from "fastify";
 import type { Deps } from "../../deps.ts";
 import type { AppError } from "../../platform/http/errors.ts";
 import { serveScript } from "../../platform/http/html.ts";
-import { getRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { CARD_NUMBER_SCRIPT, CARD_NUMBER_URL } from "../../platform/pages/card-number.ts";
 import { triggerFormAssetRoute } from "../triggers/form.ts";
@@ -29,7 +29,7 @@ export async function checkoutRoutes(app: Server, deps: Deps) {
   serveScript(app, CARD_NUMBER_URL, CARD_NUMBER_SCRIPT);
   await checkoutPageRoute(app, deps);
 
-  getRoute(
+  route.get(
     app,
     "/checkout/:price_id/quote",
     {

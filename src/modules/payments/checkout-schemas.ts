@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { IdParam, IdParams } from "../../platform/http/params.ts";
-import { Body, exampleOf, Nullable, withExamples } from "../../platform/http/schemas.ts";
+import { exampleOf, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable } from "../../platform/http/schemas.ts";
 import { DynamicAmount, NextAction, transactionFields } from "./payment-fields.ts";
 
 // The hosted checkout's own calls: reached by the price's public id and the payment's token.

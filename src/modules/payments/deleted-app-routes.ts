@@ -1,8 +1,9 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { oneOf } from "../../platform/http/literals.ts";
-import { getRoute, updateRoute } from "../../platform/http/routes.ts";
-import { exampleOf, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import * as route from "../../platform/http/routes.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { getDeletedAppPayment, refundDeletedAppPayment } from "./deleted-app.ts";
 import { PaymentParams, PriceItem, ReasonBody } from "./schemas.ts";
@@ -54,7 +55,7 @@ nameSchemas({ DeletedAppPayment });
  * (docs/payments.md, Deleting an app): read one, refund it. Anyone else, and API keys, read 404.
  */
 export async function deletedAppPaymentRoutes(app: Server, deps: Deps) {
-  getRoute(
+  route.get(
     app,
     "/deleted-apps/:app_id/payments/:payment_id",
     {
@@ -67,7 +68,7 @@ export async function deletedAppPaymentRoutes(app: Server, deps: Deps) {
     (request) => getDeletedAppPayment(deps, request.actor, request.params.app_id, request.params.payment_id),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/deleted-apps/:app_id/payments/:payment_id/refund",
     {

@@ -1,8 +1,9 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { oneOf } from "../../platform/http/literals.ts";
-import { listRoute } from "../../platform/http/routes.ts";
-import { nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import * as route from "../../platform/http/routes.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { listPaymentEvents } from "./payment-events.ts";
 import { PaymentParams } from "./schemas.ts";
@@ -47,7 +48,7 @@ nameSchemas({ PaymentEvent });
 
 /** `GET /payments/{app_id}/{payment_id}/events`: a payment's timeline (docs/payments.md). */
 export async function paymentEventRoutes(app: Server, deps: Deps) {
-  listRoute(
+  route.list(
     app,
     "/payments/:app_id/:payment_id/events",
     {

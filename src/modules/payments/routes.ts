@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import { createdRoute, getRoute, listRoute, updateRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import {
   ConfirmPaymentBody,
@@ -18,7 +18,7 @@ import * as service from "./service.ts";
 const tags = ["payments"];
 
 export async function paymentRoutes(app: Server, deps: Deps) {
-  listRoute(
+  route.list(
     app,
     "/payments/:app_id",
     {
@@ -33,7 +33,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
     (request, page) => service.listPayments(deps, request.actor, request.params.app_id, page, request.query),
   );
 
-  createdRoute(
+  route.created(
     app,
     "/payments/:app_id",
     {
@@ -55,7 +55,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  getRoute(
+  route.get(
     app,
     "/payments/:app_id/:payment_id",
     {
@@ -73,7 +73,7 @@ export async function paymentRoutes(app: Server, deps: Deps) {
 
 /** What is done to a payment: each answers it as it now is. */
 function paymentActionRoutes(app: Server, deps: Deps) {
-  updateRoute(
+  route.update(
     app,
     "/payments/:app_id/:payment_id/confirm",
     {
@@ -100,7 +100,7 @@ function paymentActionRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/payments/:app_id/:payment_id/cancel",
     {
@@ -128,7 +128,7 @@ function paymentActionRoutes(app: Server, deps: Deps) {
 
 /** After the fact: a refund, a retry of what failed, another seller. */
 function paymentRepairRoutes(app: Server, deps: Deps) {
-  updateRoute(
+  route.update(
     app,
     "/payments/:app_id/:payment_id/refund",
     {
@@ -152,7 +152,7 @@ function paymentRepairRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/payments/:app_id/:payment_id/retry",
     {
@@ -173,7 +173,7 @@ function paymentRepairRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/payments/:app_id/:payment_id/seller",
     {

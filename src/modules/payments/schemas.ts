@@ -2,15 +2,9 @@ import { Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import {
-  Body,
-  exampleOf,
-  Nullable,
-  nameSchemas,
-  Timestamp,
-  withExamples,
-} from "../../platform/http/schemas.ts";
-import { PriceItem as FeePreview, usBankAccountNumbers } from "../../platform/money/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
+import { Amount, PriceItem as FeePreview, usBankAccountNumbers } from "../../platform/money/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Transfer } from "../ledger/schemas.ts";
 import { Price } from "../prices/schemas.ts";
@@ -33,23 +27,15 @@ const Conversion = Type.Object(
     exchange: Type.Number({
       description: "The rate: charge-currency units per unit of the price's currency",
     }),
-    converted_amount: Type.Number({
-      description: "The price in the charge currency (the top-level `amount`)",
-    }),
-    converted_amount_net: Type.Number({ description: "The seller's share in the charge currency" }),
-    amount: Type.Number({ description: "The price in its own currency" }),
-    amount_total: Type.Number({
-      description: "The charge converted back to the price's currency (never below the price)",
-    }),
-    amount_transaction_fee: Type.Number({ description: "amount_total - amount, in the price's currency" }),
-    amount_app_transaction_fee: Type.Number({
-      description: "What is left after the provider fee, in the price's currency",
-    }),
-    amount_platform: Type.Number({ description: "The platform's share, in the price's currency" }),
-    amount_seller: Type.Number({ description: "The seller's share, in the price's currency" }),
-    amount_app: Type.Number({
-      description: "The app's share (marketplace apps only), in the price's currency",
-    }),
+    converted_amount: Amount("The price in the charge currency (the top-level `amount`)"),
+    converted_amount_net: Amount("The seller's share in the charge currency"),
+    amount: Amount("The price in its own currency"),
+    amount_total: Amount("The charge converted back to the price's currency (never below the price)"),
+    amount_transaction_fee: Amount("amount_total - amount, in the price's currency"),
+    amount_app_transaction_fee: Amount("What is left after the provider fee, in the price's currency"),
+    amount_platform: Amount("The platform's share, in the price's currency"),
+    amount_seller: Amount("The seller's share, in the price's currency"),
+    amount_app: Amount("The app's share (marketplace apps only), in the price's currency"),
   },
   { description: "The fee breakdown in the price's own currency, when it differs from the charge currency" },
 );
@@ -57,9 +43,7 @@ const Conversion = Type.Object(
 export const PriceItem = Type.Object(
   {
     currency: Type.String({ description: "The charge currency" }),
-    provider_min_amount_fee: Type.Number({
-      description: "The provider's minimum fee, in the charge currency",
-    }),
+    provider_min_amount_fee: Amount("The provider's minimum fee, in the charge currency"),
     provider_processing_fee_percent: Type.Number({
       description: "The provider's fee, in percent of the total (2.9 = 2.9%)",
     }),
@@ -68,22 +52,16 @@ export const PriceItem = Type.Object(
       description: "The app's fee applied (0 for an individual app), in percent of the price",
     }),
     app_type: Type.String({ description: "The app's type: individual or marketplace" }),
-    amount: Type.Number({ description: "The price, in the charge currency" }),
-    amount_total: Type.Number({
-      description: "What the shopper is charged: the price plus the provider's fee",
-    }),
-    amount_transaction_fee: Type.Number({ description: "amount_total - amount" }),
-    amount_app_transaction_fee: Type.Number({
-      description: "What is left after the provider fee (always 0 in whole minor units)",
-    }),
-    amount_platform: Type.Number({ description: "The platform's share" }),
-    amount_seller: Type.Number({
-      description: "The seller's share: the price less the platform's and the app's",
-    }),
-    amount_app: Type.Number({ description: "The app's share (marketplace apps only)" }),
-    processing_fee_amount: Type.Number({
-      description: "The provider's fee: the larger of its minimum and its percent of the total",
-    }),
+    amount: Amount("The price, in the charge currency"),
+    amount_total: Amount("What the shopper is charged: the price plus the provider's fee"),
+    amount_transaction_fee: Amount("amount_total - amount"),
+    amount_app_transaction_fee: Amount("What is left after the provider fee (always 0 in whole minor units)"),
+    amount_platform: Amount("The platform's share"),
+    amount_seller: Amount("The seller's share: the price less the platform's and the app's"),
+    amount_app: Amount("The app's share (marketplace apps only)"),
+    processing_fee_amount: Amount(
+      "The provider's fee: the larger of its minimum and its percent of the total",
+    ),
     conversion: Nullable(Conversion),
   },
   { description: "The fee split fixed when the payment was created, in the charge currency (docs/fees.md)" },
@@ -106,10 +84,8 @@ export const Payment = Type.Object(
   {
     id: Type.String({ description: "The payment's id (`pay_…`)" }),
     status: Status,
-    final_amount: Type.Number({ description: "What the shopper is charged, in the charge currency" }),
-    amount_refunded: Type.Number({
-      description: "What has been refunded so far, in the charge currency (partial refunds add up)",
-    }),
+    final_amount: Amount("What the shopper is charged, in the charge currency"),
+    amount_refunded: Amount("What has been refunded so far, in the charge currency (partial refunds add up)"),
     transfers: Type.Array(Transfer, { description: "The seller's transfers and their reversals" }),
     payment_provider: Method,
     trigger_data_input: Type.Object(

@@ -1,12 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import {
-  createdRoute,
-  getRoute,
-  listRoute,
-  noContentRoute,
-  updateRoute,
-} from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { PriceItem } from "../../platform/money/schemas.ts";
 import { previewPriceItem } from "./preview.ts";
@@ -24,7 +18,7 @@ import * as pricesService from "./service.ts";
 const tags = ["prices"];
 
 export async function priceRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     "/prices/:app_id",
     {
@@ -38,7 +32,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     (request) => pricesService.createPrice(deps, request.actor, request.params.app_id, request.body),
   );
 
-  listRoute(
+  route.list(
     app,
     "/prices/:app_id",
     {
@@ -52,7 +46,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     (request, page) => pricesService.listPrices(deps, request.actor, request.params.app_id, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/prices/:app_id/:price_id",
     {
@@ -65,7 +59,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
     (request) => pricesService.getPrice(deps, request.actor, request.params.app_id, request.params.price_id),
   );
 
-  getRoute(
+  route.get(
     app,
     "/prices/:app_id/:price_id/price-item",
     {
@@ -80,7 +74,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
       previewPriceItem(deps, request.actor, request.params.app_id, request.params.price_id, request.query),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/prices/:app_id/:price_id",
     {
@@ -101,7 +95,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/prices/:app_id/:price_id",
     {
@@ -114,7 +108,7 @@ export async function priceRoutes(app: Server, deps: Deps) {
       pricesService.deletePrice(deps, request.actor, request.params.app_id, request.params.price_id),
   );
 
-  getRoute(
+  route.get(
     app,
     "/p/:price_id",
     {

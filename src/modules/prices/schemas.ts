@@ -2,7 +2,8 @@ import { Type } from "typebox";
 import { CHAINS, NETWORKS } from "../../platform/chains/adapter.ts";
 import { oneOf } from "../../platform/http/literals.ts";
 import { AppAndIdParams, IdParams } from "../../platform/http/params.ts";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { PRICE_CATEGORIES, PRICE_TYPES } from "./tables.ts";
 
 const PriceType = oneOf(PRICE_TYPES, {

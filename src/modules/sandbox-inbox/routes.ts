@@ -1,7 +1,7 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
-import { listRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import { Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { newNonce, sendPage } from "../../platform/pages/html.ts";
@@ -48,7 +48,7 @@ const MailQuery = Type.Object(
  * the mails the sandbox mailer sent, in full, to the people entitled to read them.
  */
 export async function sandboxInboxRoutes(app: Server, deps: Deps) {
-  listRoute(
+  route.list(
     app,
     "/sandbox/mail",
     {

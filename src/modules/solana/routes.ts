@@ -1,5 +1,5 @@
 import type { Deps } from "../../deps.ts";
-import { createdRoute, listRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { Collection, CreateCollectionBody, CreateTreeBody, SolanaWalletParams, Tree } from "./schemas.ts";
 import * as solana from "./service.ts";
@@ -8,7 +8,7 @@ const tags = ["solana"];
 const base = "/solana/compression/:app_id/:wallet_id";
 
 export async function solanaRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     `${base}/trees`,
     {
@@ -24,7 +24,7 @@ export async function solanaRoutes(app: Server, deps: Deps) {
       solana.createTree(deps, request.actor, request.params.app_id, request.params.wallet_id, request.body),
   );
 
-  listRoute(
+  route.list(
     app,
     `${base}/trees`,
     {
@@ -39,7 +39,7 @@ export async function solanaRoutes(app: Server, deps: Deps) {
       solana.listTrees(deps, request.actor, request.params.app_id, request.params.wallet_id, page),
   );
 
-  createdRoute(
+  route.created(
     app,
     `${base}/collections`,
     {
@@ -61,7 +61,7 @@ export async function solanaRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  listRoute(
+  route.list(
     app,
     `${base}/collections`,
     {

@@ -2,7 +2,8 @@ import { Type } from "typebox";
 import { COLLECTION_LIMITS } from "../../platform/chains/solana-compression.ts";
 import { oneOf } from "../../platform/http/literals.ts";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { CREATION_STATUSES } from "./tables.ts";
 
 export const SolanaWalletParams = AppAndIdParams(

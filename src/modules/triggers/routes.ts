@@ -1,12 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import {
-  createdRoute,
-  getRoute,
-  listRoute,
-  noContentRoute,
-  updateRoute,
-} from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import {
   CreateTriggerBody,
@@ -21,7 +15,7 @@ import * as triggersService from "./service.ts";
 const tags = ["triggers"];
 
 export async function triggerRoutes(app: Server, deps: Deps) {
-  listRoute(
+  route.list(
     app,
     "/triggers/:app_id",
     {
@@ -35,7 +29,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     (request, page) => triggersService.listTriggers(deps, request.actor, request.params.app_id, page),
   );
 
-  createdRoute(
+  route.created(
     app,
     "/triggers/:app_id",
     {
@@ -49,7 +43,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
     (request) => triggersService.createTrigger(deps, request.actor, request.params.app_id, request.body),
   );
 
-  getRoute(
+  route.get(
     app,
     "/triggers/:app_id/:trigger_id",
     {
@@ -63,7 +57,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
       triggersService.getTrigger(deps, request.actor, request.params.app_id, request.params.trigger_id),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/triggers/:app_id/:trigger_id",
     {
@@ -84,7 +78,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/triggers/:app_id/:trigger_id",
     { operationId: "deleteTrigger", tags, summary: "Delete a trigger", params: TriggerParams },
@@ -92,7 +86,7 @@ export async function triggerRoutes(app: Server, deps: Deps) {
       triggersService.deleteTrigger(deps, request.actor, request.params.app_id, request.params.trigger_id),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/triggers/:app_id/:trigger_id/render",
     {

@@ -1,13 +1,7 @@
 import { Type } from "typebox";
 import { AppAndIdParams } from "../../platform/http/params.ts";
-import {
-  Body,
-  exampleOf,
-  Nullable,
-  nameSchemas,
-  Timestamp,
-  withExamples,
-} from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { App } from "../apps/schemas.ts";
 import { Wallet } from "../wallets/schemas.ts";
 import { CallData, CallDataInput } from "./call-schemas.ts";

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { listRoute, noContentRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { newNonce, sendPage } from "../../platform/pages/html.ts";
 import * as account from "./account.ts";
@@ -44,7 +44,7 @@ export async function accountRoutes(app: Server, deps: Deps) {
     },
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/auth/password-reset/confirm",
     {
@@ -58,7 +58,7 @@ export async function accountRoutes(app: Server, deps: Deps) {
     (request) => account.confirmPasswordReset(deps, request.body.token, request.body.password, request.ip),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/users/me/password",
     {
@@ -72,7 +72,7 @@ export async function accountRoutes(app: Server, deps: Deps) {
       account.changePassword(deps, request.actor, request.body.current_password, request.body.new_password),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/auth/verify-email",
     {
@@ -122,7 +122,7 @@ function profileRoutes(app: Server, deps: Deps) {
     async (request) => presentProfile(await account.updateProfile(deps, request.actor, request.body)),
   );
 
-  listRoute(
+  route.list(
     app,
     "/users/me/sessions",
     {
@@ -135,7 +135,7 @@ function profileRoutes(app: Server, deps: Deps) {
     (request, page) => listSessions(deps, request.actor, page),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/users/me/sessions/:session_id",
     {

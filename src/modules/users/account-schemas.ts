@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { IdParams } from "../../platform/http/params.ts";
-import { Body, Nullable, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { Email, Password } from "./schemas.ts";
 
 const Token = (what: string) => Type.String({ minLength: 1, maxLength: 256, description: what });

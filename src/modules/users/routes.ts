@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { Deps } from "../../deps.ts";
-import { createdRoute, noContentRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { presentProfile } from "./presenters.ts";
 import { LoginBody, LoginResponse, SignupBody, SignupResponse, UserProfile } from "./schemas.ts";
@@ -13,7 +13,7 @@ export function clientOf(request: FastifyRequest): users.Client {
 }
 
 export async function userRoutes(app: Server, deps: Deps) {
-  createdRoute(
+  route.created(
     app,
     "/auth/signup",
     {
@@ -48,7 +48,7 @@ export async function userRoutes(app: Server, deps: Deps) {
     },
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/auth/logout",
     { method: "POST", operationId: "logOut", tags: ["users"], summary: "Revoke the presented session token" },

@@ -1,5 +1,6 @@
 import { Type } from "typebox";
-import { Body, exampleOf, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Timestamp } from "../../platform/http/schemas.ts";
 
 export const UserProfile = Type.Object(
   {

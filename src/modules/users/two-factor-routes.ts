@@ -1,7 +1,8 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { noContentRoute } from "../../platform/http/routes.ts";
-import { Body, nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import * as route from "../../platform/http/routes.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Timestamp } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { clientOf } from "./routes.ts";
 import * as twoFactor from "./two-factor.ts";
@@ -119,7 +120,7 @@ export async function twoFactorRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/users/me/two-factor/disable",
     {

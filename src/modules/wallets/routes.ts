@@ -1,12 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import {
-  createdRoute,
-  getRoute,
-  listRoute,
-  noContentRoute,
-  updateRoute,
-} from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { CreateWalletBody, SandboxBalanceBody, UpdateWalletBody, Wallet, WalletParams } from "./schemas.ts";
 import * as walletsService from "./service.ts";
@@ -14,7 +8,7 @@ import * as walletsService from "./service.ts";
 const tags = ["wallets"];
 
 export async function walletRoutes(app: Server, deps: Deps) {
-  listRoute(
+  route.list(
     app,
     "/wallets/:app_id",
     {
@@ -28,7 +22,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
     (request, page) => walletsService.listWallets(deps, request.actor, request.params.app_id, page),
   );
 
-  createdRoute(
+  route.created(
     app,
     "/wallets/:app_id",
     {
@@ -42,7 +36,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
     (request) => walletsService.createWallet(deps, request.actor, request.params.app_id, request.body),
   );
 
-  getRoute(
+  route.get(
     app,
     "/wallets/:app_id/:wallet_id",
     {
@@ -56,7 +50,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
       walletsService.getWallet(deps, request.actor, request.params.app_id, request.params.wallet_id),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/wallets/:app_id/:wallet_id",
     {
@@ -77,7 +71,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
       ),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/wallets/:app_id/:wallet_id",
     {
@@ -93,7 +87,7 @@ export async function walletRoutes(app: Server, deps: Deps) {
 
 /** Sandbox chains only: the faucet that sets a wallet's balance (docs/wallets.md, "Balance"). */
 export async function sandboxWalletRoutes(app: Server, deps: Deps) {
-  updateRoute(
+  route.update(
     app,
     "/sandbox/wallets/:app_id/:wallet_id/balance",
     {

@@ -1,6 +1,6 @@
 import { Type } from "typebox";
 import type { Deps } from "../../deps.ts";
-import { updateRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import { Body } from "../../platform/http/schemas.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { updateEndpoint } from "./edit.ts";
@@ -24,7 +24,7 @@ export const UpdateEndpointBody = Body(
 );
 
 export async function webhookEditRoutes(app: Server, deps: Deps) {
-  updateRoute(
+  route.update(
     app,
     "/webhooks/:app_id/:id",
     {

@@ -1,7 +1,8 @@
 import { type Static, Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
-import { nameSchemas, Timestamp, withExamples } from "../../platform/http/schemas.ts";
+import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Timestamp } from "../../platform/http/schemas.ts";
 import { EVENT_PATTERNS } from "./event-schemas.ts";
 import { EVENT_TYPES } from "./event-types.ts";
 

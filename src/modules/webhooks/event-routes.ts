@@ -2,7 +2,7 @@ import type { Deps } from "../../deps.ts";
 import { readCredential } from "../../platform/auth/credentials.ts";
 import type { Authenticator } from "../../platform/auth/principal.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import { listRoute } from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { getEvent, listEvents } from "./event-log.ts";
@@ -24,7 +24,7 @@ const tags = ["events"];
  * an ended session stops streaming.
  */
 export async function eventRoutes(app: Server, deps: Deps, authenticate: Authenticator) {
-  listRoute(
+  route.list(
     app,
     "/events/:app_id",
     {

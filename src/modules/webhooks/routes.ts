@@ -1,12 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { AppParams } from "../../platform/http/params.ts";
-import {
-  createdRoute,
-  getRoute,
-  listRoute,
-  noContentRoute,
-  updateRoute,
-} from "../../platform/http/routes.ts";
+import * as route from "../../platform/http/routes.ts";
 import type { Server } from "../../platform/http/server.ts";
 import { EVENT_SCHEMAS } from "./event-schemas.ts";
 import {
@@ -23,7 +17,7 @@ const tags = ["webhooks"];
 
 export async function webhookRoutes(app: Server, deps: Deps) {
   app.documentWebhooks(EVENT_SCHEMAS);
-  createdRoute(
+  route.created(
     app,
     "/webhooks/:app_id",
     {
@@ -37,7 +31,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     (request) => webhooks.createEndpoint(deps, request.actor, request.params.app_id, request.body),
   );
 
-  listRoute(
+  route.list(
     app,
     "/webhooks/:app_id",
     {
@@ -51,7 +45,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     (request, page) => webhooks.listEndpoints(deps, request.actor, request.params.app_id, page),
   );
 
-  getRoute(
+  route.get(
     app,
     "/webhooks/:app_id/:id",
     {
@@ -64,7 +58,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     (request) => webhooks.getEndpoint(deps, request.actor, request.params.app_id, request.params.id),
   );
 
-  noContentRoute(
+  route.noContent(
     app,
     "/webhooks/:app_id/:id",
     {
@@ -76,7 +70,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     (request) => webhooks.deleteEndpoint(deps, request.actor, request.params.app_id, request.params.id),
   );
 
-  updateRoute(
+  route.update(
     app,
     "/webhooks/:app_id/:id/rotate-secret",
     {
@@ -90,7 +84,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
     (request) => webhooks.rotateSecret(deps, request.actor, request.params.app_id, request.params.id),
   );
 
-  listRoute(
+  route.list(
     app,
     "/webhooks/:app_id/:id/deliveries",
     {
@@ -109,7 +103,7 @@ export async function webhookRoutes(app: Server, deps: Deps) {
       }),
   );
 
-  createdRoute(
+  route.created(
     app,
     "/webhooks/:app_id/deliveries/:delivery_id/replay",
     {

@@ -1,14 +1,8 @@
 import { Type } from "typebox";
 import { oneOf } from "../../platform/http/literals.ts";
 import { pageFields } from "../../platform/http/pagination.ts";
-import {
-  Body,
-  exampleOf,
-  Nullable,
-  nameSchemas,
-  Timestamp,
-  withExamples,
-} from "../../platform/http/schemas.ts";
+import { exampleOf, nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";
+import { Body, Nullable, Timestamp } from "../../platform/http/schemas.ts";
 import { EVENT_PATTERNS } from "./event-schemas.ts";
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "./event-types.ts";
 

@@ -11,17 +11,13 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ChainNetworkSettings } from "../../config.ts";
 import {
   asSent,
-  type ChainAdapter,
   ChainError,
   expectCall,
-  type Network,
   type PreparedCall,
   type RpcAdapterOptions,
   refusalCode,
-  renderExplorerUrl,
   type SendOptions,
   type SentTransaction,
   type SignedTransaction,
@@ -35,6 +31,7 @@ import {
   wrongChainMessage,
 } from "./evm-networks.ts";
 import { KeyedMutex } from "./mutex.ts";
+import { NodeAdapter } from "./node-adapter.ts";
 
 /** A replacement must outbid the stuck transaction: geth and anvil want at least +10% on both caps. */
 const REPLACEMENT_BUMP_PERCENT = 125n;
@@ -50,13 +47,10 @@ export interface EvmAdapterOptions extends RpcAdapterOptions {
  * still collide (the pending count lags); the losing send fails with "nonce too low" and is retried
  * by its job — see docs/chains.md.
  */
-export class EvmAdapter implements ChainAdapter {
+export class EvmAdapter extends NodeAdapter {
   readonly chain = "evm" as const;
-  readonly network: Network;
   readonly client: PublicClient;
-  private readonly settings: ChainNetworkSettings;
   private readonly resendAfterMs: number;
-  private readonly now: () => Date;
   private readonly locks = new KeyedMutex();
   private readonly nextNonce = new Map<string, number>();
   /** The chain id this network is (`EVM_<NET>_CHAIN_ID`): the node must serve it, wallets must name it. */
@@ -65,11 +59,9 @@ export class EvmAdapter implements ChainAdapter {
   private nodeVerified = false;
 
   constructor(options: EvmAdapterOptions) {
-    this.network = options.network;
-    this.settings = options.settings;
+    super(options);
     this.chainId = options.settings.chainId ?? DEFAULT_EVM_CHAIN_IDS[options.network];
     this.resendAfterMs = options.resendAfterSeconds * 1000;
-    this.now = options.now ?? (() => new Date());
     this.client = createPublicClient({ transport: http(options.rpcUrl, { retryCount: 1 }) });
   }
 
@@ -189,10 +181,7 @@ export class EvmAdapter implements ChainAdapter {
   async status(sent: SentTransaction): Promise<TransactionStatus> {
     const hash = sent.transactionId as Hex;
     await this.verifyNode(false);
-    const base = {
-      requiredConfirmations: this.settings.requiredConfirmations,
-      averageSeconds: this.settings.blockSeconds,
-    };
+    const base = this.statusBase();
     const receipt = await this.client
       .getTransactionReceipt({ hash })
       .catch(notFound(TransactionReceiptNotFoundError));
@@ -251,10 +240,6 @@ export class EvmAdapter implements ChainAdapter {
         cause: error,
       });
     }
-  }
-
-  explorerUrl(transactionId: string): string | null {
-    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 
   /** The chain id the node at the RPC URL answers (`eth_chainId`). */

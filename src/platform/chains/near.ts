@@ -7,23 +7,20 @@ import {
 } from "@near-js/transactions";
 import type { FinalExecutionOutcome } from "@near-js/types";
 import { baseDecode, baseEncode } from "@near-js/utils";
-import type { ChainNetworkSettings } from "../../config.ts";
 import {
   asSent,
-  type ChainAdapter,
   ChainError,
   expectCall,
-  type Network,
   type PreparedCall,
   type RpcAdapterOptions,
   refusalCode,
-  renderExplorerUrl,
   type SentTransaction,
   type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
 import { KeyedMutex } from "./mutex.ts";
+import { NodeAdapter } from "./node-adapter.ts";
 
 export interface NearAdapterOptions extends RpcAdapterOptions {
   /** RPC retries of the SDK; tests lower them. */
@@ -45,27 +42,18 @@ const STAGE_CONFIRMATIONS: Record<string, number> = {
  * confirmed only when FINAL and every receipt succeeded, because a receipt can fail (a panic in a
  * cross-contract call) while the transaction itself is final and its top-level status reads success.
  */
-export class NearAdapter implements ChainAdapter {
+export class NearAdapter extends NodeAdapter {
   readonly chain = "near" as const;
-  readonly network: Network;
   private readonly provider: JsonRpcProvider;
-  private readonly settings: ChainNetworkSettings;
-  private readonly now: () => Date;
   private readonly locks = new KeyedMutex();
   private readonly nextNonce = new Map<string, bigint>();
 
   constructor(options: NearAdapterOptions) {
-    this.network = options.network;
-    this.settings = options.settings;
-    this.now = options.now ?? (() => new Date());
+    super(options);
     this.provider = new JsonRpcProvider(
       { url: options.rpcUrl },
       { retries: options.retries ?? 3, backoff: 2, wait: 200 },
     );
-  }
-
-  async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
-    return this.broadcast(await this.sign(prepared, secret));
   }
 
   async sign(prepared: PreparedCall, secret: SignerSecret): Promise<SignedTransaction> {
@@ -172,10 +160,7 @@ export class NearAdapter implements ChainAdapter {
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
-    const base = {
-      requiredConfirmations: this.settings.requiredConfirmations,
-      averageSeconds: this.settings.blockSeconds,
-    };
+    const base = this.statusBase();
     let outcome: FinalExecutionOutcome & { final_execution_status?: string };
     try {
       outcome = await this.provider.txStatus(sent.transactionId, sent.from, "FINAL");
@@ -233,10 +218,6 @@ export class NearAdapter implements ChainAdapter {
         cause: error,
       });
     }
-  }
-
-  explorerUrl(transactionId: string): string | null {
-    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 }
 

@@ -7,22 +7,19 @@ import {
   getSignatureFromTransaction,
   type Signature,
 } from "@solana/kit";
-import type { ChainNetworkSettings } from "../../config.ts";
 import {
   asSent,
-  type ChainAdapter,
   ChainError,
   expectCall,
-  type Network,
   type PreparedCall,
   type RpcAdapterOptions,
   refusalCode,
-  renderExplorerUrl,
   type SentTransaction,
   type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
+import { NodeAdapter } from "./node-adapter.ts";
 import { buildSignedTransaction, callInstructions, solanaSigner } from "./solana-tx.ts";
 
 /**
@@ -30,22 +27,13 @@ import { buildSignedTransaction, callInstructions, solanaSigner } from "./solana
  * confirmed and `confirmed` once finalized (the rule in docs/chains.md); it is `dropped` when it
  * never landed and its blockhash expired, so it can no longer land.
  */
-export class SolanaAdapter implements ChainAdapter {
+export class SolanaAdapter extends NodeAdapter {
   readonly chain = "solana" as const;
-  readonly network: Network;
   private readonly rpc: ReturnType<typeof createSolanaRpc>;
-  private readonly settings: ChainNetworkSettings;
-  private readonly now: () => Date;
 
   constructor(options: RpcAdapterOptions) {
-    this.network = options.network;
-    this.settings = options.settings;
-    this.now = options.now ?? (() => new Date());
+    super(options);
     this.rpc = createSolanaRpc(options.rpcUrl);
-  }
-
-  async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
-    return this.broadcast(await this.sign(prepared, secret));
   }
 
   async sign(prepared: PreparedCall, secret: SignerSecret): Promise<SignedTransaction> {
@@ -107,10 +95,7 @@ export class SolanaAdapter implements ChainAdapter {
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
     const signature = sent.transactionId as Signature;
-    const base = {
-      requiredConfirmations: this.settings.requiredConfirmations,
-      averageSeconds: this.settings.blockSeconds,
-    };
+    const base = this.statusBase();
     const { value } = await this.rpc
       .getSignatureStatuses([signature], { searchTransactionHistory: true })
       .send();
@@ -166,10 +151,6 @@ export class SolanaAdapter implements ChainAdapter {
         cause: error,
       });
     }
-  }
-
-  explorerUrl(transactionId: string): string | null {
-    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 
   private async logs(signature: Signature): Promise<string[]> {

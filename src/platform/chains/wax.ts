@@ -10,22 +10,19 @@ import {
   Serializer,
   Transaction,
 } from "@wharfkit/antelope";
-import type { ChainNetworkSettings } from "../../config.ts";
 import {
   asSent,
-  type ChainAdapter,
   ChainError,
   expectCall,
-  type Network,
   type PreparedCall,
   type RpcAdapterOptions,
   refusalCode,
-  renderExplorerUrl,
   type SentTransaction,
   type SignedTransaction,
   type SignerSecret,
   type TransactionStatus,
 } from "./adapter.ts";
+import { NodeAdapter } from "./node-adapter.ts";
 
 export interface WaxAdapterOptions extends RpcAdapterOptions {
   /** Per-request timeout of the node API. */
@@ -50,25 +47,16 @@ export function serializeWaxAction(abi: unknown, name: string, data: Record<stri
  * `rejected`, never retried). A pushed transaction is confirmed once its block is irreversible
  * (`last_irreversible_block_num` has passed it) and that block still holds the transaction.
  */
-export class WaxAdapter implements ChainAdapter {
+export class WaxAdapter extends NodeAdapter {
   readonly chain = "wax" as const;
-  readonly network: Network;
   private readonly client: APIClient;
-  private readonly settings: ChainNetworkSettings;
-  private readonly now: () => Date;
 
   constructor(options: WaxAdapterOptions) {
-    this.network = options.network;
-    this.settings = options.settings;
-    this.now = options.now ?? (() => new Date());
+    super(options);
     const timeoutMs = options.timeoutMs ?? 30_000;
     const timedFetch = (input: string | URL | Request, init?: RequestInit) =>
       fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     this.client = new APIClient({ provider: new FetchProvider(options.rpcUrl, { fetch: timedFetch }) });
-  }
-
-  async send(prepared: PreparedCall, secret: SignerSecret): Promise<SentTransaction> {
-    return this.broadcast(await this.sign(prepared, secret));
   }
 
   async sign(prepared: PreparedCall, secret: SignerSecret): Promise<SignedTransaction> {
@@ -157,10 +145,7 @@ export class WaxAdapter implements ChainAdapter {
   }
 
   async status(sent: SentTransaction): Promise<TransactionStatus> {
-    const base = {
-      requiredConfirmations: this.settings.requiredConfirmations,
-      averageSeconds: this.settings.blockSeconds,
-    };
+    const base = this.statusBase();
     const expired = sent.expiresAt !== undefined && this.now().getTime() > Date.parse(sent.expiresAt);
     const info = await this.client.v1.chain.get_info();
     const blockNumber = sent.blockNumber ?? (await this.findBlock(sent.transactionId));
@@ -211,10 +196,6 @@ export class WaxAdapter implements ChainAdapter {
         cause: error,
       });
     }
-  }
-
-  explorerUrl(transactionId: string): string | null {
-    return renderExplorerUrl(this.settings.explorerUrl, transactionId);
   }
 
   /** Blocks are read raw: their shape differs across node versions and only ids matter here. */

@@ -14,7 +14,8 @@ import type { Server } from "./server.ts";
 
 /**
  * Route helpers for the answers most routes share: one resource, a page of a list, a created or
- * changed resource and no content. Each registers the route with its whole schema (so the OpenAPI document carries the
+ * changed resource and no content. Route files import them as one namespace and call them by the
+ * answer they give: `route.get`, `route.list`, `route.update`, `route.created`, `route.noContent`. Each registers the route with its whole schema (so the OpenAPI document carries the
  * paging query, the list headers, the 201 or the 204) and leaves the route file only what is its own:
  * the path, its documentation and the call to the service.
  */
@@ -80,11 +81,11 @@ export interface ListDoc<P extends TSchema, Q extends TSchema> extends RouteDoc<
  * the list's own filters when `querystring` is given), and the answer carries `X-Total-Count`,
  * `X-Total-Count-Capped` and `Link` (src/platform/http/pagination.ts).
  */
-export function listRoute<P extends TSchema, Q extends TSchema = typeof ListQuery>(
+export function list<P extends TSchema, Q extends TSchema = typeof ListQuery>(
   app: Server,
   url: string,
   doc: ListDoc<P, Q>,
-  list: (request: Input<P, Q, TSchema>, page: Page) => Promise<ListResult<unknown>>,
+  read: (request: Input<P, Q, TSchema>, page: Page) => Promise<ListResult<unknown>>,
 ) {
   const { item, answer, wrapper, ...route } = doc;
   const response = wrapper
@@ -99,7 +100,7 @@ export function listRoute<P extends TSchema, Q extends TSchema = typeof ListQuer
     { 200: response },
     async (request, reply) => {
       const page = pageOf(request.query as Parameters<typeof pageOf>[0]);
-      const { items, total, neighbours } = await list(request as Input<P, Q, TSchema>, page);
+      const { items, total, neighbours } = await read(request as Input<P, Q, TSchema>, page);
       setListHeaders(request, reply, page, total, neighbours);
       return wrap(items);
     },
@@ -107,27 +108,27 @@ export function listRoute<P extends TSchema, Q extends TSchema = typeof ListQuer
 }
 
 /** `GET` one resource: answers 200 with it. */
-export function getRoute<P extends TSchema, Q extends TSchema, R extends TSchema>(
+export function get<P extends TSchema, Q extends TSchema, R extends TSchema>(
   app: Server,
   url: string,
   doc: RouteDoc<P, Q, TSchema> & { resource: R },
-  get: (request: Input<P, Q, TSchema>) => Promise<unknown>,
+  read: (request: Input<P, Q, TSchema>) => Promise<unknown>,
 ) {
-  resourceRoute(app, "GET", url, doc, get);
+  resourceRoute(app, "GET", url, doc, read);
 }
 
 /**
  * A route that changes a resource, or acts on it, and answers 200 with it as it now is (`PATCH`
  * unless said otherwise: `POST` for an action such as `/confirm`).
  */
-export function updateRoute<P extends TSchema, B extends TSchema, R extends TSchema>(
+export function update<P extends TSchema, B extends TSchema, R extends TSchema>(
   app: Server,
   url: string,
   doc: RouteDoc<P, TSchema, B> & { resource: R; method?: HTTPMethods },
-  update: (request: Input<P, TSchema, B>) => Promise<unknown>,
+  change: (request: Input<P, TSchema, B>) => Promise<unknown>,
 ) {
   const { method = "PATCH", ...route } = doc;
-  resourceRoute(app, method, url, route, update);
+  resourceRoute(app, method, url, route, change);
 }
 
 function resourceRoute<P extends TSchema, Q extends TSchema, B extends TSchema>(
@@ -142,7 +143,7 @@ function resourceRoute<P extends TSchema, Q extends TSchema, B extends TSchema>(
 }
 
 /** A route that creates a resource: answers 201 with it (`POST` unless said otherwise). */
-export function createdRoute<P extends TSchema, B extends TSchema, R extends TSchema>(
+export function created<P extends TSchema, B extends TSchema, R extends TSchema>(
   app: Server,
   url: string,
   doc: RouteDoc<P, TSchema, B> & { resource: R; method?: HTTPMethods },
@@ -155,7 +156,7 @@ export function createdRoute<P extends TSchema, B extends TSchema, R extends TSc
 }
 
 /** A route that answers 204 and no body once it has acted (`DELETE` unless said otherwise). */
-export function noContentRoute<P extends TSchema, B extends TSchema>(
+export function noContent<P extends TSchema, B extends TSchema>(
   app: Server,
   url: string,
   doc: RouteDoc<P, TSchema, B> & { method?: HTTPMethods },

@@ -84,22 +84,6 @@ export function Body<T extends Record<string, TSchema>>(properties: T, descripti
 
 export const NoContent = Type.Null({ description: "No content" });
 
-/**
- * Gives each schema its name as `title`: the OpenAPI document lists a titled schema once under
- * `components.schemas` and refers to it everywhere (src/platform/http/openapi.ts). Call once, where
- * the schemas are defined, before any route uses them.
- */
-export function nameSchemas(schemas: Record<string, TSchema>) {
-  for (const [title, schema] of Object.entries(schemas)) (schema as { title?: string }).title ??= title;
-}
-
-/** Examples shown in the OpenAPI document and Swagger UI; an annotation, so validation is unchanged. */
-export function withExamples<T extends TSchema>(schema: T, ...examples: unknown[]): T {
-  (schema as { examples?: unknown[] }).examples = examples;
-  return schema;
-}
-
-/** A schema's first example, to build the examples of the schemas that embed it. */
-export function exampleOf(schema: TSchema): unknown {
-  return (schema as { examples?: unknown[] }).examples?.[0];
-}
+// Kept for src/platform/providers/payments/sandbox/routes.ts, which still imports them from here;
+// everything else imports them from ./schema-docs.ts.
+export { exampleOf, withExamples } from "./schema-docs.ts";

@@ -1,7 +1,8 @@
 import { Type } from "typebox";
 import { Nullable } from "../http/schemas.ts";
 
-const Amount = (description: string) => Type.Number({ description });
+/** A money amount in an answer: a JSON number in major units (25.75), its currency named beside it. */
+export const Amount = (description: string) => Type.Number({ description });
 
 const breakdown = (unit: string) => ({
   amount: Amount(`The price, in ${unit}`),
@@ -30,9 +31,9 @@ export const PriceItem = Type.Object(
   {
     currency: Type.String({ description: "The charge currency" }),
     provider_min_amount_fee: Amount("The provider's minimum fee, in the charge currency"),
-    provider_processing_fee_percent: Amount("The provider's fee percent"),
-    platform_fee: Amount("The platform fee percent"),
-    app_fee: Amount("The app fee percent applied (0 for individual apps)"),
+    provider_processing_fee_percent: Type.Number({ description: "The provider's fee percent" }),
+    platform_fee: Type.Number({ description: "The platform fee percent" }),
+    app_fee: Type.Number({ description: "The app fee percent applied (0 for individual apps)" }),
     app_type: Type.Union([Type.Literal("individual"), Type.Literal("marketplace")], {
       description: "The app's type: individual or marketplace",
     }),
@@ -42,7 +43,7 @@ export const PriceItem = Type.Object(
       Type.Object(
         {
           currency: Type.String({ description: "The price's currency" }),
-          exchange: Amount("Charge-currency units per price-currency unit"),
+          exchange: Type.Number({ description: "Charge-currency units per price-currency unit" }),
           converted_amount: Amount("The price in the charge currency"),
           converted_amount_net: Amount("The seller's share in the charge currency"),
           ...breakdown("the price's currency"),
