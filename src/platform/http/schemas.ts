@@ -83,7 +83,3 @@ export function Body<T extends Record<string, TSchema>>(properties: T, descripti
 }
 
 export const NoContent = Type.Null({ description: "No content" });
-
-// Kept for src/platform/providers/payments/sandbox/routes.ts, which still imports them from here;
-// everything else imports them from ./schema-docs.ts.
-export { exampleOf, withExamples } from "./schema-docs.ts";

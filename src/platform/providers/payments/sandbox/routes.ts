@@ -1,6 +1,7 @@
 import { Type } from "typebox";
 import { invalid, notFound } from "../../../http/errors.ts";
-import { Body, exampleOf, Nullable, withExamples } from "../../../http/schemas.ts";
+import { exampleOf, withExamples } from "../../../http/schema-docs.ts";
+import { Body, Nullable } from "../../../http/schemas.ts";
 import type { Server } from "../../../http/server.ts";
 import { escapeHtml, layout, newNonce, sendPage } from "../../../pages/html.ts";
 import type { SandboxPaymentProvider } from "./provider.ts";
