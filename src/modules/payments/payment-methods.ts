@@ -1,3 +1,4 @@
+import type { SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
@@ -32,14 +33,16 @@ function methodInput(input: ConfirmInput["payment_method"]): PaymentMethodInput 
  * In sandbox mode raw test numbers are accepted for convenience, and are exchanged here for a
  * sandbox payment method before anything is stored or queued, as Stripe's own API would; so a
  * real card typed into a sandbox checkout is not kept anywhere (only its brand and last four).
+ * That payment method's row is answered as `insert`, for the confirm to write in its own
+ * statement (with `when`, only if that holds), before or with the job that names it.
  */
-export async function paymentMethodFor(
+export function paymentMethodFor(
   deps: Pick<Deps, "paymentProviders">,
   payment: PaymentRow,
   input: ConfirmInput["payment_method"],
-): Promise<Extract<PaymentMethodInput, { type: "token" }>> {
+): { token: Extract<PaymentMethodInput, { type: "token" }>; insert?: (when?: SQL) => SQL } {
   const method = methodInput(input);
-  if (method.type === "token") return method;
+  if (method.type === "token") return { token: method };
   if (payment.providerId !== "sandbox") {
     throw invalid(
       "/body/payment_method/type",
@@ -49,7 +52,7 @@ export async function paymentMethodFor(
   if (method.type !== payment.method) {
     throw invalid("/body/payment_method/type", `this payment is paid by ${payment.method}`);
   }
-  const made = await deps.paymentProviders.sandbox.createPaymentMethod(method);
+  const made = deps.paymentProviders.sandbox.paymentMethodToMake(method);
   if (typeof made === "string") throw invalid("/body/payment_method", made);
-  return { type: "token", id: made.id };
+  return { token: { type: "token", id: made.method.id }, insert: made.insert };
 }

@@ -196,16 +196,16 @@ export async function recordCapture(db: Database, payment: PaymentRow, captured:
 /**
  * A confirm's request in one statement, while the payment is as the caller read it (`pending`, no
  * authorisation asked yet, the same count of attempts) and its price can still be paid at `at`:
- * the payment marked `requested` with its attempt and Idempotency-Key, and `job` (the authorize
- * job's outbox row, a `sendPart` given the condition) written with it. Answers the updated row, or
- * undefined, having written nothing, when any of that did not hold: the caller then decides on the
- * locked row (a replay, another confirm first, an expired price).
+ * the payment marked `requested` with its attempt and Idempotency-Key, and `writes` with it (the
+ * authorize job's outbox row, a `sendPart` given the condition, and the payment method it names).
+ * Answers the updated row, or undefined, having written nothing, when any of that did not hold: the
+ * caller then decides on the locked row (a replay, another confirm first, an expired price).
  */
 export async function requestWhileOpen(
   db: Database,
   payment: PaymentRow,
   request: { attempt: number; key: string | null; at: Date },
-  job: (when: SQL) => SQL,
+  writes: (when: SQL) => SQL[],
 ): Promise<PaymentRow | undefined> {
   const update = db
     .update(payments)
@@ -225,9 +225,7 @@ export async function requestWhileOpen(
       ),
     )
     .returning();
-  const [row] = await drizzleRunner(db)(
-    sql`with updated as (${update.getSQL()}), queued as (${job(sql`exists (select 1 from updated)`)})
-    select * from updated`,
-  );
+  const parts = withList([sql`updated as (${update.getSQL()})`], writes(sql`exists (select 1 from updated)`));
+  const [row] = await drizzleRunner(db)(sql`with ${parts}\nselect * from updated`);
   return row ? rowOf(payments, row) : undefined;
 }

@@ -66,11 +66,11 @@ export async function requestAuthorization(
   idempotencyKey?: string,
 ) {
   // Only a payment method id is stored or queued from here on: never card or account numbers.
-  const method = await paymentMethodFor(deps, payment, input.payment_method);
+  const { token, insert } = paymentMethodFor(deps, payment, input.payment_method);
   const job = (attempt: number): AuthorizeJob => ({
     paymentId: payment.id,
     attempt,
-    method,
+    method: token,
     returnUrl: input.return_url ?? null,
     mandate,
     actor: actorName(actor),
@@ -82,7 +82,10 @@ export async function requestAuthorization(
       deps.db,
       payment,
       { attempt, key: idempotencyKey ?? null, at: deps.now() },
-      (when) => deps.jobs.sendPart<AuthorizeJob>(AUTHORIZE_JOB, job(attempt), when),
+      (when) => [
+        ...(insert ? [insert(when)] : []),
+        deps.jobs.sendPart<AuthorizeJob>(AUTHORIZE_JOB, job(attempt), when),
+      ],
     );
     if (requested) {
       deps.jobs.relaySoon();
@@ -121,6 +124,7 @@ export async function requestAuthorization(
       })
       .where(eq(payments.id, payment.id))
       .returning();
+    if (insert) await tx.execute(insert());
     await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, job(attempt));
     return { updated };
   });

@@ -3,7 +3,7 @@ import { invalid } from "../../../http/errors.ts";
 import type { ConfirmInput, ProviderIntent } from "../types.ts";
 import type { Result } from "./answers.ts";
 import { type IntentRow, presentIntent, unexpectedState } from "./intent-rows.ts";
-import { resolvePaymentMethod } from "./payment-methods.ts";
+import { resolvePaymentMethod, type StoredPaymentMethod } from "./payment-methods.ts";
 import type { IntentDecision } from "./unlocked.ts";
 
 /**
@@ -16,12 +16,18 @@ export async function confirmDecision(
   row: IntentRow,
   input: ConfirmInput,
   db: Executor,
-  options: { now: Date; publicUrl: string; settleAfterMs: number },
+  options: {
+    now: Date;
+    publicUrl: string;
+    settleAfterMs: number;
+    /** The payment method, when it was read with the intent (null: it names none the sandbox made). */
+    stored?: StoredPaymentMethod | null;
+  },
 ): Promise<IntentDecision<Result<ProviderIntent>>> {
   if (row.status !== "requires_payment_method" && row.status !== "requires_confirmation") {
     throw unexpectedState(row, "confirmed");
   }
-  const resolved = await resolvePaymentMethod(db, input.paymentMethod, options.now);
+  const resolved = await resolvePaymentMethod(db, input.paymentMethod, options.now, options.stored);
   if (typeof resolved === "string") throw invalid("/payment_method", resolved);
   if (resolved.method !== row.method) {
     throw invalid("/payment_method", `this intent takes a ${row.method} payment method`);

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
-import type { Database, Tx } from "../../../db/index.ts";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { type Database, insertRow, type Tx } from "../../../db/index.ts";
 import type { PaymentMethodInput } from "../types.ts";
 import { type Outcome, type Resolved, resolveInstrument } from "./instruments.ts";
 import { sandboxPaymentMethods } from "./tables.ts";
@@ -14,32 +14,70 @@ export interface SandboxPaymentMethod {
   label: string;
 }
 
+/** A payment method about to be made: what the caller answers, and the row's insert to run. */
+export interface PaymentMethodToMake {
+  method: SandboxPaymentMethod;
+  /** The row's insert, written only if `when` holds: for a caller's own statement (one round trip). */
+  insert: (when?: SQL) => SQL;
+}
+
 /**
  * Turns a card or bank account into a payment method id, as Stripe's `POST /v1/payment_methods`
- * (or Stripe.js in the browser) does: what it leads to is decided and kept now, the numbers are
- * dropped. Answers a validation message for an instrument the sandbox does not take.
+ * (or Stripe.js in the browser) does: what it leads to is decided now, the numbers are dropped,
+ * and the row to keep is answered for the caller to write (`createPaymentMethod` writes it
+ * alone). Answers a validation message for an instrument the sandbox does not take.
  */
+export function paymentMethodToMake(
+  input: Exclude<PaymentMethodInput, { type: "token" }>,
+  now: Date,
+): PaymentMethodToMake | string {
+  const resolved = resolveInstrument(input, now);
+  if (typeof resolved === "string") return resolved;
+  const id = `${PREFIX}${randomBytes(12).toString("hex")}`;
+  const row = { id, method: resolved.method, outcome: resolved.outcome, label: resolved.label };
+  return {
+    method: { id, method: resolved.method, label: resolved.label },
+    insert: (when) => insertRow(sandboxPaymentMethods, row, when),
+  };
+}
+
+/** `paymentMethodToMake`, written alone. */
 export async function createPaymentMethod(
   db: Database,
   input: Exclude<PaymentMethodInput, { type: "token" }>,
   now: Date,
 ): Promise<SandboxPaymentMethod | string> {
-  const resolved = resolveInstrument(input, now);
-  if (typeof resolved === "string") return resolved;
-  const id = `${PREFIX}${randomBytes(12).toString("hex")}`;
-  await db
-    .insert(sandboxPaymentMethods)
-    .values({ id, method: resolved.method, outcome: resolved.outcome, label: resolved.label });
-  return { id, method: resolved.method, label: resolved.label };
+  const made = paymentMethodToMake(input, now);
+  if (typeof made === "string") return made;
+  await db.execute(made.insert());
+  return made.method;
 }
+
+/**
+ * The stored payment method `input` names, as a column for the caller's read (undefined when it
+ * names none: raw numbers or a Stripe test token), so a confirm reads it with the intent.
+ */
+export function storedPaymentMethodColumn(
+  input: PaymentMethodInput,
+): SQL<StoredPaymentMethod | null> | undefined {
+  if (input.type !== "token" || !input.id.startsWith(PREFIX)) return undefined;
+  return sql<StoredPaymentMethod | null>`(select json_build_object('method', "method", 'outcome', "outcome", 'label', "label")
+    from ${sandboxPaymentMethods} where "id" = ${input.id})`;
+}
+
+/** A stored payment method's row, as `storedPaymentMethodColumn` reads it. */
+export type StoredPaymentMethod = Pick<Resolved, "method" | "outcome" | "label">;
 
 /** What a payment method leads to: one the sandbox made, a Stripe test token, or raw numbers. */
 export async function resolvePaymentMethod(
   db: Database | Tx,
   input: PaymentMethodInput,
   now: Date,
+  stored?: StoredPaymentMethod | null,
 ): Promise<Resolved | string> {
   if (input.type !== "token" || !input.id.startsWith(PREFIX)) return resolveInstrument(input, now);
+  if (stored === null) return `unknown sandbox payment method ${input.id}`;
+  if (stored) return { method: stored.method, outcome: stored.outcome, label: stored.label };
   const [row] = await db.select().from(sandboxPaymentMethods).where(eq(sandboxPaymentMethods.id, input.id));
   if (!row) return `unknown sandbox payment method ${input.id}`;
   return { method: row.method as Resolved["method"], outcome: row.outcome as Outcome, label: row.label };

@@ -1,4 +1,4 @@
-import { and, eq, lte } from "drizzle-orm";
+import { and, eq, lte, type SQL } from "drizzle-orm";
 import {
   type Database,
   drizzleRunner,
@@ -32,7 +32,14 @@ import { confirmDecision } from "./confirm.ts";
 import { eventRow, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
 import { once, onceInOneStatement } from "./idempotency.ts";
 import { type IntentRow, presentIntent, settleIntent, unexpectedState, updateIntent } from "./intent-rows.ts";
-import { createPaymentMethod, type SandboxPaymentMethod } from "./payment-methods.ts";
+import {
+  createPaymentMethod,
+  type PaymentMethodToMake,
+  paymentMethodToMake,
+  type SandboxPaymentMethod,
+  type StoredPaymentMethod,
+  storedPaymentMethodColumn,
+} from "./payment-methods.ts";
 import { sandboxEvents, sandboxFlags, sandboxIntents, sandboxRefunds } from "./tables.ts";
 import {
   type ConnectedAccounts,
@@ -116,7 +123,8 @@ export class SandboxPaymentProvider implements PaymentProvider {
     operation: string,
     params: unknown,
     intentId: string,
-    decide: (row: IntentRow, db: Executor) => Promise<IntentDecision<Result<ProviderIntent>>>,
+    decide: (row: IntentRow, db: Executor, also?: unknown) => Promise<IntentDecision<Result<ProviderIntent>>>,
+    also?: SQL,
   ): Promise<ProviderIntent> {
     const account = options.connectedAccount ?? "";
     const scope = { account, key: options.idempotencyKey, operation, params };
@@ -129,6 +137,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       intentId,
       now,
       decide,
+      also,
     );
     if (quick) return answerOf(quick);
     return this.call(options, operation, params, async (tx) => {
@@ -247,14 +256,28 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return createPaymentMethod(this.options.db, input, this.options.now());
   }
 
+  /** `createPaymentMethod`, its row's insert answered for the caller's own statement. */
+  paymentMethodToMake(input: Exclude<PaymentMethodInput, { type: "token" }>): PaymentMethodToMake | string {
+    return paymentMethodToMake(input, this.options.now());
+  }
+
   async confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent> {
     const params = { intentId, input };
-    return this.callOnIntent(options, "confirm_intent", params, intentId, (row, db) =>
-      confirmDecision(row, input, db, {
-        now: this.options.now(),
-        publicUrl: this.options.publicUrl,
-        settleAfterMs: this.options.settleAfterMs ?? 5000,
-      }),
+    // A payment method the sandbox made is read with the intent (one statement, not two).
+    const stored = storedPaymentMethodColumn(input.paymentMethod);
+    return this.callOnIntent(
+      options,
+      "confirm_intent",
+      params,
+      intentId,
+      (row, db, also) =>
+        confirmDecision(row, input, db, {
+          now: this.options.now(),
+          publicUrl: this.options.publicUrl,
+          settleAfterMs: this.options.settleAfterMs ?? 5000,
+          stored: stored && (also as StoredPaymentMethod | null | undefined),
+        }),
+      stored,
     );
   }
 

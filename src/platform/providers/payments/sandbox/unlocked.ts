@@ -19,7 +19,8 @@ export interface IntentDecision<R> {
 
 /**
  * `once` for a call that changes one intent, without a transaction: the intent is read with the
- * outage flag and whether the key is taken (one statement), `decide` works on it, and the change is
+ * outage flag, whether the key is taken and `also` (what `decide` needs besides; one statement),
+ * `decide` works on it, and the change is
  * written in one more: the key's claim with its answer, the intent's update and the event it makes,
  * only while the flag is off, the key unused and the intent unchanged since it was read. The
  * update checks the intent's `xmin` in its own `where`, so a change committed after the
@@ -39,7 +40,8 @@ export async function onceOnUnchangedIntent<R>(
   outageFlag: string,
   intentId: string,
   now: Date,
-  decide: (row: IntentRow, db: Executor) => Promise<IntentDecision<R>>,
+  decide: (row: IntentRow, db: Executor, also: unknown) => Promise<IntentDecision<R>>,
+  also: SQL = sql`null`,
 ): Promise<OneStatement<R> | undefined> {
   checkKey(scope.key);
   const outage = sql`coalesce((select "enabled" from "sandbox_flags" where "name" = ${outageFlag}), false)`;
@@ -51,12 +53,13 @@ export async function onceOnUnchangedIntent<R>(
       version: sql<string>`${sandboxIntents}.xmin::text`,
       down: sql<boolean>`${outage}`,
       taken: sql<boolean>`${keyTaken}`,
+      also: sql<unknown>`${also}`,
     })
     .from(sandboxIntents)
     .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.account, scope.account)));
   if (found?.down === true) return { outage: true };
   if (!found || found.taken || (found.row.settlesAt && found.row.settlesAt <= now)) return undefined;
-  const decision = await decide(found.row, db);
+  const decision = await decide(found.row, db, found.also);
   const { next, event } = intentChange(found.row, decision.set, now);
   const answer = decision.answer(next);
   const update = db
