@@ -214,11 +214,11 @@ export async function expectAccessible(page: Page) {
           const opacity = Number(state.getComputedStyle(element).opacity);
           return opacity > 0 && opacity < 1;
         });
-        // An open dialog, or a tooltip the pointer left showing, is checked once it is wholly
-        // shown: on a busy machine its fade-in may not have begun at the first look (opacity 0, no
-        // animation yet), and axe then reads its text as faint. Its own and its ancestors' opacity
-        // must all be 1 (a closed one is not in the page at all).
-        const overlays = state.document.querySelectorAll('[role="dialog"], [role="tooltip"]');
+        // An open dialog, a tooltip the pointer left showing, or a notification (role alert) is
+        // checked once it is wholly shown: on a busy machine its fade-in may not have begun at the
+        // first look (opacity 0, no transition yet), and axe then reads its text as faint. Its own
+        // and its ancestors' opacity must all be 1 (a closed one is not in the page at all).
+        const overlays = state.document.querySelectorAll('[role="dialog"], [role="tooltip"], [role="alert"]');
         const dialogHidden = Array.from(overlays).some((dialog) => {
           for (
             let node = dialog as { parentElement: unknown } | null;
