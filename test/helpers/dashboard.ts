@@ -139,7 +139,12 @@ export async function newPage(dashboard: Dashboard, options: { width?: number } 
   page.setDefaultTimeout(20_000);
   const errors: string[] = [];
   page.on("console", (message) => {
-    if (message.type() === "error") errors.push(message.text());
+    if (message.type() !== "error") return;
+    // "Failed to load resource" does not say which: the message's location does.
+    const { url } = message.location();
+    errors.push(
+      url && /^Failed to load resource/.test(message.text()) ? `${message.text()} (${url})` : message.text(),
+    );
   });
   page.on("pageerror", (error) => errors.push(error.message));
   return { page, errors };

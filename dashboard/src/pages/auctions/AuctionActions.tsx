@@ -82,7 +82,14 @@ function EditAuctionButton({ auction }: { auction: Auction }) {
  * at its end time), or delete one nobody has bid on. Ending and deleting are red and name the
  * auction; each reads the auction again first, so a bid that came in meanwhile is said.
  */
-export function AuctionActions({ auction }: { auction: Auction }) {
+export function AuctionActions({
+  auction,
+  setDeleting,
+}: {
+  auction: Auction;
+  /** Stops the page's stream and polls while the auction is deleted (`useLiveAuction`). */
+  setDeleting: (deleting: boolean) => void;
+}) {
   const client = useClient();
   const appId = useAppId();
   const queryClient = useQueryClient();
@@ -104,7 +111,13 @@ export function AuctionActions({ auction }: { auction: Auction }) {
           "Someone has bid on this auction since the page showed it, so it can no longer be deleted. End it instead.",
         );
       }
-      return client.auctions.delete(appId, auction.id);
+      setDeleting(true);
+      try {
+        return await client.auctions.delete(appId, auction.id);
+      } catch (error) {
+        setDeleting(false);
+        throw error;
+      }
     },
     onSuccess: async () => {
       notifications.show({ color: "green", message: `${auction.name} deleted` });

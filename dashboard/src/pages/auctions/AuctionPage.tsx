@@ -89,7 +89,15 @@ function BidsTable({ auction }: { auction: Auction }) {
   );
 }
 
-function AuctionView({ auction, mode }: { auction: Auction; mode: LiveMode }) {
+function AuctionView({
+  auction,
+  mode,
+  setDeleting,
+}: {
+  auction: Auction;
+  mode: LiveMode;
+  setDeleting: (deleting: boolean) => void;
+}) {
   const publicUrl = `${window.location.origin}/a/${encodeURIComponent(auction.id)}`;
   return (
     <Stack gap="lg">
@@ -100,7 +108,7 @@ function AuctionView({ auction, mode }: { auction: Auction; mode: LiveMode }) {
             {auction.expired ? "ended" : "open"}
           </StatusBadge>
         </Group>
-        <AuctionActions auction={auction} />
+        <AuctionActions auction={auction} setDeleting={setDeleting} />
       </Group>
       <SimpleGrid cols={{ base: 2, sm: 4 }}>
         <Figure label="Starting amount">
@@ -145,13 +153,15 @@ function AuctionView({ auction, mode }: { auction: Auction; mode: LiveMode }) {
 
 export function AuctionPage() {
   const { auctionId = "" } = useParams();
-  const { auction, mode } = useLiveAuction(auctionId);
+  const { auction, mode, setDeleting } = useLiveAuction(auctionId);
   return (
     <Stack gap="md">
       <Anchor component={Link} to=".." relative="path" size="sm">
         ← All auctions
       </Anchor>
-      <PageState query={auction}>{(data: Auction) => <AuctionView auction={data} mode={mode} />}</PageState>
+      <PageState query={auction}>
+        {(data: Auction) => <AuctionView auction={data} mode={mode} setDeleting={setDeleting} />}
+      </PageState>
     </Stack>
   );
 }

@@ -20,16 +20,21 @@ export function useLiveAuction(auctionId: string) {
   const appId = useAppId();
   const queryClient = useQueryClient();
   const [mode, setMode] = useState<LiveMode>("connecting");
+  // Set while the auction is being deleted: neither the stream (which the browser would open again
+  // once the service ends it) nor a poll may ask for it then, a 404 nobody wanted.
+  const [deleting, setDeleting] = useState(false);
   const queryKey = ["auctions", appId, auctionId];
 
   const auction = useQuery({
     queryKey,
     queryFn: () => client.auctions.get(appId, auctionId),
+    enabled: !deleting,
     refetchInterval: (query) => (mode === "stream" || query.state.data?.expired ? false : POLL_MS),
   });
   const expired = auction.data?.expired ?? false;
 
   useEffect(() => {
+    if (deleting) return;
     if (expired || typeof EventSource === "undefined") {
       setMode("polling");
       return;
@@ -43,7 +48,7 @@ export function useLiveAuction(auctionId: string) {
     // The browser reconnects by itself (the stream asks for 2 s); poll meanwhile.
     source.onerror = () => setMode("polling");
     return () => source.close();
-  }, [appId, auctionId, expired, queryClient]);
+  }, [appId, auctionId, expired, deleting, queryClient]);
 
-  return { auction, mode };
+  return { auction, mode, setDeleting };
 }
