@@ -15,9 +15,10 @@ import type { Server } from "./server.ts";
 /**
  * Route helpers for the answers most routes share: one resource, a page of a list, a created or
  * changed resource and no content. Route files import them as one namespace and call them by the
- * answer they give: `route.get`, `route.list`, `route.update`, `route.created`, `route.noContent`. Each registers the route with its whole schema (so the OpenAPI document carries the
- * paging query, the list headers, the 201 or the 204) and leaves the route file only what is its own:
- * the path, its documentation and the call to the service.
+ * answer they give: `route.get`, `route.list`, `route.update`, `route.created`, `route.noContent`.
+ * Each registers the route with its whole schema (so the OpenAPI document carries the paging query,
+ * the list headers, the 201 or the 204) and leaves the route file only what is its own: the path,
+ * its documentation and the call to the service.
  */
 
 /** What every route documents; the helper adds the query, body and answer of its kind. */

@@ -24,8 +24,8 @@ export interface PaymentMethodToMake {
 /**
  * Turns a card or bank account into a payment method id, as Stripe's `POST /v1/payment_methods`
  * (or Stripe.js in the browser) does: what it leads to is decided now, the numbers are dropped,
- * and the row to keep is answered for the caller to write (`createPaymentMethod` writes it
- * alone). Answers a validation message for an instrument the sandbox does not take.
+ * and the row to keep is answered for the caller to write in its own statement. Answers a
+ * validation message for an instrument the sandbox does not take.
  */
 export function paymentMethodToMake(
   input: Exclude<PaymentMethodInput, { type: "token" }>,
@@ -39,18 +39,6 @@ export function paymentMethodToMake(
     method: { id, method: resolved.method, label: resolved.label },
     insert: (when) => insertRow(sandboxPaymentMethods, row, when),
   };
-}
-
-/** `paymentMethodToMake`, written alone. */
-export async function createPaymentMethod(
-  db: Database,
-  input: Exclude<PaymentMethodInput, { type: "token" }>,
-  now: Date,
-): Promise<SandboxPaymentMethod | string> {
-  const made = paymentMethodToMake(input, now);
-  if (typeof made === "string") return made;
-  await db.execute(made.insert());
-  return made.method;
 }
 
 /**
@@ -76,9 +64,15 @@ export async function resolvePaymentMethod(
   stored?: StoredPaymentMethod | null,
 ): Promise<Resolved | string> {
   if (input.type !== "token" || !input.id.startsWith(PREFIX)) return resolveInstrument(input, now);
-  if (stored === null) return `unknown sandbox payment method ${input.id}`;
-  if (stored) return { method: stored.method, outcome: stored.outcome, label: stored.label };
-  const [row] = await db.select().from(sandboxPaymentMethods).where(eq(sandboxPaymentMethods.id, input.id));
-  if (!row) return `unknown sandbox payment method ${input.id}`;
-  return { method: row.method as Resolved["method"], outcome: row.outcome as Outcome, label: row.label };
+  // Read with the intent when the caller could (`storedPaymentMethodColumn`), else here.
+  const found = stored !== undefined ? stored : await readStored(db, input.id);
+  if (!found) return `unknown sandbox payment method ${input.id}`;
+  return { method: found.method, outcome: found.outcome, label: found.label };
+}
+
+async function readStored(db: Database | Tx, id: string): Promise<StoredPaymentMethod | null> {
+  const [row] = await db.select().from(sandboxPaymentMethods).where(eq(sandboxPaymentMethods.id, id));
+  return row
+    ? { method: row.method as Resolved["method"], outcome: row.outcome as Outcome, label: row.label }
+    : null;
 }

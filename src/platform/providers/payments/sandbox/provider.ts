@@ -33,10 +33,8 @@ import { eventRow, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./even
 import { once, onceInOneStatement } from "./idempotency.ts";
 import { type IntentRow, presentIntent, settleIntent, unexpectedState, updateIntent } from "./intent-rows.ts";
 import {
-  createPaymentMethod,
   type PaymentMethodToMake,
   paymentMethodToMake,
-  type SandboxPaymentMethod,
   type StoredPaymentMethod,
   storedPaymentMethodColumn,
 } from "./payment-methods.ts";
@@ -249,14 +247,10 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return this.getIntent(intentId, { connectedAccount: found.account || undefined });
   }
 
-  /** A card or bank account made into a payment method id, its numbers dropped (payment-methods.ts). */
-  createPaymentMethod(
-    input: Exclude<PaymentMethodInput, { type: "token" }>,
-  ): Promise<SandboxPaymentMethod | string> {
-    return createPaymentMethod(this.options.db, input, this.options.now());
-  }
-
-  /** `createPaymentMethod`, its row's insert answered for the caller's own statement. */
+  /**
+   * A card or bank account made into a payment method id, its numbers dropped, and the row's
+   * insert answered for the caller's own statement (payment-methods.ts).
+   */
   paymentMethodToMake(input: Exclude<PaymentMethodInput, { type: "token" }>): PaymentMethodToMake | string {
     return paymentMethodToMake(input, this.options.now());
   }
