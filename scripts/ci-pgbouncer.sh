@@ -64,6 +64,6 @@ for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p "$port" -q && break; sleep 0
 pooled="$(node -e 'const u=new URL(process.argv[1]);u.host=`127.0.0.1:${process.argv[2]}`;console.log(u.toString())' "$primary" "$port")"
 echo "== journey tests through PgBouncer $("$pgbouncer_bin" --version | head -1) (transaction mode, port $port) =="
 DATABASE_URL="$pooled" DATABASE_DIRECT_URL="$primary" \
-  NODE_COMPILE_CACHE=node_modules/.cache/node node_modules/.bin/node --import ./src/resolve-hooks.ts --test \
+  NODE_COMPILE_CACHE=node_modules/.cache/node node_modules/.bin/node --liftoff-only --import ./src/resolve-hooks.ts --test \
   --test-timeout=180000 --test-concurrency=3 test/journeys/*.test.ts
 echo "== PgBouncer journeys passed in $(($(date +%s) - started)) s =="

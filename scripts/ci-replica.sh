@@ -78,7 +78,7 @@ echo "== journey tests with a streaming replica (primary :$primary_port, replica
 sampler=$!
 DATABASE_URL="postgres://postgres@127.0.0.1:$primary_port/postgres" \
   DATABASE_REPLICA_URL="postgres://postgres@127.0.0.1:$replica_port/postgres" \
-  NODE_COMPILE_CACHE=node_modules/.cache/node node_modules/.bin/node --import ./src/resolve-hooks.ts --test \
+  NODE_COMPILE_CACHE=node_modules/.cache/node node_modules/.bin/node --liftoff-only --import ./src/resolve-hooks.ts --test \
   --test-timeout=180000 --test-concurrency=3 test/journeys/*.test.ts
 kill "$sampler" 2>/dev/null || true
 reads="$(awk '{ if ($2 > max[$1]) max[$1] = $2 } END { for (d in max) sum += max[d]; print sum + 0 }' "$dir/served")"

@@ -110,7 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     sandboxMailRetentionHours: integer(env, "SANDBOX_MAIL_RETENTION_HOURS", 72, 1, 24 * 30),
     mail: loadMailSettings(env, sandbox, publicUrl),
     faults: { crashAt: env.FAULT_CRASH_AT || undefined, marker: env.FAULT_MARKER || undefined },
-    ...loadSecretSettings(env),
+    ...loadSecretSettings(env, sandbox),
     money: loadMoneySettings(env, sandbox, (setting, message) => {
       throw new ConfigError(setting, message);
     }),

@@ -1,4 +1,5 @@
-import { ConfigError, type Env } from "./parse.ts";
+import { DEFAULT_PASSWORD_HASH_COST } from "../platform/auth/secrets.ts";
+import { ConfigError, type Env, integer } from "./parse.ts";
 
 /** The master keys that seal stored secrets (docs/custody.md). */
 export interface SecretSettings {
@@ -6,10 +7,23 @@ export interface SecretSettings {
   masterKey: Buffer | undefined;
   /** Former master keys (SECRETS_MASTER_KEY_PREVIOUS): they still unwrap until `rotate-master-key` has run. */
   masterKeyPrevious: Buffer[];
+  /** scrypt's N as a power of two for passwords set from now on (PASSWORD_HASH_COST). */
+  passwordHashCost: number;
 }
 
-export function loadSecretSettings(env: Env): SecretSettings {
+/** Below this a password hash is cheap to guess: test mode only (tests sign up hundreds of users). */
+const LIVE_MIN_PASSWORD_HASH_COST = DEFAULT_PASSWORD_HASH_COST;
+
+export function loadSecretSettings(env: Env, sandbox: boolean): SecretSettings {
+  const passwordHashCost = integer(env, "PASSWORD_HASH_COST", DEFAULT_PASSWORD_HASH_COST, 10, 17);
+  if (!sandbox && passwordHashCost < LIVE_MIN_PASSWORD_HASH_COST) {
+    throw new ConfigError(
+      "PASSWORD_HASH_COST",
+      `must be at least ${LIVE_MIN_PASSWORD_HASH_COST} in live mode (lower costs are for tests)`,
+    );
+  }
   return {
+    passwordHashCost,
     masterKey: masterKey(env),
     masterKeyPrevious: (env.SECRETS_MASTER_KEY_PREVIOUS ?? "")
       .split(",")

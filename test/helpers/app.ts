@@ -17,10 +17,11 @@ export interface TestApp extends Application {
   connectionString: string | undefined;
   /**
    * A process restart: this app stops (requests drained, jobs handed back) and a new one is built
-   * over the same database with the same settings and clock, as `npm start` after a stop would.
-   * Use the answer from then on; this one is closed.
+   * over the same database with the same settings and clock, as `npm start` after a stop would;
+   * `changed` settings are a redeploy with those changed. Use the answer from then on; this one is
+   * closed.
    */
-  restart(): Promise<TestApp>;
+  restart(changed?: Record<string, string>): Promise<TestApp>;
 }
 
 const PER_ADDRESS_LIMITS_OFF = [
@@ -72,6 +73,10 @@ async function buildOn(
     // sign-ups and checkouts as one client's. The per-account, per-price, per-email and per-token
     // limits keep their defaults; test/platform/rate-limits.test.ts sets the per-address ones.
     RATE_LIMITS: PER_ADDRESS_LIMITS_OFF,
+    // A test file signs up a few users, the suite about a thousand: at the default cost each hash
+    // is 40 to 110 ms of CPU. Hashes keep their cost, so what they prove holds at any cost;
+    // test/users/password-hash-cost.test.ts runs the default.
+    PASSWORD_HASH_COST: "10",
     ...env,
   });
   const logger = createLogger(config.logLevel, sink);
@@ -105,9 +110,9 @@ async function buildOn(
       await handle.close();
       await drop();
     },
-    async restart() {
+    async restart(changed = {}) {
       await application.close();
-      return buildOn(database, env, options);
+      return buildOn(database, { ...env, ...changed }, options);
     },
   };
 }

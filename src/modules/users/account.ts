@@ -37,7 +37,7 @@ const BAD_LINK = "This link is not valid: it was used, it expired, or it was nev
  */
 export async function confirmPasswordReset(deps: Deps, token: string, password: string, ip: string) {
   await deps.rateLimiter.hit("password_reset_per_ip", ip);
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, deps.config.passwordHashCost);
   const now = deps.now();
   const revocation = await deps.db.transaction(async (tx) => {
     const used = await consumeAccountToken(tx, now, token, "password_reset");
@@ -90,7 +90,7 @@ export async function changePassword(deps: Deps, actor: Principal, current: stri
   const userId = requireUser(actor);
   if (actor.kind !== "user") throw forbidden("A user session is needed");
   await checkPassword(deps, userId, current);
-  const passwordHash = await hashPassword(next);
+  const passwordHash = await hashPassword(next, deps.config.passwordHashCost);
   const revocation = await deps.db.transaction(async (tx) => {
     await tx.update(users).set({ passwordHash, updatedAt: deps.now() }).where(eq(users.id, userId));
     await dropAccountTokens(tx, userId, "password_reset");

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
-import { DUMMY_PASSWORD_HASH, hashPassword, hashToken, verifyPassword } from "../../platform/auth/secrets.ts";
+import { dummyPasswordHash, hashPassword, hashToken, verifyPassword } from "../../platform/auth/secrets.ts";
 import {
   type Database,
   type Executor,
@@ -61,7 +61,7 @@ export function sendVerificationMail(deps: Deps, tx: Tx, userId: string, email: 
  */
 export async function signup(deps: Deps, input: SignupInput, client: Client) {
   await deps.rateLimiter.hit("signup_per_ip", client.ip);
-  const passwordHash = await hashPassword(input.password);
+  const passwordHash = await hashPassword(input.password, deps.config.passwordHashCost);
   try {
     return await deps.db.transaction(async (tx) => {
       const [user] = await tx
@@ -98,7 +98,10 @@ export async function login(deps: Deps, email: string, password: string, client:
   await deps.rateLimiter.checkBackoff(account);
   const [user] = await deps.db.select().from(users).where(eq(users.email, email.toLowerCase()));
   // Hash even when the email is unknown, so the answer time does not reveal which emails exist.
-  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_PASSWORD_HASH);
+  const ok = await verifyPassword(
+    password,
+    user?.passwordHash ?? dummyPasswordHash(deps.config.passwordHashCost),
+  );
   if (!user || !ok || user.disabled) {
     await deps.rateLimiter.recordFailure(account);
     throw new AppError("unauthenticated", "The email or password is wrong");
