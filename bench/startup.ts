@@ -1,12 +1,14 @@
-// `npm run bench:startup`: what a process spends before its first request, phase by phase, as a
-// test file's process does (the module graph, a migrated database copied, the app built), with and
-// without the start-up resolution hook (src/resolve-hooks.ts), alternating, in fresh processes.
+// `npm run bench:startup`: what a process spends before its first test, phase by phase, as a
+// test file's process does (the module graph, a migrated database copied, the app built, the usual
+// tenants signed up), with `npm test`'s flags (the start-up resolution hook, src/resolve-hooks.ts,
+// and V8's --liftoff-only), without --liftoff-only, and without it at the default password hash
+// cost too (as before both), alternating, in fresh processes.
 // CPU time of the process (user + system), which the machine's other work moves less than the
 // wall clock. BENCH_STARTUP_ROUNDS (5) rounds; medians printed (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
 import os from "node:os";
 
-const PHASES = ["modules", "database", "app", "first request"] as const;
+const PHASES = ["modules", "database", "app", "first request", "sign-ups"] as const;
 type Phase = (typeof PHASES)[number];
 
 if (process.argv[2] === "--child") {
@@ -23,32 +25,45 @@ if (process.argv[2] === "--child") {
   };
   const { buildTestApp } = await import("../test/helpers/app.ts");
   const { isolatedDatabase } = await import("../test/helpers/database.ts");
+  const { tenantFixture } = await import("../test/helpers/http.ts");
   lap("modules");
   // The copy of the migrated database made once before, as every test file but the first finds it.
   const database = await isolatedDatabase();
   await database.handle.close();
   await database.drop();
   lap("database");
-  const app = await buildTestApp();
+  const cost = process.env.BENCH_STARTUP_PASSWORD_HASH_COST;
+  const app = await buildTestApp(cost ? { PASSWORD_HASH_COST: cost } : {});
   // The app's build includes its own database copy: counted apart above, taken out here.
   figures.app = cpu() - last - (figures.database ?? 0);
   last = cpu();
   await app.app.inject({ method: "GET", url: "/health" });
   lap("first request");
+  await tenantFixture(app);
+  lap("sign-ups");
   await app.close();
   console.log(JSON.stringify(figures));
   process.exit(0);
 }
 
 const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 5);
-const VARIANTS = { "with the hook": ["--import", "./src/resolve-hooks.ts"], "without it": [] as string[] };
+const HOOK = ["--import", "./src/resolve-hooks.ts"];
+const VARIANTS = {
+  "npm test's": { args: ["--liftoff-only", ...HOOK], env: {} },
+  "without --liftoff-only": { args: HOOK, env: {} },
+  "neither (password cost 15)": { args: HOOK, env: { BENCH_STARTUP_PASSWORD_HASH_COST: "15" } },
+};
 type Variant = keyof typeof VARIANTS;
-const runs: Record<Variant, Record<Phase, number>[]> = { "with the hook": [], "without it": [] };
+const runs = Object.fromEntries(Object.keys(VARIANTS).map((variant) => [variant, []])) as unknown as Record<
+  Variant,
+  Record<Phase, number>[]
+>;
 
 function child(variant: Variant): Record<Phase, number> {
-  const output = execFileSync(process.execPath, [...VARIANTS[variant], "bench/startup.ts", "--child"], {
+  const { args, env } = VARIANTS[variant];
+  const output = execFileSync(process.execPath, [...args, "bench/startup.ts", "--child"], {
     encoding: "utf8",
-    env: { ...process.env, NODE_COMPILE_CACHE: "node_modules/.cache/node", LOG_LEVEL: "warn" },
+    env: { ...process.env, ...env, NODE_COMPILE_CACHE: "node_modules/.cache/node", LOG_LEVEL: "warn" },
   });
   return JSON.parse(output.trim().split("\n").at(-1)!);
 }

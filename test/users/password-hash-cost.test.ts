@@ -39,6 +39,11 @@ test("PASSWORD_HASH_COST: 15 by default, 10 to 17, and never below 15 in live mo
   );
 });
 
+test("a refused cost stops the app's start, naming the setting", async () => {
+  await assert.rejects(buildTestApp({ PASSWORD_HASH_COST: "9" }), /PASSWORD_HASH_COST/);
+  await assert.rejects(buildTestApp({ ...LIVE, PASSWORD_HASH_COST: "12" }), /PASSWORD_HASH_COST/);
+});
+
 async function storedHash(app: TestApp, email: string): Promise<string> {
   const [row] = await app.deps.db
     .select({ passwordHash: users.passwordHash })

@@ -32,10 +32,11 @@ export function priceForPayment(appId: Column, priceId: SQL) {
 }
 
 /**
- * Whether the price `priceId` (a column of the caller's statement) can still be paid at `now`: it
- * is not expired, and its expiry, if it has one, is later (presenters.ts `isExpired`, as SQL).
+ * Whether the price `priceId` (a column of the caller's statement) can still be paid at `at` (a
+ * timestamp as a parameter or a placeholder): it is not expired, and its expiry, if it has one, is
+ * later (presenters.ts `isExpired`, as SQL).
  */
-export function priceOpenAt(priceId: Column, now: Date): SQL {
+export function priceOpenAt(priceId: Column, at: SQL): SQL {
   return sql`exists (select 1 from ${prices} where ${prices.id} = ${priceId} and not ${prices.expired}
-    and (${prices.expiresAt} is null or ${prices.expiresAt} > ${now.toISOString()}::timestamptz))`;
+    and (${prices.expiresAt} is null or ${prices.expiresAt} > ${at}::timestamptz))`;
 }

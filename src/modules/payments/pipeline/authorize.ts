@@ -79,7 +79,7 @@ export async function requestAuthorization(
     // The usual confirm, in one statement while the payment is still as read and its price open.
     const attempt = payment.confirmAttempts + 1;
     const requested = await requestWhileOpen(
-      deps.db,
+      deps.database,
       payment,
       { attempt, key: idempotencyKey ?? null, at: deps.now() },
       (when) => [
