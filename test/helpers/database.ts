@@ -63,8 +63,8 @@ export const schemaHash: string = (() => {
 /**
  * Everything the app's start would create in an empty database before it serves anything: the
  * SQL migrations and pg-boss's own schema (its tables, at its current version). Queues are left
- * out: their options come from the file's own settings (JOB_TIMEOUT_SECONDS...) and pg-boss keeps
- * a queue's first options, so each file's app still creates its own.
+ * out: they are the app's registered jobs, with options from the file's own settings
+ * (JOB_TIMEOUT_SECONDS...), so each file's app makes its own (`ensureQueues`).
  */
 async function migrateEverything(handle: DatabaseHandle): Promise<void> {
   await migrateDatabase(handle);

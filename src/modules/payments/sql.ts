@@ -206,8 +206,8 @@ export async function recordCapture(db: Database, payment: PaymentRow, captured:
 /**
  * The confirm's update with placeholders, built once per database (`prepared`) and given its values
  * by `withValues`: building it through Drizzle's query builder on every confirm was a fifth of a
- * confirm's CPU (docs/benchmarks.md, "The confirm's update, built once"). The constants are in its
- * text, since a template holds no values.
+ * confirm's CPU (docs/benchmarks.md, seventh session: "The confirm's update, built once"). The
+ * constants are in its text, since a template holds no values.
  */
 const requestUpdate = (db: Database) =>
   db

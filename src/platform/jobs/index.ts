@@ -15,6 +15,7 @@ import { withoutParameters } from "../log.ts";
 import { inJobSpan, withTraceContext } from "../tracing.ts";
 import { DirectListenDb } from "./boss-db.ts";
 import { createOutboxRelay, outboxInsert } from "./outbox.ts";
+import { ensureQueues } from "./queues.ts";
 import { createJobStatistics } from "./statistics.ts";
 import { createDueWakes } from "./wake.ts";
 
@@ -209,19 +210,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     drainOutbox: () => relay.drain(),
     async start({ work, yieldTo }) {
       await boss.start();
-      for (const definition of definitions.values()) {
-        await boss.createQueue(definition.name, {
-          retryLimit: definition.retryLimit ?? 8,
-          retryDelay: definition.retryDelaySeconds ?? 2,
-          retryBackoff: true,
-          retryDelayMax: 15 * 60,
-          expireInSeconds: options.timeoutSeconds ?? 300,
-          notify: true,
-        });
-        // A queue made before notifications were used keeps its options through createQueue.
-        const queue = await boss.getQueue(definition.name);
-        if (queue && !queue.notify) await boss.updateQueue(definition.name, { notify: true });
-      }
+      await ensureQueues(boss, [...definitions.values()], options.timeoutSeconds ?? 300);
       for (const definition of definitions.values()) {
         if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
       }
