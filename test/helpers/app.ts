@@ -24,6 +24,19 @@ export interface TestApp extends Application {
   restart(changed?: Record<string, string>): Promise<TestApp>;
 }
 
+/**
+ * The least a live-mode configuration needs to load (`SANDBOX=false`): an SMTP server and Stripe's
+ * keys, as shapes only. For tests of settings (`loadConfig`); nothing is sent anywhere with them.
+ */
+export const LIVE_MODE_SETTINGS: Readonly<Record<string, string>> = {
+  SANDBOX: "false",
+  SMTP_URL: "smtp://127.0.0.1:2525",
+  STRIPE_SECRET_KEY: "sk_live_x1",
+  STRIPE_WEBHOOK_SECRET: "whsec_x",
+  STRIPE_PUBLISHABLE_KEY: "pk_live_x1",
+  STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_y",
+};
+
 const PER_ADDRESS_LIMITS_OFF = [
   "login_per_ip",
   "signup_per_ip",

@@ -3,6 +3,7 @@ import { describe, test } from "node:test";
 import { loadConfig } from "../../src/config.ts";
 import { createServer } from "../../src/platform/http/server.ts";
 import { createLogger } from "../../src/platform/log.ts";
+import { LIVE_MODE_SETTINGS } from "../helpers/app.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, createApp, signup } from "../helpers/http.ts";
 
@@ -129,16 +130,6 @@ describe("configuration", () => {
     assert.throws(() => loadConfig({ LOG_LEVEL: "loud" }), /LOG_LEVEL/);
     assert.equal(loadConfig({}).sandbox, true, "the embedded database defaults to sandbox mode");
     assert.equal(loadConfig({ DATABASE_URL: "postgres://x/y" }).sandbox, true, "live mode must be asked for");
-    assert.equal(
-      loadConfig({
-        SANDBOX: "false",
-        SMTP_URL: "smtp://127.0.0.1:2525",
-        STRIPE_SECRET_KEY: "sk_live_x1",
-        STRIPE_WEBHOOK_SECRET: "whsec_x",
-        STRIPE_PUBLISHABLE_KEY: "pk_live_x1",
-        STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_y",
-      }).sandbox,
-      false,
-    );
+    assert.equal(loadConfig({ ...LIVE_MODE_SETTINGS }).sandbox, false);
   });
 });

@@ -3,17 +3,8 @@ import { test } from "node:test";
 import { eq } from "drizzle-orm";
 import { ConfigError, loadConfig } from "../../src/config.ts";
 import { users } from "../../src/modules/users/tables.ts";
-import { buildTestApp, type TestApp } from "../helpers/app.ts";
+import { buildTestApp, LIVE_MODE_SETTINGS, type TestApp } from "../helpers/app.ts";
 import { call, expectStatus, signup } from "../helpers/http.ts";
-
-const LIVE = {
-  SANDBOX: "false",
-  SMTP_URL: "smtp://127.0.0.1:2525",
-  STRIPE_SECRET_KEY: "sk_live_x1",
-  STRIPE_WEBHOOK_SECRET: "whsec_x",
-  STRIPE_PUBLISHABLE_KEY: "pk_live_x1",
-  STRIPE_CONNECT_WEBHOOK_SECRET: "whsec_y",
-};
 
 function refusal(env: Record<string, string>): string {
   try {
@@ -27,21 +18,24 @@ function refusal(env: Record<string, string>): string {
 
 test("PASSWORD_HASH_COST: 15 by default, 10 to 17, and never below 15 in live mode", () => {
   assert.equal(loadConfig({}).passwordHashCost, 15);
-  assert.equal(loadConfig({ ...LIVE }).passwordHashCost, 15);
-  assert.equal(loadConfig({ ...LIVE, PASSWORD_HASH_COST: "17" }).passwordHashCost, 17);
+  assert.equal(loadConfig({ ...LIVE_MODE_SETTINGS }).passwordHashCost, 15);
+  assert.equal(loadConfig({ ...LIVE_MODE_SETTINGS, PASSWORD_HASH_COST: "17" }).passwordHashCost, 17);
   assert.equal(loadConfig({ PASSWORD_HASH_COST: "10" }).passwordHashCost, 10, "test mode may go lower");
   assert.match(refusal({ PASSWORD_HASH_COST: "9" }), /PASSWORD_HASH_COST.*between 10 and 17/);
   assert.match(refusal({ PASSWORD_HASH_COST: "18" }), /PASSWORD_HASH_COST.*between 10 and 17/);
   assert.match(refusal({ PASSWORD_HASH_COST: "fifteen" }), /PASSWORD_HASH_COST/);
   assert.match(
-    refusal({ ...LIVE, PASSWORD_HASH_COST: "14" }),
+    refusal({ ...LIVE_MODE_SETTINGS, PASSWORD_HASH_COST: "14" }),
     /PASSWORD_HASH_COST.*at least 15 in live mode/,
   );
 });
 
 test("a refused cost stops the app's start, naming the setting", async () => {
   await assert.rejects(buildTestApp({ PASSWORD_HASH_COST: "9" }), /PASSWORD_HASH_COST/);
-  await assert.rejects(buildTestApp({ ...LIVE, PASSWORD_HASH_COST: "12" }), /PASSWORD_HASH_COST/);
+  await assert.rejects(
+    buildTestApp({ ...LIVE_MODE_SETTINGS, PASSWORD_HASH_COST: "12" }),
+    /PASSWORD_HASH_COST/,
+  );
 });
 
 async function storedHash(app: TestApp, email: string): Promise<string> {

@@ -7,17 +7,8 @@ export interface QueueSpec {
   retryDelaySeconds?: number;
 }
 
-const OPTIONS_COMPARED = [
-  "retryLimit",
-  "retryDelay",
-  "retryBackoff",
-  "retryDelayMax",
-  "expireInSeconds",
-  "notify",
-] as const;
-
 /** What a queue is made with (and brought back to): retries with back-off, the job timeout, wake-ups. */
-export function queueOptions(spec: QueueSpec, timeoutSeconds: number) {
+function queueOptions(spec: QueueSpec, timeoutSeconds: number) {
   return {
     retryLimit: spec.retryLimit ?? 8,
     retryDelay: spec.retryDelaySeconds ?? 2,
@@ -44,7 +35,9 @@ export async function ensureQueues(boss: PgBoss, specs: QueueSpec[], timeoutSeco
     const queue = existing.get(spec.name);
     if (!queue) {
       await boss.createQueue(spec.name, wanted);
-    } else if (OPTIONS_COMPARED.some((option) => queue[option] !== wanted[option])) {
+    } else if (
+      Object.entries(wanted).some(([option, value]) => queue[option as keyof typeof wanted] !== value)
+    ) {
       await boss.updateQueue(spec.name, wanted);
     }
   }
