@@ -259,9 +259,22 @@ export async function expectAccessible(page: Page) {
     help: string;
     nodes: { target: string[]; html: string }[];
   }[] = await page.evaluate(async () => {
-    const axe = (globalThis as any).axe;
-    const result = await axe.run((globalThis as any).document, { resultTypes: ["violations"] });
-    return result.violations;
+    const page = globalThis as any;
+    // No transition while axe reads the page: on a busy machine its run takes seconds, and a
+    // notification whose time is up starts fading out meanwhile (seen: read half transparent, so
+    // "low contrast"). Without transitions an element is shown or gone, never part-way. A
+    // constructed style sheet, which the page's CSP (style-src with a nonce) does not govern.
+    const still = new page.CSSStyleSheet();
+    still.replaceSync("*, *::before, *::after { transition: none !important; animation: none !important; }");
+    page.document.adoptedStyleSheets = [...page.document.adoptedStyleSheets, still];
+    try {
+      const result = await page.axe.run(page.document, { resultTypes: ["violations"] });
+      return result.violations;
+    } finally {
+      page.document.adoptedStyleSheets = page.document.adoptedStyleSheets.filter(
+        (sheet: unknown) => sheet !== still,
+      );
+    }
   });
   const serious = violations
     .filter((v) => v.impact === "serious" || v.impact === "critical")
