@@ -28,20 +28,21 @@ export async function confirm(t: TestApp, token: string, appId: string, paymentI
   });
 }
 
-/** Waits until the payment reaches `status` (jobs move it), and returns it. */
+/** Waits until the payment reaches `status` (jobs move it), and returns it; 20 s unless `timeoutMs`. */
 export async function waitForStatus(
   t: TestApp,
   token: string,
   appId: string,
   paymentId: string,
   status: string,
+  timeoutMs = 20_000,
 ) {
   let last: any;
   try {
     return await eventually(async () => {
       last = expectStatus(await call(t, "GET", `/payments/${appId}/${paymentId}`, { token }), 200);
       return last.status === status ? last : undefined;
-    }, 20_000);
+    }, timeoutMs);
   } catch {
     throw new Error(
       `payment ${paymentId} stayed ${last?.status}, expected ${status}: ${JSON.stringify(last)}`,

@@ -23,6 +23,10 @@ import { startWorker as startWorkerProcess } from "../helpers/worker.ts";
 
 // A killed worker's job is retried once it times out; short here so the test is quick.
 const JOB_TIMEOUT = "2";
+// How long the healthy worker may take to find the dead one's job and finish it: its own process
+// start, the job's timeout and the retry. A CI run on a machine three times slower than usual saw
+// the capture and transfer cases take over 20 s.
+const RESUMED = 60_000;
 // anvil's chain id: the test network is declared as the local chain (docs/chains.md).
 const LOCAL_CHAIN_ID = "31337";
 
@@ -117,7 +121,7 @@ describe("a worker killed inside a step", {
       const healthy = startWorker({});
       let paid: any;
       try {
-        paid = await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid");
+        paid = await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid", RESUMED);
       } finally {
         healthy.child.kill("SIGTERM");
         await healthy.exited;
@@ -139,7 +143,7 @@ describe("a worker killed inside a step", {
     assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the capture step");
     const healthy = startWorker({});
     try {
-      await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid");
+      await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid", RESUMED);
     } finally {
       healthy.child.kill("SIGTERM");
       await healthy.exited;
@@ -181,7 +185,7 @@ describe("a worker killed inside a step", {
     assert.equal(await crashing.exited, "SIGKILL", "the worker died inside the transfer step");
     const healthy = startWorker({});
     try {
-      await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid");
+      await waitForStatus(fx.app, tenant.owner.token, tenant.app.id, payment.id, "paid", RESUMED);
     } finally {
       healthy.child.kill("SIGTERM");
       await healthy.exited;
