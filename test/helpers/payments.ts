@@ -45,7 +45,7 @@ export async function waitForStatus(
     }, timeoutMs);
   } catch {
     throw new Error(
-      `payment ${paymentId} stayed ${last?.status}, expected ${status}: ${JSON.stringify(last)}`,
+      `payment ${paymentId} stayed ${last?.status} for ${timeoutMs} ms, expected ${status}: ${JSON.stringify(last)}`,
     );
   }
 }
