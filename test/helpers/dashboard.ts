@@ -252,7 +252,9 @@ export async function expectAccessible(page: Page) {
     )
     .catch(() => {});
   // Evaluated through the debugging protocol, so the page's own CSP (no inline scripts) allows it.
-  await page.evaluate(axeSource);
+  // Once a document: axe's 1.5 MB of source crossed the pipe and was compiled by the page at every
+  // check (a file makes several on one page); it stays in the window until a new document loads.
+  if (!(await page.evaluate(() => "axe" in globalThis))) await page.evaluate(axeSource);
   const violations: {
     id: string;
     impact: string;
