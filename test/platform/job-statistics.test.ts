@@ -42,7 +42,29 @@ test("relaying a burst of jobs analyses the job table: the planner sees the back
     writeIf({ condition: sql`true`, writes: () => jobs, answer: sql`1` }),
   );
   fx.app.deps.jobs.relaySoon();
-  await eventually(async () => ((await analyses()) > before ? true : undefined), 20_000);
-  const estimate = await estimatedRows();
-  assert.ok(estimate > count / 2, `the planner expects ${estimate} queued jobs, not about ${count}`);
+  // The estimate is waited for, not read once the count of analyses moves: a CI run on PostgreSQL
+  // once read 1 right after the count moved, which this file never reproduced (12 runs under
+  // load). If it happens again, the message says what the statistics held.
+  let estimate = 0;
+  await eventually(async () => {
+    estimate = await estimatedRows();
+    return estimate > count / 2 ? true : undefined;
+  }, 20_000).catch(() => {});
+  assert.ok(
+    estimate > count / 2,
+    `the planner expects ${estimate} queued jobs, not about ${count}: ${await statisticsHeld()}`,
+  );
+  assert.ok((await analyses()) > before, "the process analysed the job table itself");
 });
+
+/** What PostgreSQL holds about the job table's statistics, for a failure's message. */
+async function statisticsHeld(): Promise<string> {
+  const result = await fx.app.deps.db.execute(
+    sql`select (select row_to_json(s) from pg_stat_user_tables s where schemaname = 'pgboss' and relname = 'job_common') as activity,
+      (select json_build_object('reltuples', reltuples, 'relpages', relpages) from pg_class where oid = 'pgboss.job_common'::regclass) as size,
+      (select json_agg(json_build_object('values', most_common_vals::text, 'frequencies', most_common_freqs)) from pg_stats where schemaname = 'pgboss' and tablename = 'job_common' and attname = 'name') as names,
+      (select count(*)::int from pgboss.job_common) as rows`,
+  );
+  const rows = (result as { rows?: unknown[] }).rows ?? result;
+  return JSON.stringify(rows, (_key, value) => (typeof value === "bigint" ? String(value) : value));
+}
