@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
 import { statementRunner, writeIf } from "../../src/platform/db/index.ts";
 import { ANALYZE_AFTER_JOBS } from "../../src/platform/jobs/statistics.ts";
@@ -13,20 +13,24 @@ import { useTestApp } from "../helpers/fixture.ts";
 // No worker: the jobs stay queued, as in a burst the worker has not caught up with.
 const fx = useTestApp({ RUN_WORKER: "false" }, { tenants: false });
 
+/** The rows of a statement, as either engine's driver answers them. */
+async function rowsOf<T>(statement: SQL): Promise<T[]> {
+  const result = await fx.app.deps.db.execute(statement);
+  return ((result as { rows?: unknown[] }).rows ?? result) as T[];
+}
+
 async function analyses(): Promise<number> {
-  const result = await fx.app.deps.db.execute(
+  const rows = await rowsOf<{ n: number }>(
     sql`select coalesce(sum(analyze_count), 0)::int as n from pg_stat_user_tables where schemaname = 'pgboss' and relname = 'job_common'`,
   );
-  const rows = ((result as { rows?: unknown[] }).rows ?? result) as { n: number }[];
   return rows[0].n;
 }
 
 /** What the planner expects the queue to hold: what pg-boss's fetch is planned on. */
 async function estimatedRows(): Promise<number> {
-  const result = await fx.app.deps.db.execute(
+  const rows = await rowsOf<Record<string, unknown>>(
     sql`explain (format json) select id from pgboss.job_common where name = ${PREPARE_INTENT_JOB}`,
   );
-  const rows = ((result as { rows?: unknown[] }).rows ?? result) as Record<string, unknown>[];
   const plan = Object.values(rows[0])[0];
   const parsed = (typeof plan === "string" ? JSON.parse(plan) : plan) as { Plan: { "Plan Rows": number } }[];
   return parsed[0].Plan["Plan Rows"];
@@ -50,21 +54,19 @@ test("relaying a burst of jobs analyses the job table: the planner sees the back
     estimate = await estimatedRows();
     return estimate > count / 2 ? true : undefined;
   }, 20_000).catch(() => {});
-  assert.ok(
-    estimate > count / 2,
-    `the planner expects ${estimate} queued jobs, not about ${count}: ${await statisticsHeld()}`,
-  );
+  if (estimate <= count / 2) {
+    assert.fail(`the planner expects ${estimate} queued jobs, not about ${count}: ${await statisticsHeld()}`);
+  }
   assert.ok((await analyses()) > before, "the process analysed the job table itself");
 });
 
 /** What PostgreSQL holds about the job table's statistics, for a failure's message. */
 async function statisticsHeld(): Promise<string> {
-  const result = await fx.app.deps.db.execute(
+  const rows = await rowsOf(
     sql`select (select row_to_json(s) from pg_stat_user_tables s where schemaname = 'pgboss' and relname = 'job_common') as activity,
       (select json_build_object('reltuples', reltuples, 'relpages', relpages) from pg_class where oid = 'pgboss.job_common'::regclass) as size,
       (select json_agg(json_build_object('values', most_common_vals::text, 'frequencies', most_common_freqs)) from pg_stats where schemaname = 'pgboss' and tablename = 'job_common' and attname = 'name') as names,
       (select count(*)::int from pgboss.job_common) as rows`,
   );
-  const rows = (result as { rows?: unknown[] }).rows ?? result;
   return JSON.stringify(rows, (_key, value) => (typeof value === "bigint" ? String(value) : value));
 }
