@@ -186,7 +186,7 @@ export async function buildApplication(options: BuildOptions): Promise<Applicati
     now,
     paymentProviders: await createPaymentProviders(config, database, now, {}, tracing ? traced : undefined),
     kycProvider: await createKycProvider(config, database.db),
-    chains: options.chains ?? createChainRegistry(config.chains, now, tracing ? traced : undefined),
+    chains: options.chains ?? (await createChainRegistry(config.chains, now, tracing ? traced : undefined)),
     rates: options.rates ?? new StaticRates(config.money.rates),
     rateLimiter: new RateLimiter(database.db, now, config.rateLimits),
     // Hooks across modules, given at construction: a module calls them without importing their owners.

@@ -125,7 +125,7 @@ describe("start-up report of the chain each EVM node serves", () => {
 
   test("warns, naming the setting and both chain ids, when a node serves another chain; never logs the URL", async () => {
     const { lines, logger } = capture();
-    const registry = createChainRegistry(
+    const registry = await createChainRegistry(
       loadChainsConfig({
         CHAINS: "real",
         EVM_TESTNET_RPC_URL: anvil.url,
@@ -154,7 +154,7 @@ describe("start-up report of the chain each EVM node serves", () => {
 
   test("a node that cannot be reached is a warning, not a failure to start", async () => {
     const { lines, logger } = capture();
-    const registry = createChainRegistry(
+    const registry = await createChainRegistry(
       loadChainsConfig({ CHAINS: "real", EVM_TESTNET_RPC_URL: "http://127.0.0.1:9" }),
     );
     await reportEvmChainIds(registry, logger);

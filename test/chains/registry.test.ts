@@ -10,8 +10,8 @@ import { WaxAdapter } from "../../src/platform/chains/wax.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 
 describe("chain registry", () => {
-  test("CHAINS=real picks each chain's adapter per network, once", () => {
-    const registry = createChainRegistry(
+  test("CHAINS=real picks each chain's adapter per network, once", async () => {
+    const registry = await createChainRegistry(
       loadChainsConfig({
         CHAINS: "real",
         EVM_TESTNET_RPC_URL: "http://127.0.0.1:8545",
@@ -33,8 +33,8 @@ describe("chain registry", () => {
     );
   });
 
-  test("a chain used without its RPC URL fails naming the setting", () => {
-    const registry = createChainRegistry(loadChainsConfig({ CHAINS: "real" }));
+  test("a chain used without its RPC URL fails naming the setting", async () => {
+    const registry = await createChainRegistry(loadChainsConfig({ CHAINS: "real" }));
     assert.throws(
       () => registry.adapter("near", "mainnet"),
       (e: unknown) => e instanceof ConfigError && e.setting === "NEAR_MAINNET_RPC_URL",

@@ -128,7 +128,7 @@ async function decidePayment(
   }
   const currency = currencyOf(price.currency, "price.currency");
   const amount = amountToPay(price, input.amount, currency, "/body/amount");
-  const params = checkPayable(context, input.trigger_data_input?.params_data_input ?? {});
+  const params = await checkPayable(context, input.trigger_data_input?.params_data_input ?? {});
   // A wallet that cannot pay for gas would only fail the call after the card is held: refused now.
   if (price.triggerId && context.wallet) await checkCanPayGas(deps, context.wallet, price.networkType);
   const quote = await quotePriceItem(deps.config.money, deps.rates, {

@@ -9,12 +9,12 @@ import type { PaymentContext } from "./context.ts";
  * and its wallet come with the payment's context; whether the seller may be paid is checked beside
  * this in `openPayment`.
  */
-export function checkPayable(
+export async function checkPayable(
   context: Pick<PaymentContext, "price" | "trigger" | "wallet">,
   params: Record<string, unknown>,
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   if (!context.price?.triggerId) return params;
   if (!context.trigger || !context.wallet) throw notFound("Trigger");
-  renderCall(context.trigger, context.wallet, params, "/body/trigger_data_input/params_data_input");
+  await renderCall(context.trigger, context.wallet, params, "/body/trigger_data_input/params_data_input");
   return params;
 }

@@ -6,8 +6,6 @@ import {
   type SentTransaction,
   type SolanaCall,
 } from "../../platform/chains/adapter.ts";
-import { buildCreateCollection, buildCreateTree } from "../../platform/chains/solana-compression.ts";
-import { solanaCallFromInstructions, solanaSigner } from "../../platform/chains/solana-tx.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { decryptWalletSecret, envelopeOf } from "../wallets/secrets.ts";
@@ -57,6 +55,11 @@ async function buildCall(
   walletKey: string,
   accountKey: string,
 ): Promise<SolanaCall> {
+  // Loaded here, with the Solana SDK, when a creation is first sent (service.ts says why).
+  const { solanaCallFromInstructions, solanaSigner } = await import("../../platform/chains/solana-tx.ts");
+  const { buildCreateCollection, buildCreateTree } = await import(
+    "../../platform/chains/solana-compression.ts"
+  );
   const payer = await solanaSigner(walletKey);
   const account = await solanaSigner(accountKey);
   if (kind === "tree") {

@@ -1,5 +1,5 @@
 import { Type } from "typebox";
-import { COLLECTION_LIMITS } from "../../platform/chains/solana-compression.ts";
+import { COLLECTION_LIMITS } from "../../platform/chains/solana-collections.ts";
 import { oneOf } from "../../platform/http/literals.ts";
 import { AppAndIdParams } from "../../platform/http/params.ts";
 import { nameSchemas, withExamples } from "../../platform/http/schema-docs.ts";

@@ -1,11 +1,8 @@
-import { address } from "@solana/kit";
-import { findAssociatedTokenPda, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
 import { and, eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Action, Principal } from "../../platform/auth/principal.ts";
-import { collectionProblems, findMetadataAccounts } from "../../platform/chains/solana-compression.ts";
+import { collectionProblems } from "../../platform/chains/solana-collections.ts";
 import { treeCost, validateTree } from "../../platform/chains/solana-trees.ts";
-import { generateSolanaSecret, solanaSigner } from "../../platform/chains/solana-tx.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
 import { newId } from "../../platform/ids.ts";
@@ -15,6 +12,11 @@ import { loadWallet } from "../wallets/service.ts";
 import { type CreationJob, type CreationKind, creationContext, SEND_CREATION_JOB } from "./job-names.ts";
 import { presentCollection, presentTree } from "./presenters.ts";
 import { solanaCollections, solanaTrees } from "./tables.ts";
+
+// The Solana SDK comes with these two, loaded when a tree or collection is first made: a process
+// that makes none never loads it (docs/benchmarks.md, "Chain SDKs loaded when first used").
+const solanaTx = () => import("../../platform/chains/solana-tx.ts");
+const compression = () => import("../../platform/chains/solana-compression.ts");
 
 /** Solana's MAX_PERMITTED_DATA_LENGTH: no account, a tree with a deep canopy included, may be larger. */
 const MAX_ACCOUNT_BYTES = 10 * 1024 * 1024;
@@ -84,6 +86,7 @@ export async function createTree(
     });
   }
   const id = newId("tree");
+  const { generateSolanaSecret, solanaSigner } = await solanaTx();
   const secret = generateSolanaSecret();
   const { address: treeAddress } = await solanaSigner(secret);
   const row = await insertWithCreationJob(deps, "tree", solanaTrees, {
@@ -119,14 +122,13 @@ export async function createCollection(
     throw new AppError("validation_failed", problems.join("; "), { errors });
   }
   const id = newId("col");
+  const { generateSolanaSecret, solanaSigner } = await solanaTx();
   const secret = generateSolanaSecret();
   const { address: mint } = await solanaSigner(secret);
-  const [tokenAccount] = await findAssociatedTokenPda({
-    owner: address(wallet.accountId),
+  const { tokenAccount, metadata, masterEdition } = await (await compression()).collectionAccounts(
+    wallet.accountId,
     mint,
-    tokenProgram: TOKEN_PROGRAM_ADDRESS,
-  });
-  const { metadata, masterEdition } = await findMetadataAccounts(mint);
+  );
   const row = await insertWithCreationJob(deps, "collection", solanaCollections, {
     id,
     appId,

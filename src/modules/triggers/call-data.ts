@@ -2,10 +2,11 @@ import type { Chain } from "../../platform/chains/adapter.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import type { Param } from "./params.ts";
 import { RESERVED_NAMES } from "./params.ts";
-import { type EvmCall, prepareEvmCall } from "./render/evm.ts";
-import { type NearCall, prepareNearCall } from "./render/near.ts";
-import { prepareSolanaCall, type SolanaCall } from "./render/solana.ts";
-import { prepareWaxCall, type WaxCall } from "./render/wax.ts";
+import type { EvmCall } from "./render/evm.ts";
+import { chainRenderer } from "./render/lazy.ts";
+import type { NearCall } from "./render/near.ts";
+import type { SolanaCall } from "./render/solana.ts";
+import type { WaxCall } from "./render/wax.ts";
 import { parseTemplate, references } from "./template.ts";
 
 export interface CallDataInput {
@@ -43,12 +44,12 @@ function checkReferences(chain: Chain, call: Record<string, unknown>, params: Pa
  * Checks the call of a trigger being saved: exactly the wallet's chain, the chain's own rules
  * (addresses, ABI and method, gas bounds), and placeholders that name declared parameters.
  */
-export function prepareCallData(
+export async function prepareCallData(
   chain: Chain,
   input: CallDataInput | undefined,
   params: Param[],
   path: string,
-): StoredCallData {
+): Promise<StoredCallData> {
   for (const key of Object.keys(input ?? {})) {
     if (key !== chain) throw invalid(`${path}/${key}`, `does not match the wallet's chain (${chain})`);
   }
@@ -58,16 +59,16 @@ export function prepareCallData(
   let stored: StoredCallData;
   switch (chain) {
     case "near":
-      stored = { near: prepareNearCall(own as Partial<NearCall>, at) };
+      stored = { near: (await chainRenderer.near()).prepareNearCall(own as Partial<NearCall>, at) };
       break;
     case "evm":
-      stored = { evm: prepareEvmCall(own as Partial<EvmCall>, at) };
+      stored = { evm: (await chainRenderer.evm()).prepareEvmCall(own as Partial<EvmCall>, at) };
       break;
     case "wax":
-      stored = { wax: prepareWaxCall(own as Partial<WaxCall>, at) };
+      stored = { wax: (await chainRenderer.wax()).prepareWaxCall(own as Partial<WaxCall>, at) };
       break;
     case "solana":
-      stored = { solana: prepareSolanaCall(own as Partial<SolanaCall>, at) };
+      stored = { solana: (await chainRenderer.solana()).prepareSolanaCall(own as Partial<SolanaCall>, at) };
       break;
   }
   checkReferences(chain, (stored as unknown as Record<string, Record<string, unknown>>)[chain], params, at);

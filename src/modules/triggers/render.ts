@@ -9,10 +9,11 @@ import {
   parseParams,
 } from "./params.ts";
 import type { RenderPaths } from "./render/args.ts";
-import { type EvmCall, type RenderedEvmCall, renderEvmCall } from "./render/evm.ts";
-import { type NearCall, type RenderedNearCall, renderNearCall } from "./render/near.ts";
-import { type RenderedSolanaInstruction, renderSolanaCall, type SolanaCall } from "./render/solana.ts";
-import { type RenderedWaxAction, renderWaxCall, type WaxCall } from "./render/wax.ts";
+import type { EvmCall, RenderedEvmCall } from "./render/evm.ts";
+import { chainRenderer } from "./render/lazy.ts";
+import type { NearCall, RenderedNearCall } from "./render/near.ts";
+import type { RenderedSolanaInstruction, SolanaCall } from "./render/solana.ts";
+import type { RenderedWaxAction, WaxCall } from "./render/wax.ts";
 import { OMITTED, type TemplateVars } from "./template.ts";
 
 export interface RenderableTrigger {
@@ -40,13 +41,13 @@ export type RenderedCall =
  * the chain's call. The trigger preview route and payments both come through here. An optional
  * parameter left out renders as its empty value (`emptyValue` in params.ts).
  */
-export function renderCall(
+export async function renderCall(
   trigger: RenderableTrigger,
   wallet: RenderWallet,
   input: unknown,
   inputPath = "/body/params_data_input",
   callPath = "/call_data",
-): RenderedCall {
+): Promise<RenderedCall> {
   const chain = wallet.type;
   const params = parseParams(trigger.paramsData, "/params_data");
   const values = checkParamsInput(params, input, inputPath);
@@ -59,11 +60,16 @@ export function renderCall(
   const call = (trigger.callData as Record<string, unknown>)[chain];
   const paths: RenderPaths = { input: inputPath, call: `${callPath}/${chain}` };
   switch (chain) {
-    case "evm":
+    case "evm": {
+      const { renderEvmCall } = await chainRenderer.evm();
       return { chain, evm: renderEvmCall(call as EvmCall, vars, wallet.accountId, paths) };
-    case "near":
+    }
+    case "near": {
+      const { renderNearCall } = await chainRenderer.near();
       return { chain, near: renderNearCall(call as NearCall, vars, wallet.accountId, paths) };
-    case "wax":
+    }
+    case "wax": {
+      const { renderWaxCall } = await chainRenderer.wax();
       return {
         chain,
         wax: renderWaxCall(
@@ -73,8 +79,11 @@ export function renderCall(
           paths,
         ),
       };
-    case "solana":
+    }
+    case "solana": {
+      const { renderSolanaCall } = await chainRenderer.solana();
       return { chain, solana: renderSolanaCall(call as SolanaCall, vars, wallet.accountId, paths) };
+    }
   }
 }
 
@@ -84,25 +93,25 @@ export function renderCall(
  * could leave it empty and every such payment would fail. Judged against a base input that renders
  * (the trigger's example, else one generated from the descriptors); with none, nothing is learnt.
  */
-export function refuseUnomittable(
+export async function refuseUnomittable(
   trigger: RenderableTrigger,
   wallet: RenderWallet,
   params: Param[],
   base: Record<string, unknown>,
-): void {
-  const attempt = (input: Record<string, unknown>) => {
+): Promise<void> {
+  const attempt = async (input: Record<string, unknown>) => {
     try {
-      renderCall(trigger, wallet, input);
+      await renderCall(trigger, wallet, input);
       return null;
     } catch (error) {
       if (error instanceof AppError) return error.errors?.[0]?.message ?? error.message;
       throw error;
     }
   };
-  if (attempt(base) !== null) return;
+  if ((await attempt(base)) !== null) return;
   for (const param of params.filter((p) => p.optional)) {
     const { [param.name]: _left, ...without } = base;
-    const problem = attempt(without);
+    const problem = await attempt(without);
     if (problem === null) continue;
     throw invalid(
       `${descriptorPath(param)}/optional`,

@@ -45,10 +45,10 @@ async function walletOfApp(tx: Executor, appId: string, walletId: string): Promi
  * Everything a saved trigger must satisfy, checked on the merged record: descriptors, the call on
  * the wallet's chain, the custom address, and the example input.
  */
-function validated(wallet: WalletRow, merged: Required<Omit<TriggerInput, "wallet_id" | "name">>) {
+async function validated(wallet: WalletRow, merged: Required<Omit<TriggerInput, "wallet_id" | "name">>) {
   const chain = wallet.type;
   const params = parseParams(merged.params_data, "/body/params_data");
-  const callData = prepareCallData(chain, merged.call_data, params, "/body/call_data");
+  const callData = await prepareCallData(chain, merged.call_data, params, "/body/call_data");
   let customAddress = merged.custom_address;
   if (customAddress !== null) {
     customAddress = normalizeAccount(chain, customAddress) ?? null;
@@ -65,8 +65,8 @@ function validated(wallet: WalletRow, merged: Required<Omit<TriggerInput, "walle
   const input = Object.keys(merged.params_data_input).length > 0 ? merged.params_data_input : null;
   // A given example is rendered end to end, proving at save time that the call can be encoded.
   // A generated one is not: descriptors cannot say that a string must be, say, a WAX asset.
-  if (input) renderCall(trigger, wallet, input, "/body/params_data_input", "/body/call_data");
-  refuseUnomittable(trigger, wallet, params, input ?? exampleInput(params));
+  if (input) await renderCall(trigger, wallet, input, "/body/params_data_input", "/body/call_data");
+  await refuseUnomittable(trigger, wallet, params, input ?? exampleInput(params));
   return {
     ...trigger,
     paramsDataInput: input,
@@ -96,7 +96,7 @@ export async function createTrigger(
   await requireAppRole(deps.db, actor, appId, "edit");
   const row = await deps.db.transaction(async (tx) => {
     const wallet = await walletOfApp(tx, appId, input.wallet_id);
-    const fields = validated(wallet, {
+    const fields = await validated(wallet, {
       call_data: input.call_data,
       params_data: input.params_data ?? {},
       params_data_input: input.params_data_input ?? {},
@@ -150,7 +150,7 @@ export async function updateTrigger(
     if (input.call_data === undefined && !(wallet.type in (current.callData as object))) {
       throw invalid("/body/call_data", `is required: the new wallet is on another chain (${wallet.type})`);
     }
-    const fields = validated(wallet, {
+    const fields = await validated(wallet, {
       call_data: input.call_data ?? (current.callData as CallDataInput),
       params_data: input.params_data ?? (current.paramsData as Record<string, unknown>),
       params_data_input:

@@ -1,10 +1,16 @@
 import type { Chain } from "../../platform/chains/adapter.ts";
 import { invalid } from "../../platform/http/errors.ts";
-import { generateEvmKey, importEvmKey } from "./keys/evm.ts";
-import { checkNearAccount, generateNearKey, importNearKey } from "./keys/near.ts";
-import { generateSolanaKey, importSolanaKey } from "./keys/solana.ts";
 import type { KeyMaterial } from "./keys/types.ts";
-import { checkSamePublicKey, checkWaxAccount, generateWaxKey, importWaxKey } from "./keys/wax.ts";
+
+// Each chain's key code, and its SDK, is loaded when a wallet of that chain is first made or
+// changed: most processes never make one, and the SDKs are most of a process's module loading
+// (docs/benchmarks.md, "Chain SDKs loaded when first used").
+const keysOf = {
+  evm: () => import("./keys/evm.ts"),
+  near: () => import("./keys/near.ts"),
+  solana: () => import("./keys/solana.ts"),
+  wax: () => import("./keys/wax.ts"),
+};
 
 interface Network {
   network_id?: string;
@@ -37,16 +43,19 @@ export async function keyForNewWallet(type: Chain, data: WalletDataInput | undef
   const imported = (key: KeyMaterial): NewKey => ({ ...key, managed: false, permission: null });
   switch (type) {
     case "evm": {
+      const { generateEvmKey, importEvmKey } = await keysOf.evm();
       const key = data?.evm?.private_key;
       return key ? imported(importEvmKey(key, `${path}/private_key`)) : generated(generateEvmKey());
     }
     case "solana": {
+      const { generateSolanaKey, importSolanaKey } = await keysOf.solana();
       const key = data?.solana?.private_key;
       return key
         ? imported(await importSolanaKey(key, `${path}/private_key`))
         : generated(await generateSolanaKey());
     }
     case "near": {
+      const { generateNearKey, importNearKey } = await keysOf.near();
       const near = data?.near;
       if (near?.phrase_or_key) {
         return imported(
@@ -62,6 +71,7 @@ export async function keyForNewWallet(type: Chain, data: WalletDataInput | undef
       return generated(generateNearKey());
     }
     case "wax": {
+      const { checkWaxAccount, generateWaxKey, importWaxKey } = await keysOf.wax();
       const wax = data?.wax;
       if (!wax?.account) throw invalid(`${path}/account`, "is required: WAX accounts exist only on chain");
       const account = checkWaxAccount(wax.account, `${path}/account`);
@@ -94,13 +104,18 @@ export async function keyChange(wallet: StoredKey, data: WalletDataInput | undef
   const path = `/body/wallet_data/${wallet.type}`;
   const unchanged: KeyChange = { accountId: wallet.accountId, publicKey: wallet.publicKey };
   switch (wallet.type) {
-    case "evm":
-      return data?.evm?.private_key ? importEvmKey(data.evm.private_key, `${path}/private_key`) : unchanged;
-    case "solana":
-      return data?.solana?.private_key
-        ? await importSolanaKey(data.solana.private_key, `${path}/private_key`)
-        : unchanged;
+    case "evm": {
+      if (!data?.evm?.private_key) return unchanged;
+      const { importEvmKey } = await keysOf.evm();
+      return importEvmKey(data.evm.private_key, `${path}/private_key`);
+    }
+    case "solana": {
+      if (!data?.solana?.private_key) return unchanged;
+      const { importSolanaKey } = await keysOf.solana();
+      return await importSolanaKey(data.solana.private_key, `${path}/private_key`);
+    }
     case "near": {
+      const { checkNearAccount, importNearKey } = await keysOf.near();
       const near = data?.near;
       if (near?.phrase_or_key)
         return importNearKey({ account_id: near.account_id, phrase_or_key: near.phrase_or_key }, path);
@@ -111,6 +126,7 @@ export async function keyChange(wallet: StoredKey, data: WalletDataInput | undef
       };
     }
     case "wax": {
+      const { checkSamePublicKey, checkWaxAccount, importWaxKey } = await keysOf.wax();
       const wax = data?.wax;
       const account =
         wax?.account === undefined ? wallet.accountId : checkWaxAccount(wax.account, `${path}/account`);

@@ -1,5 +1,9 @@
-import { isAddress as isSolanaAddress } from "@solana/kit";
-import { getAddress, isAddress as isEvmAddressLike } from "viem";
+// The address packages alone, not viem's and @solana/kit's indexes: every process checks addresses
+// (request validation), few send transactions, and those indexes are about half of a process's
+// module loading (docs/benchmarks.md, "Chain SDKs loaded when first used"). `ox` is the package
+// viem's own address functions are built on.
+import { isAddress as isSolanaAddress } from "@solana/addresses";
+import { checksum, validate } from "ox/Address";
 
 import type { Chain } from "./adapter.ts";
 
@@ -11,8 +15,8 @@ export function normalizeEvmAddress(value: string): string | undefined {
   if (!/^0x[0-9a-fA-F]{40}$/.test(value)) return undefined;
   const oneCase =
     value.slice(2) === value.slice(2).toLowerCase() || value.slice(2) === value.slice(2).toUpperCase();
-  if (!oneCase && !isEvmAddressLike(value, { strict: true })) return undefined;
-  return getAddress(value.toLowerCase());
+  if (!oneCase && !validate(value, { strict: true })) return undefined;
+  return checksum(value.toLowerCase());
 }
 
 // NEAR's account-id rules (nomicon, "Account ID"): 2 to 64 characters, lower-case letters,

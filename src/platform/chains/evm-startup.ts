@@ -1,6 +1,5 @@
 import type { Logger } from "pino";
 import { ChainError, NETWORKS } from "./adapter.ts";
-import { EvmAdapter } from "./evm.ts";
 import { chainIdSetting, rpcUrlSetting, wrongChainMessage } from "./evm-networks.ts";
 import type { ChainRegistry } from "./registry.ts";
 
@@ -13,6 +12,8 @@ import type { ChainRegistry } from "./registry.ts";
  */
 export async function reportEvmChainIds(registry: ChainRegistry, logger: Logger): Promise<void> {
   if (registry.config.mode !== "real") return;
+  // Loaded here, not at the top: only a process with real chains needs viem (index.ts says why).
+  const { EvmAdapter } = await import("./evm.ts");
   await Promise.all(
     NETWORKS.filter((network) => registry.config.networks.evm[network].rpcUrl).map(async (network) => {
       const adapter = registry.adapter("evm", network);

@@ -17,6 +17,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import { ChainError } from "./adapter.ts";
+import { collectionProblems } from "./solana-collections.ts";
 import { rentExemptLamports, treeCost, validateTree } from "./solana-trees.ts";
 
 /**
@@ -38,9 +39,6 @@ const CREATE_TREE_DISCRIMINATOR = [165, 83, 136, 142, 89, 202, 47, 220];
 /** Token Metadata instruction indexes. */
 const CREATE_METADATA_ACCOUNT_V3 = 33;
 const CREATE_MASTER_EDITION_V3 = 17;
-
-/** Token Metadata's limits (MAX_NAME_LENGTH, MAX_SYMBOL_LENGTH, MAX_URI_LENGTH), in bytes. */
-export const COLLECTION_LIMITS = Object.freeze({ name: 32, symbol: 10, uri: 200 });
 
 const meta = (addr: Address, role: AccountRole) => ({ address: addr, role });
 
@@ -160,17 +158,6 @@ export interface CreateCollectionPlan {
   masterEditionAccount: Address;
 }
 
-export function collectionProblems(input: { name: string; symbol: string; uri: string }): string[] {
-  const problems: string[] = [];
-  for (const field of ["name", "symbol", "uri"] as const) {
-    const bytes = new TextEncoder().encode(input[field]).length;
-    if (bytes === 0 && field !== "symbol") problems.push(`${field}: must not be empty`);
-    if (bytes > COLLECTION_LIMITS[field])
-      problems.push(`${field}: at most ${COLLECTION_LIMITS[field]} bytes`);
-  }
-  return problems;
-}
-
 export async function findMetadataAccounts(
   mint: Address,
 ): Promise<{ metadata: Address; masterEdition: Address }> {
@@ -261,4 +248,20 @@ export async function buildCreateCollection(input: CreateCollectionInput): Promi
     },
   ];
   return { instructions, mint, tokenAccount, metadataAccount: metadata, masterEditionAccount: masterEdition };
+}
+
+/**
+ * The accounts a new collection's mint needs beside it: the wallet's token account for the mint,
+ * its metadata and its master edition.
+ */
+export async function collectionAccounts(
+  walletAccount: string,
+  mint: Address,
+): Promise<{ tokenAccount: Address; metadata: Address; masterEdition: Address }> {
+  const [tokenAccount] = await findAssociatedTokenPda({
+    owner: address(walletAccount),
+    mint,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
+  return { tokenAccount, ...(await findMetadataAccounts(mint)) };
 }

@@ -270,7 +270,7 @@ async function signAndStore(
   let call: PreparedCall;
   try {
     const input = (payment.triggerDataInput.params_data_input ?? {}) as Record<string, unknown>;
-    call = toPreparedCall(renderCall(trigger, wallet, input, "/trigger_data_input/params_data_input"));
+    call = toPreparedCall(await renderCall(trigger, wallet, input, "/trigger_data_input/params_data_input"));
   } catch (error) {
     await chainFailed(deps, payment.id, { message: error instanceof Error ? error.message : String(error) });
     return null;
