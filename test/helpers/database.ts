@@ -120,12 +120,19 @@ async function dropTemplateDatabases(handle: DatabaseHandle): Promise<void> {
  * empty record either way) and writes on past the end. A copy opened about 0.2 s of CPU cheaper
  * (docs/benchmarks.md, "The test database's WAL").
  */
-async function checkpointOnFreshSegment(handle: DatabaseHandle): Promise<{ segment: string; bytes: number }> {
+async function checkpointOnFreshSegment(handle: DatabaseHandle): Promise<void> {
   const pglite = handle.pglite!;
   await pglite.exec("set wal_recycle = off");
   await pglite.exec("select pg_switch_wal()");
   await pglite.exec("checkpoint");
-  const { rows } = await pglite.query<{ file_name: string; file_offset: number }>(
+}
+
+/**
+ * The WAL file in use and how many of its bytes to keep: every page up to the insert position.
+ * Read after the dump, so WAL the dump itself wrote is kept too (pages beyond it are zeros).
+ */
+async function walToKeep(handle: DatabaseHandle): Promise<{ segment: string; bytes: number }> {
+  const { rows } = await handle.pglite!.query<{ file_name: string; file_offset: number }>(
     "select file_name, file_offset from pg_walfile_name_offset(pg_current_wal_insert_lsn())",
   );
   const page = 8192;
@@ -138,8 +145,9 @@ async function makeDump(file: string): Promise<Blob> {
     await migrateEverything(handle);
     await dropTemplateDatabases(handle);
     // Written to the data files now, so a copy starts without replaying the migrations' WAL.
-    const wal = await checkpointOnFreshSegment(handle);
+    await checkpointOnFreshSegment(handle);
     const dumped = new Uint8Array(await (await handle.pglite!.dumpDataDir("none")).arrayBuffer());
+    const wal = await walToKeep(handle);
     const bytes = truncatedTarEntry(dumped, `pg_wal/${wal.segment}`, wal.bytes);
     // Several test files start at once and may all find no dump: each writes its own temporary
     // file and renames it into place, so a reader sees a whole dump or none.
