@@ -50,7 +50,7 @@ async function bid(page: Page, amount: string) {
 
 type Doc = { getElementById(id: string): { textContent: string | null } | null };
 /** Waits (without reloading) until the element's text is `text`; a function, as the CSP forbids eval. */
-const textIs = (page: Page, id: string, text: string, timeout = 20_000) =>
+const textIs = (page: Page, id: string, text: string, timeout = 45_000) =>
   page.waitForFunction(
     ([elementId, expected]) =>
       (globalThis as unknown as { document: Doc }).document.getElementById(elementId)?.textContent ===

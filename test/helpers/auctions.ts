@@ -78,7 +78,7 @@ export async function waitForBid(
       last = expectStatus(await call(t, "GET", `/auctions/${appId}/${auctionId}`, { token }), 200);
       const bid = last.bids.find((b: { id: string }) => b.id === bidId);
       return bid?.status === status ? last : undefined;
-    }, 20_000);
+    }, 45_000);
   } catch {
     throw new Error(
       `bid ${bidId} never became ${status}: ${JSON.stringify(last?.bids?.map((b: any) => [b.id, b.status, b.reason]))}`,

@@ -52,10 +52,13 @@ export async function checkRouteBasics(t: TestApp, route: RouteCase) {
   }
 }
 
-/** Polls until `check` returns a value, for effects that run as jobs. */
+/**
+ * Polls until `check` returns a value, for effects that run as jobs. The 45 s allow for a loaded CI
+ * machine (ten test processes on two cores); a passing check returns as soon as it holds.
+ */
 export async function eventually<T>(
   check: () => T | undefined | Promise<T | undefined>,
-  timeoutMs = 15_000,
+  timeoutMs = 45_000,
 ): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

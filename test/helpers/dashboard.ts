@@ -135,8 +135,9 @@ export async function newPage(dashboard: Dashboard, options: { width?: number } 
     baseURL: dashboard.base,
   });
   const page = await context.newPage();
-  // Four test files run at once on two cores (package.json): a click's answer can take seconds.
-  page.setDefaultTimeout(20_000);
+  // Four test files run at once on two cores (package.json), ten in CI's PostgreSQL phase: a
+  // click's answer can take seconds.
+  page.setDefaultTimeout(45_000);
   const errors: string[] = [];
   page.on("console", (message) => {
     if (message.type() !== "error") return;

@@ -76,7 +76,7 @@ export async function postFile(
 }
 
 /** Polls until `check` answers a value (the job worker runs on its own schedule). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

@@ -34,7 +34,7 @@ export const fitsWidth = (page: Page) =>
   );
 
 /** Waits (without reloading) until the element's text is `text`; a function, as the CSP forbids eval. */
-export const textIs = (page: Page, id: string, text: string, timeout = 20_000) =>
+export const textIs = (page: Page, id: string, text: string, timeout = 45_000) =>
   page.waitForFunction(
     ([elementId, expected]) =>
       (globalThis as unknown as { document: Doc }).document.getElementById(elementId)?.textContent ===
