@@ -16,9 +16,12 @@ const QUEUES = [
 ];
 async function run(env: Record<string, string>, separateWorker: boolean) {
   // PGlite is one process's database: there the worker runs inside the API process.
+  // BENCH_API_NODE_OPTIONS reaches the API process alone (on PGlite, API and worker: `--cpu-prof`).
+  const apiOptions = process.env.BENCH_API_NODE_OPTIONS;
   const api = await startChild<{ app: number; bare: number; engine: string }>("bench/server.ts", {
     ...env,
     RUN_WORKER: separateWorker ? "false" : "true",
+    ...(apiOptions ? { NODE_OPTIONS: apiOptions } : {}),
   });
   // BENCH_WORKER_NODE_OPTIONS reaches the worker alone (a CPU profile of it: `--cpu-prof`).
   const workerOptions = process.env.BENCH_WORKER_NODE_OPTIONS;
