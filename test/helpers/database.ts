@@ -190,7 +190,9 @@ let template: Promise<void> | undefined;
 
 /**
  * Makes `templateName` if no earlier file or run did. Made under a temporary name and renamed when
- * complete, under an advisory lock so files starting together make it once; marked as a template
+ * complete, under an advisory lock so files starting together make it once (a lock of the database
+ * DATABASE_URL names: runs on other databases of the server may race, and the rename settles it);
+ * marked as a template
  * that takes no connections, so CREATE DATABASE ... TEMPLATE (which fails while anyone is connected
  * to the template) never meets a straggler.
  */
@@ -210,7 +212,19 @@ function ensureTemplate(admin: pg.Client, url: string): Promise<void> {
       } finally {
         await handle.close();
       }
-      await admin.query(`alter database ${building} rename to ${templateName}`);
+      try {
+        await admin.query(`alter database ${building} rename to ${templateName}`);
+      } catch (error) {
+        // An advisory lock holds within one database only: a run whose DATABASE_URL names another
+        // database of the same server (CI's journeys through PgBouncer, beside the suite) can make
+        // the same template at the same time. Whichever renames second keeps the first's: it is
+        // told "already exists" (42P04), or, when both renames meet in the catalogue, the unique
+        // index on the database's name (23505).
+        const code = (error as { code?: string }).code;
+        if (code !== "42P04" && code !== "23505") throw error;
+        await admin.query(`drop database if exists ${building}`);
+        return;
+      }
       await admin.query(`alter database ${templateName} with is_template true allow_connections false`);
     } finally {
       await admin.query("select pg_advisory_unlock(hashtext($1))", [templateName]);
