@@ -5,6 +5,7 @@ import type { TestApp } from "../helpers/app.ts";
 import { createAuction, endAuctionNow, endsLater, mailedCode } from "../helpers/auctions.ts";
 import { buildServedApp, launchBrowser } from "../helpers/browser.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { textIs } from "../helpers/pages.ts";
 import { waitForStatus } from "../helpers/payments.ts";
 import { createTestTrigger } from "../helpers/triggers.ts";
 
@@ -48,16 +49,6 @@ async function bid(page: Page, amount: string) {
   await page.click("#bid");
 }
 
-type Doc = { getElementById(id: string): { textContent: string | null } | null };
-/** Waits (without reloading) until the element's text is `text`; a function, as the CSP forbids eval. */
-const textIs = (page: Page, id: string, text: string, timeout = 45_000) =>
-  page.waitForFunction(
-    ([elementId, expected]) =>
-      (globalThis as unknown as { document: Doc }).document.getElementById(elementId)?.textContent ===
-      expected,
-    [id, text],
-    { timeout },
-  );
 const standing = (page: Page, text: string, timeout?: number) => textIs(page, "standing", text, timeout);
 
 test("two shoppers bid; the first sees itself outbid live; at the end the winner pays", async () => {

@@ -190,11 +190,10 @@ let template: Promise<void> | undefined;
 
 /**
  * Makes `templateName` if no earlier file or run did. Made under a temporary name and renamed when
- * complete, under an advisory lock so files starting together make it once (a lock of the database
- * DATABASE_URL names: runs on other databases of the server may race, and the rename settles it);
- * marked as a template
- * that takes no connections, so CREATE DATABASE ... TEMPLATE (which fails while anyone is connected
- * to the template) never meets a straggler.
+ * complete, under an advisory lock so files starting together make it once (a lock within the
+ * database DATABASE_URL names: runs on other databases of the server may race, and the rename
+ * settles it); marked as a template that takes no connections, so CREATE DATABASE ... TEMPLATE
+ * (which fails while anyone is connected to the template) never meets a straggler.
  */
 function ensureTemplate(admin: pg.Client, url: string): Promise<void> {
   template ??= (async () => {

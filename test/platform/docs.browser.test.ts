@@ -21,9 +21,9 @@ after(async () => {
   await t?.close();
 });
 
-// Swagger UI shows the first tag about 6 s after the page is asked for on a quiet machine (the 0.9 MB
-// document is read for 3.5 s of that); with ten test processes on two cores in CI
-// that passed 20 s, so the wait is generous: a document that never renders still fails here.
+// Swagger UI shows the first tag about 6 s after the page is asked for on a quiet machine (reading
+// the 0.9 MB document is 3.5 s of that); with ten test processes on two cores in CI that passed
+// 20 s, so the wait is generous: a document that never renders still fails here.
 const DOCUMENT_SHOWN = 90_000;
 
 // Every tag starts closed (docExpansion none: with every tag open, Swagger UI stopped rendering
