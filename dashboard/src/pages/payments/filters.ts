@@ -1,6 +1,5 @@
 import type { Client, Payment } from "@payments-backend/sdk";
-import { useSearchParams } from "react-router";
-import { endOfDay, startOfDay } from "../../components/url-filters.ts";
+import { endOfDay, startOfDay, useUrlFilters } from "../../components/url-filters.ts";
 import type { PaymentStatus } from "./status.ts";
 
 // The payments list's filters live in the address (shareable, kept on reload) and go to the
@@ -22,25 +21,8 @@ export interface Filters {
 const KEYS = ["status", "q", "price_id", "currency", "min", "max", "from", "to"] as const;
 
 export function useFilters() {
-  const [params, setParams] = useSearchParams();
-  const filters: Filters = {};
-  for (const key of KEYS) {
-    const value = params.get(key);
-    if (value) (filters as Record<string, string>)[key] = value;
-  }
-  const set = (changes: Partial<Filters>) =>
-    setParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  return { filters, set };
+  const { filters, set } = useUrlFilters(KEYS);
+  return { filters: filters as Filters, set: set as (changes: Partial<Filters>) => void };
 }
 
 /** What is wrong with the search box's text, in words, or null when the server can take it. */
