@@ -3,16 +3,24 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 import { PGlite, parse, protocol } from "@electric-sql/pglite";
-import { Column, Name, Param, SQL, StringChunk, sql } from "drizzle-orm";
+import { Column, eq, Name, Param, SQL, StringChunk, sql } from "drizzle-orm";
+import { bigint, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { drizzle } from "drizzle-orm/pglite";
+import * as drizzleUtils from "drizzle-orm/utils";
 import { PINNED_VERSION as DRIZZLE_PINNED } from "../../src/platform/db/shims/drizzle-compile-shim.ts";
+import {
+  PINNED_VERSION as MAPPER_PINNED,
+  withRowMapper,
+} from "../../src/platform/db/shims/drizzle-row-mapper-shim.ts";
 import { PINNED_VERSION as PGLITE_PINNED } from "../../src/platform/db/shims/pglite-prepared-shim.ts";
 
-// The two performance shims under src/platform/db/shims/ lean on their library's internals. An
+// The performance shims under src/platform/db/shims/ lean on their library's internals. An
 // upgrade must fail here, naming the shim and what to do, and not deep inside a query: each file's
 // first comment says what it relies on, what it was measured to save, and the steps on upgrade.
 
 const DRIZZLE_SHIM = "src/platform/db/shims/drizzle-compile-shim.ts";
 const PGLITE_SHIM = "src/platform/db/shims/pglite-prepared-shim.ts";
+const MAPPER_SHIM = "src/platform/db/shims/drizzle-row-mapper-shim.ts";
 
 const installed = (name: string): string =>
   JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")).version;
@@ -124,5 +132,73 @@ test("the PGlite internals the prepared-statement shim calls are there, with the
       );
   } finally {
     await db.close();
+  }
+});
+
+// Drizzle's own row mapper, which its typings do not declare.
+const { mapResultRow } = drizzleUtils as unknown as { mapResultRow: unknown };
+
+test("the row mapper shim is on the Drizzle version it was measured on, and Drizzle's mapper is the one it copies", () => {
+  const found = installed("drizzle-orm");
+  assert.equal(found, MAPPER_PINNED, upgraded(MAPPER_SHIM, "drizzle-orm", MAPPER_PINNED, found));
+  const value = { any: "value" };
+  assert.equal(
+    Column.prototype.mapFromDriverValue(value),
+    value,
+    `${MAPPER_SHIM}: Column's base mapFromDriverValue is no longer the identity (the mapper skips it)`,
+  );
+  // A new digest means Drizzle's `mapResultRow` changed: compare the shim's `rowMapper` with it again.
+  assert.equal(
+    fingerprint(mapResultRow),
+    "478be6e257bcc333",
+    `${MAPPER_SHIM}: Drizzle's mapResultRow, which the shim copies, changed (drizzle-orm ${found})`,
+  );
+});
+
+test("the row mapper shim maps a joined select's rows as Drizzle does: nested objects, decoders, a missing join as null", async () => {
+  const owners = pgTable("owners", {
+    id: text("id").primaryKey(),
+    born: timestamp("born", { withTimezone: true, mode: "date" }).notNull(),
+    settings: jsonb("settings").$type<{ tier: string }>(),
+  });
+  const items = pgTable("items", {
+    id: text("id").primaryKey(),
+    ownerId: text("owner_id").notNull(),
+    amount: bigint("amount", { mode: "bigint" }).notNull(),
+    count: integer("count"),
+  });
+  const client = new PGlite();
+  try {
+    const db = drizzle(client);
+    await client.exec(`create table owners (id text primary key, born timestamptz not null, settings jsonb);
+      create table items (id text primary key, owner_id text not null, amount bigint not null, count integer);
+      insert into owners values ('o1', '2026-11-29T06:00:00Z', '{"tier":"gold"}'), ('o2', '2026-01-01T00:00:00Z', null);
+      insert into items values ('i1', 'o1', 9007199254740993, null), ('i2', 'o1', 5, 3);`);
+    const select = (name: string) =>
+      db
+        .select({
+          owner: owners,
+          item: items,
+          itemCount: sql<number>`(select count(*) from items where owner_id = ${owners.id})`.mapWith(Number),
+          nested: { id: owners.id, label: sql<string>`upper(${owners.id})` },
+        })
+        .from(owners)
+        .leftJoin(items, eq(items.ownerId, owners.id))
+        .orderBy(owners.id, items.id)
+        .prepare(name);
+    const drizzles = await select("rows_by_drizzle").execute();
+    const mapped = withRowMapper(select("rows_by_shim"));
+    assert.equal(
+      typeof (mapped as unknown as { customResultMapper: unknown }).customResultMapper,
+      "function",
+    );
+    const shims = await mapped.execute();
+    assert.equal(drizzles.length, 3);
+    assert.equal(drizzles[2].item, null, "the owner without items has a null item");
+    assert.deepEqual(shims, drizzles);
+    assert.equal(shims[0].item?.amount, 9007199254740993n, "bigint decoded");
+    assert.ok(shims[0].owner.born instanceof Date, "timestamp decoded");
+  } finally {
+    await client.close();
   }
 });
