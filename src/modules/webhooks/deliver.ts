@@ -101,7 +101,19 @@ export async function attemptDelivery(
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   if (!ok && !result.error) result.error = `receiver answered ${result.statusCode}`;
   const now = deps.now();
+  // The delivery's row before its attempt's, as in the first transaction: the order in which an
+  // app's or endpoint's delete cascades to them. Attempt first, a delete that took the delivery
+  // meanwhile waits for the attempt while this waits for the delivery: a deadlock, and PostgreSQL
+  // fails one of the two (seen: the app's delete answered 500).
   await deps.db.transaction(async (tx) => {
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        status: ok ? "succeeded" : final ? "failed" : "retrying",
+        deliveredAt: ok ? now : null,
+        updatedAt: now,
+      })
+      .where(eq(webhookDeliveries.id, deliveryId));
     await tx
       .update(webhookAttempts)
       .set({
@@ -111,14 +123,6 @@ export async function attemptDelivery(
         responseExcerpt: result.excerpt,
       })
       .where(eq(webhookAttempts.id, attemptId));
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status: ok ? "succeeded" : final ? "failed" : "retrying",
-        deliveredAt: ok ? now : null,
-        updatedAt: now,
-      })
-      .where(eq(webhookDeliveries.id, deliveryId));
   });
   return ok;
 }
