@@ -10,6 +10,7 @@ import * as drizzleUtils from "drizzle-orm/utils";
 import { PINNED_VERSION as DRIZZLE_PINNED } from "../../src/platform/db/shims/drizzle-compile-shim.ts";
 import {
   PINNED_VERSION as MAPPER_PINNED,
+  rowMapper,
   withRowMapper,
 } from "../../src/platform/db/shims/drizzle-row-mapper-shim.ts";
 import { PINNED_VERSION as PGLITE_PINNED } from "../../src/platform/db/shims/pglite-prepared-shim.ts";
@@ -198,6 +199,28 @@ test("the row mapper shim maps a joined select's rows as Drizzle does: nested ob
     assert.deepEqual(shims, drizzles);
     assert.equal(shims[0].item?.amount, 9007199254740993n, "bigint decoded");
     assert.ok(shims[0].owner.born instanceof Date, "timestamp decoded");
+    // A path that is both a value and an object is no literal: such a selection keeps Drizzle's mapper.
+    const id = owners.id;
+    assert.equal(
+      rowMapper(
+        [
+          { path: ["a"], field: id },
+          { path: ["a", "b"], field: id },
+        ],
+        undefined,
+      ),
+      undefined,
+    );
+    assert.equal(
+      rowMapper(
+        [
+          { path: ["a", "b"], field: id },
+          { path: ["a"], field: id },
+        ],
+        undefined,
+      ),
+      undefined,
+    );
   } finally {
     await client.close();
   }

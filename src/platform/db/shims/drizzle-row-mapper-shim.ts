@@ -78,12 +78,13 @@ const IDENTITY = Column.prototype.mapFromDriverValue;
  * Drizzle's `mapResultRow` for these fields, decided once: a function of the driver's rows. The
  * row's object is written as one literal (generated, as fast-json-stringify writes its
  * serializers), so every row has the same shape from its first property, and a decoder that is
- * Drizzle's identity is not called.
+ * Drizzle's identity is not called. Undefined for a selection a literal cannot write (a path that
+ * is both a value and an object): Drizzle's own mapper keeps it.
  */
 export function rowMapper(
   fields: readonly SelectedField[],
   joinsNotNullableMap: Record<string, boolean> | undefined,
-): (rows: unknown[][]) => Record<string, unknown>[] {
+): ((rows: unknown[][]) => Record<string, unknown>[]) | undefined {
   const steps: Step[] = fields.map(({ path, field }) => ({
     parents: path.slice(0, -1),
     key: path[path.length - 1],
@@ -99,21 +100,20 @@ export function rowMapper(
     children: Map<string, Tree | number>;
   }
   const root: Tree = { children: new Map() };
-  steps.forEach((step, i) => {
+  for (const [i, step] of steps.entries()) {
     let node = root;
     for (const part of step.parents) {
       let child = node.children.get(part);
-      if (typeof child !== "object") {
-        // A value and an object at one path: not a shape a literal can write (withRowMapper then
-        // leaves the statement to Drizzle's own mapper).
-        if (typeof child === "number") throw new Error("rowMapper: a path is both a value and an object");
+      if (typeof child === "number") return undefined;
+      if (child === undefined) {
         child = { children: new Map() };
         node.children.set(part, child);
       }
       node = child;
     }
+    if (typeof node.children.get(step.key) === "object") return undefined;
     node.children.set(step.key, i);
-  });
+  }
   const value = (i: number) => {
     const step = steps[i];
     const decode = step.decoder.mapFromDriverValue === IDENTITY ? "" : `decoders[${i}].mapFromDriverValue`;
@@ -165,12 +165,9 @@ interface PreparedSelect {
 /** `statement` (any prepared query) with its rows mapped by `rowMapper` when it selects fields. */
 export function withRowMapper<T>(statement: T): T {
   const query = statement as PreparedSelect;
+  // No catch: a Drizzle internal that changed shape must fail here, loudly, not fall back unseen.
   if (query && Array.isArray(query.fields) && query.customResultMapper === undefined) {
-    try {
-      query.customResultMapper = rowMapper(query.fields, query.joinsNotNullableMap);
-    } catch {
-      // A selection the literal cannot write: Drizzle's own mapper answers it, as without the shim.
-    }
+    query.customResultMapper = rowMapper(query.fields, query.joinsNotNullableMap);
   }
   return statement;
 }
