@@ -6,7 +6,9 @@
 // package.json is 179 KB and the app loads hundreds of its files, viem's and ox's add more: 1.2 s
 // of CPU at every start of a process on the development machine, most of a test file's module
 // loading (docs/benchmarks.md, "Test start-up"). The answer is the one Node gives: the file next
-// to its importer, an ES module because its nearest package.json says `"type": "module"`.
+// to its importer, an ES module because its nearest package.json says `"type": "module"`, or
+// because its name ends in `.mjs` (TypeBox's 373 files, each of which made Node look up its package
+// scope again: 80 ms of a test file's start, docs/benchmarks.md, "Where a test file's CPU goes").
 // Package imports from the project's own files are resolved by Node once per process and the
 // answer reused for every other file (each import of `drizzle-orm` parsed its exports map again).
 // Anything else (other extensions, CommonJS, imports between the project's files) goes to Node's
@@ -37,7 +39,8 @@ export function packageTypeOf(directory: string): string {
 
 /**
  * The URL of `specifier` imported from `parentURL` when the hook answers it (a relative `.js`
- * import between files of an installed ES module package), else undefined: Node resolves it.
+ * import between files of an installed ES module package, or a relative `.mjs` import inside any
+ * installed package), else undefined: Node resolves it.
  */
 export function installedModuleUrl(
   specifier: string,
@@ -45,11 +48,13 @@ export function installedModuleUrl(
   conditions: readonly string[] | undefined,
 ): string | undefined {
   if (!parentURL?.startsWith("file:") || !parentURL.includes("/node_modules/")) return undefined;
-  if (!(specifier.startsWith("./") || specifier.startsWith("../")) || !specifier.endsWith(".js"))
-    return undefined;
+  if (!(specifier.startsWith("./") || specifier.startsWith("../"))) return undefined;
+  const mjs = specifier.endsWith(".mjs");
+  if (!mjs && !specifier.endsWith(".js")) return undefined;
   // `import`, not `require`: a require of the same text resolves by CommonJS rules.
   if (!conditions?.includes("import")) return undefined;
   const url = new URL(specifier, parentURL);
+  if (mjs) return url.href;
   return packageTypeOf(path.dirname(fileURLToPath(url))) === "module" ? url.href : undefined;
 }
 

@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
 import {
   expectAccessible,
@@ -7,6 +6,7 @@ import {
   expectNoConsoleErrors,
   newPage,
   signIn,
+  test,
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus, signup, verifyEmail } from "../helpers/http.ts";

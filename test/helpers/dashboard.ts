@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { after, afterEach, before, type TestContext } from "node:test";
+import { after, afterEach, before, test as nodeTest, type TestContext, type TestFn } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "./app.ts";
 import { buildServedApp, launchBrowser } from "./browser.ts";
@@ -31,6 +31,25 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
       await t.close();
     },
   };
+}
+
+/**
+ * Why this run skips the console's browser tests, or false. `.ci/run` runs the suite twice, on the
+ * embedded database and on PostgreSQL, and sets CONSOLE_BROWSER_TESTS=skip for the second pass:
+ * the console is a client of the HTTP API, whose every route the second pass tests through HTTP,
+ * and its pages (React in Chromium) do the same on either engine, while their 16 files were a fifth
+ * of that pass's CPU (docs/benchmarks.md, "The console's browser tests once a CI run"). A
+ * developer's `npm test` on either engine runs them; the hosted pages' browser tests (checkout,
+ * auction, KYC widget, journeys) run in both passes.
+ */
+export const consoleBrowserSkip: string | false =
+  process.env.CONSOLE_BROWSER_TESTS === "skip"
+    ? "the console's browser tests ran in this CI run's other pass (CONSOLE_BROWSER_TESTS=skip, .ci/run)"
+    : false;
+
+/** node:test's `test` for a console browser file: skipped, with its reason, when `consoleBrowserSkip` says so. */
+export function test(name: string, fn: TestFn): Promise<void> {
+  return nodeTest(name, { skip: consoleBrowserSkip }, fn);
 }
 
 export interface DashboardFixture {
@@ -66,6 +85,7 @@ export function useDashboard(
     return value;
   };
   before(async () => {
+    if (consoleBrowserSkip) return;
     dashboard = await startDashboard(env);
     owner = await newOwnerPage(dashboard);
     await options.setUp?.();
@@ -74,8 +94,9 @@ export function useDashboard(
     if (dashboard) await keepScreenshots(dashboard, t);
   });
   after(async () => {
+    if (!dashboard) return;
     await options.tearDown?.();
-    await dashboard?.close();
+    await dashboard.close();
   });
   return {
     get dashboard() {

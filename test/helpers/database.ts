@@ -252,7 +252,7 @@ export async function isolatedDatabase(
   await admin.connect();
   try {
     await ensureTemplate(admin, url);
-    await admin.query(`create database ${name} template ${templateName}`);
+    await admin.query(`create database ${name} template ${templateName} strategy file_copy`);
   } finally {
     await admin.end();
   }

@@ -1,5 +1,6 @@
 // The start-up resolution hook (src/resolve-hooks.ts) answers only relative `.js` imports between
-// the files of an installed ES module package, with the URL Node itself would give, and leaves
+// the files of an installed ES module package and relative `.mjs` imports inside any installed
+// package, with the URL Node itself would give, and leaves
 // everything else to Node.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -11,6 +12,7 @@ import { pathToFileURL } from "node:url";
 import { installedModuleUrl, isProjectPackageImport } from "../../src/resolve-hooks.ts";
 
 const IMPORT = ["node", "import"];
+const typelessParentOf = (dir: string) => pathToFileURL(path.join(dir, "index.mjs")).href;
 
 test("answers relative .js imports inside an installed ES module package, and nothing else", (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), "resolve-hooks-"));
@@ -34,6 +36,13 @@ test("answers relative .js imports inside an installed ES module package, and no
     installedModuleUrl("../index.js", pathToFileURL(path.join(pkg, "lib", "a.js")).href, IMPORT),
     parent,
   );
+  // An `.mjs` file is an ES module whatever its package says (TypeBox ships hundreds of them).
+  assert.equal(
+    installedModuleUrl("./lib/type.mjs", typelessParentOf(typeless), IMPORT),
+    pathToFileURL(path.join(typeless, "lib", "type.mjs")).href,
+  );
+  assert.equal(installedModuleUrl("./lib/type.mjs", parent, ["node", "require"]), undefined);
+  assert.equal(installedModuleUrl("./lib/type.cjs", parent, IMPORT), undefined);
   // Node decides: CommonJS files, a package without a type, bare and extensionless specifiers, a
   // require, and the project's own files.
   assert.equal(installedModuleUrl("./cjs/index.js", parent, IMPORT), undefined);
@@ -75,4 +84,13 @@ test("the app's libraries load through the hook as they do without it", () => {
   const hooked = run(["--import", "./src/resolve-hooks.ts"]);
   assert.match(hooked, /^function function \d+ \d+$/);
   assert.equal(hooked, run([]));
+  const typebox =
+    "const t = await import('typebox'); const c = await import('typebox/compile');" +
+    "console.log(typeof t.Type.Object, typeof c.Compile, Object.keys(t).length, Object.keys(c).length)";
+  const runTypebox = (args: string[]) =>
+    execFileSync(process.execPath, [...args, "--input-type=module", "-e", typebox], {
+      encoding: "utf8",
+    }).trim();
+  assert.match(runTypebox(["--import", "./src/resolve-hooks.ts"]), /^function function \d+ \d+$/);
+  assert.equal(runTypebox(["--import", "./src/resolve-hooks.ts"]), runTypebox([]));
 });
