@@ -212,7 +212,9 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
       await boss.start();
       await ensureQueues(boss, [...definitions.values()], options.timeoutSeconds ?? 300);
       for (const definition of definitions.values()) {
-        if (definition.schedule) await boss.schedule(definition.name, definition.schedule);
+        // With data of its own: pg-boss sends a schedule's job with the schedule's data, null when
+        // none is given, and a handler is given an object (a job's data is never null otherwise).
+        if (definition.schedule) await boss.schedule(definition.name, definition.schedule, {});
       }
       // Every process relays the outbox, the API's included: its own creates reach pg-boss at once.
       relay.start();
