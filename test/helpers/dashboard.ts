@@ -38,7 +38,7 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
  * embedded database and on PostgreSQL, and sets CONSOLE_BROWSER_TESTS=skip for the second pass:
  * the console is a client of the HTTP API, whose every route the second pass tests through HTTP,
  * and its pages (React in Chromium) do the same on either engine, while their 16 files were a fifth
- * of that pass's CPU (docs/benchmarks.md, "The console's browser tests once a CI run"). A
+ * of that pass's CPU (docs/benchmarks.md, "Where CI's PostgreSQL pass spends its CPU"). A
  * developer's `npm test` on either engine runs them; the hosted pages' browser tests (checkout,
  * auction, KYC widget, journeys) run in both passes.
  */
