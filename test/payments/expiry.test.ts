@@ -8,6 +8,7 @@ import { assertProblem, call, createApp, expectStatus } from "../helpers/http.ts
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 import { Receiver } from "../helpers/webhooks.ts";
+import { sendAsScheduled } from "../helpers/worker.ts";
 
 // Abandoned carts end: a payment left pending past PENDING_PAYMENT_TTL_HOURS is cancelled with the
 // reason `expired` by the periodic sweep, with its event and webhook, and no longer blocks the
@@ -35,7 +36,7 @@ const fx = useTestApp(
 
 const sweep = async () => {
   const before = await fx.app.deps.jobs.boss.findJobs(EXPIRE_PENDING_JOB);
-  await fx.app.deps.jobs.boss.send(EXPIRE_PENDING_JOB, {});
+  await sendAsScheduled(fx.app.deps.jobs.boss, EXPIRE_PENDING_JOB);
   await eventually(async () => {
     const jobs = await fx.app.deps.jobs.boss.findJobs(EXPIRE_PENDING_JOB);
     return jobs.length > before.length && jobs.every((j) => j.state === "completed") ? true : undefined;

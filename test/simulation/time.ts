@@ -1,4 +1,5 @@
 import { EXPIRE_PENDING_JOB } from "../../src/modules/payments/expire.ts";
+import { sendAsScheduled } from "../helpers/worker.ts";
 import type { World } from "./world.ts";
 
 /**
@@ -28,7 +29,7 @@ export async function advance(world: World, ms: number): Promise<void> {
  * cron. The job itself is the service's.
  */
 export async function sweep(world: World): Promise<void> {
-  await world.t.deps.jobs.boss.send(EXPIRE_PENDING_JOB, {});
+  await sendAsScheduled(world.t.deps.jobs.boss, EXPIRE_PENDING_JOB);
 }
 
 /**
