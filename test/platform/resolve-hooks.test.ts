@@ -1,7 +1,6 @@
 // The start-up resolution hook (src/resolve-hooks.ts) answers only relative `.js` imports between
 // the files of an installed ES module package and relative `.mjs` imports inside any installed
-// package, with the URL Node itself would give, and leaves
-// everything else to Node.
+// package, with the URL Node itself would give, and leaves everything else to Node.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -12,9 +11,10 @@ import { pathToFileURL } from "node:url";
 import { installedModuleUrl, isProjectPackageImport } from "../../src/resolve-hooks.ts";
 
 const IMPORT = ["node", "import"];
-const typelessParentOf = (dir: string) => pathToFileURL(path.join(dir, "index.mjs")).href;
+/** An `.mjs` file in `dir` importing another. */
+const mjsImporterIn = (dir: string) => pathToFileURL(path.join(dir, "index.mjs")).href;
 
-test("answers relative .js imports inside an installed ES module package, and nothing else", (t) => {
+test("answers relative .js imports inside an installed ES module package, .mjs ones inside any, and nothing else", (t) => {
   const root = mkdtempSync(path.join(os.tmpdir(), "resolve-hooks-"));
   t.after(() => rmSync(root, { recursive: true, force: true }));
   const pkg = path.join(root, "node_modules", "esm-package");
@@ -38,7 +38,7 @@ test("answers relative .js imports inside an installed ES module package, and no
   );
   // An `.mjs` file is an ES module whatever its package says (TypeBox ships hundreds of them).
   assert.equal(
-    installedModuleUrl("./lib/type.mjs", typelessParentOf(typeless), IMPORT),
+    installedModuleUrl("./lib/type.mjs", mjsImporterIn(typeless), IMPORT),
     pathToFileURL(path.join(typeless, "lib", "type.mjs")).href,
   );
   assert.equal(installedModuleUrl("./lib/type.mjs", parent, ["node", "require"]), undefined);
