@@ -81,11 +81,10 @@ export function withTraceContext<T extends object>(data: T): T {
 /** Runs a job inside a span of the trace its data carries (a new trace if none), without `_trace`. */
 export async function inJobSpan<T>(
   name: string,
-  data: object | null,
+  data: object,
   run: (data: object) => Promise<T>,
 ): Promise<T> {
-  // Null from a schedule made without data (pg-boss's default; schedules before this code had it).
-  const { _trace, ...rest } = (data ?? {}) as { _trace?: Record<string, string> };
+  const { _trace, ...rest } = data as { _trace?: Record<string, string> };
   const parent: Context = _trace ? propagation.extract(ROOT_CONTEXT, _trace) : ROOT_CONTEXT;
   return inSpan(`job ${name}`, SpanKind.CONSUMER, () => run(rest), parent);
 }

@@ -73,24 +73,21 @@ test("package imports are shared only between the project's own files", () => {
 });
 
 test("the app's libraries load through the hook as they do without it", () => {
-  // The same modules, the same exports, under a process started as `npm start` starts one.
-  const script =
+  // The same modules, the same exports, under a process started as `npm start` starts one: Drizzle
+  // and viem (`.js` files of ES module packages) and TypeBox (`.mjs` files).
+  const scripts = [
     "const m = await import('drizzle-orm/pg-core'); const v = await import('viem');" +
-    "console.log(typeof m.pgTable, typeof v.parseEther, Object.keys(m).length, Object.keys(v).length)";
-  const run = (args: string[]) =>
+      "console.log(typeof m.pgTable, typeof v.parseEther, Object.keys(m).length, Object.keys(v).length)",
+    "const t = await import('typebox'); const c = await import('typebox/compile');" +
+      "console.log(typeof t.Type.Object, typeof c.Compile, Object.keys(t).length, Object.keys(c).length)",
+  ];
+  const run = (args: string[], script: string) =>
     execFileSync(process.execPath, [...args, "--input-type=module", "-e", script], {
       encoding: "utf8",
     }).trim();
-  const hooked = run(["--import", "./src/resolve-hooks.ts"]);
-  assert.match(hooked, /^function function \d+ \d+$/);
-  assert.equal(hooked, run([]));
-  const typebox =
-    "const t = await import('typebox'); const c = await import('typebox/compile');" +
-    "console.log(typeof t.Type.Object, typeof c.Compile, Object.keys(t).length, Object.keys(c).length)";
-  const runTypebox = (args: string[]) =>
-    execFileSync(process.execPath, [...args, "--input-type=module", "-e", typebox], {
-      encoding: "utf8",
-    }).trim();
-  assert.match(runTypebox(["--import", "./src/resolve-hooks.ts"]), /^function function \d+ \d+$/);
-  assert.equal(runTypebox(["--import", "./src/resolve-hooks.ts"]), runTypebox([]));
+  for (const script of scripts) {
+    const hooked = run(["--import", "./src/resolve-hooks.ts"], script);
+    assert.match(hooked, /^function function \d+ \d+$/);
+    assert.equal(hooked, run([], script));
+  }
 });

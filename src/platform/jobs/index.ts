@@ -236,7 +236,10 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
               try {
                 if (yieldTo) await apiQuiet(yieldTo);
                 const meta = { id: job.id, retryCount: job.retryCount ?? 0 };
-                await inJobSpan(definition.name, job.data, (data) => definition.handle(data, meta));
+                // Every handler is given an object: a job queued with null data (pg-boss's default for
+                // a schedule made without any, as every schedule was before it had `{}`) runs with `{}`.
+                const given = (job.data as object | null) ?? {};
+                await inJobSpan(definition.name, given, (data) => definition.handle(data, meta));
                 return { id: job.id, status: "completed" };
               } catch (error) {
                 const log = logger.child({ job: definition.name, job_id: job.id });
