@@ -1,0 +1,52 @@
+// `npm test`'s lanes (scripts/test.ts, test/helpers/lane.ts): files sharing a process keep their
+// hooks to themselves, and every failure, a file that fails to load included, fails the run.
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { test } from "node:test";
+
+const FIXTURES = "test/fixtures/lanes";
+
+/** This process's environment less node:test's mark of a file run by a runner. */
+function withoutTestContext(): NodeJS.ProcessEnv {
+  const { NODE_TEST_CONTEXT: _, ...env } = process.env;
+  return env;
+}
+
+function runTests(lanes: number, files: string[]): { status: number | null; output: string } {
+  const run = spawnSync(
+    process.execPath,
+    ["scripts/test.ts", ...files.map((file) => `${FIXTURES}/${file}`)],
+    {
+      encoding: "utf8",
+      env: { ...withoutTestContext(), TEST_LANES: String(lanes) },
+    },
+  );
+  return { status: run.status, output: run.stdout + run.stderr };
+}
+
+test("two files in one lane: each file's top-level hooks hold for its own tests only", () => {
+  const { status, output } = runTests(1, ["one.ts", "two.ts"]);
+  assert.equal(status, 0, output);
+  const lanes = [...output.matchAll(/lane (\d+) saw (\d+)/g)].map((match) => [match[1], Number(match[2])]);
+  assert.equal(lanes.length, 2, output);
+  assert.equal(lanes[0]?.[0], lanes[1]?.[0], "both files ran in the same process");
+  assert.deepEqual(lanes.map(([, saw]) => saw).sort(), [1, 4], "the second saw the first's hooks, all ended");
+});
+
+test("a failing test and a file that fails to load fail the run; the lane goes on with the next file", () => {
+  const { status, output } = runTests(1, ["failing.ts", "broken.ts", "one.ts"]);
+  assert.equal(status, 1, output);
+  assert.match(output, /a test that fails on purpose/);
+  assert.match(output, /this file fails to load on purpose/);
+  assert.match(output, /✔ test\/fixtures\/lanes\/one\.ts/);
+});
+
+test("control: with node:test's own --test-isolation=none the same two files see each other's hooks, and fail", () => {
+  const files = ["one.ts", "two.ts"].map((file) => `${FIXTURES}/${file}`);
+  const run = spawnSync(process.execPath, ["--test", "--test-isolation=none", ...files], {
+    encoding: "utf8",
+    env: withoutTestContext(),
+  });
+  assert.equal(run.status, 1, run.stdout);
+  assert.match(run.stdout, /ℹ fail 2/);
+});
