@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, describe, test } from "node:test";
 import { freePort } from "../helpers/browser.ts";
@@ -12,6 +12,42 @@ import { http, type Running, runService, sharedDatabase, until } from "../helper
 const onPostgres = Boolean(process.env.DATABASE_URL);
 const run = runService;
 const json = http;
+
+/** How many requests to `path` the service's log shows at `event` ("incoming request", …). */
+function logged(output: string, event: string, path: string): number {
+  return output.split("\n").filter((line) => line.includes(`"${event}"`) && line.includes(`"url":"${path}"`))
+    .length;
+}
+
+/**
+ * A create sent over its own connection with half its body: the service takes it (and logs it)
+ * and waits for the rest, which `finish` sends. `answer` is its status code.
+ */
+function heldCreate(port: number, path: string, token: string, body: string) {
+  const request = httpRequest({
+    host: "127.0.0.1",
+    port,
+    method: "POST",
+    path,
+    agent: false,
+    headers: {
+      authorization: `Bearer ${token}`,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+    },
+  });
+  // A connection closed before the answer (a drain that drops the request) reads as status 0.
+  const answer = new Promise<number>((resolve) => {
+    request.on("response", (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("error", () => resolve(0));
+  });
+  const half = Math.floor(body.length / 2);
+  request.write(body.slice(0, half));
+  return { answer, finish: () => request.end(body.slice(half)) };
+}
 
 let database: Awaited<ReturnType<typeof sharedDatabase>>;
 before(async () => {
@@ -50,22 +86,22 @@ describe("graceful shutdown", () => {
       });
       assert.equal(price.status, 201);
 
-      const creates = Array.from({ length: 30 }, () =>
-        json(base, "POST", `/payments/${app.body.id}`, token, {
-          price_id: price.body.id,
-          payment_provider: "card",
-        }).catch((error: Error) => ({ status: 0, body: error.message })),
+      // Ten creates the service has taken and is reading when the signal lands: each sends its
+      // headers and half its body, and the rest only once the drain has begun. (Creates sent whole
+      // are served in a millisecond or two, so none would be sure to be in flight at the signal.)
+      const path = `/payments/${app.body.id}`;
+      const body = JSON.stringify({ price_id: price.body.id, payment_provider: "card" });
+      const creates = Array.from({ length: 10 }, () => heldCreate(port, path, token, body));
+      await until(
+        () => logged(server.output(), "incoming request", path) === 10,
+        "the service to take the ten creates",
       );
-      // The signal lands while the creates are on the wire and being served.
-      await new Promise((resolve) => setTimeout(resolve, 30));
       const signalled = Date.now();
       server.child.kill("SIGTERM");
-      const answers = await Promise.all(creates);
-      assert.deepEqual(
-        answers.map((a) => a.status),
-        Array(30).fill(201),
-        `every create in flight completed: ${JSON.stringify(answers.filter((a) => a.status !== 201))}`,
-      );
+      await until(() => server.output().includes("draining, then shutting down"), "the drain to begin");
+      for (const create of creates) create.finish();
+      const answers = await Promise.all(creates.map((create) => create.answer));
+      assert.deepEqual(answers, Array(10).fill(201), "every create in flight got its normal answer");
       const { code } = await server.exited;
       assert.equal(code, 0, server.output());
       assert.ok(Date.now() - signalled < 15_000, "it exited within SHUTDOWN_TIMEOUT_SECONDS");
