@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { test } from "node:test";
+import { createRequire } from "node:module";
+import { after, test } from "node:test";
 import { PGlite, parse, protocol } from "@electric-sql/pglite";
 import { Column, eq, Name, Param, SQL, StringChunk, sql } from "drizzle-orm";
 import { bigint, integer, jsonb, pgTable, text, timestamp } from "drizzle-orm/pg-core";
@@ -13,6 +14,11 @@ import {
   rowMapper,
   withRowMapper,
 } from "../../src/platform/db/shims/drizzle-row-mapper-shim.ts";
+import {
+  installPgResultShim,
+  PINNED_VERSION as PG_RESULT_PINNED,
+  uninstallPgResultShim,
+} from "../../src/platform/db/shims/pg-result-shim.ts";
 import { PINNED_VERSION as PGLITE_PINNED } from "../../src/platform/db/shims/pglite-prepared-shim.ts";
 
 // The performance shims under src/platform/db/shims/ lean on their library's internals. An
@@ -22,6 +28,7 @@ import { PINNED_VERSION as PGLITE_PINNED } from "../../src/platform/db/shims/pgl
 const DRIZZLE_SHIM = "src/platform/db/shims/drizzle-compile-shim.ts";
 const PGLITE_SHIM = "src/platform/db/shims/pglite-prepared-shim.ts";
 const MAPPER_SHIM = "src/platform/db/shims/drizzle-row-mapper-shim.ts";
+const PG_RESULT_SHIM = "src/platform/db/shims/pg-result-shim.ts";
 
 const installed = (name: string): string =>
   JSON.parse(readFileSync(`node_modules/${name}/package.json`, "utf8")).version;
@@ -224,4 +231,88 @@ test("the row mapper shim maps a joined select's rows as Drizzle does: nested ob
   } finally {
     await client.close();
   }
+});
+
+// pg's Result class, whose `addFields` the pg result shim replaces. The file shares its process
+// with others (npm test's lanes), so the method is put back as it was found.
+interface PgResult {
+  addFields(fields: object[]): void;
+  parseRow(row: (string | null)[]): unknown;
+  _prebuiltEmptyResultObject: object | null;
+}
+const PgResult = createRequire(createRequire(import.meta.url).resolve("pg"))("./result.js") as {
+  new (rowMode?: string): PgResult;
+  prototype: Record<string, unknown>;
+};
+const foundAddFields = PgResult.prototype.addFields;
+after(() => {
+  PgResult.prototype.addFields = foundAddFields;
+});
+
+test("the pg result shim is on the pg version it was measured on, over the Result it replaces a method of", () => {
+  const found = installed("pg");
+  assert.equal(found, PG_RESULT_PINNED, upgraded(PG_RESULT_SHIM, "pg", PG_RESULT_PINNED, found));
+  const broken = (what: string) => `${PG_RESULT_SHIM}: ${what} (pg ${found})`;
+  uninstallPgResultShim();
+  try {
+    // A new digest means pg reads a row description or an array row differently: compare again.
+    assert.equal(
+      fingerprint(PgResult.prototype.addFields),
+      "b85c0e5db5c85c53",
+      broken("pg's Result.addFields changed"),
+    );
+    assert.equal(
+      fingerprint(PgResult.prototype._parseRowAsArray),
+      "23ba8f7ad221cf53",
+      broken("pg's Result._parseRowAsArray changed"),
+    );
+  } finally {
+    installPgResultShim();
+  }
+});
+
+test("rows read with the pg result shim are pg's own, as arrays and as objects; array rows skip the row object", () => {
+  // A row description as pg's protocol parser makes it, one column of each kind the service reads.
+  const fields = (
+    [
+      ["id", 25],
+      ["amount", 20],
+      ["quantity", 23],
+      ["paid", 16],
+      ["created_at", 1184],
+      ["metadata", 3802],
+      ["tags", 1009],
+      ["nothing", 25],
+    ] as const
+  ).map(([name, dataTypeID]) => ({
+    name,
+    tableID: 0,
+    columnID: 0,
+    dataTypeID,
+    dataTypeSize: -1,
+    dataTypeModifier: -1,
+    format: "text",
+  }));
+  const raw = ["pay_1", "1999", "3", "t", "2026-11-29 12:00:00+00", '{"a":1}', "{x,y}", null];
+  const read = (rowMode: string | undefined) => {
+    const result = new PgResult(rowMode);
+    result.addFields(fields);
+    return { row: result.parseRow(raw), prebuilt: result._prebuiltEmptyResultObject };
+  };
+  uninstallPgResultShim();
+  const before = { array: read("array"), object: read(undefined) };
+  installPgResultShim();
+  const after = { array: read("array"), object: read(undefined) };
+  assert.deepEqual(after.array.row, before.array.row);
+  assert.deepEqual(after.object.row, before.object.row);
+  assert.deepEqual(
+    after.object.prebuilt,
+    before.object.prebuilt,
+    "rows as objects still go through pg's own",
+  );
+  assert.ok(
+    before.array.prebuilt,
+    "pg builds the row object for array rows too (else the shim has no reason)",
+  );
+  assert.equal(after.array.prebuilt, null, "the shim builds no row object for array rows");
 });

@@ -1,7 +1,7 @@
 // The database, in three parts: opening it and its types (open.ts), applying the migrations
 // (migrate.ts), and hand-written statements: their builder, the guarded write and the runners
-// (statements.ts), which run on two performance shims over library internals, each pinned to the
-// version it was measured on (shims/). Callers import from here.
+// (statements.ts). Statements and drivers run on performance shims over library internals, each
+// pinned to the version it was measured on (shims/). Callers import from here.
 
 export { migrateDatabase } from "./migrate.ts";
 export {

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { installPgResultShim } from "./shims/pg-result-shim.ts";
 import { StatementCachingPGlite } from "./shims/pglite-prepared-shim.ts";
 
 /**
@@ -132,6 +133,8 @@ const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 32;
 
 export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle> {
   if (options.databaseUrl) {
+    // Drizzle's rows come as arrays, for which pg need not build a row object (a performance shim).
+    installPgResultShim();
     const openPool = (connectionString: string) => {
       const pool = new WaitingPool({
         connectionString,
