@@ -10,6 +10,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -97,5 +98,8 @@ function keepTimes(dir: string): void {
     times[file] = ms;
   }
   mkdirSync(join(root, "node_modules/.cache"), { recursive: true });
-  writeFileSync(timesFile, JSON.stringify(times, null, 1));
+  // Written whole and renamed into place: a run started by a test (test-lanes.test.ts) reads it too.
+  const temporary = `${timesFile}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(times, null, 1));
+  renameSync(temporary, timesFile);
 }
