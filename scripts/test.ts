@@ -66,6 +66,11 @@ function laneEnv(dir: string): NodeJS.ProcessEnv {
 }
 
 function testFiles(paths: string[]): string[] {
+  const missing = paths.filter((path) => !existsSync(path));
+  if (missing.length > 0) {
+    console.error(`npm test: no such file or folder: ${missing.join(", ")}`);
+    process.exit(2);
+  }
   const found = paths.flatMap((path) =>
     statSync(path).isDirectory()
       ? globSync("**/*.test.ts", { cwd: path }).map((file) => join(path, file))
