@@ -62,7 +62,7 @@ export async function buildTestApp(
     return await buildOn(database, env, options);
   } catch (error) {
     // A build refused (a bad setting) must not leave its database open: the file would never exit,
-    // and `npm test` would wait for it (it runs without --test-force-exit, README "Tests").
+    // and `npm test` would wait for it (it runs without --test-force-exit, README "Test runs and CI").
     await database.handle.close();
     await database.drop();
     throw error;
