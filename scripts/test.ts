@@ -3,6 +3,7 @@
 // it is free (test/helpers/lane.ts). The longest files go first, by the times of the last run kept
 // in node_modules/.cache/test-times.json, so that no lane is left with a long file at the end.
 // Options (`--test-name-pattern=…`) are handed to node:test; TEST_LANES sets how many lanes (4).
+// A path that is not there, a folder without tests or a bad TEST_LANES stops it with a message.
 import { spawnSync } from "node:child_process";
 import {
   existsSync,
@@ -18,7 +19,7 @@ import {
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 
-const LANES = Number(process.env.TEST_LANES ?? 4);
+const LANES = lanesWanted(process.env.TEST_LANES);
 const root = resolve(import.meta.dirname, "..");
 const timesFile = join(root, "node_modules/.cache/test-times.json");
 
@@ -26,6 +27,8 @@ const args = process.argv.slice(2);
 const options = args.filter((arg) => arg.startsWith("-"));
 const named = args.filter((arg) => !arg.startsWith("-"));
 const files = testFiles(named.length > 0 ? named : ["test"]);
+// With no file, node:test would look for tests everywhere itself (fixtures included): refused.
+if (files.length === 0) refuse(`no *.test.ts file in ${named.join(", ")}`);
 
 const queue = mkdtempSync(join(tmpdir(), "test-lanes-"));
 writeFileSync(
@@ -65,12 +68,22 @@ function laneEnv(dir: string): NodeJS.ProcessEnv {
   return env;
 }
 
+function refuse(message: string): never {
+  console.error(`npm test: ${message}`);
+  process.exit(2);
+}
+
+function lanesWanted(value: string | undefined): number {
+  if (value === undefined) return 4;
+  const lanes = Number(value);
+  if (!Number.isInteger(lanes) || lanes < 1)
+    refuse(`TEST_LANES must be a whole number from 1, not "${value}"`);
+  return lanes;
+}
+
 function testFiles(paths: string[]): string[] {
   const missing = paths.filter((path) => !existsSync(path));
-  if (missing.length > 0) {
-    console.error(`npm test: no such file or folder: ${missing.join(", ")}`);
-    process.exit(2);
-  }
+  if (missing.length > 0) refuse(`no such file or folder: ${missing.join(", ")}`);
   const found = paths.flatMap((path) =>
     statSync(path).isDirectory()
       ? globSync("**/*.test.ts", { cwd: path }).map((file) => join(path, file))

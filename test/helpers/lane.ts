@@ -13,14 +13,15 @@ import { join, resolve } from "node:path";
 import { after, before, describe } from "node:test";
 import { pathToFileURL } from "node:url";
 
-const queue = process.env.TEST_LANE_QUEUE;
-if (!queue) throw new Error("a lane runs under scripts/test.ts, which sets TEST_LANE_QUEUE");
+const given = process.env.TEST_LANE_QUEUE;
+if (!given) throw new Error("a lane runs under scripts/test.ts, which sets TEST_LANE_QUEUE");
+const queue: string = given;
 const files: string[] = JSON.parse(readFileSync(join(queue, "files.json"), "utf8"));
 
 /** Claims file `index` for this lane: creating a directory is atomic, so one lane wins it. */
 function claim(index: number): boolean {
   try {
-    mkdirSync(join(queue as string, `claim-${index}`));
+    mkdirSync(join(queue, `claim-${index}`));
     return true;
   } catch {
     return false;
@@ -43,7 +44,7 @@ for (let index = 0; index < files.length; index++) {
       } finally {
         after(() => {
           const ms = Math.round(performance.now() - started);
-          appendFileSync(join(queue as string, "times.jsonl"), `${JSON.stringify({ file, ms })}\n`);
+          appendFileSync(join(queue, "times.jsonl"), `${JSON.stringify({ file, ms })}\n`);
           done();
         });
       }

@@ -50,3 +50,19 @@ test("control: with node:test's own --test-isolation=none the same two files see
   assert.equal(run.status, 1, run.stdout);
   assert.match(run.stdout, /ℹ fail 2/);
 });
+
+test("a bad TEST_LANES or a folder without tests stops the run with a message, running nothing", () => {
+  const lanes = spawnSync(process.execPath, ["scripts/test.ts", `${FIXTURES}/one.ts`], {
+    encoding: "utf8",
+    env: { ...withoutTestContext(), TEST_LANES: "none" },
+  });
+  assert.equal(lanes.status, 2, lanes.stdout);
+  assert.match(lanes.stderr, /TEST_LANES must be a whole number from 1, not "none"/);
+  const empty = spawnSync(process.execPath, ["scripts/test.ts", "docs"], {
+    encoding: "utf8",
+    env: withoutTestContext(),
+  });
+  assert.equal(empty.status, 2, empty.stdout);
+  assert.match(empty.stderr, /no \*\.test\.ts file in docs/);
+  assert.doesNotMatch(empty.stdout + lanes.stdout, /ℹ tests/, "no test ran");
+});
