@@ -157,6 +157,14 @@ async function startSide(cwd: string): Promise<Side> {
       headers: who.auth,
       body: { price_id: who.priceId, payment_provider: "card" },
     });
+    // Twenty more, so that the list's first page is full without the lifecycle (BENCH_AB_WORKER=off).
+    for (let i = 0; i < 20; i++) {
+      await json(`${base}/payments/${who.appId}`, {
+        method: "POST",
+        headers: who.auth,
+        body: { price_id: who.priceId, payment_provider: "card" },
+      });
+    }
     await autocannon({
       url: `${base}/apps/${who.appId}`,
       connections: CONNECTIONS,

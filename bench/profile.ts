@@ -1,9 +1,9 @@
-// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|app|confirm] [seconds]` starts
+// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|page|app|confirm] [seconds]` starts
 // bench/server.ts under `--cpu-prof` on a fresh database (BENCH_DATABASE_URL, else PGlite), no job
 // worker, makes a tenant, loads the route with autocannon, stops the server and prints the shares
 // of the busy samples taken in the window (start-up and a 2 s warm-up left out): the heaviest
 // functions by self time, and self time by where the code lives (the project's folders, each
-// package). `confirm` confirms payments made before the window (BENCH_PROFILE_PAYMENTS of them, one
+// package). `list` reads a first page of one payment, `page` one of twenty. `confirm` confirms payments made before the window (BENCH_PROFILE_PAYMENTS of them, one
 // each request; without the worker they stay `requested`). The raw profile stays in the printed folder for Chrome's DevTools.
 // BENCH_PROFILE_CWD=<a checkout> profiles that checkout's server instead (an older ref made with
 // `git worktree add` and `npm ci`), to set two profiles side by side. A diagnostic for finding a
@@ -76,8 +76,11 @@ function summarise(profile: Profile, fromUs: number) {
 }
 
 /** Paths to confirm: BENCH_PROFILE_PAYMENTS payments made 16 at a time, before the profile's window. */
-async function openPayments(base: string, who: Awaited<ReturnType<typeof tenant>>) {
-  const wanted = Number(process.env.BENCH_PROFILE_PAYMENTS ?? 8000);
+async function openPayments(
+  base: string,
+  who: Awaited<ReturnType<typeof tenant>>,
+  wanted = Number(process.env.BENCH_PROFILE_PAYMENTS ?? 8000),
+) {
   const paths: string[] = [];
   const make = async () => {
     while (paths.length < wanted) {
@@ -120,9 +123,12 @@ try {
     },
     get: { url: `${base}/payments/${who.appId}/${payment.id}` },
     list: { url: `${base}/payments/${who.appId}` },
+    page: { url: `${base}/payments/${who.appId}` },
     app: { url: `${base}/apps/${who.appId}` },
   };
   const confirms = what === "confirm" ? await openPayments(base, who) : [];
+  // A full first page: twenty payments besides the one made above.
+  if (what === "page") await openPayments(base, who, 20);
   if (what === "confirm") {
     routes.confirm = { url: `${base}${confirms[0]}`, body: JSON.stringify({ payment_method: CARD }) };
   }

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import { eq } from "drizzle-orm";
-import { resealPaymentTokens } from "../../src/modules/payments/payment-token.ts";
+import { openPaymentToken, resealPaymentTokens } from "../../src/modules/payments/payment-token.ts";
 import { paymentEvents, payments } from "../../src/modules/payments/tables.ts";
 import { Custody } from "../../src/platform/crypto/custody.ts";
 import { envelopeFromText } from "../../src/platform/crypto/envelope.ts";
@@ -94,6 +94,26 @@ describe("payment_token and the master key", () => {
     });
     const read = expectStatus(await get(`/payments/${fx.tenants.app.id}/${created.id}`), 200);
     assert.equal(read.payment_token, created.payment_token);
+  });
+});
+
+describe("payment tokens kept opened", () => {
+  test("a token the process keeps opened is kept by payment: its sealed text copied onto another does not open", async () => {
+    const created = await createPayment(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    // Read twice: the second answer comes from what the process kept.
+    for (let i = 0; i < 2; i++) {
+      const read = expectStatus(await get(`/payments/${fx.tenants.app.id}/${created.id}`), 200);
+      assert.equal(read.payment_token, created.payment_token);
+    }
+    const [row] = await fx.app.deps.db.select().from(payments).where(eq(payments.id, created.id));
+    const { custody } = fx.app.deps;
+    assert.equal(openPaymentToken(custody, row), created.payment_token);
+    assert.throws(() =>
+      openPaymentToken(custody, { id: "pay_other", paymentTokenSealed: row.paymentTokenSealed }),
+    );
   });
 });
 

@@ -1,7 +1,7 @@
-import { and, eq, isNotNull } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { Action, Principal, Role } from "../../platform/auth/principal.ts";
 import { roleAllows } from "../../platform/auth/principal.ts";
-import type { Executor } from "../../platform/db/index.ts";
+import { type Database, prepared } from "../../platform/db/index.ts";
 import { AppError, notFound } from "../../platform/http/errors.ts";
 import { userJoin } from "../users/queries.ts";
 import { apps, members } from "./tables.ts";
@@ -11,7 +11,7 @@ import { apps, members } from "./tables.ts";
  * 404, never 403, so other tenants' ids are not revealed; a role that lacks the right is 403.
  */
 export async function requireAppRole(
-  db: Executor,
+  db: Database,
   actor: Principal,
   appId: string,
   action: Action,
@@ -28,16 +28,35 @@ export function checkRole(role: Role | undefined, action: Action): Role {
   return role;
 }
 
-async function roleIn(db: Executor, actor: Principal, appId: string): Promise<Role | undefined> {
-  // An API key acts for its one app, with the developer role.
-  if (actor.kind === "api_key") return actor.appId === appId ? "developer" : undefined;
+/**
+ * A member's role with what the app's two-factor rule needs, built once per database: nearly
+ * every route under an app runs it, and building and compiling it each time cost more than
+ * PostgreSQL's answer (docs/benchmarks.md, "Lists built once per shape").
+ */
+const memberRole = (db: Database) => {
   const user = userJoin(members.userId);
-  const [row] = await db
+  return db
     .select({ role: members.role, required: apps.requireTwoFactor, totp: user.twoFactorSince })
     .from(members)
     .innerJoin(apps, eq(apps.id, members.appId))
     .innerJoin(user.table, user.on)
-    .where(and(eq(members.appId, appId), eq(members.userId, actor.userId), isNotNull(members.acceptedAt)));
+    .where(
+      and(
+        eq(members.appId, sql.placeholder("app_id")),
+        eq(members.userId, sql.placeholder("user_id")),
+        isNotNull(members.acceptedAt),
+      ),
+    )
+    .prepare("member_role");
+};
+
+async function roleIn(db: Database, actor: Principal, appId: string): Promise<Role | undefined> {
+  // An API key acts for its one app, with the developer role.
+  if (actor.kind === "api_key") return actor.appId === appId ? "developer" : undefined;
+  const [row] = await prepared(db, "member_role", memberRole).execute({
+    app_id: appId,
+    user_id: actor.userId,
+  });
   // The app asks its members for a second factor: a member without one may act only once they have it.
   if (row?.required && !row.totp) throw twoFactorRequired();
   return row?.role;

@@ -5,7 +5,7 @@ import { hashToken } from "../../platform/auth/secrets.ts";
 import { type Database, type Executor, prepared, type Tx } from "../../platform/db/index.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
 import { notFound } from "../../platform/http/errors.ts";
-import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
+import { type Page, pageOfPrepared } from "../../platform/http/pagination.ts";
 import { checkRole, requireAppRole, TWO_FACTOR_MISSING, twoFactorRequired } from "../apps/access.ts";
 import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { getApp, presentApp } from "../apps/service.ts";
@@ -113,20 +113,25 @@ export async function listPayments(
   filters: PaymentFilters,
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const where = and(eq(payments.appId, appId), ...filterConditions(filters));
+  const filter = filterConditions(filters);
   // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role check above reads the primary.
   const reader = { db: deps.lagging, config: deps.config };
-  const price = priceJoin(payments.priceId);
   const [{ rows, total, neighbours }, app] = await Promise.all([
-    pageOfSelect(
+    pageOfPrepared(
       reader,
       page,
-      { table: payments, scope: eq(payments.appId, appId), filter: where, newestFirst: true },
-      reader.db
-        .select({ payment: payments, price: price.columns })
-        .from(payments)
-        .innerJoin(price.table, price.on)
-        .$dynamic(),
+      {
+        name: "payments_list",
+        table: payments,
+        scope: eq(payments.appId, appId),
+        where: {
+          shape: filter.shape,
+          sql: and(eq(payments.appId, sql.placeholder("app_id")), ...filter.conditions)!,
+          values: { app_id: appId, ...filter.values },
+        },
+        newestFirst: true,
+      },
+      paymentsWithPrices,
       (r) => r.payment.id,
     ),
     getApp(deps, actor, appId),
@@ -145,6 +150,16 @@ export async function listPayments(
   );
   return { items, total, neighbours };
 }
+
+/** Payments with their prices, for a list's page (`pageOfPrepared` adds the filter and window). */
+const paymentsWithPrices = (db: Database) => {
+  const price = priceJoin(payments.priceId);
+  return db
+    .select({ payment: payments, price: price.columns })
+    .from(payments)
+    .innerJoin(price.table, price.on)
+    .$dynamic();
+};
 
 /** The payment a shopper's page token names, or 404. */
 export async function paymentByToken(deps: Deps, token: string) {

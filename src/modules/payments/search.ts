@@ -1,4 +1,4 @@
-import { eq, gte, like, lte, type SQL, sql } from "drizzle-orm";
+import { eq, gte, like, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { invalid } from "../../platform/http/errors.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
@@ -13,15 +13,31 @@ import { payments } from "./tables.ts";
 /** `%`, `_` and `\` typed by a person are text to find, not LIKE wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export function filterConditions(filters: PaymentFilters): SQL[] {
+/**
+ * The filters given, as conditions on placeholders with their values apart (the list's statements
+ * are built once per `shape`, the filters present: `pageOfPrepared`). Each value is text as
+ * PostgreSQL reads it for the column compared: digits for an amount, an ISO time for a date.
+ */
+export function filterConditions(filters: PaymentFilters): {
+  shape: string;
+  conditions: SQL[];
+  values: Record<string, unknown>;
+} {
   const conditions: SQL[] = [];
-  if (filters.status) conditions.push(eq(payments.status, filters.status));
-  if (filters.price_id) conditions.push(eq(payments.priceId, filters.price_id));
+  const values: Record<string, unknown> = {};
+  const names: string[] = [];
+  const add = (name: string, value: unknown, condition: (value: Placeholder) => SQL) => {
+    names.push(name);
+    values[name] = value;
+    conditions.push(condition(sql.placeholder(name)));
+  };
+  if (filters.status) add("status", filters.status, (p) => eq(payments.status, p));
+  if (filters.price_id) add("price_id", filters.price_id, (p) => eq(payments.priceId, p));
   // Escaped: the `_` of `pay_` as a wildcard would leave the index only `pay` to narrow by (all ids).
-  if (filters.id_prefix) conditions.push(like(payments.id, `${escapeLike(filters.id_prefix)}%`));
+  if (filters.id_prefix) add("id_prefix", `${escapeLike(filters.id_prefix)}%`, (p) => like(payments.id, p));
   if (filters.shopper_email) {
     const needle = `%${escapeLike(filters.shopper_email.toLowerCase())}%`;
-    conditions.push(sql`lower(${payments.shopperEmail}) like ${needle}`);
+    add("shopper_email", needle, (p) => sql`lower(${payments.shopperEmail}) like ${p}`);
   }
   const least = filters["amount[gte]"];
   const most = filters["amount[lte]"];
@@ -29,25 +45,30 @@ export function filterConditions(filters: PaymentFilters): SQL[] {
     // An amount means nothing without its currency: 12.50 USD and 12.50 JPY are not one bound.
     if (!filters.currency) throw invalid("/query/currency", "is required with amount[gte] or amount[lte]");
     const currency = currencyOf(filters.currency, "/query/currency");
-    conditions.push(eq(payments.chargeCurrency, currency.code));
+    add("currency", currency.code, (p) => eq(payments.chargeCurrency, p));
     if (least !== undefined) {
-      conditions.push(gte(payments.chargeAmount, parseAmount(least, currency, "/query/amount[gte]")));
+      const amount = parseAmount(least, currency, "/query/amount[gte]");
+      add("amount_gte", String(amount), (p) => gte(payments.chargeAmount, p));
     }
     if (most !== undefined) {
-      conditions.push(lte(payments.chargeAmount, parseAmount(most, currency, "/query/amount[lte]")));
+      const amount = parseAmount(most, currency, "/query/amount[lte]");
+      add("amount_lte", String(amount), (p) => lte(payments.chargeAmount, p));
     }
   } else if (filters.currency) {
-    conditions.push(eq(payments.chargeCurrency, currencyOf(filters.currency, "/query/currency").code));
+    add("currency", currencyOf(filters.currency, "/query/currency").code, (p) =>
+      eq(payments.chargeCurrency, p),
+    );
   }
   const from = filters["created[gte]"];
   const to = filters["created[lte]"];
-  if (from) conditions.push(gte(payments.createdAt, instant(from, "/query/created[gte]")));
-  if (to) conditions.push(lte(payments.createdAt, instant(to, "/query/created[lte]")));
-  return conditions;
+  if (from) add("created_gte", instant(from, "/query/created[gte]"), (p) => gte(payments.createdAt, p));
+  if (to) add("created_lte", instant(to, "/query/created[lte]"), (p) => lte(payments.createdAt, p));
+  return { shape: names.join(","), conditions, values };
 }
 
-function instant(text: string, path: string): Date {
+/** `text` as an ISO time, or a 400 naming `path`. */
+function instant(text: string, path: string): string {
   const date = new Date(text);
   if (Number.isNaN(date.getTime())) throw invalid(path, "must be a date-time such as 2026-11-26T00:00:00Z");
-  return date;
+  return date.toISOString();
 }

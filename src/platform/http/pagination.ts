@@ -1,8 +1,8 @@
-import { and, asc, count, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Static, type TSchema, Type } from "typebox";
-import type { Executor } from "../db/index.ts";
+import { type Database, type Executor, prepared } from "../db/index.ts";
 import { invalid } from "./errors.ts";
 
 const DEFAULT_LIMIT = 20;
@@ -134,7 +134,13 @@ export interface Window {
  * comparison the `(scope, created_at, id)` index answers without reading the skipped rows). One row
  * more than the page is fetched to know whether a next page exists.
  */
-export async function pageWindow(db: Executor, page: Page, list: ListSpec): Promise<Window> {
+export async function pageWindow(
+  db: Executor,
+  page: Page,
+  list: ListSpec,
+  /** What the statement compares with the cursor's id: its value, or a placeholder for it. */
+  cursorParam?: Placeholder,
+): Promise<Window> {
   const spec = { ...list, createdAt: list.createdAt ?? list.table.createdAt, id: list.id ?? list.table.id };
   const cursorId = page.startingAfter ?? page.endingBefore;
   const backwards = page.endingBefore !== undefined;
@@ -149,7 +155,7 @@ export async function pageWindow(db: Executor, page: Page, list: ListSpec): Prom
     if (!found) throw invalid(`/query/${field}`, "no record of this list has this id");
     // The cursor's own (created_at, id) is read inside the statement: a JavaScript Date would drop
     // the microseconds and skip or repeat records created in the same millisecond.
-    const mark = sql`(select ${spec.createdAt}, ${spec.id} from ${spec.table} where ${spec.id} = ${cursorId})`;
+    const mark = sql`(select ${spec.createdAt}, ${spec.id} from ${spec.table} where ${spec.id} = ${cursorParam ?? cursorId})`;
     // Walking towards older records when the list is newest first and we go forwards, and so on.
     const towardsOlder = spec.newestFirst !== backwards;
     where = towardsOlder
@@ -215,6 +221,60 @@ export async function pageOfSelect<Q extends PgSelect>(
   ]);
   const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
   return { rows, total, neighbours };
+}
+
+/**
+ * A list whose filter is written with placeholders (`sql.placeholder`), its values apart, so that
+ * its page's select and its count are built and compiled once per filter shape (`prepared`) and
+ * only filled in afterwards: for the most-read list (payments), where building the two statements
+ * cost the process more than PostgreSQL spent answering them (docs/benchmarks.md, "Lists built
+ * once per shape"). The placeholders `cursor_id`, `limit`, `offset` and `cap` are this function's.
+ */
+export interface PreparedList<T extends ListedTable> extends ListOf<T> {
+  /** Names the statements: one per list, filter shape and kind of page. */
+  name: string;
+  /** The list's filter with placeholders; `shape` says which filters it holds (`status,price_id`). */
+  where: { shape: string; sql: SQL; values: Record<string, unknown> };
+}
+
+/** `pageOfSelect` for a list prepared by shape: see `PreparedList`. */
+export async function pageOfPrepared<Q extends PgSelect>(
+  deps: { db: Database; config: { listCountCap: number } },
+  page: Page,
+  list: PreparedList<ListedTable>,
+  select: (db: Database) => Q,
+  idOf: (row: Q["_"]["result"][number]) => string,
+): Promise<{ rows: Q["_"]["result"]; total: Total; neighbours: Neighbours }> {
+  const window = await pageWindow(deps.db, page, list, sql.placeholder("cursor_id"));
+  const cursor = page.startingAfter ?? page.endingBefore;
+  const kind = cursor === undefined ? "page" : page.endingBefore === undefined ? "after" : "before";
+  const pageName = `${list.name}.${kind}.${list.where.shape}`;
+  const countName = `${list.name}.count.${list.where.shape}`;
+  const pageStatement = prepared(deps.db, pageName, (db) =>
+    select(db)
+      .where(and(list.where.sql, window.where))
+      .orderBy(...window.orderBy)
+      .limit(sql.placeholder("limit"))
+      .offset(sql.placeholder("offset"))
+      .prepare(pageName),
+  );
+  const countStatement = prepared(deps.db, countName, (db) => {
+    const upTo = db
+      .select({ one: sql`1` })
+      .from(list.table as PgTable)
+      .where(list.where.sql)
+      .limit(sql.placeholder("cap"))
+      .as("counted");
+    return db.select({ n: count() }).from(upTo).prepare(countName);
+  });
+  const cap = deps.config.listCountCap;
+  const { values } = list.where;
+  const [fetched, [{ n }]] = await Promise.all([
+    pageStatement.execute({ ...values, cursor_id: cursor, limit: window.limit, offset: window.offset }),
+    countStatement.execute({ ...values, cap: cap + 1 }),
+  ]);
+  const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
+  return { rows, total: { count: Math.min(n, cap), capped: n > cap }, neighbours };
 }
 
 /** One page of a table's own rows, with its total: what most list services read. */
