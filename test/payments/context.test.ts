@@ -1,7 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type SQL, sql } from "drizzle-orm";
-import { PaymentContexts, readContext, unchangedSince } from "../../src/modules/payments/context.ts";
+import {
+  type PaymentContext,
+  PaymentContexts,
+  readContext,
+  unchangedSince,
+} from "../../src/modules/payments/context.ts";
 import { statementRunner } from "../../src/platform/db/index.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
@@ -69,10 +74,10 @@ describe("the write's check of its context", () => {
     userId: fx.tenants.developer.user.id as string,
   });
 
-  /** Whether the create's guard still holds for `versions`. */
-  async function holds(versions: string) {
+  /** Whether the create's guard still holds for `context`. */
+  async function holds(context: PaymentContext) {
     const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(fx.app.deps.db, key(), versions)} as ok`,
+      sql`select ${unchangedSince(fx.app.deps.db, key(), context)} as ok`,
     );
     return row.ok;
   }
@@ -100,9 +105,9 @@ describe("the write's check of its context", () => {
     test(`a change to ${what} fails it`, async () => {
       const context = await readContext(fx.app.deps.db, key());
       assert.ok(context);
-      assert.equal(await holds(context.versions), true);
+      assert.equal(await holds(context), true);
       await fx.app.deps.db.execute(touch());
-      assert.equal(await holds(context.versions), false);
+      assert.equal(await holds(context), false);
     });
   }
 
@@ -111,7 +116,7 @@ describe("the write's check of its context", () => {
     assert.ok(context);
     const page = await call(fx.app, "GET", `/checkout/${price.id}`);
     assert.equal(page.status, 200);
-    assert.equal(await holds(context.versions), true);
+    assert.equal(await holds(context), true);
   });
 
   test("a webhook endpoint added, changed or removed fails it", async () => {
@@ -125,12 +130,12 @@ describe("the write's check of its context", () => {
         }),
         201,
       );
-      assert.equal(await holds(context!.versions), false, "added");
+      assert.equal(await holds(context!), false, "added");
       context = await readContext(fx.app.deps.db, key());
       await fx.app.deps.db.execute(
         sql`update webhook_endpoints set events = events where id = ${endpoint.id}`,
       );
-      assert.equal(await holds(context!.versions), false, "changed");
+      assert.equal(await holds(context!), false, "changed");
       context = await readContext(fx.app.deps.db, key());
       expectStatus(
         await call(fx.app, "DELETE", `/webhooks/${fx.tenants.app.id}/${endpoint.id}`, {
@@ -138,7 +143,7 @@ describe("the write's check of its context", () => {
         }),
         204,
       );
-      assert.equal(await holds(context!.versions), false, "removed");
+      assert.equal(await holds(context!), false, "removed");
     } finally {
       await receiver.stop();
     }
@@ -149,9 +154,60 @@ describe("the write's check of its context", () => {
     const context = await readContext(fx.app.deps.db, outsiderKey);
     assert.equal(context?.role, null);
     const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(fx.app.deps.db, outsiderKey, context!.versions)} as ok`,
+      sql`select ${unchangedSince(fx.app.deps.db, outsiderKey, context!)} as ok`,
     );
     assert.equal(row.ok, true);
+  });
+});
+
+describe("the guard of a context without a trigger, a seller or a membership", () => {
+  // The guard checks only the parts a context has (`GuardShape`): a plain price has no trigger or
+  // seller to change, an API key no membership. What it still checks must still count.
+  const plainKey = async (userId: string | null) => {
+    const plain = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 3 });
+    return { appId: fx.tenants.app.id, priceId: plain.id as string, userId };
+  };
+  const holdsFor = async (key: Awaited<ReturnType<typeof plainKey>>, context: PaymentContext) => {
+    const [row] = await statementRunner(fx.app.deps.database)(
+      sql`select ${unchangedSince(fx.app.deps.db, key, context)} as ok`,
+    );
+    return row.ok;
+  };
+  const touches: [string, (key: Awaited<ReturnType<typeof plainKey>>) => SQL][] = [
+    ["the app", () => sql`update apps set name = name where id = ${fx.tenants.app.id}`],
+    [
+      "the app's creator",
+      () => sql`update users set username = username where id = ${fx.tenants.owner.user.id}`,
+    ],
+    // A trigger or a seller attached to the price is a change to the price's own values.
+    ["the price", (key) => sql`update prices set trigger_id = ${trigger.id} where id = ${key.priceId}`],
+    [
+      "the caller's membership",
+      () =>
+        sql`update members set role = role where app_id = ${fx.tenants.app.id} and user_id = ${fx.tenants.developer.user.id}`,
+    ],
+  ];
+  for (const [what, touch] of touches) {
+    test(`a user's create of a plain price: a change to ${what} fails it`, async () => {
+      const key = await plainKey(fx.tenants.developer.user.id as string);
+      const context = await readContext(fx.app.deps.db, key);
+      assert.ok(context && context.price?.triggerId === null && context.price.kycId === null);
+      assert.equal(await holdsFor(key, context), true);
+      await fx.app.deps.db.execute(touch(key));
+      assert.equal(await holdsFor(key, context), false);
+    });
+  }
+
+  test("an API key's create of a plain price: the app's change fails it, a membership's does not matter", async () => {
+    const key = await plainKey(null);
+    const context = await readContext(fx.app.deps.db, key);
+    assert.ok(context);
+    await fx.app.deps.db.execute(
+      sql`update members set role = role where app_id = ${fx.tenants.app.id} and user_id = ${fx.tenants.developer.user.id}`,
+    );
+    assert.equal(await holdsFor(key, context), true);
+    await fx.app.deps.db.execute(sql`update apps set name = name where id = ${fx.tenants.app.id}`);
+    assert.equal(await holdsFor(key, context), false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import { type Database, prepared, withValues } from "../../platform/db/index.ts";
 import { ExpiringMap } from "../../platform/expiring-map.ts";
-import { paymentContextGuard, paymentContextRead } from "./sql.ts";
+import { type GuardShape, paymentContextGuard, paymentContextRead } from "./sql.ts";
 
 export type PaymentContext = Awaited<ReturnType<ReturnType<typeof paymentContextRead>["execute"]>>[number];
 
@@ -29,13 +29,24 @@ export async function readContext(db: Database, key: ContextKey): Promise<Paymen
 
 /**
  * A condition for a create's write, true only while every row its context was read from is as it
- * was: the context's own statement, with the versions it answered (`paymentContextGuard`). Its text
- * is made once per database, as the read's is: the whole select list is in it, ignored inside
- * `exists` but long to build for every create.
+ * was: the context's parts with the versions it answered (`paymentContextGuard`), only those the
+ * context has (a price's trigger and seller, a user's membership). Its text is made once per
+ * database and shape, as the read's is.
  */
-export function unchangedSince(db: Database, key: ContextKey, versions: string): SQL {
-  const values = { app_id: key.appId, price_id: key.priceId, user_id: key.userId, versions };
-  return sql`exists (${withValues(prepared(db, "payment_context_guard", paymentContextGuard), values)})`;
+export function unchangedSince(db: Database, key: ContextKey, context: PaymentContext): SQL {
+  const shape: GuardShape = {
+    trigger: context.price?.triggerId != null,
+    seller: context.price?.kycId != null,
+    member: key.userId !== null,
+  };
+  const name = `payment_context_guard.${shape.trigger ? "t" : ""}${shape.seller ? "s" : ""}${shape.member ? "m" : ""}`;
+  const values = {
+    app_id: key.appId,
+    price_id: key.priceId,
+    user_id: key.userId,
+    versions: context.versions,
+  };
+  return sql`exists (${withValues(prepared(db, name, paymentContextGuard(shape)), values)})`;
 }
 
 /** Contexts this process read, kept between creates of the same price by the same caller. */
