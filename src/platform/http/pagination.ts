@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { and, asc, count, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -231,10 +232,18 @@ export async function pageOfSelect<Q extends PgSelect>(
  * once per shape"). The placeholders `cursor_id`, `limit`, `offset` and `cap` are this function's.
  */
 export interface PreparedList<T extends ListedTable> extends ListOf<T> {
-  /** Names the statements: one per list, filter shape and kind of page. */
+  /** Names the statements (with the kind of page and a digest of the shape): at most 40 bytes. */
   name: string;
   /** The list's filter with placeholders; `shape` says which filters it holds (`status,price_id`). */
   where: { shape: string; sql: SQL; values: Record<string, unknown> };
+}
+
+/**
+ * A prepared statement's name for a list's shape. PostgreSQL keeps a name to its first 63 bytes,
+ * so two long shapes alike that far would be one statement: the shape goes in as a digest.
+ */
+function statementName(prefix: string, shape: string): string {
+  return `${prefix}.${createHash("sha256").update(shape).digest("base64url").slice(0, 16)}`;
 }
 
 /** `pageOfSelect` for a list prepared by shape: see `PreparedList`. */
@@ -248,8 +257,8 @@ export async function pageOfPrepared<Q extends PgSelect>(
   const window = await pageWindow(deps.db, page, list, sql.placeholder("cursor_id"));
   const cursor = page.startingAfter ?? page.endingBefore;
   const kind = cursor === undefined ? "page" : page.endingBefore === undefined ? "after" : "before";
-  const pageName = `${list.name}.${kind}.${list.where.shape}`;
-  const countName = `${list.name}.count.${list.where.shape}`;
+  const pageName = statementName(`${list.name}.${kind}`, list.where.shape);
+  const countName = statementName(`${list.name}.count`, list.where.shape);
   const pageStatement = prepared(deps.db, pageName, (db) =>
     select(db)
       .where(and(list.where.sql, window.where))
