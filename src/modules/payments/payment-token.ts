@@ -13,7 +13,7 @@ const context = (paymentId: string) => `payment-token:${paymentId}`;
 
 /**
  * Tokens this process opened or sealed, by payment and sealed text: a page of twenty payments
- * opened forty AES-GCM layers a request, a sixth of its CPU (docs/benchmarks.md, "Lists built once
+ * opened forty AES-GCM layers a request, an eighth of its CPU (docs/benchmarks.md, "Lists built once
  * per shape"). The key holds the payment's id, so a sealed text copied onto another payment still
  * has to open under that payment's context. The master keys that open every token live in this
  * process too, so a token kept in memory a few minutes shows a memory read nothing it could not
