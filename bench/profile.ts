@@ -3,8 +3,9 @@
 // worker, makes a tenant, loads the route with autocannon, stops the server and prints the shares
 // of the busy samples taken in the window (start-up and a 2 s warm-up left out): the heaviest
 // functions by self time, and self time by where the code lives (the project's folders, each
-// package). `list` reads a first page of one payment, `page` one of twenty. `confirm` confirms payments made before the window (BENCH_PROFILE_PAYMENTS of them, one
-// each request; without the worker they stay `requested`). The raw profile stays in the printed folder for Chrome's DevTools.
+// package). `list` reads a first page of one payment, `page` one of twenty. `confirm` confirms
+// payments made before the window (BENCH_PROFILE_PAYMENTS of them, one each request; without the
+// worker they stay `requested`). The raw profile stays in the printed folder for Chrome's DevTools.
 // BENCH_PROFILE_CWD=<a checkout> profiles that checkout's server instead (an older ref made with
 // `git worktree add` and `npm ci`), to set two profiles side by side. A diagnostic for finding a
 // cost; figures to compare come from `npm run bench:ab`.
