@@ -96,7 +96,10 @@ export interface BuildOptions {
   chains?: ChainRegistry;
   /** Tests: spans go to this exporter (production: OTEL_EXPORTER_OTLP_ENDPOINT). */
   spanExporter?: SpanExporter;
-  /** Tests: each response serializer and request validator is compiled when first used (createServer). */
+  /**
+   * Each response serializer and request validator is compiled when first used (createServer):
+   * tests, and worker-only processes, which serve no request.
+   */
   compileOnFirstUse?: boolean;
 }
 

@@ -17,7 +17,9 @@ async function main() {
     throw error;
   }
   const logger = createLogger(config.logLevel);
-  const application = await buildApplication({ config, logger });
+  // A worker-only process never answers a request: its routes' serializers and validators would
+  // be compiled at start for nothing (docs/benchmarks.md, "A worker's start").
+  const application = await buildApplication({ config, logger, compileOnFirstUse: !config.runApi });
   try {
     await application.start();
   } catch (error) {
