@@ -6,7 +6,8 @@ import { loadConfig } from "../src/config.ts";
 import { createLogger } from "../src/platform/log.ts";
 
 const config = loadConfig({ ...process.env, PORT: "0", LOG_LEVEL: "warn", RUN_WORKER: "true" });
-const application = await buildApplication({ config, logger: createLogger("warn") });
+// As src/main.ts builds a worker-only process: no route answers here, so none is compiled.
+const application = await buildApplication({ config, logger: createLogger("warn"), compileOnFirstUse: true });
 await application.start();
 process.stdout.write(`${JSON.stringify({ ready: true })}\n`);
 
