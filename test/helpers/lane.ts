@@ -23,8 +23,10 @@ function claim(index: number): boolean {
   try {
     mkdirSync(join(queue, `claim-${index}`));
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    // Another lane has it. Anything else (the queue gone) must fail the run, not skip its files.
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
   }
 }
 

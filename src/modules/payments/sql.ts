@@ -64,12 +64,10 @@ function contextParts(given: Given, shape: GuardShape) {
   const seller = sellerForPayment(app.id, price.sellerId);
   const endpoints = endpointsForPayment(app.id);
   const absent = sql`null`;
-  const ownVersions = price.versions.slice(0, price.versions.length - price.triggerVersions);
-  const triggerVersions = price.versions.slice(ownVersions.length);
   const versions = [
     ...app.versions,
-    ...ownVersions,
-    ...(shape.trigger ? triggerVersions : triggerVersions.map(() => absent)),
+    price.version,
+    ...(shape.trigger ? price.triggerVersions : price.triggerVersions.map(() => absent)),
     shape.member ? member.version : absent,
     shape.seller ? seller.version : absent,
     endpoints.version,
@@ -107,8 +105,8 @@ function contextStatement(db: Database, given: Given) {
 /**
  * The guard's statement: a row only while the versions of the parts `shape` keeps are still
  * `versionsWere`. Each part left out is a join or a subquery, and its tables' locks, that every
- * create saved: a create of a price with no trigger and no seller answered 11% more a second without them
- * (docs/benchmarks.md, "The create's guard, by shape").
+ * create saved: a create of a price with no trigger and no seller answered 11% more a second
+ * without them (docs/benchmarks.md, "The create's guard, by shape").
  */
 function guardStatement(db: Database, given: Given, versionsWere: SQL, shape: GuardShape) {
   const { app, price, versionsNow } = contextParts(given, shape);

@@ -27,10 +27,10 @@ export function priceForPayment(appId: Column, priceId: SQL) {
     /** The price's seller record, for the seller's part of the statement. */
     sellerId: prices.kycId,
     columns: { price: prices, ...trigger.columns },
-    /** The price's own version, then its trigger's and wallet's (`triggerVersions`). */
-    versions: [sql`md5((to_jsonb(${prices}) - 'views')::text)`, ...trigger.versions],
-    /** How many of `versions`, from the end, are the trigger's and its wallet's. */
-    triggerVersions: trigger.versions.length,
+    /** The price's own version; a trigger or a seller attached to the price changes it. */
+    version: sql`md5((to_jsonb(${prices}) - 'views')::text)`,
+    /** The versions of the price's trigger and its wallet. */
+    triggerVersions: trigger.versions,
   };
 }
 

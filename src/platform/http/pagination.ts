@@ -88,8 +88,14 @@ export async function countUpTo(
     .limit(cap + 1)
     .as("counted");
   const [{ n }] = await deps.db.select({ n: count() }).from(upTo);
-  return { count: Math.min(n, cap), capped: n > cap };
+  return totalOf(n, cap);
 }
+
+/** What a count that stopped at `cap + 1` says. */
+const totalOf = (counted: number, cap: number): Total => ({
+  count: Math.min(counted, cap),
+  capped: counted > cap,
+});
 
 /** Where a page sits among its neighbours, for the `Link` header's cursor links. */
 export interface Neighbours {
@@ -238,12 +244,21 @@ export interface PreparedList<T extends ListedTable> extends ListOf<T> {
   where: { shape: string; sql: SQL; values: Record<string, unknown> };
 }
 
+/** Statement names made so far, by prefix and shape (as many as the filters' combinations). */
+const statementNames = new Map<string, string>();
+
 /**
  * A prepared statement's name for a list's shape. PostgreSQL keeps a name to its first 63 bytes,
  * so two long shapes alike that far would be one statement: the shape goes in as a digest.
  */
 function statementName(prefix: string, shape: string): string {
-  return `${prefix}.${createHash("sha256").update(shape).digest("base64url").slice(0, 16)}`;
+  const key = `${prefix}\u0000${shape}`;
+  let name = statementNames.get(key);
+  if (name === undefined) {
+    name = `${prefix}.${createHash("sha256").update(shape).digest("base64url").slice(0, 16)}`;
+    statementNames.set(key, name);
+  }
+  return name;
 }
 
 /** `pageOfSelect` for a list prepared by shape: see `PreparedList`. */
@@ -283,7 +298,7 @@ export async function pageOfPrepared<Q extends PgSelect>(
     countStatement.execute({ ...values, cap: cap + 1 }),
   ]);
   const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
-  return { rows, total: { count: Math.min(n, cap), capped: n > cap }, neighbours };
+  return { rows, total: totalOf(n, cap), neighbours };
 }
 
 /** One page of a table's own rows, with its total: what most list services read. */
