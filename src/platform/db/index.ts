@@ -24,6 +24,7 @@ export {
   type Runner,
   rowOf,
   statementRunner,
+  textRunner,
   withValues,
   writeIf,
 } from "./statements.ts";

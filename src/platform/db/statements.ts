@@ -253,13 +253,32 @@ export function statementRunner(handle: Pick<DatabaseHandle, "engine" | "pool" |
 
 /**
  * A runner that sends statements through Drizzle's session (in a transaction when given one),
- * unnamed. They are compiled here, as `statementRunner`'s are: `db.execute` would compile them
- * with Drizzle's own compiler, which was a sixth of the job worker's CPU in a lifecycle run
- * (docs/benchmarks.md, "The worker's statements compiled once").
+ * unnamed unless `named`. They are compiled here, as `statementRunner`'s are: `db.execute` would
+ * compile them with Drizzle's own compiler, which was a sixth of the job worker's CPU in a
+ * lifecycle run (docs/benchmarks.md, "The worker's statements compiled once").
  */
-export function drizzleRunner(db: Executor): Runner {
-  return async (statement) => {
-    const prepared = db._.session.prepareQuery(compileSql(statement), undefined, undefined, false);
+export function drizzleRunner(db: Executor, options: { named?: boolean } = {}): Runner {
+  const send = textRunner(db, options);
+  return (statement) => {
+    const { sql: text, params } = compileSql(statement);
+    return send(text, params);
+  };
+}
+
+/**
+ * `drizzleRunner` for a statement that is already text and values (a library's own, as pg-boss
+ * builds them). With `named`, sent as a named prepared statement, parsed and planned once per
+ * connection: for texts that repeat (a handful of shapes; `named` keeps at most a thousand).
+ */
+export function textRunner(db: Executor, options: { named?: boolean } = {}) {
+  return async (text: string, values: unknown[]): Promise<Record<string, unknown>[]> => {
+    const statement = options.named ? named(text) : { text, name: undefined };
+    const prepared = db._.session.prepareQuery(
+      { sql: statement.text, params: values },
+      undefined,
+      statement.name,
+      false,
+    );
     // Both engines answer `{ rows }`; the engine-neutral result type does not say so.
     const result = (await prepared.execute()) as unknown as { rows: Record<string, unknown>[] };
     return result.rows;

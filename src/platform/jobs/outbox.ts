@@ -1,7 +1,7 @@
-import { inArray, type SQL, sql } from "drizzle-orm";
-import { type DrizzleTransactionLike, fromDrizzle, type PgBoss } from "pg-boss";
+import { inArray, type SQL } from "drizzle-orm";
+import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import { type Database, insertRow } from "../db/index.ts";
+import { type Database, drizzleRunner, insertRow, type Tx, textRunner } from "../db/index.ts";
 import { jobOutbox } from "./outbox-table.ts";
 
 /** Rows moved per transaction: one pg-boss insert per queue in the batch. */
@@ -33,6 +33,16 @@ export function outboxInsert(name: string, data: object, when?: SQL): SQL {
 }
 
 /**
+ * pg-boss's statements on `tx`, each sent as a named prepared statement: a relay's insert is the
+ * same text every time for a queue, and parsing and planning it (and the outbox's delete) on every
+ * move was most of their cost (docs/benchmarks.md, "The relay's statements, prepared").
+ */
+function namedStatements(tx: Tx) {
+  const send = textRunner(tx, { named: true });
+  return { executeSql: async (text: string, values: unknown[]) => ({ rows: await send(text, values) }) };
+}
+
+/**
  * Moves outbox rows into pg-boss. Each batch is one transaction: the rows are deleted and their
  * jobs inserted together, so a crash in between leaves both where they were. Rows another relay
  * is moving are skipped (`skip locked`), so every process may run one. Only rows of `queues()`
@@ -59,18 +69,21 @@ export function createOutboxRelay(
         .orderBy(jobOutbox.id)
         .limit(RELAY_BATCH)
         .for("update", { skipLocked: true });
-      const rows = await tx
+      const take = tx
         .delete(jobOutbox)
         .where(inArray(jobOutbox.id, waiting))
         .returning({ name: jobOutbox.name, data: jobOutbox.data });
+      const rows = (await drizzleRunner(tx, { named: true })(take.getSQL())) as {
+        name: string;
+        data: object;
+      }[];
       const byQueue = new Map<string, { data: object }[]>();
       for (const row of rows) {
         const list = byQueue.get(row.name) ?? [];
         list.push({ data: row.data });
         byQueue.set(row.name, list);
       }
-      const adapter = fromDrizzle(tx as unknown as DrizzleTransactionLike, sql);
-      for (const [name, jobs] of byQueue) await boss.insert(name, jobs, { db: adapter });
+      for (const [name, jobs] of byQueue) await boss.insert(name, jobs, { db: namedStatements(tx) });
       return rows.length;
     });
     if (count > 0) moved(count);
