@@ -77,7 +77,7 @@ describe("the write's check of its context", () => {
   /** Whether the create's guard still holds for `context`. */
   async function holds(context: PaymentContext) {
     const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(fx.app.deps.db, key(), context)} as ok`,
+      sql`select ${unchangedSince(key(), context)} as ok`,
     );
     return row.ok;
   }
@@ -154,22 +154,22 @@ describe("the write's check of its context", () => {
     const context = await readContext(fx.app.deps.db, outsiderKey);
     assert.equal(context?.role, null);
     const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(fx.app.deps.db, outsiderKey, context!)} as ok`,
+      sql`select ${unchangedSince(outsiderKey, context!)} as ok`,
     );
     assert.equal(row.ok, true);
   });
 });
 
 describe("the guard of a context without a trigger, a seller or a membership", () => {
-  // The guard checks only the parts a context has (`GuardShape`): a plain price has no trigger or
-  // seller to change, an API key no membership. What it still checks must still count.
+  // The guard reads the app's version, which any change to a row of the app's contexts raises: a
+  // plain price's create or an API key's sees the same changes as any other.
   const plainKey = async (userId: string | null) => {
     const plain = await createPrice(fx.app, fx.tenants.owner.token, fx.tenants.app.id, { amount: 3 });
     return { appId: fx.tenants.app.id, priceId: plain.id as string, userId };
   };
   const holdsFor = async (key: Awaited<ReturnType<typeof plainKey>>, context: PaymentContext) => {
     const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(fx.app.deps.db, key, context)} as ok`,
+      sql`select ${unchangedSince(key, context)} as ok`,
     );
     return row.ok;
   };
@@ -179,13 +179,17 @@ describe("the guard of a context without a trigger, a seller or a membership", (
       "the app's creator",
       () => sql`update users set username = username where id = ${fx.tenants.owner.user.id}`,
     ],
-    // A trigger or a seller attached to the price is a change to the price's own values.
     ["the price", (key) => sql`update prices set trigger_id = ${trigger.id} where id = ${key.priceId}`],
     [
       "the caller's membership",
       () =>
         sql`update members set role = role where app_id = ${fx.tenants.app.id} and user_id = ${fx.tenants.developer.user.id}`,
     ],
+    [
+      "the caller's user",
+      () => sql`update users set username = username where id = ${fx.tenants.developer.user.id}`,
+    ],
+    ["another price of the app", () => sql`update prices set name = name || '.' where id = ${price.id}`],
   ];
   for (const [what, touch] of touches) {
     test(`a user's create of a plain price: a change to ${what} fails it`, async () => {
@@ -198,16 +202,37 @@ describe("the guard of a context without a trigger, a seller or a membership", (
     });
   }
 
-  test("an API key's create of a plain price: the app's change fails it, a membership's does not matter", async () => {
+  test("an API key's create of a plain price: the app's change fails it, another app's does not", async () => {
     const key = await plainKey(null);
     const context = await readContext(fx.app.deps.db, key);
     assert.ok(context);
-    await fx.app.deps.db.execute(
-      sql`update members set role = role where app_id = ${fx.tenants.app.id} and user_id = ${fx.tenants.developer.user.id}`,
+    const other = expectStatus(
+      await call(fx.app, "POST", "/apps", { token: fx.tenants.owner.token, body: { name: "Other app" } }),
+      201,
     );
+    await createPrice(fx.app, fx.tenants.owner.token, other.id, { amount: 4 });
     assert.equal(await holdsFor(key, context), true);
     await fx.app.deps.db.execute(sql`update apps set name = name where id = ${fx.tenants.app.id}`);
     assert.equal(await holdsFor(key, context), false);
+  });
+
+  test("every table a context is read from raises the app's version when it changes", async () => {
+    // The guard is only as good as this list: a table the context statement reads without a
+    // trigger would let a create decide on a stale row. The control: apps' own table has none,
+    // and its changes count through its own row version.
+    const found = await rows<{ table: string }>(
+      sql`select distinct event_object_table as table from information_schema.triggers
+        where action_statement like '%payment_context%'`,
+    );
+    assert.deepEqual(found.map((row) => row.table).sort(), [
+      "kycs",
+      "members",
+      "prices",
+      "triggers",
+      "users",
+      "wallets",
+      "webhook_endpoints",
+    ]);
   });
 });
 

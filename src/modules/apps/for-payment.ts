@@ -12,7 +12,10 @@ import { apps, members } from "./tables.ts";
 /**
  * The app named `appId` with its creator (whom the answer's `app.user` names): the statement's
  * first table (`table`, filtered by `where`), the creator's join, the columns selected, and the
- * row versions (`xmin`, which every update of a row changes) that a change to either shows in.
+ * version of everything a payment of the app is decided on (`version`): the app row's `xmin`,
+ * which every update of the row changes, and which a change to any row a payment's context reads
+ * (the app's prices, triggers, wallets, members, sellers, webhook endpoints, their users) changes
+ * too, since each raises the app's `context_version` in its own transaction (migration 0023).
  */
 export function appForPayment(appId: SQL) {
   const creator = userJoin(apps.createdBy);
@@ -23,14 +26,21 @@ export function appForPayment(appId: SQL) {
     where: eq(apps.id, appId),
     creator: { table: creator.table, on: creator.on },
     columns: { app: apps, owner: creator.summary },
-    versions: [sql`${apps}.xmin`, sql`${creator.table}.xmin`],
+    version: sql<string>`${apps}.xmin::text`,
   };
 }
 
 /**
+ * True while app `appId` still has `version` (`appForPayment`'s): nothing a payment of the app is
+ * decided on has changed since that version was read. One row, by its primary key.
+ */
+export function contextUnchanged(appId: SQL, version: SQL): SQL {
+  return sql`exists (select 1 from ${apps} where ${apps.id} = ${appId} and ${apps}.xmin::text = ${version})`;
+}
+
+/**
  * The role of user `userId` (SQL, null for API keys and shoppers) in the app whose id is `appId`
- * (a column of the caller's statement, whose first table is `appForPayment`'s), as a subquery, and
- * the version of that membership row and of the user's own (their second factor counts). An
+ * (a column of the caller's statement, whose first table is `appForPayment`'s), as a subquery. An
  * invitation not yet accepted gives no role; a member of an app that requires two-factor log-in
  * who has none gives `TWO_FACTOR_MISSING` (`requireAppRole`'s rule, in the same statement).
  */
@@ -40,10 +50,7 @@ export function roleForPayment(appId: Column, userId: SQL) {
   const membership = sql`from ${members} inner join ${member.table} on ${member.on}
     where ${members.appId} = ${appId} and ${members.userId} = ${userId}::text and ${members.acceptedAt} is not null`;
   // A literal, not a parameter: the statement is a prepared template (placeholders only).
-  return {
-    role: sql<Role | typeof TWO_FACTOR_MISSING | null>`(select case
+  return sql<Role | typeof TWO_FACTOR_MISSING | null>`(select case
       when ${apps.requireTwoFactor} and ${member.twoFactorSince} is null then ${sql.raw(`'${TWO_FACTOR_MISSING}'`)}
-      else ${members.role} end ${membership})`,
-    version: sql`(select concat(${members}.xmin, '.', ${member.table}.xmin) ${membership})`,
-  };
+      else ${members.role} end ${membership})`;
 }

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import {
+  bigint,
   boolean,
   check,
   customType,
@@ -37,6 +38,11 @@ export const apps = pgTable(
     // Raised by every upload and removal: the icon's URL carries it (`?v=`), so a new icon is a new
     // URL and the old one may be cached for good.
     iconVersion: integer("icon_version").notNull().default(0),
+    // Raised by a trigger whenever a row a new payment is decided on changes: the app's prices,
+    // triggers, wallets, members, sellers, webhook endpoints and their users (migration 0023).
+    // The row's version therefore stands for all of them, and a create's guard reads this one row
+    // (payments/context.ts). Nothing reads the number itself.
+    contextVersion: bigint("context_version", { mode: "number" }).notNull().default(0),
     // The user who created the app; answered as `App.user`.
     createdBy: text("created_by").notNull().references(userPrimaryKey),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

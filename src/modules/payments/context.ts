@@ -1,7 +1,7 @@
-import { type SQL, sql } from "drizzle-orm";
-import { type Database, prepared, withValues } from "../../platform/db/index.ts";
+import type { SQL } from "drizzle-orm";
+import { type Database, prepared } from "../../platform/db/index.ts";
 import { ExpiringMap } from "../../platform/expiring-map.ts";
-import { type GuardShape, paymentContextGuard, paymentContextRead } from "./sql.ts";
+import { paymentContextGuard, paymentContextRead } from "./sql.ts";
 
 export type PaymentContext = Awaited<ReturnType<ReturnType<typeof paymentContextRead>["execute"]>>[number];
 
@@ -16,7 +16,7 @@ export interface ContextKey {
  * Everything a new payment needs, in one statement (prepared): the app with its creator (for the
  * answer), the caller's role, the price with its trigger and wallet (to check the trigger's
  * parameters), the price's seller's standing (active, account, payouts), the app's webhook
- * endpoints (for `payment.pending`), and the versions of all of it.
+ * endpoints (for `payment.pending`), and the version of all of it (the app row's: `appForPayment`).
  */
 export async function readContext(db: Database, key: ContextKey): Promise<PaymentContext | undefined> {
   const [context] = await prepared(db, "payment_context", paymentContextRead).execute({
@@ -29,24 +29,10 @@ export async function readContext(db: Database, key: ContextKey): Promise<Paymen
 
 /**
  * A condition for a create's write, true only while every row its context was read from is as it
- * was: the context's parts with the versions it answered (`paymentContextGuard`), only those the
- * context has (a price's trigger and seller, a user's membership). Its text is made once per
- * database and shape, as the read's is.
+ * was: the app's version is the one the context answered (`paymentContextGuard`).
  */
-export function unchangedSince(db: Database, key: ContextKey, context: PaymentContext): SQL {
-  const shape: GuardShape = {
-    trigger: context.price?.triggerId != null,
-    seller: context.price?.kycId != null,
-    member: key.userId !== null,
-  };
-  const name = `payment_context_guard.${shape.trigger ? "t" : ""}${shape.seller ? "s" : ""}${shape.member ? "m" : ""}`;
-  const values = {
-    app_id: key.appId,
-    price_id: key.priceId,
-    user_id: key.userId,
-    versions: context.versions,
-  };
-  return sql`exists (${withValues(prepared(db, name, paymentContextGuard(shape)), values)})`;
+export function unchangedSince(key: ContextKey, context: PaymentContext): SQL {
+  return paymentContextGuard(key.appId, context.version);
 }
 
 /** Contexts this process read, kept between creates of the same price by the same caller. */

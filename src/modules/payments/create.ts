@@ -212,7 +212,7 @@ async function writeIfUnchanged(
   const { id, createdAt: now, createKey } = row;
   const statement = writeIf({
     first: {
-      current_context: sql`select ${unchangedSince(deps.db, key, context)} as ok`,
+      current_context: sql`select ${unchangedSince(key, context)} as ok`,
       // A create retried with its Idempotency-Key after its first try wrote and then lost its
       // answer (the process died) finds that payment instead of writing a second one.
       earlier: createKey

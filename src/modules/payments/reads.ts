@@ -57,10 +57,10 @@ export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId:
 // read), the app with its creator, and the price, each part offered by the module that owns it.
 const paymentWithContext = (db: Database) => {
   const app = appForPayment(sql`${payments.appId}`);
-  const member = roleForPayment(app.id, sql`${sql.placeholder("user_id")}`);
+  const role = roleForPayment(app.id, sql`${sql.placeholder("user_id")}`);
   const price = priceJoin(payments.priceId);
   return db
-    .select({ payment: payments, ...app.columns, role: member.role, price: price.columns })
+    .select({ payment: payments, ...app.columns, role, price: price.columns })
     .from(payments)
     .innerJoin(app.table, app.where)
     .innerJoin(app.creator.table, app.creator.on)

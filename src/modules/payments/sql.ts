@@ -10,11 +10,11 @@ import {
   statementRunner,
   withValues,
 } from "../../platform/db/index.ts";
-import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
+import { appForPayment, contextUnchanged, roleForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
 import { priceForPayment, priceOpenAt } from "../prices/for-payment.ts";
 import type { EventInStatement } from "../webhooks/events.ts";
-import { endpointsForPayment } from "../webhooks/for-payment.ts";
+import { enabledEndpoints } from "../webhooks/for-payment.ts";
 import { paymentEventsInsert } from "./books.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
@@ -37,62 +37,24 @@ interface Given {
 }
 
 /**
- * Which optional parts of a context its guard checks: those the context has. A price without a
- * trigger or a seller has nothing of either to change (attaching one changes the price's own
- * version), and an API key or a shopper has no membership.
+ * The payment context's statement, its parts defined by the modules that own their tables: the
+ * app with its creator, the price with its trigger and wallet, the caller's role, the price's
+ * seller's standing and the app's webhook endpoints, and `version`, which a change to any of
+ * those rows changes (`appForPayment`), for the write's guard (`contextUnchanged`).
  */
-export interface GuardShape {
-  trigger: boolean;
-  seller: boolean;
-  member: boolean;
-}
-const WHOLE: GuardShape = { trigger: true, seller: true, member: true };
-
-/**
- * The payment context's parts, defined once: the app with its creator, the price with its trigger
- * and wallet, the caller's role, the price's seller's standing and the app's webhook endpoints,
- * each part offered by the module that owns its tables, and `versions`, the row versions of all
- * of them as one text (a change to any row changes it). The read (`paymentContextRead`) answers
- * them; the write's guard (`paymentContextGuard`) is the same parts inside `exists`, comparing the
- * versions, so the read and the guard can never disagree on what counts. A part `shape` leaves
- * out reads as absent ('-'), as it does in the read of a context without it.
- */
-function contextParts(given: Given, shape: GuardShape) {
+function contextStatement(db: Database, given: Given) {
   const app = appForPayment(given.appId);
   const price = priceForPayment(app.id, given.priceId);
-  const member = roleForPayment(app.id, given.userId);
-  const seller = sellerForPayment(app.id, price.sellerId);
-  const endpoints = endpointsForPayment(app.id);
-  const absent = sql`null`;
-  const versions = [
-    ...app.versions,
-    price.version,
-    ...(shape.trigger ? price.triggerVersions : price.triggerVersions.map(() => absent)),
-    shape.member ? member.version : absent,
-    shape.seller ? seller.version : absent,
-    endpoints.version,
-  ];
-  const versionsNow = sql<string>`concat_ws(',', ${sql.join(
-    versions.map((version) => sql`coalesce(${version}::text, '-')`),
-    sql`, `,
-  )})`;
-  return { app, price, member, seller, endpoints, versionsNow };
-}
-
-/** The context's statement: every part's columns, and the versions. */
-function contextStatement(db: Database, given: Given) {
-  const { app, price, member, seller, endpoints, versionsNow } = contextParts(given, WHOLE);
   const [priceJoin, triggerJoin, walletJoin] = price.joins;
   return db
     .select({
       ...app.columns,
-      role: member.role,
+      role: roleForPayment(app.id, given.userId),
       ...price.columns,
-      // Whether the seller can receive transfers is decided on this (`sellerStanding`); the
-      // record's row version is among `versions`, so any change to it is seen by the write.
-      seller: seller.seller,
-      endpoints: endpoints.endpoints,
-      versions: versionsNow,
+      // Whether the seller can receive transfers is decided on this (`sellerStanding`).
+      seller: sellerForPayment(app.id, price.sellerId),
+      endpoints: enabledEndpoints(app.id),
+      version: app.version,
     })
     .from(app.table)
     .innerJoin(app.creator.table, app.creator.on)
@@ -103,46 +65,25 @@ function contextStatement(db: Database, given: Given) {
 }
 
 /**
- * The guard's statement: a row only while the versions of the parts `shape` keeps are still
- * `versionsWere`. Each part left out is a join or a subquery, and its tables' locks, that every
- * create saved: a create of a price with no trigger and no seller answered 11% more a second
- * without them (docs/benchmarks.md, "The create's guard, by shape").
- */
-function guardStatement(db: Database, given: Given, versionsWere: SQL, shape: GuardShape) {
-  const { app, price, versionsNow } = contextParts(given, shape);
-  const [priceJoin, triggerJoin, walletJoin] = price.joins;
-  const query = db
-    .select({ one: sql`1` })
-    .from(app.table)
-    .innerJoin(app.creator.table, app.creator.on)
-    .leftJoin(priceJoin.table, priceJoin.on)
-    .$dynamic();
-  const joined = shape.trigger
-    ? query.leftJoin(triggerJoin.table, triggerJoin.on).leftJoin(walletJoin.table, walletJoin.on)
-    : query;
-  return joined.where(and(app.where, sql`${versionsNow} = ${versionsWere}`));
-}
-
-/** The three values, as the placeholders the read and the guard are prepared with. */
-const PLACEHOLDERS: Given = {
-  appId: sql`${sql.placeholder("app_id")}`,
-  priceId: sql`${sql.placeholder("price_id")}`,
-  userId: sql`${sql.placeholder("user_id")}`,
-};
-
-/**
  * The context read, as a prepared statement named `payment_context`; its placeholders `app_id`,
  * `price_id` and `user_id` are given when it runs. Build it once per database (`prepared`).
  */
 export const paymentContextRead = (db: Database) =>
-  contextStatement(db, PLACEHOLDERS).prepare("payment_context");
+  contextStatement(db, {
+    appId: sql`${sql.placeholder("app_id")}`,
+    priceId: sql`${sql.placeholder("price_id")}`,
+    userId: sql`${sql.placeholder("user_id")}`,
+  }).prepare("payment_context");
 
 /**
- * The guard for a context of `shape`, with the placeholders of the read and `versions`, to put
- * inside `exists`. Build it once per database and shape (`prepared`) and fill it with `withValues`.
+ * The write's guard: true while app `appId` is still at the `version` its context was read at, so
+ * while no row the context came from has changed. One row, by its primary key: the six tables'
+ * joins it replaced cost a create a sixth of its rate (docs/benchmarks.md, "The create's guard,
+ * one row").
  */
-export const paymentContextGuard = (shape: GuardShape) => (db: Database) =>
-  guardStatement(db, PLACEHOLDERS, sql`${sql.placeholder("versions")}`, shape).getSQL();
+export function paymentContextGuard(appId: string, version: string): SQL {
+  return contextUnchanged(sql`${appId}`, sql`${version}`);
+}
 
 /** The statuses a payment with money in flight can have (`openMoneyCounts`). */
 const OPEN_STATUSES: readonly PaymentStatus[] = ["pending", "hold", "failed-captured", "failed-transfers"];

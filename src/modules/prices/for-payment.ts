@@ -10,10 +10,9 @@ import { prices } from "./tables.ts";
 /**
  * The price `priceId` of the app whose id is `appId` (a column of the statement), with its trigger
  * and the trigger's wallet (to check the payment's trigger parameters; the triggers module's
- * part): three left joins, so a price of another app, or none, reads as null. `versions` shows a
- * change to any of the three rows. The price's is a digest of its values without `views`, not its
- * `xmin`: the checkout page counts a view on that row, and a shopper who opens the page and then
- * pays must not make the create read again.
+ * part): three left joins, so a price of another app, or none, reads as null. A change to any of
+ * the three rows changes the app's version (`appForPayment`); a view counted on the price's row
+ * does not (migration 0023).
  */
 export function priceForPayment(appId: Column, priceId: SQL) {
   const trigger = triggerForPayment(appId, prices.triggerId);
@@ -27,10 +26,6 @@ export function priceForPayment(appId: Column, priceId: SQL) {
     /** The price's seller record, for the seller's part of the statement. */
     sellerId: prices.kycId,
     columns: { price: prices, ...trigger.columns },
-    /** The price's own version; a trigger or a seller attached to the price changes it. */
-    version: sql`md5((to_jsonb(${prices}) - 'views')::text)`,
-    /** The versions of the price's trigger and its wallet. */
-    triggerVersions: trigger.versions,
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, type Column, eq, sql } from "drizzle-orm";
+import { and, type Column, eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
 import { walletForPayment, walletJoin } from "../wallets/queries.ts";
 import { triggers } from "./tables.ts";
@@ -12,8 +12,7 @@ import { triggers } from "./tables.ts";
 
 /**
  * Trigger `triggerId` of the app whose id is `appId` (both columns of the caller's statement)
- * with its wallet: two left joins, so another app's trigger, or none, reads as null. `versions`
- * shows a change to either row.
+ * with its wallet: two left joins, so another app's trigger, or none, reads as null.
  */
 export function triggerForPayment(appId: Column, triggerId: Column) {
   const wallet = walletForPayment(triggers.walletId);
@@ -31,7 +30,6 @@ export function triggerForPayment(appId: Column, triggerId: Column) {
       },
       wallet: wallet.columns,
     },
-    versions: [sql`${triggers}.xmin`, wallet.version],
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, type Column, eq, sql } from "drizzle-orm";
+import { and, type Column, eq } from "drizzle-orm";
 import type { Executor } from "../../platform/db/index.ts";
 import type { WalletRow } from "./presenters.ts";
 import { wallets } from "./tables.ts";
@@ -25,7 +25,7 @@ export function walletJoin(walletId: Column) {
 
 /**
  * `walletJoin` for the payment's context statement: what checking a payment's trigger parameters
- * needs of the wallet, and its row version (`xmin`), which any change to the wallet changes.
+ * needs of the wallet.
  */
 export function walletForPayment(walletId: Column) {
   const { table, on } = walletJoin(walletId);
@@ -41,7 +41,6 @@ export function walletForPayment(walletId: Column) {
       networkId: wallets.networkId,
       balanceLowThreshold: wallets.balanceLowThreshold,
     },
-    version: sql`${wallets}.xmin`,
   };
 }
 

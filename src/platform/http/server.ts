@@ -178,6 +178,20 @@ function causedBy(error: unknown, kind: new (...args: never[]) => Error): boolea
   return false;
 }
 
+/** PostgreSQL's SQLSTATE for a transaction it rolled back to break a deadlock. */
+const DEADLOCK_DETECTED = "40P01";
+
+/** The SQLSTATE of `error` or of one of its causes (Drizzle wraps the driver's error), if any. */
+function sqlStateOf(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
 /** Maps every error to an RFC 9457 answer; the only place errors become HTTP. */
 function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
@@ -228,6 +242,17 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
       reply,
       "service_busy",
       "Every database connection is busy; try again shortly",
+    );
+  }
+  if (sqlStateOf(error) === DEADLOCK_DETECTED) {
+    // Two requests locked the same rows in opposite orders (an app deleted while one of its prices
+    // is edited: docs/decisions.md §17) and PostgreSQL rolled this one back: nothing was written.
+    request.log.warn({ err: error }, "deadlock with a concurrent change; answered 409");
+    return sendProblem(
+      request,
+      reply,
+      "conflict",
+      "Another change to the same records happened at the same moment; try again",
     );
   }
   request.log.error({ err: error }, "unhandled error");
