@@ -168,11 +168,11 @@ function handleClientError(
 /** What a 503 for an exhausted pool asks the client to wait (its Retry-After). */
 const BUSY_RETRY_AFTER_SECONDS = 1;
 
-/** True when `error` or one of its causes (Drizzle wraps the driver's error) is a `kind`. */
-function causedBy(error: unknown, kind: new (...args: never[]) => Error): boolean {
+/** True when `error` or one of its causes (Drizzle wraps the driver's error) `matches`. */
+function causedBy(error: unknown, matches: (cause: unknown) => boolean): boolean {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current; depth++) {
-    if (current instanceof kind) return true;
+    if (matches(current)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
@@ -180,17 +180,7 @@ function causedBy(error: unknown, kind: new (...args: never[]) => Error): boolea
 
 /** PostgreSQL's SQLSTATE for a transaction it rolled back to break a deadlock. */
 const DEADLOCK_DETECTED = "40P01";
-
-/** The SQLSTATE of `error` or of one of its causes (Drizzle wraps the driver's error), if any. */
-function sqlStateOf(error: unknown): string | undefined {
-  let current: unknown = error;
-  for (let depth = 0; depth < 5 && current; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
+const isDeadlock = (cause: unknown) => (cause as { code?: unknown }).code === DEADLOCK_DETECTED;
 
 /** Maps every error to an RFC 9457 answer; the only place errors become HTTP. */
 function handleError(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
@@ -232,7 +222,7 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
     return sendProblem(request, reply, "validation_failed", detail, [{ path: "/body", message: detail }]);
   }
   if (status === 404) return sendProblem(request, reply, "not_found", "No such route");
-  if (causedBy(error, DatabaseBusyError)) {
+  if (causedBy(error, (cause) => cause instanceof DatabaseBusyError)) {
     // Every pooled connection stayed busy for DATABASE_POOL_WAIT_MS: a moment of overload, not a
     // fault. Nothing was written (the query never started), so the same request may simply come again.
     request.log.warn("database pool exhausted; answered 503");
@@ -244,7 +234,7 @@ function handleError(error: FastifyError | AppError, request: FastifyRequest, re
       "Every database connection is busy; try again shortly",
     );
   }
-  if (sqlStateOf(error) === DEADLOCK_DETECTED) {
+  if (causedBy(error, isDeadlock)) {
     // Two requests locked the same rows in opposite orders (an app deleted while one of its prices
     // is edited: docs/decisions.md §17) and PostgreSQL rolled this one back: nothing was written.
     request.log.warn({ err: error }, "deadlock with a concurrent change; answered 409");
