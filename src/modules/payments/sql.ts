@@ -10,7 +10,7 @@ import {
   statementRunner,
   withValues,
 } from "../../platform/db/index.ts";
-import { appForPayment, contextUnchanged, roleForPayment } from "../apps/for-payment.ts";
+import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
 import { priceForPayment, priceOpenAt } from "../prices/for-payment.ts";
 import type { EventInStatement } from "../webhooks/events.ts";
@@ -74,16 +74,6 @@ export const paymentContextRead = (db: Database) =>
     priceId: sql`${sql.placeholder("price_id")}`,
     userId: sql`${sql.placeholder("user_id")}`,
   }).prepare("payment_context");
-
-/**
- * The write's guard: true while app `appId` is still at the `version` its context was read at, so
- * while no row the context came from has changed. One row, by its primary key: with the six
- * tables' joins it replaced, creates answered 15% fewer a second (docs/benchmarks.md, "The
- * create's guard, one row").
- */
-export function paymentContextGuard(appId: string, version: string): SQL {
-  return contextUnchanged(sql`${appId}`, sql`${version}`);
-}
 
 /** The statuses a payment with money in flight can have (`openMoneyCounts`). */
 const OPEN_STATUSES: readonly PaymentStatus[] = ["pending", "hold", "failed-captured", "failed-transfers"];
