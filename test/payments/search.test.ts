@@ -127,6 +127,13 @@ test("each filter is served by an index (EXPLAIN, sequential scans off)", async 
   const app = fx.tenants.app.id;
   const cases: [string, RegExp][] = [
     [`lower(shopper_email) like '%lovelace%'`, /payments_email_trgm_idx/],
+    // Partial indexes (migration 0024: no entry where the column is null): a comparison with a
+    // value proves the predicate, so the lookups that need them still find them.
+    [`intent_id = 'pi_123'`, /payments_intent_idx/],
+    [
+      `kyc_id = 'kyc_123' and status in ('pending', 'hold', 'failed-captured', 'failed-transfers')`,
+      /payments_kyc_open_idx/,
+    ],
     // Where the database's collation is C the primary key serves a prefix as well as the pattern index.
     [
       `id like 'pay_01%'`,

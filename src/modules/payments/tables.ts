@@ -137,7 +137,11 @@ export const payments = pgTable(
     // A price's payments newest first (the list's price_id filter, its count read from the index
     // alone, app_id included), and whether a price has payments at all.
     index("payments_price_created_idx").on(t.priceId, t.appId, t.createdAt, t.id),
-    index("payments_intent_idx").on(t.intentId),
+    // A provider's webhook finds its payment by intent (provider-webhooks.ts, returns.ts): a create
+    // has none yet, so it writes no entry here until the intent exists.
+    index("payments_intent_idx")
+      .on(t.intentId)
+      .where(sql`${t.intentId} is not null`),
     uniqueIndex("payments_app_create_key_idx")
       .on(t.appId, t.createKey)
       .where(sql`${t.createKey} is not null`),
@@ -145,10 +149,13 @@ export const payments = pgTable(
     index("payments_failed_transfers_idx").on(t.kycId).where(sql`${t.status} = 'failed-transfers'`),
     // The expiry sweep walks pending payments oldest first (expire.ts): only the pending ones.
     index("payments_pending_created_idx").on(t.createdAt).where(sql`${t.status} = 'pending'`),
-    // A seller record's delete counts its open payments (kyc/service.ts): only the open ones.
+    // A seller record's delete counts its open payments (kyc/service.ts): only the open ones of a
+    // seller (a payment without one, as most are, writes no entry when it is created).
     index("payments_kyc_open_idx")
       .on(t.kycId)
-      .where(sql`${t.status} in ('pending', 'hold', 'failed-captured', 'failed-transfers')`),
+      .where(
+        sql`${t.kycId} is not null and ${t.status} in ('pending', 'hold', 'failed-captured', 'failed-transfers')`,
+      ),
   ],
 );
 
