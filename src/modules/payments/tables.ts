@@ -139,9 +139,7 @@ export const payments = pgTable(
     index("payments_price_created_idx").on(t.priceId, t.appId, t.createdAt, t.id),
     // A provider's webhook finds its payment by intent (provider-webhooks.ts, returns.ts): a create
     // has none yet, so it writes no entry here until the intent exists.
-    index("payments_intent_idx")
-      .on(t.intentId)
-      .where(sql`${t.intentId} is not null`),
+    index("payments_intent_idx").on(t.intentId).where(sql`${t.intentId} is not null`),
     uniqueIndex("payments_app_create_key_idx")
       .on(t.appId, t.createKey)
       .where(sql`${t.createKey} is not null`),
