@@ -2,12 +2,14 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { type SQL, sql } from "drizzle-orm";
 import {
+  type ContextKey,
   type PaymentContext,
   PaymentContexts,
   readContext,
   unchangedSince,
+  unchangedSinceValues,
 } from "../../src/modules/payments/context.ts";
-import { statementRunner } from "../../src/platform/db/index.ts";
+import { statementRunner, withValues } from "../../src/platform/db/index.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { onboardSeller } from "../helpers/kyc.ts";
@@ -15,6 +17,10 @@ import { createPrice } from "../helpers/prices.ts";
 import { evmTrigger } from "../helpers/triggers.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
 import { Receiver } from "../helpers/webhooks.ts";
+
+/** The create's guard as its statement sends it: the template with a key's and a context's values. */
+const guardOf = (key: ContextKey, context: PaymentContext) =>
+  withValues(sql`select ${unchangedSince()} as ok`, unchangedSinceValues(key, context));
 
 // A process remembers what a payment of a price was decided on (app, price, trigger, role, seller,
 // webhook endpoints), so the next create of that price costs one statement. The write checks that
@@ -76,9 +82,7 @@ describe("the write's check of its context", () => {
 
   /** Whether the create's guard still holds for `context`. */
   async function holds(context: PaymentContext) {
-    const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(key(), context)} as ok`,
-    );
+    const [row] = await statementRunner(fx.app.deps.database)(guardOf(key(), context));
     return row.ok;
   }
 
@@ -153,9 +157,7 @@ describe("the write's check of its context", () => {
     const outsiderKey = { ...key(), userId: fx.tenants.outsider.user.id as string };
     const context = await readContext(fx.app.deps.db, outsiderKey);
     assert.equal(context?.role, null);
-    const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(outsiderKey, context!)} as ok`,
-    );
+    const [row] = await statementRunner(fx.app.deps.database)(guardOf(outsiderKey, context!));
     assert.equal(row.ok, true);
   });
 });
@@ -168,9 +170,7 @@ describe("the guard of a context without a trigger, a seller or a membership", (
     return { appId: fx.tenants.app.id, priceId: plain.id as string, userId };
   };
   const holdsFor = async (key: Awaited<ReturnType<typeof plainKey>>, context: PaymentContext) => {
-    const [row] = await statementRunner(fx.app.deps.database)(
-      sql`select ${unchangedSince(key, context)} as ok`,
-    );
+    const [row] = await statementRunner(fx.app.deps.database)(guardOf(key, context));
     return row.ok;
   };
   const touches: [string, (key: Awaited<ReturnType<typeof plainKey>>) => SQL][] = [

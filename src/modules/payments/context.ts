@@ -32,10 +32,16 @@ export async function readContext(db: Database, key: ContextKey): Promise<Paymen
  * A condition for a create's write, true only while every row its context was read from is as it
  * was: the app is still at the version the context answered (`contextUnchanged`). One row, by its
  * primary key: with the six tables' joins it replaced, creates answered 15% fewer a second
- * (docs/benchmarks.md, "The create's guard, one row").
+ * (docs/benchmarks.md, "The create's guard, one row"). A part of the create's template (built once,
+ * given its values by `withValues`): `unchangedSinceValues` fills its two placeholders.
  */
-export function unchangedSince(key: ContextKey, context: PaymentContext): SQL {
-  return contextUnchanged(sql`${key.appId}`, sql`${context.version}`);
+export function unchangedSince(): SQL {
+  return contextUnchanged(sql`${sql.placeholder("app_id")}`, sql`${sql.placeholder("context_version")}`);
+}
+
+/** The values of `unchangedSince`'s placeholders for a create of `key` decided on `context`. */
+export function unchangedSinceValues(key: ContextKey, context: PaymentContext) {
+  return { app_id: key.appId, context_version: context.version };
 }
 
 /** Contexts this process read, kept between creates of the same price by the same caller. */

@@ -2,7 +2,15 @@ import { eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal, Role } from "../../platform/auth/principal.ts";
 import { hashToken } from "../../platform/auth/secrets.ts";
-import { insertRow, statementRunner, writeIf } from "../../platform/db/index.ts";
+import {
+  fillRow,
+  insertRow,
+  rowKeys,
+  rowTemplate,
+  statementRunner,
+  withValues,
+  writeIf,
+} from "../../platform/db/index.ts";
 import { AppError, invalid } from "../../platform/http/errors.ts";
 import { newId, newSecret } from "../../platform/ids.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
@@ -14,13 +22,14 @@ import { sellerNotPayable, sellerStanding } from "../kyc/sellers.ts";
 import { amountToPay } from "../prices/amount.ts";
 import { isExpired } from "../prices/presenters.ts";
 import { checkCanPayGas } from "../wallets/balance.ts";
-import { eventParts } from "../webhooks/events.ts";
+import { eventPartsTemplate, fillEventParts } from "../webhooks/events.ts";
 import {
   type ContextKey,
   type PaymentContext,
   PaymentContexts,
   readContext,
   unchangedSince,
+  unchangedSinceValues,
 } from "./context.ts";
 import { type PaymentJob, PREPARE_INTENT_JOB } from "./job-names.ts";
 import { type PaymentRow, paymentEventData, paymentEventRow } from "./lifecycle.ts";
@@ -200,8 +209,8 @@ async function decidePayment(
 /**
  * Writes the decided payment in one statement (`writeIf`): the payment, its first event, the
  * `payment.pending` webhook deliveries and the provider-intent job, all or none, and none unless
- * every row the decision's context came from is unchanged (`unchangedSince`). Answers nothing when a row has
- * changed; the payment an earlier try of the same Idempotency-Key wrote, if there is one.
+ * every row the decision's context came from is unchanged (`unchangedSince`). Answers nothing when a
+ * row has changed; the payment an earlier try of the same Idempotency-Key wrote, if there is one.
  */
 async function writeIfUnchanged(
   deps: Deps,
@@ -210,38 +219,21 @@ async function writeIfUnchanged(
 ) {
   const { context, row, price, role, token } = decision;
   const { id, createdAt: now, createKey } = row;
-  const statement = writeIf({
-    first: {
-      current_context: sql`select ${unchangedSince(key, context)} as ok`,
-      // A create retried with its Idempotency-Key after its first try wrote and then lost its
-      // answer (the process died) finds that payment instead of writing a second one.
-      earlier: createKey
-        ? sql`select id from "payments" where "app_id" = ${key.appId} and "create_key" = ${createKey}`
-        : sql`select null::text as id where false`,
-    },
-    condition: sql`(select ok from current_context) and not exists (select 1 from earlier)`,
-    writes: (when) => [
-      insertRow(payments, row, when),
-      insertRow(
-        paymentEvents,
-        paymentEventRow(id, null, "pending", { actor: decision.actor, reason: "created" }, now),
-        when,
-      ),
-      ...eventParts(
-        deps,
-        context.endpoints,
-        {
-          appId: key.appId,
-          type: "payment.pending",
-          data: paymentEventData(id, "pending", null, "created", 1),
-        },
-        when,
-      ),
-      // The provider intent is made ahead of the shopper's payment method, off the request path.
-      deps.jobs.sendPart<PaymentJob>(PREPARE_INTENT_JOB, { paymentId: id }, when),
-    ],
-    answer: sql`(select ok from current_context) as ok, (select id from earlier) as earlier_id`,
-  });
+  const event = paymentEventRow(id, null, "pending", { actor: decision.actor, reason: "created" }, now);
+  const values: Record<string, unknown> = unchangedSinceValues(key, context);
+  const deliveries = fillEventParts(
+    deps,
+    context.endpoints,
+    { appId: key.appId, type: "payment.pending", data: paymentEventData(id, "pending", null, "created", 1) },
+    "announced",
+    values,
+  );
+  // The provider intent is made ahead of the shopper's payment method, off the request path.
+  deps.jobs.fillPart<PaymentJob>("intent_job", PREPARE_INTENT_JOB, { paymentId: id }, values);
+  const template = openTemplate(deps, { keyed: createKey !== null, deliveries }, row, event);
+  fillRow(template.payment, row, values);
+  fillRow(template.event, event, values);
+  const statement = withValues(template.statement, values);
   const [result] = await statementRunner(deps.database)(statement);
   if (result?.ok !== true) return undefined;
   const app = presentApp(context.app, context.owner, role, deps.config.publicUrl);
@@ -254,4 +246,64 @@ async function writeIfUnchanged(
   }
   deps.jobs.relaySoon();
   return { row, token, price, app, context };
+}
+
+/** The create's statement by shape, for each job queue (a test's own `jobs` builds its own). */
+const openTemplates = new WeakMap<Deps["jobs"], Map<string, ReturnType<typeof buildOpenTemplate>>>();
+
+/**
+ * The create's statement with placeholders for every value, built once per shape (an
+ * Idempotency-Key or not, how many webhook deliveries) and given each create's values by
+ * `withValues`: building and compiling it afresh for every create was about a seventh of the API
+ * process's CPU (docs/benchmarks.md, "The create's statement, built once"). The rows' keys are
+ * the first row's; `fillRow` refuses a row that has other keys.
+ */
+function openTemplate(
+  deps: Pick<Deps, "jobs">,
+  shape: { keyed: boolean; deliveries: number },
+  row: PaymentRow,
+  event: typeof paymentEvents.$inferInsert,
+) {
+  let byShape = openTemplates.get(deps.jobs);
+  if (!byShape) {
+    byShape = new Map();
+    openTemplates.set(deps.jobs, byShape);
+  }
+  const name = `${shape.keyed}:${shape.deliveries}`;
+  let template = byShape.get(name);
+  if (!template) {
+    template = buildOpenTemplate(deps, shape, rowKeys(row), rowKeys(event));
+    byShape.set(name, template);
+  }
+  return template;
+}
+
+function buildOpenTemplate(
+  deps: Pick<Deps, "jobs">,
+  shape: { keyed: boolean; deliveries: number },
+  paymentKeys: string[],
+  eventKeys: string[],
+) {
+  const payment = rowTemplate(payments, "payment", paymentKeys);
+  const event = rowTemplate(paymentEvents, "event", eventKeys);
+  const statement = writeIf({
+    first: {
+      current_context: sql`select ${unchangedSince()} as ok`,
+      // A create retried with its Idempotency-Key after its first try wrote and then lost its
+      // answer (the process died) finds that payment instead of writing a second one.
+      earlier: shape.keyed
+        ? sql`select id from "payments" where "app_id" = ${sql.placeholder("app_id")}
+            and "create_key" = ${sql.placeholder("payment.createKey")}`
+        : sql`select null::text as id where false`,
+    },
+    condition: sql`(select ok from current_context) and not exists (select 1 from earlier)`,
+    writes: (when) => [
+      insertRow(payments, payment.placeholders, when),
+      insertRow(paymentEvents, event.placeholders, when),
+      ...eventPartsTemplate(deps, shape.deliveries, "announced", when),
+      deps.jobs.sendPartTemplate("intent_job", when),
+    ],
+    answer: sql`(select ok from current_context) as ok, (select id from earlier) as earlier_id`,
+  });
+  return { statement, payment, event };
 }

@@ -1,6 +1,6 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql, type Table } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { insertRow, type Tx } from "../../platform/db/index.ts";
+import { fillRow, insertRow, type RowTemplate, rowTemplate, type Tx } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import { appIdIfExists } from "../apps/queries.ts";
 import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
@@ -14,10 +14,11 @@ import { webhookDeliveries, webhookEndpoints, webhookEvents } from "./tables.ts"
  * - `emitEvent` (with `jobs.send`) inside a Drizzle transaction: the usual way. It reads the app's
  *   endpoints itself and writes the event, its deliveries and their pg-boss jobs as statements of
  *   the caller's transaction. Every state change but the payment create uses it.
- * - `eventParts` (with `jobs.sendPart`) when the whole change is one guarded statement (`writeIf`,
- *   src/platform/db/statements.ts; only the payment create, the hottest write: one round trip, no
- *   transaction): it answers the same rows as writes of that statement, the jobs going to the
- *   outbox that the relay moves into pg-boss, and the caller has read the endpoints already.
+ * - `eventPartsTemplate` and `fillEventParts` (with `jobs.sendPartTemplate`) when the whole change
+ *   is one guarded statement built once per shape (`writeIf`, src/platform/db/statements.ts; only
+ *   the payment create, the hottest write: one round trip, no transaction): the same rows as
+ *   writes of that statement, the jobs going to the outbox that the relay moves into pg-boss, and
+ *   the caller has read the endpoints already.
  * Both decide their rows in `eventRows`, so an event is the same whichever way it was written.
  */
 
@@ -31,7 +32,7 @@ export interface EmittedEvent {
 /**
  * The rows an event writes: the event itself, always (the event log, `GET /events/{app_id}` and its
  * stream, reads every event whether or not an endpoint listens), and one delivery per endpoint
- * subscribed to it. The one place that decides them, for `emitEvent` and `eventParts` alike.
+ * subscribed to it. The one place that decides them, for `emitEvent` and `fillEventParts` alike.
  */
 function eventRows(
   event: EmittedEvent,
@@ -125,26 +126,72 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
   return { eventId: rows.row.id, deliveryIds: rows.deliveries.map((d) => d.id) };
 }
 
+/** An event's rows in templates, by prefix (an event's, a delivery's): the same few every time. */
+const templateRows = new Map<string, RowTemplate>();
+function templateRow<T extends Table>(table: T, prefix: string, keys: readonly string[]): RowTemplate<T> {
+  let row = templateRows.get(prefix);
+  if (!row) {
+    row = rowTemplate(table, prefix, keys);
+    templateRows.set(prefix, row);
+  }
+  return row as RowTemplate<T>;
+}
+const eventRow = (prefix: string) =>
+  templateRow(webhookEvents, `${prefix}.event`, ["id", "appId", "type", "data", "createdAt"]);
+const deliveryRow = (prefix: string, i: number) =>
+  templateRow(webhookDeliveries, `${prefix}.delivery${i}`, [
+    "id",
+    "appId",
+    "endpointId",
+    "eventId",
+    "createdAt",
+    "updatedAt",
+  ]);
+
 /**
- * What `emitEvent` writes, as writes of the caller's single statement (`writeIf`'s), for a caller
- * that has read the app's endpoints already: the same rows and one delivery job per delivery.
- * With `when`, each is written only if that condition holds.
+ * What `emitEvent` writes, as writes of the caller's single statement (`writeIf`'s) built once per
+ * shape: the event and `deliveries` deliveries with one job each, their values left as placeholders
+ * named after `prefix`, which `fillEventParts` fills in. With `when`, each is written only if that
+ * condition holds.
  */
-export function eventParts(
+export function eventPartsTemplate(
+  deps: Pick<Deps, "jobs">,
+  deliveries: number,
+  prefix: string,
+  when?: SQL,
+): SQL[] {
+  const parts = [insertRow(webhookEvents, eventRow(prefix).placeholders, when)];
+  for (let i = 0; i < deliveries; i++) {
+    parts.push(insertRow(webhookDeliveries, deliveryRow(prefix, i).placeholders, when));
+    parts.push(deps.jobs.sendPartTemplate(`${prefix}.delivery${i}.job`, when));
+  }
+  return parts;
+}
+
+/**
+ * The values of `eventPartsTemplate`'s parts for `event`, for a caller that has read the app's
+ * endpoints already (the same rows `emitEvent` writes), added to `into`. Answers how many
+ * deliveries they hold: the template's shape.
+ */
+export function fillEventParts(
   deps: Pick<Deps, "jobs" | "now">,
   endpoints: readonly { id: string; events: readonly string[] }[],
   event: EmittedEvent,
-  when?: SQL,
-): SQL[] {
+  prefix: string,
+  into: Record<string, unknown>,
+): number {
   const rows = eventRows(event, endpoints, deps.now());
-  const parts = [insertRow(webhookEvents, rows.row, when)];
-  for (const delivery of rows.deliveries) {
-    parts.push(insertRow(webhookDeliveries, delivery, when));
-    parts.push(
-      deps.jobs.sendPart<WebhookDeliveryJob>(WEBHOOK_DELIVERY_JOB, { deliveryId: delivery.id }, when),
+  fillRow(eventRow(prefix), rows.row, into);
+  for (const [i, delivery] of rows.deliveries.entries()) {
+    fillRow(deliveryRow(prefix, i), delivery, into);
+    deps.jobs.fillPart<WebhookDeliveryJob>(
+      `${prefix}.delivery${i}.job`,
+      WEBHOOK_DELIVERY_JOB,
+      { deliveryId: delivery.id },
+      into,
     );
   }
-  return parts;
+  return rows.deliveries.length;
 }
 
 /**

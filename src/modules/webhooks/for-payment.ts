@@ -3,7 +3,7 @@ import { webhookEndpoints } from "./tables.ts";
 
 /**
  * The enabled endpoints of the app `appId` (a column or a value of the caller's statement), as
- * `[{id, events}]`: whom `eventParts` writes deliveries for. What the payments module's context
+ * `[{id, events}]`: whom `fillEventParts` writes deliveries for. What the payments module's context
  * statement reads of webhooks (src/modules/payments/context.ts), and a status change's statement.
  */
 export function enabledEndpoints(appId: Column | SQL) {

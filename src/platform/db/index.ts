@@ -18,11 +18,15 @@ export {
 } from "./open.ts";
 export {
   drizzleRunner,
+  fillRow,
   type GuardedWrite,
   insertRow,
   prepared,
+  type RowTemplate,
   type Runner,
+  rowKeys,
   rowOf,
+  rowTemplate,
   statementRunner,
   textRunner,
   withValues,

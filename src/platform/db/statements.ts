@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { getTableColumns, getTableName, type SQL, sql, type Table } from "drizzle-orm";
+import { getTableColumns, getTableName, Placeholder, type SQL, sql, type Table } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
 import type { Database, DatabaseHandle, Executor } from "./open.ts";
@@ -65,7 +65,8 @@ function asText(value: unknown): string | null {
  * `insert into <table> (<columns>) values (<parameters>)` for one row, each value converted as
  * Drizzle converts it for that column (a part of a hand-written statement: see `writeIf`). With
  * `when`, the row is written only if that condition holds: `insert … select <values> where …`,
- * each parameter cast to its column's type (a select list does not take it from the column).
+ * each parameter cast to its column's type (a select list does not take it from the column). A
+ * value may be a placeholder (`placeholderRow`), for a template that `withValues` fills in.
  */
 export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], when?: SQL): SQL {
   const columns = columnsOf(table);
@@ -79,7 +80,7 @@ export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], 
     if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
     names.push(column.name);
     texts.push(when === undefined ? ", " : `${column.cast}, `);
-    parameters.push(asText(value === null || !column.toDriver ? value : column.toDriver(value)));
+    parameters.push(value instanceof Placeholder ? value : driverText(column, value));
   }
   if (names.length === 0) throw new Error(`A row of ${getTableName(table)} needs a value`);
   texts[0] += `${names.join(", ")}) ${when === undefined ? "values (" : "select "}`;
@@ -93,19 +94,81 @@ export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], 
   return sql`${new TextAndValues(texts, parameters)}${when}`;
 }
 
+/** A column's value as `insertRow` sends it: converted as Drizzle converts it, then as text. */
+function driverText(column: ColumnOf, value: unknown) {
+  return asText(value === null || !column.toDriver ? value : column.toDriver(value));
+}
+
+/**
+ * The keys of a row that `insertRow` writes (those with a value, null included): with the row's
+ * table, what a template's row holds (`placeholderRow`) and what it is filled with (`fillRow`).
+ */
+export function rowKeys(row: object): string[] {
+  return Object.keys(row).filter((key) => (row as Record<string, unknown>)[key] !== undefined);
+}
+
+/** A table's row in a template (`rowTemplate`): which keys it writes, and as which placeholders. */
+export interface RowTemplate<T extends Table = Table> {
+  readonly table: T;
+  readonly keys: readonly string[];
+  /** The row for `insertRow`: each value the placeholder `<prefix>.<key>`. */
+  readonly placeholders: T["$inferInsert"];
+  /** For each key, its placeholder's name and its column, in `keys`' order (`fillRow`). */
+  readonly slots: readonly { key: string; name: string; column: ColumnOf }[];
+}
+
+/**
+ * A row of `table` with the values of `keys` left as placeholders named `<prefix>.<key>`: a row's
+ * part of a template built once per shape (`insertRow(table, row.placeholders)`), which `fillRow`
+ * gives each call's values.
+ */
+export function rowTemplate<T extends Table>(
+  table: T,
+  prefix: string,
+  keys: readonly string[],
+): RowTemplate<T> {
+  const columns = columnsOf(table);
+  const slots = keys.map((key) => {
+    const column = columns.get(key);
+    if (!column) throw new Error(`${getTableName(table)} has no column ${key}`);
+    return { key, name: `${prefix}.${key}`, column };
+  });
+  const placeholders = Object.fromEntries(slots.map((slot) => [slot.key, sql.placeholder(slot.name)]));
+  return { table, keys, placeholders: placeholders as T["$inferInsert"], slots };
+}
+
+/**
+ * Adds to `into` the values `insertRow` would send for `row`, under the names of `template`'s
+ * placeholders. A row with a key more or less than the template's is a different statement: refused.
+ */
+export function fillRow<T extends Table>(
+  template: RowTemplate<T>,
+  row: T["$inferInsert"],
+  into: Record<string, unknown>,
+): void {
+  const values = row as Record<string, unknown>;
+  let written = 0;
+  for (const key in values) if (values[key] !== undefined) written++;
+  if (written !== template.slots.length) {
+    throw new Error(`A row of ${getTableName(template.table)} differs from its template`);
+  }
+  for (const slot of template.slots) {
+    const value = values[slot.key];
+    if (value === undefined) throw new Error(`A row of ${getTableName(template.table)} lacks ${slot.key}`);
+    into[slot.name] = driverText(slot.column, value);
+  }
+}
+
+/** A column as the statements built here use it: its quoted name, its type's cast, its conversion. */
+interface ColumnOf {
+  name: string;
+  cast: string;
+  /** Drizzle's conversion to the driver's value, or undefined where it hands the value back as is. */
+  toDriver: ((value: unknown) => unknown) | undefined;
+}
+
 /** A table's columns by key, each with its quoted name and the cast to its type, made once. */
-const tableColumns = new WeakMap<
-  Table,
-  Map<
-    string,
-    {
-      name: string;
-      cast: string;
-      /** Drizzle's conversion to the driver's value, or undefined where it hands the value back as is. */
-      toDriver: ((value: unknown) => unknown) | undefined;
-    }
-  >
->();
+const tableColumns = new WeakMap<Table, Map<string, ColumnOf>>();
 function columnsOf(table: Table) {
   let columns = tableColumns.get(table);
   if (!columns) {
@@ -166,28 +229,35 @@ export function writeIf(write: GuardedWrite): SQL {
   return sql`with ${sql.join(parts, sql`,\n`)}\nselect ${write.answer} from guard`;
 }
 
-/** A statement with placeholders compiled once: the text around them, and their names in order. */
+/**
+ * A statement with placeholders compiled once: the text around them, their names in order, and the
+ * whole text with them numbered from $1 (for a statement that is the template alone).
+ */
 interface Template {
   texts: string[];
   names: string[];
+  numbered: string;
 }
 const templates = new WeakMap<SQL, Template>();
 
 /**
  * `template`, a statement with Drizzle placeholders (`sql.placeholder`) and no values, given the
- * values of its placeholders, as a part of a bigger statement. Its text is worked out the first
- * time only: for a large part that every request sends, where walking all of its pieces each time
- * would cost more than running it.
+ * values of its placeholders, as a part of a bigger statement or a whole one. Its text is worked
+ * out the first time only: for a large part that every request sends, where walking all of its
+ * pieces each time would cost more than running it.
  */
 export function withValues(template: SQL, values: Record<string, unknown>): SQL {
   let compiled = templates.get(template);
   if (!compiled) {
-    compiled = compileTemplate(template);
+    const { texts, names } = compileTemplate(template);
+    const numbered = texts.reduce((text, next, i) => `${text}$${i}${next}`);
+    compiled = { texts, names, numbered };
     templates.set(template, compiled);
   }
   return sql`${new TextAndValues(
     compiled.texts,
     compiled.names.map((name) => values[name]),
+    compiled.numbered,
   )}`;
 }
 

@@ -14,7 +14,7 @@ import type { ApiActivity } from "../http/activity.ts";
 import { withoutParameters } from "../log.ts";
 import { inJobSpan, withTraceContext } from "../tracing.ts";
 import { DirectListenDb } from "./boss-db.ts";
-import { createOutboxRelay, outboxInsert } from "./outbox.ts";
+import { createOutboxRelay, fillOutbox, outboxInsert, outboxTemplate } from "./outbox.ts";
 import { ensureQueues } from "./queues.ts";
 import { createJobStatistics } from "./statistics.ts";
 import { createDueWakes } from "./wake.ts";
@@ -41,6 +41,14 @@ export interface Jobs {
    * the job waits for the relay's next look (JOB_POLL_SECONDS).
    */
   sendPart<T extends object>(name: string, data: T, when?: SQL): SQL;
+  /**
+   * `sendPart` in a statement built once per shape and given its values per call (`withValues`):
+   * the part, its job's name and data left as placeholders named after `prefix`, which `fillPart`
+   * fills in for one job.
+   */
+  sendPartTemplate(prefix: string, when?: SQL): SQL;
+  /** The values of a `sendPartTemplate` part for a job `name` with `data`, added to `into`. */
+  fillPart<T extends object>(prefix: string, name: string, data: T, into: Record<string, unknown>): void;
   /** Runs the outbox relay shortly: after a statement with `sendPart` parts has committed. */
   relaySoon(): void;
   /** Moves every job waiting in the outbox into pg-boss now; answers how many (for tests). */
@@ -205,6 +213,11 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     sendPart(name, data, when) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
       return outboxInsert(name, withTraceContext(data), when);
+    },
+    sendPartTemplate: (prefix, when) => outboxTemplate(prefix, when),
+    fillPart(prefix, name, data, into) {
+      if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
+      fillOutbox(prefix, name, withTraceContext(data), into);
     },
     relaySoon: () => relay.soon(),
     drainOutbox: () => relay.drain(),

@@ -1,7 +1,16 @@
 import { inArray, type SQL } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
-import { type Database, drizzleRunner, insertRow, type Tx, textRunner } from "../db/index.ts";
+import {
+  type Database,
+  drizzleRunner,
+  fillRow,
+  insertRow,
+  type RowTemplate,
+  rowTemplate,
+  type Tx,
+  textRunner,
+} from "../db/index.ts";
 import { jobOutbox } from "./outbox-table.ts";
 
 /** Rows moved per transaction: one pg-boss insert per queue in the batch. */
@@ -30,6 +39,27 @@ export interface OutboxRelay {
  */
 export function outboxInsert(name: string, data: object, when?: SQL): SQL {
   return insertRow(jobOutbox, { name, data }, when);
+}
+
+/** Outbox rows in templates, by prefix: the same few every time. */
+const outboxRows = new Map<string, RowTemplate<typeof jobOutbox>>();
+function outboxRow(prefix: string) {
+  let row = outboxRows.get(prefix);
+  if (!row) {
+    row = rowTemplate(jobOutbox, prefix, ["name", "data"]);
+    outboxRows.set(prefix, row);
+  }
+  return row;
+}
+
+/** `outboxInsert` in a template: the job's name and data are the placeholders `<prefix>.name` and `.data`. */
+export function outboxTemplate(prefix: string, when?: SQL): SQL {
+  return insertRow(jobOutbox, outboxRow(prefix).placeholders, when);
+}
+
+/** The values of `outboxTemplate`'s part for a job `name` with `data`, added to `into`. */
+export function fillOutbox(prefix: string, name: string, data: object, into: Record<string, unknown>): void {
+  fillRow(outboxRow(prefix), { name, data }, into);
 }
 
 /**

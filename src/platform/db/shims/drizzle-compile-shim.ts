@@ -67,9 +67,16 @@ const dialect = new PgDialect();
 export class TextAndValues implements SQLWrapper {
   readonly texts: readonly string[];
   readonly values: readonly unknown[];
-  constructor(texts: readonly string[], values: readonly unknown[]) {
+  /**
+   * The text with its parameters numbered from $1, made once for a template's every use: a
+   * statement that is this chunk alone is then the same string each time (no text built, and the
+   * prepared statement's name found by identity).
+   */
+  readonly numbered: string | undefined;
+  constructor(texts: readonly string[], values: readonly unknown[], numbered?: string) {
     this.texts = texts;
     this.values = values;
+    this.numbered = numbered;
   }
   getSQL(): SQL {
     const chunks: SQL[] = [sql.raw(this.texts[0])];
@@ -147,6 +154,11 @@ class Compilation {
         throw new NotCompiledHere();
       for (const part of chunk.queryChunks) this.write(part);
     } else if (chunk instanceof TextAndValues) {
+      if (chunk.numbered !== undefined && this.values.length === 0 && !this.template) {
+        this.#text(chunk.numbered);
+        this.values.push(...chunk.values);
+        return;
+      }
       this.#text(chunk.texts[0]);
       for (const [i, value] of chunk.values.entries()) {
         this.#parameter(value);
