@@ -254,9 +254,9 @@ const openTemplates = new WeakMap<Deps["jobs"], Map<string, ReturnType<typeof bu
 /**
  * The create's statement with placeholders for every value, built once per shape (an
  * Idempotency-Key or not, how many webhook deliveries) and given each create's values by
- * `withValues`: building and compiling it afresh for every create was about a seventh of the API
- * process's CPU (docs/benchmarks.md, "The create's statement, built once"). The rows' keys are
- * the first row's; `fillRow` refuses a row that has other keys.
+ * `withValues`: building and compiling it afresh for every create cost the API process about as
+ * much CPU as every other statement-building step together (docs/benchmarks.md, "The create's
+ * statement, built once"). The rows' keys are the first row's; `fillRow` refuses a row with others.
  */
 function openTemplate(
   deps: Pick<Deps, "jobs">,
