@@ -3,7 +3,16 @@ import { describe, test } from "node:test";
 import { and, eq, inArray, type SQL, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/node-postgres";
 import { PgDialect } from "drizzle-orm/pg-core";
-import { insertRow, type Runner, statementRunner, withValues, writeIf } from "../../src/platform/db/index.ts";
+import {
+  fillRow,
+  insertRow,
+  type Runner,
+  rowKeys,
+  rowTemplate,
+  statementRunner,
+  withValues,
+  writeIf,
+} from "../../src/platform/db/index.ts";
 import { jobOutbox } from "../../src/platform/jobs/outbox-table.ts";
 
 // The runner compiles statements itself, for speed (src/platform/db/statements.ts, `Compilation`):
@@ -96,6 +105,45 @@ describe("statementRunner", () => {
     assert.deepEqual(sent[1], sent[0], "the template's second use is the same");
     // Drizzle's compiler reads the filled template the same way.
     assert.deepEqual(drizzleText(sql`select ${"before"}::text, (${filled})`), sent[0]);
+  });
+
+  test("a guarded write of row templates, filled in, is the statement built with the rows' values", async () => {
+    const row = { name: "job", data: { paymentId: "pay_1", list: [1, 2] }, createdAt: since };
+    const guarded = (rows: (typeof row)[]) =>
+      writeIf({
+        condition: sql`true`,
+        writes: (when) => rows.map((each) => insertRow(jobOutbox, each, when)),
+        answer: sql`holds`,
+      });
+    const first = rowTemplate(jobOutbox, "first", rowKeys(row));
+    const second = rowTemplate(jobOutbox, "second", rowKeys(row));
+    const template = guarded([first.placeholders, second.placeholders] as (typeof row)[]);
+    const other = { ...row, name: "other", createdAt: new Date("2031-05-06T07:08:09.000Z") };
+    const { run, sent } = capturing();
+    for (const rows of [
+      [row, other],
+      [other, row],
+    ]) {
+      const values: Record<string, unknown> = {};
+      fillRow(first, rows[0], values);
+      fillRow(second, rows[1], values);
+      // A whole statement: its text is the one made once (the same string every time).
+      await run(withValues(template, values));
+    }
+    assert.deepEqual(sent[0], drizzleText(guarded([row, other])));
+    assert.deepEqual(sent[1], drizzleText(guarded([other, row])));
+    assert.equal(sent[0].text, sent[1].text);
+  });
+
+  test("a row with a key more or less than its template's is refused, never written short", () => {
+    const template = rowTemplate(jobOutbox, "job", ["name", "data"]);
+    assert.throws(
+      () => fillRow(template, { name: "job", data: {}, createdAt: since }, {}),
+      /differs from its template/,
+    );
+    assert.throws(() => fillRow(template, { name: "job" } as never, {}), /differs from its template/);
+    assert.throws(() => fillRow(template, { name: "job", createdAt: since } as never, {}), /lacks data/);
+    assert.throws(() => rowTemplate(jobOutbox, "job", ["name", "nope"]), /has no column nope/);
   });
 
   test("a template refuses values, and a placeholder without a value is refused", async () => {

@@ -17,7 +17,8 @@ import { withRowMapper } from "./shims/drizzle-row-mapper-shim.ts";
  * module's `sql.ts` as named functions, as pg-boss keeps its SQL in `plans.ts`): statements kept
  * prepared (`prepared`), one-row inserts built from a Drizzle table (`insertRow`), the guarded
  * write (`writeIf`: several writes in one statement, all made only while a condition holds),
- * statements given their values once built (`withValues`), and the runners that send a statement
+ * statements given their values once built (`withValues`, with rows of placeholders from
+ * `rowTemplate` that `fillRow` fills in), and the runners that send a statement
  * on either engine (`statementRunner`, `drizzleRunner`). Statements are Drizzle `sql`, so their
  * parameters number themselves and no text is ever patched. Nothing here knows what the rows
  * mean. They are compiled by a copy of Drizzle's compiler kept apart as a performance shim
@@ -66,7 +67,7 @@ function asText(value: unknown): string | null {
  * Drizzle converts it for that column (a part of a hand-written statement: see `writeIf`). With
  * `when`, the row is written only if that condition holds: `insert … select <values> where …`,
  * each parameter cast to its column's type (a select list does not take it from the column). A
- * value may be a placeholder (`placeholderRow`), for a template that `withValues` fills in.
+ * value may be a placeholder (`rowTemplate`), for a template that `withValues` fills in.
  */
 export function insertRow<T extends Table>(table: T, values: T["$inferInsert"], when?: SQL): SQL {
   const columns = columnsOf(table);
@@ -100,8 +101,8 @@ function driverText(column: ColumnOf, value: unknown) {
 }
 
 /**
- * The keys of a row that `insertRow` writes (those with a value, null included): with the row's
- * table, what a template's row holds (`placeholderRow`) and what it is filled with (`fillRow`).
+ * The keys of a row that `insertRow` writes (those with a value, null included): what a template's
+ * row holds (`rowTemplate`) and what it is filled with (`fillRow`).
  */
 export function rowKeys(row: object): string[] {
   return Object.keys(row).filter((key) => (row as Record<string, unknown>)[key] !== undefined);
