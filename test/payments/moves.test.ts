@@ -4,6 +4,7 @@
 // with each event's sequence, and a delivery for every endpoint that subscribed, none for others.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { sql } from "drizzle-orm";
 import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
@@ -111,4 +112,22 @@ test("an endpoint of `payment.paid` only gets paid; one of `payment.*` and one o
     "payment.paid",
     "payment.pending",
   ]);
+});
+
+test("every status change's record names a payment that exists: the writes keep it, with no foreign key", async () => {
+  // payment_events has no foreign key to payments (migration 0025, docs/decisions.md §17): each
+  // record is written by the statement or transaction that writes its payment. This file's
+  // payments went every way (one statement, the transaction, with and without endpoints).
+  await paidPayment();
+  const result = await fx.app.deps.db.execute(
+    sql`select count(*)::int as events,
+      count(*) filter (where not exists (select 1 from payments p where p.id = e.payment_id))::int as orphans
+      from payment_events e`,
+  );
+  const [counted] = ((result as { rows?: unknown[] }).rows ?? result) as {
+    events: number;
+    orphans: number;
+  }[];
+  assert.ok(counted.events >= 3, "the file's payments recorded their moves");
+  assert.equal(counted.orphans, 0);
 });
