@@ -1,6 +1,6 @@
-import { and, eq, type SQL, sql, type Table } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { fillRow, insertRow, type RowTemplate, rowTemplate, type Tx } from "../../platform/db/index.ts";
+import { fillRow, insertRow, rowTemplate, type Tx } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import { appIdIfExists } from "../apps/queries.ts";
 import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
@@ -126,27 +126,12 @@ export async function emitEvent(deps: Pick<Deps, "jobs" | "now">, tx: Tx, event:
   return { eventId: rows.row.id, deliveryIds: rows.deliveries.map((d) => d.id) };
 }
 
-/** An event's rows in templates, by prefix (an event's, a delivery's): the same few every time. */
-const templateRows = new Map<string, RowTemplate>();
-function templateRow<T extends Table>(table: T, prefix: string, keys: readonly string[]): RowTemplate<T> {
-  let row = templateRows.get(prefix);
-  if (!row) {
-    row = rowTemplate(table, prefix, keys);
-    templateRows.set(prefix, row);
-  }
-  return row as RowTemplate<T>;
-}
-const eventRow = (prefix: string) =>
-  templateRow(webhookEvents, `${prefix}.event`, ["id", "appId", "type", "data", "createdAt"]);
+/** An event's and a delivery's rows in templates (`rowTemplate` makes each once). */
+const EVENT_KEYS = ["id", "appId", "type", "data", "createdAt"];
+const DELIVERY_KEYS = ["id", "appId", "endpointId", "eventId", "createdAt", "updatedAt"];
+const eventRow = (prefix: string) => rowTemplate(webhookEvents, `${prefix}.event`, EVENT_KEYS);
 const deliveryRow = (prefix: string, i: number) =>
-  templateRow(webhookDeliveries, `${prefix}.delivery${i}`, [
-    "id",
-    "appId",
-    "endpointId",
-    "eventId",
-    "createdAt",
-    "updatedAt",
-  ]);
+  rowTemplate(webhookDeliveries, `${prefix}.delivery${i}`, DELIVERY_KEYS);
 
 /**
  * What `emitEvent` writes, as writes of the caller's single statement (`writeIf`'s) built once per

@@ -111,23 +111,39 @@ export function rowKeys(row: object): string[] {
 /** A table's row in a template (`rowTemplate`): which keys it writes, and as which placeholders. */
 export interface RowTemplate<T extends Table = Table> {
   readonly table: T;
-  readonly keys: readonly string[];
   /** The row for `insertRow`: each value the placeholder `<prefix>.<key>`. */
   readonly placeholders: T["$inferInsert"];
-  /** For each key, its placeholder's name and its column, in `keys`' order (`fillRow`). */
+  /** For each key written, its placeholder's name and its column (`fillRow`). */
   readonly slots: readonly { key: string; name: string; column: ColumnOf }[];
 }
 
 /**
  * A row of `table` with the values of `keys` left as placeholders named `<prefix>.<key>`: a row's
  * part of a template built once per shape (`insertRow(table, row.placeholders)`), which `fillRow`
- * gives each call's values.
+ * gives each call's values. Made once per table, prefix and keys, so a caller may ask for it on
+ * every call.
  */
 export function rowTemplate<T extends Table>(
   table: T,
   prefix: string,
   keys: readonly string[],
 ): RowTemplate<T> {
+  let made = rowTemplates.get(table);
+  if (!made) {
+    made = new Map();
+    rowTemplates.set(table, made);
+  }
+  const id = `${prefix}\u0000${keys.join(",")}`;
+  let template = made.get(id);
+  if (!template) {
+    template = makeRowTemplate(table, prefix, keys);
+    made.set(id, template);
+  }
+  return template as RowTemplate<T>;
+}
+const rowTemplates = new WeakMap<Table, Map<string, RowTemplate>>();
+
+function makeRowTemplate<T extends Table>(table: T, prefix: string, keys: readonly string[]): RowTemplate<T> {
   const columns = columnsOf(table);
   const slots = keys.map((key) => {
     const column = columns.get(key);
@@ -135,7 +151,7 @@ export function rowTemplate<T extends Table>(
     return { key, name: `${prefix}.${key}`, column };
   });
   const placeholders = Object.fromEntries(slots.map((slot) => [slot.key, sql.placeholder(slot.name)]));
-  return { table, keys, placeholders: placeholders as T["$inferInsert"], slots };
+  return { table, placeholders: placeholders as T["$inferInsert"], slots };
 }
 
 /**

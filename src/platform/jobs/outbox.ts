@@ -6,7 +6,6 @@ import {
   drizzleRunner,
   fillRow,
   insertRow,
-  type RowTemplate,
   rowTemplate,
   type Tx,
   textRunner,
@@ -41,16 +40,8 @@ export function outboxInsert(name: string, data: object, when?: SQL): SQL {
   return insertRow(jobOutbox, { name, data }, when);
 }
 
-/** Outbox rows in templates, by prefix: the same few every time. */
-const outboxRows = new Map<string, RowTemplate<typeof jobOutbox>>();
-function outboxRow(prefix: string) {
-  let row = outboxRows.get(prefix);
-  if (!row) {
-    row = rowTemplate(jobOutbox, prefix, ["name", "data"]);
-    outboxRows.set(prefix, row);
-  }
-  return row;
-}
+const OUTBOX_KEYS = ["name", "data"];
+const outboxRow = (prefix: string) => rowTemplate(jobOutbox, prefix, OUTBOX_KEYS);
 
 /** `outboxInsert` in a template: the job's name and data are the placeholders `<prefix>.name` and `.data`. */
 export function outboxTemplate(prefix: string, when?: SQL): SQL {
