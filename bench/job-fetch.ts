@@ -1,15 +1,17 @@
 // `npm run bench:job-fetch` (PostgreSQL only): what pg-boss's fetch costs under a backlog. Starts
-// an API-only process on a fresh database, creates payments as fast as it answers for
-// BENCH_SECONDS (each enqueues a `payments.prepare-intent` job; no worker runs, so they pile up),
+// an API-only process on a fresh database, subscribes a webhook endpoint (a receiver in this
+// process) to `payment.pending` and creates payments as fast as it answers for BENCH_SECONDS (each
+// enqueues one `webhooks.deliver` job; no worker runs, so they pile up),
 // then shows the fetch's plan on that backlog (EXPLAIN (ANALYZE, BUFFERS), rolled back), starts a
 // worker process and reads pg_stat_user_indexes while the worker drains the backlog: how many
 // index entries each fetch read (idx_tup_read / idx_scan) on pg-boss's job indexes.
+import { createServer } from "node:http";
 import autocannon from "autocannon";
 import pg from "pg";
 import { startChild } from "./processes.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const QUEUE = "payments.prepare-intent";
+const QUEUE = "webhooks.deliver";
 const serverUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
 if (!serverUrl) throw new Error("bench/job-fetch.ts needs BENCH_DATABASE_URL (a PostgreSQL server)");
 
@@ -56,8 +58,17 @@ const target = new URL(serverUrl);
 target.pathname = `/${name}`;
 const env = { DATABASE_URL: target.toString() };
 const client = new pg.Client({ connectionString: target.toString() });
+// The endpoint the deliveries go to once the worker runs: it answers every one at once.
+const receiver = createServer((request, response) => {
+  request.resume();
+  request.on("end", () => response.writeHead(204).end());
+});
+await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+const receiverPort = (receiver.address() as { port: number }).port;
+const hooksEnv = { WEBHOOKS_ALLOW_LOOPBACK: "true" };
 const api = await startChild<{ app: number; bare: number }>("bench/server.ts", {
   ...env,
+  ...hooksEnv,
   RUN_WORKER: "false",
 });
 let worker: Awaited<ReturnType<typeof startChild>> | undefined;
@@ -77,6 +88,11 @@ try {
   const price = await json(
     `${base}/prices/${app.id}`,
     { name: "Ticket", amount: 12.5, currency: "usd" },
+    auth,
+  );
+  await json(
+    `${base}/webhooks/${app.id}`,
+    { url: `http://127.0.0.1:${receiverPort}/hooks`, events: ["payment.pending"] },
     auth,
   );
   await autocannon({
@@ -103,7 +119,7 @@ try {
 
   const before = await indexReads(client);
   const started = Date.now();
-  worker = await startChild("bench/worker.ts", env);
+  worker = await startChild("bench/worker.ts", { ...env, ...hooksEnv });
   const total = queued.created ?? 0;
   while (Date.now() - started < 300_000) {
     const now = await backlog(client);
@@ -125,6 +141,7 @@ try {
 } finally {
   await worker?.stop();
   await api.stop();
+  receiver.close();
   await client.end().catch(() => {});
   await admin.query(`drop database if exists ${name} with (force)`);
   await admin.end();

@@ -7,7 +7,6 @@ import { freshDatabase, startChild } from "./processes.ts";
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 400);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const QUEUES = [
-  "payments.prepare-intent",
   "payments.authorize",
   "payments.sync",
   "payments.execute",

@@ -91,13 +91,6 @@ async function measurePaced(title: string, url: string, headers: Record<string, 
   return { title, rps: result.rps, p50: result.p50, p99: result.p99 };
 }
 
-const PREPARE_INTENT = "payments.prepare-intent";
-
-/** The prepare-intent job counts by state (created, active, completed, retry, failed). */
-async function jobCounts(server: Started): Promise<Record<string, number>> {
-  return json(`${server.bare}/bare/jobs/${PREPARE_INTENT}`);
-}
-
 /** Waits until the outbox is empty (the relay caught up with the last row), then two seconds. */
 async function settle(server: Started) {
   for (let i = 0; i < 40 && (await json(`${server.bare}/bare/outbox`)).waiting > 0; i++) {
@@ -105,9 +98,6 @@ async function settle(server: Started) {
   }
   await new Promise((resolve) => setTimeout(resolve, 2000));
 }
-
-const pending = (counts: Record<string, number>) =>
-  (counts.created ?? 0) + (counts.active ?? 0) + (counts.retry ?? 0);
 
 async function benchEngine(label: string, env: Record<string, string>, separateWorker = false) {
   const server = await startServer(env, separateWorker);
@@ -195,22 +185,7 @@ async function benchEngine(label: string, env: Record<string, string>, separateW
       auth,
       { ...create, rate },
     );
-    // Every create enqueued a prepare-intent job: how many the worker had done when the load
-    // stopped, and how long the rest took (at most two minutes are waited for).
-    const atEnd = await jobCounts(server);
-    const stopped = Date.now();
-    let drained = atEnd;
-    while (pending(drained) > 0 && Date.now() - stopped < 120_000) {
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      drained = await jobCounts(server);
-    }
-    const jobs = {
-      created: pending(atEnd) + (atEnd.completed ?? 0) + (atEnd.failed ?? 0),
-      doneAtEnd: atEnd.completed ?? 0,
-      drainSeconds: pending(drained) > 0 ? null : (Date.now() - stopped) / 1000,
-      failed: drained.failed ?? 0,
-    };
-    return { label, rows: reads, writes: [bareInsert, bareSteady, peak, steady, bursts], jobs };
+    return { label, rows: reads, writes: [bareInsert, bareSteady, peak, steady, bursts] };
   } finally {
     await server.stop();
   }
@@ -256,14 +231,6 @@ for (const { label, rows, writes } of results) {
       console.log(`| ${label} | ${row.title} | ${row.rps} | ${row.p50} | ${row.p99} | ${share}% |`);
     }
   }
-}
-console.log(
-  "\n| engine | prepare-intent jobs enqueued | done when the load stopped | rest done after | failed |",
-);
-console.log("|---|---:|---:|---:|---:|");
-for (const { label, jobs } of results) {
-  const drain = jobs.drainSeconds === null ? "not within 120 s" : `${jobs.drainSeconds.toFixed(1)} s`;
-  console.log(`| ${label} | ${jobs.created} | ${jobs.doneAtEnd} | ${drain} | ${jobs.failed} |`);
 }
 console.log(
   `\nload average ${os

@@ -4,16 +4,17 @@ import { sql } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
 import { openPayment } from "../../src/modules/payments/create.ts";
 import { PREPARE_INTENT_JOB } from "../../src/modules/payments/job-names.ts";
+import { WEBHOOK_DELIVERY_JOB } from "../../src/modules/webhooks/jobs.ts";
 import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
-import { createPayment } from "../helpers/payments.ts";
+import { CARDS, card, confirm, createPayment } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
 
 // A new payment is written by one statement (the payment, its first event, the `payment.pending`
-// deliveries and the provider-intent job): these check that each part is there, and that a part
-// that fails leaves none of the others.
+// deliveries and their jobs): these check that each part is there, that nothing else is queued (the
+// provider intent is made by the confirm's job), and that a part that fails leaves none of the others.
 
 let price: { id: string };
 const fx = useTestApp(
@@ -33,14 +34,15 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
   return ((result as { rows?: unknown[] }).rows ?? result) as T[];
 }
 
-// A payment's intent jobs: in the outbox, or already moved into pg-boss by the relay.
+// A payment's prepare-intent jobs (queued by a create until the confirm made the intent): in the
+// outbox, or already moved into pg-boss by the relay.
 const intentJobs = (paymentId: string) =>
   rows<{ n: number }>(
     sql`select (select count(*) from pgboss.job where name = ${PREPARE_INTENT_JOB} and data->>'paymentId' = ${paymentId})
       + (select count(*) from job_outbox where name = ${PREPARE_INTENT_JOB} and data->>'paymentId' = ${paymentId}) as n`,
   ).then(([row]) => Number(row.n));
 
-test("a new payment has its event, its payment.pending delivery and its intent job", async () => {
+test("a new payment has its event and its payment.pending delivery; its confirm makes the intent", async () => {
   const receiver = new Receiver();
   const other = new Receiver();
   try {
@@ -83,7 +85,7 @@ test("a new payment has its event, its payment.pending delivery and its intent j
         reason: "created",
       },
     ]);
-    assert.equal(await intentJobs(payment.id), 1);
+    assert.equal(await intentJobs(payment.id), 0);
 
     const [delivery] = await waitForDeliveries(
       fx.app,
@@ -109,13 +111,21 @@ test("a new payment has its event, its payment.pending delivery and its intent j
     assert.deepEqual(expectStatus(none, 200), []);
     assert.equal(other.received.length, 0);
 
-    // The intent job runs: the payment gets its provider intent.
-    await eventually(async () => {
-      const [row] = await rows<{ intent_id: string | null }>(
-        sql`select intent_id from payments where id = ${payment.id}`,
-      );
-      return row.intent_id ?? undefined;
-    });
+    // No provider was asked for anything until the payment is confirmed; then its job makes the
+    // intent and holds the card with it.
+    const intentOf = async () =>
+      (
+        await rows<{ intent_id: string | null }>(sql`select intent_id from payments where id = ${payment.id}`)
+      )[0].intent_id;
+    assert.equal(await intentOf(), null);
+    expectStatus(
+      await confirm(fx.app, fx.tenants.developer.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
+      200,
+    );
+    const intentId = await eventually(async () => (await intentOf()) ?? undefined);
+    const intent = await fx.app.deps.paymentProviders.sandbox.getIntent(intentId);
+    assert.equal(intent.metadata.payment_id, payment.id);
+    assert.notEqual(intent.status, "requires_payment_method");
   } finally {
     await receiver.stop();
     await other.stop();
@@ -123,6 +133,14 @@ test("a new payment has its event, its payment.pending delivery and its intent j
 });
 
 test("a part of the write that fails leaves no payment, event or job behind", async () => {
+  // An endpoint listens, so the statement writes a delivery and its job.
+  expectStatus(
+    await call(fx.app, "POST", `/webhooks/${fx.tenants.app.id}`, {
+      token: fx.tenants.owner.token,
+      body: { url: "http://127.0.0.1:9/hooks", events: ["payment.pending"] },
+    }),
+    201,
+  );
   const count = async () =>
     (
       await rows<{ n: number }>(
@@ -133,13 +151,13 @@ test("a part of the write that fails leaves no payment, event or job behind", as
   const jobCount = async () =>
     (
       await rows<{ n: number }>(
-        sql`select (select count(*) from pgboss.job where name = ${PREPARE_INTENT_JOB})
-          + (select count(*) from job_outbox) as n`,
+        sql`select (select count(*) from pgboss.job where name = ${WEBHOOK_DELIVERY_JOB})
+          + (select count(*) from job_outbox) + (select count(*) from webhook_events) as n`,
       )
     )[0].n;
   const jobsBefore = Number(await jobCount());
-  // The job part is the last one written, and it fails (a job without a queue name breaks the
-  // outbox's NOT NULL): the whole statement does.
+  // The delivery's job part is the last one written, and it fails (a job without a queue name
+  // breaks the outbox's NOT NULL): the whole statement does.
   const failing: Deps = {
     ...fx.app.deps,
     jobs: {

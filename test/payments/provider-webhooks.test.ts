@@ -93,7 +93,7 @@ describe("inbound provider webhooks", () => {
 describe("idempotent payment creation", {
   skip: !onPostgres && "needs PostgreSQL for real concurrency",
 }, () => {
-  test("100 concurrent identical POSTs with one key: one payment, one provider intent, one answer", async () => {
+  test("100 concurrent identical POSTs with one key: one payment, one answer, paid with one provider intent", async () => {
     const body = { price_id: price.id, payment_provider: "card" };
     const headers = { "idempotency-key": `burst-${Date.now()}` };
     const answers = await Promise.all(
@@ -114,6 +114,9 @@ describe("idempotent payment creation", {
     assert.equal(ids.size, 1);
     const [id] = ids;
     assert.equal(created.filter((p) => p.id === id).length, 1);
+    // The one payment is confirmed once and paid with one provider intent.
+    expectStatus(await confirm(fx.app, fx.tenants.owner.token, fx.tenants.app.id, id, card(CARDS.ok)), 200);
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, id, "paid");
     const intent = await intentOf(id);
     const all = await fx.app.deps.db.select().from(payments).where(eq(payments.intentId, intent));
     assert.equal(all.length, 1, "one provider intent");

@@ -44,7 +44,7 @@ function documentedSteps() {
   return rows.map(([, step, file, jobs, moves, compensation]) => ({
     step,
     file,
-    jobs: jobs.split(", "),
+    jobs: jobs === "none" ? [] : jobs.split(", "),
     moves: moves === "none" ? [] : moves.split(", "),
     compensation: compensation === "none" ? null : compensation,
   }));

@@ -15,7 +15,7 @@ const spansOf = (traceId: string) =>
   exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
 const named = (spans: ReadableSpan[], name: string) => spans.filter((s) => s.name === name);
 
-test("a payment's create and confirm each lead one trace through their jobs to the provider", async () => {
+test("a payment's confirm leads one trace through its jobs to the provider", async () => {
   const owner = await signup(fx.app);
   const app = await createApp(fx.app, owner.token);
   const price = expectStatus(
@@ -25,38 +25,16 @@ test("a payment's create and confirm each lead one trace through their jobs to t
     }),
     201,
   );
-  // A caller's own trace is continued (W3C traceparent).
-  const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
   const payment = expectStatus(
     await call(fx.app, "POST", `/payments/${app.id}`, {
       token: owner.token,
       body: { price_id: price.id, payment_provider: "card" },
-      headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
     }),
     201,
   );
-  const created = await eventually(() => {
-    const spans = spansOf(callerTrace);
-    return named(spans, "POST /payments/:app_id").length === 1 && spans.some((s) => s.name.startsWith("job "))
-      ? spans
-      : undefined;
-  }, 30_000);
-  const request = named(created, "POST /payments/:app_id")[0];
-  const job = created.find((s) => s.name.startsWith("job "))!;
-  assert.equal(
-    job.parentSpanContext?.spanId,
-    request.spanContext().spanId,
-    "the job's span is the request's child",
-  );
-  const provider = await eventually(() =>
-    spansOf(callerTrace).find((s) => s.name.startsWith("payments.sandbox.")),
-  );
-  assert.equal(
-    provider.parentSpanContext?.spanId,
-    job.spanContext().spanId,
-    "the provider call is the job's child",
-  );
-
+  // A caller's own trace is continued (W3C traceparent), through the job the confirm queues (by the
+  // job outbox) to the provider calls that job makes.
+  const callerTrace = "4bf92f3577b34da6a3ce929d0e0e4736";
   expectStatus(
     await call(fx.app, "POST", `/payments/${app.id}/${payment.id}/confirm`, {
       token: owner.token,
@@ -69,11 +47,31 @@ test("a payment's create and confirm each lead one trace through their jobs to t
           cvc: "123",
         },
       },
+      headers: { traceparent: `00-${callerTrace}-00f067aa0ba902b7-01` },
     }),
     200,
   );
-  const confirm = await eventually(() =>
-    exporter.getFinishedSpans().find((s) => s.name === "POST /payments/:app_id/:payment_id/confirm"),
+  const confirmed = await eventually(() => {
+    const spans = spansOf(callerTrace);
+    return named(spans, "POST /payments/:app_id/:payment_id/confirm").length === 1 &&
+      named(spans, "job payments.authorize").length === 1
+      ? spans
+      : undefined;
+  }, 30_000);
+  const confirm = named(confirmed, "POST /payments/:app_id/:payment_id/confirm")[0];
+  const job = named(confirmed, "job payments.authorize")[0];
+  assert.equal(
+    job.parentSpanContext?.spanId,
+    confirm.spanContext().spanId,
+    "the job's span is the request's child",
+  );
+  const provider = await eventually(() =>
+    spansOf(callerTrace).find((s) => s.name === "payments.sandbox.createIntent"),
+  );
+  assert.equal(
+    provider.parentSpanContext?.spanId,
+    job.spanContext().spanId,
+    "the provider call is the job's child",
   );
   const confirmTrace = confirm.spanContext().traceId;
   await eventually(async () => {

@@ -31,7 +31,6 @@ import {
   unchangedSince,
   unchangedSinceValues,
 } from "./context.ts";
-import { type PaymentJob, PREPARE_INTENT_JOB } from "./job-names.ts";
 import { type PaymentRow, paymentEventData, paymentEventRow } from "./lifecycle.ts";
 import { checkPayable } from "./payable.ts";
 import { openPaymentToken, sealPaymentToken } from "./payment-token.ts";
@@ -207,10 +206,10 @@ async function decidePayment(
 }
 
 /**
- * Writes the decided payment in one statement (`writeIf`): the payment, its first event, the
- * `payment.pending` webhook deliveries and the provider-intent job, all or none, and none unless
- * every row the decision's context came from is unchanged (`unchangedSince`). Answers nothing when a
- * row has changed; the payment an earlier try of the same Idempotency-Key wrote, if there is one.
+ * Writes the decided payment in one statement (`writeIf`): the payment, its first event and the
+ * `payment.pending` webhook deliveries, all or none, and none unless every row the decision's
+ * context came from is unchanged (`unchangedSince`). Answers nothing when a row has changed; the
+ * payment an earlier try of the same Idempotency-Key wrote, if there is one.
  */
 async function writeIfUnchanged(
   deps: Deps,
@@ -228,8 +227,6 @@ async function writeIfUnchanged(
     "announced",
     values,
   );
-  // The provider intent is made ahead of the shopper's payment method, off the request path.
-  deps.jobs.fillPart<PaymentJob>("intent_job", PREPARE_INTENT_JOB, { paymentId: id }, values);
   const template = openTemplate(deps, { keyed: createKey !== null, deliveries }, row, event);
   fillRow(template.payment, row, values);
   fillRow(template.event, event, values);
@@ -244,7 +241,9 @@ async function writeIfUnchanged(
     if (storedToken === null) throw new Error(`Payment ${stored.id} has no sealed token`);
     return { row: stored, token: storedToken, price, app, context };
   }
-  deps.jobs.relaySoon();
+  // No job unless an endpoint listens: the provider intent is made by the confirm's job
+  // (docs/decisions.md, "The provider intent, made at the confirm").
+  if (deliveries > 0) deps.jobs.relaySoon();
   return { row, token, price, app, context };
 }
 
@@ -301,7 +300,6 @@ function buildOpenTemplate(
       insertRow(payments, payment.placeholders, when),
       insertRow(paymentEvents, event.placeholders, when),
       ...eventPartsTemplate(deps, shape.deliveries, "announced", when),
-      deps.jobs.sendPartTemplate("intent_job", when),
     ],
     answer: sql`(select ok from current_context) as ok, (select id from earlier) as earlier_id`,
   });

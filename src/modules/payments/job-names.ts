@@ -1,6 +1,10 @@
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
 
 // The payment pipeline, one job a step; each is idempotent and keyed by the payment id.
+/**
+ * Made a new payment's provider intent until the confirm's job made it instead (2026-11-30): kept so
+ * that jobs queued before that still run (docs/decisions.md, "The provider intent, made at the confirm").
+ */
 export const PREPARE_INTENT_JOB = "payments.prepare-intent";
 export const AUTHORIZE_JOB = "payments.authorize";
 export const SYNC_JOB = "payments.sync";

@@ -1,12 +1,13 @@
 // Step 2, authorize: the shopper's payment method secures the money (`pending -> hold`).
 //
 // What it does: `requestAuthorization` (the confirm) marks the payment `requested` and sends
-// `payments.authorize`, which confirms the intent with the payment method; `applyIntent` applies
+// `payments.authorize`, which makes the provider intent (open.ts, `ensureIntent`; a payment never
+// confirmed has none) and confirms it with the payment method; `applyIntent` applies
 // the provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
 // or settle, is asked for in that transaction), a decline is `failed` (on the hosted checkout the
 // payment stays `pending` for the next card, checkout-tries.ts), a 3-D Secure step or a debit in
 // flight is looked at again by `payments.sync`. A price that expired before the confirm cancels the
-// payment (`pending -> cancelled`) with its intent released.
+// payment (`pending -> cancelled`), with its intent released if it has one.
 // Compensation: release-hold. A hold that is never captured (cancelled, or its contract call
 // failed) is released by that job; a collected bank debit cannot be released and is refunded.
 // After a crash: the confirm's `requested` mark and its job commit together (one statement, the
@@ -104,13 +105,13 @@ export async function requestAuthorization(
     }
     const price = await findPrice(tx, locked.priceId);
     if (!price || isExpired(price, deps.now())) {
-      // It can never be paid now: cancelled (nothing was charged) and its provider intent released,
-      // committed before the 409 answers.
+      // It can never be paid now: cancelled (nothing was charged) and its provider intent, made by
+      // an earlier declined try if any, released, committed before the 409 answers.
       await transition(deps, tx, locked, "cancelled", {
         actor: actorName(actor),
         reason: "the price expired before the payment was confirmed",
       });
-      await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: locked.id });
+      if (locked.intentId) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId: locked.id });
       return { expired: true as const };
     }
     const attempt = locked.confirmAttempts + 1;

@@ -35,7 +35,7 @@ export interface PipelineStep {
 export const PIPELINE: readonly PipelineStep[] = [
   {
     step: "open",
-    jobs: [PREPARE_INTENT_JOB],
+    jobs: [],
     moves: [
       [null, "pending"],
       ["failed", "pending"],
@@ -44,7 +44,8 @@ export const PIPELINE: readonly PipelineStep[] = [
   },
   {
     step: "authorize",
-    jobs: [AUTHORIZE_JOB, SYNC_JOB],
+    // The intent is made by the authorize job; prepare-intent runs only jobs queued before it was.
+    jobs: [AUTHORIZE_JOB, SYNC_JOB, PREPARE_INTENT_JOB],
     moves: [
       ["pending", "hold"],
       ["pending", "failed"],

@@ -1,17 +1,19 @@
-// Step 1, open: a `pending` payment and its provider intent.
+// Step 1, open: a `pending` payment, and its provider intent when it is first confirmed.
 //
-// What it does: `openPayment` (create.ts) writes the payment, its first payment event, its webhook
-// and its `payments.prepare-intent` job in one statement; that job makes the provider intent
-// (`ensureIntent`). `reopen` opens a payment again (`failed -> pending`) when the app retries a card
-// payment whose contract call the chain refused, with a new intent under keys of its own.
+// What it does: `openPayment` (create.ts) writes the payment, its first payment event and its
+// webhook in one statement; no provider is called and no job is queued (unless a webhook endpoint
+// listens). The authorize job makes the provider intent (`ensureIntent`) just before it confirms
+// it, so a payment never confirmed has no intent at all. `reopen` opens a payment again
+// (`failed -> pending`) when the app retries a card payment whose contract call the chain refused;
+// its next confirm makes a new intent under keys of its own. `payments.prepare-intent` is only run
+// for jobs queued before the intent was made at the confirm (job-names.ts).
 // Compensation: release-hold. A pending payment that expires (expire.ts), or whose price expired
-// before its confirm (authorize.ts), has its intent released by that job; nothing was held or
-// charged. One cancelled before any confirm leaves an intent that holds nothing.
-// After a crash: the payment and its job are one statement's (through the job outbox), so both
-// exist or neither. The intent is created under the key `<payment>:intent` (`:r<round>` after a
-// reopen), so a retried job, or the authorize job getting there first, is answered the same intent
-// and never makes a second; its id is stored only while none is. A reopen's move and its job commit
-// together.
+// before its confirm (authorize.ts), has its intent, if it has one (a declined try on the hosted
+// checkout), released by that job; nothing was held or charged.
+// After a crash: the payment is one statement. The intent is created under the key
+// `<payment>:intent` (`:r<round>` after a reopen), so a retried authorize job is answered the same
+// intent and never makes a second; its id is stored only while none is. A reopen is one
+// transaction.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import { type Database, prepared, type Tx } from "../../../platform/db/index.ts";
@@ -32,8 +34,9 @@ const setIntentId = (db: Database) =>
     .prepare("payment_set_intent_id");
 
 /**
- * The payment's provider intent, made once: the prepare job and the authorize job may both get
- * here first, and the shared idempotency key makes the provider answer both with the same intent.
+ * The payment's provider intent, made once: a retried authorize job (or a prepare job queued before
+ * the intent was made at the confirm) gets here again, and the shared idempotency key makes the
+ * provider answer it with the same intent.
  */
 export async function ensureIntent(deps: Deps, payment: PaymentRow): Promise<string> {
   if (payment.intentId) return payment.intentId;
@@ -68,11 +71,11 @@ export function prepareIntentJob(deps: Deps): JobDefinition<PaymentJob> {
 
 /**
  * `retry` of a card payment whose contract call the chain refused: its hold was released, so
- * nothing can be captured; the payment is reopened (`pending`, a new provider intent) for the app
- * or the shopper to confirm again, and then runs the call afresh.
+ * nothing can be captured; the payment is reopened (`pending`; its next confirm makes a new provider
+ * intent) for the app or the shopper to confirm again, and then runs the call afresh.
  */
 export async function reopen(deps: Deps, tx: Tx, payment: PaymentRow, actor: string) {
-  const reopened = await transition(deps, tx, payment, "pending", {
+  return transition(deps, tx, payment, "pending", {
     actor,
     reason: "retried after the contract call was refused: confirm the payment again",
     set: {
@@ -89,6 +92,4 @@ export async function reopen(deps: Deps, tx: Tx, payment: PaymentRow, actor: str
       transactionResponse: {},
     },
   });
-  await deps.jobs.send(tx, PREPARE_INTENT_JOB, { paymentId: payment.id });
-  return reopened;
 }
