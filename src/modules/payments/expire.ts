@@ -8,9 +8,10 @@ import { payments } from "./tables.ts";
 /**
  * Abandoned carts end: a payment left `pending` with nothing being paid for longer than
  * PENDING_PAYMENT_TTL_HOURS is cancelled with the reason `expired` (a payment event and the
- * `payment.cancelled` webhook, as every move), and its provider intent released, so it never
- * blocks the app's (or its seller's) deletion. A periodic sweep over a partial index of pending
- * payments rather than a delayed job per payment: creating a payment writes nothing more.
+ * `payment.cancelled` webhook, as every move), and its provider intent, if a try made one,
+ * released, so it never blocks the app's (or its seller's) deletion. A periodic sweep over a
+ * partial index of pending payments rather than a delayed job per payment: creating a payment
+ * writes nothing more.
  */
 export const EXPIRE_PENDING_JOB = "payments.expire-pending";
 export const EXPIRED_REASON = "expired";
