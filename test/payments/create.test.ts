@@ -8,7 +8,7 @@ import { WEBHOOK_DELIVERY_JOB } from "../../src/modules/webhooks/jobs.ts";
 import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { call, expectStatus } from "../helpers/http.ts";
-import { CARDS, card, confirm, createPayment } from "../helpers/payments.ts";
+import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 import { Receiver, waitForDeliveries } from "../helpers/webhooks.ts";
 
@@ -122,6 +122,8 @@ test("a new payment has its event and its payment.pending delivery; its confirm 
       await confirm(fx.app, fx.tenants.developer.token, fx.tenants.app.id, payment.id, card(CARDS.ok)),
       200,
     );
+    // Paid, so that none of its events is still being written when the next test counts them.
+    await waitForStatus(fx.app, fx.tenants.developer.token, fx.tenants.app.id, payment.id, "paid");
     const intentId = await eventually(async () => (await intentOf()) ?? undefined);
     const intent = await fx.app.deps.paymentProviders.sandbox.getIntent(intentId);
     assert.equal(intent.metadata.payment_id, payment.id);

@@ -1,7 +1,7 @@
 // Step 2, authorize: the shopper's payment method secures the money (`pending -> hold`).
 //
 // What it does: `requestAuthorization` (the confirm) marks the payment `requested` and sends
-// `payments.authorize`, which makes the provider intent (open.ts, `ensureIntent`; a payment never
+// `payments.authorize`, which makes the provider intent (open.ts, `requestIntent`; a payment never
 // confirmed has none) and confirms it with the payment method; `applyIntent` applies
 // the provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
 // or settle, is asked for in that transaction), a decline is `failed` (on the hosted checkout the
@@ -41,7 +41,7 @@ import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "../retu
 import { locked, read } from "../rows.ts";
 import { requestWhileOpen } from "../sql.ts";
 import { payments } from "../tables.ts";
-import { ensureIntent } from "./open.ts";
+import { requestIntent } from "./open.ts";
 
 const SYSTEM = "system";
 
@@ -137,7 +137,8 @@ export async function requestAuthorization(
 
 /**
  * Applies what the provider says of an intent to a payment that is still waiting for its
- * authorisation. Only a pending payment moves here, so a late or repeated event (a webhook after
+ * authorisation, and stores the intent's id on it if it has none (the authorize job's first
+ * answer). Only a pending payment moves here, so a late or repeated event (a webhook after
  * the job already applied the answer) cannot move a payment backwards.
  */
 export async function applyIntent(
@@ -157,7 +158,16 @@ export async function applyIntent(
       deps,
       read,
       "hold",
-      { actor, reason: "card authorised", set: { authState: "done", nextAction: null, capturedAmount: 0n } },
+      {
+        actor,
+        reason: "card authorised",
+        set: {
+          intentId: read.intentId ?? intent.id,
+          authState: "done",
+          nextAction: null,
+          capturedAmount: 0n,
+        },
+      },
       (when) => [deps.jobs.sendPart<PaymentJob>(next, { paymentId }, when)],
     );
     if (held) return;
@@ -169,8 +179,15 @@ export async function applyIntent(
       ? deps.jobs.send<PaymentJob>(tx, SYNC_JOB, { paymentId, polls: polls + 1 }, { startAfter: 2 })
       : null;
   await deps.db.transaction(async (tx) => {
-    const payment = await locked(tx, paymentId);
-    if (payment?.status !== "pending") return;
+    const found = await locked(tx, paymentId);
+    if (found?.status !== "pending") {
+      // Moved on while the provider held the card: a hold the payment never recorded is released.
+      if (found && intent.status === "requires_capture" && found.intentId !== intent.id) {
+        await deps.jobs.send<PaymentJob>(tx, RELEASE_HOLD_JOB, { paymentId, intentId: intent.id });
+      }
+      return;
+    }
+    const payment = found.intentId ? found : await recordIntent(tx, found, intent.id);
     switch (intent.status) {
       case "requires_action":
         await tx
@@ -234,6 +251,12 @@ export async function applyIntent(
   });
 }
 
+/** The intent's id stored on a pending payment that has none yet (the authorize job's answer). */
+async function recordIntent(tx: Tx, payment: PaymentRow, intentId: string): Promise<PaymentRow> {
+  await tx.update(payments).set({ intentId }).where(eq(payments.id, payment.id));
+  return { ...payment, intentId };
+}
+
 export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
   return {
     name: AUTHORIZE_JOB,
@@ -241,7 +264,8 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
       const payment = await read(deps, job.paymentId);
       if (payment?.status !== "pending" || payment.authState !== "requested") return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      const intentId = await ensureIntent(deps, payment);
+      // Its id is stored with the answer (`applyIntent`): a retry is answered the same intent.
+      const intentId = payment.intentId ?? (await requestIntent(deps, payment));
       let intent: ProviderIntent;
       try {
         intent = await provider.confirmIntent(

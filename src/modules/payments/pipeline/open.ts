@@ -2,7 +2,7 @@
 //
 // What it does: `openPayment` (create.ts) writes the payment, its first payment event and its
 // webhook in one statement; no provider is called and no job is queued (unless a webhook endpoint
-// listens). The authorize job makes the provider intent (`ensureIntent`) just before it confirms
+// listens). The authorize job makes the provider intent (`requestIntent`) just before it confirms
 // it, so a payment never confirmed has no intent at all. `reopen` opens a payment again
 // (`failed -> pending`) when the app retries a card payment whose contract call the chain refused;
 // its next confirm makes a new intent under keys of its own. `payments.prepare-intent` is only run
@@ -12,8 +12,8 @@
 // checkout), released by that job; nothing was held or charged.
 // After a crash: the payment is one statement. The intent is created under the key
 // `<payment>:intent` (`:r<round>` after a reopen), so a retried authorize job is answered the same
-// intent and never makes a second; its id is stored only while none is. A reopen is one
-// transaction.
+// intent and never makes a second; its id is stored with the answer to the confirm (authorize.ts,
+// `applyIntent`), only while none is. A reopen is one transaction.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import { type Database, prepared, type Tx } from "../../../platform/db/index.ts";
@@ -25,7 +25,7 @@ import { payments } from "../tables.ts";
 
 export { openPayment } from "../create.ts";
 
-// Every new payment gets its intent id: prepared.
+// A prepare job's payment gets its intent id: prepared.
 const setIntentId = (db: Database) =>
   db
     .update(payments)
@@ -35,11 +35,11 @@ const setIntentId = (db: Database) =>
 
 /**
  * The payment's provider intent, made once: a retried authorize job (or a prepare job queued before
- * the intent was made at the confirm) gets here again, and the shared idempotency key makes the
- * provider answer it with the same intent.
+ * the intent was made at the confirm) asks again, and the shared idempotency key makes the provider
+ * answer it with the same intent. Writes nothing: the authorize job stores the id with the
+ * provider's answer to its confirm (`applyIntent`), a statement fewer for every payment.
  */
-export async function ensureIntent(deps: Deps, payment: PaymentRow): Promise<string> {
-  if (payment.intentId) return payment.intentId;
+export async function requestIntent(deps: Deps, payment: PaymentRow): Promise<string> {
   const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
   const intent = await provider.createIntent(
     {
@@ -52,11 +52,18 @@ export async function ensureIntent(deps: Deps, payment: PaymentRow): Promise<str
     },
     { idempotencyKey: intentKey(payment, "intent") },
   );
+  return intent.id;
+}
+
+/** `requestIntent`, its id stored on the payment while it has none (a prepare job's). */
+export async function ensureIntent(deps: Deps, payment: PaymentRow): Promise<string> {
+  if (payment.intentId) return payment.intentId;
+  const intentId = await requestIntent(deps, payment);
   await prepared(deps.db, "payment_set_intent_id", setIntentId).execute({
-    intent_id: intent.id,
+    intent_id: intentId,
     id: payment.id,
   });
-  return intent.id;
+  return intentId;
 }
 
 export function prepareIntentJob(deps: Deps): JobDefinition<PaymentJob> {
