@@ -120,28 +120,33 @@ export interface RowTemplate<T extends Table = Table> {
 /**
  * A row of `table` with the values of `keys` left as placeholders named `<prefix>.<key>`: a row's
  * part of a template built once per shape (`insertRow(table, row.placeholders)`), which `fillRow`
- * gives each call's values. Made once per table, prefix and keys, so a caller may ask for it on
- * every call.
+ * gives each call's values. Made once per table, list of keys and prefix: a caller that asks on
+ * every call (a create's webhook event, its jobs) passes the same list, a constant, and is answered
+ * without the keys being read again.
  */
 export function rowTemplate<T extends Table>(
   table: T,
   prefix: string,
   keys: readonly string[],
 ): RowTemplate<T> {
-  let made = rowTemplates.get(table);
-  if (!made) {
-    made = new Map();
-    rowTemplates.set(table, made);
+  let byKeys = rowTemplates.get(table);
+  if (!byKeys) {
+    byKeys = new WeakMap();
+    rowTemplates.set(table, byKeys);
   }
-  const id = `${prefix}\u0000${keys.join(",")}`;
-  let template = made.get(id);
+  let byPrefix = byKeys.get(keys);
+  if (!byPrefix) {
+    byPrefix = new Map();
+    byKeys.set(keys, byPrefix);
+  }
+  let template = byPrefix.get(prefix);
   if (!template) {
     template = makeRowTemplate(table, prefix, keys);
-    made.set(id, template);
+    byPrefix.set(prefix, template);
   }
   return template as RowTemplate<T>;
 }
-const rowTemplates = new WeakMap<Table, Map<string, RowTemplate>>();
+const rowTemplates = new WeakMap<Table, WeakMap<readonly string[], Map<string, RowTemplate>>>();
 
 function makeRowTemplate<T extends Table>(table: T, prefix: string, keys: readonly string[]): RowTemplate<T> {
   const columns = columnsOf(table);
