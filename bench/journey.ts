@@ -1,20 +1,55 @@
-// Pieces the benchmark scripts share: JSON over fetch, a tenant with an app and a price, and the
+// Pieces the benchmark scripts share: JSON over HTTP, a tenant with an app and a price, and the
 // whole life of many payments (create -> confirm with the sandbox's test card -> `paid`).
+import http from "node:http";
 
 export const CARD = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
 
-export async function json(
+// node:http on kept-alive sockets, not fetch: the client shares the machine's two cores with the
+// servers it measures, and fetch cost about three times the CPU a request (a quarter of a core at
+// 180 payments a second in `npm run bench:lifecycle`), where the control's client (autocannon) is
+// as lean as this one (docs/benchmarks.md, "Every repeated statement prepared").
+const agent = new http.Agent({ keepAlive: true, maxSockets: 256 });
+
+export function json(
   url: string,
   init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
-) {
-  const response = await fetch(url, {
-    method: init.method ?? "GET",
-    headers: { "content-type": "application/json", ...init.headers },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+): Promise<{ body: any; headers: { get(name: string): string | null } }> {
+  const method = init.method ?? "GET";
+  const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: {
+          "content-type": "application/json",
+          ...(payload === undefined ? {} : { "content-length": Buffer.byteLength(payload) }),
+          ...init.headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("error", reject);
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const status = response.statusCode ?? 0;
+          if (status < 200 || status >= 300) {
+            reject(new Error(`${method} ${url}: ${status} ${text}`));
+            return;
+          }
+          const headers = response.headers;
+          resolve({
+            body: text === "" ? undefined : JSON.parse(text),
+            headers: { get: (name) => (headers[name.toLowerCase()] as string | undefined) ?? null },
+          });
+        });
+      },
+    );
+    request.on("error", reject);
+    request.end(payload);
   });
-  if (!response.ok)
-    throw new Error(`${init.method ?? "GET"} ${url}: ${response.status} ${await response.text()}`);
-  return { body: (await response.json()) as any, headers: response.headers };
 }
 
 /** A signed-up user with an app and a 12.50 USD price: what every payment row needs. */

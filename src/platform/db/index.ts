@@ -13,6 +13,7 @@ export {
   isUniqueViolation,
   type OpenOptions,
   openDatabase,
+  PreparingClient,
   sessionConnectionString,
   type Tx,
 } from "./open.ts";

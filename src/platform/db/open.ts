@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { installPgResultShim } from "./shims/pg-result-shim.ts";
 import { StatementCachingPGlite } from "./shims/pglite-prepared-shim.ts";
+import { repeatedName } from "./statement-names.ts";
 
 /**
  * Queries are typed by the tables they name, so the database needs no schema of its own (no
@@ -96,6 +97,35 @@ class UnnamedStatementClient extends pg.Client {
   }
 }
 
+/**
+ * A client that prepares every statement it is sent again (`repeatedName`): Drizzle, pg-boss and
+ * pg send a statement unnamed unless told, so PostgreSQL parses and plans it on every run. Only a
+ * statement with parameters: one without goes by the simple protocol, which may hold several
+ * commands (a migration) that a prepared statement cannot. Drizzle reuses its config object for
+ * every run, so the name goes on a copy; a submittable (a cursor, a stream) is left as it is, and
+ * so is a statement named `""` (pg's unnamed statement, asked for by name).
+ */
+export class PreparingClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query overloads pass through unchanged
+  override query(config: any, ...rest: any[]): any {
+    const values = Array.isArray(rest[0]) ? rest[0] : config?.values;
+    if (values?.length > 0) {
+      if (typeof config === "string") {
+        const statement = repeatedName(config);
+        if (statement) config = { name: statement.name, text: statement.text };
+      } else if (
+        typeof config?.text === "string" &&
+        typeof config.submit !== "function" &&
+        config.name === undefined
+      ) {
+        const statement = repeatedName(config.text);
+        if (statement) config = { ...config, name: statement.name, text: statement.text };
+      }
+    }
+    return (super.query as (...args: unknown[]) => unknown)(config, ...rest);
+  }
+}
+
 // node-postgres parses int8 into strings by default; money columns are bigint and must stay exact.
 // Set once for the process, when the first module opens a database.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => BigInt(value));
@@ -141,7 +171,7 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
         max: options.poolSize ?? 20,
         connectionTimeoutMillis: options.poolWaitMs,
         // With a direct URL beside it, DATABASE_URL may be PgBouncer in transaction mode.
-        Client: options.directUrl ? UnnamedStatementClient : pg.Client,
+        Client: options.directUrl ? UnnamedStatementClient : PreparingClient,
       });
       // An idle connection the server drops (restart, failover) must not crash the process: the
       // pool replaces it on the next checkout.

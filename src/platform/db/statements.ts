@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { getTableColumns, getTableName, Placeholder, type SQL, sql, type Table } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type pg from "pg";
@@ -11,6 +10,7 @@ import {
   textOf,
 } from "./shims/drizzle-compile-shim.ts";
 import { withRowMapper } from "./shims/drizzle-row-mapper-shim.ts";
+import { named } from "./statement-names.ts";
 
 /*
  * What every hand-written statement is built and run with (the statements themselves go in their
@@ -291,32 +291,6 @@ function compile(statement: SQL): { text: string; values: (string | null)[] } {
 
 /** Sends statements built here: one Drizzle `sql`, its rows answered. */
 export type Runner = (statement: SQL) => Promise<Record<string, unknown>[]>;
-
-/** Statement names found so far, by the text's length: see `named`. */
-const statementNames = new Map<number, { text: string; name: string }[]>();
-let namedCount = 0;
-
-/**
- * The prepared statement's name for `text`, and the text to send with it (the one first seen, so
- * pg's own check that a name keeps its text compares a string with itself). Found by length, then
- * by comparing texts: a text is built afresh for every request, and hashing the create's 6 KB
- * (a Map keyed by text) cost about 10 µs a create, comparing it with a known one about 2
- * (docs/benchmarks.md, "The statement's name").
- */
-function named(text: string): { text: string; name: string } {
-  const sameLength = statementNames.get(text.length);
-  if (sameLength) {
-    for (const known of sameLength) if (known.text === text) return known;
-  }
-  const found = { text, name: `s_${createHash("sha256").update(text).digest("base64url").slice(0, 22)}` };
-  // The texts are a handful of shapes; the bound only guards against a caller that varies them.
-  if (namedCount < 1000) {
-    namedCount++;
-    if (sameLength) sameLength.push(found);
-    else statementNames.set(text.length, [found]);
-  }
-  return found;
-}
 
 /**
  * One statement on PostgreSQL, outside any transaction, as a named prepared statement: parsed and

@@ -9,7 +9,7 @@ import {
   type WorkOptions,
 } from "pg-boss";
 import type { Logger } from "pino";
-import { type DatabaseHandle, drizzleRunner, type Tx } from "../db/index.ts";
+import { type DatabaseHandle, drizzleRunner, PreparingClient, type Tx } from "../db/index.ts";
 import type { ApiActivity } from "../http/activity.ts";
 import { withoutParameters } from "../log.ts";
 import { inJobSpan, withTraceContext } from "../tracing.ts";
@@ -175,7 +175,8 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
                   database.directConnectionString,
                 ),
               }
-            : { connectionString: database.connectionString!, max: BOSS_POOL_SIZE }),
+            : // Its fetches and completions prepared, as the service's statements are.
+              { connectionString: database.connectionString!, max: BOSS_POOL_SIZE, Client: PreparingClient }),
           schema: "pgboss",
           useListenNotify: true,
           superviseIntervalSeconds,
