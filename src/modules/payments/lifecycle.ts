@@ -3,6 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Tx } from "../../platform/db/index.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { newId } from "../../platform/ids.ts";
+import type { LedgerEvent } from "../ledger/entries.ts";
 import type { EventType } from "../webhooks/event-types.ts";
 import { eventInStatement } from "../webhooks/events.ts";
 import { eventsOfMove, paymentEventsInsert, paymentEventsInsertWhen } from "./books.ts";
@@ -116,7 +117,8 @@ export async function transition(
  * before its provider call): the move and all it writes, with `jobs` (outbox parts), in one
  * statement (`moveAlone`), made only while the payment is still as it was read (its status, and
  * `unchanged`: whatever else of the row `why` was decided on) and no webhook endpoint listens to
- * the event. Answers the moved row, or undefined, having written nothing: the
+ * the event. `why.post`: what the books post besides the move's own (a capture recorded with it).
+ * Answers the moved row, or undefined, having written nothing: the
  * caller then moves it as ever, in a transaction on the locked row, where deliveries and their
  * jobs are written. Never for a deferred payment, whose owner is told in that transaction.
  */
@@ -124,7 +126,7 @@ export async function moveUnlocked(
   deps: Pick<Deps, "db" | "jobs" | "now">,
   payment: PaymentRow,
   to: PaymentStatus,
-  why: { actor: string; reason: string; set?: Partial<PaymentRow> },
+  why: { actor: string; reason: string; set?: Partial<PaymentRow>; post?: LedgerEvent[] },
   jobs: (when: SQL) => SQL[],
   unchanged: SQL = sql`true`,
 ): Promise<PaymentRow | undefined> {
@@ -148,7 +150,8 @@ export async function moveUnlocked(
     deps.db,
     update.getSQL(),
     paymentEventRow(payment.id, payment.status, to, why, now),
-    (when) => paymentEventsInsertWhen(after, eventsOfMove(payment, after), now, when),
+    (when) =>
+      paymentEventsInsertWhen(after, [...eventsOfMove(payment, after), ...(why.post ?? [])], now, when),
     announced,
     jobs,
   );

@@ -27,7 +27,7 @@ import { type PaymentJob, REFUND_JOB, SETTLE_JOB } from "../job-names.ts";
 import { moveUnlocked, type PaymentRow, transition } from "../lifecycle.ts";
 import { locked, read } from "../rows.ts";
 import { payments } from "../tables.ts";
-import { capture } from "./capture.ts";
+import { captureAtProvider, recordCaptured } from "./capture.ts";
 
 export interface PlannedTransfer {
   /** Stable name of the share, part of the transfer's idempotency key. */
@@ -228,6 +228,34 @@ async function recordFailure(
 }
 
 /**
+ * Paid in one statement while the payment is still held as read (by the settle job, before its
+ * provider calls), its transaction response (which the move keeps) unchanged and no webhook
+ * endpoint listens to `payment.paid`, with the capture `captured` recorded by it when there was one
+ * (its amount and ledger entries). False, having written nothing, otherwise: anything else, a
+ * refund meanwhile included, is decided on the locked row.
+ */
+async function paidAlone(deps: Deps, payment: PaymentRow, captured: bigint | undefined) {
+  const response = payment.transactionResponse;
+  const paid = await moveUnlocked(
+    deps,
+    payment,
+    "paid",
+    {
+      actor: SYSTEM,
+      reason: PAID_REASON,
+      set: {
+        transactionResponse: { ...response, error: null },
+        ...(captured === undefined ? {} : { capturedAmount: captured }),
+      },
+      post: captured === undefined ? [] : [{ type: "capture" }],
+    },
+    () => [],
+    sql`${payments.transactionResponse} = ${JSON.stringify(response)}::jsonb`,
+  );
+  return paid !== undefined;
+}
+
+/**
  * Captures a held card (bank debits are already collected), transfers the shares, and pays. A
  * capture the provider cannot take now throws, and pg-boss retries the job with its backoff; the
  * transfers keep their own count of tries (`recordFailure`), so the payment always says where
@@ -242,8 +270,13 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
       // A scheduled try that the app's `retry` or a newer failure overtook leaves it to them.
       if (retryAt !== undefined && retryAtOf(payment) !== retryAt) return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      await capture(deps, provider, payment);
+      const captured = await captureAtProvider(deps, provider, payment);
       const plan = await plannedTransfers(deps, payment);
+      if (!plan.blocked && plan.transfers.length === 0 && payment.status === "hold") {
+        // Nothing to transfer: the capture is recorded by the move to `paid`, in its one statement.
+        if (await paidAlone(deps, payment, captured)) return;
+      }
+      await recordCaptured(deps, payment, captured);
       let failure = plan.blocked;
       let made = false;
       for (const transfer of plan.transfers) {
@@ -277,21 +310,9 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
         });
         made = true;
       }
-      if (!failure && payment.status === "hold") {
-        // Paid in one statement while the payment is still held as read, its transaction response
-        // (which the move keeps) unchanged and no webhook endpoint listens to `payment.paid`;
-        // anything else, a refund meanwhile included, is decided below on the locked row.
-        const response = payment.transactionResponse;
-        const paid = await moveUnlocked(
-          deps,
-          payment,
-          "paid",
-          { actor: SYSTEM, reason: PAID_REASON, set: { transactionResponse: { ...response, error: null } } },
-          () => [],
-          sql`${payments.transactionResponse} = ${JSON.stringify(response)}::jsonb`,
-        );
-        if (paid) return;
-      }
+      // Transfers made (or found made): paid in one statement as well, the capture recorded above.
+      const transferred = !failure && plan.transfers.length > 0 && payment.status === "hold";
+      if (transferred && (await paidAlone(deps, payment, undefined))) return;
       await deps.db.transaction(async (tx) => {
         const current = await locked(tx, paymentId);
         if (!current) return;
