@@ -118,10 +118,51 @@ describe("the sandbox's writes without a transaction", () => {
     const idempotencyKey = key();
     const before = await written(intentId, idempotencyKey);
     const result = await captureUnlocked(idempotencyKey, intentId, async () => {});
-    assert.deepEqual(result, { answer: "captured" });
+    assert.ok(result && "answer" in result);
+    assert.equal(result.answer, "captured");
+    assert.equal(result.written?.row.status, "succeeded", "answered with the row as written");
+    assert.match(String(result.written?.version), /^\d+$/, "and the version it left");
     const after = await written(intentId, idempotencyKey);
     assert.equal(after.intent.status, "succeeded");
     assert.equal(after.requests.length, 1);
     assert.equal(after.events, before.events + 1);
+  });
+
+  test("a capture after the confirm decides on the intent as the confirm wrote it, and reads it only if it moved since", async () => {
+    let reads = 0;
+    const db = fx.app.deps.db;
+    const counting = new Proxy(db, {
+      get(target, property, receiver) {
+        if (property === "select") reads++;
+        return Reflect.get(target, property, receiver);
+      },
+    });
+    const mine = new SandboxPaymentProvider({ db: counting, now: () => now, publicUrl: "http://shop.test" });
+    const method = { type: "token" as const, id: "pm_card_visa" };
+    const held = async () => {
+      const intent = await mine.createIntent(
+        { amount: 1000n, currency: "USD", method: "card" },
+        { idempotencyKey: key() },
+      );
+      await mine.confirmIntent(intent.id, { paymentMethod: method }, { idempotencyKey: key() });
+      return intent.id;
+    };
+
+    const first = await held();
+    reads = 0;
+    const captured = await mine.captureIntent(first, undefined, { idempotencyKey: key() });
+    assert.equal(captured.status, "succeeded");
+    assert.equal(captured.amountReceived, 1000n);
+    assert.equal(reads, 0, "the capture read nothing: its write held on the version the confirm left");
+    assert.equal((await written(first, "")).intent.status, "succeeded");
+
+    // Cancelled by another process after this one confirmed it: the capture's write does not hold
+    // on the old version, the intent is read after all, and a cancelled intent is not captured.
+    const second = await held();
+    await provider.cancelIntent(second, { idempotencyKey: key() });
+    reads = 0;
+    await assert.rejects(mine.captureIntent(second, undefined, { idempotencyKey: key() }));
+    assert.ok(reads > 0, "read after all");
+    assert.equal((await written(second, "")).intent.status, "canceled");
   });
 });

@@ -47,7 +47,7 @@ import {
   insertTransfer,
   stripeTransfers,
 } from "./transfers.ts";
-import { type IntentDecision, onceOnUnchangedIntent } from "./unlocked.ts";
+import { type IntentDecision, type KnownIntent, LastWritten, onceOnUnchangedIntent } from "./unlocked.ts";
 
 export interface SandboxOptions {
   db: Database;
@@ -81,6 +81,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
     this.accounts = options.connectedAccounts ?? ((id, tx) => kyc.findAccount(id, tx));
     this.webhookSecret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
   }
+
+  /** Intents as this process last wrote them without a transaction (`callOnIntent`). */
+  private readonly written = new LastWritten();
 
   /** Outage mode, shared by every process: each call then fails as an unreachable provider does. */
   async setOutage(on: boolean): Promise<void> {
@@ -127,16 +130,15 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const account = options.connectedAccount ?? "";
     const scope = { account, key: options.idempotencyKey, operation, params };
     const now = this.options.now();
-    const quick = await onceOnUnchangedIntent(
-      this.run,
-      this.options.db,
-      scope,
-      OUTAGE,
-      intentId,
-      now,
-      decide,
-      also,
-    );
+    const attempt = (known?: KnownIntent) =>
+      onceOnUnchangedIntent(this.run, this.options.db, scope, OUTAGE, intentId, now, decide, also, known);
+    // A call that needs only the intent decides on it as this process last wrote it, if it did (a
+    // capture after the confirm: a read fewer). If the intent moved since, or `decide` refuses the
+    // row as known (a repeat of a call already made, whose stored answer the read finds), it is
+    // read after all, and what that way decides or throws is the answer.
+    const known = also ? undefined : this.written.get(intentId);
+    const quick = (known && (await attempt(known).catch(() => undefined))) || (await attempt());
+    if (quick && "written" in quick && quick.written) this.written.set(intentId, quick.written);
     if (quick) return answerOf(quick);
     return this.call(options, operation, params, async (tx) => {
       const row = await this.lock(tx, intentId, account);

@@ -11,6 +11,34 @@ import { checkKey, fingerprint, type OneStatement, type Scope, toJson } from "./
 import { type IntentRow, intentChange } from "./intent-rows.ts";
 import { sandboxEvents, sandboxIntents } from "./tables.ts";
 
+/**
+ * An intent as this process last wrote it, with the version (`xmin`) the write gave it: a call
+ * that needs nothing else read (a capture) decides on it without reading the intent again, and its
+ * write holds only while the intent is still at that version.
+ */
+export interface KnownIntent {
+  row: IntentRow;
+  version: string;
+}
+
+/** Intents kept as last written by a process (`LastWritten`): a few thousand payments in flight need theirs. */
+const WRITTEN_KEPT = 2000;
+
+/** Intents by id as this process last wrote them, newest last; the oldest go first past WRITTEN_KEPT. */
+export class LastWritten {
+  private readonly intents = new Map<string, KnownIntent>();
+
+  get(intentId: string): KnownIntent | undefined {
+    return this.intents.get(intentId);
+  }
+
+  set(intentId: string, intent: KnownIntent) {
+    this.intents.delete(intentId);
+    this.intents.set(intentId, intent);
+    if (this.intents.size > WRITTEN_KEPT) this.intents.delete(this.intents.keys().next().value!);
+  }
+}
+
 /** What a call decides on the intent it read: the change to write, and its answer given the changed row. */
 export interface IntentDecision<R> {
   set: Partial<IntentRow>;
@@ -26,7 +54,10 @@ export interface IntentDecision<R> {
  * update checks the intent's `xmin` in its own `where`, so a change committed after the
  * statement's snapshot is seen too, and the claim and the event are written only with it; a key
  * claimed meanwhile fails the claim, and with it the whole statement. Two round trips for a
- * transaction of six or seven (a confirm and a capture, once each for every payment).
+ * transaction of six or seven (a confirm and a capture, once each for every payment). With
+ * `known` (the intent as this process last wrote it, and its version), the read is left out and the
+ * write alone, guarded the same way, says whether the intent was still as known: one round trip.
+ * Answers the row as written and its new version (`written`) for the next call to know.
  *
  * Answers undefined, having written nothing, where any of that did not hold (a repeat of the key,
  * a race, a bank debit due to settle, no such intent): the caller then goes the locking way
@@ -42,21 +73,27 @@ export async function onceOnUnchangedIntent<R>(
   now: Date,
   decide: (row: IntentRow, db: Executor, also: unknown) => Promise<IntentDecision<R>>,
   also: SQL = sql`null`,
-): Promise<OneStatement<R> | undefined> {
+  known?: KnownIntent,
+): Promise<(OneStatement<R> & { written?: KnownIntent }) | undefined> {
   checkKey(scope.key);
   const outage = sql`coalesce((select "enabled" from "sandbox_flags" where "name" = ${outageFlag}), false)`;
   const keyTaken = sql`exists (select 1 from "sandbox_requests"
     where "account" = ${scope.account} and "idempotency_key" = ${scope.key})`;
-  const [found] = await db
-    .select({
-      row: sandboxIntents,
-      version: sql<string>`${sandboxIntents}.xmin::text`,
-      down: sql<boolean>`${outage}`,
-      taken: sql<boolean>`${keyTaken}`,
-      also: sql<unknown>`${also}`,
-    })
-    .from(sandboxIntents)
-    .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.account, scope.account)));
+  // The intent as this process wrote it last, when the call needs nothing else: the write's own
+  // guard (the version, the flag, the key) stands for the read, and a write that does not hold is
+  // answered by reading after all (undefined below: the caller tries again without `known`).
+  const [found] = known
+    ? [{ row: known.row, version: known.version, down: false, taken: false, also: null }]
+    : await db
+        .select({
+          row: sandboxIntents,
+          version: sql<string>`${sandboxIntents}.xmin::text`,
+          down: sql<boolean>`${outage}`,
+          taken: sql<boolean>`${keyTaken}`,
+          also: sql<unknown>`${also}`,
+        })
+        .from(sandboxIntents)
+        .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.account, scope.account)));
   if (found?.down === true) return { outage: true };
   if (!found || found.taken || (found.row.settlesAt && found.row.settlesAt <= now)) return undefined;
   const decision = await decide(found.row, db, found.also);
@@ -73,7 +110,7 @@ export async function onceOnUnchangedIntent<R>(
         sql`not ${keyTaken}`,
       ),
     )
-    .returning({ one: sql`1` });
+    .returning({ version: sql<string>`${sandboxIntents}.xmin::text`.as("version") });
   const statement = writeIf({
     first: {
       outage: sql`select ${outage} as down`,
@@ -84,11 +121,12 @@ export async function onceOnUnchangedIntent<R>(
     },
     condition: sql`exists (select 1 from changed)`,
     writes: (when: SQL) => (event ? [insertRow(sandboxEvents, event, when)] : []),
-    answer: sql`holds as done`,
+    answer: sql`holds as done, (select version from changed) as version`,
   });
   try {
     const [result] = await run(statement);
-    return result.done === true ? { answer } : undefined;
+    if (result.done !== true) return undefined;
+    return { answer, written: { row: next, version: String(result.version) } };
   } catch (error) {
     // The key, claimed by a repeat since the read: the locking way answers it.
     if (isUniqueViolation(error)) return undefined;
