@@ -156,6 +156,13 @@ describe("the sandbox's writes without a transaction", () => {
     assert.equal(reads, 0, "the capture read nothing: its write held on the version the confirm left");
     assert.equal((await written(first, "")).intent.status, "succeeded");
 
+    // Another connected account's call finds no such intent, known or not.
+    const third = await held();
+    await assert.rejects(
+      mine.captureIntent(third, undefined, { idempotencyKey: key(), connectedAccount: "acct_someone_else" }),
+    );
+    assert.equal((await written(third, "")).intent.status, "requires_capture");
+
     // Cancelled by another process after this one confirmed it: the capture's write does not hold
     // on the old version, the intent is read after all, and a cancelled intent is not captured.
     const second = await held();

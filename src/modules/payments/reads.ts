@@ -58,8 +58,8 @@ export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId:
 // Found by its primary key alone, the app compared by the caller: with `app_id = $1` beside it,
 // a table whose statistics are missing or young (PGlite never analyses; PostgreSQL's autovacuum
 // waits a minute) may be read through an index that starts with `app_id`, every payment of the app
-// filtered by id (0.5 ms a read at 2,000 payments, growing with them; docs/benchmarks.md, "The
-// payment read by its key").
+// filtered by id (0.5 ms a read at 2,000 payments, growing with them; docs/benchmarks.md, "Every
+// repeated statement prepared, and the payment read by its key").
 const paymentWithContext = (db: Database) => {
   const app = appForPayment(sql`${payments.appId}`);
   const role = roleForPayment(app.id, sql`${sql.placeholder("user_id")}`);

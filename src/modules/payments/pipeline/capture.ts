@@ -11,8 +11,9 @@
 // retried after dying between the provider's answer and the record captures again under the same
 // key and is answered the same capture; the captured amount and its ledger entries commit
 // together (with the move to `paid`, or before the transfers), and the ledger's capture
-// transaction is keyed by the payment, so nothing is posted twice. A capture the provider cannot take now throws, and pg-boss retries the job with its
-// back-off. Tested by test/payments/crash.test.ts ("capture-sent").
+// transaction is keyed by the payment, so nothing is posted twice. A capture the provider cannot
+// take now throws, and pg-boss retries the job with its back-off. Tested by
+// test/payments/crash.test.ts ("capture-sent").
 import type { Deps } from "../../../deps.ts";
 import type { PaymentProvider } from "../../../platform/providers/payments/types.ts";
 import { intentKey } from "../job-names.ts";

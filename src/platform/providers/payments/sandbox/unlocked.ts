@@ -82,18 +82,20 @@ export async function onceOnUnchangedIntent<R>(
   // The intent as this process wrote it last, when the call needs nothing else: the write's own
   // guard (the version, the flag, the key) stands for the read, and a write that does not hold is
   // answered by reading after all (undefined below: the caller tries again without `known`).
-  const [found] = known
-    ? [{ row: known.row, version: known.version, down: false, taken: false, also: null }]
-    : await db
-        .select({
-          row: sandboxIntents,
-          version: sql<string>`${sandboxIntents}.xmin::text`,
-          down: sql<boolean>`${outage}`,
-          taken: sql<boolean>`${keyTaken}`,
-          also: sql<unknown>`${also}`,
-        })
-        .from(sandboxIntents)
-        .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.account, scope.account)));
+  // (Only the intent of the caller's account: another account's is read, and not found.)
+  const [found] =
+    known?.row.account === scope.account
+      ? [{ row: known.row, version: known.version, down: false, taken: false, also: null }]
+      : await db
+          .select({
+            row: sandboxIntents,
+            version: sql<string>`${sandboxIntents}.xmin::text`,
+            down: sql<boolean>`${outage}`,
+            taken: sql<boolean>`${keyTaken}`,
+            also: sql<unknown>`${also}`,
+          })
+          .from(sandboxIntents)
+          .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.account, scope.account)));
   if (found?.down === true) return { outage: true };
   if (!found || found.taken || (found.row.settlesAt && found.row.settlesAt <= now)) return undefined;
   const decision = await decide(found.row, db, found.also);
