@@ -46,8 +46,3 @@ export async function recordCaptured(deps: Deps, payment: PaymentRow, captured: 
   // payment).
   if (captured !== undefined) await recordCapture(deps.db, payment, captured, deps.now());
 }
-
-/** Captures a held card and records it, once (`captureAtProvider`, then `recordCaptured`). */
-export async function capture(deps: Deps, provider: PaymentProvider, payment: PaymentRow): Promise<void> {
-  await recordCaptured(deps, payment, await captureAtProvider(deps, provider, payment));
-}
