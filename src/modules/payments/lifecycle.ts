@@ -146,6 +146,9 @@ export async function moveUnlocked(
     .set(set)
     .where(and(eq(payments.id, payment.id), eq(payments.status, from), unchanged, announced.unheard))
     .returning();
+  // The relay is woken only when the move sent a job: a move that asks for none (the paid move,
+  // a hold its authorize job settles itself) would wake it for an empty outbox.
+  let sent = false;
   const moved = await moveAlone(
     deps.db,
     update.getSQL(),
@@ -153,8 +156,12 @@ export async function moveUnlocked(
     (when) =>
       paymentEventsInsertWhen(after, [...eventsOfMove(payment, after), ...(why.post ?? [])], now, when),
     announced,
-    jobs,
+    (when) => {
+      const parts = jobs(when);
+      sent = parts.length > 0;
+      return parts;
+    },
   );
-  if (moved) deps.jobs.relaySoon();
+  if (moved && sent) deps.jobs.relaySoon();
   return moved;
 }

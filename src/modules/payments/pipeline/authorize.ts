@@ -4,7 +4,8 @@
 // `payments.authorize`, which makes the provider intent (open.ts, `requestIntent`; a payment never
 // confirmed has none) and confirms it with the payment method; `applyIntent` applies
 // the provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
-// or settle, is asked for in that transaction), a decline is `failed` (on the hosted checkout the
+// or settle, is asked for in that transaction; or, with nothing to happen between, this job goes on
+// to settle the payment itself, transfer-to-seller.ts `settlesWithAuthorization`), a decline is `failed` (on the hosted checkout the
 // payment stays `pending` for the next card, checkout-tries.ts), a 3-D Secure step or a debit in
 // flight is looked at again by `payments.sync`. A price that expired before the confirm cancels the
 // payment (`pending -> cancelled`), with its intent released if it has one.
@@ -15,6 +16,8 @@
 // keyed `<payment>:confirm:<attempt>`, so a retried job is answered the same authorisation, never a
 // second one; the answer is applied in one transaction with the next step's job, and only to a
 // payment still `pending`, so applying it twice (the job, the sync job, a webhook) moves it once.
+// A job that took on the settle step and dies after the hold committed is run again by pg-boss,
+// finds the payment `hold`, and settles it (test/payments/crash.test.ts, "capture-sent").
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import type { Principal } from "../../../platform/auth/principal.ts";
@@ -42,6 +45,7 @@ import { locked, read } from "../rows.ts";
 import { requestWhileOpen } from "../sql.ts";
 import { payments } from "../tables.ts";
 import { requestIntent } from "./open.ts";
+import { settle, settlesWithAuthorization } from "./transfer-to-seller.ts";
 
 const SYSTEM = "system";
 
@@ -140,6 +144,9 @@ export async function requestAuthorization(
  * authorisation, and stores the intent's id on it if it has none (the authorize job's first
  * answer). Only a pending payment moves here, so a late or repeated event (a webhook after
  * the job already applied the answer) cannot move a payment backwards.
+ * `read` is the payment as the authorize job read it, given by that job alone: a payment it holds
+ * that `settlesWithAuthorization` is answered (the held row) instead of handed to a settle job, and
+ * the job settles it itself. Anything else answers undefined.
  */
 export async function applyIntent(
   deps: Deps,
@@ -148,11 +155,12 @@ export async function applyIntent(
   actor: string,
   polls = 0,
   read?: PaymentRow,
-) {
+): Promise<PaymentRow | undefined> {
   // A card held, the usual answer, in one statement while the payment is still pending as `read`
   // (by the job, before its provider call) and no webhook endpoint listens: the hold and the next
   // step's job together. Anything else is decided in the transaction below, on the locked row.
   if (read?.status === "pending" && intent.status === "requires_capture" && !read.deferExecution) {
+    const settlesHere = settlesWithAuthorization(read);
     const next = read.triggerId ? EXECUTE_JOB : SETTLE_JOB;
     const held = await moveUnlocked(
       deps,
@@ -168,9 +176,9 @@ export async function applyIntent(
           capturedAmount: 0n,
         },
       },
-      (when) => [deps.jobs.sendPart<PaymentJob>(next, { paymentId }, when)],
+      (when) => (settlesHere ? [] : [deps.jobs.sendPart<PaymentJob>(next, { paymentId }, when)]),
     );
-    if (held) return;
+    if (held) return settlesHere ? held : undefined;
   }
   // While the shopper completes a 3-D Secure step or a bank debit clears, look again every few
   // seconds for half an hour: the provider's webhook usually comes first, this is the backstop.
@@ -178,7 +186,7 @@ export async function applyIntent(
     polls < 900
       ? deps.jobs.send<PaymentJob>(tx, SYNC_JOB, { paymentId, polls: polls + 1 }, { startAfter: 2 })
       : null;
-  await deps.db.transaction(async (tx) => {
+  return await deps.db.transaction(async (tx): Promise<PaymentRow | undefined> => {
     const found = await locked(tx, paymentId);
     if (found?.status !== "pending") {
       // Moved on while the provider held the card: a hold the payment never recorded is released.
@@ -214,16 +222,17 @@ export async function applyIntent(
             capturedAmount: intent.status === "succeeded" ? intent.amountReceived : 0n,
           },
         });
-        // A deferred payment (an auction bid) waits: `transition` told its owner it is held. Without
-        // a contract call, the execute step would only ask for the settle job: ask for it here, in
-        // the transaction that records the hold, and save the payment a job.
-        if (!payment.deferExecution) {
-          const next = payment.triggerId ? EXECUTE_JOB : SETTLE_JOB;
-          await deps.jobs.send<PaymentJob>(tx, next, { paymentId });
-        }
         // A collected debit can still come back from the shopper's bank: keep an eye on it.
         if (isCollectedDebit(held)) await watchForReturn(deps, tx, paymentId);
-        return;
+        // A deferred payment (an auction bid) waits: `transition` told its owner it is held. Without
+        // a contract call, the execute step would only ask for the settle job: ask for it here, in
+        // the transaction that records the hold, and save the payment a job (or two, when the
+        // authorize job settles it itself).
+        if (payment.deferExecution) return undefined;
+        if (read && settlesWithAuthorization(payment)) return held;
+        const next = payment.triggerId ? EXECUTE_JOB : SETTLE_JOB;
+        await deps.jobs.send<PaymentJob>(tx, next, { paymentId });
+        return undefined;
       }
       case "processing":
         // A bank debit on its way: look again shortly (the provider's webhook may come first).
@@ -262,6 +271,10 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
     name: AUTHORIZE_JOB,
     async handle(job) {
       const payment = await read(deps, job.paymentId);
+      // Run again after the hold committed (the worker died, or the capture failed and pg-boss
+      // retries): the settle step this job took on is still to do. Settling twice is harmless
+      // (the capture is keyed, the move to `paid` made once), should a settle job also run.
+      if (payment?.status === "hold" && settlesWithAuthorization(payment)) return settle(deps, payment);
       if (payment?.status !== "pending" || payment.authState !== "requested") return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
       // Its id is stored with the answer (`applyIntent`): a retry is answered the same intent.
@@ -290,7 +303,8 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
           intent = { ...intent, status: "requires_payment_method" };
         }
       }
-      await applyIntent(deps, payment.id, intent, job.actor, 0, payment);
+      const held = await applyIntent(deps, payment.id, intent, job.actor, 0, payment);
+      if (held) await settle(deps, held);
     },
   };
 }

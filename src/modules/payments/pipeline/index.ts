@@ -74,13 +74,15 @@ export const PIPELINE: readonly PipelineStep[] = [
   },
   {
     step: "capture",
-    jobs: [SETTLE_JOB],
+    // The authorize job settles a payment it held itself when nothing else is to happen between
+    // (transfer-to-seller.ts, `settlesWithAuthorization`).
+    jobs: [SETTLE_JOB, AUTHORIZE_JOB],
     moves: [],
     compensation: { step: "refund", name: "refundLocked" },
   },
   {
     step: "transfer-to-seller",
-    jobs: [SETTLE_JOB],
+    jobs: [SETTLE_JOB, AUTHORIZE_JOB],
     moves: [
       ["hold", "paid"],
       ["failed-captured", "paid"],

@@ -76,6 +76,16 @@ export async function plannedTransfers(
   return { transfers: [{ key: "seller", destination, amount: payment.sellerAmount }] };
 }
 
+/**
+ * A payment whose authorize job goes on to settle it once held, instead of asking for a settle job:
+ * no contract call between (`triggerId`), no owner deciding when (`deferExecution`, an auction's
+ * bid), no seller's share to transfer (whose failures and tries are the settle job's). The
+ * authorize job then carries the settle step, and pg-boss's retries of that job are its retries.
+ */
+export function settlesWithAuthorization(payment: PaymentRow): boolean {
+  return !payment.triggerId && !payment.deferExecution && (!payment.kycId || payment.sellerAmount <= 0n);
+}
+
 /** The transfer's idempotency key: the same for every try of a round, so a try never pays twice. */
 export function transferKey(payment: PaymentRow, key: string): string {
   const base = `${payment.id}:transfer:${key}`;
@@ -269,69 +279,79 @@ export function settleJob(deps: Deps): JobDefinition<PaymentJob> {
       if (!payment || !SETTLING.includes(payment.status)) return;
       // A scheduled try that the app's `retry` or a newer failure overtook leaves it to them.
       if (retryAt !== undefined && retryAtOf(payment) !== retryAt) return;
-      const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      const captured = await captureAtProvider(deps, provider, payment);
-      const plan = await plannedTransfers(deps, payment);
-      if (!plan.blocked && plan.transfers.length === 0 && payment.status === "hold") {
-        // Nothing to transfer: the capture is recorded by the move to `paid`, in its one statement.
-        if (await paidAlone(deps, payment, captured)) return;
-      }
-      await recordCaptured(deps, payment, captured);
-      let failure = plan.blocked;
-      let made = false;
-      for (const transfer of plan.transfers) {
-        if (payment.transfers[transfer.key]) continue;
-        let id: string;
-        try {
-          const sent = await provider.transfer(
-            {
-              amount: transfer.amount,
-              currency: payment.chargeCurrency,
-              destination: transfer.destination,
-              sourceIntentId: payment.intentId ?? undefined,
-              transferGroup: payment.id,
-              metadata: { payment_id: payment.id, app_id: payment.appId, share: transfer.key },
-            },
-            { idempotencyKey: transferKey(payment, transfer.key) },
-          );
-          id = sent.id;
-        } catch (error) {
-          failure = failureOf(error);
-          if (!failure.permanent)
-            deps.logger.debug({ err: error, payment_id: payment.id }, "transfer call failed");
-          break;
-        }
-        deps.faults.crashPoint("transfer-sent");
-        await recordTransfer(deps, payment, transfer.key, id, {
-          type: "transfer",
-          key: transfer.key,
-          amount: transfer.amount,
-          reference: id,
-        });
-        made = true;
-      }
-      // Transfers made (or found made): paid in one statement as well, the capture recorded above.
-      const transferred = !failure && plan.transfers.length > 0 && payment.status === "hold";
-      if (transferred && (await paidAlone(deps, payment, undefined))) return;
-      await deps.db.transaction(async (tx) => {
-        const current = await locked(tx, paymentId);
-        if (!current) return;
-        if (!SETTLING.includes(current.status)) {
-          // Refunded while this try transferred: the refund job reverses the transfers it finds
-          // recorded, so it runs again for this one (its provider calls are keyed: no second refund).
-          if (made && current.status === "refunded") await deps.jobs.send(tx, REFUND_JOB, { paymentId });
-          return;
-        }
-        if (failure) {
-          await recordFailure(deps, tx, current, failure, attempt);
-          return;
-        }
-        await transition(deps, tx, current, "paid", {
-          actor: SYSTEM,
-          reason: PAID_REASON,
-          set: { transactionResponse: { ...current.transactionResponse, error: null } },
-        });
-      });
+      await settle(deps, payment, attempt);
     },
   };
+}
+
+/**
+ * The settle step on `payment` as read (held, or failed after its capture): what the settle job
+ * does, and what the authorize job does itself for a payment it held that has no contract call
+ * and no seller to pay (`settlesWithAuthorization`).
+ */
+export async function settle(deps: Deps, payment: PaymentRow, attempt = 0) {
+  const paymentId = payment.id;
+  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+  const captured = await captureAtProvider(deps, provider, payment);
+  const plan = await plannedTransfers(deps, payment);
+  if (!plan.blocked && plan.transfers.length === 0 && payment.status === "hold") {
+    // Nothing to transfer: the capture is recorded by the move to `paid`, in its one statement.
+    if (await paidAlone(deps, payment, captured)) return;
+  }
+  await recordCaptured(deps, payment, captured);
+  let failure = plan.blocked;
+  let made = false;
+  for (const transfer of plan.transfers) {
+    if (payment.transfers[transfer.key]) continue;
+    let id: string;
+    try {
+      const sent = await provider.transfer(
+        {
+          amount: transfer.amount,
+          currency: payment.chargeCurrency,
+          destination: transfer.destination,
+          sourceIntentId: payment.intentId ?? undefined,
+          transferGroup: payment.id,
+          metadata: { payment_id: payment.id, app_id: payment.appId, share: transfer.key },
+        },
+        { idempotencyKey: transferKey(payment, transfer.key) },
+      );
+      id = sent.id;
+    } catch (error) {
+      failure = failureOf(error);
+      if (!failure.permanent)
+        deps.logger.debug({ err: error, payment_id: payment.id }, "transfer call failed");
+      break;
+    }
+    deps.faults.crashPoint("transfer-sent");
+    await recordTransfer(deps, payment, transfer.key, id, {
+      type: "transfer",
+      key: transfer.key,
+      amount: transfer.amount,
+      reference: id,
+    });
+    made = true;
+  }
+  // Transfers made (or found made): paid in one statement as well, the capture recorded above.
+  const transferred = !failure && plan.transfers.length > 0 && payment.status === "hold";
+  if (transferred && (await paidAlone(deps, payment, undefined))) return;
+  await deps.db.transaction(async (tx) => {
+    const current = await locked(tx, paymentId);
+    if (!current) return;
+    if (!SETTLING.includes(current.status)) {
+      // Refunded while this try transferred: the refund job reverses the transfers it finds
+      // recorded, so it runs again for this one (its provider calls are keyed: no second refund).
+      if (made && current.status === "refunded") await deps.jobs.send(tx, REFUND_JOB, { paymentId });
+      return;
+    }
+    if (failure) {
+      await recordFailure(deps, tx, current, failure, attempt);
+      return;
+    }
+    await transition(deps, tx, current, "paid", {
+      actor: SYSTEM,
+      reason: PAID_REASON,
+      set: { transactionResponse: { ...current.transactionResponse, error: null } },
+    });
+  });
 }
