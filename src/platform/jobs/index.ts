@@ -239,9 +239,10 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
       // Every process relays the outbox, the API's included: its own creates reach pg-boss at once.
       relay.start();
       if (!work) return;
-      // Up to BATCH jobs a fetch (by engine), run side by side and settled one by one; while fetches come back
-      // full the worker fetches again at once, so a backlog drains as fast as the handlers run
-      // (with one job a fetch, every fetch would wait out the poll: two jobs a second a queue).
+      // Up to BATCH jobs a fetch (by engine), run side by side and settled one by one; while
+      // fetches come back full the worker fetches again at once, so a backlog drains as fast as the
+      // handlers run (with one job a fetch, every fetch would wait out the poll: two jobs a second
+      // a queue).
       const workOptions = {
         pollingIntervalSeconds: Math.min(POLL_WITHOUT_NOTIFY_SECONDS, pollSeconds),
         notifyPollingIntervalSeconds: pollSeconds,

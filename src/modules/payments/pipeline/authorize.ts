@@ -2,13 +2,14 @@
 //
 // What it does: `requestAuthorization` (the confirm) marks the payment `requested` and sends
 // `payments.authorize`, which makes the provider intent (open.ts, `requestIntent`; a payment never
-// confirmed has none) and confirms it with the payment method; `applyIntent` applies
-// the provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
-// or settle, is asked for in that transaction; or, with nothing to happen between, this job goes on
-// to settle the payment itself, transfer-to-seller.ts `settlesWithAuthorization`), a decline is `failed` (on the hosted checkout the
-// payment stays `pending` for the next card, checkout-tries.ts), a 3-D Secure step or a debit in
-// flight is looked at again by `payments.sync`. A price that expired before the confirm cancels the
-// payment (`pending -> cancelled`), with its intent released if it has one.
+// confirmed has none) and confirms it with the payment method; `applyIntent` applies the
+// provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
+// or settle, is asked for in that transaction; or, with nothing to happen between, this job goes
+// on to settle the payment itself, transfer-to-seller.ts `settlesWithAuthorization`), a decline is
+// `failed` (on the hosted checkout the payment stays `pending` for the next card,
+// checkout-tries.ts), a 3-D Secure step or a debit in flight is looked at again by
+// `payments.sync`. A price that expired before the confirm cancels the payment
+// (`pending -> cancelled`), with its intent released if it has one.
 // Compensation: release-hold. A hold that is never captured (cancelled, or its contract call
 // failed) is released by that job; a collected bank debit cannot be released and is refunded.
 // After a crash: the confirm's `requested` mark and its job commit together (one statement, the

@@ -1,8 +1,8 @@
 // Step 5, capture: a held card is charged (bank debits were collected when authorised).
 //
-// What it does: the settle job (`payments.settle`; or the authorize job that held the payment, when
-// nothing is to happen between) captures the intent first, then goes on to transfer-to-seller,
-// which moves the payment to `paid`. The capture moves no status itself: the
+// What it does: the settle job (`payments.settle`; or the authorize job that held the payment,
+// when nothing is to happen between) captures the intent first, then goes on to
+// transfer-to-seller, which moves the payment to `paid`. The capture moves no status itself: the
 // payment is still `hold` (or `failed-captured`, `failed-transfers` on a retried settle) until the
 // transfers are done, and `capturedAmount` says the money is taken. With no transfer to make, the
 // capture is recorded by the move to `paid` itself, in its one statement.
@@ -10,11 +10,11 @@
 // (the app's, or an auction's loser), never automatically.
 // After a crash: one capture. The provider call is keyed `<payment>:capture`, so a settle job
 // retried after dying between the provider's answer and the record captures again under the same
-// key and is answered the same capture (so is an authorize job that settled itself); the captured amount and its ledger entries commit
-// together (with the move to `paid`, or before the transfers), and the ledger's capture
-// transaction is keyed by the payment, so nothing is posted twice. A capture the provider cannot
-// take now throws, and pg-boss retries the job with its back-off. Tested by
-// test/payments/crash.test.ts ("capture-sent").
+// key and is answered the same capture (so is an authorize job that settled itself); the captured
+// amount and its ledger entries commit together (with the move to `paid`, or before the
+// transfers), and the ledger's capture transaction is keyed by the payment, so nothing is posted
+// twice. A capture the provider cannot take now throws, and pg-boss retries the job with its
+// back-off. Tested by test/payments/crash.test.ts ("capture-sent").
 import type { Deps } from "../../../deps.ts";
 import type { PaymentProvider } from "../../../platform/providers/payments/types.ts";
 import { intentKey } from "../job-names.ts";
