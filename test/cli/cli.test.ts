@@ -25,18 +25,29 @@ let appId: string;
 let env: NodeJS.ProcessEnv;
 let configHome: string;
 
-before(async () => {
-  const [served, installed] = await Promise.all([buildServedApp(), installPackedCli()]);
-  ({ t, base } = served);
-  bin = installed;
-  const f = await tenantFixture(t);
-  appId = f.app.id;
-  key = await apiKeyOf(t, f.owner.token, appId);
-  configHome = await mkdtemp(join(tmpdir(), "cli-config-"));
-  // The CLI's own settings only: nothing of this machine's environment decides what it does.
-  env = { PATH: process.env.PATH, HOME: configHome, XDG_CONFIG_HOME: configHome };
-});
-after(() => t?.close());
+// Packing and installing with npm took over the default 120 s on a machine half as fast with four
+// test processes beside it: the hook gets five minutes.
+const INSTALLED = 300_000;
+let serving: ReturnType<typeof buildServedApp> | undefined;
+
+before(
+  async () => {
+    serving = buildServedApp();
+    const [served, installed] = await Promise.all([serving, installPackedCli()]);
+    ({ t, base } = served);
+    bin = installed;
+    const f = await tenantFixture(t);
+    appId = f.app.id;
+    key = await apiKeyOf(t, f.owner.token, appId);
+    configHome = await mkdtemp(join(tmpdir(), "cli-config-"));
+    // The CLI's own settings only: nothing of this machine's environment decides what it does.
+    env = { PATH: process.env.PATH, HOME: configHome, XDG_CONFIG_HOME: configHome };
+  },
+  { timeout: INSTALLED },
+);
+// The app is closed even when the hook above gave up while it was being built: left open, its
+// pools and workers would keep this test process (and the run waiting for it) alive for ever.
+after(async () => (await serving?.catch(() => undefined))?.t.close());
 
 /** Runs `payments …` with Node 20; answers its exit code and output, whatever the code. */
 async function payments(...args: string[]) {
