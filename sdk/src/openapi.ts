@@ -4177,7 +4177,7 @@ export interface components {
             /** @description What has been refunded so far, in the charge currency (partial refunds add up) */
             amount_refunded: number;
             app: components["schemas"]["App"];
-            /** @description Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed. Once a call is signed the chain's outcome decides (docs/payments.md) */
+            /** @description Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed and whose capture is not asked for. Once a call is signed the chain's outcome decides, once the capture is asked for it goes through (docs/payments.md) */
             cancelable: boolean;
             /** @description How far the chain has confirmed the contract call */
             confirmation_status: {

@@ -50,6 +50,9 @@ export async function executePayment(deps: Deps, tx: Tx, paymentId: string) {
   if (payment?.status !== "hold") {
     throw new AppError("invalid_state_transition", "Only a held payment can be executed");
   }
+  // Marked with the job: from now on a payment without a contract call is being captured, and the
+  // app can no longer cancel it (`captureAsked`).
+  await tx.update(payments).set({ executeAskedAt: deps.now() }).where(eq(payments.id, paymentId));
   await deps.jobs.send(tx, EXECUTE_JOB, { paymentId });
 }
 

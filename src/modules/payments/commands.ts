@@ -9,6 +9,7 @@ import { actorName } from "./create.ts";
 import { EXECUTE_JOB, RELEASE_HOLD_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
 import { type ConfirmInput, requestAuthorization } from "./pipeline/authorize.ts";
+import { captureAsked } from "./pipeline/capture.ts";
 import { reopen } from "./pipeline/open.ts";
 import { loadPayment, paymentFor, present } from "./reads.ts";
 import { payments } from "./tables.ts";
@@ -84,6 +85,12 @@ export async function cancelPayment(
       );
     }
     if (payment.status === "hold" && payment.signedAt) throw callSent(payment);
+    if (captureAsked(payment)) {
+      throw new AppError(
+        "invalid_state_transition",
+        "The card is being captured (nothing stands between its hold and its capture, or its owner asked for it): refund the payment once it is paid",
+      );
+    }
     const held = payment.status === "hold";
     const moved = await transition(deps, tx, payment, "cancelled", {
       actor: actorName(actor),

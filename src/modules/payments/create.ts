@@ -179,6 +179,7 @@ async function decidePayment(
     kycId: price.kycId,
     shopperEmail: input.shopper_email?.toLowerCase() ?? null,
     deferExecution: input.defer_execution ?? false,
+    executeAskedAt: null,
     paymentTokenHash: hashToken(token),
     paymentTokenSealed: sealPaymentToken(deps.custody, token, id),
     transactionResponse: {},

@@ -4,6 +4,7 @@ import type { presentApp } from "../apps/service.ts";
 import { presentTransfer } from "../ledger/presenters.ts";
 import type { BookedTransfer } from "../ledger/reads.ts";
 import { type PriceRow, presentPrice } from "../prices/presenters.ts";
+import { captureAsked } from "./pipeline/capture.ts";
 import type { payments } from "./tables.ts";
 
 type PaymentRow = typeof payments.$inferSelect;
@@ -35,11 +36,12 @@ export function confirmationOf(row: PaymentRow) {
 /**
  * Whether the app may still cancel the payment (`cancelable`; the dashboard shows Cancel only
  * then): a pending payment not being authorised, or a card hold whose contract call was never
- * signed. Once a call is signed the chain's outcome decides (docs/payments.md).
+ * signed and whose capture is not asked for. Once a call is signed the chain's outcome decides,
+ * once the capture is asked for the capture does (docs/payments.md).
  */
 export function isCancelable(row: PaymentRow): boolean {
   if (row.status === "pending") return row.authState === "none";
-  return row.status === "hold" && row.capturedAmount === 0n && row.signedAt === null;
+  return row.status === "hold" && row.capturedAmount === 0n && row.signedAt === null && !captureAsked(row);
 }
 
 export function presentPayment(

@@ -134,7 +134,7 @@ export const Payment = Type.Object(
     shopper_email: Nullable(Type.String({ description: "Where the receipt is sent" })),
     cancelable: Type.Boolean({
       description:
-        "Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed. Once a call is signed the chain's outcome decides (docs/payments.md)",
+        "Whether `POST …/cancel` would be taken now: a pending payment not being authorised, or a card hold whose contract call was never signed and whose capture is not asked for. Once a call is signed the chain's outcome decides, once the capture is asked for it goes through (docs/payments.md)",
     }),
     kyc_id: Nullable(
       Type.String({

@@ -93,6 +93,12 @@ export const payments = pgTable(
      * hold is captured only if the bid wins, by `executePayment`).
      */
     deferExecution: boolean("defer_execution").notNull().default(false),
+    /**
+     * When the owner of a deferred payment asked for its contract call and capture
+     * (`executePayment`: the auction closed with this bid the winner). From then on a payment
+     * without a contract call is being captured, so the app can no longer cancel it.
+     */
+    executeAskedAt: timestamp("execute_asked_at", { withTimezone: true }),
     /** Where the provider authorisation stands: `none`, `requested`, `action_required`, `done`. */
     authState: text("auth_state").notNull().default("none"),
     /**

@@ -22,6 +22,21 @@ import type { PaymentRow } from "../lifecycle.ts";
 import { recordCapture } from "../sql.ts";
 
 /**
+ * Whether the held payment's capture is asked for: with no contract call between, from the hold
+ * itself (the authorize or settle job captures next), or, for a deferred payment (an auction's
+ * bid), from the owner's `executePayment` on. The capture is a provider call a cancel cannot
+ * stop, so such a hold is no longer cancelable: a cancel answered then could leave the card
+ * charged for a cancelled payment, its release refused by the provider.
+ */
+export function captureAsked(payment: PaymentRow): boolean {
+  return (
+    payment.status === "hold" &&
+    !payment.triggerId &&
+    (!payment.deferExecution || payment.executeAskedAt !== null)
+  );
+}
+
+/**
  * Captures a held card at the provider, once; a collected bank debit (or a captured card) has
  * nothing to capture (undefined). Answers the amount taken, not yet recorded: the caller records it
  * with the move to `paid` when nothing stands between (one statement, `moveUnlocked` with the

@@ -1,0 +1,1 @@
+ALTER TABLE "payments" ADD COLUMN "execute_asked_at" timestamp with time zone;
