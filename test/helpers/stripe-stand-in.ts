@@ -292,7 +292,8 @@ export class StripeStandIn {
         metadata: this.metadata(form),
       };
       this.intents.set(intent.id, intent);
-      return [200, intent];
+      // `confirm: true`: made and confirmed in one request, answered as the confirm would be.
+      return form.get("confirm") === "true" ? this.act(intent, "confirm", form) : [200, intent];
     }
     if (method === "POST" && path === "/v1/refunds") {
       const intent = this.intents.get(form.get("payment_intent") ?? "");

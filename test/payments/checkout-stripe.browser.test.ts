@@ -133,14 +133,21 @@ test("a 4242 card becomes a Stripe.js payment method and the payment ends paid",
   );
   assert.equal(made[0].form.get("billing_details[email]"), "shopper@example.com");
   const pm = [...stand.paymentMethods.keys()].at(-1)!;
-  const confirm = stand.seen.find((r) => r.path.endsWith("/confirm") && r.form.get("payment_method") === pm);
-  assert.ok(confirm, "the intent was confirmed with the page's payment method");
+  // The intent is made and confirmed in one request (`confirm=true` on the create).
+  const confirm = stand.seen.find(
+    (r) =>
+      r.path === "/v1/payment_intents" &&
+      r.form.get("confirm") === "true" &&
+      r.form.get("payment_method") === pm,
+  );
+  assert.ok(confirm, "the intent was made and confirmed with the page's payment method");
   assert.equal(confirm.headers.authorization, `Bearer ${SECRET_KEY}`);
   assert.match(String(confirm.form.get("return_url")), new RegExp(`/checkout/${price.id}$`));
   const [payment] = await listPayments();
   assert.equal(payment.status, "paid");
   assert.equal(payment.shopper_email, "shopper@example.com");
-  assert.ok(stand.seen.some((r) => r.path === `/v1/payment_intents/${confirm.path.split("/")[3]}/capture`));
+  const intentId = [...stand.intents.values()].find((i) => i.metadata.payment_id === payment.id)?.id;
+  assert.ok(stand.seen.some((r) => r.path === `/v1/payment_intents/${intentId}/capture`));
   await page.close();
 });
 

@@ -77,7 +77,7 @@ test("a payment's confirm leads one trace through its jobs to the provider", asy
     "the job's span is the request's child",
   );
   const provider = await eventually(() =>
-    spansOf(callerTrace).find((s) => s.name === "payments.sandbox.createIntent"),
+    spansOf(callerTrace).find((s) => s.name === "payments.sandbox.createAndConfirmIntent"),
   );
   assert.equal(
     provider.parentSpanContext?.spanId,

@@ -263,6 +263,48 @@ describe("Stripe provider against the stand-in", () => {
     });
   });
 
+  test("create-and-confirm is one request with confirm=true: held, declined with its intent, replayed", async () => {
+    const input = { amount: 1250n, currency: "USD", method: "card" as const, metadata: { payment: "pay_2" } };
+    const before = stand.seen.length;
+    const held = await stripe.createAndConfirmIntent(
+      input,
+      { paymentMethod: { type: "token", id: "pm_card_visa" }, returnUrl: "https://shop.test/back" },
+      { idempotencyKey: "pay_2:create-confirm:1" },
+    );
+    assert.equal(stand.seen.length, before + 1, "one request");
+    const seen = stand.last();
+    assert.equal(seen.path, "/v1/payment_intents");
+    assert.equal(seen.headers["idempotency-key"], "pay_2:create-confirm:1");
+    assert.equal(seen.form.get("confirm"), "true");
+    assert.equal(seen.form.get("payment_method"), "pm_card_visa");
+    assert.equal(seen.form.get("return_url"), "https://shop.test/back");
+    assert.equal(seen.form.get("capture_method"), "manual");
+    assert.equal(seen.form.get("metadata[payment]"), "pay_2");
+    assert.equal(held.status, "requires_capture");
+    assert.equal(held.amountCapturable, 1250n);
+
+    const declined = () =>
+      stripe
+        .createAndConfirmIntent(
+          input,
+          { paymentMethod: { type: "token", id: "pm_card_chargeDeclined" } },
+          { idempotencyKey: "pay_3:create-confirm:1" },
+        )
+        .catch((e) => e);
+    const error = await declined();
+    assert.ok(error instanceof PaymentDeclinedError, String(error));
+    assert.equal(error.declineCode, "generic_decline");
+    assert.equal(error.intent?.status, "requires_payment_method", "the decline carries the intent made");
+    const again = await declined();
+    assert.equal(again.intent?.id, error.intent?.id, "a repeat is replayed: the same intent");
+    const retried = await stripe.confirmIntent(
+      error.intent.id,
+      { paymentMethod: { type: "token", id: "pm_card_visa" } },
+      { idempotencyKey: "pay_3:confirm:2" },
+    );
+    assert.equal(retried.status, "requires_capture", "the intent made stays payable");
+  });
+
   test("raw card numbers are never sent to Stripe", async () => {
     const before = stand.seen.length;
     await assert.rejects(

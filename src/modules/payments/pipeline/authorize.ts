@@ -1,8 +1,10 @@
 // Step 2, authorize: the shopper's payment method secures the money (`pending -> hold`).
 //
 // What it does: `requestAuthorization` (the confirm) marks the payment `requested` and sends
-// `payments.authorize`, which makes the provider intent (open.ts, `requestIntent`; a payment never
-// confirmed has none) and confirms it with the payment method; `applyIntent` applies the
+// `payments.authorize`, which makes the provider intent and confirms it with the payment method,
+// in one provider call where the provider can (`createAndConfirmIntent`, the sandbox's; else
+// open.ts `requestIntent`, then the confirm; a payment never confirmed has no intent at all), or
+// confirms the intent an earlier declined try made; `applyIntent` applies the
 // provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
 // or settle, is asked for in that transaction; or, with nothing to happen between, this job goes
 // on to settle the payment itself, transfer-to-seller.ts `settlesWithAuthorization`), a decline is
@@ -14,9 +16,10 @@
 // failed) is released by that job; a collected bank debit cannot be released and is refunded.
 // After a crash: the confirm's `requested` mark and its job commit together (one statement, the
 // job through the outbox; on the locked row's way, one transaction). The provider call is
-// keyed `<payment>:confirm:<attempt>`, so a retried job is answered the same authorisation, never a
-// second one; the answer is applied in one transaction with the next step's job, and only to a
-// payment still `pending`, so applying it twice (the job, the sync job, a webhook) moves it once.
+// keyed `<payment>:create-confirm:<attempt>` (or `<payment>:confirm:<attempt>`), so a retried job is
+// answered the same authorisation, never a second one; the answer is applied in one transaction
+// with the next step's job, and only to a payment still `pending`, so applying it twice (the job,
+// the sync job, a webhook) moves it once.
 // A job that took on the settle step and dies after the hold committed is run again by pg-boss,
 // finds the payment `hold`, and settles it (test/payments/crash.test.ts, "capture-sent").
 import { eq } from "drizzle-orm";
@@ -45,7 +48,7 @@ import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "../retu
 import { locked, read } from "../rows.ts";
 import { requestWhileOpen } from "../sql.ts";
 import { payments } from "../tables.ts";
-import { requestIntent } from "./open.ts";
+import { intentInput, requestIntent } from "./open.ts";
 import { settle, settlesWithAuthorization } from "./transfer-to-seller.ts";
 
 const SYSTEM = "system";
@@ -278,19 +281,34 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
       if (payment?.status === "hold" && settlesWithAuthorization(payment)) return settle(deps, payment);
       if (payment?.status !== "pending" || payment.authState !== "requested") return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      // Its id is stored with the answer (`applyIntent`): a retry is answered the same intent.
-      const intentId = payment.intentId ?? (await requestIntent(deps, payment));
+      const confirm = {
+        paymentMethod: job.method,
+        returnUrl: job.returnUrl ?? undefined,
+        mandate: job.mandate,
+      };
+      let intentId = payment.intentId;
       let intent: ProviderIntent;
       try {
-        intent = await provider.confirmIntent(
-          intentId,
-          { paymentMethod: job.method, returnUrl: job.returnUrl ?? undefined, mandate: job.mandate },
-          { idempotencyKey: `${payment.id}:confirm:${job.attempt}` },
-        );
+        if (!intentId && provider.createAndConfirmIntent) {
+          // A payment's first intent, made and confirmed in one call under the confirm's own key.
+          // Its id is stored with the answer (`applyIntent`), which also moves the payment on,
+          // so a retry that still finds no intent is answered the same intent and outcome.
+          intent = await provider.createAndConfirmIntent(intentInput(payment), confirm, {
+            idempotencyKey: `${payment.id}:create-confirm:${job.attempt}`,
+          });
+        } else {
+          // Its id is stored with the answer (`applyIntent`): a retry is answered the same intent.
+          intentId ??= await requestIntent(deps, payment);
+          intent = await provider.confirmIntent(intentId, confirm, {
+            idempotencyKey: `${payment.id}:confirm:${job.attempt}`,
+          });
+        }
       } catch (error) {
         if (!(error instanceof PaymentDeclinedError)) throw error;
+        // A decline of a made-and-confirmed intent always carries it (the call made it).
+        if (!intentId && !error.intent) throw error;
         intent = error.intent ?? {
-          ...(await provider.getIntent(intentId)),
+          ...(await provider.getIntent(intentId!)),
           status: "requires_payment_method",
           lastError: { code: "card_declined", declineCode: error.declineCode, message: error.message },
         };

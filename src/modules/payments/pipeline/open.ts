@@ -2,8 +2,9 @@
 //
 // What it does: `openPayment` (create.ts) writes the payment, its first payment event and its
 // webhook in one statement; no provider is called and no job is queued (unless a webhook endpoint
-// listens). The authorize job makes the provider intent (`requestIntent`) just before it confirms
-// it, so a payment never confirmed has no intent at all. `reopen` opens a payment again
+// listens). The authorize job makes the provider intent when it confirms it (with the confirm in
+// one call where the provider can, authorize.ts; else `requestIntent` just before), so a payment
+// never confirmed has no intent at all. `reopen` opens a payment again
 // (`failed -> pending`) when the app retries a card payment whose contract call the chain refused;
 // its next confirm makes a new intent under keys of its own. `payments.prepare-intent` is only run
 // for jobs queued before the intent was made at the confirm (job-names.ts).
@@ -18,6 +19,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import { type Database, prepared, type Tx } from "../../../platform/db/index.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
+import type { CreateIntentInput } from "../../../platform/providers/payments/types.ts";
 import { intentKey, type PaymentJob, PREPARE_INTENT_JOB } from "../job-names.ts";
 import { type PaymentRow, transition } from "../lifecycle.ts";
 import { read } from "../rows.ts";
@@ -41,18 +43,22 @@ const setIntentId = (db: Database) =>
  */
 export async function requestIntent(deps: Deps, payment: PaymentRow): Promise<string> {
   const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-  const intent = await provider.createIntent(
-    {
-      amount: payment.chargeAmount,
-      currency: payment.chargeCurrency,
-      method: payment.method as "card" | "us_bank_account",
-      description: `Payment ${payment.id}`,
-      metadata: { payment_id: payment.id, app_id: payment.appId },
-      transferGroup: payment.id,
-    },
-    { idempotencyKey: intentKey(payment, "intent") },
-  );
+  const intent = await provider.createIntent(intentInput(payment), {
+    idempotencyKey: intentKey(payment, "intent"),
+  });
   return intent.id;
+}
+
+/** The provider intent a payment makes: its charge, and its ids for the provider's dashboard. */
+export function intentInput(payment: PaymentRow): CreateIntentInput {
+  return {
+    amount: payment.chargeAmount,
+    currency: payment.chargeCurrency,
+    method: payment.method as "card" | "us_bank_account",
+    description: `Payment ${payment.id}`,
+    metadata: { payment_id: payment.id, app_id: payment.appId },
+    transferGroup: payment.id,
+  };
 }
 
 /** `requestIntent`, its id stored on the payment while it has none (a prepare job's). */

@@ -182,6 +182,16 @@ export interface PaymentProvider {
   createIntent(input: CreateIntentInput, options: CallOptions): Promise<ProviderIntent>;
   getIntent(intentId: string, options?: Omit<CallOptions, "idempotencyKey">): Promise<ProviderIntent>;
   confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent>;
+  /**
+   * Creates an intent and confirms it in one call, answering (or throwing, a decline with the
+   * intent) as `confirmIntent` would; a provider without it is called twice. Keyed as one request:
+   * a repeat is answered the same intent and outcome.
+   */
+  createAndConfirmIntent?(
+    input: CreateIntentInput,
+    confirm: ConfirmInput,
+    options: CallOptions,
+  ): Promise<ProviderIntent>;
   captureIntent(intentId: string, amount: bigint | undefined, options: CallOptions): Promise<ProviderIntent>;
   cancelIntent(intentId: string, options: CallOptions): Promise<ProviderIntent>;
   refund(input: RefundInput, options: CallOptions): Promise<ProviderRefund>;

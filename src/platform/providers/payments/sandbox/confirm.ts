@@ -56,3 +56,21 @@ export async function confirmDecision(
   }
   return { set: { ...base, status: "requires_capture", amountCapturable: row.amount }, answer: ok };
 }
+
+/**
+ * What the shopper's answer to the 3-D Secure step makes of the intent: passed, the card is held;
+ * failed, the intent wants another payment method, with the reason.
+ */
+export function authenticationOutcome(row: IntentRow, passed: boolean): Partial<IntentRow> {
+  if (row.status !== "requires_action") throw unexpectedState(row, "authenticated");
+  if (passed) return { status: "requires_capture", nextAction: null, amountCapturable: row.amount };
+  return {
+    status: "requires_payment_method",
+    nextAction: null,
+    lastError: {
+      code: "payment_intent_authentication_failure",
+      declineCode: null,
+      message: "The shopper did not complete 3-D Secure authentication.",
+    },
+  };
+}

@@ -71,6 +71,7 @@ function claimStatement(
   outageFlag: string,
   answer?: unknown,
   rows: (when: SQL) => SQL[] = () => [],
+  also: SQL = sql``,
 ): SQL {
   return writeIf({
     first: {
@@ -85,7 +86,7 @@ function claimStatement(
     },
     condition: sql`exists (select 1 from claim)`,
     writes: rows,
-    answer: sql`(select down from outage) as down, holds as claimed`,
+    answer: sql`(select down from outage) as down, holds as claimed${also}`,
   });
 }
 
@@ -132,11 +133,13 @@ export async function onceInOneStatement<R>(
   outageFlag: string,
   answer: R,
   rows: (when: SQL) => SQL[],
-): Promise<OneStatement<R>> {
+  also?: SQL,
+): Promise<OneStatement<R> & { written?: Record<string, unknown> }> {
   checkKey(scope.key);
   const print = fingerprint(scope.operation, scope.params);
-  const [result] = await run(claimStatement(scope, print, outageFlag, answer, rows));
+  const [result] = await run(claimStatement(scope, print, outageFlag, answer, rows, also));
   if (result.down === true) return { outage: true };
-  if (result.claimed === true) return { answer };
+  // `written`: the statement's own row, with the columns `also` asked for (`, … as name`).
+  if (result.claimed === true) return { answer, written: result };
   return { answer: await replay<R>(db, scope, print) };
 }

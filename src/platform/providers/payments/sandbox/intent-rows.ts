@@ -1,7 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { drizzleRunner, insertRow, type Tx } from "../../../db/index.ts";
-import { AppError } from "../../../http/errors.ts";
-import type { IntentError, IntentStatus, ProviderIntent } from "../types.ts";
+import { AppError, invalid } from "../../../http/errors.ts";
+import { newId } from "../../../ids.ts";
+import type { CreateIntentInput, IntentError, IntentStatus, ProviderIntent } from "../types.ts";
 import { eventRow, recordChargeFailed } from "./events.ts";
 import { RETURN_REASON } from "./instruments.ts";
 import { sandboxEvents, sandboxIntents } from "./tables.ts";
@@ -24,6 +25,34 @@ export function presentIntent(row: IntentRow): ProviderIntent {
     lastError: (row.lastError as IntentError | null) ?? null,
     paymentMethodLabel: row.paymentMethodLabel,
     metadata: row.metadata as Record<string, string>,
+  };
+}
+
+/** A new intent of `account`, wanting a payment method, as `createIntent` makes it at `now`. */
+export function newIntentRow(input: CreateIntentInput, account: string, now: Date): IntentRow {
+  if (input.amount <= 0n) throw invalid("/amount", "must be positive");
+  if (!/^[a-z]{3}$/i.test(input.currency)) throw invalid("/currency", "must be an ISO 4217 code");
+  return {
+    id: newId("pi"),
+    account,
+    method: input.method,
+    amount: input.amount,
+    amountCapturable: 0n,
+    amountReceived: 0n,
+    amountRefunded: 0n,
+    currency: input.currency.toLowerCase(),
+    status: "requires_payment_method",
+    // Cards are held and captured later; bank debits cannot be held.
+    captureMethod: input.method === "card" ? "manual" : "automatic",
+    paymentMethodLabel: null,
+    nextAction: null,
+    lastError: null,
+    metadata: input.metadata ?? {},
+    transferGroup: input.transferGroup ?? null,
+    settlesAt: null,
+    settleOutcome: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }
 

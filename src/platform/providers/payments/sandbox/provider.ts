@@ -28,10 +28,18 @@ import type {
 } from "../types.ts";
 import { providerUnavailable } from "../types.ts";
 import { answerOf, OUTAGE, OUTAGE_MESSAGE, type Result } from "./answers.ts";
-import { confirmDecision } from "./confirm.ts";
+import { authenticationOutcome, confirmDecision } from "./confirm.ts";
+import { createConfirmed } from "./create-confirmed.ts";
 import { eventRow, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
 import { once, onceInOneStatement } from "./idempotency.ts";
-import { type IntentRow, presentIntent, settleIntent, unexpectedState, updateIntent } from "./intent-rows.ts";
+import {
+  type IntentRow,
+  newIntentRow,
+  presentIntent,
+  settleIntent,
+  unexpectedState,
+  updateIntent,
+} from "./intent-rows.ts";
 import {
   type PaymentMethodToMake,
   paymentMethodToMake,
@@ -178,32 +186,8 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   async createIntent(input: CreateIntentInput, options: CallOptions): Promise<ProviderIntent> {
-    if (input.amount <= 0n) throw invalid("/amount", "must be positive");
-    if (!/^[a-z]{3}$/i.test(input.currency)) throw invalid("/currency", "must be an ISO 4217 code");
     const account = options.connectedAccount ?? "";
-    const now = this.options.now();
-    const row: IntentRow = {
-      id: newId("pi"),
-      account,
-      method: input.method,
-      amount: input.amount,
-      amountCapturable: 0n,
-      amountReceived: 0n,
-      amountRefunded: 0n,
-      currency: input.currency.toLowerCase(),
-      status: "requires_payment_method",
-      // Cards are held and captured later; bank debits cannot be held.
-      captureMethod: input.method === "card" ? "manual" : "automatic",
-      paymentMethodLabel: null,
-      nextAction: null,
-      lastError: null,
-      metadata: input.metadata ?? {},
-      transferGroup: input.transferGroup ?? null,
-      settlesAt: null,
-      settleOutcome: null,
-      createdAt: now,
-      updatedAt: now,
-    };
+    const row = newIntentRow(input, account, this.options.now());
     const intent = presentIntent(row);
     // Every payment makes one intent: its claim, intent and event are one statement.
     const result = await onceInOneStatement<Result<ProviderIntent>>(
@@ -220,6 +204,23 @@ export class SandboxPaymentProvider implements PaymentProvider {
     if ("outage" in result) throw providerUnavailable(OUTAGE_MESSAGE);
     if ("declined" in result.answer) throw new Error("An intent's creation is never declined");
     return result.answer.ok;
+  }
+
+  async createAndConfirmIntent(
+    input: CreateIntentInput,
+    confirm: ConfirmInput,
+    options: CallOptions,
+  ): Promise<ProviderIntent> {
+    const { result, written } = await createConfirmed(this.run, this.options.db, input, confirm, {
+      account: options.connectedAccount ?? "",
+      key: options.idempotencyKey,
+      outageFlag: OUTAGE,
+      now: this.options.now(),
+      publicUrl: this.options.publicUrl,
+      settleAfterMs: this.options.settleAfterMs ?? 5000,
+    });
+    if (written) this.written.set(written.row.id, written);
+    return answerOf(result);
   }
 
   async getIntent(intentId: string, options: { connectedAccount?: string } = {}): Promise<ProviderIntent> {
@@ -287,25 +288,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       const [found] = await tx.select().from(sandboxIntents).where(eq(sandboxIntents.id, intentId));
       if (!found) throw notFound("PaymentIntent");
       const row = await this.lock(tx, intentId, found.account);
-      if (row.status !== "requires_action") throw unexpectedState(row, "authenticated");
-      if (passed) {
-        const next = await this.update(tx, row, {
-          status: "requires_capture",
-          nextAction: null,
-          amountCapturable: row.amount,
-        });
-        return presentIntent(next);
-      }
-      const next = await this.update(tx, row, {
-        status: "requires_payment_method",
-        nextAction: null,
-        lastError: {
-          code: "payment_intent_authentication_failure",
-          declineCode: null,
-          message: "The shopper did not complete 3-D Secure authentication.",
-        },
-      });
-      return presentIntent(next);
+      return presentIntent(await this.update(tx, row, authenticationOutcome(row, passed)));
     });
   }
 

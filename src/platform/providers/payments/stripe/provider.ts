@@ -89,6 +89,58 @@ function translateTransfer(error: unknown): never {
   return translate(error);
 }
 
+function createParams(input: CreateIntentInput): Stripe.PaymentIntentCreateParams {
+  return {
+    amount: Number(input.amount),
+    currency: input.currency.toLowerCase(),
+    allowed_payment_method_types: [input.method],
+    // Cards are authorised and held until the contract call succeeds; ACH cannot be held.
+    capture_method: input.method === "card" ? "manual" : "automatic",
+    description: input.description,
+    metadata: input.metadata,
+    transfer_group: input.transferGroup,
+  };
+}
+
+/** What a confirm sends, in the create's types (`confirm: true`), which the confirm takes too. */
+type ConfirmParams = Pick<
+  Stripe.PaymentIntentCreateParams,
+  "payment_method" | "payment_method_data" | "mandate_data" | "return_url"
+>;
+
+/** What confirming with `input` sends: a Stripe.js payment method, or a bank account with its mandate. */
+function confirmParams(input: ConfirmInput): ConfirmParams {
+  const method = input.paymentMethod;
+  let params: ConfirmParams;
+  if (method.type === "token") {
+    params = { payment_method: method.id };
+  } else if (method.type === "us_bank_account") {
+    if (!input.mandate) throw invalid("/mandate", "a bank debit needs the shopper's mandate acceptance");
+    params = {
+      payment_method_data: {
+        type: "us_bank_account",
+        us_bank_account: {
+          routing_number: method.routingNumber,
+          account_number: method.accountNumber,
+          account_holder_type: method.accountHolderType ?? "individual",
+        },
+        billing_details: { name: method.accountHolderName },
+      },
+      mandate_data: {
+        customer_acceptance: {
+          type: "online",
+          online: { ip_address: input.mandate.ipAddress, user_agent: input.mandate.userAgent },
+        },
+      },
+    };
+  } else {
+    // Raw card numbers never reach this server with Stripe: Stripe.js makes a pm_… in the browser.
+    throw invalid("/payment_method", "with Stripe a card is given as a Stripe.js payment method (pm_…)");
+  }
+  if (input.returnUrl) params.return_url = input.returnUrl;
+  return params;
+}
+
 function requestOptions(options: Partial<CallOptions>) {
   return {
     ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
@@ -117,20 +169,22 @@ export class StripePaymentProvider implements PaymentProvider {
 
   async createIntent(input: CreateIntentInput, options: CallOptions): Promise<ProviderIntent> {
     const pi = await this.stripe.paymentIntents
-      .create(
-        {
-          amount: Number(input.amount),
-          currency: input.currency.toLowerCase(),
-          allowed_payment_method_types: [input.method],
-          // Cards are authorised and held until the contract call succeeds; ACH cannot be held.
-          capture_method: input.method === "card" ? "manual" : "automatic",
-          description: input.description,
-          metadata: input.metadata,
-          transfer_group: input.transferGroup,
-        },
-        requestOptions(options),
-      )
+      .create(createParams(input), requestOptions(options))
       .catch(translate);
+    return asIntent(pi);
+  }
+
+  /**
+   * Stripe's `confirm: true` on the create: one request where two were made. A decline is Stripe's
+   * card error carrying the intent it made (`payment_intent`), as a confirm's is.
+   */
+  async createAndConfirmIntent(
+    input: CreateIntentInput,
+    confirm: ConfirmInput,
+    options: CallOptions,
+  ): Promise<ProviderIntent> {
+    const params = { ...createParams(input), ...confirmParams(confirm), confirm: true };
+    const pi = await this.stripe.paymentIntents.create(params, requestOptions(options)).catch(translate);
     return asIntent(pi);
   }
 
@@ -142,36 +196,8 @@ export class StripePaymentProvider implements PaymentProvider {
   }
 
   async confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent> {
-    const method = input.paymentMethod;
-    let params: Stripe.PaymentIntentConfirmParams;
-    if (method.type === "token") {
-      params = { payment_method: method.id };
-    } else if (method.type === "us_bank_account") {
-      if (!input.mandate) throw invalid("/mandate", "a bank debit needs the shopper's mandate acceptance");
-      params = {
-        payment_method_data: {
-          type: "us_bank_account",
-          us_bank_account: {
-            routing_number: method.routingNumber,
-            account_number: method.accountNumber,
-            account_holder_type: method.accountHolderType ?? "individual",
-          },
-          billing_details: { name: method.accountHolderName },
-        },
-        mandate_data: {
-          customer_acceptance: {
-            type: "online",
-            online: { ip_address: input.mandate.ipAddress, user_agent: input.mandate.userAgent },
-          },
-        },
-      };
-    } else {
-      // Raw card numbers never reach this server with Stripe: Stripe.js makes a pm_… in the browser.
-      throw invalid("/payment_method", "with Stripe a card is given as a Stripe.js payment method (pm_…)");
-    }
-    if (input.returnUrl) params.return_url = input.returnUrl;
     const pi = await this.stripe.paymentIntents
-      .confirm(intentId, params, requestOptions(options))
+      .confirm(intentId, confirmParams(input), requestOptions(options))
       .catch(translate);
     return asIntent(pi);
   }
