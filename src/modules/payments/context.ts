@@ -84,3 +84,44 @@ export class PaymentContexts {
     this.#entries.delete(PaymentContexts.#key(key));
   }
 }
+
+/** Whose answer a context is: the app and price of the payment, and the calling user (null: an API key or a shopper). */
+export interface AnswerKey {
+  appId: string;
+  priceId: string;
+  userId: string | null;
+}
+
+/**
+ * Remembered contexts of answered payments (the app, its creator, the caller's role, the price: all
+ * but the payment), each with the app's version it was read at. One is used only while a read of
+ * the payment finds the app at that version, which every change to any of those rows raises
+ * (`appForPayment`), so a remembered context is never older than the answer's own read; the time
+ * limit only bounds memory.
+ */
+export class AnswerContexts<T extends { version: string } = { version: string }> {
+  readonly #entries = new ExpiringMap<string, T>({ ttlMs: CONTEXT_TTL_MS, maxEntries: MAX_CONTEXTS });
+
+  static #byDatabase = new WeakMap<Database, AnswerContexts<never>>();
+  /** One set per database handle (per process, per test app). */
+  static of<T extends { version: string }>(db: Database): AnswerContexts<T> {
+    let contexts = AnswerContexts.#byDatabase.get(db) as AnswerContexts<T> | undefined;
+    if (!contexts) {
+      contexts = new AnswerContexts<T>();
+      AnswerContexts.#byDatabase.set(db, contexts as never);
+    }
+    return contexts;
+  }
+
+  static #key = (key: AnswerKey) => `${key.appId}\u0000${key.priceId}\u0000${key.userId ?? ""}`;
+
+  /** The context remembered for `key`, if it was read at `version`. */
+  get(key: AnswerKey, version: string): T | undefined {
+    const found = this.#entries.get(AnswerContexts.#key(key));
+    return found?.version === version ? found : undefined;
+  }
+
+  set(key: AnswerKey, context: T): void {
+    this.#entries.set(AnswerContexts.#key(key), context);
+  }
+}

@@ -12,6 +12,7 @@ import { getApp, presentApp } from "../apps/service.ts";
 import { transfersOf } from "../ledger/reads.ts";
 import type { PriceRow } from "../prices/presenters.ts";
 import { findPrice, priceJoin } from "../prices/queries.ts";
+import { AnswerContexts } from "./context.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
 import { presentPayment } from "./presenters.ts";
@@ -54,7 +55,8 @@ export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId:
 }
 
 // A payment with what answering it needs: the caller's role (a user's; an API key's needs no
-// read), the app with its creator, and the price, each part offered by the module that owns it.
+// read), the app with its creator, and the price, each part offered by the module that owns it,
+// and the version of all of it (the app row's, `appForPayment`), for remembering it.
 // Found by its primary key alone, the app compared by the caller: with `app_id = $1` beside it,
 // a table whose statistics are missing or young (PGlite never analyses; PostgreSQL's autovacuum
 // waits a minute) may be read through an index that starts with `app_id`, every payment of the app
@@ -65,7 +67,7 @@ const paymentWithContext = (db: Database) => {
   const role = roleForPayment(app.id, sql`${sql.placeholder("user_id")}`);
   const price = priceJoin(payments.priceId);
   return db
-    .select({ payment: payments, ...app.columns, role, price: price.columns })
+    .select({ payment: payments, ...app.columns, role, price: price.columns, version: app.version })
     .from(payments)
     .innerJoin(app.table, app.where)
     .innerJoin(app.creator.table, app.creator.on)
@@ -74,11 +76,62 @@ const paymentWithContext = (db: Database) => {
     .prepare("payment_with_context");
 };
 
+// The payment with what says whether a remembered context still holds: its app's version and its
+// price's views (counted on the price's row without raising the version). Two rows by their
+// primary keys beside the payment's, and none of the app's, creator's or price's columns to send.
+const paymentWithVersion = (db: Database) => {
+  const app = appForPayment(sql`${payments.appId}`);
+  const price = priceJoin(payments.priceId);
+  return db
+    .select({ payment: payments, version: app.version, views: price.columns.views })
+    .from(payments)
+    .innerJoin(app.table, app.where)
+    .innerJoin(price.table, price.on)
+    .where(eq(payments.id, sql.placeholder("payment_id")))
+    .prepare("payment_with_version");
+};
+
+type WithContext = Awaited<ReturnType<ReturnType<typeof paymentWithContext>["execute"]>>[number];
+type Context = Omit<WithContext, "payment">;
+
+/**
+ * The payment `paymentId` with its context: the one statement that reads it all, or, when this
+ * process answered a payment of the same app, price and caller since the app's version last
+ * changed, the payment alone with that version, the context remembered (`AnswerContexts`).
+ * Undefined when there is no such payment in app `appId`.
+ */
+async function readWithContext(
+  deps: Deps,
+  appId: string,
+  paymentId: string,
+  userId: string | null,
+): Promise<WithContext | undefined> {
+  const contexts = AnswerContexts.of<Context>(deps.db);
+  const [light] = await prepared(deps.db, "payment_with_version", paymentWithVersion).execute({
+    payment_id: paymentId,
+  });
+  // Another app's payment reads as none, exactly as a missing one.
+  if (light?.payment.appId !== appId) return undefined;
+  const key = { appId, priceId: light.payment.priceId, userId };
+  const known = contexts.get(key, light.version);
+  if (known) return { ...known, payment: light.payment, price: { ...known.price, views: light.views } };
+  const [found] = await prepared(deps.db, "payment_with_context", paymentWithContext).execute({
+    payment_id: paymentId,
+    user_id: userId,
+  });
+  if (found) {
+    const { payment: _, ...context } = found;
+    contexts.set(key, context);
+  }
+  return found;
+}
+
 /**
  * The payment `paymentId` of `appId`, once `actor` may `action` in the app, with the app (as
  * presented) and the price its answer shows: one prepared statement where `requireAppRole`,
- * `loadPayment` and the answer's two reads were four. The refusals are theirs, in their order:
- * without a row, the role is checked the long way and then the payment is 404.
+ * `loadPayment` and the answer's two reads were four (its context remembered: a lighter one). The
+ * refusals are theirs, in their order: without a row, the role is checked the long way and then
+ * the payment is 404.
  */
 export async function paymentFor(
   deps: Deps,
@@ -87,12 +140,7 @@ export async function paymentFor(
   paymentId: string,
   action: Action,
 ) {
-  const [found] = await prepared(deps.db, "payment_with_context", paymentWithContext).execute({
-    payment_id: paymentId,
-    user_id: actor.kind === "user" ? actor.userId : null,
-  });
-  // Another app's payment reads as none, exactly as a missing one.
-  const row = found?.payment.appId === appId ? found : undefined;
+  const row = await readWithContext(deps, appId, paymentId, actor.kind === "user" ? actor.userId : null);
   if (!row) {
     await requireAppRole(deps.db, actor, appId, action);
     throw notFound("Payment");
