@@ -94,6 +94,11 @@ export class StripeStandIn {
   private readonly idempotent = new Map<string, { request: string; status: number; text: string }>();
   /** While true every request answers 500, as Stripe does when it is down. */
   down = false;
+  /**
+   * While true a card declined by a create with `confirm: true` is answered without the intent the
+   * create made (Stripe's card errors name it; the service must not depend on it).
+   */
+  declinesNameNoIntent = false;
   private server: Server | undefined;
   private counter = 0;
 
@@ -292,8 +297,13 @@ export class StripeStandIn {
         metadata: this.metadata(form),
       };
       this.intents.set(intent.id, intent);
+      if (form.get("confirm") !== "true") return [200, intent];
       // `confirm: true`: made and confirmed in one request, answered as the confirm would be.
-      return form.get("confirm") === "true" ? this.act(intent, "confirm", form) : [200, intent];
+      const answer = this.act(intent, "confirm", form);
+      if (this.declinesNameNoIntent && answer[0] === 402) {
+        delete (answer[1] as { error: { payment_intent?: unknown } }).error.payment_intent;
+      }
+      return answer;
     }
     if (method === "POST" && path === "/v1/refunds") {
       const intent = this.intents.get(form.get("payment_intent") ?? "");

@@ -270,6 +270,50 @@ async function recordIntent(tx: Tx, payment: PaymentRow, intentId: string): Prom
   return { ...payment, intentId };
 }
 
+/** A decline as the intent it leaves: wanting a payment method, with the decline as its error. */
+function declined(intent: ProviderIntent, error: PaymentDeclinedError): ProviderIntent {
+  const lastError = intent.lastError ?? {
+    code: "card_declined",
+    declineCode: error.declineCode,
+    message: error.message,
+  };
+  const waits = intent.status === "requires_payment_method" || intent.status === "canceled";
+  return { ...intent, lastError, status: waits ? intent.status : "requires_payment_method" };
+}
+
+/**
+ * The provider's answer to the job's confirm, a decline included. A payment's first intent is made
+ * and confirmed in one call where the provider can (its own key); its id is stored with the answer
+ * (`applyIntent`), which also moves the payment on, so a retry that still finds no intent is
+ * answered the same intent and outcome. Otherwise the intent is made (`requestIntent`, keyed, its id
+ * stored the same way) and confirmed. A decline of the one call that does not name the intent it
+ * made goes the two-call way: a declined card held nothing, and those calls have keys of their own,
+ * so a retry goes the same way and is answered the same.
+ */
+async function authorizeAtProvider(deps: Deps, payment: PaymentRow, job: AuthorizeJob) {
+  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+  const confirm = { paymentMethod: job.method, returnUrl: job.returnUrl ?? undefined, mandate: job.mandate };
+  if (!payment.intentId && provider.createAndConfirmIntent) {
+    try {
+      return await provider.createAndConfirmIntent(intentInput(payment), confirm, {
+        idempotencyKey: `${payment.id}:create-confirm:${job.attempt}`,
+      });
+    } catch (error) {
+      if (!(error instanceof PaymentDeclinedError)) throw error;
+      if (error.intent) return declined(error.intent, error);
+    }
+  }
+  const intentId = payment.intentId ?? (await requestIntent(deps, payment));
+  try {
+    return await provider.confirmIntent(intentId, confirm, {
+      idempotencyKey: `${payment.id}:confirm:${job.attempt}`,
+    });
+  } catch (error) {
+    if (!(error instanceof PaymentDeclinedError)) throw error;
+    return declined(error.intent ?? (await provider.getIntent(intentId)), error);
+  }
+}
+
 export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
   return {
     name: AUTHORIZE_JOB,
@@ -280,48 +324,7 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
       // (the capture is keyed, the move to `paid` made once), should a settle job also run.
       if (payment?.status === "hold" && settlesWithAuthorization(payment)) return settle(deps, payment);
       if (payment?.status !== "pending" || payment.authState !== "requested") return;
-      const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-      const confirm = {
-        paymentMethod: job.method,
-        returnUrl: job.returnUrl ?? undefined,
-        mandate: job.mandate,
-      };
-      let intentId = payment.intentId;
-      let intent: ProviderIntent;
-      try {
-        if (!intentId && provider.createAndConfirmIntent) {
-          // A payment's first intent, made and confirmed in one call under the confirm's own key.
-          // Its id is stored with the answer (`applyIntent`), which also moves the payment on,
-          // so a retry that still finds no intent is answered the same intent and outcome.
-          intent = await provider.createAndConfirmIntent(intentInput(payment), confirm, {
-            idempotencyKey: `${payment.id}:create-confirm:${job.attempt}`,
-          });
-        } else {
-          // Its id is stored with the answer (`applyIntent`): a retry is answered the same intent.
-          intentId ??= await requestIntent(deps, payment);
-          intent = await provider.confirmIntent(intentId, confirm, {
-            idempotencyKey: `${payment.id}:confirm:${job.attempt}`,
-          });
-        }
-      } catch (error) {
-        if (!(error instanceof PaymentDeclinedError)) throw error;
-        // A decline of a made-and-confirmed intent always carries it (the call made it).
-        if (!intentId && !error.intent) throw error;
-        intent = error.intent ?? {
-          ...(await provider.getIntent(intentId!)),
-          status: "requires_payment_method",
-          lastError: { code: "card_declined", declineCode: error.declineCode, message: error.message },
-        };
-        if (!intent.lastError) {
-          intent = {
-            ...intent,
-            lastError: { code: "card_declined", declineCode: error.declineCode, message: error.message },
-          };
-        }
-        if (intent.status !== "requires_payment_method" && intent.status !== "canceled") {
-          intent = { ...intent, status: "requires_payment_method" };
-        }
-      }
+      const intent = await authorizeAtProvider(deps, payment, job);
       const held = await applyIntent(deps, payment.id, intent, job.actor, 0, payment);
       if (held) await settle(deps, held);
     },
