@@ -314,17 +314,54 @@ async function authorizeAtProvider(deps: Deps, payment: PaymentRow, job: Authori
   }
 }
 
+/** pg-boss's retries of the authorize job (the queues' default) before it gives up. */
+export const AUTHORIZE_RETRY_LIMIT = 8;
+
+/**
+ * The job's last try failed too (the provider down for longer than the back-off, about 8 minutes,
+ * or a refusal that is not a decline): the payment ends `failed` with the reason and a
+ * `payment.failed` webhook instead of being authorised for ever, and an intent it has is released.
+ * Nothing was captured. Only while the payment still waits for this confirm.
+ */
+async function gaveUpAuthorizing(deps: Deps, paymentId: string, attempt: number, error: unknown) {
+  await deps.db.transaction(async (tx) => {
+    const payment = await locked(tx, paymentId);
+    const waiting = payment?.status === "pending" && payment.authState === "requested";
+    if (!waiting || payment.confirmAttempts !== attempt) return;
+    const code = error instanceof AppError ? error.code : "provider_unavailable";
+    const words = error instanceof Error ? error.message : String(error);
+    const message = `${words} (gave up after ${AUTHORIZE_RETRY_LIMIT + 1} tries; nothing was captured: confirm a new payment)`;
+    await transition(deps, tx, payment, "failed", {
+      actor: SYSTEM,
+      reason: message,
+      set: {
+        authState: "done",
+        nextAction: null,
+        transactionResponse: { ...payment.transactionResponse, error: { code, decline_code: null, message } },
+      },
+    });
+    if (payment.intentId) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId });
+  });
+}
+
 export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
   return {
     name: AUTHORIZE_JOB,
-    async handle(job) {
+    retryLimit: AUTHORIZE_RETRY_LIMIT,
+    async handle(job, meta) {
       const payment = await read(deps, job.paymentId);
       // Run again after the hold committed (the worker died, or the capture failed and pg-boss
       // retries): the settle step this job took on is still to do. Settling twice is harmless
       // (the capture is keyed, the move to `paid` made once), should a settle job also run.
       if (payment?.status === "hold" && settlesWithAuthorization(payment)) return settle(deps, payment);
       if (payment?.status !== "pending" || payment.authState !== "requested") return;
-      const intent = await authorizeAtProvider(deps, payment, job);
+      let intent: ProviderIntent;
+      try {
+        intent = await authorizeAtProvider(deps, payment, job);
+      } catch (error) {
+        if (meta.retryCount < AUTHORIZE_RETRY_LIMIT) throw error;
+        return gaveUpAuthorizing(deps, payment.id, job.attempt, error);
+      }
       const held = await applyIntent(deps, payment.id, intent, job.actor, 0, payment);
       if (held) await settle(deps, held);
     },
