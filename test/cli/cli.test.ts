@@ -4,7 +4,7 @@
 // secret `listen` printed.
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, stat } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp } from "../helpers/browser.ts";
 import { call, tenantFixture } from "../helpers/http.ts";
 import { apiKeyOf } from "../helpers/prices.ts";
-import { installPackedCli, OTHER_NODE, run } from "../helpers/sdk-pack.ts";
+import { installPackedCli, OTHER_NODE, removeInstalled, run } from "../helpers/sdk-pack.ts";
 import { verifyStandardWebhook } from "../helpers/webhooks.ts";
 
 let t: TestApp;
@@ -47,7 +47,11 @@ before(
 );
 // The app is closed even when the hook above gave up while it was being built: left open, its
 // pools and workers would keep this test process (and the run waiting for it) alive for ever.
-after(async () => (await serving?.catch(() => undefined))?.t.close());
+after(async () => {
+  await (await serving?.catch(() => undefined))?.t.close();
+  await removeInstalled();
+  if (configHome) await rm(configHome, { recursive: true, force: true });
+});
 
 /** Runs `payments …` with Node 20; answers its exit code and output, whatever the code. */
 async function payments(...args: string[]) {

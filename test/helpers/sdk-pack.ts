@@ -2,7 +2,7 @@
 // into an empty folder, offline. Packed from a copy of sdk/, so test files that pack at the same
 // time never write one dist/ together.
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -46,9 +46,25 @@ async function installInto(work: string, tarballs: string[]): Promise<string> {
 const packSdk = (work: string) =>
   pack(work, "sdk", ["package.json", "README.md", "build.mjs", "tsconfig.build.json", "src"]);
 
+/** The folders this process packed and installed into (10 MB each), until `removeInstalled`. */
+const installs = new Set<string>();
+
+async function workFolder(prefix: string): Promise<string> {
+  const work = await mkdtemp(join(tmpdir(), prefix));
+  installs.add(work);
+  return work;
+}
+
+/** Removes every folder `installPackedSdk` and `installPackedCli` made: for a file's `after`. */
+export async function removeInstalled(): Promise<void> {
+  const made = [...installs];
+  installs.clear();
+  await Promise.all(made.map((work) => rm(work, { recursive: true, force: true })));
+}
+
 /** Packs sdk/ and installs the tarball into a fresh folder; answers the folder. */
 export async function installPackedSdk(): Promise<string> {
-  const work = await mkdtemp(join(tmpdir(), "sdk-pack-"));
+  const work = await workFolder("sdk-pack-");
   return installInto(work, [await packSdk(work)]);
 }
 
@@ -57,7 +73,7 @@ export async function installPackedSdk(): Promise<string> {
  * @payments-backend/cli` would from the registry; answers the path of the installed `bin.mjs`.
  */
 export async function installPackedCli(): Promise<string> {
-  const work = await mkdtemp(join(tmpdir(), "cli-pack-"));
+  const work = await workFolder("cli-pack-");
   const sdk = await packSdk(work);
   const cli = await pack(work, "cli", ["package.json", "README.md", "bin.mjs", "src"]);
   const project = await installInto(work, [sdk, cli]);

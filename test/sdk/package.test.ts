@@ -8,7 +8,14 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, VERSION } from "../../sdk/src/index.ts";
 import { buildServedApp } from "../helpers/browser.ts";
-import { installPackedSdk, OTHER_NODE, run, runWithOtherNode, TSC } from "../helpers/sdk-pack.ts";
+import {
+  installPackedSdk,
+  OTHER_NODE,
+  removeInstalled,
+  run,
+  runWithOtherNode,
+  TSC,
+} from "../helpers/sdk-pack.ts";
 
 // The same journey in each program: a price, a payment, the test card, then wait until it is paid.
 const JOURNEY = `
@@ -79,7 +86,10 @@ describe("the packed SDK, installed from its tarball", () => {
   );
   // The app is closed even when the hook above gave up while it was being built: left open, its
   // pools and workers would keep this test process (and the run waiting for it) alive for ever.
-  after(async () => (await serving?.catch(() => undefined))?.t.close());
+  after(async () => {
+    await (await serving?.catch(() => undefined))?.t.close();
+    await removeInstalled();
+  });
 
   const paid = (stdout: string) => {
     const answer = JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}");

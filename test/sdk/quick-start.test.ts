@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { after, before, test } from "node:test";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp } from "../helpers/browser.ts";
-import { installPackedSdk, OTHER_NODE, run } from "../helpers/sdk-pack.ts";
+import { installPackedSdk, OTHER_NODE, removeInstalled, run } from "../helpers/sdk-pack.ts";
 
 let t: TestApp;
 let base: string;
@@ -21,7 +21,10 @@ before(async () => {
   project = installed;
   await copyFile("examples/quick-start.mjs", join(project, "quick-start.mjs"));
 });
-after(() => t?.close());
+after(async () => {
+  await t?.close();
+  await removeInstalled();
+});
 
 for (const [name, node] of [
   ["the other Node (20)", OTHER_NODE],
