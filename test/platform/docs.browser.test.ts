@@ -51,6 +51,13 @@ async function openDocs(context: TestContext, page: Page) {
   }
 }
 
+/** A new page on /docs, its tags listed (`openDocs`). */
+async function docsPage(context: TestContext): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await openDocs(context, page);
+  return page;
+}
+
 // Every tag starts closed (docExpansion none: with every tag open, Swagger UI stopped rendering
 // after the first tag once the document passed about 130 operations). A tag opens on a click.
 async function openTag(page: Page, tag: string) {
@@ -76,8 +83,7 @@ test(
   "Swagger UI groups operations by tag in the document's order, collapsed, with examples shown",
   TWO_LOADS,
   async (context) => {
-    const page = await (await browser.newContext()).newPage();
-    await openDocs(context, page);
+    const page = await docsPage(context);
     const document = (await (await fetch(`${base}/openapi.json`)).json()) as {
       tags: { name: string }[];
       paths: Record<string, Record<string, { tags?: string[] }>>;
@@ -118,8 +124,7 @@ test(
   "the guides open above the operations, and an operation shows its curl and SDK samples",
   TWO_LOADS,
   async (context) => {
-    const page = await (await browser.newContext()).newPage();
-    await openDocs(context, page);
+    const page = await docsPage(context);
     const guides = page.locator(".information-container details > summary strong");
     assert.ok((await guides.allInnerTexts()).includes("Errors"), "the guides are listed");
     const errors = page.locator(".information-container details", {

@@ -46,13 +46,14 @@ export async function reasonForStatus(tx: Tx, payment: PaymentRow): Promise<stri
  * held payment now. Sent inside the caller's transaction, so it commits with the caller's change.
  */
 export async function executePayment(deps: Deps, tx: Tx, paymentId: string) {
-  const [payment] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for("update");
-  if (payment?.status !== "hold") {
-    throw new AppError("invalid_state_transition", "Only a held payment can be executed");
-  }
-  // Marked with the job: from now on a payment without a contract call is being captured, and the
-  // app can no longer cancel it (`captureAsked`).
-  await tx.update(payments).set({ executeAskedAt: deps.now() }).where(eq(payments.id, paymentId));
+  // Marked as it is locked, with the job: from now on a payment without a contract call is being
+  // captured, and the app can no longer cancel it (`captureAsked`).
+  const [held] = await tx
+    .update(payments)
+    .set({ executeAskedAt: deps.now() })
+    .where(and(eq(payments.id, paymentId), eq(payments.status, "hold")))
+    .returning({ id: payments.id });
+  if (!held) throw new AppError("invalid_state_transition", "Only a held payment can be executed");
   await deps.jobs.send(tx, EXECUTE_JOB, { paymentId });
 }
 

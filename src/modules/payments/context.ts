@@ -44,84 +44,51 @@ export function unchangedSinceValues(key: ContextKey, context: PaymentContext) {
   return { app_id: key.appId, context_version: context.version };
 }
 
-/** Contexts this process read, kept between creates of the same price by the same caller. */
+/** Contexts this process read, kept between creates (and answers) of a price by the same caller. */
 const MAX_CONTEXTS = 1000;
 const CONTEXT_TTL_MS = 60_000;
 
 /**
- * Remembered payment contexts. Nothing here is trusted: a create writes only if `unchangedSince`
- * holds, so a remembered context saves the read and nothing else; the time limit only bounds
- * memory for prices no longer paid.
+ * Remembered contexts, by app, price and caller: a create's (`PaymentContexts.of(db)`, the default)
+ * and a payment answer's (`PaymentContexts.of(db, "answer")`). Nothing here is trusted: a create
+ * writes only if `unchangedSince` holds, and an answer uses one only while its read of the payment
+ * finds the app at the context's version, which every change to the rows it was read from raises
+ * (`appForPayment`); so a remembered context saves a read and nothing else, and the time limit
+ * only bounds memory for prices no longer paid.
  */
-export class PaymentContexts {
-  readonly #entries = new ExpiringMap<string, PaymentContext>({
+export class PaymentContexts<T = PaymentContext> {
+  readonly #entries = new ExpiringMap<string, T>({
     ttlMs: CONTEXT_TTL_MS,
     maxEntries: MAX_CONTEXTS,
   });
 
-  static #byDatabase = new WeakMap<Database, PaymentContexts>();
-  /** One set per database handle (per process, per test app). */
-  static of(db: Database): PaymentContexts {
-    let contexts = PaymentContexts.#byDatabase.get(db);
-    if (!contexts) {
-      contexts = new PaymentContexts();
-      PaymentContexts.#byDatabase.set(db, contexts);
+  static #byDatabase = new WeakMap<Database, Map<string, PaymentContexts<unknown>>>();
+  /** One set of each kind per database handle (per process, per test app). */
+  static of<T = PaymentContext>(db: Database, kind: "create" | "answer" = "create"): PaymentContexts<T> {
+    let kinds = PaymentContexts.#byDatabase.get(db);
+    if (!kinds) {
+      kinds = new Map();
+      PaymentContexts.#byDatabase.set(db, kinds);
     }
-    return contexts;
+    let contexts = kinds.get(kind);
+    if (!contexts) {
+      contexts = new PaymentContexts<unknown>();
+      kinds.set(kind, contexts);
+    }
+    return contexts as PaymentContexts<T>;
   }
 
   static #key = (key: ContextKey) => `${key.appId}\u0000${key.priceId}\u0000${key.userId ?? ""}`;
 
-  get(key: ContextKey): PaymentContext | undefined {
+  get(key: ContextKey): T | undefined {
     return this.#entries.get(PaymentContexts.#key(key));
   }
 
-  set(key: ContextKey, context: PaymentContext): void {
+  set(key: ContextKey, context: T): void {
     this.#entries.set(PaymentContexts.#key(key), context);
   }
 
   delete(key: ContextKey): void {
     this.#entries.delete(PaymentContexts.#key(key));
-  }
-}
-
-/** Whose answer a context is: the app and price of the payment, and the calling user (null: an API key or a shopper). */
-export interface AnswerKey {
-  appId: string;
-  priceId: string;
-  userId: string | null;
-}
-
-/**
- * Remembered contexts of answered payments (the app, its creator, the caller's role, the price: all
- * but the payment), each with the app's version it was read at. One is used only while a read of
- * the payment finds the app at that version, which every change to any of those rows raises
- * (`appForPayment`), so a remembered context is never older than the answer's own read; the time
- * limit only bounds memory.
- */
-export class AnswerContexts<T extends { version: string } = { version: string }> {
-  readonly #entries = new ExpiringMap<string, T>({ ttlMs: CONTEXT_TTL_MS, maxEntries: MAX_CONTEXTS });
-
-  static #byDatabase = new WeakMap<Database, AnswerContexts<never>>();
-  /** One set per database handle (per process, per test app). */
-  static of<T extends { version: string }>(db: Database): AnswerContexts<T> {
-    let contexts = AnswerContexts.#byDatabase.get(db) as AnswerContexts<T> | undefined;
-    if (!contexts) {
-      contexts = new AnswerContexts<T>();
-      AnswerContexts.#byDatabase.set(db, contexts as never);
-    }
-    return contexts;
-  }
-
-  static #key = (key: AnswerKey) => `${key.appId}\u0000${key.priceId}\u0000${key.userId ?? ""}`;
-
-  /** The context remembered for `key`, if it was read at `version`. */
-  get(key: AnswerKey, version: string): T | undefined {
-    const found = this.#entries.get(AnswerContexts.#key(key));
-    return found?.version === version ? found : undefined;
-  }
-
-  set(key: AnswerKey, context: T): void {
-    this.#entries.set(AnswerContexts.#key(key), context);
   }
 }

@@ -12,7 +12,7 @@ import { getApp, presentApp } from "../apps/service.ts";
 import { transfersOf } from "../ledger/reads.ts";
 import type { PriceRow } from "../prices/presenters.ts";
 import { findPrice, priceJoin } from "../prices/queries.ts";
-import { AnswerContexts } from "./context.ts";
+import { PaymentContexts } from "./context.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
 import { presentPayment } from "./presenters.ts";
@@ -97,7 +97,7 @@ type Context = Omit<WithContext, "payment">;
 /**
  * The payment `paymentId` with its context: the one statement that reads it all, or, when this
  * process answered a payment of the same app, price and caller since the app's version last
- * changed, the payment alone with that version, the context remembered (`AnswerContexts`).
+ * changed, the payment alone with that version, the context remembered (`PaymentContexts`).
  * Undefined when there is no such payment in app `appId`.
  */
 async function readWithContext(
@@ -106,15 +106,16 @@ async function readWithContext(
   paymentId: string,
   userId: string | null,
 ): Promise<WithContext | undefined> {
-  const contexts = AnswerContexts.of<Context>(deps.db);
+  const contexts = PaymentContexts.of<Context>(deps.db, "answer");
   const [light] = await prepared(deps.db, "payment_with_version", paymentWithVersion).execute({
     payment_id: paymentId,
   });
   // Another app's payment reads as none, exactly as a missing one.
   if (light?.payment.appId !== appId) return undefined;
   const key = { appId, priceId: light.payment.priceId, userId };
-  const known = contexts.get(key, light.version);
-  if (known) return { ...known, payment: light.payment, price: { ...known.price, views: light.views } };
+  const known = contexts.get(key);
+  if (known?.version === light.version)
+    return { ...known, payment: light.payment, price: { ...known.price, views: light.views } };
   const [found] = await prepared(deps.db, "payment_with_context", paymentWithContext).execute({
     payment_id: paymentId,
     user_id: userId,
