@@ -30,6 +30,11 @@ export function appForPayment(appId: SQL) {
   };
 }
 
+/** App `appId`'s version (`appForPayment`'s), as a subquery: for a statement that does not join the app. */
+export function appVersionOf(appId: SQL): SQL<string> {
+  return sql<string>`(select ${apps}.xmin::text from ${apps} where ${apps.id} = ${appId})`;
+}
+
 /**
  * True while app `appId` still has `version` (`appForPayment`'s): nothing a payment of the app is
  * decided on has changed since that version was read. One row, by its primary key.

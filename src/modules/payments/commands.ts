@@ -8,10 +8,16 @@ import { requireAppRole } from "../apps/access.ts";
 import { actorName } from "./create.ts";
 import { EXECUTE_JOB, RELEASE_HOLD_JOB, SETTLE_JOB } from "./job-names.ts";
 import { type PaymentRow, transition } from "./lifecycle.ts";
-import { type ConfirmInput, requestAuthorization } from "./pipeline/authorize.ts";
+import { paymentMethodUnread } from "./payment-methods.ts";
+import {
+  authorizeJobData,
+  type ConfirmInput,
+  requestAuthorization,
+  requestInOneStatement,
+} from "./pipeline/authorize.ts";
 import { captureAsked } from "./pipeline/capture.ts";
 import { reopen } from "./pipeline/open.ts";
-import { loadPayment, paymentFor, present } from "./reads.ts";
+import { loadPayment, paymentFor, present, presentWritten } from "./reads.ts";
 import { payments } from "./tables.ts";
 
 // What the app (and the shopper's page) can ask of an open payment: confirm, cancel, refund,
@@ -29,6 +35,20 @@ export async function confirmPayment(
   mandate: { ipAddress: string; userAgent: string },
   idempotencyKey?: string,
 ) {
+  // The usual confirm, an app's first of a payment by its own API key (which may edit every payment
+  // of its app, so no role is read), is one statement, the payment not read first: the request is
+  // made only while the payment is in the app, `pending`, never confirmed, its price open, and paid
+  // in the sandbox by the kind raw numbers name (`requestWhileOpen`). Anything else writes nothing
+  // and goes the usual way below, which refuses what must be refused, in its order.
+  const unread =
+    actor.kind === "api_key" && actor.appId === appId && paymentMethodUnread(deps, input.payment_method);
+  if (unread) {
+    const target = { id: paymentId, appId, attempts: 0, method: unread.kind };
+    const job = (attempt: number) =>
+      authorizeJobData(paymentId, attempt, unread.token, input, mandate, actor);
+    const first = await requestInOneStatement(deps, target, unread, job, idempotencyKey);
+    if (first) return presentWritten(deps, actor, first);
+  }
   const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "edit");
   return present(
     deps,

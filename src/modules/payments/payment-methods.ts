@@ -27,6 +27,8 @@ function methodInput(input: ConfirmInput["payment_method"]): PaymentMethodInput 
   }
 }
 
+type Token = Extract<PaymentMethodInput, { type: "token" }>;
+
 /**
  * The payment method a confirm pays with, as an id: what the authorize job, the tables and the
  * logs hold. With Stripe the shopper's browser made it (Stripe.js), and raw numbers are refused.
@@ -40,7 +42,7 @@ export function paymentMethodFor(
   deps: Pick<Deps, "paymentProviders">,
   payment: PaymentRow,
   input: ConfirmInput["payment_method"],
-): { token: Extract<PaymentMethodInput, { type: "token" }>; insert?: (when?: SQL) => SQL } {
+): { token: Token; insert?: (when?: SQL) => SQL } {
   const method = methodInput(input);
   if (method.type === "token") return { token: method };
   if (payment.providerId !== "sandbox") {
@@ -55,4 +57,21 @@ export function paymentMethodFor(
   const made = deps.paymentProviders.sandbox.paymentMethodToMake(method);
   if (typeof made === "string") throw invalid("/body/payment_method", made);
   return { token: { type: "token", id: made.method.id }, insert: made.insert };
+}
+
+/**
+ * `paymentMethodFor` before the payment is read, for a confirm made in one statement: raw numbers
+ * name the kind the payment must be paid by in the sandbox (`kind`, for the statement to check).
+ * Undefined when the sandbox refuses the numbers: the confirm reads the payment first, and refuses
+ * them once it is found.
+ */
+export function paymentMethodUnread(
+  deps: Pick<Deps, "paymentProviders">,
+  input: ConfirmInput["payment_method"],
+): { token: Token; insert?: (when?: SQL) => SQL; kind: string | null } | undefined {
+  const method = methodInput(input);
+  if (method.type === "token") return { token: method, kind: null };
+  const made = deps.paymentProviders.sandbox.paymentMethodToMake(method);
+  if (typeof made === "string") return undefined;
+  return { token: { type: "token", id: made.method.id }, insert: made.insert, kind: method.type };
 }

@@ -106,18 +106,32 @@ async function readWithContext(
   paymentId: string,
   userId: string | null,
 ): Promise<WithContext | undefined> {
-  const contexts = PaymentContexts.of<Context>(deps.db, "answer");
   const [light] = await prepared(deps.db, "payment_with_version", paymentWithVersion).execute({
     payment_id: paymentId,
   });
   // Another app's payment reads as none, exactly as a missing one.
   if (light?.payment.appId !== appId) return undefined;
-  const key = { appId, priceId: light.payment.priceId, userId };
+  return withContext(deps, light.payment as PaymentRow, light, userId);
+}
+
+/**
+ * Payment `payment` (read with its app's `version` and its price's `views`) with its context: the
+ * remembered one while the app is still at that version, else the one statement that reads it all
+ * (and the payment again), remembered for the next answer.
+ */
+async function withContext(
+  deps: Deps,
+  payment: PaymentRow,
+  seen: { version: string; views: number },
+  userId: string | null,
+): Promise<WithContext | undefined> {
+  const contexts = PaymentContexts.of<Context>(deps.db, "answer");
+  const key = { appId: payment.appId, priceId: payment.priceId, userId };
   const known = contexts.get(key);
-  if (known?.version === light.version)
-    return { ...known, payment: light.payment, price: { ...known.price, views: light.views } };
+  if (known?.version === seen.version)
+    return { ...known, payment, price: { ...known.price, views: seen.views } };
   const [found] = await prepared(deps.db, "payment_with_context", paymentWithContext).execute({
-    payment_id: paymentId,
+    payment_id: payment.id,
     user_id: userId,
   });
   if (found) {
@@ -125,6 +139,22 @@ async function readWithContext(
     contexts.set(key, context);
   }
   return found;
+}
+
+/**
+ * The answer to a write an app's own API key made to `payment` (`requestWhileOpen`'s, which read
+ * its app's `version` and its price's `views` with it): the payment, the row as written, with its
+ * app and price. A key's role needs no read (`paymentFor`).
+ */
+export async function presentWritten(
+  deps: Deps,
+  actor: Principal,
+  written: { payment: PaymentRow; version: string; views: number },
+) {
+  const row = await withContext(deps, written.payment, written, null);
+  if (!row) throw notFound("Payment");
+  const app = presentApp(row.app, row.owner, "developer", deps.config.publicUrl);
+  return present(deps, actor, written.payment, { app, price: row.price });
 }
 
 /**

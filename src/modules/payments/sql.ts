@@ -10,9 +10,9 @@ import {
   statementRunner,
   withValues,
 } from "../../platform/db/index.ts";
-import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
+import { appForPayment, appVersionOf, roleForPayment } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
-import { priceForPayment, priceOpenAt } from "../prices/for-payment.ts";
+import { priceForPayment, priceOpenAt, priceViewsOf } from "../prices/for-payment.ts";
 import type { EventInStatement } from "../webhooks/events.ts";
 import { enabledEndpoints } from "../webhooks/for-payment.ts";
 import { paymentEventsInsert } from "./books.ts";
@@ -198,38 +198,65 @@ const requestUpdate = (db: Database) =>
     .where(
       and(
         eq(payments.id, sql.placeholder("id")),
+        eq(payments.appId, sql.placeholder("app_id")),
         eq(payments.status, sql`'pending'`),
         eq(payments.authState, sql`'none'`),
         eq(payments.confirmAttempts, sql.placeholder("previous")),
         priceOpenAt(payments.priceId, sql`${sql.placeholder("at")}`),
+        // Raw test numbers are exchanged for a sandbox payment method only for a sandbox payment
+        // of their kind; null when the caller checked that on the row it read, or sent a token.
+        sql`(${sql.placeholder("method")}::text is null or (${payments.providerId} = 'sandbox' and ${payments.method} = ${sql.placeholder("method")}::text))`,
       ),
     )
     .returning()
     .getSQL();
 
+/** What a confirm's request is made on: the payment, as its caller knows it. */
+export interface RequestTarget {
+  id: string;
+  appId: string;
+  /** Its confirms so far: the request is made only while there are still this many. */
+  attempts: number;
+  /** The payment method kind raw numbers name, when the caller has not checked the row takes it. */
+  method: string | null;
+}
+
 /**
- * A confirm's request in one statement, while the payment is as the caller read it (`pending`, no
- * authorisation asked yet, the same count of attempts) and its price can still be paid at `at`:
- * the payment marked `requested` with its attempt and Idempotency-Key, and `writes` with it (the
- * authorize job's outbox row, a `sendPart` given the condition, and the payment method it names).
- * Answers the updated row, or undefined, having written nothing, when any of that did not hold: the
- * caller then decides on the locked row (a replay, another confirm first, an expired price). Sent
- * as a named prepared statement (`statementRunner`), as the create is.
+ * A confirm's request in one statement, while the payment is as its caller knows it (`target`:
+ * `pending` in app `appId`, no authorisation asked yet, `attempts` confirms so far, and paid by
+ * `method` in the sandbox when that is given) and its price can still be paid at `at`: the payment
+ * marked `requested` with its attempt and Idempotency-Key, and `writes` with it (the authorize
+ * job's outbox row, a `sendPart` given the condition, and the payment method it names). Answers
+ * the updated row with what says whether a remembered answer context holds (its app's `version`,
+ * its price's `views`: reads.ts), or undefined, having written nothing, when any of that did not
+ * hold: the caller then decides on the locked row (a replay, another confirm first, an expired
+ * price, a payment of another app or none). Sent as a named prepared statement
+ * (`statementRunner`), as the create is.
  */
 export async function requestWhileOpen(
   database: DatabaseHandle,
-  payment: PaymentRow,
-  request: { attempt: number; key: string | null; at: Date },
+  target: RequestTarget,
+  request: { key: string | null; at: Date },
   writes: (when: SQL) => SQL[],
-): Promise<PaymentRow | undefined> {
+): Promise<{ payment: PaymentRow; version: string; views: number } | undefined> {
   const update = withValues(prepared(database.db, "payments.request_while_open", requestUpdate), {
-    id: payment.id,
-    attempt: request.attempt,
-    previous: request.attempt - 1,
+    id: target.id,
+    app_id: target.appId,
+    attempt: target.attempts + 1,
+    previous: target.attempts,
+    method: target.method,
     key: request.key,
     at: request.at,
   });
   const parts = withList([sql`updated as (${update})`], writes(sql`exists (select 1 from updated)`));
-  const [row] = await statementRunner(database)(sql`with ${parts}\nselect * from updated`);
-  return row ? rowOf(payments, row) : undefined;
+  const [row] = await statementRunner(database)(
+    sql`with ${parts}\nselect updated.*, ${appVersionOf(sql`updated.app_id`)} as answer_version,
+      ${priceViewsOf(sql`updated.price_id`)} as answer_views from updated`,
+  );
+  if (!row) return undefined;
+  return {
+    payment: rowOf(payments, row),
+    version: String(row.answer_version),
+    views: Number(row.answer_views),
+  };
 }

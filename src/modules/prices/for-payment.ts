@@ -38,3 +38,8 @@ export function priceOpenAt(priceId: Column, at: SQL): SQL {
   return sql`exists (select 1 from ${prices} where ${prices.id} = ${priceId} and not ${prices.expired}
     and (${prices.expiresAt} is null or ${prices.expiresAt} > ${at}::timestamptz))`;
 }
+
+/** The views of price `priceId`, counted on its row without raising its app's version, as a subquery. */
+export function priceViewsOf(priceId: SQL): SQL<number> {
+  return sql<number>`(select ${prices.views} from ${prices} where ${prices.id} = ${priceId})`;
+}

@@ -22,13 +22,13 @@
 // the sync job, a webhook) moves it once.
 // A job that took on the settle step and dies after the hold committed is run again by pg-boss,
 // finds the payment `hold`, and settles it (test/payments/crash.test.ts, "capture-sent").
-import { eq } from "drizzle-orm";
+import { eq, type SQL } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import type { Principal } from "../../../platform/auth/principal.ts";
 import type { Tx } from "../../../platform/db/index.ts";
 import { AppError } from "../../../platform/http/errors.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
-import { PaymentDeclinedError, type ProviderIntent } from "../../../platform/providers/payments/types.ts";
+import type { ProviderIntent } from "../../../platform/providers/payments/types.ts";
 import { isExpired } from "../../prices/presenters.ts";
 import { findPrice } from "../../prices/queries.ts";
 import { keepOpenForNextMethod, withDecline } from "../checkout-tries.ts";
@@ -44,11 +44,11 @@ import {
 } from "../job-names.ts";
 import { moveUnlocked, type PaymentRow, transition } from "../lifecycle.ts";
 import { paymentMethodFor } from "../payment-methods.ts";
+import { authorizeAtProvider } from "../provider-authorization.ts";
 import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "../returns.ts";
 import { locked, read } from "../rows.ts";
-import { requestWhileOpen } from "../sql.ts";
+import { type RequestTarget, requestWhileOpen } from "../sql.ts";
 import { payments } from "../tables.ts";
-import { intentInput, requestIntent } from "./open.ts";
 import { settle, settlesWithAuthorization } from "./transfer-to-seller.ts";
 
 const SYSTEM = "system";
@@ -75,31 +75,13 @@ export async function requestAuthorization(
   idempotencyKey?: string,
 ) {
   // Only a payment method id is stored or queued from here on: never card or account numbers.
-  const { token, insert } = paymentMethodFor(deps, payment, input.payment_method);
-  const job = (attempt: number): AuthorizeJob => ({
-    paymentId: payment.id,
-    attempt,
-    method: token,
-    returnUrl: input.return_url ?? null,
-    mandate,
-    actor: actorName(actor),
-  });
+  const method = paymentMethodFor(deps, payment, input.payment_method);
+  const job = (attempt: number) => authorizeJobData(payment.id, attempt, method.token, input, mandate, actor);
   if (payment.status === "pending" && payment.authState === "none") {
     // The usual confirm, in one statement while the payment is still as read and its price open.
-    const attempt = payment.confirmAttempts + 1;
-    const requested = await requestWhileOpen(
-      deps.database,
-      payment,
-      { attempt, key: idempotencyKey ?? null, at: deps.now() },
-      (when) => [
-        ...(insert ? [insert(when)] : []),
-        deps.jobs.sendPart<AuthorizeJob>(AUTHORIZE_JOB, job(attempt), when),
-      ],
-    );
-    if (requested) {
-      deps.jobs.relaySoon();
-      return requested;
-    }
+    const target = { id: payment.id, appId: payment.appId, attempts: payment.confirmAttempts, method: null };
+    const requested = await requestInOneStatement(deps, target, method, job, idempotencyKey);
+    if (requested) return requested.payment;
   }
   // Anything else is decided on the locked row: a replay, a confirm that came first, an expired price.
   const outcome = await deps.db.transaction(async (tx) => {
@@ -133,7 +115,7 @@ export async function requestAuthorization(
       })
       .where(eq(payments.id, payment.id))
       .returning();
-    if (insert) await tx.execute(insert());
+    if (method.insert) await tx.execute(method.insert());
     await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, job(attempt));
     return { updated };
   });
@@ -141,6 +123,44 @@ export async function requestAuthorization(
     throw new AppError("conflict", "This price has expired: the payment cannot be paid and is now cancelled");
   }
   return outcome.updated;
+}
+
+/** The authorize job of a confirm's `attempt`: what it is queued with, a payment method id only. */
+export function authorizeJobData(
+  paymentId: string,
+  attempt: number,
+  method: AuthorizeJob["method"],
+  input: ConfirmInput,
+  mandate: AuthorizeJob["mandate"],
+  actor: Principal | "shopper",
+): AuthorizeJob {
+  const returnUrl = input.return_url ?? null;
+  return { paymentId, attempt, method, returnUrl, mandate, actor: actorName(actor) };
+}
+
+/**
+ * `requestWhileOpen` with the payment method to make (`insert`) and the authorize job of attempt
+ * `target.attempts + 1`, the relay told once it committed. Undefined when the payment was not as
+ * `target` says: nothing was written.
+ */
+export async function requestInOneStatement(
+  deps: Deps,
+  target: RequestTarget,
+  method: { insert?: (when?: SQL) => SQL },
+  job: (attempt: number) => AuthorizeJob,
+  idempotencyKey: string | undefined,
+) {
+  const requested = await requestWhileOpen(
+    deps.database,
+    target,
+    { key: idempotencyKey ?? null, at: deps.now() },
+    (when) => [
+      ...(method.insert ? [method.insert(when)] : []),
+      deps.jobs.sendPart<AuthorizeJob>(AUTHORIZE_JOB, job(target.attempts + 1), when),
+    ],
+  );
+  if (requested) deps.jobs.relaySoon();
+  return requested;
 }
 
 /**
@@ -268,50 +288,6 @@ export async function applyIntent(
 async function recordIntent(tx: Tx, payment: PaymentRow, intentId: string): Promise<PaymentRow> {
   await tx.update(payments).set({ intentId }).where(eq(payments.id, payment.id));
   return { ...payment, intentId };
-}
-
-/** A decline as the intent it leaves: wanting a payment method, with the decline as its error. */
-function declined(intent: ProviderIntent, error: PaymentDeclinedError): ProviderIntent {
-  const lastError = intent.lastError ?? {
-    code: "card_declined",
-    declineCode: error.declineCode,
-    message: error.message,
-  };
-  const waits = intent.status === "requires_payment_method" || intent.status === "canceled";
-  return { ...intent, lastError, status: waits ? intent.status : "requires_payment_method" };
-}
-
-/**
- * The provider's answer to the job's confirm, a decline included. A payment's first intent is made
- * and confirmed in one call where the provider can (its own key); its id is stored with the answer
- * (`applyIntent`), which also moves the payment on, so a retry that still finds no intent is
- * answered the same intent and outcome. Otherwise the intent is made (`requestIntent`, keyed, its id
- * stored the same way) and confirmed. A decline of the one call that does not name the intent it
- * made goes the two-call way: a declined card held nothing, and those calls have keys of their own,
- * so a retry goes the same way and is answered the same.
- */
-async function authorizeAtProvider(deps: Deps, payment: PaymentRow, job: AuthorizeJob) {
-  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-  const confirm = { paymentMethod: job.method, returnUrl: job.returnUrl ?? undefined, mandate: job.mandate };
-  if (!payment.intentId && provider.createAndConfirmIntent) {
-    try {
-      return await provider.createAndConfirmIntent(intentInput(payment), confirm, {
-        idempotencyKey: `${payment.id}:create-confirm:${job.attempt}`,
-      });
-    } catch (error) {
-      if (!(error instanceof PaymentDeclinedError)) throw error;
-      if (error.intent) return declined(error.intent, error);
-    }
-  }
-  const intentId = payment.intentId ?? (await requestIntent(deps, payment));
-  try {
-    return await provider.confirmIntent(intentId, confirm, {
-      idempotencyKey: `${payment.id}:confirm:${job.attempt}`,
-    });
-  } catch (error) {
-    if (!(error instanceof PaymentDeclinedError)) throw error;
-    return declined(error.intent ?? (await provider.getIntent(intentId)), error);
-  }
 }
 
 /** pg-boss's retries of the authorize job (the queues' default) before it gives up. */
