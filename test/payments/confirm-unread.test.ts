@@ -1,5 +1,5 @@
-// An app's first confirm of a payment by its own API key is one statement: the payment is not read
-// first, the request is written only while it holds (src/modules/payments/commands.ts,
+// A payment's first confirm, by the app's own API key or a member who may edit its payments, is one
+// statement: the payment is not read first, the request is written only while it holds (src/modules/payments/commands.ts,
 // `confirmPayment`). Anything else goes the way that reads the payment, and is refused as before.
 // No worker runs here: the payments stay as each confirm left them.
 import assert from "node:assert/strict";
@@ -64,6 +64,36 @@ test("a key's first confirm of a payment is one statement, answered as a read an
   assert.equal(answer.status, "pending");
   const read = expectStatus(await call(app, "GET", paymentUrl(payment.id), { token: key }), 200);
   assert.deepEqual(answer, read);
+});
+
+test("a member's first confirm is one statement too; an outsider's changes nothing", async () => {
+  const payment = await newPayment();
+  const outsider = await call(app, "POST", `${paymentUrl(payment.id)}/confirm`, {
+    token: tenants.outsider.token,
+    body: { payment_method: card(CARDS.ok) },
+  });
+  assert.equal(outsider.status, 404, "a user of another app");
+  for (const who of [tenants.owner, tenants.developer]) {
+    const mine = await newPayment();
+    // The first answer to each caller reads their role once; the next ones remember it.
+    expectStatus(await confirm(app, who.token, tenants.app.id, mine.id, card(CARDS.ok)), 200);
+  }
+  for (const [who, role] of [
+    [tenants.owner, "can_delete"],
+    [tenants.developer, "can_edit"],
+  ] as const) {
+    const mine = await newPayment();
+    let answer: Record<string, any> = {};
+    const statements = await paymentStatements(async () => {
+      answer = expectStatus(await confirm(app, who.token, tenants.app.id, mine.id, card(CARDS.ok)), 200);
+    });
+    assert.equal(statements.length, 1, statements.join("\n---\n"));
+    assert.equal(answer.app.permissions[role], true);
+    assert.equal(answer.app.permissions.can_delete, role === "can_delete", "the caller's own role");
+  }
+  const untouched = expectStatus(await call(app, "GET", paymentUrl(payment.id), { token: key }), 200);
+  assert.equal(untouched.status, "pending");
+  assert.equal(untouched.cancelable, true, "never asked to authorise");
 });
 
 test("a second confirm, another app's key and a wrong method are refused as before, changing nothing", async () => {

@@ -3,7 +3,7 @@ import { describe, test } from "node:test";
 import { Secret, TOTP } from "otpauth";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus, signup } from "../helpers/http.ts";
-import { createPrice } from "../helpers/prices.ts";
+import { apiKeyOf, createPrice } from "../helpers/prices.ts";
 
 const fx = useTestApp();
 
@@ -171,6 +171,7 @@ describe("two-factor log-in", () => {
         body: { price_id: price.id, payment_provider: "card" },
       });
     const paid = expectStatus(await pay(), 201);
+    const key = await apiKeyOf(fx.app, strict.token, strictApp.id);
     // The owner turns it off for themselves: now the app refuses them, saying why.
     expectStatus(
       await call(fx.app, "POST", "/users/me/two-factor/disable", {
@@ -199,5 +200,11 @@ describe("two-factor log-in", () => {
       },
     });
     assert.match(assertProblem(confirmed, 403, "forbidden").detail, /two-factor/);
+    // Refused before anything was written: the payment was never asked to authorise.
+    const untouched = expectStatus(
+      await call(fx.app, "GET", `/payments/${strictApp.id}/${paid.id}`, { token: key }),
+      200,
+    );
+    assert.equal(untouched.cancelable, true);
   });
 });

@@ -1,5 +1,5 @@
 import { type Column, eq, type SQL, sql } from "drizzle-orm";
-import type { Role } from "../../platform/auth/principal.ts";
+import { type Action, ROLES, type Role, roleAllows } from "../../platform/auth/principal.ts";
 import { userJoin } from "../users/queries.ts";
 import { TWO_FACTOR_MISSING } from "./access.ts";
 import { apps, members } from "./tables.ts";
@@ -28,6 +28,21 @@ export function appForPayment(appId: SQL) {
     columns: { app: apps, owner: creator.summary },
     version: sql<string>`${apps}.xmin::text`,
   };
+}
+
+/**
+ * Whether user `userId` may `action` in app `appId` (both SQL), as a condition for a write that
+ * does not read the role first: an accepted member whose role allows it, with two-factor log-in
+ * when the app requires it (`requireAppRole`'s rule).
+ */
+export function userMayAct(appId: SQL, userId: SQL, action: Action): SQL {
+  const member = userJoin(members.userId);
+  const roles = ROLES.filter((role) => roleAllows(role, action)).map((role) => sql.raw(`'${role}'`));
+  return sql`exists (select 1 from ${members} inner join ${member.table} on ${member.on}
+    inner join ${apps} on ${apps.id} = ${members.appId}
+    where ${members.appId} = ${appId} and ${members.userId} = ${userId} and ${members.acceptedAt} is not null
+      and ${members.role} in (${sql.join(roles, sql`, `)})
+      and (not ${apps.requireTwoFactor} or ${member.twoFactorSince} is not null))`;
 }
 
 /** App `appId`'s version (`appForPayment`'s), as a subquery: for a statement that does not join the app. */

@@ -35,15 +35,16 @@ export async function confirmPayment(
   mandate: { ipAddress: string; userAgent: string },
   idempotencyKey?: string,
 ) {
-  // The usual confirm, an app's first of a payment by its own API key (which may edit every payment
-  // of its app, so no role is read), is one statement, the payment not read first: the request is
-  // made only while the payment is in the app, `pending`, never confirmed, its price open, and paid
-  // in the sandbox by the kind raw numbers name (`requestWhileOpen`). Anything else writes nothing
-  // and goes the usual way below, which refuses what must be refused, in its order.
+  // The usual confirm, the first of a payment, by the app's own API key or a member who may edit
+  // its payments, is one statement, the payment not read first: the request is made only while
+  // the payment is in the app, `pending`, never confirmed, its price open, paid in the sandbox by
+  // the kind raw numbers name, and the member's role allows it (`requestWhileOpen`). Anything else
+  // writes nothing and goes the usual way below, which refuses what must be refused, in its order.
   const unread =
-    actor.kind === "api_key" && actor.appId === appId && paymentMethodUnread(deps, input.payment_method);
+    (actor.kind === "user" || actor.appId === appId) && paymentMethodUnread(deps, input.payment_method);
   if (unread) {
-    const target = { id: paymentId, appId, attempts: 0, method: unread.kind };
+    const editor = actor.kind === "user" ? actor.userId : null;
+    const target = { id: paymentId, appId, attempts: 0, method: unread.kind, editor };
     const job = (attempt: number) =>
       authorizeJobData(paymentId, attempt, unread.token, input, mandate, actor);
     const first = await requestInOneStatement(deps, target, unread, job, idempotencyKey);

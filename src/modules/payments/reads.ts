@@ -142,19 +142,27 @@ async function withContext(
 }
 
 /**
- * The answer to a write an app's own API key made to `payment` (`requestWhileOpen`'s, which read
- * its app's `version` and its price's `views` with it): the payment, the row as written, with its
- * app and price. A key's role needs no read (`paymentFor`).
+ * The answer to a write a caller made to `payment` without reading it first (`requestWhileOpen`'s,
+ * which checked the caller's role in its guard and read its app's `version` and its price's `views`
+ * with it): the payment, the row as written, with its app and price, as `paymentFor` answers it.
  */
 export async function presentWritten(
   deps: Deps,
   actor: Principal,
   written: { payment: PaymentRow; version: string; views: number },
 ) {
-  const row = await withContext(deps, written.payment, written, null);
+  const row = await withContext(deps, written.payment, written, actor.kind === "user" ? actor.userId : null);
   if (!row) throw notFound("Payment");
-  const app = presentApp(row.app, row.owner, "developer", deps.config.publicUrl);
+  const role = answerRole(actor, written.payment.appId, row.role, "edit");
+  const app = presentApp(row.app, row.owner, role, deps.config.publicUrl);
   return present(deps, actor, written.payment, { app, price: row.price });
+}
+
+/** The caller's role in the answer, as `requireAppRole` decides it: a key's own app, a member's. */
+function answerRole(actor: Principal, appId: string, memberRole: WithContext["role"], action: Action) {
+  const held = actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : memberRole;
+  if (held === TWO_FACTOR_MISSING) throw twoFactorRequired();
+  return checkRole(held ?? undefined, action);
 }
 
 /**
@@ -176,9 +184,7 @@ export async function paymentFor(
     await requireAppRole(deps.db, actor, appId, action);
     throw notFound("Payment");
   }
-  const held = actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : row.role;
-  if (held === TWO_FACTOR_MISSING) throw twoFactorRequired();
-  const role = checkRole(held ?? undefined, action);
+  const role = answerRole(actor, appId, row.role, action);
   return {
     payment: row.payment as PaymentRow,
     known: { app: presentApp(row.app, row.owner, role, deps.config.publicUrl), price: row.price },

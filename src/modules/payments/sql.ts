@@ -10,7 +10,7 @@ import {
   statementRunner,
   withValues,
 } from "../../platform/db/index.ts";
-import { appForPayment, appVersionOf, roleForPayment } from "../apps/for-payment.ts";
+import { appForPayment, appVersionOf, roleForPayment, userMayAct } from "../apps/for-payment.ts";
 import { sellerForPayment } from "../kyc/for-payment.ts";
 import { priceForPayment, priceOpenAt, priceViewsOf } from "../prices/for-payment.ts";
 import type { EventInStatement } from "../webhooks/events.ts";
@@ -206,6 +206,9 @@ const requestUpdate = (db: Database) =>
         // Raw test numbers are exchanged for a sandbox payment method only for a sandbox payment
         // of their kind; null when the caller checked that on the row it read, or sent a token.
         sql`(${sql.placeholder("method")}::text is null or (${payments.providerId} = 'sandbox' and ${payments.method} = ${sql.placeholder("method")}::text))`,
+        // The user whose role must let them edit the app's payments; null when the caller checked
+        // it already, or for the app's own key.
+        sql`(${sql.placeholder("editor")}::text is null or ${userMayAct(sql`${payments.appId}`, sql`${sql.placeholder("editor")}::text`, "edit")})`,
       ),
     )
     .returning()
@@ -219,12 +222,14 @@ export interface RequestTarget {
   attempts: number;
   /** The payment method kind raw numbers name, when the caller has not checked the row takes it. */
   method: string | null;
+  /** The user who asks, when the caller has not checked that their role lets them edit payments. */
+  editor: string | null;
 }
 
 /**
  * A confirm's request in one statement, while the payment is as its caller knows it (`target`:
- * `pending` in app `appId`, no authorisation asked yet, `attempts` confirms so far, and paid by
- * `method` in the sandbox when that is given) and its price can still be paid at `at`: the payment
+ * `pending` in app `appId`, no authorisation asked yet, `attempts` confirms so far, paid by
+ * `method` in the sandbox when that is given, and `editor` allowed to edit it when given) and its price can still be paid at `at`: the payment
  * marked `requested` with its attempt and Idempotency-Key, and `writes` with it (the authorize
  * job's outbox row, a `sendPart` given the condition, and the payment method it names). Answers
  * the updated row with what says whether a remembered answer context holds (its app's `version`,
@@ -245,6 +250,7 @@ export async function requestWhileOpen(
     attempt: target.attempts + 1,
     previous: target.attempts,
     method: target.method,
+    editor: target.editor,
     key: request.key,
     at: request.at,
   });

@@ -79,7 +79,8 @@ export async function requestAuthorization(
   const job = (attempt: number) => authorizeJobData(payment.id, attempt, method.token, input, mandate, actor);
   if (payment.status === "pending" && payment.authState === "none") {
     // The usual confirm, in one statement while the payment is still as read and its price open.
-    const target = { id: payment.id, appId: payment.appId, attempts: payment.confirmAttempts, method: null };
+    const { id, appId, confirmAttempts: attempts } = payment;
+    const target = { id, appId, attempts, method: null, editor: null }; // both checked above
     const requested = await requestInOneStatement(deps, target, method, job, idempotencyKey);
     if (requested) return requested.payment;
   }

@@ -3,13 +3,13 @@ import { invalid } from "../../../http/errors.ts";
 import type { ConfirmInput, ProviderIntent } from "../types.ts";
 import type { Result } from "./answers.ts";
 import { type IntentRow, presentIntent, unexpectedState } from "./intent-rows.ts";
-import { resolvePaymentMethod, type StoredPaymentMethod } from "./payment-methods.ts";
+import { resolvePaymentMethod } from "./payment-methods.ts";
 import type { IntentDecision } from "./unlocked.ts";
 
 /**
  * What confirming `row` with `input` does, as Stripe's test numbers decide: a decline (the intent
  * keeps wanting a payment method, with the error), a 3-D Secure step, a bank debit on its way, or
- * a held card. Reads only the payment method, which never changes once made; refuses an intent
+ * a held card. Reads nothing: the payment method's id says what it leads to; refuses an intent
  * that cannot be confirmed, a method of another kind, and a bank debit without a mandate.
  */
 export async function confirmDecision(
@@ -20,14 +20,12 @@ export async function confirmDecision(
     now: Date;
     publicUrl: string;
     settleAfterMs: number;
-    /** The payment method, when it was read with the intent (null: it names none the sandbox made). */
-    stored?: StoredPaymentMethod | null;
   },
 ): Promise<IntentDecision<Result<ProviderIntent>>> {
   if (row.status !== "requires_payment_method" && row.status !== "requires_confirmation") {
     throw unexpectedState(row, "confirmed");
   }
-  const resolved = await resolvePaymentMethod(db, input.paymentMethod, options.now, options.stored);
+  const resolved = resolvePaymentMethod(input.paymentMethod, options.now);
   if (typeof resolved === "string") throw invalid("/payment_method", resolved);
   if (resolved.method !== row.method) {
     throw invalid("/payment_method", `this intent takes a ${row.method} payment method`);

@@ -104,6 +104,27 @@ export function resolveInstrument(input: PaymentMethodInput, now: Date): Resolve
   return { method: "card", outcome, label: `${brandOf(number)} •••• ${number.slice(-4)}` };
 }
 
+/** An outcome's short name, for a payment method id that carries it (payment-methods.ts). */
+export function outcomeKey(outcome: Outcome): string {
+  if (outcome.kind === "decline") return `decline-${outcome.declineCode}`;
+  if (outcome.kind === "debit") return `debit-${outcome.settles}`;
+  return outcome.kind;
+}
+
+/** Every outcome the sandbox has, by its short name. */
+const OUTCOMES = new Map<string, Outcome>(
+  [
+    { kind: "authorize" } as Outcome,
+    ...Object.values(CARDS),
+    ...(["succeeded", "failed", "returned"] as const).map((settles): Outcome => ({ kind: "debit", settles })),
+  ].map((outcome) => [outcomeKey(outcome), outcome]),
+);
+
+/** The outcome named `key` (`outcomeKey`), if the sandbox has one. */
+export function outcomeNamed(key: string): Outcome | undefined {
+  return OUTCOMES.get(key);
+}
+
 /** A test instrument and what a payment confirmed with it does, for the API's testing guide. */
 export interface TestInstrument {
   /** The card number, payment-method token or bank account number. */
