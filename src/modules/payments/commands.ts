@@ -47,7 +47,7 @@ export async function confirmPayment(
     const target = { id: paymentId, appId, attempts: 0, method: unread.kind, editor };
     const job = (attempt: number) =>
       authorizeJobData(paymentId, attempt, unread.token, input, mandate, actor);
-    const first = await requestInOneStatement(deps, target, unread, job, idempotencyKey);
+    const first = await requestInOneStatement(deps, target, job, idempotencyKey);
     if (first) return presentWritten(deps, actor, first);
   }
   const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "edit");

@@ -1,4 +1,3 @@
-import type { SQL } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import type { PaymentMethodInput } from "../../platform/providers/payments/types.ts";
@@ -34,17 +33,16 @@ type Token = Extract<PaymentMethodInput, { type: "token" }>;
  * logs hold. With Stripe the shopper's browser made it (Stripe.js), and raw numbers are refused.
  * In sandbox mode raw test numbers are accepted for convenience, and are exchanged here for a
  * sandbox payment method before anything is stored or queued, as Stripe's own API would; so a
- * real card typed into a sandbox checkout is not kept anywhere (only its brand and last four).
- * That payment method's row is answered as `insert`, for the confirm to write in its own
- * statement (with `when`, only if that holds), before or with the job that names it.
+ * real card typed into a sandbox checkout is not kept anywhere (only its brand and last four, in
+ * the id, which says what it leads to: nothing is written for it).
  */
 export function paymentMethodFor(
   deps: Pick<Deps, "paymentProviders">,
   payment: PaymentRow,
   input: ConfirmInput["payment_method"],
-): { token: Token; insert?: (when?: SQL) => SQL } {
+): Token {
   const method = methodInput(input);
-  if (method.type === "token") return { token: method };
+  if (method.type === "token") return method;
   if (payment.providerId !== "sandbox") {
     throw invalid(
       "/body/payment_method/type",
@@ -54,9 +52,9 @@ export function paymentMethodFor(
   if (method.type !== payment.method) {
     throw invalid("/body/payment_method/type", `this payment is paid by ${payment.method}`);
   }
-  const made = deps.paymentProviders.sandbox.paymentMethodToMake(method);
+  const made = deps.paymentProviders.sandbox.makePaymentMethod(method);
   if (typeof made === "string") throw invalid("/body/payment_method", made);
-  return { token: { type: "token", id: made.method.id }, insert: made.insert };
+  return { type: "token", id: made.id };
 }
 
 /**
@@ -68,10 +66,10 @@ export function paymentMethodFor(
 export function paymentMethodUnread(
   deps: Pick<Deps, "paymentProviders">,
   input: ConfirmInput["payment_method"],
-): { token: Token; insert?: (when?: SQL) => SQL; kind: string | null } | undefined {
+): { token: Token; kind: string | null } | undefined {
   const method = methodInput(input);
   if (method.type === "token") return { token: method, kind: null };
-  const made = deps.paymentProviders.sandbox.paymentMethodToMake(method);
+  const made = deps.paymentProviders.sandbox.makePaymentMethod(method);
   if (typeof made === "string") return undefined;
-  return { token: { type: "token", id: made.method.id }, insert: made.insert, kind: method.type };
+  return { token: { type: "token", id: made.id }, kind: method.type };
 }

@@ -22,7 +22,7 @@
 // the sync job, a webhook) moves it once.
 // A job that took on the settle step and dies after the hold committed is run again by pg-boss,
 // finds the payment `hold`, and settles it (test/payments/crash.test.ts, "capture-sent").
-import { eq, type SQL } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import type { Principal } from "../../../platform/auth/principal.ts";
 import type { Tx } from "../../../platform/db/index.ts";
@@ -76,12 +76,12 @@ export async function requestAuthorization(
 ) {
   // Only a payment method id is stored or queued from here on: never card or account numbers.
   const method = paymentMethodFor(deps, payment, input.payment_method);
-  const job = (attempt: number) => authorizeJobData(payment.id, attempt, method.token, input, mandate, actor);
+  const job = (attempt: number) => authorizeJobData(payment.id, attempt, method, input, mandate, actor);
   if (payment.status === "pending" && payment.authState === "none") {
     // The usual confirm, in one statement while the payment is still as read and its price open.
     const { id, appId, confirmAttempts: attempts } = payment;
     const target = { id, appId, attempts, method: null, editor: null }; // both checked above
-    const requested = await requestInOneStatement(deps, target, method, job, idempotencyKey);
+    const requested = await requestInOneStatement(deps, target, job, idempotencyKey);
     if (requested) return requested.payment;
   }
   // Anything else is decided on the locked row: a replay, a confirm that came first, an expired price.
@@ -116,7 +116,6 @@ export async function requestAuthorization(
       })
       .where(eq(payments.id, payment.id))
       .returning();
-    if (method.insert) await tx.execute(method.insert());
     await deps.jobs.send<AuthorizeJob>(tx, AUTHORIZE_JOB, job(attempt));
     return { updated };
   });
@@ -140,14 +139,12 @@ export function authorizeJobData(
 }
 
 /**
- * `requestWhileOpen` with the payment method to make (`insert`) and the authorize job of attempt
- * `target.attempts + 1`, the relay told once it committed. Undefined when the payment was not as
- * `target` says: nothing was written.
+ * `requestWhileOpen` with the authorize job of attempt `target.attempts + 1`, the relay told once
+ * it committed. Undefined when the payment was not as `target` says: nothing was written.
  */
 export async function requestInOneStatement(
   deps: Deps,
   target: RequestTarget,
-  method: { insert?: (when?: SQL) => SQL },
   job: (attempt: number) => AuthorizeJob,
   idempotencyKey: string | undefined,
 ) {
@@ -155,10 +152,7 @@ export async function requestInOneStatement(
     deps.database,
     target,
     { key: idempotencyKey ?? null, at: deps.now() },
-    (when) => [
-      ...(method.insert ? [method.insert(when)] : []),
-      deps.jobs.sendPart<AuthorizeJob>(AUTHORIZE_JOB, job(target.attempts + 1), when),
-    ],
+    (when) => [deps.jobs.sendPart<AuthorizeJob>(AUTHORIZE_JOB, job(target.attempts + 1), when)],
   );
   if (requested) deps.jobs.relaySoon();
   return requested;

@@ -1,4 +1,3 @@
-import type { Executor } from "../../../db/index.ts";
 import { invalid } from "../../../http/errors.ts";
 import type { ConfirmInput, ProviderIntent } from "../types.ts";
 import type { Result } from "./answers.ts";
@@ -12,16 +11,15 @@ import type { IntentDecision } from "./unlocked.ts";
  * a held card. Reads nothing: the payment method's id says what it leads to; refuses an intent
  * that cannot be confirmed, a method of another kind, and a bank debit without a mandate.
  */
-export async function confirmDecision(
+export function confirmDecision(
   row: IntentRow,
   input: ConfirmInput,
-  db: Executor,
   options: {
     now: Date;
     publicUrl: string;
     settleAfterMs: number;
   },
-): Promise<IntentDecision<Result<ProviderIntent>>> {
+): IntentDecision<Result<ProviderIntent>> {
   if (row.status !== "requires_payment_method" && row.status !== "requires_confirmation") {
     throw unexpectedState(row, "confirmed");
   }

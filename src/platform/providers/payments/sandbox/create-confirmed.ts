@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import { type Database, insertRow, type Runner } from "../../../db/index.ts";
 import type { ConfirmInput, CreateIntentInput, ProviderIntent } from "../types.ts";
 import type { Result } from "./answers.ts";
@@ -6,7 +6,6 @@ import { confirmDecision } from "./confirm.ts";
 import { eventRow } from "./events.ts";
 import { type OneStatement, onceInOneStatement } from "./idempotency.ts";
 import { intentChange, newIntentRow, presentIntent } from "./intent-rows.ts";
-import { type StoredPaymentMethod, storedPaymentMethodColumn } from "./payment-methods.ts";
 import { sandboxEvents, sandboxIntents } from "./tables.ts";
 import type { KnownIntent } from "./unlocked.ts";
 
@@ -21,10 +20,10 @@ export interface CreateConfirmedOptions {
 
 /**
  * `createIntent` then `confirmIntent` as one request (Stripe's `confirm: true` on the create), in
- * two statements where the two calls took three: the payment method is read when the sandbox made
- * it (none otherwise), the confirm is decided on the new intent in memory, and the claim of the key
+ * one statement where the two calls took three: the confirm is decided on the new intent in memory
+ * (the payment method's id says what it leads to: payment-methods.ts), and the claim of the key
  * with its answer, the intent as confirmed and its two events (created, then what the confirm made
- * of it) are one statement. Nothing is written when the flag is on or the confirm is refused; a
+ * of it) are written together. Nothing is written when the flag is on or the confirm is refused; a
  * repeat of the key is answered the stored outcome. `written`: the intent as written and its
  * version, for the next call on it (a capture) to skip its read.
  */
@@ -36,9 +35,7 @@ export async function createConfirmed(
   options: CreateConfirmedOptions,
 ): Promise<{ result: OneStatement<Result<ProviderIntent>>; written?: KnownIntent }> {
   const created = newIntentRow(input, options.account, options.now);
-  const column = storedPaymentMethodColumn(confirm.paymentMethod);
-  const stored = column ? await readStored(run, column) : undefined;
-  const decision = await confirmDecision(created, confirm, db, { ...options, stored });
+  const decision = confirmDecision(created, confirm, options);
   const { next, event } = intentChange(created, decision.set, options.now);
   const answer = decision.answer(next);
   const result = await onceInOneStatement<Result<ProviderIntent>>(
@@ -62,10 +59,4 @@ export async function createConfirmed(
   );
   const version = result.written?.version;
   return { result, written: typeof version === "string" ? { row: next, version } : undefined };
-}
-
-/** The payment method the sandbox made, as the confirm needs it (null: no such method). */
-async function readStored(run: Runner, column: SQL<StoredPaymentMethod | null>) {
-  const [row] = await run(sql`select ${column} as stored`);
-  return (row?.stored ?? null) as StoredPaymentMethod | null;
 }

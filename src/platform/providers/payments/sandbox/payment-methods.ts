@@ -25,7 +25,11 @@ export function makePaymentMethod(
 ): SandboxPaymentMethod | string {
   const resolved = resolveInstrument(input, now);
   if (typeof resolved === "string") return resolved;
-  const facts = [resolved.method, outcomeKey(resolved.outcome), Buffer.from(resolved.label).toString("base64url")];
+  const facts = [
+    resolved.method,
+    outcomeKey(resolved.outcome),
+    Buffer.from(resolved.label).toString("base64url"),
+  ];
   const id = `${PREFIX}${facts.join(".")}.${randomBytes(6).toString("hex")}`;
   return { id, method: resolved.method, label: resolved.label };
 }

@@ -1,4 +1,4 @@
-import { and, eq, lte, type SQL } from "drizzle-orm";
+import { and, eq, lte } from "drizzle-orm";
 import {
   type Database,
   drizzleRunner,
@@ -40,12 +40,7 @@ import {
   unexpectedState,
   updateIntent,
 } from "./intent-rows.ts";
-import {
-  type PaymentMethodToMake,
-  paymentMethodToMake,
-  type StoredPaymentMethod,
-  storedPaymentMethodColumn,
-} from "./payment-methods.ts";
+import { makePaymentMethod, type SandboxPaymentMethod } from "./payment-methods.ts";
 import { sandboxEvents, sandboxFlags, sandboxIntents, sandboxRefunds } from "./tables.ts";
 import {
   type ConnectedAccounts,
@@ -132,25 +127,24 @@ export class SandboxPaymentProvider implements PaymentProvider {
     operation: string,
     params: unknown,
     intentId: string,
-    decide: (row: IntentRow, db: Executor, also?: unknown) => Promise<IntentDecision<Result<ProviderIntent>>>,
-    also?: SQL,
+    decide: (row: IntentRow) => Promise<IntentDecision<Result<ProviderIntent>>>,
   ): Promise<ProviderIntent> {
     const account = options.connectedAccount ?? "";
     const scope = { account, key: options.idempotencyKey, operation, params };
     const now = this.options.now();
     const attempt = (known?: KnownIntent) =>
-      onceOnUnchangedIntent(this.run, this.options.db, scope, OUTAGE, intentId, now, decide, also, known);
+      onceOnUnchangedIntent(this.run, this.options.db, scope, OUTAGE, intentId, now, decide, known);
     // A call that needs only the intent decides on it as this process last wrote it, if it did (a
     // capture after the confirm: a read fewer). If the intent moved since, or `decide` refuses the
     // row as known (a repeat of a call already made, whose stored answer the read finds), it is
     // read after all, and what that way decides or throws is the answer.
-    const known = also ? undefined : this.written.get(intentId);
+    const known = this.written.get(intentId);
     const quick = (known && (await attempt(known).catch(() => undefined))) || (await attempt());
     if (quick && "written" in quick && quick.written) this.written.set(intentId, quick.written);
     if (quick) return answerOf(quick);
     return this.call(options, operation, params, async (tx) => {
       const row = await this.lock(tx, intentId, account);
-      const decision = await decide(row, tx);
+      const decision = await decide(row);
       return decision.answer(await this.update(tx, row, decision.set));
     });
   }
@@ -251,30 +245,21 @@ export class SandboxPaymentProvider implements PaymentProvider {
   }
 
   /**
-   * A card or bank account made into a payment method id, its numbers dropped, and the row's
-   * insert answered for the caller's own statement (payment-methods.ts).
+   * A card or bank account made into a payment method id, its numbers dropped; the id says what
+   * it leads to, so nothing is stored (payment-methods.ts).
    */
-  paymentMethodToMake(input: Exclude<PaymentMethodInput, { type: "token" }>): PaymentMethodToMake | string {
-    return paymentMethodToMake(input, this.options.now());
+  makePaymentMethod(input: Exclude<PaymentMethodInput, { type: "token" }>): SandboxPaymentMethod | string {
+    return makePaymentMethod(input, this.options.now());
   }
 
   async confirmIntent(intentId: string, input: ConfirmInput, options: CallOptions): Promise<ProviderIntent> {
     const params = { intentId, input };
-    // A payment method the sandbox made is read with the intent (one statement, not two).
-    const stored = storedPaymentMethodColumn(input.paymentMethod);
-    return this.callOnIntent(
-      options,
-      "confirm_intent",
-      params,
-      intentId,
-      (row, db, also) =>
-        confirmDecision(row, input, db, {
-          now: this.options.now(),
-          publicUrl: this.options.publicUrl,
-          settleAfterMs: this.options.settleAfterMs ?? 5000,
-          stored: stored && (also as StoredPaymentMethod | null | undefined),
-        }),
-      stored,
+    return this.callOnIntent(options, "confirm_intent", params, intentId, async (row) =>
+      confirmDecision(row, input, {
+        now: this.options.now(),
+        publicUrl: this.options.publicUrl,
+        settleAfterMs: this.options.settleAfterMs ?? 5000,
+      }),
     );
   }
 

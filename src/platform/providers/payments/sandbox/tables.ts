@@ -81,19 +81,6 @@ export const sandboxTransferReversals = pgTable(
  * One row per idempotency key, as Stripe keeps them: the first answer is stored and replayed for a
  * repeat; the same key for another request is refused.
  */
-/**
- * Payment methods the sandbox made from a card or bank account (Stripe's `pm_…`): what the
- * instrument leads to and its label, never its number, expiry or security code, so a real card
- * typed into a sandbox checkout is not kept anywhere.
- */
-export const sandboxPaymentMethods = pgTable("sandbox_payment_methods", {
-  id: text("id").primaryKey(),
-  method: text("method").notNull(),
-  outcome: jsonb("outcome").notNull(),
-  label: text("label").notNull(),
-  createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
-
 export const sandboxRequests = pgTable(
   "sandbox_requests",
   {

@@ -1,12 +1,5 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
-import {
-  type Database,
-  type Executor,
-  insertRow,
-  isUniqueViolation,
-  type Runner,
-  writeIf,
-} from "../../../db/index.ts";
+import { type Database, insertRow, isUniqueViolation, type Runner, writeIf } from "../../../db/index.ts";
 import { checkKey, fingerprint, type OneStatement, type Scope, toJson } from "./idempotency.ts";
 import { type IntentRow, intentChange } from "./intent-rows.ts";
 import { sandboxEvents, sandboxIntents } from "./tables.ts";
@@ -47,8 +40,7 @@ export interface IntentDecision<R> {
 
 /**
  * `once` for a call that changes one intent, without a transaction: the intent is read with the
- * outage flag, whether the key is taken and `also` (what `decide` needs besides; one statement),
- * `decide` works on it, and the change is
+ * outage flag and whether the key is taken (one statement), `decide` works on it, and the change is
  * written in one more: the key's claim with its answer, the intent's update and the event it makes,
  * only while the flag is off, the key unused and the intent unchanged since it was read. The
  * update checks the intent's `xmin` in its own `where`, so a change committed after the
@@ -71,8 +63,7 @@ export async function onceOnUnchangedIntent<R>(
   outageFlag: string,
   intentId: string,
   now: Date,
-  decide: (row: IntentRow, db: Executor, also: unknown) => Promise<IntentDecision<R>>,
-  also: SQL = sql`null`,
+  decide: (row: IntentRow) => Promise<IntentDecision<R>>,
   known?: KnownIntent,
 ): Promise<(OneStatement<R> & { written?: KnownIntent }) | undefined> {
   checkKey(scope.key);
@@ -85,20 +76,19 @@ export async function onceOnUnchangedIntent<R>(
   // (Only the intent of the caller's account: another account's is read, and not found.)
   const [found] =
     known?.row.account === scope.account
-      ? [{ row: known.row, version: known.version, down: false, taken: false, also: null }]
+      ? [{ row: known.row, version: known.version, down: false, taken: false }]
       : await db
           .select({
             row: sandboxIntents,
             version: sql<string>`${sandboxIntents}.xmin::text`,
             down: sql<boolean>`${outage}`,
             taken: sql<boolean>`${keyTaken}`,
-            also: sql<unknown>`${also}`,
           })
           .from(sandboxIntents)
           .where(and(eq(sandboxIntents.id, intentId), eq(sandboxIntents.account, scope.account)));
   if (found?.down === true) return { outage: true };
   if (!found || found.taken || (found.row.settlesAt && found.row.settlesAt <= now)) return undefined;
-  const decision = await decide(found.row, db, found.also);
+  const decision = await decide(found.row);
   const { next, event } = intentChange(found.row, decision.set, now);
   const answer = decision.answer(next);
   const update = db
