@@ -233,13 +233,13 @@ export interface RequestTarget {
 /**
  * A confirm's request in one statement, while the payment is as its caller knows it (`target`:
  * `pending` in app `appId`, no authorisation asked yet, `attempts` confirms so far, paid by
- * `method` in the sandbox when that is given, and `editor` allowed to edit it when given) and its price can still be paid at `at`: the payment
- * marked `requested` with its attempt and Idempotency-Key, and `writes` with it (the authorize
- * job's outbox row, a `sendPart` given the condition). Answers
- * the updated row with what says whether a remembered answer context holds (its app's `version`,
- * its price's `views`: reads.ts), or undefined, having written nothing, when any of that did not
- * hold: the caller then decides on the locked row (a replay, another confirm first, an expired
- * price, a payment of another app or none). Sent as a named prepared statement
+ * `method` in the sandbox when that is given, `editor` allowed to edit it when given) and its
+ * price can still be paid at `at`: the payment marked `requested` with its attempt and
+ * Idempotency-Key, and `writes` with it (the authorize job's outbox row, a `sendPart` given the
+ * condition). Answers the updated row with what says whether a remembered answer context holds
+ * (its app's `version`, its price's `views`: reads.ts), or undefined, having written nothing, when
+ * any of that did not hold: the caller then decides on the locked row (a replay, another confirm
+ * first, an expired price, a payment of another app or none). Sent as a named prepared statement
  * (`statementRunner`), as the create is.
  */
 export async function requestWhileOpen(

@@ -1,10 +1,12 @@
 // Step 2, authorize: the shopper's payment method secures the money (`pending -> hold`).
 //
-// What it does: `requestAuthorization` (the confirm) marks the payment `requested` and sends
-// `payments.authorize`, which makes the provider intent and confirms it with the payment method,
-// in one provider call where the provider can (`createAndConfirmIntent`: the sandbox's, Stripe's
-// `confirm: true`; else open.ts `requestIntent`, then the confirm; a payment never confirmed has
-// no intent at all), or confirms the intent an earlier declined try made; `applyIntent` applies
+// What it does: `requestAuthorization` (the confirm; commands.ts makes a payment's first confirm
+// without reading it, `requestInOneStatement`) marks the payment `requested` and sends
+// `payments.authorize`, which makes the provider intent and confirms it with the payment method
+// (provider-authorization.ts), in one provider call where the provider can
+// (`createAndConfirmIntent`: the sandbox's, Stripe's `confirm: true`; else open.ts `requestIntent`,
+// then the confirm; a payment never confirmed has no intent at all), or confirms the intent an
+// earlier declined try made; `applyIntent` applies
 // the provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
 // or settle, is asked for in that transaction; or, with nothing to happen between, this job goes
 // on to settle the payment itself, transfer-to-seller.ts `settlesWithAuthorization`), a decline is
@@ -80,7 +82,8 @@ export async function requestAuthorization(
   if (payment.status === "pending" && payment.authState === "none") {
     // The usual confirm, in one statement while the payment is still as read and its price open.
     const { id, appId, confirmAttempts: attempts } = payment;
-    const target = { id, appId, attempts, method: null, editor: null }; // both checked above
+    // The payment method's kind and the caller's role were checked on the row as read.
+    const target = { id, appId, attempts, method: null, editor: null };
     const requested = await requestInOneStatement(deps, target, job, idempotencyKey);
     if (requested) return requested.payment;
   }
