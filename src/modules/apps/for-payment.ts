@@ -32,17 +32,13 @@ export function appForPayment(appId: SQL) {
 
 /**
  * Whether user `userId` may `action` in app `appId` (both SQL), as a condition for a write that
- * does not read the role first: an accepted member whose role allows it, with two-factor log-in
- * when the app requires it (`requireAppRole`'s rule).
+ * does not read the role first: the role `roleForPayment` reads (so `requireAppRole`'s rule, the
+ * two-factor one included) is one that allows it.
  */
 export function userMayAct(appId: SQL, userId: SQL, action: Action): SQL {
-  const member = userJoin(members.userId);
   const roles = ROLES.filter((role) => roleAllows(role, action)).map((role) => sql.raw(`'${role}'`));
-  return sql`exists (select 1 from ${members} inner join ${member.table} on ${member.on}
-    inner join ${apps} on ${apps.id} = ${members.appId}
-    where ${members.appId} = ${appId} and ${members.userId} = ${userId} and ${members.acceptedAt} is not null
-      and ${members.role} in (${sql.join(roles, sql`, `)})
-      and (not ${apps.requireTwoFactor} or ${member.twoFactorSince} is not null))`;
+  return sql`(select ${roleForPayment(apps.id, userId)} from ${apps} where ${apps.id} = ${appId})
+    in (${sql.join(roles, sql`, `)})`;
 }
 
 /** App `appId`'s version (`appForPayment`'s), as a subquery: for a statement that does not join the app. */

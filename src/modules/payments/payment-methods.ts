@@ -52,9 +52,9 @@ export function paymentMethodFor(
   if (method.type !== payment.method) {
     throw invalid("/body/payment_method/type", `this payment is paid by ${payment.method}`);
   }
-  const made = deps.paymentProviders.sandbox.makePaymentMethod(method);
+  const made = exchanged(deps, method);
   if (typeof made === "string") throw invalid("/body/payment_method", made);
-  return { type: "token", id: made.id };
+  return made;
 }
 
 /**
@@ -69,7 +69,15 @@ export function paymentMethodUnread(
 ): { token: Token; kind: string | null } | undefined {
   const method = methodInput(input);
   if (method.type === "token") return { token: method, kind: null };
+  const made = exchanged(deps, method);
+  return typeof made === "string" ? undefined : { token: made, kind: method.type };
+}
+
+/** Raw numbers exchanged for a sandbox payment method's id, or why the sandbox refuses them. */
+function exchanged(
+  deps: Pick<Deps, "paymentProviders">,
+  method: Exclude<PaymentMethodInput, { type: "token" }>,
+): Token | string {
   const made = deps.paymentProviders.sandbox.makePaymentMethod(method);
-  if (typeof made === "string") return undefined;
-  return { token: { type: "token", id: made.id }, kind: method.type };
+  return typeof made === "string" ? made : { type: "token", id: made.id };
 }

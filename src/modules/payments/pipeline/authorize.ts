@@ -6,8 +6,8 @@
 // (provider-authorization.ts), in one provider call where the provider can
 // (`createAndConfirmIntent`: the sandbox's, Stripe's `confirm: true`; else open.ts `requestIntent`,
 // then the confirm; a payment never confirmed has no intent at all), or confirms the intent an
-// earlier declined try made; `applyIntent` applies
-// the provider's answer: a held card or a collected bank debit is `hold` (and the next step, execute
+// earlier declined try made; `applyIntent` applies the provider's answer: a held card or a
+// collected bank debit is `hold` (and the next step, execute
 // or settle, is asked for in that transaction; or, with nothing to happen between, this job goes
 // on to settle the payment itself, transfer-to-seller.ts `settlesWithAuthorization`), a decline is
 // `failed` (on the hosted checkout the payment stays `pending` for the next card,
