@@ -9,6 +9,7 @@ import type { Tenants } from "../helpers/fixture.ts";
 import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { bank, CARDS, card, confirm, createPayment } from "../helpers/payments.ts";
 import { apiKeyOf, createPrice } from "../helpers/prices.ts";
+import { paymentStatements } from "../helpers/statements.ts";
 
 let price: { id: string };
 let key: string;
@@ -30,33 +31,12 @@ const newPayment = (method = "card") =>
   createPayment(app, key, tenants.app.id, { price_id: price.id, payment_provider: method });
 const paymentUrl = (id: string) => `/payments/${tenants.app.id}/${id}`;
 
-/** The statements that read or write payments while `run` runs, by their text. */
-async function paymentStatements(run: () => Promise<unknown>): Promise<string[]> {
-  const { database } = app.deps;
-  const client = (database.engine === "postgres" ? database.pool : database.pglite) as unknown as {
-    query: (...args: unknown[]) => Promise<unknown>;
-  };
-  const query = client.query;
-  const seen: string[] = [];
-  client.query = function (this: unknown, ...args: unknown[]) {
-    const text = typeof args[0] === "string" ? args[0] : (args[0] as { text: string }).text;
-    if (/"payments"/.test(text)) seen.push(text);
-    return query.apply(this, args);
-  };
-  try {
-    await run();
-  } finally {
-    client.query = query;
-  }
-  return seen;
-}
-
 test("a key's first confirm of a payment is one statement, answered as a read answers it", async () => {
   // The first answer of the process reads the app and price once; the next ones remember them.
   expectStatus(await confirm(app, key, tenants.app.id, (await newPayment()).id, card(CARDS.ok)), 200);
   const payment = await newPayment();
   let answer: Record<string, unknown> = {};
-  const statements = await paymentStatements(async () => {
+  const statements = await paymentStatements(app, async () => {
     answer = expectStatus(await confirm(app, key, tenants.app.id, payment.id, card(CARDS.ok)), 200);
   });
   assert.equal(statements.length, 1, statements.join("\n---\n"));
@@ -84,7 +64,7 @@ test("a member's first confirm is one statement too; an outsider's changes nothi
   ] as const) {
     const mine = await newPayment();
     let answer: Record<string, any> = {};
-    const statements = await paymentStatements(async () => {
+    const statements = await paymentStatements(app, async () => {
       answer = expectStatus(await confirm(app, who.token, tenants.app.id, mine.id, card(CARDS.ok)), 200);
     });
     assert.equal(statements.length, 1, statements.join("\n---\n"));
@@ -127,7 +107,7 @@ test("a second confirm, another app's key and a wrong method are refused as befo
 
 test("a bank payment confirmed by a key with account numbers is one statement too", async () => {
   const payment = await newPayment("us_bank_account");
-  const statements = await paymentStatements(async () => {
+  const statements = await paymentStatements(app, async () => {
     expectStatus(await confirm(app, key, tenants.app.id, payment.id, bank()), 200);
   });
   assert.equal(statements.length, 1, statements.join("\n---\n"));

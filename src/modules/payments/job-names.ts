@@ -47,6 +47,11 @@ export interface PaymentJob {
    * job runs (`retry` reopens a payment whose contract call was refused); absent: the payment's own.
    */
   intentId?: string;
+  /**
+   * Release job after the authorize job gave up on a card: that job, whose provider call is asked
+   * again under its key to learn what an earlier try left there, its answer lost (release-hold.ts).
+   */
+  unanswered?: AuthorizeJob;
   /** Execute job: which sending of the contract call this is (absent: the first). */
   sending?: number;
   /** Settle job: which try at the transfers this is after a transient failure (absent: the first). */

@@ -7,7 +7,7 @@ import type { LedgerEvent } from "../ledger/entries.ts";
 import type { EventType } from "../webhooks/event-types.ts";
 import { eventInStatement } from "../webhooks/events.ts";
 import { eventsOfMove, paymentEventsInsert, paymentEventsInsertWhen } from "./books.ts";
-import { moveAlone, recordMove } from "./sql.ts";
+import { moveAlone, type RecordedMove, recordMove } from "./sql.ts";
 import { type PaymentStatus, type paymentEvents, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
@@ -118,7 +118,9 @@ export async function transition(
  * statement (`moveAlone`), made only while the payment is still as it was read (its status, and
  * `unchanged`: whatever else of the row `why` was decided on) and no webhook endpoint listens to
  * the event. `why.post`: what the books post besides the move's own (a capture recorded with it).
- * Answers the moved row, or undefined, having written nothing: the
+ * `why.through`: a status the payment passes through on its way to `to` without resting in it (a
+ * card held and captured by one job): both moves are recorded, announced and posted, the row is
+ * written once. Answers the moved row, or undefined, having written nothing: the
  * caller then moves it as ever, in a transaction on the locked row, where deliveries and their
  * jobs are written. Never for a deferred payment, whose owner is told in that transaction.
  */
@@ -126,25 +128,48 @@ export async function moveUnlocked(
   deps: Pick<Deps, "db" | "jobs" | "now">,
   payment: PaymentRow,
   to: PaymentStatus,
-  why: { actor: string; reason: string; set?: Partial<PaymentRow>; post?: LedgerEvent[] },
+  why: {
+    actor: string;
+    reason: string;
+    set?: Partial<PaymentRow>;
+    post?: LedgerEvent[];
+    through?: { status: PaymentStatus; actor: string; reason: string };
+  },
   jobs: (when: SQL) => SQL[],
   unchanged: SQL = sql`true`,
 ): Promise<PaymentRow | undefined> {
   const from = payment.status;
-  if (payment.deferExecution || !canMove(from, to)) return undefined;
   const now = deps.now();
   const set = { ...why.set, status: to, updatedAt: now };
-  // What the books post is decided on the row as the move leaves it (amounts never change).
+  // What the books post is decided on the rows as each move leaves them (amounts never change).
   const after = { ...payment, ...set } as PaymentRow;
-  const announced = eventInStatement(deps, {
-    appId: payment.appId,
-    type: `payment.${to}` as EventType,
-    data: paymentEventData(payment.id, to, from, why.reason),
-  });
+  const stops = why.through
+    ? [
+        { ...why.through, row: { ...after, status: why.through.status } },
+        { row: after, actor: why.actor, reason: why.reason },
+      ]
+    : [{ row: after, actor: why.actor, reason: why.reason }];
+  let before = payment;
+  const moves: (RecordedMove & { unheard: SQL })[] = [];
+  const posted: LedgerEvent[] = [];
+  for (const { row, actor, reason } of stops) {
+    if (payment.deferExecution || !canMove(before.status, row.status)) return undefined;
+    const announced = eventInStatement(deps, {
+      appId: payment.appId,
+      type: `payment.${row.status}` as EventType,
+      data: paymentEventData(payment.id, row.status, before.status, reason),
+    });
+    const event = paymentEventRow(payment.id, before.status, row.status, { actor, reason }, now);
+    moves.push({ event, announced, unheard: announced.unheard });
+    posted.push(...eventsOfMove(before, row));
+    before = row;
+  }
   const update = deps.db
     .update(payments)
     .set(set)
-    .where(and(eq(payments.id, payment.id), eq(payments.status, from), unchanged, announced.unheard))
+    .where(
+      and(eq(payments.id, payment.id), eq(payments.status, from), unchanged, ...moves.map((m) => m.unheard)),
+    )
     .returning();
   // The relay is woken only when the move sent a job: a move that asks for none (the paid move,
   // a hold its authorize job settles itself) would wake it for an empty outbox.
@@ -152,10 +177,8 @@ export async function moveUnlocked(
   const moved = await moveAlone(
     deps.db,
     update.getSQL(),
-    paymentEventRow(payment.id, payment.status, to, why, now),
-    (when) =>
-      paymentEventsInsertWhen(after, [...eventsOfMove(payment, after), ...(why.post ?? [])], now, when),
-    announced,
+    moves,
+    (when) => paymentEventsInsertWhen(after, [...posted, ...(why.post ?? [])], now, when),
     (when) => {
       const parts = jobs(when);
       sent = parts.length > 0;

@@ -146,24 +146,38 @@ export async function recordMove(
   return { sequence: Number(row.sequence), endpoints: row.endpoints as { id: string; events: string[] }[] };
 }
 
+/** One status change a statement records: its payment event and the webhook event it announces. */
+export interface RecordedMove {
+  event: typeof paymentEvents.$inferInsert;
+  announced: Pick<EventInStatement, "insert">;
+}
+
 /**
  * A status change and everything it writes, in one statement without a transaction: `update` (the
  * payment's, a Drizzle update whose `where` holds the move's guard, with `returning()`), and only
- * with it `moveParts`, its ledger entries and `jobs` (outbox parts). Answers the moved row, or
- * undefined when the guard did not hold, having written nothing.
+ * with it `moveParts` of each of `moves` (one, or a move through a status the row never rests in:
+ * their sequences follow each other), its ledger entries and `jobs` (outbox parts). Answers the
+ * moved row, or undefined when the guard did not hold, having written nothing.
  */
 export async function moveAlone(
   db: Database,
   update: SQL,
-  event: typeof paymentEvents.$inferInsert,
+  moves: RecordedMove[],
   entries: (when: SQL) => SQL[],
-  announced: Pick<EventInStatement, "insert">,
   jobs: (when: SQL) => SQL[],
 ): Promise<PaymentRow | undefined> {
   const when = sql`exists (select 1 from moved)`;
+  const [first, ...later] = moves;
+  const laterParts = later.flatMap(({ event, announced }, i) => [
+    sql`${insertRow(paymentEvents, event, when)}`,
+    announced.insert(
+      sql`jsonb_build_object('sequence', (select n from sequence) + ${sql.raw(String(i + 1))})`,
+      when,
+    ),
+  ]);
   const parts = withList(
-    [sql`moved as (${update})`, ...moveParts(event, announced, when)],
-    [...entries(when), ...jobs(when)],
+    [sql`moved as (${update})`, ...moveParts(first.event, first.announced, when)],
+    [...laterParts, ...entries(when), ...jobs(when)],
   );
   const [row] = await drizzleRunner(db)(sql`with ${parts}\nselect * from moved`);
   return row ? rowOf(payments, row) : undefined;

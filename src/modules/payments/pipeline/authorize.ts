@@ -22,8 +22,13 @@
 // answered the same authorisation, never a second one; the answer is applied in one transaction
 // with the next step's job, and only to a payment still `pending`, so applying it twice (the job,
 // the sync job, a webhook) moves it once.
-// A job that took on the settle step and dies after the hold committed is run again by pg-boss,
-// finds the payment `hold`, and settles it (test/payments/crash.test.ts, "capture-sent").
+// A held card with nothing to happen before its capture is captured by this job and moved through
+// `hold` to `paid` in one statement (capture.ts, `paidOnAuthorization`): a job that dies between
+// the capture and that statement is run again and answered both calls again under their keys
+// (test/payments/crash.test.ts, "capture-sent"); one that dies after the hold committed (the
+// capture refused for now) finds the payment `hold` and settles it. A job that gives up on a card
+// (the provider down through every retry) leaves the release job to undo what an earlier try may
+// have made unrecorded, a hold or a capture (release-hold.ts, test/payments/authorize-unanswered.test.ts).
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import type { Principal } from "../../../platform/auth/principal.ts";
@@ -51,6 +56,7 @@ import { applyReturn, isCollectedDebit, returnOf, watchForReturn } from "../retu
 import { locked, read } from "../rows.ts";
 import { type RequestTarget, requestWhileOpen } from "../sql.ts";
 import { payments } from "../tables.ts";
+import { paidOnAuthorization } from "./capture.ts";
 import { settle, settlesWithAuthorization } from "./transfer-to-seller.ts";
 
 const SYSTEM = "system";
@@ -294,14 +300,16 @@ export const AUTHORIZE_RETRY_LIMIT = 8;
 /**
  * The job's last try failed too (the provider down for longer than the back-off, about 8 minutes,
  * or a refusal that is not a decline): the payment ends `failed` with the reason and a
- * `payment.failed` webhook instead of being authorised for ever, and an intent it has is released.
- * Nothing was captured. Only while the payment still waits for this confirm.
+ * `payment.failed` webhook instead of being authorised for ever. Nothing was recorded as held or
+ * captured; what an earlier try may have left at the provider, its answer lost (a worker that died
+ * after the call), is undone by the release job: a card's call asked again under its key
+ * (`unanswered`), a hold released, a capture refunded. Only while the payment waits for this confirm.
  */
-async function gaveUpAuthorizing(deps: Deps, paymentId: string, attempt: number, error: unknown) {
+async function gaveUpAuthorizing(deps: Deps, job: AuthorizeJob, error: unknown) {
   await deps.db.transaction(async (tx) => {
-    const payment = await locked(tx, paymentId);
+    const payment = await locked(tx, job.paymentId);
     const waiting = payment?.status === "pending" && payment.authState === "requested";
-    if (!waiting || payment.confirmAttempts !== attempt) return;
+    if (!waiting || payment.confirmAttempts !== job.attempt) return;
     const code = error instanceof AppError ? error.code : "provider_unavailable";
     const words = error instanceof Error ? error.message : String(error);
     const message = `${words} (gave up after ${AUTHORIZE_RETRY_LIMIT + 1} tries; nothing was captured: confirm a new payment)`;
@@ -314,7 +322,11 @@ async function gaveUpAuthorizing(deps: Deps, paymentId: string, attempt: number,
         transactionResponse: { ...payment.transactionResponse, error: { code, decline_code: null, message } },
       },
     });
-    if (payment.intentId) await deps.jobs.send(tx, RELEASE_HOLD_JOB, { paymentId });
+    const release: PaymentJob = {
+      paymentId: payment.id,
+      unanswered: payment.method === "card" ? job : undefined,
+    };
+    if (payment.intentId || release.unanswered) await deps.jobs.send(tx, RELEASE_HOLD_JOB, release);
   });
 }
 
@@ -334,9 +346,13 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
         intent = await authorizeAtProvider(deps, payment, job);
       } catch (error) {
         if (meta.retryCount < AUTHORIZE_RETRY_LIMIT) throw error;
-        return gaveUpAuthorizing(deps, payment.id, job.attempt, error);
+        return gaveUpAuthorizing(deps, job, error);
       }
-      const held = await applyIntent(deps, payment.id, intent, job.actor, 0, payment);
+      const hold = () => applyIntent(deps, payment.id, intent, job.actor, 0, payment);
+      // Held, with nothing to happen before the capture: captured and paid, the row written once.
+      const settlesNow = intent.status === "requires_capture" && settlesWithAuthorization(payment);
+      if (settlesNow && (await paidOnAuthorization(deps, payment, intent, job, hold))) return;
+      const held = await hold();
       if (held) await settle(deps, held);
     },
   };

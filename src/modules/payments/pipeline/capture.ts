@@ -5,7 +5,8 @@
 // transfer-to-seller, which moves the payment to `paid`. The capture moves no status itself: the
 // payment is still `hold` (or `failed-captured`, `failed-transfers` on a retried settle) until the
 // transfers are done, and `capturedAmount` says the money is taken. With no transfer to make, the
-// capture is recorded by the move to `paid` itself, in its one statement.
+// capture is recorded by the move to `paid` itself, in its one statement; when the authorize job
+// settles the card it held, that statement records the hold too (`paidOnAuthorization`).
 // Compensation: refund. A captured payment is never un-captured; it is given back by a refund
 // (the app's, or an auction's loser), never automatically.
 // After a crash: one capture. The provider call is keyed `<payment>:capture`, so a settle job
@@ -15,11 +16,13 @@
 // transfers), and the ledger's capture transaction is keyed by the payment, so nothing is posted
 // twice. A capture the provider cannot take now throws, and pg-boss retries the job with its
 // back-off. Tested by test/payments/crash.test.ts ("capture-sent").
+import { sql } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
-import type { PaymentProvider } from "../../../platform/providers/payments/types.ts";
-import { intentKey } from "../job-names.ts";
-import type { PaymentRow } from "../lifecycle.ts";
+import type { PaymentProvider, ProviderIntent } from "../../../platform/providers/payments/types.ts";
+import { type AuthorizeJob, intentKey } from "../job-names.ts";
+import { moveUnlocked, type PaymentRow } from "../lifecycle.ts";
 import { recordCapture } from "../sql.ts";
+import { payments } from "../tables.ts";
 
 /**
  * Whether the held payment's capture is asked for: with no contract call between, from the hold
@@ -61,4 +64,58 @@ export async function recordCaptured(deps: Deps, payment: PaymentRow, captured: 
   // under the same key and posts nothing twice (the capture's ledger transaction is keyed by the
   // payment).
   if (captured !== undefined) await recordCapture(deps.db, payment, captured, deps.now());
+}
+
+/**
+ * A card the authorize job just held (`intent`, requiring capture), captured and paid by that job
+ * with the payment's row written once: the capture first (keyed as every capture), then one
+ * statement that moves the payment, still `pending` as the job read it for this confirm, through
+ * `hold` to `paid`: both moves recorded and announced, the hold and the capture posted. Only for a
+ * payment that `settlesWithAuthorization`. A capture the provider refuses now throws, the hold
+ * recorded first (`recordHold`): the job's retry settles it as any held payment. False, having
+ * written nothing, when the payment changed or an endpoint listens: the caller records the hold
+ * and settles (the capture then answered again under its key).
+ * After a crash between the capture and the statement, the job's retry is answered the same
+ * authorisation and the same capture under their keys, and writes the statement then.
+ */
+export async function paidOnAuthorization(
+  deps: Deps,
+  payment: PaymentRow,
+  intent: ProviderIntent,
+  job: AuthorizeJob,
+  recordHold: () => Promise<unknown>,
+): Promise<boolean> {
+  const held = { ...payment, intentId: payment.intentId ?? intent.id };
+  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+  let captured: ProviderIntent;
+  try {
+    captured = await provider.captureIntent(held.intentId, undefined, {
+      idempotencyKey: intentKey(held, "capture"),
+    });
+  } catch (error) {
+    await recordHold();
+    throw error;
+  }
+  deps.faults.crashPoint("capture-sent");
+  const paid = await moveUnlocked(
+    deps,
+    payment,
+    "paid",
+    {
+      actor: "system",
+      reason: "captured and transferred",
+      through: { status: "hold", actor: job.actor, reason: "card authorised" },
+      set: {
+        intentId: held.intentId,
+        authState: "done",
+        nextAction: null,
+        capturedAmount: captured.amountReceived,
+        transactionResponse: { ...payment.transactionResponse, error: null },
+      },
+    },
+    () => [],
+    // This confirm's authorisation, nothing else since: not a later confirm's, not a webhook's.
+    sql`${payments.authState} = 'requested' and ${payments.confirmAttempts} = ${job.attempt}`,
+  );
+  return paid !== undefined;
 }

@@ -4,7 +4,9 @@
 // hold, or an intent that was never confirmed. It is asked for by the moves that end a payment
 // before capture: the cancel of a hold (commands.ts), an expired pending payment (expire.ts), a
 // price that expired before the confirm (authorize.ts), a contract call that failed
-// (`chainFailed`, execute-call.ts). It moves no status itself: the move that asks for it did.
+// (`chainFailed`, execute-call.ts), and the authorize job that gave up on a card, which may have
+// left a hold or a capture it never recorded (`releaseUnanswered`: released, or refunded). It
+// moves no status itself: the move that asks for it did.
 // Compensation: none; it is the compensation of open and authorize.
 // After a crash: the job is committed in the same transaction as the move that asks for it, so
 // that move always has its release coming. The release is keyed (`<payment>:release`, or
@@ -12,14 +14,36 @@
 // answered by the provider without a second call taking effect.
 import type { Deps } from "../../../deps.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
-import { intentKey, type PaymentJob, RELEASE_HOLD_JOB } from "../job-names.ts";
+import { type AuthorizeJob, intentKey, type PaymentJob, RELEASE_HOLD_JOB } from "../job-names.ts";
+import type { PaymentRow } from "../lifecycle.ts";
+import { authorizeAtProvider } from "../provider-authorization.ts";
 import { read } from "../rows.ts";
+
+/**
+ * What a card's authorize job left at the provider when it gave up (pipeline/authorize.ts): its call
+ * asked again under the same key is answered what an earlier try made, its answer lost (or, had no
+ * try reached the provider, makes an authorisation released at once). The intent as it stands now
+ * decides: captured (the job captures a payment it settles itself) is refunded in full, anything
+ * else not yet cancelled is released. Nothing of it was recorded as held or captured: the payment
+ * stays `failed` and the books post nothing. Keyed by the intent, as every call here.
+ */
+async function releaseUnanswered(deps: Deps, payment: PaymentRow, job: AuthorizeJob) {
+  const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
+  const answered = payment.intentId ?? (await authorizeAtProvider(deps, payment, job)).id;
+  const intent = await provider.getIntent(answered);
+  if (intent.status === "succeeded" && intent.amountReceived > 0n) {
+    await provider.refund({ intentId: intent.id }, { idempotencyKey: `${payment.id}:refund:${intent.id}` });
+  } else if (intent.status !== "canceled" && intent.status !== "succeeded") {
+    await provider.cancelIntent(intent.id, { idempotencyKey: `${payment.id}:release:${intent.id}` });
+  }
+}
 
 export function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
   return {
     name: RELEASE_HOLD_JOB,
-    async handle({ paymentId, intentId }) {
+    async handle({ paymentId, intentId, unanswered }) {
       const payment = await read(deps, paymentId);
+      if (payment && unanswered) return releaseUnanswered(deps, payment, unanswered);
       const intent = intentId ?? payment?.intentId;
       if (!payment || !intent) return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
