@@ -75,9 +75,13 @@ export const PIPELINE: readonly PipelineStep[] = [
   {
     step: "capture",
     // The authorize job settles a payment it held itself when nothing else is to happen between
-    // (transfer-to-seller.ts, `settlesWithAuthorization`).
+    // (transfer-to-seller.ts, `settlesWithAuthorization`): a card it captures before its hold is
+    // written moves through `hold` to `paid` in one statement (`paidOnAuthorization`).
     jobs: [SETTLE_JOB, AUTHORIZE_JOB],
-    moves: [],
+    moves: [
+      ["pending", "hold"],
+      ["hold", "paid"],
+    ],
     compensation: { step: "refund", name: "refundLocked" },
   },
   {

@@ -13,6 +13,7 @@
 // `<payment>:release:<intent>` for an intent the payment has since replaced), so a retried job is
 // answered by the provider without a second call taking effect.
 import type { Deps } from "../../../deps.ts";
+import { AppError } from "../../../platform/http/errors.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
 import { type AuthorizeJob, intentKey, type PaymentJob, RELEASE_HOLD_JOB } from "../job-names.ts";
 import type { PaymentRow } from "../lifecycle.ts";
@@ -29,7 +30,14 @@ import { read } from "../rows.ts";
  */
 async function releaseUnanswered(deps: Deps, payment: PaymentRow, job: AuthorizeJob) {
   const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-  const answered = payment.intentId ?? (await authorizeAtProvider(deps, payment, job)).id;
+  let answered = payment.intentId;
+  try {
+    answered ??= (await authorizeAtProvider(deps, payment, job)).id;
+  } catch (error) {
+    // Refused (not unreachable): the call made nothing, and its replay is refused the same way.
+    if (error instanceof AppError && error.code !== "provider_unavailable") return;
+    throw error;
+  }
   const intent = await provider.getIntent(answered);
   if (intent.status === "succeeded" && intent.amountReceived > 0n) {
     await provider.refund({ intentId: intent.id }, { idempotencyKey: `${payment.id}:refund:${intent.id}` });
