@@ -338,6 +338,7 @@ export class StripeStandIn {
         return this.reverse(transfer, form);
       }
     }
+    if (method === "GET" && path === "/v1/payment_intents/search") return this.search(form);
     if (parts[0] === "v1" && parts[1] === "payment_intents" && parts[2]) {
       const intent = this.intents.get(parts[2]);
       if (!intent) return this.missing("intent");
@@ -348,6 +349,17 @@ export class StripeStandIn {
       404,
       { error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path})` } },
     ];
+  }
+
+  /** `GET /v1/payment_intents/search?query=metadata['payment_id']:'…'`: the one query the service asks. */
+  private search(form: URLSearchParams): [number, unknown] {
+    const asked = /^metadata\['payment_id'\]:'([^']+)'$/.exec(form.get("query") ?? "");
+    if (!asked)
+      return [400, { error: { type: "invalid_request_error", message: "Unsupported search query" } }];
+    const data = [...this.intents.values()].filter(
+      (intent) => (intent.metadata as Record<string, string> | undefined)?.payment_id === asked[1],
+    );
+    return [200, { object: "search_result", data, has_more: false, next_page: null }];
   }
 
   /** `GET /v1/charges?payment_intent=…`: the intent's charge, what it captured and refunded. */

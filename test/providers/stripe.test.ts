@@ -305,6 +305,23 @@ describe("Stripe provider against the stand-in", () => {
     assert.equal(retried.status, "requires_capture", "the intent made stays payable");
   });
 
+  test("a payment's intents are found by the search of its metadata, nothing made", async () => {
+    const made = await stripe.createIntent(
+      { amount: 700n, currency: "USD", method: "card", metadata: { payment_id: "pay_searched" } },
+      { idempotencyKey: "pay_searched:create" },
+    );
+    const found = await stripe.intentsOfPayment("pay_searched");
+    const seen = stand.last();
+    assert.equal(seen.method, "GET");
+    assert.equal(seen.path, "/v1/payment_intents/search");
+    assert.equal(seen.form.get("query"), "metadata['payment_id']:'pay_searched'");
+    assert.deepEqual(
+      found.map((intent) => intent.id),
+      [made.id],
+    );
+    assert.deepEqual(await stripe.intentsOfPayment("pay_none"), []);
+  });
+
   test("raw card numbers are never sent to Stripe", async () => {
     const before = stand.seen.length;
     await assert.rejects(

@@ -48,10 +48,11 @@ export interface PaymentJob {
    */
   intentId?: string;
   /**
-   * Release job after the authorize job gave up on a card: that job, whose provider call is asked
-   * again under its key to learn what an earlier try left there, its answer lost (release-hold.ts).
+   * Release job after the authorize job gave up on a card: every intent the provider holds for the
+   * payment is released (or refunded), an earlier try's whose answer was lost included
+   * (release-hold.ts).
    */
-  unanswered?: AuthorizeJob;
+  unanswered?: boolean;
   /** Execute job: which sending of the contract call this is (absent: the first). */
   sending?: number;
   /** Settle job: which try at the transfers this is after a transient failure (absent: the first). */

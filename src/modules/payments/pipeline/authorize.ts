@@ -302,7 +302,7 @@ export const AUTHORIZE_RETRY_LIMIT = 8;
  * or a refusal that is not a decline): the payment ends `failed` with the reason and a
  * `payment.failed` webhook instead of being authorised for ever. Nothing was recorded as held or
  * captured; what an earlier try may have left at the provider, its answer lost (a worker that died
- * after the call), is undone by the release job: a card's call asked again under its key
+ * after the call), is undone by the release job: a card's intents found by the payment's id
  * (`unanswered`), a hold released, a capture refunded. Only while the payment waits for this confirm.
  */
 async function gaveUpAuthorizing(deps: Deps, job: AuthorizeJob, error: unknown) {
@@ -322,11 +322,12 @@ async function gaveUpAuthorizing(deps: Deps, job: AuthorizeJob, error: unknown) 
         transactionResponse: { ...payment.transactionResponse, error: { code, decline_code: null, message } },
       },
     });
-    const release: PaymentJob = {
-      paymentId: payment.id,
-      unanswered: payment.method === "card" ? job : undefined,
-    };
-    if (payment.intentId || release.unanswered) await deps.jobs.send(tx, RELEASE_HOLD_JOB, release);
+    // The try that may have left an intent unrecorded ran a back-off (minutes) before this one: long
+    // enough for the provider's search to see it (Stripe's lags up to a minute).
+    const unanswered = payment.method === "card";
+    if (payment.intentId || unanswered) {
+      await deps.jobs.send<PaymentJob>(tx, RELEASE_HOLD_JOB, { paymentId: payment.id, unanswered });
+    }
   });
 }
 

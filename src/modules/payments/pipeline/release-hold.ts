@@ -13,36 +13,27 @@
 // `<payment>:release:<intent>` for an intent the payment has since replaced), so a retried job is
 // answered by the provider without a second call taking effect.
 import type { Deps } from "../../../deps.ts";
-import { AppError } from "../../../platform/http/errors.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
-import { type AuthorizeJob, intentKey, type PaymentJob, RELEASE_HOLD_JOB } from "../job-names.ts";
+import { intentKey, type PaymentJob, RELEASE_HOLD_JOB } from "../job-names.ts";
 import type { PaymentRow } from "../lifecycle.ts";
-import { authorizeAtProvider } from "../provider-authorization.ts";
 import { read } from "../rows.ts";
 
 /**
- * What a card's authorize job left at the provider when it gave up (pipeline/authorize.ts): its call
- * asked again under the same key is answered what an earlier try made, its answer lost (or, had no
- * try reached the provider, makes an authorisation released at once). The intent as it stands now
- * decides: captured (the job captures a payment it settles itself) is refunded in full, anything
- * else not yet cancelled is released. Nothing of it was recorded as held or captured: the payment
- * stays `failed` and the books post nothing. Keyed by the intent, as every call here.
+ * What a card's authorize job left at the provider when it gave up (pipeline/authorize.ts): the
+ * intents the provider holds for the payment, found by its id in their metadata without making
+ * anything (an earlier try's call whose answer was lost, a capture made right before its worker
+ * died). Captured is refunded in full, anything else not yet cancelled is released. None of it was
+ * recorded as held or captured: the payment stays `failed` and the books post nothing. Keyed by
+ * the intent, as every call here.
  */
-async function releaseUnanswered(deps: Deps, payment: PaymentRow, job: AuthorizeJob) {
+async function releaseUnanswered(deps: Deps, payment: PaymentRow) {
   const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-  let answered = payment.intentId;
-  try {
-    answered ??= (await authorizeAtProvider(deps, payment, job)).id;
-  } catch (error) {
-    // Refused (not unreachable): the call made nothing, and its replay is refused the same way.
-    if (error instanceof AppError && error.code !== "provider_unavailable") return;
-    throw error;
-  }
-  const intent = await provider.getIntent(answered);
-  if (intent.status === "succeeded" && intent.amountReceived > 0n) {
-    await provider.refund({ intentId: intent.id }, { idempotencyKey: `${payment.id}:refund:${intent.id}` });
-  } else if (intent.status !== "canceled" && intent.status !== "succeeded") {
-    await provider.cancelIntent(intent.id, { idempotencyKey: `${payment.id}:release:${intent.id}` });
+  for (const intent of await provider.intentsOfPayment(payment.id)) {
+    if (intent.status === "succeeded" && intent.amountReceived > 0n) {
+      await provider.refund({ intentId: intent.id }, { idempotencyKey: `${payment.id}:refund:${intent.id}` });
+    } else if (intent.status !== "canceled" && intent.status !== "succeeded") {
+      await provider.cancelIntent(intent.id, { idempotencyKey: `${payment.id}:release:${intent.id}` });
+    }
   }
 }
 
@@ -51,7 +42,7 @@ export function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
     name: RELEASE_HOLD_JOB,
     async handle({ paymentId, intentId, unanswered }) {
       const payment = await read(deps, paymentId);
-      if (payment && unanswered) return releaseUnanswered(deps, payment, unanswered);
+      if (payment && unanswered) return releaseUnanswered(deps, payment);
       const intent = intentId ?? payment?.intentId;
       if (!payment || !intent) return;
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");

@@ -194,6 +194,12 @@ export interface PaymentProvider {
   ): Promise<ProviderIntent>;
   captureIntent(intentId: string, amount: bigint | undefined, options: CallOptions): Promise<ProviderIntent>;
   cancelIntent(intentId: string, options: CallOptions): Promise<ProviderIntent>;
+  /**
+   * The platform's intents made for a payment (the `payment_id` of their metadata), found without
+   * making anything: what a call whose answer was lost left there. Stripe's search lags its
+   * writes by up to a minute.
+   */
+  intentsOfPayment(paymentId: string): Promise<ProviderIntent[]>;
   refund(input: RefundInput, options: CallOptions): Promise<ProviderRefund>;
   /** Refused with `TransferRefusedError` when the destination cannot receive it. */
   transfer(input: TransferInput, options: CallOptions): Promise<ProviderTransfer>;

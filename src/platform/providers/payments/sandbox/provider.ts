@@ -1,4 +1,4 @@
-import { and, eq, lte } from "drizzle-orm";
+import { and, eq, lte, sql } from "drizzle-orm";
 import {
   type Database,
   drizzleRunner,
@@ -222,6 +222,17 @@ export class SandboxPaymentProvider implements PaymentProvider {
     return this.options.db.transaction(async (tx) =>
       presentIntent(await this.lock(tx, intentId, options.connectedAccount ?? "")),
     );
+  }
+
+  async intentsOfPayment(paymentId: string): Promise<ProviderIntent[]> {
+    await this.available();
+    const rows = await this.options.db
+      .select()
+      .from(sandboxIntents)
+      .where(
+        and(eq(sandboxIntents.account, ""), sql`${sandboxIntents.metadata}->>'payment_id' = ${paymentId}`),
+      );
+    return rows.map(presentIntent);
   }
 
   /** The sandbox's own record of what an intent took and gave back; it charges no fee. */

@@ -210,6 +210,14 @@ export class StripePaymentProvider implements PaymentProvider {
     return asIntent(pi);
   }
 
+  async intentsOfPayment(paymentId: string): Promise<ProviderIntent[]> {
+    // Our payment ids are letters, digits and `_`: nothing in them needs quoting in the query.
+    const found = await this.stripe.paymentIntents
+      .search({ query: `metadata['payment_id']:'${paymentId}'`, limit: 100 })
+      .catch(translate);
+    return found.data.map(asIntent);
+  }
+
   async cancelIntent(intentId: string, options: CallOptions): Promise<ProviderIntent> {
     const pi = await this.stripe.paymentIntents
       .cancel(intentId, {}, requestOptions(options))
