@@ -1,10 +1,11 @@
 // A card the authorize job holds, with nothing to happen before the capture, is captured and paid
 // by that job with the payment's row written once (src/modules/payments/pipeline/capture.ts,
-// `paidOnAuthorization`). And a card the authorize job held and captured, its answer lost (the worker died right after the
-// capture: the payment never recorded either), and the provider then down through every retry: the
-// job gives up and the payment ends `failed`, and the release job asks the lost call again under
-// its key, finds the capture and refunds it (src/modules/payments/pipeline/release-hold.ts). No
-// worker runs here: each job is its own handler, run as pg-boss would run it.
+// `paidOnAuthorization`). And a card the authorize job held and captured, its answer lost (the
+// worker died right after the capture: the payment never recorded either), and the provider then
+// down through every retry: the job gives up and the payment ends `failed`, and the release job
+// finds the intent the provider holds for the payment and refunds its capture
+// (src/modules/payments/pipeline/release-hold.ts). No worker runs here: each job is its own
+// handler, run as pg-boss would run it.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql } from "drizzle-orm";
@@ -92,7 +93,7 @@ test("captured, its answer lost, then the provider down: failed, and the capture
   const failed = expectStatus(await call(app, "GET", url, { token: owner.token }), 200);
   assert.equal(failed.status, "failed");
 
-  // Back up: the release job learns what the lost call made, and gives the money back.
+  // Back up: the release job finds what the lost call made, and gives the money back.
   const release = await eventually(() => jobData<PaymentJob>("payments.release-hold", payment.id));
   await releaseHoldJob(app.deps).handle(release, { id: "release", retryCount: 0 });
   const refunded = await intentOf(payment.id);
