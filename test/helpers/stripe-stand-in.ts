@@ -204,8 +204,7 @@ export class StripeStandIn {
     const next = intent.next_action as { redirect_to_url: { return_url: string | null } };
     intent.next_action = null;
     if (passed) {
-      intent.status = "requires_capture";
-      intent.amount_capturable = intent.amount;
+      this.authorise(intent);
       intent.latest_charge = this.id("ch");
     } else {
       intent.status = "requires_payment_method";
@@ -349,6 +348,17 @@ export class StripeStandIn {
       404,
       { error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${path})` } },
     ];
+  }
+
+  /** A card authorised: held (manual capture), or charged at once (automatic). */
+  private authorise(intent: Intent) {
+    if (intent.capture_method === "manual") {
+      intent.status = "requires_capture";
+      intent.amount_capturable = intent.amount;
+    } else {
+      intent.status = "succeeded";
+      intent.amount_received = intent.amount;
+    }
   }
 
   /** `GET /v1/payment_intents/search?query=metadata['payment_id']:'…'`: the one query the service asks. */
@@ -510,8 +520,7 @@ export class StripeStandIn {
       if (form.get("payment_method_data[type]") === "us_bank_account") {
         intent.status = "processing";
       } else {
-        intent.status = "requires_capture";
-        intent.amount_capturable = intent.amount;
+        this.authorise(intent);
       }
       intent.latest_charge = this.id("ch");
       return [200, intent];

@@ -146,8 +146,14 @@ test("a 4242 card becomes a Stripe.js payment method and the payment ends paid",
   const [payment] = await listPayments();
   assert.equal(payment.status, "paid");
   assert.equal(payment.shopper_email, "shopper@example.com");
-  const intentId = [...stand.intents.values()].find((i) => i.metadata.payment_id === payment.id)?.id;
-  assert.ok(stand.seen.some((r) => r.path === `/v1/payment_intents/${intentId}/capture`));
+  // Nothing stands between this payment's hold and its capture: the confirm charged the card itself.
+  assert.equal(confirm.form.get("capture_method"), "automatic");
+  const intent = [...stand.intents.values()].find((i) => i.metadata.payment_id === payment.id);
+  assert.equal(intent?.amount_received, intent?.amount, "charged in full");
+  assert.ok(
+    !stand.seen.some((r) => r.path === `/v1/payment_intents/${intent?.id}/capture`),
+    "no capture asked",
+  );
   await page.close();
 });
 

@@ -243,7 +243,7 @@ export async function applyIntent(
         // A held card, or a collected bank debit: the money is secured, the contract call may run.
         const held = await transition(deps, tx, payment, "hold", {
           actor,
-          reason: intent.status === "succeeded" ? "bank debit collected" : "card authorised",
+          reason: intent.method === "us_bank_account" ? "bank debit collected" : "card authorised",
           set: {
             authState: "done",
             nextAction: null,
@@ -351,7 +351,9 @@ export function authorizeJob(deps: Deps): JobDefinition<AuthorizeJob> {
       }
       const hold = () => applyIntent(deps, payment.id, intent, job.actor, 0, payment);
       // Held, with nothing to happen before the capture: captured and paid, the row written once.
-      const settlesNow = intent.status === "requires_capture" && settlesWithAuthorization(payment);
+      const authorised =
+        intent.status === "requires_capture" || (intent.status === "succeeded" && payment.method === "card");
+      const settlesNow = authorised && settlesWithAuthorization(payment);
       if (settlesNow && (await paidOnAuthorization(deps, payment, intent, job, hold))) return;
       const held = await hold();
       if (held) await settle(deps, held);

@@ -6,7 +6,8 @@
 // payment is still `hold` (or `failed-captured`, `failed-transfers` on a retried settle) until the
 // transfers are done, and `capturedAmount` says the money is taken. With no transfer to make, the
 // capture is recorded by the move to `paid` itself, in its one statement; when the authorize job
-// settles the card it held, that statement records the hold too (`paidOnAuthorization`).
+// settles the card it held, that statement records the hold too (`paidOnAuthorization`), and the
+// card was charged by the authorising call (its intent made with automatic capture, open.ts).
 // Compensation: refund. A captured payment is never un-captured; it is given back by a refund
 // (the app's, or an auction's loser), never automatically.
 // After a crash: one capture. The provider call is keyed `<payment>:capture`, so a settle job
@@ -67,9 +68,9 @@ export async function recordCaptured(deps: Deps, payment: PaymentRow, captured: 
 }
 
 /**
- * A card the authorize job just held (`intent`, requiring capture), captured and paid by that job
- * with the payment's row written once: the capture first (keyed as every capture), then one
- * statement that moves the payment, still `pending` as the job read it for this confirm, through
+ * A card the authorize job just authorised (`intent`: charged at once, as its intent was made for a
+ * payment that `settlesWithAuthorization`, or held), paid by that job with the payment's row written
+ * once: a held card's capture first (keyed as every capture), then one statement that moves the payment, still `pending` as the job read it for this confirm, through
  * `hold` to `paid`: both moves recorded and announced, the hold and the capture posted. Only for a
  * payment that `settlesWithAuthorization`. A capture the provider refuses now throws, the hold
  * recorded first (`recordHold`): the job's retry settles it as any held payment. False, having
@@ -87,14 +88,17 @@ export async function paidOnAuthorization(
 ): Promise<boolean> {
   const held = { ...payment, intentId: payment.intentId ?? intent.id };
   const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-  let captured: ProviderIntent;
-  try {
-    captured = await provider.captureIntent(held.intentId, undefined, {
-      idempotencyKey: intentKey(held, "capture"),
-    });
-  } catch (error) {
-    await recordHold();
-    throw error;
+  // A card charged at once (`chargeAtOnce`) is captured already: nothing to ask.
+  let captured = intent;
+  if (intent.status !== "succeeded") {
+    try {
+      captured = await provider.captureIntent(held.intentId, undefined, {
+        idempotencyKey: intentKey(held, "capture"),
+      });
+    } catch (error) {
+      await recordHold();
+      throw error;
+    }
   }
   deps.faults.crashPoint("capture-sent");
   const paid = await moveUnlocked(

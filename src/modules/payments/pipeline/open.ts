@@ -24,6 +24,7 @@ import { intentKey, type PaymentJob, PREPARE_INTENT_JOB } from "../job-names.ts"
 import { type PaymentRow, transition } from "../lifecycle.ts";
 import { read } from "../rows.ts";
 import { payments } from "../tables.ts";
+import { settlesWithAuthorization } from "./transfer-to-seller.ts";
 
 export { openPayment } from "../create.ts";
 
@@ -58,6 +59,8 @@ export function intentInput(payment: PaymentRow): CreateIntentInput {
     description: `Payment ${payment.id}`,
     metadata: { payment_id: payment.id, app_id: payment.appId },
     transferGroup: payment.id,
+    // Nothing between the card's hold and its capture: charged by the authorising call itself.
+    chargeAtOnce: payment.method === "card" && settlesWithAuthorization(payment),
   };
 }
 

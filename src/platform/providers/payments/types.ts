@@ -138,6 +138,12 @@ export interface CreateIntentInput {
   metadata?: Record<string, string>;
   /** Groups the transfers made from this payment (Stripe `transfer_group`). */
   transferGroup?: string;
+  /**
+   * A card charged as soon as it is authorised (Stripe's `capture_method: automatic`), for a payment
+   * with nothing to happen between; otherwise a card is held until captured. Bank debits cannot be
+   * held and are always collected when confirmed.
+   */
+  chargeAtOnce?: boolean;
 }
 
 export interface ConfirmInput {

@@ -50,7 +50,14 @@ export function confirmDecision(
     const settlesAt = new Date(options.now.getTime() + options.settleAfterMs);
     return { set: { ...base, status: "processing", settlesAt, settleOutcome: outcome.settles }, answer: ok };
   }
-  return { set: { ...base, status: "requires_capture", amountCapturable: row.amount }, answer: ok };
+  return { set: { ...base, ...authorised(row) }, answer: ok };
+}
+
+/** A card authorised: held for its capture, or charged at once (automatic capture). */
+function authorised(row: IntentRow): Partial<IntentRow> {
+  return row.captureMethod === "automatic"
+    ? { status: "succeeded", amountReceived: row.amount }
+    : { status: "requires_capture", amountCapturable: row.amount };
 }
 
 /**
@@ -59,7 +66,7 @@ export function confirmDecision(
  */
 export function authenticationOutcome(row: IntentRow, passed: boolean): Partial<IntentRow> {
   if (row.status !== "requires_action") throw unexpectedState(row, "authenticated");
-  if (passed) return { status: "requires_capture", nextAction: null, amountCapturable: row.amount };
+  if (passed) return { ...authorised(row), nextAction: null };
   return {
     status: "requires_payment_method",
     nextAction: null,

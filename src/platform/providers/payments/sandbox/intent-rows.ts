@@ -42,8 +42,8 @@ export function newIntentRow(input: CreateIntentInput, account: string, now: Dat
     amountRefunded: 0n,
     currency: input.currency.toLowerCase(),
     status: "requires_payment_method",
-    // Cards are held and captured later; bank debits cannot be held.
-    captureMethod: input.method === "card" ? "manual" : "automatic",
+    // Cards are held and captured later unless charged at once; bank debits cannot be held.
+    captureMethod: input.method === "card" && !input.chargeAtOnce ? "manual" : "automatic",
     paymentMethodLabel: null,
     nextAction: null,
     lastError: null,

@@ -94,8 +94,9 @@ function createParams(input: CreateIntentInput): Stripe.PaymentIntentCreateParam
     amount: Number(input.amount),
     currency: input.currency.toLowerCase(),
     allowed_payment_method_types: [input.method],
-    // Cards are authorised and held until the contract call succeeds; ACH cannot be held.
-    capture_method: input.method === "card" ? "manual" : "automatic",
+    // Cards are authorised and held until the contract call succeeds, unless nothing is to happen
+    // between (`chargeAtOnce`); ACH cannot be held.
+    capture_method: input.method === "card" && !input.chargeAtOnce ? "manual" : "automatic",
     description: input.description,
     metadata: input.metadata,
     transfer_group: input.transferGroup,
