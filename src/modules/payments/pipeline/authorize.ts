@@ -22,11 +22,12 @@
 // answered the same authorisation, never a second one; the answer is applied in one transaction
 // with the next step's job, and only to a payment still `pending`, so applying it twice (the job,
 // the sync job, a webhook) moves it once.
-// A held card with nothing to happen before its capture is captured by this job and moved through
-// `hold` to `paid` in one statement (capture.ts, `paidOnAuthorization`): a job that dies between
-// the capture and that statement is run again and answered both calls again under their keys
-// (test/payments/crash.test.ts, "capture-sent"); one that dies after the hold committed (the
-// capture refused for now) finds the payment `hold` and settles it. A job that gives up on a card
+// A card with nothing to happen before its capture is charged by the authorising call itself (its
+// intent made with automatic capture, open.ts) and moved through `hold` to `paid` in one
+// statement (capture.ts, `paidOnAuthorization`): a job that dies between the call and that
+// statement is run again and answered the same call under its key (test/payments/crash.test.ts,
+// "capture-sent"); one that dies after a hold committed (a held card whose capture was refused
+// for now) finds the payment `hold` and settles it. A job that gives up on a card
 // (the provider down through every retry) leaves the release job to undo what an earlier try may
 // have made unrecorded, a hold or a capture (release-hold.ts, test/payments/authorize-unanswered.test.ts).
 import { eq } from "drizzle-orm";

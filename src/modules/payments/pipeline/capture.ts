@@ -68,11 +68,12 @@ export async function recordCaptured(deps: Deps, payment: PaymentRow, captured: 
 }
 
 /**
- * A card the authorize job just authorised (`intent`: charged at once, as its intent was made for a
- * payment that `settlesWithAuthorization`, or held), paid by that job with the payment's row written
- * once: a held card's capture first (keyed as every capture), then one statement that moves the payment, still `pending` as the job read it for this confirm, through
- * `hold` to `paid`: both moves recorded and announced, the hold and the capture posted. Only for a
- * payment that `settlesWithAuthorization`. A capture the provider refuses now throws, the hold
+ * A card the authorize job just authorised (`intent`: charged at once, as the intent of a payment
+ * that `settlesWithAuthorization` is made, or held), paid by that job with the payment's row
+ * written once: a held card's capture first (keyed as every capture), then one statement that
+ * moves the payment, still `pending` as the job read it for this confirm, through `hold` to
+ * `paid`: both moves recorded and announced, the hold and the capture posted. Only for a payment
+ * that `settlesWithAuthorization`. A capture the provider refuses now throws, the hold
  * recorded first (`recordHold`): the job's retry settles it as any held payment. False, having
  * written nothing, when the payment changed or an endpoint listens: the caller records the hold
  * and settles (the capture then answered again under its key).
