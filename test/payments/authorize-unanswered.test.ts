@@ -4,12 +4,14 @@
 // worker died right after the capture: the payment never recorded either), and the provider then
 // down through every retry: the job gives up and the payment ends `failed`, and the release job
 // finds the intent the provider holds for the payment and refunds its capture
-// (src/modules/payments/pipeline/release-hold.ts). No worker runs here: each job is its own
-// handler, run as pg-boss would run it.
+// (src/modules/payments/pipeline/release-hold.ts); as it refunds a card charged at once whose 3-D
+// Secure step was passed as its payment expired. No worker runs here: each job is its own handler,
+// run as pg-boss would run it.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../src/deps.ts";
+import { expirePendingJob } from "../../src/modules/payments/expire.ts";
 import type { AuthorizeJob, PaymentJob } from "../../src/modules/payments/job-names.ts";
 import { AUTHORIZE_RETRY_LIMIT, authorizeJob } from "../../src/modules/payments/pipeline/authorize.ts";
 import { releaseHoldJob } from "../../src/modules/payments/pipeline/release-hold.ts";
@@ -52,14 +54,14 @@ async function intentOf(paymentId: string) {
 }
 
 /** A card payment confirmed by its app's owner, and the authorize job its confirm queued. */
-async function confirmedCard() {
+async function confirmedCard(number = CARDS.ok) {
   const { owner } = tenants;
   const appId = tenants.app.id;
   const payment = await createPayment(app, owner.token, appId, {
     price_id: price.id,
     payment_provider: "card",
   });
-  expectStatus(await confirm(app, owner.token, appId, payment.id, card(CARDS.ok)), 200);
+  expectStatus(await confirm(app, owner.token, appId, payment.id, card(number)), 200);
   const data = await eventually(() => jobData<AuthorizeJob>("payments.authorize", payment.id));
   return { owner, appId, payment, data };
 }
@@ -133,4 +135,24 @@ test("held, captured and paid by the authorize job: the payment written once, ev
     ["pending", "hold", `user:${owner.user.id}`],
     ["hold", "paid", "system"],
   ]);
+});
+
+test("a 3-D Secure step passed as its payment expired: the card charged at once is refunded", async () => {
+  const { owner, appId, payment, data } = await confirmedCard(CARDS.threeDS);
+  await authorizeJob(app.deps).handle(data, { id: "only", retryCount: 0 });
+  const url = `/payments/${appId}/${payment.id}`;
+  const waiting = expectStatus(await call(app, "GET", url, { token: owner.token }), 200);
+  assert.equal(waiting.status, "pending");
+  // The cart expires while the shopper is at the step (the sweep run a day later on its clock)…
+  const later = new Date(Date.now() + 24 * 3_600_000 * 30);
+  await expirePendingJob({ ...app.deps, now: () => later }).handle({}, { id: "sweep", retryCount: 0 });
+  assert.equal(expectStatus(await call(app, "GET", url, { token: owner.token }), 200).status, "cancelled");
+  // …and the shopper passes it before the release runs: the card, charged at once, is charged.
+  const intent = await intentOf(payment.id);
+  expectStatus(await call(app, "POST", `/sandbox/3ds/${intent.id}`, { body: { outcome: "pass" } }), 200);
+  assert.equal((await intentOf(payment.id)).amountReceived, intent.amount, "charged by the step");
+  const release = await eventually(() => jobData<PaymentJob>("payments.release-hold", payment.id));
+  await releaseHoldJob(app.deps).handle(release, { id: "release", retryCount: 0 });
+  assert.equal((await intentOf(payment.id)).amountRefunded, intent.amount, "refunded in full");
+  assert.equal(expectStatus(await call(app, "GET", url, { token: owner.token }), 200).status, "cancelled");
 });

@@ -5,14 +5,16 @@
 // before capture: the cancel of a hold (commands.ts), an expired pending payment (expire.ts), a
 // price that expired before the confirm (authorize.ts), a contract call that failed
 // (`chainFailed`, execute-call.ts), and the authorize job that gave up on a card, which may have
-// left a hold or a capture it never recorded (`releaseUnanswered`: released, or refunded). It
-// moves no status itself: the move that asks for it did.
+// left a hold or a capture it never recorded (`releaseUnanswered`: released, or refunded). An
+// intent charged meanwhile, unrecorded (a card charged at once), is refunded. It moves no status
+// itself: the move that asks for it did.
 // Compensation: none; it is the compensation of open and authorize.
 // After a crash: the job is committed in the same transaction as the move that asks for it, so
 // that move always has its release coming. The release is keyed (`<payment>:release`, or
 // `<payment>:release:<intent>` for an intent the payment has since replaced), so a retried job is
 // answered by the provider without a second call taking effect.
 import type { Deps } from "../../../deps.ts";
+import { AppError } from "../../../platform/http/errors.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
 import { intentKey, type PaymentJob, RELEASE_HOLD_JOB } from "../job-names.ts";
 import type { PaymentRow } from "../lifecycle.ts";
@@ -50,7 +52,16 @@ export function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
         intentId && intentId !== payment.intentId
           ? `${payment.id}:release:${intentId}`
           : intentKey(payment, "release");
-      await provider.cancelIntent(intent, { idempotencyKey });
+      try {
+        await provider.cancelIntent(intent, { idempotencyKey });
+      } catch (error) {
+        // Charged meanwhile, the charge never recorded (a card charged at once whose 3-D Secure step
+        // was passed as its payment expired): given back instead.
+        if (!(error instanceof AppError) || error.code !== "invalid_state_transition") throw error;
+        const current = await provider.getIntent(intent);
+        if (current.status !== "succeeded" || payment.capturedAmount > 0n) throw error;
+        await provider.refund({ intentId: intent }, { idempotencyKey: `${payment.id}:refund:${intent}` });
+      }
     },
   };
 }
