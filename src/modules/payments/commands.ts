@@ -96,7 +96,7 @@ export async function cancelPayment(
     if (payment.status === "hold" && payment.capturedAmount > 0n) {
       throw new AppError(
         "invalid_state_transition",
-        "The bank debit is already collected: refund it instead",
+        "The money is already collected (a bank debit, or a card charged at once): refund it instead",
       );
     }
     if (payment.status === "pending" && payment.authState !== "none") {

@@ -12,7 +12,8 @@ import { type PaymentStatus, type paymentEvents, payments } from "./tables.ts";
 
 /** The only moves a payment can make (docs/payments.md, States); anything else is 409. */
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = Object.freeze({
-  // `hold` means the money is secured: a card authorised, or a bank debit already collected.
+  // `hold` means the money is secured: a card authorised (or charged at once), or a bank debit
+  // already collected.
   pending: ["hold", "paid", "failed", "cancelled"],
   hold: ["paid", "cancelled", "failed", "failed-captured"],
   // `-> failed` after collection: only a bank debit its bank returned (returns.ts, docs/payments.md).
