@@ -16,6 +16,7 @@
 import type { Deps } from "../../../deps.ts";
 import { AppError } from "../../../platform/http/errors.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
+import type { PaymentProvider, ProviderIntent } from "../../../platform/providers/payments/types.ts";
 import { intentKey, type PaymentJob, RELEASE_HOLD_JOB } from "../job-names.ts";
 import type { PaymentRow } from "../lifecycle.ts";
 import { read } from "../rows.ts";
@@ -31,12 +32,28 @@ import { read } from "../rows.ts";
 async function releaseUnanswered(deps: Deps, payment: PaymentRow) {
   const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
   for (const intent of await provider.intentsOfPayment(payment.id)) {
-    if (intent.status === "succeeded" && intent.amountReceived > 0n) {
-      await provider.refund({ intentId: intent.id }, { idempotencyKey: `${payment.id}:refund:${intent.id}` });
-    } else if (intent.status !== "canceled" && intent.status !== "succeeded") {
-      await provider.cancelIntent(intent.id, { idempotencyKey: `${payment.id}:release:${intent.id}` });
-    }
+    await giveBack(provider, payment, intent, `${payment.id}:release:${intent.id}`);
   }
+}
+
+/**
+ * Undoes what `intent`, as the provider has it now, holds of a payment that recorded no capture: a
+ * charge refunded in full, anything else not yet cancelled released (under `releaseKey`), a
+ * cancelled one left alone. Refunds are keyed by the intent, so a retried job refunds once.
+ */
+async function giveBack(
+  provider: PaymentProvider,
+  payment: PaymentRow,
+  intent: ProviderIntent,
+  releaseKey: string,
+) {
+  if (intent.status === "canceled") return;
+  if (intent.status === "succeeded") {
+    if (intent.amountReceived === 0n) return;
+    await provider.refund({ intentId: intent.id }, { idempotencyKey: `${payment.id}:refund:${intent.id}` });
+    return;
+  }
+  await provider.cancelIntent(intent.id, { idempotencyKey: releaseKey });
 }
 
 export function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
@@ -55,12 +72,14 @@ export function releaseHoldJob(deps: Deps): JobDefinition<PaymentJob> {
       try {
         await provider.cancelIntent(intent, { idempotencyKey });
       } catch (error) {
-        // Charged meanwhile, the charge never recorded (a card charged at once whose 3-D Secure step
-        // was passed as its payment expired): given back instead.
+        // No longer cancelable: charged meanwhile, the charge never recorded (a card charged at
+        // once whose 3-D Secure step was passed as its payment expired), given back instead; or
+        // cancelled already. Any other state, or a recorded capture, keeps the provider's refusal.
         if (!(error instanceof AppError) || error.code !== "invalid_state_transition") throw error;
         const current = await provider.getIntent(intent);
-        if (current.status !== "succeeded" || payment.capturedAmount > 0n) throw error;
-        await provider.refund({ intentId: intent }, { idempotencyKey: `${payment.id}:refund:${intent}` });
+        const undoable = current.status === "canceled" || current.status === "succeeded";
+        if (!undoable || payment.capturedAmount > 0n) throw error;
+        await giveBack(provider, payment, current, idempotencyKey);
       }
     },
   };
