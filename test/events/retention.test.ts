@@ -1,11 +1,13 @@
 // Events are kept 30 days: the hourly job deletes older ones (with their deliveries), and keeps
-// the rest.
+// the rest, a deleted app's included.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { eq } from "drizzle-orm";
 import { pruneEventsJob } from "../../src/modules/webhooks/retention.ts";
+import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
 import { FakeClock } from "../helpers/clock.ts";
 import { useTestApp } from "../helpers/fixture.ts";
-import { call, expectStatus } from "../helpers/http.ts";
+import { call, createApp, expectStatus, signup } from "../helpers/http.ts";
 import { createPayment } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 
@@ -66,4 +68,31 @@ test("the retention job deletes events older than 30 days, with their deliveries
   // A second run finds nothing more to delete.
   await prune.handle({}, { id: "test", retryCount: 0 });
   assert.equal((await events()).length, left.length);
+});
+
+test("a deleted app's events are pruned like any app's once 30 days old", async () => {
+  // An owner signed up now (the test before moved the clock a month on), the app deleted while the
+  // session is young; the clock moves on afterwards.
+  const { token } = await signup(fx.app);
+  const app = await createApp(fx.app, token, { name: "Closing soon" });
+  const price = await createPrice(fx.app, token, app.id);
+  const payment = await createPayment(fx.app, token, app.id, {
+    price_id: price.id,
+    payment_provider: "card",
+  });
+  expectStatus(
+    await call(fx.app, "POST", `/payments/${app.id}/${payment.id}/cancel`, { token, body: {} }),
+    200,
+  );
+  expectStatus(await call(fx.app, "DELETE", `/apps/${app.id}`, { token }), 204);
+  // Read behind the API: a deleted app's events are no longer listed anywhere.
+  const left = async () =>
+    (await fx.app.deps.db.select().from(webhookEvents).where(eq(webhookEvents.appId, app.id))).length;
+  assert.equal(await left(), 2, "the delete leaves its events, unlisted, as it leaves its payments");
+  const prune = pruneEventsJob(fx.app.deps);
+  await prune.handle({}, { id: "test", retryCount: 0 });
+  assert.equal(await left(), 2, "a young event of a deleted app is kept");
+  clock.advance(31 * DAY);
+  await prune.handle({}, { id: "test", retryCount: 0 });
+  assert.equal(await left(), 0, "31 days on, the deleted app's events are gone");
 });

@@ -20,6 +20,7 @@ import {
   uninstallPgResultShim,
 } from "../../src/platform/db/shims/pg-result-shim.ts";
 import { PINNED_VERSION as PGLITE_PINNED } from "../../src/platform/db/shims/pglite-prepared-shim.ts";
+import { rowDescription } from "../helpers/pg-fields.ts";
 
 // The performance shims under src/platform/db/shims/ lean on their library's internals. An
 // upgrade must fail here, naming the shim and what to do, and not deep inside a query: each file's
@@ -273,26 +274,16 @@ test("the pg result shim is on the pg version it was measured on, over the Resul
 
 test("rows read with the pg result shim are pg's own, as arrays and as objects; array rows skip the row object", () => {
   // A row description as pg's protocol parser makes it, one column of each kind the service reads.
-  const fields = (
-    [
-      ["id", 25],
-      ["amount", 20],
-      ["quantity", 23],
-      ["paid", 16],
-      ["created_at", 1184],
-      ["metadata", 3802],
-      ["tags", 1009],
-      ["nothing", 25],
-    ] as const
-  ).map(([name, dataTypeID]) => ({
-    name,
-    tableID: 0,
-    columnID: 0,
-    dataTypeID,
-    dataTypeSize: -1,
-    dataTypeModifier: -1,
-    format: "text",
-  }));
+  const fields = rowDescription([
+    ["id", 25],
+    ["amount", 20],
+    ["quantity", 23],
+    ["paid", 16],
+    ["created_at", 1184],
+    ["metadata", 3802],
+    ["tags", 1009],
+    ["nothing", 25],
+  ]);
   const raw = ["pay_1", "1999", "3", "t", "2026-11-29 12:00:00+00", '{"a":1}', "{x,y}", null];
   const read = (rowMode: string | undefined) => {
     const result = new PgResult(rowMode);

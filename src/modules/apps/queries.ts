@@ -62,7 +62,11 @@ export function appIdIfExists(appId: string): SQL {
   return sql`(select ${apps.id} from ${apps} where ${apps.id} = ${appId})`;
 }
 
-/** Every app's id as a subquery (`select … as id`) of the caller's statement: per-app work in one statement. */
-export function everyAppId(): SQL {
-  return sql`select ${apps.id} as id from ${apps}`;
+/**
+ * Every app's id as a subquery (`select … as id`) of the caller's statement: per-app work in one
+ * statement. With `deleted`, the deleted apps' ids too, for records an app's delete leaves behind.
+ */
+export function everyAppId(deleted = false): SQL {
+  const live = sql`select ${apps.id} as id from ${apps}`;
+  return deleted ? sql`${live} union all select ${deletedApps.id} from ${deletedApps}` : live;
 }

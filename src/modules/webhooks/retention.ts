@@ -15,6 +15,8 @@ const BATCH = 5000;
  * foreign keys cascade; a delivery is retried for about two hours, so none is still pending).
  * Each app's old events are found on its (app_id, created_at, id) index, one app after another,
  * so no index on `created_at` alone is kept up on every event write for a job that runs hourly.
+ * Deleted apps' too: an app's events have no foreign key to it (docs/decisions.md §17), so its
+ * delete leaves them, unlisted, until they turn 30 days old like every other app's.
  * Answers how many events it deleted.
  */
 export async function pruneEvents(deps: Pick<Deps, "db" | "now">): Promise<number> {
@@ -24,7 +26,7 @@ export async function pruneEvents(deps: Pick<Deps, "db" | "now">): Promise<numbe
     const rows = await deps.db
       .delete(webhookEvents)
       .where(sql`${webhookEvents.id} in (
-        select old.id from (${everyAppId()}) app cross join lateral (
+        select old.id from (${everyAppId(true)}) app cross join lateral (
           select e.id from ${webhookEvents} e
           where e.app_id = app.id and e.created_at < ${cutoff}
           order by e.created_at limit ${BATCH}

@@ -38,7 +38,11 @@ export const webhookEvents = pgTable(
   "webhook_events",
   {
     id: text("id").primaryKey(),
-    appId: text("app_id").notNull().references(appPrimaryKey, { onDelete: "cascade" }),
+    // No foreign key (migration 0028): its check locked the app's row (FOR KEY SHARE) for every
+    // event, so every create and move of an app's payments queued on that one row; an app's events
+    // are deleted with it by `deleteApp`, and the retention job prunes a deleted app's as any other
+    // app's (docs/decisions.md §17).
+    appId: text("app_id").notNull(),
     type: text("type").notNull(),
     data: jsonb("data").notNull(),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

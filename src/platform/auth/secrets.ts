@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
+import { hash, randomBytes, scrypt, timingSafeEqual } from "node:crypto";
 import { promisify } from "node:util";
 
 const scryptAsync = promisify(scrypt) as (
@@ -66,5 +66,6 @@ export function dummyPasswordHash(cost: number): string {
  * cannot be reversed or brute-forced, and looking the hash up leaks nothing about the token.
  */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("base64url");
+  // The one-shot form: every request hashes its credential, and a Hash object costs twice the time.
+  return hash("sha256", token, "base64url");
 }

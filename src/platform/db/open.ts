@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
+import { installPgDescribeShim } from "./shims/pg-describe-shim.ts";
 import { installPgResultShim } from "./shims/pg-result-shim.ts";
 import { StatementCachingPGlite } from "./shims/pglite-prepared-shim.ts";
 import { repeatedName } from "./statement-names.ts";
@@ -165,6 +166,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
   if (options.databaseUrl) {
     // Drizzle's rows come as arrays, for which pg need not build a row object (a performance shim).
     installPgResultShim();
+    // A prepared statement's row description is asked for once per connection (a performance shim).
+    installPgDescribeShim();
     const openPool = (connectionString: string) => {
       const pool = new WaitingPool({
         connectionString,
