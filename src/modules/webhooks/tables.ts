@@ -39,8 +39,8 @@ export const webhookEvents = pgTable(
   {
     id: text("id").primaryKey(),
     // No foreign key (migration 0028): its check locked the app's row (FOR KEY SHARE) for every
-    // event, so every create and move of an app's payments queued on that one row; an app's events
-    // are deleted with it by `deleteApp`, and the retention job prunes a deleted app's as any other
+    // event, so every create and move of an app's payments queued on that one row. An app's delete
+    // leaves its events, listed nowhere, and the retention job prunes them at 30 days as any other
     // app's (docs/decisions.md §17).
     appId: text("app_id").notNull(),
     type: text("type").notNull(),

@@ -26,10 +26,11 @@
  *
  * Written against: pg 8.23.1 (`PINNED_VERSION`; the version in package-lock.json).
  *
- * On upgrade: test/platform/db-shims.test.ts fails first, naming this file. Then
+ * On upgrade: test/platform/pg-describe-shim.test.ts fails first, naming this file. Then
  * 1. diff pg's `Query.prepare`, `handleRowDescription`, `handleCommandComplete` and `handleError`
  *    with what `prepare` below does;
- * 2. run test/platform/db-shims.test.ts, which reads the same statements with and without it;
+ * 2. run test/platform/pg-describe-shim.test.ts, which records what a named statement's runs send
+ *    and reads their rows with and without it, and the suite on PostgreSQL;
  * 3. if pg no longer describes a prepared statement on every run, delete this file and its call
  *    in src/platform/db/open.ts;
  * 4. else move `PINNED_VERSION`.
