@@ -4,9 +4,10 @@
 // (bench/server.ts of its own checkout, API and worker in one process as `npm start` runs them), each
 // on a fresh database: PostgreSQL when BENCH_DATABASE_URL names a server, else PGlite. Every measure
 // is taken on both sides back to back. Prints every round's ratio (tree / ref) and, per measure,
-// the median ratio with its spread (docs/benchmarks.md).
+// the median ratio with its spread, for the rate, the side's CPU a request and, on PostgreSQL, the
+// database's CPU a request (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -41,6 +42,8 @@ interface Figure {
   p99?: number;
   /** CPU time the side's process spent per request (user + system), ms: less moved by the load. */
   cpuMs?: number;
+  /** The same for every PostgreSQL process of the machine (PostgreSQL only): the database's share. */
+  databaseCpuMs?: number;
 }
 type Figures = Record<Measure, Figure>;
 
@@ -97,12 +100,42 @@ function cpuMsOf(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }
 
+/**
+ * CPU time each PostgreSQL process of this machine has used so far, ms, by pid; empty on PGlite
+ * (the database runs in the side's own process). The two sides' windows never overlap, so what the
+ * server spends during one is that side's (with the server's background work, about a millisecond
+ * a second when idle).
+ */
+function databaseCpuMs(): Map<number, number> {
+  const spent = new Map<number, number>();
+  if (!process.env.BENCH_DATABASE_URL) return spent;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres")) {
+        spent.set(Number(entry), cpuMsOf(Number(entry)));
+      }
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return spent;
+}
+
+/** What the PostgreSQL processes spent between two readings (a process that ended is left out). */
+function databaseCpuSince(before: Map<number, number>): number {
+  let spent = 0;
+  for (const [pid, ms] of databaseCpuMs()) spent += ms - (before.get(pid) ?? 0);
+  return spent;
+}
+
 async function window(
   pid: number,
   url: string,
   headers: Record<string, string>,
   body?: string,
 ): Promise<Figure> {
+  const databaseBefore = databaseCpuMs();
   const cpuBefore = cpuMsOf(pid);
   const result = await autocannon({
     url,
@@ -120,6 +153,7 @@ async function window(
     rate: result.requests.average,
     p99: result.latency.p99,
     cpuMs: (cpuMsOf(pid) - cpuBefore) / requests,
+    databaseCpuMs: databaseBefore.size > 0 ? databaseCpuSince(databaseBefore) / requests : undefined,
   };
 }
 
@@ -274,6 +308,19 @@ for (const measure of MEASURES.filter((m) => !m.startsWith("lifecycle"))) {
   console.log(
     `| ${measure} | ${refCpu.toFixed(2)} | ${treeCpu.toFixed(2)} | ${ratios.map((x) => x.toFixed(2)).join(", ")} | **${median(ratios).toFixed(2)}** | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`,
   );
+}
+if (serverUrl) {
+  console.log(
+    "\n| measure | ref PostgreSQL CPU ms/request | tree PostgreSQL CPU ms/request | ratio per round | ratio, median | spread (min-max) |",
+  );
+  console.log("|---|---:|---:|---|---:|---:|");
+  for (const measure of MEASURES.filter((m) => !m.startsWith("lifecycle"))) {
+    const spent = (side: "ref" | "tree", r: (typeof rounds)[number]) => r[side][measure].databaseCpuMs ?? 0;
+    const ratios = rounds.map((r) => spent("tree", r) / (spent("ref", r) || 1));
+    console.log(
+      `| ${measure} | ${median(rounds.map((r) => spent("ref", r))).toFixed(3)} | ${median(rounds.map((r) => spent("tree", r))).toFixed(3)} | ${ratios.map((x) => x.toFixed(2)).join(", ")} | **${median(ratios).toFixed(2)}** | ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)} |`,
+    );
+  }
 }
 if (MEASURES.includes("POST /payments/{app_id}")) {
   const p99 = (side: "ref" | "tree") =>
