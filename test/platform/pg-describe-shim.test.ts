@@ -12,8 +12,9 @@ import { rowDescription } from "../helpers/pg-fields.ts";
 
 // src/platform/db/shims/pg-describe-shim.ts replaces methods of pg's Query: its version is the one
 // it was written against, and a named statement's runs on one connection send what it says, with
-// the rows read as pg reads them. The connection here is a recorder (no server): the messages a
-// query sends, and PostgreSQL's answers handed to the query as pg's client hands them over.
+// the rows read as pg reads them. The connection is first a recorder (no server): the messages a
+// query sends, and PostgreSQL's answers handed to the query as pg's client hands them over; then,
+// on PostgreSQL, a real one, whose server refuses a run once the statement's columns change.
 
 const SHIM = "src/platform/db/shims/pg-describe-shim.ts";
 const requireFromPg = createRequire(createRequire(import.meta.url).resolve("pg"));
@@ -182,4 +183,46 @@ test("a statement without rows is remembered as such, and a failed run is descri
     "asked again after a failure",
   );
   assert.deepEqual(await insert(false), ["bind insert_event", "execute", "sync"]);
+});
+
+test("on PostgreSQL, a later run sends no Describe and reads the same rows, and a statement whose columns change fails rather than misreads", {
+  skip: !process.env.DATABASE_URL && "needs PostgreSQL: the shim is pg's, PGlite does not use it",
+}, async () => {
+  installPgDescribeShim();
+  const pg = requireFromPg("./index.js") as typeof import("pg");
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const connection = (client as unknown as { connection: { describe(message: object): void } }).connection;
+    let described = 0;
+    const describe = connection.describe.bind(connection);
+    connection.describe = (message) => {
+      described++;
+      describe(message);
+    };
+    // A temporary table: the session's own, seen by no other test.
+    await client.query("create temp table shim_probe (id int primary key, amount int not null)");
+    await client.query("insert into shim_probe values (1, 1250)");
+    const read = () =>
+      client.query({
+        name: "shim_probe_read",
+        text: "select id, amount from shim_probe where id = $1",
+        values: [1],
+        rowMode: "array",
+      });
+    const first = await read();
+    const second = await read();
+    assert.equal(described, 1, "one Describe for two runs");
+    assert.deepEqual(second.rows, [[1, 1250]]);
+    assert.deepEqual(
+      second.fields.map((f) => [f.name, f.dataTypeID]),
+      first.fields.map((f) => [f.name, f.dataTypeID]),
+    );
+    // The column's type changes under the prepared statement: PostgreSQL refuses the run, so a
+    // remembered description can never read a row of another shape.
+    await client.query("alter table shim_probe alter column amount type text using amount::text");
+    await assert.rejects(read(), /cached plan must not change result type/);
+  } finally {
+    await client.end();
+  }
 });
