@@ -170,7 +170,7 @@ async function startSide(cwd: string): Promise<Side> {
   const database = await freshDatabase(serverUrl, "bench_ab");
   const server = await startChild<{ app: number }>(
     "bench/server.ts",
-    { ...database.env, RUN_WORKER: String(WORKER) },
+    { ...database.env, RUN_WORKER: String(WORKER), WEBHOOKS_ALLOW_LOOPBACK: "true" },
     cwd,
   ).catch(async (error) => {
     await database.drop();
@@ -186,6 +186,15 @@ async function startSide(cwd: string): Promise<Side> {
   try {
     const base = `http://127.0.0.1:${server.ready.app}`;
     const who = await tenant(base, "ab");
+    // BENCH_AB_ENDPOINT=1: the app has a webhook endpoint listening to every payment event, so each
+    // create and move also writes a delivery and its job (nothing answers there: they are retried).
+    if (process.env.BENCH_AB_ENDPOINT) {
+      await json(`${base}/webhooks/${who.appId}`, {
+        method: "POST",
+        headers: who.auth,
+        body: { url: "http://127.0.0.1:9/hooks", events: ["payment.*"] },
+      });
+    }
     const { body: payment } = await json(`${base}/payments/${who.appId}`, {
       method: "POST",
       headers: who.auth,
