@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { after, test } from "node:test";
@@ -20,7 +19,7 @@ import {
   uninstallPgResultShim,
 } from "../../src/platform/db/shims/pg-result-shim.ts";
 import { PINNED_VERSION as PGLITE_PINNED } from "../../src/platform/db/shims/pglite-prepared-shim.ts";
-import { rowDescription } from "../helpers/pg-fields.ts";
+import { fingerprint, rowDescription } from "../helpers/shims.ts";
 
 // The performance shims under src/platform/db/shims/ lean on their library's internals. An
 // upgrade must fail here, naming the shim and what to do, and not deep inside a query: each file's
@@ -38,13 +37,6 @@ const upgraded = (shim: string, name: string, pinned: string, found: string) =>
   `PERFORMANCE SHIM ${shim} was written against ${name} ${pinned}, and ${found} is installed: ` +
   `follow "On upgrade" at the top of ${shim} (re-check its internals, run its tests, drop it if ` +
   "the benchmark says it no longer pays), then move its PINNED_VERSION";
-
-/** A short digest of a library function's source: it changes when the function does. */
-const fingerprint = (fn: unknown) =>
-  createHash("sha256")
-    .update(String(fn as () => unknown))
-    .digest("hex")
-    .slice(0, 16);
 
 test("the Drizzle compiler shim is on the Drizzle version it was measured on", () => {
   const found = installed("drizzle-orm");

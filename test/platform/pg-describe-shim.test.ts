@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { after, test } from "node:test";
@@ -8,7 +7,7 @@ import {
   PINNED_VERSION,
   uninstallPgDescribeShim,
 } from "../../src/platform/db/shims/pg-describe-shim.ts";
-import { rowDescription } from "../helpers/pg-fields.ts";
+import { fingerprint, rowDescription } from "../helpers/shims.ts";
 
 // src/platform/db/shims/pg-describe-shim.ts replaces methods of pg's Query: its version is the one
 // it was written against, and a named statement's runs on one connection send what it says, with
@@ -34,12 +33,6 @@ const found = { ...Query.prototype };
 const methods = ["prepare", "handleRowDescription", "handleCommandComplete", "handleError"] as const;
 // The file shares its process with others (npm test's lanes): the methods go back as they were.
 after(() => Object.assign(Query.prototype, found));
-
-const fingerprint = (fn: unknown) =>
-  createHash("sha256")
-    .update(String(fn as () => unknown))
-    .digest("hex")
-    .slice(0, 16);
 
 test("the pg describe shim is on the pg version it was written against, over the Query methods it wraps", () => {
   const installed = JSON.parse(readFileSync("node_modules/pg/package.json", "utf8")).version;

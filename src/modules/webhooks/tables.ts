@@ -40,8 +40,8 @@ export const webhookEvents = pgTable(
     id: text("id").primaryKey(),
     // No foreign key (migration 0028): its check locked the app's row (FOR KEY SHARE) for every
     // event, so every create and move of an app's payments queued on that one row. An app's delete
-    // leaves its events, listed nowhere, and the retention job prunes them at 30 days as any other
-    // app's (docs/decisions.md §17).
+    // leaves its events, listed nowhere, and the retention job prunes them at 30 days, the same
+    // as every other app's (docs/decisions.md §17).
     appId: text("app_id").notNull(),
     type: text("type").notNull(),
     data: jsonb("data").notNull(),

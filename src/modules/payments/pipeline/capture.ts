@@ -74,7 +74,7 @@ export async function recordCaptured(deps: Deps, payment: PaymentRow, captured: 
  * moves the payment, still `pending` as the job read it for this confirm, through `hold` to
  * `paid`: both moves recorded and announced, the hold and the capture posted. Only for a payment
  * that `settlesWithAuthorization`. A capture the provider refuses now throws, the hold
- * recorded first (`recordHold`): the job's retry settles it as any held payment. Answers true
+ * recorded first (`recordHold`): the job's retry settles it like every held payment. Answers true
  * once paid; false, having written nothing, when the payment changed or an endpoint listens (the
  * caller then records the hold and settles, the capture answered again under its key).
  * After a crash between the capture and the statement, the job's retry is answered the same
