@@ -21,14 +21,26 @@ export interface Dashboard {
 
 export async function startDashboard(env: Record<string, string> = {}): Promise<Dashboard> {
   // Side by side: the app's migrations and the browser's start are the slow part of every file.
-  const [{ t, base }, browser] = await Promise.all([buildServedApp(env), launchBrowser()]);
+  // Whichever of the two started is closed if the other failed: a browser or an app left open
+  // keeps the test lane's process alive after its last file.
+  const [served, launched] = await Promise.allSettled([buildServedApp(env), launchBrowser()]);
+  if (served.status === "rejected" || launched.status === "rejected") {
+    if (served.status === "fulfilled") await served.value.t.close();
+    if (launched.status === "fulfilled") await launched.value.close();
+    throw served.status === "rejected" ? served.reason : (launched as PromiseRejectedResult).reason;
+  }
+  const { t, base } = served.value;
+  const browser = launched.value;
   return {
     base,
     browser,
     t,
     async close() {
-      await browser.close();
-      await t.close();
+      try {
+        await browser.close();
+      } finally {
+        await t.close();
+      }
     },
   };
 }
@@ -95,8 +107,11 @@ export function useDashboard(
   });
   after(async () => {
     if (!dashboard) return;
-    await options.tearDown?.();
-    await dashboard.close();
+    try {
+      await options.tearDown?.();
+    } finally {
+      await dashboard.close();
+    }
   });
   return {
     get dashboard() {
