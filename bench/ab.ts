@@ -8,6 +8,7 @@
 // database's CPU a request (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -165,6 +166,21 @@ interface Side {
   stop(): Promise<void>;
 }
 
+/**
+ * BENCH_AB_ENDPOINT=1: a receiver for the sides' webhook deliveries on this process, answering
+ * each with 204 as an app's endpoint would, so every delivery succeeds at its first attempt.
+ */
+const receiver = process.env.BENCH_AB_ENDPOINT
+  ? await new Promise<ReturnType<typeof createServer>>((resolve) => {
+      const server = createServer((request, response) => {
+        request.resume();
+        request.on("end", () => response.writeHead(204).end());
+      });
+      server.listen(0, "127.0.0.1", () => resolve(server));
+      server.unref();
+    })
+  : undefined;
+
 /** A fresh process of `cwd`'s code on a fresh database, with a tenant, an app and a price. */
 async function startSide(cwd: string): Promise<Side> {
   const database = await freshDatabase(serverUrl, "bench_ab");
@@ -187,12 +203,13 @@ async function startSide(cwd: string): Promise<Side> {
     const base = `http://127.0.0.1:${server.ready.app}`;
     const who = await tenant(base, "ab");
     // BENCH_AB_ENDPOINT=1: the app has a webhook endpoint listening to every payment event, so each
-    // create and move also writes a delivery and its job (nothing answers there: they are retried).
-    if (process.env.BENCH_AB_ENDPOINT) {
+    // create and move also writes a delivery and its job, and the worker delivers it (`receiver`).
+    if (receiver) {
+      const { port } = receiver.address() as { port: number };
       await json(`${base}/webhooks/${who.appId}`, {
         method: "POST",
         headers: who.auth,
-        body: { url: "http://127.0.0.1:9/hooks", events: ["payment.*"] },
+        body: { url: `http://127.0.0.1:${port}/hooks`, events: ["payment.*"] },
       });
     }
     const { body: payment } = await json(`${base}/payments/${who.appId}`, {

@@ -1,7 +1,8 @@
-// A card's hold is written in one statement (the move, its event, ledger entries, webhook event
-// and the next job) while no webhook endpoint listens to `payment.hold`; when one does, in a
-// transaction with its delivery. Either way the app sees the same: the timeline, the event log
-// with each event's sequence, and a delivery for every endpoint that subscribed, none for others.
+// A card's hold is written in one statement (the move, its event, ledger entries, webhook event,
+// each listening endpoint's delivery and the next job), or in a transaction when the statement
+// cannot be made (test/payments/moves-listened.test.ts). Either way the app sees the same: the
+// timeline, the event log with each event's sequence, and a delivery for every endpoint that
+// subscribed, none for others.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { sql } from "drizzle-orm";

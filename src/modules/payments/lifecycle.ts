@@ -117,13 +117,14 @@ export async function transition(
  * `transition` for a caller that holds no lock and no transaction (a job that read the payment
  * before its provider call): the move and all it writes, with `jobs` (outbox parts), in one
  * statement (`moveAlone`), made only while the payment is still as it was read (its status, and
- * `unchanged`: whatever else of the row `why` was decided on) and no webhook endpoint listens to
- * the event. `why.post`: what the books post besides the move's own (a capture recorded with it).
- * `why.through`: a status the payment passes through on its way to `to` without resting in it (a
- * card held and captured by one job): both moves are recorded, announced and posted, the row is
- * written once. Answers the moved row, or undefined, having written nothing: the
- * caller then moves it as ever, in a transaction on the locked row, where deliveries and their
- * jobs are written. Never for a deferred payment, whose owner is told in that transaction.
+ * `unchanged`: whatever else of the row `why` was decided on). The webhook deliveries of its
+ * events and their jobs are parts of that statement too, for the endpoints listening as it runs
+ * (no more than the ids it made ready: `eventInStatement`'s `deliveries`). `why.post`: what the
+ * books post besides the move's own (a capture recorded with it). `why.through`: a status the
+ * payment passes through on its way to `to` without resting in it (a card held and captured by one
+ * job): both moves are recorded, announced and posted, the row is written once. Answers the moved
+ * row, or undefined, having written nothing: the caller then moves it as ever, in a transaction on
+ * the locked row. Never for a deferred payment, whose owner is told in that transaction.
  */
 export async function moveUnlocked(
   deps: Pick<Deps, "db" | "jobs" | "now">,
@@ -151,9 +152,9 @@ export async function moveUnlocked(
       ]
     : [{ row: after, actor: why.actor, reason: why.reason }];
   let before = payment;
-  const moves: (RecordedMove & { unheard: SQL })[] = [];
+  const moves: RecordedMove[] = [];
   const posted: LedgerEvent[] = [];
-  for (const { row, actor, reason } of stops) {
+  for (const [i, { row, actor, reason }] of stops.entries()) {
     if (payment.deferExecution || !canMove(before.status, row.status)) return undefined;
     const announced = eventInStatement(deps, {
       appId: payment.appId,
@@ -161,7 +162,7 @@ export async function moveUnlocked(
       data: paymentEventData(payment.id, row.status, before.status, reason),
     });
     const event = paymentEventRow(payment.id, before.status, row.status, { actor, reason }, now);
-    moves.push({ event, announced, unheard: announced.unheard });
+    moves.push({ event, announced, deliveries: announced.deliveries(`listening${i}`) });
     posted.push(...eventsOfMove(before, row));
     before = row;
   }
@@ -169,11 +170,17 @@ export async function moveUnlocked(
     .update(payments)
     .set(set)
     .where(
-      and(eq(payments.id, payment.id), eq(payments.status, from), unchanged, ...moves.map((m) => m.unheard)),
+      and(
+        eq(payments.id, payment.id),
+        eq(payments.status, from),
+        unchanged,
+        ...moves.map((m) => m.deliveries.fits),
+      ),
     )
     .returning();
-  // The relay is woken only when the move sent a job: a move that asks for none (the paid move,
-  // a hold its authorize job settles itself) would wake it for an empty outbox.
+  // The relay is woken only when the move sent a job: a move that asks for none (the paid move
+  // with no endpoint listening, a hold its authorize job settles itself) would wake it for an
+  // empty outbox.
   let sent = false;
   const moved = await moveAlone(
     deps.db,
@@ -186,6 +193,6 @@ export async function moveUnlocked(
       return parts;
     },
   );
-  if (moved && sent) deps.jobs.relaySoon();
-  return moved;
+  if (moved && (sent || moved.delivered > 0)) deps.jobs.relaySoon();
+  return moved?.row;
 }

@@ -150,14 +150,18 @@ export async function recordMove(
 export interface RecordedMove {
   event: typeof paymentEvents.$inferInsert;
   announced: Pick<EventInStatement, "insert">;
+  /** The webhook event's deliveries, when the statement writes them itself (`moveAlone`). */
+  deliveries: ReturnType<EventInStatement["deliveries"]>;
 }
 
 /**
  * A status change and everything it writes, in one statement without a transaction: `update` (the
- * payment's, a Drizzle update whose `where` holds the move's guard, with `returning()`), and only
- * with it `moveParts` of each of `moves` (one, or a move through a status the row never rests in:
- * their sequences follow each other), its ledger entries and `jobs` (outbox parts). Answers the
- * moved row, or undefined when the guard did not hold, having written nothing.
+ * payment's, a Drizzle update whose `where` holds the move's guard, with `returning()`; it may read
+ * each move's `deliveries.listening`), and only with it `moveParts` of each of `moves` (one, or a
+ * move through a status the row never rests in: their sequences follow each other) with their
+ * webhook deliveries and jobs, its ledger entries and `jobs` (outbox parts). Answers the moved row
+ * and how many deliveries were written, or undefined when the guard did not hold, having written
+ * nothing.
  */
 export async function moveAlone(
   db: Database,
@@ -165,7 +169,7 @@ export async function moveAlone(
   moves: RecordedMove[],
   entries: (when: SQL) => SQL[],
   jobs: (when: SQL) => SQL[],
-): Promise<PaymentRow | undefined> {
+): Promise<{ row: PaymentRow; delivered: number } | undefined> {
   const when = sql`exists (select 1 from moved)`;
   const [first, ...later] = moves;
   const laterParts = later.flatMap(({ event, announced }, i) => [
@@ -176,11 +180,22 @@ export async function moveAlone(
     ),
   ]);
   const parts = withList(
-    [sql`moved as (${update})`, ...moveParts(first.event, first.announced, when)],
+    [
+      ...moves.map((move) => move.deliveries.listening),
+      sql`moved as (${update})`,
+      ...moveParts(first.event, first.announced, when),
+      ...moves.flatMap((move) => move.deliveries.writes(when)),
+    ],
     [...laterParts, ...entries(when), ...jobs(when)],
   );
-  const [row] = await drizzleRunner(db)(sql`with ${parts}\nselect * from moved`);
-  return row ? rowOf(payments, row) : undefined;
+  const delivered = sql.join(
+    moves.map((move) => move.deliveries.written),
+    sql` + `,
+  );
+  const [row] = await drizzleRunner(db)(
+    sql`with ${parts}\nselect moved.*, ${delivered} as deliveries_written from moved`,
+  );
+  return row ? { row: rowOf(payments, row), delivered: Number(row.deliveries_written) } : undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { fillRow, insertRow, rowTemplate, type Tx } from "../../platform/db/index.ts";
+import { ExpiringMap } from "../../platform/expiring-map.ts";
 import { newId } from "../../platform/ids.ts";
 import { appIdIfExists } from "../apps/queries.ts";
 import { EVENT_TYPES, type EventType, matches } from "./event-types.ts";
@@ -166,6 +167,7 @@ export function fillEventParts(
   into: Record<string, unknown>,
 ): number {
   const rows = eventRows(event, endpoints, deps.now());
+  learnEndpoints(event.appId, endpoints.length);
   fillRow(eventRow(prefix), rows.row, into);
   for (const [i, delivery] of rows.deliveries.entries()) {
     fillRow(deliveryRow(prefix, i), delivery, into);
@@ -180,6 +182,19 @@ export function fillEventParts(
 }
 
 /**
+ * How many enabled endpoints an app had when this process last read them (a create's context, a
+ * move's transaction), by app: how many delivery ids a statement that writes an event's
+ * deliveries itself makes ready (`eventInStatement`'s `deliveries`). Only a hint: a statement
+ * finding more endpoints listening than ids writes nothing, and its caller writes the deliveries
+ * in a transaction, as `emitEvent` does, which updates the number.
+ */
+const endpointsByApp = new ExpiringMap<string, number>({ ttlMs: 60 * 60_000, maxEntries: 10_000 });
+
+function learnEndpoints(appId: string, count: number) {
+  if (count !== endpointsByApp.get(appId)) endpointsByApp.set(appId, count);
+}
+
+/**
  * `emitEvent` as parts of the caller's single statement, for an event whose payload that statement
  * completes: `insert(completion)` writes the event, its `data` merged with `completion` (a jsonb
  * object the statement computes: a payment event's sequence number), while its app exists, as a
@@ -187,8 +202,8 @@ export function fillEventParts(
  * (`[{id, events}]`). Give what it answered to `deliver`, in the same transaction: a delivery and
  * its job for each endpoint subscribed to the event, as `emitEvent` writes them. One statement
  * where `emitEvent` sends two (the endpoints' read and the event), and no more while no endpoint
- * listens. With `when`, the event is written only where it holds; `unheard` is the condition that
- * no endpoint listens (`matches`, as SQL), for a statement that has no way to write deliveries.
+ * listens. With `when`, the event is written only where it holds. `deliveries`: the deliveries
+ * and their jobs as parts of the statement too, for a statement that runs outside a transaction.
  */
 export function eventInStatement(deps: Pick<Deps, "jobs" | "now">, event: EmittedEvent) {
   const { row } = eventRows(event, [], deps.now());
@@ -198,18 +213,54 @@ export function eventInStatement(deps: Pick<Deps, "jobs" | "now">, event: Emitte
       select ${row.id}::text, ${row.appId}::text, ${row.type}::text,
         ${JSON.stringify(row.data)}::jsonb || ${completion}, ${row.createdAt.toISOString()}::timestamptz
       where ${appIdIfExists(row.appId)} is not null and ${when}`,
-    /** True while no enabled endpoint of the app subscribes to the event: nothing to deliver. */
-    unheard: sql`not exists (select 1 from ${webhookEndpoints}, jsonb_array_elements_text(${webhookEndpoints.events}) pattern
-      where ${webhookEndpoints.appId} = ${row.appId}::text and ${webhookEndpoints.enabled}
-      and (pattern = '*' or pattern = ${row.type}::text
-        or (pattern like '%.*' and starts_with(${row.type}::text, left(pattern, -1)))))`,
     endpoints: enabledEndpoints(sql`${row.appId}::text`),
     async deliver(tx: Tx, endpoints: readonly { id: string; events: readonly string[] }[]) {
+      learnEndpoints(row.appId, endpoints.length);
       const subscribed = endpoints.filter((endpoint) => matches(endpoint.events, event.type));
       if (subscribed.length === 0) return;
       await writeDeliveries(deps, tx, deliveriesOf(row, subscribed, row.createdAt));
     },
+    /**
+     * `deliver`'s rows as `with` parts of the caller's statement, named after `name`: `listening`
+     * (to place before the parts that read it) numbers the app's enabled endpoints subscribed to
+     * the event; `writes(when)` writes a delivery for each, with ids made here (a statement has no
+     * id of this form to make), and its job. `fits` holds while no more endpoints listen than
+     * there are ids: the statement must write nothing unless it holds. `written`: how many
+     * deliveries the statement wrote, for its answer.
+     */
+    deliveries(name: string) {
+      const listening = sql.identifier(name);
+      const written = sql.identifier(`${name}_written`);
+      const ids = Array.from({ length: Math.max(1, endpointsByApp.get(row.appId) ?? 1) }, () => newId("whd"));
+      return {
+        listening: sql`${listening} as (select ${webhookEndpoints.id} as endpoint_id,
+          row_number() over (order by ${webhookEndpoints.id}) - 1 as n
+          from ${webhookEndpoints} where ${webhookEndpoints.appId} = ${row.appId}::text
+          and ${webhookEndpoints.enabled} and ${subscribedTo(row.type)})`,
+        fits: sql`(select count(*) from ${listening}) <= ${ids.length}`,
+        writes: (when: SQL) => [
+          sql`${written} as (insert into ${webhookDeliveries}
+              (id, app_id, endpoint_id, event_id, created_at, updated_at)
+            select ${JSON.stringify(ids)}::jsonb ->> n::int, ${row.appId}::text, endpoint_id, ${row.id}::text,
+              ${row.createdAt.toISOString()}::timestamptz, ${row.createdAt.toISOString()}::timestamptz
+            from ${listening} where ${when} returning id)`,
+          sql`${sql.identifier(`${name}_jobs`)} as (${deps.jobs.sendPartPerRow(
+            WEBHOOK_DELIVERY_JOB,
+            sql`${written}`,
+            sql`jsonb_build_object('deliveryId', id)`,
+          )})`,
+        ],
+        written: sql`(select count(*)::int from ${written})`,
+      };
+    },
   };
+}
+
+/** True for an endpoint row whose `events` subscribe to `type` (`matches`, as SQL). */
+function subscribedTo(type: string) {
+  return sql`exists (select 1 from jsonb_array_elements_text(${webhookEndpoints.events}) pattern
+    where pattern = '*' or pattern = ${type}::text
+      or (pattern like '%.*' and starts_with(${type}::text, left(pattern, -1))))`;
 }
 
 /** An event written by the caller's statement (`eventInStatement`). */

@@ -14,7 +14,7 @@ import type { ApiActivity } from "../http/activity.ts";
 import { withoutParameters } from "../log.ts";
 import { inJobSpan, withTraceContext } from "../tracing.ts";
 import { DirectListenDb } from "./boss-db.ts";
-import { createOutboxRelay, fillOutbox, outboxInsert, outboxTemplate } from "./outbox.ts";
+import { createOutboxRelay, fillOutbox, outboxInsert, outboxInsertPerRow, outboxTemplate } from "./outbox.ts";
 import { ensureQueues } from "./queues.ts";
 import { createJobStatistics } from "./statistics.ts";
 import { createDueWakes } from "./wake.ts";
@@ -49,6 +49,11 @@ export interface Jobs {
   sendPartTemplate(prefix: string, when?: SQL): SQL;
   /** The values of a `sendPartTemplate` part for a job `name` with `data`, added to `into`. */
   fillPart<T extends object>(prefix: string, name: string, data: T, into: Record<string, unknown>): void;
+  /**
+   * `sendPart` for a number of jobs the statement itself decides: one job `name` for each row of
+   * its `with` part `rows`, with `data` (a jsonb expression over that row's columns) as its data.
+   */
+  sendPartPerRow(name: string, rows: SQL, data: SQL): SQL;
   /** Runs the outbox relay shortly: after a statement with `sendPart` parts has committed. */
   relaySoon(): void;
   /** Moves every job waiting in the outbox into pg-boss now; answers how many (for tests). */
@@ -225,6 +230,10 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     fillPart(prefix, name, data, into) {
       if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
       fillOutbox(prefix, name, withTraceContext(data), into);
+    },
+    sendPartPerRow(name, rows, data) {
+      if (!definitions.has(name)) throw new Error(`No job is registered under ${name}`);
+      return outboxInsertPerRow(name, rows, data, withTraceContext({}));
     },
     relaySoon: () => relay.soon(),
     drainOutbox: () => relay.drain(),

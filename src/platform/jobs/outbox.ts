@@ -1,4 +1,4 @@
-import { inArray, type SQL } from "drizzle-orm";
+import { inArray, type SQL, sql } from "drizzle-orm";
 import type { PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import {
@@ -38,6 +38,15 @@ export interface OutboxRelay {
  */
 export function outboxInsert(name: string, data: object, when?: SQL): SQL {
   return insertRow(jobOutbox, { name, data }, when);
+}
+
+/**
+ * One outbox row per row of the statement's `with` part `rows`, each with the data `data` (a jsonb
+ * expression over that row's columns) and `extra`'s keys (the trace context).
+ */
+export function outboxInsertPerRow(name: string, rows: SQL, data: SQL, extra: object): SQL {
+  return sql`insert into ${jobOutbox} (name, data)
+    select ${name}::text, ${data} || ${JSON.stringify(extra)}::jsonb from ${rows}`;
 }
 
 const OUTBOX_KEYS = ["name", "data"];

@@ -186,8 +186,8 @@ export async function applyIntent(
   read?: PaymentRow,
 ): Promise<PaymentRow | undefined> {
   // A card held, the usual answer, in one statement while the payment is still pending as `read`
-  // (by the job, before its provider call) and no webhook endpoint listens: the hold and the next
-  // step's job together. Anything else is decided in the transaction below, on the locked row.
+  // (by the job, before its provider call): the hold, its webhook deliveries and the next step's
+  // job together. Anything else is decided in the transaction below, on the locked row.
   if (read?.status === "pending" && intent.status === "requires_capture" && !read.deferExecution) {
     const settlesHere = settlesWithAuthorization(read);
     const next = read.triggerId ? EXECUTE_JOB : SETTLE_JOB;

@@ -75,8 +75,9 @@ export async function recordCaptured(deps: Deps, payment: PaymentRow, captured: 
  * `paid`: both moves recorded and announced, the hold and the capture posted. Only for a payment
  * that `settlesWithAuthorization`. A capture the provider refuses now throws, the hold
  * recorded first (`recordHold`): the job's retry settles it like every held payment. Answers true
- * once paid; false, having written nothing, when the payment changed or an endpoint listens (the
- * caller then records the hold and settles, the capture answered again under its key).
+ * once paid; false, having written nothing, when the payment changed or more endpoints listen than
+ * `moveUnlocked` made delivery ids for (the caller then records the hold and settles, the capture
+ * answered again under its key).
  * After a crash between the capture and the statement, the job's retry is answered the same
  * authorisation and the same capture under their keys, and writes the statement then.
  */

@@ -239,10 +239,11 @@ async function recordFailure(
 
 /**
  * Paid in one statement while the payment is still held as read (by the settle job, before its
- * provider calls), its transaction response (which the move keeps) unchanged and no webhook
- * endpoint listens to `payment.paid`, with the capture `captured` recorded by it when there was one
- * (its amount and ledger entries). False, having written nothing, otherwise: anything else, a
- * refund meanwhile included, is decided on the locked row.
+ * provider calls) and its transaction response (which the move keeps) unchanged, with the capture
+ * `captured` recorded by it when there was one (its amount and ledger entries) and the
+ * `payment.paid` deliveries of the endpoints listening. False, having written nothing, otherwise
+ * (more endpoints listening than `moveUnlocked` made ids for, too): anything else, a refund
+ * meanwhile included, is decided on the locked row.
  */
 async function paidAlone(deps: Deps, payment: PaymentRow, captured: bigint | undefined) {
   const response = payment.transactionResponse;
