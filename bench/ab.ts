@@ -25,6 +25,7 @@ const CONCURRENCY = 16;
 const WORKER = process.env.BENCH_AB_WORKER !== "off";
 const ALL_MEASURES = [
   "lifecycle, paid/s",
+  "lifecycle, paid and delivered/s",
   "GET /apps/{app_id}",
   "GET /payments/{app_id}/{payment_id}",
   "GET /payments/{app_id} (page 1)",
@@ -34,9 +35,14 @@ type Measure = (typeof ALL_MEASURES)[number];
 // BENCH_AB_MEASURES: a comma-separated list of parts of measure names ("POST,GET /apps") to run
 // only those, for a quick look at one route across many refs.
 const ONLY = process.env.BENCH_AB_MEASURES?.split(",").filter(Boolean);
+// BENCH_AB_ENDPOINT=1 adds "lifecycle, paid and delivered/s": the same payments, each counted once
+// its webhook deliveries are done too (taken from the same run as the paid figure).
+const ENDPOINT = Boolean(process.env.BENCH_AB_ENDPOINT);
 const MEASURES = ALL_MEASURES.filter(
   (measure) =>
-    (WORKER || !measure.startsWith("lifecycle")) && (!ONLY || ONLY.some((part) => measure.includes(part))),
+    (WORKER || !measure.startsWith("lifecycle")) &&
+    (ENDPOINT || !measure.includes("delivered")) &&
+    (!ONLY || ONLY.some((part) => measure.includes(part))),
 );
 interface Figure {
   rate: number;
@@ -165,6 +171,8 @@ interface Side {
   bare: string;
   who: Awaited<ReturnType<typeof tenant>>;
   paymentId: string;
+  /** Its last lifecycle's payments a second, counted once their deliveries were done too. */
+  delivered?: number;
   stop(): Promise<void>;
 }
 
@@ -262,11 +270,15 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
   switch (what) {
     case "lifecycle, paid/s": {
       // Waits until every payment is paid; their webhook deliveries (BENCH_AB_ENDPOINT) may still
-      // be under way, and would load the other side's measure: waited for, outside the figure.
+      // be under way, and would load the other side's measure: waited for, outside this figure.
       const life = await lifecycle(base, who, PAYMENTS, CONCURRENCY);
+      const paidAt = performance.now();
       await deliveriesDone(side);
+      side.delivered = life.paid / (life.seconds + (performance.now() - paidAt) / 1000);
       return { rate: life.paid / life.seconds };
     }
+    case "lifecycle, paid and delivered/s":
+      return { rate: side.delivered ?? Number.NaN };
     case "GET /apps/{app_id}":
       return window(pid, `${base}/apps/${appId}`, auth);
     case "GET /payments/{app_id}/{payment_id}":

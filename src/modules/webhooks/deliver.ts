@@ -1,5 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { drizzleRunner, insertRow } from "../../platform/db/index.ts";
 import { newId } from "../../platform/ids.ts";
 import { parkIfDisabled } from "./parking.ts";
 import { eventBody } from "./presenters.ts";
@@ -54,19 +55,22 @@ export async function attemptDelivery(
   if (!endpoint.enabled && (await parkIfDisabled(deps, deliveryId, endpoint.id))) return true;
 
   // The attempt is counted before the HTTP call, committed: a crash between the call and its
-  // outcome (the receiver has the event, the log does not) still shows as an attempt.
+  // outcome (the receiver has the event, the log does not) still shows as an attempt. One
+  // statement: the delivery's count, and the attempt only with it (a delivery deleted since the
+  // read, with its endpoint, is not attempted). The delivery's row is locked by the update before
+  // the attempt's foreign-key check asks for a weaker lock on it, at the statement's end: the
+  // other way round the check's share lock would have to be raised, and an endpoint's delete that
+  // began waiting for the row in between deadlocks with it (PostgreSQL then fails one of the two).
   const attemptId = newId("wha");
   const startedAt = deps.now();
-  // The delivery's row is updated before the attempt is inserted, so the insert's foreign-key
-  // check only asks for a weaker lock on a row this transaction already holds. The other way
-  // round, the update must raise the check's share lock, and an endpoint's delete that began
-  // waiting for the row in between deadlocks with it (PostgreSQL then fails one of the two).
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(webhookDeliveries)
-      .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, updatedAt: startedAt })
-      .where(eq(webhookDeliveries.id, deliveryId));
-    await tx.insert(webhookAttempts).values({
+  const counted = deps.db
+    .update(webhookDeliveries)
+    .set({ attemptCount: sql`${webhookDeliveries.attemptCount} + 1`, updatedAt: startedAt })
+    .where(eq(webhookDeliveries.id, deliveryId))
+    .returning({ id: webhookDeliveries.id });
+  const attempt = insertRow(
+    webhookAttempts,
+    {
       id: attemptId,
       deliveryId,
       statusCode: null,
@@ -74,8 +78,13 @@ export async function attemptDelivery(
       error: ATTEMPT_CUT_SHORT,
       responseExcerpt: null,
       attemptedAt: startedAt,
-    });
-  });
+    },
+    sql`exists (select 1 from counted)`,
+  );
+  const begun = await drizzleRunner(deps.db)(
+    sql`with counted as (${counted.getSQL()}) ${attempt} returning id`,
+  );
+  if (begun.length === 0) return true;
 
   const started = performance.now();
   const body = eventBody(event);
@@ -101,28 +110,29 @@ export async function attemptDelivery(
   const ok = result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
   if (!ok && !result.error) result.error = `receiver answered ${result.statusCode}`;
   const now = deps.now();
-  // The delivery's row before its attempt's, as in the first transaction: the order in which an
+  // The delivery's row before its attempt's, as in the first statement: the order in which an
   // app's or endpoint's delete cascades to them. Attempt first, a delete that took the delivery
   // meanwhile waits for the attempt while this waits for the delivery: a deadlock, and PostgreSQL
-  // fails one of the two (seen: the app's delete answered 500).
-  await deps.db.transaction(async (tx) => {
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        status: ok ? "succeeded" : final ? "failed" : "retrying",
-        deliveredAt: ok ? now : null,
-        updatedAt: now,
-      })
-      .where(eq(webhookDeliveries.id, deliveryId));
-    await tx
-      .update(webhookAttempts)
-      .set({
-        statusCode: result.statusCode,
-        durationMs: Math.round(performance.now() - started),
-        error: ok ? null : result.error,
-        responseExcerpt: result.excerpt,
-      })
-      .where(eq(webhookAttempts.id, attemptId));
-  });
+  // fails one of the two (seen: the app's delete answered 500). The attempt's update reads the
+  // delivery's (`exists`, evaluated once before its scan), so that one runs first.
+  const finished = deps.db
+    .update(webhookDeliveries)
+    .set({
+      status: ok ? "succeeded" : final ? "failed" : "retrying",
+      deliveredAt: ok ? now : null,
+      updatedAt: now,
+    })
+    .where(eq(webhookDeliveries.id, deliveryId))
+    .returning({ id: webhookDeliveries.id });
+  const outcome = deps.db
+    .update(webhookAttempts)
+    .set({
+      statusCode: result.statusCode,
+      durationMs: Math.round(performance.now() - started),
+      error: ok ? null : result.error,
+      responseExcerpt: result.excerpt,
+    })
+    .where(and(eq(webhookAttempts.id, attemptId), sql`exists (select 1 from finished)`));
+  await drizzleRunner(deps.db)(sql`with finished as (${finished.getSQL()}) ${outcome.getSQL()}`);
   return ok;
 }
