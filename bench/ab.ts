@@ -7,8 +7,9 @@
 // the median ratio with its spread, for the rate, the side's CPU a request and, on PostgreSQL, the
 // database's CPU a request (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
@@ -179,24 +180,62 @@ interface Side {
 /**
  * BENCH_AB_ENDPOINT=1: a receiver for the sides' webhook deliveries on this process, answering
  * each with 204 as an app's endpoint would, so every delivery succeeds at its first attempt.
+ * BENCH_AB_ENDPOINT=https: the same over TLS, with a certificate made now for 127.0.0.1 (openssl)
+ * that the sides trust (NODE_EXTRA_CA_CERTS), as a receiver on the internet would be reached.
  */
+const tls = process.env.BENCH_AB_ENDPOINT === "https" ? selfSignedCertificate() : undefined;
 const receiver = process.env.BENCH_AB_ENDPOINT
-  ? await new Promise<ReturnType<typeof createServer>>((resolve) => {
-      const server = createServer((request, response) => {
+  ? await new Promise<Server>((resolve) => {
+      const answer = (request: IncomingMessage, response: ServerResponse) => {
         request.resume();
         request.on("end", () => response.writeHead(204).end());
-      });
+      };
+      const server = tls ? createHttpsServer(tls, answer) : createServer(answer);
       server.listen(0, "127.0.0.1", () => resolve(server));
       server.unref();
     })
   : undefined;
+
+function selfSignedCertificate() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-ab-tls-"));
+  const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ],
+    { stdio: "ignore" },
+  );
+  return { key: readFileSync(key), cert: readFileSync(cert), certPath: cert };
+}
 
 /** A fresh process of `cwd`'s code on a fresh database, with a tenant, an app and a price. */
 async function startSide(cwd: string): Promise<Side> {
   const database = await freshDatabase(serverUrl, "bench_ab");
   const server = await startChild<{ app: number; bare: number }>(
     "bench/server.ts",
-    { ...database.env, RUN_WORKER: String(WORKER), WEBHOOKS_ALLOW_LOOPBACK: "true" },
+    {
+      ...database.env,
+      RUN_WORKER: String(WORKER),
+      WEBHOOKS_ALLOW_LOOPBACK: "true",
+      ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certPath } : {}),
+    },
     cwd,
   ).catch(async (error) => {
     await database.drop();
@@ -219,7 +258,7 @@ async function startSide(cwd: string): Promise<Side> {
       await json(`${base}/webhooks/${who.appId}`, {
         method: "POST",
         headers: who.auth,
-        body: { url: `http://127.0.0.1:${port}/hooks`, events: ["payment.*"] },
+        body: { url: `${tls ? "https" : "http"}://127.0.0.1:${port}/hooks`, events: ["payment.*"] },
       });
     }
     const { body: payment } = await json(`${base}/payments/${who.appId}`, {

@@ -16,16 +16,46 @@ export interface SendResult {
   error: string | null;
 }
 
+/*
+ * Connections are kept open between deliveries (one pool a scheme, as an app's endpoints are few
+ * and their receivers usually keep connections alive): a new TCP connection, and for https a new
+ * TLS handshake, for every delivery cost the worker and the receiver more than the delivery
+ * (docs/webhooks.md, "Connections"). A pooled connection was made to an address vetted when it was
+ * made, as every new one is (`pinned` below), so reusing it reaches nothing vetting would refuse.
+ * Free connections are unreferenced (they never keep a process alive) and dropped after
+ * IDLE_MS or when the receiver closes them.
+ */
+const IDLE_MS = 30_000;
+const agents = {
+  "http:": new http.Agent({ keepAlive: true, maxFreeSockets: 64, timeout: IDLE_MS }),
+  "https:": new https.Agent({ keepAlive: true, maxFreeSockets: 64, timeout: IDLE_MS }),
+};
+
 /**
  * POSTs once to the vetted address (the URL's name is kept for Host and TLS, but the connection
  * goes only to the address that was checked). Redirects are not followed: a 3xx is a failure.
+ * A kept connection the receiver closed just as it was reused (reset before any answer) is
+ * retried once on a new connection: the receiver never read that request.
  */
-export function send(
+export async function send(
   target: VettedUrl,
   headers: Record<string, string>,
   body: string,
   timeoutMs = DELIVERY_TIMEOUT_MS,
 ): Promise<SendResult> {
+  const pooled = agents[target.url.protocol as keyof typeof agents];
+  const first = await sendOn(pooled, target, headers, body, timeoutMs);
+  if (!first.staleConnection) return first.result;
+  return (await sendOn(false, target, headers, body, timeoutMs)).result;
+}
+
+function sendOn(
+  agent: http.Agent | false,
+  target: VettedUrl,
+  headers: Record<string, string>,
+  body: string,
+  timeoutMs: number,
+): Promise<{ result: SendResult; staleConnection: boolean }> {
   const pinned: LookupFunction = (_hostname, options, callback) => {
     if ((options as { all?: boolean }).all) {
       (callback as (e: null, a: { address: string; family: number }[]) => void)(null, [
@@ -38,11 +68,12 @@ export function send(
   const client = target.url.protocol === "https:" ? https : http;
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (result: SendResult) => {
+    let answered = false;
+    const finish = (result: SendResult, staleConnection = false) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve(result);
+      resolve({ result, staleConnection });
     };
     const request = client.request(
       target.url,
@@ -54,9 +85,10 @@ export function send(
           "content-type": "application/json",
           "content-length": Buffer.byteLength(body),
         },
-        agent: false,
+        agent,
       },
       (response) => {
+        answered = true;
         const chunks: Buffer[] = [];
         let read = 0;
         response.on("data", (chunk: Buffer) => {
@@ -79,7 +111,11 @@ export function send(
       request.destroy();
       finish({ statusCode: null, excerpt: null, error: `no answer within ${timeoutMs} ms` });
     }, timeoutMs);
-    request.on("error", (error) => finish({ statusCode: null, excerpt: null, error: error.message }));
+    request.on("error", (error: NodeJS.ErrnoException) => {
+      const stale =
+        request.reusedSocket && !answered && (error.code === "ECONNRESET" || error.code === "EPIPE");
+      finish({ statusCode: null, excerpt: null, error: error.message }, stale);
+    });
     request.end(body);
   });
 }
