@@ -7,14 +7,13 @@
 // the median ratio with its spread, for the rate, the side's CPU a request and, on PostgreSQL, the
 // database's CPU a request (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createHttpsServer } from "node:https";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { json, lifecycle, tenant } from "./journey.ts";
 import { freshDatabase, startChild } from "./processes.ts";
+import { startReceiver } from "./receiver.ts";
 
 const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
 const ROUNDS = Math.max(3, Number(process.env.BENCH_AB_ROUNDS ?? 3));
@@ -43,7 +42,11 @@ const MEASURES = ALL_MEASURES.filter(
   (measure) =>
     (WORKER || !measure.startsWith("lifecycle")) &&
     (ENDPOINT || !measure.includes("delivered")) &&
-    (!ONLY || ONLY.some((part) => measure.includes(part))),
+    // The delivered figure is taken in the paid figure's run: asking for it runs that one too.
+    (!ONLY ||
+      ONLY.some(
+        (part) => measure.includes(part) || (part.includes("deliver") && measure.startsWith("lifecycle")),
+      )),
 );
 interface Figure {
   rate: number;
@@ -177,53 +180,10 @@ interface Side {
   stop(): Promise<void>;
 }
 
-/**
- * BENCH_AB_ENDPOINT=1: a receiver for the sides' webhook deliveries on this process, answering
- * each with 204 as an app's endpoint would, so every delivery succeeds at its first attempt.
- * BENCH_AB_ENDPOINT=https: the same over TLS, with a certificate made now for 127.0.0.1 (openssl)
- * that the sides trust (NODE_EXTRA_CA_CERTS), as a receiver on the internet would be reached.
- */
-const tls = process.env.BENCH_AB_ENDPOINT === "https" ? selfSignedCertificate() : undefined;
+// BENCH_AB_ENDPOINT=1 (or https): where the sides' app endpoint sends its deliveries.
 const receiver = process.env.BENCH_AB_ENDPOINT
-  ? await new Promise<Server>((resolve) => {
-      const answer = (request: IncomingMessage, response: ServerResponse) => {
-        request.resume();
-        request.on("end", () => response.writeHead(204).end());
-      };
-      const server = tls ? createHttpsServer(tls, answer) : createServer(answer);
-      server.listen(0, "127.0.0.1", () => resolve(server));
-      server.unref();
-    })
+  ? await startReceiver(process.env.BENCH_AB_ENDPOINT === "https")
   : undefined;
-
-function selfSignedCertificate() {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "bench-ab-tls-"));
-  const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
-  execFileSync(
-    "openssl",
-    [
-      "req",
-      "-x509",
-      "-newkey",
-      "ec",
-      "-pkeyopt",
-      "ec_paramgen_curve:prime256v1",
-      "-nodes",
-      "-keyout",
-      key,
-      "-out",
-      cert,
-      "-days",
-      "1",
-      "-subj",
-      "/CN=127.0.0.1",
-      "-addext",
-      "subjectAltName=IP:127.0.0.1",
-    ],
-    { stdio: "ignore" },
-  );
-  return { key: readFileSync(key), cert: readFileSync(cert), certPath: cert };
-}
 
 /** A fresh process of `cwd`'s code on a fresh database, with a tenant, an app and a price. */
 async function startSide(cwd: string): Promise<Side> {
@@ -234,7 +194,7 @@ async function startSide(cwd: string): Promise<Side> {
       ...database.env,
       RUN_WORKER: String(WORKER),
       WEBHOOKS_ALLOW_LOOPBACK: "true",
-      ...(tls ? { NODE_EXTRA_CA_CERTS: tls.certPath } : {}),
+      ...receiver?.env,
     },
     cwd,
   ).catch(async (error) => {
@@ -254,11 +214,10 @@ async function startSide(cwd: string): Promise<Side> {
     // BENCH_AB_ENDPOINT=1: the app has a webhook endpoint listening to every payment event, so each
     // create and move also writes a delivery and its job, and the worker delivers it (`receiver`).
     if (receiver) {
-      const { port } = receiver.address() as { port: number };
       await json(`${base}/webhooks/${who.appId}`, {
         method: "POST",
         headers: who.auth,
-        body: { url: `${tls ? "https" : "http"}://127.0.0.1:${port}/hooks`, events: ["payment.*"] },
+        body: { url: receiver.url, events: ["payment.*"] },
       });
     }
     const { body: payment } = await json(`${base}/payments/${who.appId}`, {
