@@ -231,7 +231,8 @@ export function eventInStatement(deps: Pick<Deps, "jobs" | "now">, event: Emitte
     deliveries(name: string) {
       const listening = sql.identifier(name);
       const written = sql.identifier(`${name}_written`);
-      const ids = Array.from({ length: Math.max(1, endpointsByApp.get(row.appId) ?? 1) }, () => newId("whd"));
+      // An app known to have no endpoint gets no id: one added since sends the move the other way.
+      const ids = Array.from({ length: endpointsByApp.get(row.appId) ?? 1 }, () => newId("whd"));
       return {
         listening: sql`${listening} as (select ${webhookEndpoints.id} as endpoint_id,
           row_number() over (order by ${webhookEndpoints.id}) - 1 as n
