@@ -65,10 +65,19 @@ async function payments(...args: string[]) {
   }
 }
 
-/** A local webhook receiver: keeps every POST. */
+/**
+ * A local webhook receiver: keeps every POST to /hooks. Anything else is answered 404 and not kept:
+ * tests running beside this one pick a free port, close it and poll it until their service listens
+ * there, so a port this receiver took in between may get their `GET /health` (an empty body here once
+ * failed the JSON parse below).
+ */
 async function receiver() {
   const received: { headers: IncomingHttpHeaders; body: string }[] = [];
   const server: Server = createServer((request, response) => {
+    if (request.method !== "POST" || request.url !== "/hooks") {
+      response.writeHead(404).end();
+      return;
+    }
     let body = "";
     request.on("data", (chunk) => {
       body += chunk;
