@@ -55,6 +55,12 @@ export async function freshDatabase(
   return {
     env: { DATABASE_URL: target.toString() },
     drop: async () => {
+      // BENCH_KEEP_DATABASE=1 leaves it for a look afterwards (its statistics, its indexes).
+      if (process.env.BENCH_KEEP_DATABASE) {
+        console.log(`kept the database ${name}`);
+        await admin.end();
+        return;
+      }
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     },

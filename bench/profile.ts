@@ -100,7 +100,7 @@ async function openPayments(
 let windowFromUs = 0;
 const profiles = mkdtempSync(path.join(os.tmpdir(), "bench-profile-"));
 const database = await freshDatabase(process.env.BENCH_DATABASE_URL, "bench_profile");
-const server = await startChild<{ app: number }>(
+const server = await startChild<{ app: number; bare: number }>(
   "bench/server.ts",
   {
     ...database.env,
@@ -126,6 +126,9 @@ try {
     list: { url: `${base}/payments/${who.appId}` },
     page: { url: `${base}/payments/${who.appId}` },
     app: { url: `${base}/apps/${who.appId}` },
+    // The controls of `npm run bench`, for setting a route's profile beside them.
+    bare: { url: `http://127.0.0.1:${server.ready.bare}/bare/apps/${who.appId}` },
+    insert: { url: `http://127.0.0.1:${server.ready.bare}/bare/inserts`, body: "{}" },
   };
   const confirms = what === "confirm" ? await openPayments(base, who) : [];
   // A full first page: twenty payments besides the one made above.

@@ -67,9 +67,8 @@ async function payments(...args: string[]) {
 
 /**
  * A local webhook receiver: keeps every POST to /hooks. Anything else is answered 404 and not kept:
- * tests running beside this one pick a free port, close it and poll it until their service listens
- * there, so a port this receiver took in between may get their `GET /health` (an empty body here once
- * failed the JSON parse below).
+ * a port of a shared machine may be reached by what was meant for another (this one once got a
+ * test's readiness poll, an empty body, when `freePort` still picked ports `listen(0)` hands out).
  */
 async function receiver() {
   const received: { headers: IncomingHttpHeaders; body: string }[] = [];

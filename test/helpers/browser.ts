@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { type Browser, chromium } from "playwright-core";
 import { buildTestApp, type TestApp } from "./app.ts";
 
@@ -37,13 +37,41 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A loopback port nothing listens on now, so a test app can know its public URL before it starts. */
-export async function freePort(): Promise<number> {
+/** The kernel's ephemeral range: ports it hands to `listen(0)` and to outgoing connections. */
+function ephemeralPorts(): { low: number; high: number } {
+  try {
+    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
+    return { low: Number(low), high: Number(high) };
+  } catch {
+    return { low: 32768, high: 60999 };
+  }
+}
+
+/** Listens on `port` of loopback and closes again: true when nothing else held it. */
+async function bindable(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const bound = await new Promise<boolean>((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => resolve(true));
+  });
+  if (bound) await new Promise((resolve) => server.close(resolve));
+  return bound;
+}
+
+/**
+ * A loopback port nothing listens on now, so a test app can know its public URL before it starts.
+ * Picked below the kernel's ephemeral range: a port from inside it, freed until the app listens,
+ * could meanwhile be taken by another test's `listen(0)` or by any outgoing connection (a test
+ * beside it once got its readiness polls, and the app could fail to listen).
+ */
+export async function freePort(): Promise<number> {
+  const { low } = ephemeralPorts();
+  const from = Math.min(20_000, low - 1_000);
+  for (let tries = 0; tries < 50; tries++) {
+    const port = from + Math.floor(Math.random() * (low - from));
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`No free loopback port found between ${from} and ${low - 1}`);
 }
 
 /** A test app whose PUBLIC_URL is where it listens, as hosted pages and provider redirects need. */
