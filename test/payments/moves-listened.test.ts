@@ -12,7 +12,7 @@ import { authorizeJob } from "../../src/modules/payments/pipeline/authorize.ts";
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { eventually } from "../helpers/contract.ts";
 import type { Tenants } from "../helpers/fixture.ts";
-import { call, expectStatus, tenantFixture } from "../helpers/http.ts";
+import { call, createApp, expectStatus, tenantFixture } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 import { paymentStatements } from "../helpers/statements.ts";
@@ -34,9 +34,9 @@ after(() => app?.close());
 const owner = () => tenants.owner.token;
 const appId = () => tenants.app.id;
 
-async function endpoint(events: string[], enabled = true) {
+async function endpoint(events: string[], enabled = true, inApp = appId()) {
   const made = expectStatus(
-    await call(app, "POST", `/webhooks/${appId()}`, {
+    await call(app, "POST", `/webhooks/${inApp}`, {
       token: owner(),
       // Nothing listens there: only the deliveries' records and jobs are looked at.
       body: { url: "http://127.0.0.1:9/hooks", events, enabled },
@@ -52,12 +52,15 @@ async function rows<T>(query: ReturnType<typeof sql>): Promise<T[]> {
 }
 
 /** A payment created and confirmed, then its authorize job run: answers how often it wrote the payment. */
-async function paidByTheJob(beforeTheJob: () => Promise<unknown> = async () => {}) {
-  const payment = await createPayment(app, owner(), appId(), {
-    price_id: price.id,
+async function paidByTheJob(
+  beforeTheJob: () => Promise<unknown> = async () => {},
+  of: { appId: string; priceId: string } = { appId: appId(), priceId: price.id },
+) {
+  const payment = await createPayment(app, owner(), of.appId, {
+    price_id: of.priceId,
     payment_provider: "card",
   });
-  expectStatus(await confirm(app, owner(), appId(), payment.id, card(CARDS.ok)), 200);
+  expectStatus(await confirm(app, owner(), of.appId, payment.id, card(CARDS.ok)), 200);
   const data = await eventually(async () => {
     const [job] = await rows<{ data: AuthorizeJob }>(
       sql`select data from pgboss.job where name = 'payments.authorize' and data->>'paymentId' = ${payment.id}`,
@@ -69,7 +72,7 @@ async function paidByTheJob(beforeTheJob: () => Promise<unknown> = async () => {
     authorizeJob(app.deps).handle(data, { id: "only", retryCount: 0 }),
   );
   const paid = expectStatus(
-    await call(app, "GET", `/payments/${appId()}/${payment.id}`, { token: owner() }),
+    await call(app, "GET", `/payments/${of.appId}/${payment.id}`, { token: owner() }),
     200,
   );
   assert.equal(paid.status, "paid");
@@ -136,5 +139,29 @@ test("more endpoints listening than the process knew of: the move takes the tran
     ["payment.hold", "payment.paid", "payment.pending"],
     ["payment.hold"],
     ["payment.hold"],
+  ]);
+});
+
+test("an app known to have no endpoint: one write with none listening, the transaction once one is added", async () => {
+  const quiet = await createApp(app, owner(), { name: "Quiet shop" });
+  const of = {
+    appId: quiet.id as string,
+    priceId: (await createPrice(app, owner(), quiet.id, { amount: 12 })).id as string,
+  };
+  const alone = await paidByTheJob(undefined, of);
+  assert.equal(alone.writes, 1, `one write of the payment, not ${alone.writes}`);
+  assert.deepEqual(await deliveriesOf(alone.id, []), []);
+  // The process now knows the app has none; an endpoint added after the next create must still
+  // get that payment's moves.
+  let added = "";
+  const late = await paidByTheJob(async () => {
+    added = await endpoint(["payment.*"], true, of.appId);
+  }, of);
+  assert.ok(late.writes > 1, `the transaction path, not ${late.writes} write`);
+  assert.deepEqual(await deliveriesOf(late.id, [added]), [["payment.hold", "payment.paid"]]);
+  const next = await paidByTheJob(undefined, of);
+  assert.equal(next.writes, 1, `one write of the payment, not ${next.writes}`);
+  assert.deepEqual(await deliveriesOf(next.id, [added]), [
+    ["payment.hold", "payment.paid", "payment.pending"],
   ]);
 });
