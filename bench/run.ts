@@ -10,6 +10,11 @@ import { freshDatabase, startChild } from "./processes.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+// BENCH_TARGET_ROUNDS=N: after the table, N more pairs of windows for each of issue 28's targets
+// (the GET by id beside the bare PK SELECT, the create beside the bare INSERT), who goes first
+// alternating, and each target's share as the median of its pairs: one pair of windows read
+// alone moves by a tenth from run to run on this machine.
+const TARGET_ROUNDS = Number(process.env.BENCH_TARGET_ROUNDS ?? 0);
 
 interface Started {
   app: string;
@@ -89,6 +94,34 @@ async function measurePaced(title: string, url: string, headers: Record<string, 
   });
   if (result.non2xx > 0) throw new Error(`${title}: ${result.non2xx} non-2xx answers`);
   return { title, rps: result.rps, p50: result.p50, p99: result.p99 };
+}
+
+/** TARGET_ROUNDS pairs of a control's window and a route's, alternating who goes first. */
+async function alternate(
+  title: string,
+  target: number,
+  control: () => Promise<{ rps: number }>,
+  route: () => Promise<{ rps: number }>,
+) {
+  const shares: number[] = [];
+  for (let round = 0; round < TARGET_ROUNDS; round++) {
+    let bare: number;
+    let measured: number;
+    if (round % 2 === 0) {
+      bare = (await control()).rps;
+      measured = (await route()).rps;
+    } else {
+      measured = (await route()).rps;
+      bare = (await control()).rps;
+    }
+    shares.push(Math.round((100 * measured) / bare));
+  }
+  const sorted = [...shares].sort((a, b) => a - b);
+  const median =
+    sorted.length % 2 === 1
+      ? sorted[(sorted.length - 1) / 2]
+      : Math.round((sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2);
+  return { title, target, shares, median };
 }
 
 /** Waits until the outbox is empty (the relay caught up with the last row), then two seconds. */
@@ -185,7 +218,31 @@ async function benchEngine(label: string, env: Record<string, string>, separateW
       auth,
       { ...create, rate },
     );
-    return { label, rows: reads, writes: [bareInsert, bareSteady, peak, steady, bursts] };
+    const targets = [];
+    if (TARGET_ROUNDS > 0) {
+      const byId = `${server.app}/payments/${app.id}/${payment.id}`;
+      targets.push(
+        await alternate(
+          "GET /payments/{app_id}/{payment_id}, share of the bare PK SELECT",
+          80,
+          () => measure("control", `${server.bare}/bare/apps/${app.id}`),
+          () => measure("route", byId, auth),
+        ),
+        await alternate(
+          "POST /payments/{app_id} (peak), share of the bare INSERT",
+          35,
+          async () => {
+            await settle(server);
+            return measure("control", `${server.bare}/bare/inserts`, {}, { method: "POST", body: "{}" });
+          },
+          async () => {
+            await settle(server);
+            return measure("route", `${server.app}/payments/${app.id}`, auth, create);
+          },
+        ),
+      );
+    }
+    return { label, rows: reads, writes: [bareInsert, bareSteady, peak, steady, bursts], targets };
   } finally {
     await server.stop();
   }
@@ -230,6 +287,17 @@ for (const { label, rows, writes } of results) {
       const share = Math.round((100 * row.rps) / bare);
       console.log(`| ${label} | ${row.title} | ${row.rps} | ${row.p50} | ${row.p99} | ${share}% |`);
     }
+  }
+}
+for (const { label, targets } of results) {
+  if (targets.length === 0) continue;
+  console.log(`\n${label}, ${TARGET_ROUNDS} alternating pairs of windows per target:\n`);
+  console.log("| target | share, each pair | share, median | target |");
+  console.log("|---|---|---:|---:|");
+  for (const { title, shares, median, target } of targets) {
+    console.log(
+      `| ${title} | ${shares.map((share) => `${share}%`).join(", ")} | **${median}%** | ${target}% |`,
+    );
   }
 }
 console.log(
