@@ -37,13 +37,12 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** The kernel's ephemeral range: ports it hands to `listen(0)` and to outgoing connections. */
-function ephemeralPorts(): { low: number; high: number } {
+/** Where the kernel's ephemeral range starts: ports it hands to `listen(0)` and outgoing connections. */
+function ephemeralLow(): number {
   try {
-    const [low, high] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
-    return { low: Number(low), high: Number(high) };
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]);
   } catch {
-    return { low: 32768, high: 60999 };
+    return 32768;
   }
 }
 
@@ -65,7 +64,7 @@ async function bindable(port: number): Promise<boolean> {
  * beside it once got its readiness polls, and the app could fail to listen).
  */
 export async function freePort(): Promise<number> {
-  const { low } = ephemeralPorts();
+  const low = ephemeralLow();
   const from = Math.min(20_000, low - 1_000);
   for (let tries = 0; tries < 50; tries++) {
     const port = from + Math.floor(Math.random() * (low - from));
