@@ -2175,7 +2175,7 @@ export interface webhooks {
         put?: never;
         /**
          * `auction.bid_placed`, sent to the endpoints subscribed to it
-         * @description `auction.bid_placed`: A bid was placed and its card hold landed
+         * @description `auction.bid_placed`: A bid now stands: a new one whose card hold landed, or a runner-up again
          */
         post: operations["onAuctionBidPlacedEvent"];
         delete?: never;
@@ -2908,7 +2908,7 @@ export interface components {
         };
         /**
          * AuctionBidPlacedEvent
-         * @description `auction.bid_placed`: A bid was placed and its card hold landed
+         * @description `auction.bid_placed`: A bid now stands: a new one whose card hold landed, or a runner-up again
          * @example {
          *       "id": "evt_01m87s3v8k4r2fjc23vtvkbtjx",
          *       "type": "auction.bid_placed",
@@ -2926,7 +2926,7 @@ export interface components {
         AuctionBidPlacedEvent: {
             /** @description The app it happened in */
             app_id: string;
-            /** @description A bid was placed and its card hold landed */
+            /** @description A bid now stands: a new bid whose card hold landed, or a runner-up standing again */
             data: {
                 /** @description The amount in major units, formatted (e.g. `20.00`) */
                 amount: string | null;

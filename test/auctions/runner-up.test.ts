@@ -187,4 +187,73 @@ describe("runners-up", () => {
     const won = view.bids.filter((b: { status: string }) => b.status === "won");
     assert.equal(won.length, 1, "one lot, one winner");
   });
+
+  test("the standing bid's payment cancelled: the runner-up stands again, so a lower bid cannot stand and keep its hold", async () => {
+    const auction = await createAuction(fx.app, fx.tenants.owner.token, fx.tenants.app.id, {
+      trigger_id: triggerId,
+      ends_at: endsLater(),
+    });
+    const [amy, bob, cat] = await Promise.all(
+      ["amy", "bob", "cat"].map((name) =>
+        shopperSession(fx.app, fx.tenants.app.id, auction.id, `${name}@example.com`),
+      ),
+    );
+    const bid = async (who: { token: string }, amount: number) => {
+      const placed = expectStatus(
+        await placeBid(
+          fx.app,
+          who.token,
+          fx.tenants.app.id,
+          auction.id,
+          amount,
+          CARDS.ok,
+          input(`${amount}`),
+        ),
+        202,
+      );
+      await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, placed.id, "placed");
+      return placed as Placed;
+    };
+    const runnerUp = await bid(amy, 14);
+    const standing = await bid(bob, 15);
+    expectStatus(
+      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${standing.payment.id}/cancel`, {
+        token: fx.tenants.owner.token,
+        body: {},
+      }),
+      200,
+    );
+    // Amy's held 14 stands again: it is what would win now, so it is what a new bid must beat.
+    const view = await waitForBid(
+      fx.app,
+      fx.tenants.owner.token,
+      fx.tenants.app.id,
+      auction.id,
+      runnerUp.id,
+      "placed",
+    );
+    assert.equal(view.current_amount, 14);
+    const placedAgain = await eventually(
+      async () =>
+        (await eventsOf("auction.bid_placed", auction.id)).filter((e) => e.bid_id === runnerUp.id)[1],
+    );
+    assert.equal(placedAgain.amount, 14);
+    // A bid under it is refused at once, not placed to lose at the close with its card held.
+    const low = await placeBid(fx.app, cat.token, fx.tenants.app.id, auction.id, 13, CARDS.ok, input("13"));
+    assert.equal(low.status, 409);
+    const winner = await bid(cat, 16);
+    await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
+    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, winner.id, "won");
+    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, winner.payment.id, "paid");
+    // Every other card released: the runner-up's once the winner's payment is captured.
+    for (const released of [runnerUp, standing]) {
+      await waitForStatus(
+        fx.app,
+        fx.tenants.owner.token,
+        fx.tenants.app.id,
+        released.payment.id,
+        "cancelled",
+      );
+    }
+  });
 });

@@ -19,6 +19,7 @@ import {
   holdWindow,
   liveUntil,
   setBidStatus,
+  standAgain,
   standingLost,
   trimRunnersUp,
 } from "./runner-up.ts";
@@ -184,7 +185,10 @@ export async function settleBid(deps: Deps, paymentId: string) {
     const [bid] = await tx.select().from(bids).where(eq(bids.id, found.id));
     const payment = await paymentOfBid(tx, paymentId);
     if (bid.status === "won") return followWinner(deps, tx, auction, bid, payment);
-    if (bid.status === "placed" && payment.status !== "hold") return standingLost(deps, tx, auction, bid);
+    if (bid.status === "placed" && payment.status !== "hold") {
+      await standingLost(deps, tx, auction, bid);
+      return standAgain(deps, tx, auction);
+    }
     if (bid.status !== "pending") return;
     if (payment.status === "failed" || payment.status === "cancelled") {
       await setBidStatus(deps, tx, bid, "refused", "the card was not authorised");
@@ -252,5 +256,6 @@ export async function expireHold(deps: Deps, bidId: string) {
     const standing = bid.status === "placed" && auction.closedAt === null;
     const runnerUp = bid.status === "outbid" && payment.status === "hold";
     if (standing || runnerUp) await dropLapsedHold(deps, tx, auction, bid);
+    if (standing) await standAgain(deps, tx, auction);
   });
 }

@@ -105,6 +105,37 @@ export async function standingLost(deps: Deps, tx: Tx, auction: AuctionRow, bid:
 }
 
 /**
+ * The standing bid of an open auction was lost (its payment cancelled, its hold lapsed): the best
+ * runner-up whose hold is live stands again, as the best live hold is what wins at the close.
+ * Without it, the next bid had only the starting amount to beat, so a bid below the runner-up
+ * could be placed, lose to it at the close, and keep its hold with nothing to release it.
+ * `auction.bid_placed` says which bid stands now. The bid keeps the time its hold landed.
+ */
+export async function standAgain(deps: Deps, tx: Tx, auction: AuctionRow) {
+  if (auction.closedAt !== null) return;
+  const [standing] = await tx
+    .select({ id: bids.id })
+    .from(bids)
+    .where(and(eq(bids.auctionId, auction.id), eq(bids.status, "placed")))
+    .limit(1);
+  if (standing) return;
+  const now = deps.now().getTime();
+  const best = (await heldBids(tx, auction.id)).find(
+    (bid) => bid.status === "outbid" && liveUntil(deps, bid).getTime() > now,
+  );
+  if (!best) return;
+  await tx
+    .update(bids)
+    .set({ status: "placed", reason: null, updatedAt: deps.now() })
+    .where(eq(bids.id, best.id));
+  await emitAuctionEvent(deps, tx, auction, "auction.bid_placed", {
+    bid_id: best.id,
+    shopper_id: best.shopperId,
+    ...bidAmount(auction, best),
+  });
+}
+
+/**
  * After `standing` was placed: the outbid bids that keep their hold as runners-up (the best bid of
  * each other shopper, at most `AUCTION_BACKUP_HOLDS`, with a live hold); every other outbid hold
  * is released now. Answers the ids of the bids kept.

@@ -83,7 +83,7 @@ const DATA: Record<EventType | typeof TEST_EVENT_TYPE, TSchema> = {
   ),
   "auction.bid_placed": Type.Object(
     { ...bid, amount, currency },
-    { description: "A bid was placed and its card hold landed" },
+    { description: "A bid now stands: a new bid whose card hold landed, or a runner-up standing again" },
   ),
   "auction.outbid": Type.Object(
     {
@@ -137,7 +137,7 @@ const WHEN: Record<string, string> = {
     ]),
   ),
   "kyc.updated": "A seller's KYC record changed: details submitted, verified, payouts enabled or paused",
-  "auction.bid_placed": "A bid was placed and its card hold landed",
+  "auction.bid_placed": "A bid now stands: a new one whose card hold landed, or a runner-up again",
   "auction.outbid": "A bid was beaten by a higher one",
   "auction.ended": "An auction closed; the winner's payment is captured",
   "auction.bid_expired": "A bid's card hold lapsed or was released, and the bid was dropped",
