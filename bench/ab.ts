@@ -14,6 +14,7 @@ import autocannon from "autocannon";
 import { json, lifecycle, tenant } from "./journey.ts";
 import { freshDatabase, startChild } from "./processes.ts";
 import { startReceiver } from "./receiver.ts";
+import { median } from "./stats.ts";
 
 const SECONDS = Number(process.env.BENCH_AB_SECONDS ?? 5);
 const ROUNDS = Math.max(3, Number(process.env.BENCH_AB_ROUNDS ?? 3));
@@ -300,11 +301,6 @@ const load = () =>
     .loadavg()
     .map((n) => n.toFixed(2))
     .join(", ");
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 const loadAtStart = load();
 const dir = checkout();

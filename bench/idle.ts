@@ -12,6 +12,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { median } from "./stats.ts";
 
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 10);
 const SAMPLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
@@ -186,11 +187,6 @@ async function benchEngine(label: string, env: Record<string, string>, launch: L
     });
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 
 // BENCH_ENGINES=postgres (or pglite) runs one engine only.
 const engines = (process.env.BENCH_ENGINES ?? "pglite,postgres").split(",");

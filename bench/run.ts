@@ -7,6 +7,7 @@ import path from "node:path";
 import autocannon from "autocannon";
 import { pacedLoad } from "./paced.ts";
 import { freshDatabase, startChild } from "./processes.ts";
+import { median } from "./stats.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
@@ -116,12 +117,7 @@ async function alternate(
     }
     shares.push(Math.round((100 * measured) / bare));
   }
-  const sorted = [...shares].sort((a, b) => a - b);
-  const median =
-    sorted.length % 2 === 1
-      ? sorted[(sorted.length - 1) / 2]
-      : Math.round((sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2);
-  return { title, target, shares, median };
+  return { title, target, shares, median: Math.round(median(shares)) };
 }
 
 /** Waits until the outbox is empty (the relay caught up with the last row), then two seconds. */

@@ -7,6 +7,7 @@
 // wall clock. BENCH_STARTUP_ROUNDS (5) rounds; medians printed (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
 import os from "node:os";
+import { median } from "./stats.ts";
 
 const PHASES = ["modules", "database", "app", "first request", "sign-ups"] as const;
 type Phase = (typeof PHASES)[number];
@@ -83,11 +84,6 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const variant of order) runs[variant].push(child(variant));
 }
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 console.log(
   `\nCPU ms per phase, median of ${ROUNDS} fresh processes each, ${os.cpus().length} CPUs, Node ${process.version}, load average ${os
     .loadavg()

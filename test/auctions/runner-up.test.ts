@@ -78,6 +78,27 @@ const eventsOf = async (type: string, auctionId: string) =>
     .map((e) => e.data as Record<string, any>)
     .filter((d) => d.auction_id === auctionId);
 
+/** `amount` bid by `shopper`, answered once its hold landed and it stands. */
+async function standingBid(auctionId: string, shopper: { token: string }, amount: number, order: string) {
+  const placed = expectStatus(
+    await placeBid(fx.app, shopper.token, fx.tenants.app.id, auctionId, amount, CARDS.ok, input(order)),
+    202,
+  );
+  await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auctionId, placed.id, "placed");
+  return placed as Placed;
+}
+
+/** The app cancels a bid's payment, as it may while the call was not signed. */
+async function cancelByTheApp(paymentId: string) {
+  expectStatus(
+    await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${paymentId}/cancel`, {
+      token: fx.tenants.owner.token,
+      body: {},
+    }),
+    200,
+  );
+}
+
 describe("runners-up", () => {
   test("a runner-up whose hold is no longer live is dropped, not made the winner: the item is unsold", async () => {
     const { holdMs, marginMs } = holdWindow(fx.app.deps);
@@ -87,29 +108,13 @@ describe("runners-up", () => {
       ends_at: new Date(clock.now().getTime() + holdMs + 3600_000).toISOString(),
     });
     const kim = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "kim@example.com");
-    const low = expectStatus(
-      await placeBid(fx.app, kim.token, fx.tenants.app.id, auction.id, 10, CARDS.ok, input("k")),
-      202,
-    );
-    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
+    const low = await standingBid(auction.id, kim, 10, "k");
     // Days later, an hour before Kim's hold leaves its live window (its lapse is `marginMs` on),
     // Lee outbids her: Kim's hold is kept as the runner-up.
     clock.advance(holdMs - marginMs - 3600_000);
     try {
       const lee = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "lee@example.com");
-      const high = expectStatus(
-        await placeBid(
-          fx.app,
-          lee.token,
-          fx.tenants.app.id,
-          auction.id,
-          11,
-          CARDS.ok,
-          input("sandbox:revert"),
-        ),
-        202,
-      );
-      await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
+      const high = await standingBid(auction.id, lee, 11, "sandbox:revert");
       // Two hours on, the auction ends: Kim's hold is past its live window, Lee's is fresh.
       clock.advance(2 * 3600_000);
       await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
@@ -147,23 +152,9 @@ describe("runners-up", () => {
     });
     const max = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "max@example.com");
     const ned = await shopperSession(fx.app, fx.tenants.app.id, auction.id, "ned@example.com");
-    const low = expectStatus(
-      await placeBid(fx.app, max.token, fx.tenants.app.id, auction.id, 10, CARDS.ok, input("m")),
-      202,
-    );
-    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "placed");
-    const high = expectStatus(
-      await placeBid(fx.app, ned.token, fx.tenants.app.id, auction.id, 11, CARDS.ok, input("n")),
-      202,
-    );
-    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, high.id, "placed");
-    expectStatus(
-      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${high.payment.id}/cancel`, {
-        token: fx.tenants.owner.token,
-        body: {},
-      }),
-      200,
-    );
+    const low = await standingBid(auction.id, max, 10, "m");
+    const high = await standingBid(auction.id, ned, 11, "n");
+    await cancelByTheApp(high.payment.id);
     let view = await waitForBid(
       fx.app,
       fx.tenants.owner.token,
@@ -198,31 +189,9 @@ describe("runners-up", () => {
         shopperSession(fx.app, fx.tenants.app.id, auction.id, `${name}@example.com`),
       ),
     );
-    const bid = async (who: { token: string }, amount: number) => {
-      const placed = expectStatus(
-        await placeBid(
-          fx.app,
-          who.token,
-          fx.tenants.app.id,
-          auction.id,
-          amount,
-          CARDS.ok,
-          input(`${amount}`),
-        ),
-        202,
-      );
-      await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, placed.id, "placed");
-      return placed as Placed;
-    };
-    const runnerUp = await bid(amy, 14);
-    const standing = await bid(bob, 15);
-    expectStatus(
-      await call(fx.app, "POST", `/payments/${fx.tenants.app.id}/${standing.payment.id}/cancel`, {
-        token: fx.tenants.owner.token,
-        body: {},
-      }),
-      200,
-    );
+    const runnerUp = await standingBid(auction.id, amy, 14, "14");
+    const standing = await standingBid(auction.id, bob, 15, "15");
+    await cancelByTheApp(standing.payment.id);
     // Amy's held 14 stands again: it is what would win now, so it is what a new bid must beat.
     const view = await waitForBid(
       fx.app,
@@ -241,7 +210,7 @@ describe("runners-up", () => {
     // A bid under it is refused at once, not placed to lose at the close with its card held.
     const low = await placeBid(fx.app, cat.token, fx.tenants.app.id, auction.id, 13, CARDS.ok, input("13"));
     assert.equal(low.status, 409);
-    const winner = await bid(cat, 16);
+    const winner = await standingBid(auction.id, cat, 16, "16");
     await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
     await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, winner.id, "won");
     await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, winner.payment.id, "paid");

@@ -10,10 +10,11 @@ import { divRoundHalfUp } from "../../platform/money/rational.ts";
 import { paymentOfBid, releasePayment } from "../payments/auction-hooks.ts";
 import { type ConfirmInput, requestAuthorization } from "../payments/commands.ts";
 import { openPayment } from "../payments/create.ts";
-import { bidAmount, emitAuctionEvent } from "./events.ts";
+import { emitAuctionEvent } from "./events.ts";
 import { HOLD_EXPIRING_JOB } from "./job-names.ts";
 import type { AuctionRow } from "./presenters.ts";
 import {
+  announceStanding,
   dropLapsedHold,
   followWinner,
   holdWindow,
@@ -227,11 +228,7 @@ export async function settleBid(deps: Deps, paymentId: string) {
       });
     }
     await tx.update(auctions).set({ updatedAt: deps.now() }).where(eq(auctions.id, auction.id));
-    await emitAuctionEvent(deps, tx, auction, "auction.bid_placed", {
-      bid_id: bid.id,
-      shopper_id: bid.shopperId,
-      ...bidAmount(auction, bid),
-    });
+    await announceStanding(deps, tx, auction, bid);
     // A card authorisation lapses after the hold lifetime: look again shortly before it does.
     const lapses = liveUntil(deps, { ...bid, placedAt: deps.now() });
     if (lapses.getTime() + holdWindow(deps).marginMs < auction.endsAt.getTime()) {

@@ -128,10 +128,15 @@ export async function standAgain(deps: Deps, tx: Tx, auction: AuctionRow) {
     .update(bids)
     .set({ status: "placed", reason: null, updatedAt: deps.now() })
     .where(eq(bids.id, best.id));
+  await announceStanding(deps, tx, auction, best);
+}
+
+/** `auction.bid_placed`: `bid` now stands, newly placed or standing again. */
+export async function announceStanding(deps: Deps, tx: Tx, auction: AuctionRow, bid: BidRow) {
   await emitAuctionEvent(deps, tx, auction, "auction.bid_placed", {
-    bid_id: best.id,
-    shopper_id: best.shopperId,
-    ...bidAmount(auction, best),
+    bid_id: bid.id,
+    shopper_id: bid.shopperId,
+    ...bidAmount(auction, bid),
   });
 }
 
