@@ -37,7 +37,10 @@ for (let i = 0; i < count; i++) {
   try {
     const result = await runSeed(service, seed, { length: steps, restarts: !values["no-restarts"] });
     results.push(result);
-    console.log(`seed ${seed}: ${result.ok ? "ok" : "FAILED"} in ${(result.ms / 1000).toFixed(1)} s`);
+    const ended = result.log.find((line) => line.startsWith("ended with")) ?? "";
+    console.log(
+      `seed ${seed}: ${result.ok ? "ok" : "FAILED"} in ${(result.ms / 1000).toFixed(1)} s; ${ended}`,
+    );
     if (!result.ok) console.log(report(result));
     else if (values.verbose) console.log(result.log.join("\n"));
   } finally {

@@ -45,6 +45,8 @@ export interface PaymentFact {
   sent: boolean;
   /** The chain confirmed the call. */
   confirmed: boolean;
+  /** The chain refused or dropped the call, as the payment recorded (its error's `step` is `chain`). */
+  chainFailed: boolean;
 }
 
 /** What services are given: every outside system passed in, none reached for as a global. */

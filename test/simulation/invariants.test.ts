@@ -34,9 +34,10 @@ function worldWith(
   received: { id: string; type: string; data: unknown }[],
   paymentIds: string[],
   marker = "success",
+  seller = false,
 ) {
   return {
-    payments: paymentIds.map((id) => ({ id, marker })),
+    payments: paymentIds.map((id) => ({ id, marker, seller })),
     bids: [],
     receiver: {
       received: received.map((e) => ({ headers: { "webhook-id": e.id }, body: JSON.stringify(e) })),
@@ -71,6 +72,7 @@ function soundRun() {
         refunded: "0",
       },
     ],
+    reconciliation: { id: "rec_1", status: "clean", mismatches: [] },
   };
   return { state, world: worldWith(hooks, ["p1"]) };
 }
@@ -164,6 +166,89 @@ describe("the simulation's invariants", () => {
     assert.ok(
       found.some((v) => v.startsWith("chain-outcome")),
       found.join("\n"),
+    );
+  });
+});
+
+describe("the simulation's invariants for sellers, bank returns and reconciliation", () => {
+  /** `soundRun`'s payment made for the seller's price: 10.50 of its 15.75 is the seller's share. */
+  function sellerRun(transfers: { amount: number; amount_reversed: number }[], refunded = 0) {
+    const { state } = soundRun();
+    const hooks = ["pending", "hold", "paid"].map((to, i) => ({
+      id: `evt_${i}`,
+      type: `payment.${to}`,
+      data: { id: "p1" },
+    }));
+    state.payments[0] = payment("p1", {
+      price_item: { amount_seller: 10.5 },
+      amount_refunded: refunded,
+      transfers,
+    });
+    const balance = state.balances[0];
+    balance.available = "4.5";
+    balance.paid_to_sellers = "10.5";
+    return { state, world: worldWith(hooks, ["p1"], "success", true) };
+  }
+
+  test("a seller paid their share is sound; paid twice, or a share kept after a refund, is not", () => {
+    const paid = sellerRun([{ amount: 10.5, amount_reversed: 0 }]);
+    assert.deepEqual(checkInvariants(paid.world, paid.state), []);
+    const twice = sellerRun([
+      { amount: 10.5, amount_reversed: 0 },
+      { amount: 10.5, amount_reversed: 0 },
+    ]);
+    assert.ok(
+      checkInvariants(twice.world, twice.state).some((v) =>
+        v.includes("the seller holds 2100 cents of it, 1050 due"),
+      ),
+    );
+    // A third refunded (5.25 of 15.75): the seller gives back 3.50 of their 10.50.
+    const unreversed = sellerRun([{ amount: 10.5, amount_reversed: 0 }], 5.25);
+    assert.ok(
+      checkInvariants(unreversed.world, unreversed.state).some((v) =>
+        v.includes("1050 cents of it, 700 due"),
+      ),
+    );
+  });
+
+  test("a transfer for a price without a seller, and sellers owed money no payment waits for", () => {
+    const { state, world } = sellerRun([{ amount: 10.5, amount_reversed: 0 }]);
+    const plain = worldWith([], ["p1"]);
+    assert.ok(
+      checkInvariants(plain, state).some((v) => v.includes("transferred, though its price has no seller")),
+    );
+    state.balances[0].owed_to_sellers = "1";
+    state.balances[0].available = "3.5";
+    assert.ok(checkInvariants(world, state).some((v) => v.includes("the books owe sellers 1")));
+  });
+
+  test("a debit returned after delivery is in the books as refunded, and is no unpaid delivery", () => {
+    const { state } = soundRun();
+    state.payments[0] = payment("p1", {
+      status: "failed",
+      payment_provider: "us_bank_account",
+      transaction_response: { error: { code: "account_closed", returned_after_collection: true } },
+    });
+    const events = ["pending", "hold", "paid", "failed"].map((to_status) => ({ to_status }));
+    state.events.set("p1", events);
+    const hooks = events.map((e, i) => ({
+      id: `evt_${i}`,
+      type: `payment.${e.to_status}`,
+      data: { id: "p1" },
+    }));
+    const world = worldWith(hooks, ["p1"]);
+    // The platform bears the provider's fee; everything else went back to the shopper.
+    Object.assign(state.balances[0], { available: "0", platform_fees: "-0.46", refunded: "15.75" });
+    assert.deepEqual(checkInvariants(world, state), []);
+    state.balances[0].refunded = "0";
+    assert.ok(checkInvariants(world, state).some((v) => v.startsWith("ledger")));
+  });
+
+  test("a reconciliation that found a mismatch", () => {
+    const { state, world } = soundRun();
+    state.reconciliation = { id: "rec_2", status: "mismatched", mismatches: [{ kind: "provider_capture" }] };
+    assert.ok(
+      checkInvariants(world, state).some((v) => v.startsWith("reconciliation: run rec_2 is mismatched")),
     );
   });
 });

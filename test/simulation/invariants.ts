@@ -8,6 +8,9 @@ const CAPTURED = new Set(["paid", "refunded", "failed-transfers"]);
 const IN_BOOKS = new Set(["hold", "paid", "refunded", "failed-captured", "failed-transfers"]);
 const FINAL_BIDS = new Set(["won", "outbid", "refused", "expired", "failed"]);
 
+/** A collected bank debit its bank took back: the money went back to the shopper, past any decision. */
+const returned = (p: any): boolean => p.transaction_response?.error?.returned_after_collection === true;
+
 /** Minor units of a USD amount the API answers as a number (`12.71`) or a decimal string (`"-3.2"`). */
 const cents = (amount: number | string): bigint => {
   const [whole, fraction = ""] = String(amount).replace("-", "").split(".");
@@ -29,7 +32,7 @@ async function pages(world: World, url: string): Promise<any[]> {
  * Everything the service answers once the run is over, read through the public API: payments
  * (bids' included) with their events, the auctions, the webhook delivery log, the balances.
  */
-export interface FinalState {
+export interface Observed {
   payments: any[];
   events: Map<string, any[]>;
   auctions: any[];
@@ -37,7 +40,12 @@ export interface FinalState {
   balances: any[];
 }
 
-export async function readFinalState(world: World): Promise<FinalState> {
+/** What the run ends with: what it observes, and a reconciliation run started then, finished. */
+export interface FinalState extends Observed {
+  reconciliation: { id: string; status: string; mismatches: unknown[] };
+}
+
+export async function readFinalState(world: World): Promise<Observed> {
   const payments = await world.allPayments();
   const events = new Map<string, any[]>();
   for (const payment of payments) {
@@ -50,8 +58,37 @@ export async function readFinalState(world: World): Promise<FinalState> {
   return { payments, events, auctions, deliveries, balances };
 }
 
+/**
+ * The app's books compared with its payments, the provider and the chain, as an operator asks for
+ * it (`POST /reconciliations/{app_id}`): the finished run.
+ */
+export async function reconcile(world: World): Promise<FinalState["reconciliation"]> {
+  const started = await world.call("POST", `/reconciliations/${world.appId}`, [201]);
+  return world.until("the reconciliation to finish", 30_000, async () => {
+    const run = (await world.call("GET", `/reconciliations/${world.appId}/${started.body.id}`, [200])).body;
+    return run.status === "running" ? undefined : run;
+  });
+}
+
+/**
+ * What a run ended with, for its log: payments by status, sellers' transfers and reversals, returned
+ * debits, and the reconciliation's verdict (so a batch of seeds shows what it exercised).
+ */
+export function summary(state: FinalState): string {
+  const statuses = new Map<string, number>();
+  for (const p of state.payments) statuses.set(p.status, (statuses.get(p.status) ?? 0) + 1);
+  const transfers = state.payments.flatMap((p) => p.transfers ?? []);
+  const reversed = transfers.filter((t) => cents(t.amount_reversed) > 0n).length;
+  return [
+    `ended with ${state.payments.length} payments (${[...statuses].map(([s, n]) => `${s} ${n}`).join(", ")})`,
+    `${transfers.length} seller transfers (${reversed} reversed in part or whole)`,
+    `${state.payments.filter(returned).length} debits returned`,
+    `reconciliation ${state.reconciliation.status}`,
+  ].join(", ");
+}
+
 /** True once nothing the run made waits for a job, the chain or the clock any more. */
-export function isSettled(state: FinalState): boolean {
+export function isSettled(state: Observed): boolean {
   return (
     state.payments.every((p) => !NON_FINAL.has(p.status)) &&
     state.auctions.every((a) => a.expired && a.bids.every((b: any) => FINAL_BIDS.has(b.status))) &&
@@ -75,8 +112,10 @@ export function checkInvariants(world: World, state: FinalState): string[] {
     const label = `${p.id} (${p.payment_provider}, marker ${marker ?? "?"}, ${p.status})`;
     // Nothing left waiting once every bound has passed and the jobs have run.
     if (NON_FINAL.has(p.status)) fail("non-final", `${label} is still ${p.status}`);
-    // No delivery without payment: a confirmed call is captured money (or money the app gave back).
-    if (delivered && !CAPTURED.has(p.status)) fail("delivery-unpaid", `${label}: its call confirmed`);
+    // No delivery without payment: a confirmed call is captured money (or money the app gave back),
+    // unless the shopper's bank took a collected debit back afterwards, which no one can refuse.
+    if (delivered && !CAPTURED.has(p.status) && !returned(p))
+      fail("delivery-unpaid", `${label}: its call confirmed`);
     // No payment without delivery: money taken for a trigger's call means the call landed.
     if (
       marker !== undefined &&
@@ -108,6 +147,12 @@ export function checkInvariants(world: World, state: FinalState): string[] {
   checkLots(state, fail);
   checkWebhooks(world, state, fail);
   checkBooks(state, fail);
+  checkSellers(known, state, fail);
+  if (state.reconciliation.status !== "clean")
+    fail(
+      "reconciliation",
+      `run ${state.reconciliation.id} is ${state.reconciliation.status}: ${JSON.stringify(state.reconciliation.mismatches)}`,
+    );
   return violations;
 }
 
@@ -200,7 +245,7 @@ function checkBooks(state: FinalState, fail: (name: string, message: string) => 
     "refunded",
   ];
   const inBooks = state.payments
-    .filter((p) => IN_BOOKS.has(p.status))
+    .filter((p) => IN_BOOKS.has(p.status) || returned(p))
     .reduce((s, p) => s + cents(p.final_amount), 0n);
   const total = fields.reduce((s, name) => s + field(name), 0n);
   if (total !== inBooks) fail("ledger", `the books hold ${total} cents, the payments ${inBooks}`);
@@ -208,11 +253,53 @@ function checkBooks(state: FinalState, fail: (name: string, message: string) => 
     .filter((p) => p.status === "hold" && p.payment_provider === "card")
     .reduce((s, p) => s + cents(p.final_amount), 0n);
   if (field("pending") !== held) fail("ledger", `pending ${usd.pending} but ${held} cents are held on cards`);
-  const refunds = state.payments.reduce((s, p) => s + cents(p.amount_refunded), 0n);
+  // A returned debit is in `refunded` too: what was not refunded before the bank took it back.
+  const refunds = state.payments.reduce(
+    (s, p) => s + (returned(p) ? cents(p.final_amount) : cents(p.amount_refunded)),
+    0n,
+  );
   if (field("refunded") + field("refunds_in_flight") !== refunds)
     fail(
       "ledger",
-      `refunds booked ${usd.refunded} + ${usd.refunds_in_flight}, payments say ${refunds} cents`,
+      `refunds booked ${usd.refunded} + ${usd.refunds_in_flight}, payments and returns say ${refunds} cents`,
     );
   if (field("refunds_in_flight") !== 0n) fail("ledger", `refunds still in flight: ${usd.refunds_in_flight}`);
+}
+
+/** `a / b` rounded half up, for amounts that are not negative (docs/ledger.md: refunds' shares). */
+const roundHalfUp = (a: bigint, b: bigint) => (2n * a + b) / (2n * b);
+
+/**
+ * A seller holds their share of what the shopper kept paying, once: per payment of a seller's
+ * price, its transfers less their reversals are the share less the refunds' part of it while
+ * `paid`, and nothing once the money went back (refunded, returned) or never came (cancelled,
+ * failed); a `failed-transfers` payment's share is what the books say the app owes its sellers.
+ * A price without a seller is never transferred.
+ */
+function checkSellers(
+  known: Map<string, KnownPayment>,
+  state: FinalState,
+  fail: (name: string, message: string) => void,
+) {
+  let owed = 0n;
+  for (const p of state.payments) {
+    const transfers: any[] = p.transfers ?? [];
+    const held = transfers.reduce((s, t) => s + cents(t.amount) - cents(t.amount_reversed), 0n);
+    const label = `${p.id} (${p.payment_provider}, ${p.status})`;
+    if (!known.get(p.id)?.seller) {
+      if (transfers.length > 0) fail("seller", `${label}: transferred, though its price has no seller`);
+      continue;
+    }
+    const share = cents(p.price_item.amount_seller);
+    const kept = share - roundHalfUp(share * cents(p.amount_refunded), cents(p.final_amount));
+    if (p.status === "failed-transfers") {
+      owed += kept;
+      continue;
+    }
+    const due = p.status === "paid" ? kept : 0n;
+    if (held !== due) fail("seller", `${label}: the seller holds ${held} cents of it, ${due} due`);
+  }
+  const usd = state.balances.find((b) => b.currency === "usd") ?? {};
+  if (cents(usd.owed_to_sellers ?? "0") !== owed)
+    fail("seller", `the books owe sellers ${usd.owed_to_sellers}, failed transfers ${owed} cents`);
 }

@@ -11,8 +11,14 @@ type Outcome = string;
 const said = (answer: Answer) =>
   `${answer.status} ${answer.status >= 400 ? answer.body.code : (answer.body.status ?? "")}`.trim();
 
-const methodFor = (world: World, payment: number, name: CardName) =>
-  world.payments[payment].method === "us_bank_account" ? bank() : card(CARDS[name]);
+/** The sandbox's bank account that is collected and then returned, `account_closed` (docs/providers.md). */
+const RETURNED_ACCOUNT = "000111111113";
+
+function methodFor(world: World, payment: number, name: CardName) {
+  if (world.payments[payment].method === "us_bank_account")
+    return name === "returned" ? bank(RETURNED_ACCOUNT) : bank();
+  return card(CARDS[name === "returned" ? "ok" : name]);
+}
 
 /**
  * Runs one step against the service, through its public API only, and answers what happened for
@@ -23,7 +29,7 @@ export async function runAction(world: World, action: Action, step: number): Pro
   const app = world.appId;
   switch (action.kind) {
     case "create": {
-      const priceId = action.marker === "none" ? world.plainPriceId : world.triggerPriceId;
+      const priceId = world.priceFor(action.marker, action.seller);
       const input = action.marker === "none" ? undefined : triggerInput(action.marker, `order-${step}`);
       const body = { payment_provider: action.method, ...(input && { trigger_data_input: input }) };
       let id: string;
@@ -47,6 +53,7 @@ export async function runAction(world: World, action: Action, step: number): Pro
         via: action.via,
         method: action.method,
         marker: action.marker,
+        seller: action.seller,
       };
       return `201 ${id}`;
     }
@@ -225,7 +232,7 @@ async function bid(world: World, action: Extract<Action, { kind: "bid" }>, step:
   const amount = Math.max(auction.amount, standing + action.raise);
   const body = {
     amount,
-    payment_method: card(CARDS[action.card]),
+    payment_method: card(CARDS[action.card === "returned" ? "ok" : action.card]),
     trigger_data_input: triggerInput(action.marker, `lot-${action.auction}-bid-${step}`, action.shopper),
   };
   const url = `/auctions/${world.appId}/${known.id}/bids`;
@@ -244,6 +251,7 @@ async function bid(world: World, action: Extract<Action, { kind: "bid" }>, step:
       via: "bid",
       method: "card",
       marker: action.marker,
+      seller: false,
       auction: action.auction,
     });
   }

@@ -7,8 +7,11 @@ import { Random } from "./prng.ts";
 export const MARKERS = ["none", "success", "revert", "drop", "slow", "unfunded"] as const;
 export type Marker = (typeof MARKERS)[number];
 
-/** The sandbox's test cards (test/helpers/payments.ts CARDS). */
-export type CardName = "ok" | "declined" | "insufficient" | "threeDS";
+/**
+ * The sandbox's test cards (test/helpers/payments.ts CARDS); for a bank debit, `returned` is the
+ * account its bank returns after collection and any other name the good account.
+ */
+export type CardName = "ok" | "declined" | "insufficient" | "threeDS" | "returned";
 
 /** A state a step can wait for (never a time): `signed` is a contract call signed for the payment. */
 export type Awaited = "hold" | "signed" | "settled";
@@ -26,6 +29,8 @@ export type Action =
       via: "api" | "checkout";
       method: "card" | "us_bank_account";
       marker: Marker;
+      /** A price of the app's seller: the seller's share is transferred, and reversed on refunds. */
+      seller: boolean;
     }
   | { kind: "confirm"; payment: number; card: CardName }
   | { kind: "challenge"; payment: number; pass: boolean }
@@ -57,7 +62,9 @@ export const SHOPPERS = 3;
 /** A long auction ends after this many minutes (past the holds' live window: its holds are watched). */
 export const LONG_AUCTION_MINUTES = 180;
 
-const CARD_WEIGHTS = { ok: 6, declined: 1, insufficient: 1, threeDS: 2 } as const;
+const CARD_WEIGHTS = { ok: 6, declined: 1, insufficient: 1, threeDS: 2, returned: 0 } as const;
+/** A bank debit: mostly the good account, sometimes the one returned after collection. */
+const BANK_WEIGHTS = { ok: 4, declined: 0, insufficient: 0, threeDS: 0, returned: 1 } as const;
 const MARKER_WEIGHTS = { none: 3, success: 3, revert: 2, drop: 1, slow: 3, unfunded: 1 } as const;
 
 /**
@@ -75,10 +82,12 @@ function paymentLife(random: Random, payment: number): Action[] {
       via: random.chance(0.3) ? "checkout" : "api",
       method,
       marker: random.weighted(MARKER_WEIGHTS),
+      seller: random.chance(0.4),
     },
   ];
   if (random.chance(0.1)) return life; // abandoned: the pending TTL ends it
-  const card = random.weighted(CARD_WEIGHTS);
+  const weights = method === "card" ? CARD_WEIGHTS : BANK_WEIGHTS;
+  const card = random.weighted(weights);
   life.push({ kind: "confirm", payment, card });
   if (card === "threeDS" && method === "card" && random.chance(0.85))
     life.push({ kind: "challenge", payment, pass: random.chance(0.75) });
@@ -87,18 +96,19 @@ function paymentLife(random: Random, payment: number): Action[] {
     // Often at a chosen state: a cancel once the call is signed is the case that matters most.
     if (random.chance(0.6))
       life.push({ kind: "await", payment, state: random.weighted({ hold: 1, signed: 2, settled: 1 }) });
-    const op = paymentOp(random, payment);
+    const op = paymentOp(random, payment, weights);
     // Sometimes with another at the same instant on the same payment: two refunds, a cancel and
     // a confirm, a retry and a cancel, as two tabs or a retried request would.
-    life.push(random.chance(0.2) ? { kind: "together", actions: [op, paymentOp(random, payment)] } : op);
+    const pair = random.chance(0.2);
+    life.push(pair ? { kind: "together", actions: [op, paymentOp(random, payment, weights)] } : op);
   }
   return life;
 }
 
-function paymentOp(random: Random, payment: number): Action {
+function paymentOp(random: Random, payment: number, weights: Record<CardName, number>): Action {
   const kind = random.weighted({ cancel: 3, refund: 3, retry: 1, confirm: 1 });
   if (kind === "refund") return { kind, payment, percent: random.pick([0, 0, 25, 40, 60]) };
-  if (kind === "confirm") return { kind, payment, card: random.weighted(CARD_WEIGHTS) };
+  if (kind === "confirm") return { kind, payment, card: random.weighted(weights) };
   return { kind, payment };
 }
 

@@ -1,7 +1,7 @@
 import { buildTestApp, type TestApp } from "../helpers/app.ts";
 import { FakeClock } from "../helpers/clock.ts";
 import { newMasterKey } from "../helpers/wallets.ts";
-import { checkInvariants, isSettled, readFinalState } from "./invariants.ts";
+import { checkInvariants, isSettled, readFinalState, reconcile, summary } from "./invariants.ts";
 import { runAction } from "./runner.ts";
 import { describeAction, generateScenario, LONG_AUCTION_MINUTES, type ScenarioOptions } from "./scenario.ts";
 import { advance, settle, sweep } from "./time.ts";
@@ -71,7 +71,9 @@ export async function runSeed(service: Service, seed: number, options: ScenarioO
       }
     }
     await finish(world);
-    violations = checkInvariants(world, await readFinalState(world));
+    const state = { ...(await readFinalState(world)), reconciliation: await reconcile(world) };
+    world.note(summary(state));
+    violations = checkInvariants(world, state);
   } catch (error) {
     if (!(error instanceof SimulationFailure)) throw error;
     violations = [`step failed: ${error.message}`];

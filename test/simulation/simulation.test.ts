@@ -5,8 +5,9 @@ import { World } from "./world.ts";
 
 // A deterministic simulation of the service (docs/reliability.md, "Simulation"): each seed is a
 // scenario of random creates, confirms, 3-D Secure answers, cancels, refunds, retries, auction bids
-// and closes, chain outcomes, clock jumps and a restart, run against the real service through its
-// API; then every bound passes and the invariants are checked. A few fixed seeds run here, on the
+// and closes, chain outcomes, sellers' shares, bank returns, clock jumps and a restart, run against
+// the real service through its API; then every bound passes, the books are reconciled and the
+// invariants are checked. A few fixed seeds run here, on the
 // suite's engine; `SIM_SEED=<n>` replays one seed, `npm run simulate -- --seeds N` runs more.
 
 const SEEDS = process.env.SIM_SEED ? [Number(process.env.SIM_SEED)] : [1, 2, 3];

@@ -1,6 +1,7 @@
 import type { TestApp } from "../helpers/app.ts";
 import type { FakeClock } from "../helpers/clock.ts";
 import { type Answer, type CallOptions, call, createApp, signup } from "../helpers/http.ts";
+import { onboardSeller, RETURN_URL } from "../helpers/kyc.ts";
 import { apiKeyOf, createPrice } from "../helpers/prices.ts";
 import { evmTrigger } from "../helpers/triggers.ts";
 import { Receiver } from "../helpers/webhooks.ts";
@@ -18,6 +19,8 @@ export interface KnownPayment {
   via: "api" | "checkout" | "bid";
   method: "card" | "us_bank_account";
   marker: Marker;
+  /** Whether its price names the app's seller, who is paid their share by transfer. */
+  seller: boolean;
   /** The auction it bids on, for a bid's payment. */
   auction?: number;
 }
@@ -62,6 +65,9 @@ export class World {
   triggerId = "";
   plainPriceId = "";
   triggerPriceId = "";
+  sellerId = "";
+  sellerPlainPriceId = "";
+  sellerTriggerPriceId = "";
   /** A prefix that keeps this run's shopper emails apart from another run's on the same service. */
   readonly tag: string;
 
@@ -109,14 +115,19 @@ export class World {
   }
 
   /**
-   * The tenant, as a new user sets one up: sign up, an app, an API key (every later call uses it:
-   * a key does not expire when the clock jumps a day), a webhook endpoint for every event, a
-   * managed EVM wallet, its trigger, a plain price and a price with the trigger.
+   * The tenant, as a new user sets one up: sign up, a marketplace app, an API key (every later
+   * call uses it: a key does not expire when the clock jumps a day), a webhook endpoint for every
+   * event, a managed EVM wallet, its trigger, a seller onboarded through the KYC widget, and four
+   * prices: plain or with the trigger, the app's own or the seller's.
    */
   async setUp() {
     const owner = await signup(this.t);
     const app = await createApp(this.t, owner.token, { name: `Simulated shop ${this.tag}` });
     this.appId = app.id;
+    await this.call("PATCH", `/apps/${app.id}`, [200], {
+      token: owner.token,
+      body: { type: "marketplace", app_fee: 2.5, kyc_return_url: RETURN_URL },
+    });
     this.key = await apiKeyOf(this.t, owner.token, app.id);
     const url = await this.receiver.start();
     this.endpointId = (
@@ -129,14 +140,21 @@ export class World {
       await this.call("POST", `/triggers/${app.id}`, [201], { body: evmTrigger(wallet.id) })
     ).body.id;
     this.plainPriceId = (await createPrice(this.t, this.key, app.id, { name: "Poster", amount: 12.5 })).id;
-    this.triggerPriceId = (
-      await createPrice(this.t, this.key, app.id, {
-        name: "Minted ticket",
-        amount: 15,
-        trigger_id: this.triggerId,
-        chain: "evm",
-      })
+    const ticket = { name: "Minted ticket", amount: 15, trigger_id: this.triggerId, chain: "evm" };
+    this.triggerPriceId = (await createPrice(this.t, this.key, app.id, ticket)).id;
+    this.sellerId = (await onboardSeller(this.t, app.id, this.key, `seller-${this.tag}`)).id;
+    this.sellerPlainPriceId = (
+      await createPrice(this.t, this.key, app.id, { name: "Print", amount: 13.37, kyc_id: this.sellerId })
     ).id;
+    this.sellerTriggerPriceId = (
+      await createPrice(this.t, this.key, app.id, { ...ticket, amount: 16.21, kyc_id: this.sellerId })
+    ).id;
+  }
+
+  /** The price a payment of the scenario is made for. */
+  priceFor(marker: Marker, seller: boolean): string {
+    if (marker === "none") return seller ? this.sellerPlainPriceId : this.plainPriceId;
+    return seller ? this.sellerTriggerPriceId : this.triggerPriceId;
   }
 
   #signingIn: Promise<unknown> = Promise.resolve();

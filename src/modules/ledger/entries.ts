@@ -29,7 +29,12 @@ export type LedgerEvent =
   | { type: "transfer"; key: string; amount: bigint; reference: string }
   | { type: "transfer_reversal"; key: string; amount: bigint; reference: string }
   /** A collected bank debit taken back by the bank: all that was not refunded yet (`refunded`). */
-  | { type: "bank_return"; refunded: bigint };
+  | { type: "bank_return"; refunded: bigint }
+  /**
+   * Refund `refund`, which the provider could no longer make because the bank had taken the debit
+   * back first: the return gave the shopper `amount`, so it leaves provider_clearing for refunds.
+   */
+  | { type: "bank_return"; refund: number; amount: bigint };
 
 export interface LedgerLine {
   transactionId: string;
@@ -88,6 +93,10 @@ export function transactionIdOf(f: PaymentFigures, event: LedgerEvent): string {
     case "refund":
     case "refund_settled":
       return `${f.paymentId}:${event.type}:${event.n}`;
+    case "bank_return":
+      return "refund" in event
+        ? `${f.paymentId}:bank_return:refund:${event.refund}`
+        : `${f.paymentId}:bank_return`;
     case "transfer":
     case "transfer_reversal":
       return `${f.paymentId}:${event.type}:${event.key}`;
@@ -118,6 +127,11 @@ export function ledgerEntriesFor(event: LedgerEvent, f: PaymentFigures): LedgerL
       break;
     case "refund":
     case "bank_return": {
+      if ("refund" in event) {
+        // The refund took the shares already; the return made it, not the provider.
+        legs.push([ACCOUNTS.clearing, -event.amount], [ACCOUNTS.refunds, event.amount]);
+        break;
+      }
       const [before, after] =
         event.type === "refund" ? [event.before, event.after] : [event.refunded, f.total];
       const parts = refundParts(f, before, after);

@@ -102,7 +102,9 @@ async function checkPayment(
       "delivered, but its contract call is not confirmed",
     );
   }
-  if (fact.sent && book.captured === 0n && UNPAID.has(fact.status)) {
+  // A call the chain refused or dropped delivered nothing: the money it released is accounted for.
+  const mayHaveLanded = fact.confirmed || !fact.chainFailed;
+  if (fact.sent && mayHaveLanded && book.captured === 0n && UNPAID.has(fact.status)) {
     add(
       "chain_unaccounted",
       fact.status,

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt } from "drizzle-orm";
+import { and, asc, eq, gt, sql } from "drizzle-orm";
 import type { PaymentFact } from "../../deps.ts";
 import type { Executor } from "../../platform/db/index.ts";
 import { payments } from "./tables.ts";
@@ -27,6 +27,7 @@ export async function paymentFacts(
       transactionId: payments.transactionId,
       sentTransaction: payments.sentTransaction,
       confirmation: payments.confirmationStatus,
+      error: sql<string | null>`${payments.transactionResponse} -> 'error' ->> 'step'`,
     })
     .from(payments)
     .where(and(eq(payments.appId, appId), afterId ? gt(payments.id, afterId) : undefined))
@@ -45,5 +46,6 @@ export async function paymentFacts(
     transactionId: r.transactionId,
     sent: r.sentTransaction !== null || r.transactionId !== null,
     confirmed: r.confirmation.confirmed === true,
+    chainFailed: r.error === "chain",
   }));
 }

@@ -26,6 +26,17 @@ export function isCollectedDebit(payment: PaymentRow): boolean {
 }
 
 /**
+ * Whether the payment is a bank debit its bank took back after it was collected (`failed`, with
+ * the return as its error). Its contract call, if one was out, is still followed to its end and
+ * recorded (await-confirmations), though nothing is settled from it.
+ */
+export function returnedAfterCollection(payment: PaymentRow): boolean {
+  const error = (payment.transactionResponse as { error?: { returned_after_collection?: boolean } | null })
+    .error;
+  return payment.status === "failed" && error?.returned_after_collection === true;
+}
+
+/**
  * What the provider's intent says of a collected debit: its return, or nothing while it stands.
  * A collected debit's intent is `succeeded`; one that went back to wanting a payment method (or was
  * cancelled) was returned, with the bank's reason as its last error.

@@ -5,6 +5,8 @@
 // (from `paid`, `failed-captured` or `failed-transfers`; a partial refund leaves it `paid`) and
 // sends `payments.refund`, which refunds the shopper at the provider and then takes the seller's
 // part back (reverse-transfers).
+// A bank debit its bank took back before the provider made the refund is refunded by that return:
+// booked so (`bank_return` of refund n), and the seller's part is still taken back.
 // Compensation: none. A refund is final; it is itself how a capture is undone.
 // After a crash: the refunded total, the move, the books and the job commit in one transaction, so
 // a refund asked for is always made. The provider's refund is keyed `<payment>:refund` (then
@@ -18,11 +20,12 @@ import { AppError, invalid } from "../../../platform/http/errors.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
 import { formatAmountText, parseAmount } from "../../../platform/money/amount.ts";
 import { currencyOf } from "../../../platform/money/currencies.ts";
-import { refundParts } from "../../ledger/entries.ts";
+import { type LedgerEvent, refundParts } from "../../ledger/entries.ts";
 import { refundsPosted } from "../../ledger/reads.ts";
 import { figuresOf, postPaymentEvents } from "../books.ts";
 import { type PaymentJob, REFUND_JOB } from "../job-names.ts";
 import { canMove, type PaymentRow, transition } from "../lifecycle.ts";
+import { returnOf } from "../returns.ts";
 import { read } from "../rows.ts";
 import { payments } from "../tables.ts";
 import { REFUND_RETRY_LIMIT, takeBackTransfers } from "./reverse-transfers.ts";
@@ -123,18 +126,25 @@ export function refundJob(deps: Deps): JobDefinition<RefundJob> {
       const { n, before, after, suffix } = refundOf(job, payment);
       const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
       const amount = after - before;
-      const refund = await provider.refund(
-        { intentId: payment.intentId, ...(job.refund === undefined ? {} : { amount }) },
-        { idempotencyKey: `${payment.id}:refund${suffix}` },
-      );
-      await deps.db.transaction((tx) =>
-        postPaymentEvents(
-          tx,
-          payment,
-          [{ type: "refund_settled", n, amount: refund.amount, reference: refund.id }],
-          deps.now(),
-        ),
-      );
+      let settled: LedgerEvent;
+      try {
+        const refund = await provider.refund(
+          { intentId: payment.intentId, ...(job.refund === undefined ? {} : { amount }) },
+          { idempotencyKey: `${payment.id}:refund${suffix}` },
+        );
+        settled = { type: "refund_settled", n, amount: refund.amount, reference: refund.id };
+      } catch (error) {
+        // A bank debit its bank took back before the refund was made: the shopper has the money
+        // from the return, and the provider will never refund it (docs/payments.md, "Bank debits
+        // returned after collection"). Any other refusal is retried, as ever.
+        const intent =
+          payment.method === "us_bank_account"
+            ? await provider.getIntent(payment.intentId).catch(() => undefined)
+            : undefined;
+        if (!intent || !returnOf(intent)) throw error;
+        settled = { type: "bank_return", refund: n, amount };
+      }
+      await deps.db.transaction((tx) => postPaymentEvents(tx, payment, [settled], deps.now()));
       const seller = refundParts(figuresOf(payment), before, after).seller;
       // Read again: a settle job that transferred meanwhile has recorded its transfer (or will
       // send this job again, see settle.ts).
