@@ -211,6 +211,28 @@ describe("the simulation's invariants for sellers, bank returns and reconciliati
     );
   });
 
+  test("a payment that says its seller's transfer was not reversed, though it was in full", () => {
+    const { state, world } = sellerRun([{ amount: 10.5, amount_reversed: 10.5 }], 15.75);
+    Object.assign(state.payments[0], {
+      status: "refunded",
+      transaction_response: {
+        error: { message: "The seller's transfer was not reversed after a refund: no" },
+      },
+    });
+    Object.assign(state.balances[0], {
+      available: "0",
+      paid_to_sellers: "0",
+      refunded: "15.75",
+      platform_fees: "-0.46",
+    });
+    state.events.get("p1")!.push({ to_status: "refunded" });
+    const found = checkInvariants(world, state);
+    assert.ok(
+      found.some((v) => v.includes("though the seller gave everything back")),
+      found.join("\n"),
+    );
+  });
+
   test("a transfer for a price without a seller, and sellers owed money no payment waits for", () => {
     const { state, world } = sellerRun([{ amount: 10.5, amount_reversed: 0 }]);
     const plain = worldWith([], ["p1"]);

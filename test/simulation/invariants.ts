@@ -83,6 +83,7 @@ export function summary(state: FinalState): string {
     `ended with ${state.payments.length} payments (${[...statuses].map(([s, n]) => `${s} ${n}`).join(", ")})`,
     `${transfers.length} seller transfers (${reversed} reversed in part or whole)`,
     `${state.payments.filter(returned).length} debits returned`,
+    `${[...state.events.values()].filter((events) => events.some((e) => e.to_status === "failed-transfers")).length} transfers failed on the way`,
     `reconciliation ${state.reconciliation.status}`,
   ].join(", ");
 }
@@ -298,6 +299,10 @@ function checkSellers(
     }
     const due = p.status === "paid" ? kept : 0n;
     if (held !== due) fail("seller", `${label}: the seller holds ${held} cents of it, ${due} due`);
+    // The payment tells the app a reversal failed only while the seller still holds money of it.
+    const said = String(p.transaction_response?.error?.message ?? "");
+    if (said.includes("was not reversed") && held === 0n)
+      fail("seller", `${label}: says "${said}", though the seller gave everything back`);
   }
   const usd = state.balances.find((b) => b.currency === "usd") ?? {};
   if (cents(usd.owed_to_sellers ?? "0") !== owed)

@@ -186,6 +186,9 @@ export async function runAction(world: World, action: Action, step: number): Pro
     case "sweep":
       await sweep(world);
       return "sweep queued";
+    case "payouts":
+      await world.pausePayouts(action.paused);
+      return action.paused ? "the seller's payouts paused" : "the seller's payouts resumed";
     case "outage":
       world.receiver.statuses = [...Array(action.failures).fill(503), 200];
       return `the receiver answers 503 to its next ${action.failures} requests`;

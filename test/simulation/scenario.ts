@@ -46,6 +46,8 @@ export type Action =
   | { kind: "together"; actions: Action[] }
   | { kind: "advance"; minutes: number }
   | { kind: "outage"; failures: number }
+  /** The seller's payouts paused (or resumed) at the provider: transfers to them are refused meanwhile. */
+  | { kind: "payouts"; paused: boolean }
   | { kind: "settle" }
   | { kind: "sweep" }
   | { kind: "restart" };
@@ -147,12 +149,21 @@ function auctionLife(random: Random, auction: number): Action[] {
 
 /**
  * What happens around the service: time passes, jobs run, the sweep runs, the webhook receiver
- * fails for a while, the process restarts.
+ * fails for a while, the provider pauses the seller's payouts (or resumes them), the process
+ * restarts.
  */
 function worldEvent(random: Random, restart: boolean): Action {
-  const kind = random.weighted({ advance: 2, settle: 5, sweep: 1, outage: 1, restart: restart ? 1.5 : 0 });
+  const kind = random.weighted({
+    advance: 2,
+    settle: 5,
+    sweep: 1,
+    outage: 1,
+    payouts: 1,
+    restart: restart ? 1.5 : 0,
+  });
   // The webhook receiver answers 503 to its next few requests: those deliveries are retried.
   if (kind === "outage") return { kind, failures: random.between(1, 4) };
+  if (kind === "payouts") return { kind, paused: random.chance(0.6) };
   if (kind !== "advance") return { kind };
   // A few minutes; past a hold's live window (AUCTION_HOLD_HOURS, simulate.ts); or past every
   // bound (PENDING_PAYMENT_TTL_HOURS, the long auctions' end).

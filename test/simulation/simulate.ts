@@ -94,11 +94,14 @@ export async function runSeed(service: Service, seed: number, options: ScenarioO
 
 /**
  * The end of a run: every bound passes (a day and more on the clock, for the service and its
- * queue), the abandoned-cart sweep runs, the app refunds what the chain failed to deliver on a
- * collected debit (`failed-captured`: the money waits for the app's decision), and the run waits
- * for the state, re-running the sweep, until nothing is left waiting.
+ * queue), the abandoned-cart sweep runs, the provider resumes the seller's payouts, the app refunds
+ * what the chain failed to deliver on a collected debit (`failed-captured`: the money waits for
+ * the app's decision) and retries the sellers' transfers that failed (`failed-transfers`), and the
+ * run waits for the state, re-running the sweep, until nothing is left waiting.
  */
 async function finish(world: World) {
+  // The provider lifts any pause on the seller's payouts; the app retries what it could not pay.
+  await world.pausePayouts(false);
   await settle(world);
   await advance(world, PAST_EVERY_BOUND_MS);
   world.note(`final: clock at ${world.clock.now().toISOString()}`);
@@ -114,7 +117,14 @@ async function finish(world: World) {
       });
       world.note(`final: refund failed-captured ${p.id} -> ${answer.status}`);
     }
-    if (unrefunded.length === 0 && isSettled(state)) return;
+    const unpaidSellers = state.payments.filter((p) => p.status === "failed-transfers");
+    for (const p of unpaidSellers) {
+      const answer = await world.call("POST", `/payments/${world.appId}/${p.id}/retry`, [200, 409], {
+        body: {},
+      });
+      world.note(`final: retry failed-transfers ${p.id} -> ${answer.status}`);
+    }
+    if (unrefunded.length === 0 && unpaidSellers.length === 0 && isSettled(state)) return;
     if (Date.now() > deadline) {
       world.note("final: gave up waiting; what still waits is reported below");
       return;

@@ -1,3 +1,4 @@
+import { SandboxKycProvider } from "../../src/platform/providers/kyc/sandbox.ts";
 import type { TestApp } from "../helpers/app.ts";
 import type { FakeClock } from "../helpers/clock.ts";
 import { type Answer, type CallOptions, call, createApp, signup } from "../helpers/http.ts";
@@ -66,6 +67,9 @@ export class World {
   plainPriceId = "";
   triggerPriceId = "";
   sellerId = "";
+  /** The seller's account at the (sandbox) provider, whose payouts the run pauses and resumes. */
+  sellerAccountId = "";
+  #payoutChanges = 0;
   sellerPlainPriceId = "";
   sellerTriggerPriceId = "";
   /** A prefix that keeps this run's shopper emails apart from another run's on the same service. */
@@ -142,13 +146,24 @@ export class World {
     this.plainPriceId = (await createPrice(this.t, this.key, app.id, { name: "Poster", amount: 12.5 })).id;
     const ticket = { name: "Minted ticket", amount: 15, trigger_id: this.triggerId, chain: "evm" };
     this.triggerPriceId = (await createPrice(this.t, this.key, app.id, ticket)).id;
-    this.sellerId = (await onboardSeller(this.t, app.id, this.key, `seller-${this.tag}`)).id;
+    const seller = await onboardSeller(this.t, app.id, this.key, `seller-${this.tag}`);
+    this.sellerId = seller.id;
+    this.sellerAccountId = seller.account_id;
     this.sellerPlainPriceId = (
       await createPrice(this.t, this.key, app.id, { name: "Print", amount: 13.37, kyc_id: this.sellerId })
     ).id;
     this.sellerTriggerPriceId = (
       await createPrice(this.t, this.key, app.id, { ...ticket, amount: 16.21, kyc_id: this.sellerId })
     ).id;
+  }
+
+  /**
+   * The provider pauses (or resumes) the seller's payouts, as its risk team may: an outside
+   * system's own state, set through the sandbox's test control, as the receiver's outage is.
+   */
+  async pausePayouts(paused: boolean) {
+    const key = `${this.tag}-payouts-${++this.#payoutChanges}`;
+    await new SandboxKycProvider(this.t.deps.db).pausePayouts(this.sellerAccountId, paused, key);
   }
 
   /** The price a payment of the scenario is made for. */

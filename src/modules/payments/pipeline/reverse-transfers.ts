@@ -58,6 +58,9 @@ export async function reverseTransfers(
     if (key.includes(":reversal") || payment.transfers[recordAs]) continue;
     const amount = plan.amount?.(key);
     if (amount === 0n) continue;
+    // A bank return after partial refunds took back all that was left of the share: a refund's
+    // part of it that comes later (its provider refund overtaken by the return) has none to take.
+    if (amount !== undefined && payment.transfers[`${key}:reversal:return`]) continue;
     try {
       const reversal = await provider.reverseTransfer(
         transferId,
