@@ -3293,7 +3293,7 @@ export interface components {
             /** @description Its ledger transaction: the entries of one event, summing to zero per currency */
             transaction_id: string;
             /** @description The event: hold, capture, void, refund, refund_settled, transfer, … */
-            type: "hold" | "capture" | "void" | "refund" | "refund_settled" | "transfer" | "transfer_reversal" | "bank_return";
+            type: "hold" | "capture" | "void" | "refund" | "refund_settled" | "transfer" | "transfer_reversal" | "bank_return" | "payout_moved";
         };
         /**
          * BankAccount
@@ -11828,7 +11828,7 @@ export interface operations {
                 /** @description Cursor: the page that follows this record's id in the list (no OFFSET) */
                 starting_after?: string;
                 /** @description Only entries of this event */
-                type?: "hold" | "capture" | "void" | "refund" | "refund_settled" | "transfer" | "transfer_reversal" | "bank_return";
+                type?: "hold" | "capture" | "void" | "refund" | "refund_settled" | "transfer" | "transfer_reversal" | "bank_return" | "payout_moved";
             };
             header?: never;
             path: {

@@ -38,6 +38,8 @@ export interface Observed {
   auctions: any[];
   deliveries: any[];
   balances: any[];
+  /** `GET /reports/{app_id}/seller-payouts`' rows: per seller, what the books say they are owed. */
+  sellerPayouts: any[];
 }
 
 /** What the run ends with: what it observes, and a reconciliation run started then, finished. */
@@ -55,7 +57,9 @@ export async function readFinalState(world: World): Promise<Observed> {
   for (const [i, known] of world.auctions.entries()) if (known) auctions.push(await world.auction(i));
   const deliveries = await pages(world, `/webhooks/${world.appId}/${world.endpointId}/deliveries`);
   const balances = (await world.call("GET", `/balances/${world.appId}`, [200])).body.balances;
-  return { payments, events, auctions, deliveries, balances };
+  const sellerPayouts = (await world.call("GET", `/reports/${world.appId}/seller-payouts`, [200])).body
+    .sellers;
+  return { payments, events, auctions, deliveries, balances, sellerPayouts };
 }
 
 /**
@@ -283,6 +287,7 @@ function checkSellers(
   fail: (name: string, message: string) => void,
 ) {
   let owed = 0n;
+  const owedTo = new Map<string, bigint>();
   for (const p of state.payments) {
     const transfers: any[] = p.transfers ?? [];
     const held = transfers.reduce((s, t) => s + cents(t.amount) - cents(t.amount_reversed), 0n);
@@ -295,6 +300,7 @@ function checkSellers(
     const kept = share - roundHalfUp(share * cents(p.amount_refunded), cents(p.final_amount));
     if (p.status === "failed-transfers") {
       owed += kept;
+      owedTo.set(p.kyc_id, (owedTo.get(p.kyc_id) ?? 0n) + kept);
       continue;
     }
     const due = p.status === "paid" ? kept : 0n;
@@ -307,4 +313,14 @@ function checkSellers(
   const usd = state.balances.find((b) => b.currency === "usd") ?? {};
   if (cents(usd.owed_to_sellers ?? "0") !== owed)
     fail("seller", `the books owe sellers ${usd.owed_to_sellers}, failed transfers ${owed} cents`);
+  // And each seller is owed their own: a payout pointed at another seller moved its share along.
+  const report = new Map<string, bigint>(
+    state.sellerPayouts.filter((r) => r.currency === "usd").map((r) => [r.kyc_id, cents(r.owed_at_end)]),
+  );
+  for (const kycId of new Set([...report.keys(), ...owedTo.keys()])) {
+    const booked = report.get(kycId) ?? 0n;
+    const due = owedTo.get(kycId) ?? 0n;
+    if (booked !== due)
+      fail("seller", `seller ${kycId} is owed ${booked} cents in the books, ${due} by the payments`);
+  }
 }

@@ -186,6 +186,15 @@ export async function runAction(world: World, action: Action, step: number): Pro
     case "sweep":
       await sweep(world);
       return "sweep queued";
+    case "repoint": {
+      const known = world.payments[action.payment];
+      const now = await world.payment(action.payment);
+      const kycId = world.otherSeller(now.kyc_id);
+      const answer = await world.call("POST", `/payments/${app}/${known.id}/seller`, [200, 409], {
+        body: { kyc_id: kycId },
+      });
+      return `${said(answer)} to ${kycId === world.sellerId ? "the first" : "the second"} seller`;
+    }
     case "payouts":
       await world.pausePayouts(action.paused);
       return action.paused ? "the seller's payouts paused" : "the seller's payouts resumed";

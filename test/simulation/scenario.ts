@@ -38,6 +38,8 @@ export type Action =
   | { kind: "cancel"; payment: number }
   | { kind: "refund"; payment: number; percent: number }
   | { kind: "retry"; payment: number }
+  /** The app points a seller payment's payout at its other seller (`POST …/seller`). */
+  | { kind: "repoint"; payment: number }
   | { kind: "auction"; auction: number; endsInMinutes: number }
   | { kind: "bid"; auction: number; shopper: number; raise: number; card: CardName; marker: Marker }
   | { kind: "close"; auction: number }
@@ -98,17 +100,23 @@ function paymentLife(random: Random, payment: number): Action[] {
     // Often at a chosen state: a cancel once the call is signed is the case that matters most.
     if (random.chance(0.6))
       life.push({ kind: "await", payment, state: random.weighted({ hold: 1, signed: 2, settled: 1 }) });
-    const op = paymentOp(random, payment, weights);
+    const seller = (life[0] as Extract<Action, { kind: "create" }>).seller;
+    const op = paymentOp(random, payment, weights, seller);
     // Sometimes with another at the same instant on the same payment: two refunds, a cancel and
     // a confirm, a retry and a cancel, as two tabs or a retried request would.
     const pair = random.chance(0.2);
-    life.push(pair ? { kind: "together", actions: [op, paymentOp(random, payment, weights)] } : op);
+    life.push(pair ? { kind: "together", actions: [op, paymentOp(random, payment, weights, seller)] } : op);
   }
   return life;
 }
 
-function paymentOp(random: Random, payment: number, weights: Record<CardName, number>): Action {
-  const kind = random.weighted({ cancel: 3, refund: 3, retry: 1, confirm: 1 });
+function paymentOp(
+  random: Random,
+  payment: number,
+  weights: Record<CardName, number>,
+  seller: boolean,
+): Action {
+  const kind = random.weighted({ cancel: 3, refund: 3, retry: 1, confirm: 1, repoint: seller ? 1 : 0 });
   if (kind === "refund") return { kind, payment, percent: random.pick([0, 0, 25, 40, 60]) };
   if (kind === "confirm") return { kind, payment, card: random.weighted(weights) };
   return { kind, payment };

@@ -69,9 +69,11 @@ export class World {
   sellerId = "";
   /** The seller's account at the (sandbox) provider, whose payouts the run pauses and resumes. */
   sellerAccountId = "";
-  #payoutChanges = 0;
+  /** A second seller of the app, whose payouts are never paused: where the app re-points payouts. */
+  secondSellerId = "";
   sellerPlainPriceId = "";
   sellerTriggerPriceId = "";
+  #payoutChanges = 0;
   /** A prefix that keeps this run's shopper emails apart from another run's on the same service. */
   readonly tag: string;
 
@@ -121,8 +123,8 @@ export class World {
   /**
    * The tenant, as a new user sets one up: sign up, a marketplace app, an API key (every later
    * call uses it: a key does not expire when the clock jumps a day), a webhook endpoint for every
-   * event, a managed EVM wallet, its trigger, a seller onboarded through the KYC widget, and four
-   * prices: plain or with the trigger, the app's own or the seller's.
+   * event, a managed EVM wallet, its trigger, two sellers onboarded through the KYC widget, and four
+   * prices: plain or with the trigger, the app's own or the first seller's.
    */
   async setUp() {
     const owner = await signup(this.t);
@@ -149,6 +151,7 @@ export class World {
     const seller = await onboardSeller(this.t, app.id, this.key, `seller-${this.tag}`);
     this.sellerId = seller.id;
     this.sellerAccountId = seller.account_id;
+    this.secondSellerId = (await onboardSeller(this.t, app.id, this.key, `second-${this.tag}`)).id;
     this.sellerPlainPriceId = (
       await createPrice(this.t, this.key, app.id, { name: "Print", amount: 13.37, kyc_id: this.sellerId })
     ).id;
@@ -164,6 +167,11 @@ export class World {
   async pausePayouts(paused: boolean) {
     const key = `${this.tag}-payouts-${++this.#payoutChanges}`;
     await new SandboxKycProvider(this.t.deps.db).pausePayouts(this.sellerAccountId, paused, key);
+  }
+
+  /** The app's seller other than `kycId`. */
+  otherSeller(kycId: string | null): string {
+    return kycId === this.sellerId ? this.secondSellerId : this.sellerId;
   }
 
   /** The price a payment of the scenario is made for. */

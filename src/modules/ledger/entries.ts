@@ -34,7 +34,13 @@ export type LedgerEvent =
    * Refund `refund`, which the provider could no longer make because the bank had taken the debit
    * back first: the return gave the shopper `amount`, so it leaves provider_clearing for refunds.
    */
-  | { type: "bank_return"; refund: number; amount: bigint };
+  | { type: "bank_return"; refund: number; amount: bigint }
+  /**
+   * The payout pointed at another seller (`sellerId` of the figures) after the capture had made the
+   * share payable to `from` (null: the app's own share): the share moves with it. `round` is the
+   * payment's transfer round after the change, one per change.
+   */
+  | { type: "payout_moved"; from: string | null; round: number };
 
 export interface LedgerLine {
   transactionId: string;
@@ -65,7 +71,8 @@ export const ACCOUNTS = Object.freeze({
 export const feeOf = (f: PaymentFigures) => f.total - f.platform - f.app - f.seller;
 
 /** Where the seller share goes: the seller's payable, or the app's own share when the app sells. */
-const sellerAccount = (f: PaymentFigures) => (f.sellerId ? ACCOUNTS.sellerPayable(f.sellerId) : ACCOUNTS.app);
+const sellerAccount = (f: Pick<PaymentFigures, "sellerId">) =>
+  f.sellerId ? ACCOUNTS.sellerPayable(f.sellerId) : ACCOUNTS.app;
 
 /** `x` x `refunded` / `total`, half-up: a share's part of what has been refunded so far. */
 export function portion(x: bigint, refunded: bigint, total: bigint): bigint {
@@ -93,6 +100,8 @@ export function transactionIdOf(f: PaymentFigures, event: LedgerEvent): string {
     case "refund":
     case "refund_settled":
       return `${f.paymentId}:${event.type}:${event.n}`;
+    case "payout_moved":
+      return `${f.paymentId}:payout_moved:${event.round}`;
     case "bank_return":
       return "refund" in event
         ? `${f.paymentId}:bank_return:refund:${event.refund}`
@@ -144,6 +153,9 @@ export function ledgerEntriesFor(event: LedgerEvent, f: PaymentFigures): LedgerL
       );
       break;
     }
+    case "payout_moved":
+      legs.push([sellerAccount({ sellerId: event.from }), -f.seller], [sellerAccount(f), f.seller]);
+      break;
     case "refund_settled":
       reference = event.reference;
       legs.push([ACCOUNTS.clearing, -event.amount], [ACCOUNTS.refunds, event.amount]);

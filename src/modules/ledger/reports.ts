@@ -121,7 +121,8 @@ export async function sellerPayouts(deps: Deps, actor: Principal, appId: string,
     const row = rowOf(m.account, m.currency);
     const total = BigInt(m.total);
     const payable = m.account.startsWith("seller_payable:");
-    if (payable && m.type === "capture") row.earned += total;
+    // A payout pointed at another seller after the capture moves what was earned with it.
+    if (payable && (m.type === "capture" || m.type === "payout_moved")) row.earned += total;
     else if (payable && (m.type === "refund" || m.type === "bank_return")) row.refunded -= total;
     else if (!payable && m.type === "transfer") row.transferred += total;
     else if (!payable && m.type === "transfer_reversal") row.reversed -= total;

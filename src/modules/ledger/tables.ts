@@ -23,6 +23,7 @@ export const LEDGER_TYPES = Object.freeze([
   "transfer",
   "transfer_reversal",
   "bank_return",
+  "payout_moved",
 ] as const);
 export type LedgerType = (typeof LEDGER_TYPES)[number];
 

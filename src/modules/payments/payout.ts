@@ -4,6 +4,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { requirePayableSeller } from "../kyc/sellers.ts";
+import { postPaymentEvents } from "./books.ts";
 import { loadPayment, present } from "./reads.ts";
 import type { PaymentStatus } from "./tables.ts";
 import { payments } from "./tables.ts";
@@ -45,11 +46,18 @@ export async function repointSeller(
     }
     // Locked for share: the seller cannot be deleted between this check and the commit.
     await requirePayableSeller(tx, appId, kycId, true);
+    const now = deps.now();
     const [updated] = await tx
       .update(payments)
-      .set({ kycId, transferRound: payment.transferRound + 1, updatedAt: deps.now() })
+      .set({ kycId, transferRound: payment.transferRound + 1, updatedAt: now })
       .where(eq(payments.id, payment.id))
       .returning();
+    // Captured already (a collected debit, a failed call or transfer after the capture): the share
+    // the books made payable to the old seller is owed to the new one from now on.
+    if (payment.capturedAmount > 0n && payment.kycId !== kycId) {
+      const moved = { type: "payout_moved" as const, from: payment.kycId, round: updated.transferRound };
+      await postPaymentEvents(tx, updated, [moved], now);
+    }
     deps.logger.info(
       { payment_id: payment.id, app_id: appId, from_kyc_id: payment.kycId, kyc_id: kycId },
       "payment payout re-pointed",

@@ -16,6 +16,7 @@ export const LEDGER_TYPES: readonly LedgerType[] = Object.freeze([
   "transfer",
   "transfer_reversal",
   "bank_return",
+  "payout_moved",
 ]);
 
 export const TYPE_WORDS: Readonly<Record<LedgerType, string>> = Object.freeze({
@@ -27,6 +28,7 @@ export const TYPE_WORDS: Readonly<Record<LedgerType, string>> = Object.freeze({
   transfer: "Seller transfer",
   transfer_reversal: "Transfer reversal",
   bank_return: "Bank return",
+  payout_moved: "Payout moved to another seller",
 });
 
 /** Money coming in reads as success, money going back as a warning, movements inside as info. */
@@ -39,6 +41,7 @@ export const TYPE_TONES: Readonly<Record<LedgerType, Tone>> = Object.freeze({
   transfer: "info",
   transfer_reversal: "warning",
   bank_return: "danger",
+  payout_moved: "info",
 });
 
 const ACCOUNT_WORDS: Readonly<Record<string, string>> = Object.freeze({
