@@ -87,6 +87,7 @@ export function summary(state: FinalState): string {
     `ended with ${state.payments.length} payments (${[...statuses].map(([s, n]) => `${s} ${n}`).join(", ")})`,
     `${transfers.length} seller transfers (${reversed} reversed in part or whole)`,
     `${state.payments.filter(returned).length} debits returned`,
+    `${state.payments.filter((p) => p.kyc_id && p.kyc_id !== p.price?.kyc_id).length} payouts ending at another seller than their price's`,
     `${[...state.events.values()].filter((events) => events.some((e) => e.to_status === "failed-transfers")).length} transfers failed on the way`,
     `reconciliation ${state.reconciliation.status}`,
   ].join(", ");
