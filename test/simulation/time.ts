@@ -19,6 +19,10 @@ export async function advance(world: World, ms: number): Promise<void> {
       if (startsAt <= now) continue;
       const seconds = Math.max(0, (startsAt - ms - now) / 1000);
       await boss.update({ name: queue.name, options: { id: job.id, startAfter: seconds } });
+      // Its worker's wake-up was set for the old time: on the embedded engine, whose idle poll is
+      // minutes, the job would otherwise wait for that poll (found by seed 871906858: an auction
+      // ending 1.5 s after another was closed only then).
+      world.t.deps.jobs.wakeAt(queue.name, new Date(now + seconds * 1000));
     }
   }
 }

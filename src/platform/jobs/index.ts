@@ -74,6 +74,11 @@ export interface Jobs {
   stop(graceMs?: number): Promise<void>;
   /** The pg-boss instance, for tests and the health check. */
   readonly boss: PgBoss;
+  /**
+   * Wakes this process's worker of `queue` at `at`, for a job whose start was moved through `boss`
+   * (a test's clock jump brings deferred jobs forward): its wake-up was set for the old time.
+   */
+  wakeAt(queue: string, at: Date): void;
 }
 
 export interface JobsOptions {
@@ -237,6 +242,7 @@ export function createJobs(database: DatabaseHandle, logger: Logger, options: Jo
     },
     relaySoon: () => relay.soon(),
     drainOutbox: () => relay.drain(),
+    wakeAt: (queue, at) => dueWakes.at(queue, at.getTime()),
     async start({ work, yieldTo }) {
       await boss.start();
       await ensureQueues(boss, [...definitions.values()], options.timeoutSeconds ?? 300);
