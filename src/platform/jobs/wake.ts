@@ -25,9 +25,16 @@ export interface DueWakes {
 const LONGEST_TIMER_MS = 15 * 60_000;
 /** Due times this close together share one timer. */
 const BUCKET_MS = 50;
-/** How often, and how many times, a failed job is looked up until pg-boss has stored its retry. */
+/**
+ * How often, and how many times, a failed job is looked up until pg-boss has stored its retry: every
+ * 100 ms for two seconds, then every second for a minute more (on a busy machine the embedded
+ * database, one transaction at a time, can take longer to store it; a lookup that gave up left the
+ * retry to the five-minute poll).
+ */
 const RETRY_LOOKUP_MS = 100;
 const RETRY_LOOKUPS = 20;
+const SLOW_RETRY_LOOKUP_MS = 1000;
+const SLOW_RETRY_LOOKUPS = 60;
 
 function dueAt(startAfter: SendOptions["startAfter"]): number | undefined {
   if (startAfter === undefined) return undefined;
@@ -62,8 +69,9 @@ export function createDueWakes(boss: PgBoss, logger: Logger): DueWakes {
   }
 
   async function wakeForRetry(queue: string, id: string) {
-    for (let look = 0; look < RETRY_LOOKUPS && !stopped; look++) {
-      await new Promise((resolve) => setTimeout(resolve, RETRY_LOOKUP_MS));
+    for (let look = 0; look < RETRY_LOOKUPS + SLOW_RETRY_LOOKUPS && !stopped; look++) {
+      const wait = look < RETRY_LOOKUPS ? RETRY_LOOKUP_MS : SLOW_RETRY_LOOKUP_MS;
+      await new Promise((resolve) => setTimeout(resolve, wait).unref());
       const job = await boss.getJobById(queue, id);
       // Still active: pg-boss has not stored the failure yet. Anything else is settled for good.
       if (job?.state === "retry") return wakeAt(queue, new Date(job.startAfter).getTime());
