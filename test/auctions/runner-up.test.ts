@@ -78,13 +78,21 @@ const eventsOf = async (type: string, auctionId: string) =>
     .map((e) => e.data as Record<string, any>)
     .filter((d) => d.auction_id === auctionId);
 
+/** The auction once bid `bidId` reached `status` (jobs move it), as its owner reads it. */
+const bidBecomes = (auctionId: string, bidId: string, status: string) =>
+  waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auctionId, bidId, status);
+
+/** The payment once it reached `status`, as the app reads it. */
+const paymentBecomes = (paymentId: string, status: string) =>
+  waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, paymentId, status);
+
 /** `amount` bid by `shopper`, answered once its hold landed and it stands. */
 async function standingBid(auctionId: string, shopper: { token: string }, amount: number, order: string) {
   const placed = expectStatus(
     await placeBid(fx.app, shopper.token, fx.tenants.app.id, auctionId, amount, CARDS.ok, input(order)),
     202,
   );
-  await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auctionId, placed.id, "placed");
+  await bidBecomes(auctionId, placed.id, "placed");
   return placed as Placed;
 }
 
@@ -126,18 +134,11 @@ describe("runners-up", () => {
 
   /** Lee's call reverts and Kim's hold is past its live window: nobody wins, both holds released. */
   async function expectUnsold(auctionId: string, low: Placed, high: Placed) {
-    const view = await waitForBid(
-      fx.app,
-      fx.tenants.owner.token,
-      fx.tenants.app.id,
-      auctionId,
-      high.id,
-      "failed",
-    );
+    const view = await bidBecomes(auctionId, high.id, "failed");
     assert.equal(view.winner_bid_id, null);
-    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auctionId, low.id, "expired");
-    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, low.payment.id, "cancelled");
-    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, high.payment.id, "cancelled");
+    await bidBecomes(auctionId, low.id, "expired");
+    await paymentBecomes(low.payment.id, "cancelled");
+    await paymentBecomes(high.payment.id, "cancelled");
     const changed = await eventually(async () => (await eventsOf("auction.winner_changed", auctionId))[0]);
     assert.equal(changed.previous_bid_id, high.id);
     assert.equal(changed.winner_bid_id, null);
@@ -155,25 +156,12 @@ describe("runners-up", () => {
     const low = await standingBid(auction.id, max, 10, "m");
     const high = await standingBid(auction.id, ned, 11, "n");
     await cancelByTheApp(high.payment.id);
-    let view = await waitForBid(
-      fx.app,
-      fx.tenants.owner.token,
-      fx.tenants.app.id,
-      auction.id,
-      high.id,
-      "expired",
-    );
+    let view = await bidBecomes(auction.id, high.id, "expired");
     assert.equal(view.bids.find((b: { id: string }) => b.id === high.id).reason, "its payment is cancelled");
     await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
-    view = await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, low.id, "won");
+    view = await bidBecomes(auction.id, low.id, "won");
     assert.equal(view.winner_bid_id, low.id);
-    const paid = await waitForStatus(
-      fx.app,
-      fx.tenants.owner.token,
-      fx.tenants.app.id,
-      low.payment.id,
-      "paid",
-    );
+    const paid = await paymentBecomes(low.payment.id, "paid");
     assert.deepEqual(paid.trigger_data_input, input("m").trigger_data_input);
     const won = view.bids.filter((b: { status: string }) => b.status === "won");
     assert.equal(won.length, 1, "one lot, one winner");
@@ -193,14 +181,7 @@ describe("runners-up", () => {
     const standing = await standingBid(auction.id, bob, 15, "15");
     await cancelByTheApp(standing.payment.id);
     // Amy's held 14 stands again: it is what would win now, so it is what a new bid must beat.
-    const view = await waitForBid(
-      fx.app,
-      fx.tenants.owner.token,
-      fx.tenants.app.id,
-      auction.id,
-      runnerUp.id,
-      "placed",
-    );
+    const view = await bidBecomes(auction.id, runnerUp.id, "placed");
     assert.equal(view.current_amount, 14);
     const placedAgain = await eventually(
       async () =>
@@ -212,17 +193,11 @@ describe("runners-up", () => {
     assert.equal(low.status, 409);
     const winner = await standingBid(auction.id, cat, 16, "16");
     await endAuctionNow(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id);
-    await waitForBid(fx.app, fx.tenants.owner.token, fx.tenants.app.id, auction.id, winner.id, "won");
-    await waitForStatus(fx.app, fx.tenants.owner.token, fx.tenants.app.id, winner.payment.id, "paid");
+    await bidBecomes(auction.id, winner.id, "won");
+    await paymentBecomes(winner.payment.id, "paid");
     // Every other card released: the runner-up's once the winner's payment is captured.
     for (const released of [runnerUp, standing]) {
-      await waitForStatus(
-        fx.app,
-        fx.tenants.owner.token,
-        fx.tenants.app.id,
-        released.payment.id,
-        "cancelled",
-      );
+      await paymentBecomes(released.payment.id, "cancelled");
     }
   });
 });

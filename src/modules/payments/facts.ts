@@ -27,7 +27,8 @@ export async function paymentFacts(
       transactionId: payments.transactionId,
       sentTransaction: payments.sentTransaction,
       confirmation: payments.confirmationStatus,
-      error: sql<string | null>`${payments.transactionResponse} -> 'error' ->> 'step'`,
+      // Which step the recorded error came from: `chain` when the chain refused or dropped the call.
+      failedStep: sql<string | null>`${payments.transactionResponse} -> 'error' ->> 'step'`,
     })
     .from(payments)
     .where(and(eq(payments.appId, appId), afterId ? gt(payments.id, afterId) : undefined))
@@ -46,6 +47,6 @@ export async function paymentFacts(
     transactionId: r.transactionId,
     sent: r.sentTransaction !== null || r.transactionId !== null,
     confirmed: r.confirmation.confirmed === true,
-    chainFailed: r.error === "chain",
+    chainFailed: r.failedStep === "chain",
   }));
 }

@@ -32,7 +32,7 @@ import { chainFailed, compareAndSet, MAX_CHAIN_SENDINGS, walletOf } from "./exec
  * the chain's answer is recorded on it (the app learns what was delivered), nothing is settled
  * from it and nothing is sent again.
  */
-export function followsItsCall(payment: PaymentRow): boolean {
+function followsItsCall(payment: PaymentRow): boolean {
   return (
     payment.status === "hold" || payment.status === "failed-captured" || returnedAfterCollection(payment)
   );
