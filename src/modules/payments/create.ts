@@ -201,6 +201,7 @@ async function decidePayment(
     createKey: createKey ?? null,
     commandKey: null,
     transferRound: 0,
+    transferPending: null,
     intentRound: 0,
   };
   return { context, row, token, price, role, actor: actorName(actor) };

@@ -7,6 +7,7 @@ import type { LedgerEvent } from "../ledger/entries.ts";
 import type { EventType } from "../webhooks/event-types.ts";
 import { eventInStatement } from "../webhooks/events.ts";
 import { eventsOfMove, paymentEventsInsert, paymentEventsInsertWhen } from "./books.ts";
+import { sameSeller } from "./rows.ts";
 import { moveAlone, type RecordedMove, recordMove } from "./sql.ts";
 import { type PaymentStatus, type paymentEvents, payments } from "./tables.ts";
 
@@ -173,6 +174,8 @@ export async function moveUnlocked(
       and(
         eq(payments.id, payment.id),
         eq(payments.status, from),
+        // The books below name the seller as read.
+        sameSeller(payment),
         unchanged,
         ...moves.map((m) => m.deliveries.fits),
       ),

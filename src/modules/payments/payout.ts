@@ -44,6 +44,13 @@ export async function repointSeller(
         "The seller's share was already transferred: refund the payment to take it back instead",
       );
     }
+    if (payment.transferPending) {
+      // The provider has not answered a transfer of the share: the first seller may have it.
+      throw new AppError(
+        "invalid_state_transition",
+        "A transfer of the seller's share is in flight or went unanswered: wait for it, or retry the payment to learn its outcome; the payout can move once the provider has refused it",
+      );
+    }
     // Locked for share: the seller cannot be deleted between this check and the commit.
     await requirePayableSeller(tx, appId, kycId, true);
     const now = deps.now();

@@ -22,3 +22,11 @@ export async function read(deps: Pick<Deps, "db">, paymentId: string) {
   const [row] = await prepared(deps.db, "payment_by_id", paymentById).execute({ id: paymentId });
   return row as PaymentRow | undefined;
 }
+
+/**
+ * The payment still names the seller it was read with. A statement that posts the books from a row
+ * read before it (a job's, holding no lock) writes only while this holds: the app may re-point the
+ * payout between the read and the write, and the entries would name the seller it left.
+ */
+export const sameSeller = (payment: PaymentRow) =>
+  sql`${payments.kycId} is not distinct from ${payment.kycId}`;

@@ -15,8 +15,9 @@ import { sellerForPayment } from "../kyc/for-payment.ts";
 import { priceForPayment, priceOpenAt, priceViewsOf } from "../prices/for-payment.ts";
 import type { EventInStatement } from "../webhooks/events.ts";
 import { enabledEndpoints } from "../webhooks/for-payment.ts";
-import { paymentEventsInsert } from "./books.ts";
+import { paymentEventsInsertWhen } from "./books.ts";
 import type { PaymentRow } from "./lifecycle.ts";
+import { sameSeller } from "./rows.ts";
 import { type PaymentStatus, paymentEvents, payments } from "./tables.ts";
 
 /*
@@ -201,12 +202,20 @@ export async function moveAlone(
 /**
  * A capture's record, in one statement: the captured amount on the payment and the capture's
  * ledger entries (which the books key by the payment, so a repeat posts nothing). One round trip
- * instead of a transaction of four.
+ * instead of a transaction of four. Only while the payment names the seller it was read with
+ * (`sameSeller`): false, having written nothing, otherwise.
  */
 export async function recordCapture(db: Database, payment: PaymentRow, captured: bigint, at: Date) {
-  const update = db.update(payments).set({ capturedAmount: captured }).where(eq(payments.id, payment.id));
-  const entries = paymentEventsInsert(db, payment, [{ type: "capture" }], at);
-  await drizzleRunner(db)(entries ? sql`with captured as (${update.getSQL()}) ${entries}` : update.getSQL());
+  const update = db
+    .update(payments)
+    .set({ capturedAmount: captured })
+    .where(and(eq(payments.id, payment.id), sameSeller(payment)))
+    .returning({ id: payments.id });
+  const when = sql`exists (select 1 from captured)`;
+  const entries = paymentEventsInsertWhen(payment, [{ type: "capture" }], at, when);
+  const parts = withList([sql`captured as (${update.getSQL()})`], entries);
+  const [row] = await drizzleRunner(db)(sql`with ${parts}\nselect count(*)::int as written from captured`);
+  return Number(row.written) > 0;
 }
 
 /**

@@ -112,6 +112,12 @@ export const payments = pgTable(
      */
     transferRound: integer("transfer_round").notNull().default(0),
     /**
+     * The idempotency key of a seller transfer asked for and not yet answered (set before the
+     * call; cleared once it is recorded or refused). While set, the share may already be with the
+     * seller, so the payout cannot be re-pointed, and a refund first learns the transfer's outcome.
+     */
+    transferPending: text("transfer_pending"),
+    /**
      * The Idempotency-Key (with its caller's scope) of the confirm that asked for the current
      * authorisation: a retry of that confirm whose first answer was lost (its process died after
      * the change committed) is answered with the payment, not refused as already being paid.

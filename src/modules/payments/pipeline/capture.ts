@@ -22,6 +22,7 @@ import type { Deps } from "../../../deps.ts";
 import type { PaymentProvider, ProviderIntent } from "../../../platform/providers/payments/types.ts";
 import { type AuthorizeJob, intentKey } from "../job-names.ts";
 import { moveUnlocked, type PaymentRow } from "../lifecycle.ts";
+import { read } from "../rows.ts";
 import { recordCapture } from "../sql.ts";
 import { payments } from "../tables.ts";
 
@@ -63,8 +64,12 @@ export async function captureAtProvider(
 export async function recordCaptured(deps: Deps, payment: PaymentRow, captured: bigint | undefined) {
   // The capture and its entries commit together, in one statement; a retried job captures again
   // under the same key and posts nothing twice (the capture's ledger transaction is keyed by the
-  // payment).
-  if (captured !== undefined) await recordCapture(deps.db, payment, captured, deps.now());
+  // payment). Booked to the seller the payment names as it is written: a payout re-pointed since
+  // the read (before the capture was recorded, so it moved nothing in the books) is read again.
+  if (captured === undefined) return;
+  let row = payment as PaymentRow | undefined;
+  while (row && !(await recordCapture(deps.db, row, captured, deps.now())))
+    row = await read(deps, payment.id);
 }
 
 /**

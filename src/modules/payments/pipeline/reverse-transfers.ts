@@ -7,7 +7,9 @@
 // after collection (all that is left), sent by the move to `failed` (returns.ts). It moves no
 // status: the refund or the return already did. A reversal the provider refuses (the seller's
 // balance cannot cover it) is said on the payment and in the log (`takeBackTransfers`): the
-// shopper's refund stands, and the seller's payable account in the books shows what they owe.
+// shopper's refund stands, and the seller's payable account in the books shows what they owe. A
+// transfer still in flight (asked for, never answered) is asked again under its key first, so one
+// that reached the seller is recorded and taken back (`learnInFlight`).
 // Compensation: none; it is the compensation of transfer-to-seller.
 // After a crash: one reversal each. The reversal is keyed `<payment>:reverse:<share><suffix>` and
 // recorded under `<share>:reversal<suffix>`, skipped once recorded, so a job retried after dying
@@ -22,7 +24,13 @@ import { type PaymentJob, REVERSE_TRANSFERS_JOB } from "../job-names.ts";
 import type { PaymentRow } from "../lifecycle.ts";
 import { read } from "../rows.ts";
 import { payments } from "../tables.ts";
-import { failureOf, recordTransfer, type TransferFailure } from "./transfer-to-seller.ts";
+import {
+  failureOf,
+  plannedTransfers,
+  recordTransfer,
+  sendTransfer,
+  type TransferFailure,
+} from "./transfer-to-seller.ts";
 
 /** pg-boss's retries of a refund (provider down): the last one records a reversal it could not make. */
 export const REFUND_RETRY_LIMIT = 8;
@@ -83,6 +91,40 @@ export async function reverseTransfers(
 }
 
 /**
+ * A transfer of the share asked for and never answered (`transferPending`: its try failed without
+ * an answer, then the money went back) may have reached the seller. Asked again under its key, the
+ * provider answers the transfer it made, recorded here so that the reversal takes it back, or
+ * refuses (it made none, and the charge has nothing left to send): then nothing is in flight. A
+ * failure that says neither is retried, and on the last try answered like a reversal's.
+ */
+async function learnInFlight(
+  deps: Deps,
+  provider: PaymentProvider,
+  payment: PaymentRow,
+  lastTry: boolean,
+): Promise<TransferFailure | undefined> {
+  const { transfers } = await plannedTransfers(deps, payment);
+  for (const transfer of transfers) {
+    if (payment.transfers[transfer.key]) continue;
+    try {
+      const sent = await sendTransfer(provider, payment, transfer);
+      await recordTransfer(deps, payment, transfer.key, sent.id, {
+        type: "transfer",
+        key: transfer.key,
+        amount: transfer.amount,
+        reference: sent.id,
+      });
+    } catch (error) {
+      const failure = failureOf(error);
+      if (!failure.refused && !lastTry) throw error;
+      if (!failure.refused) return failure;
+      await deps.db.update(payments).set({ transferPending: null }).where(eq(payments.id, payment.id));
+    }
+  }
+  return undefined;
+}
+
+/**
  * The seller's transfers of a payment whose money went back to the shopper are reversed. When a
  * reversal is refused, the seller kept their share, which the platform now owes itself: said on
  * the payment and in the log, for the operator to settle with the seller (the seller's payable
@@ -95,10 +137,15 @@ export async function takeBackTransfers(
   after: string,
   plan?: ReversalPlan,
 ) {
-  const payment = await read(deps, paymentId);
+  let payment = await read(deps, paymentId);
   if (!payment) return;
   const provider = deps.paymentProviders.byId(payment.providerId as "sandbox" | "stripe");
-  const failure = await reverseTransfers(
+  let failure: TransferFailure | undefined;
+  if (payment.transferPending) {
+    failure = await learnInFlight(deps, provider, payment, lastTry);
+    payment = (await read(deps, paymentId)) ?? payment;
+  }
+  failure ??= await reverseTransfers(
     deps,
     provider,
     payment,

@@ -11,21 +11,23 @@
 // After a crash: one transfer a share. The transfer is keyed `<payment>:transfer:<share>` (a
 // round number after a refusal, which made nothing), so a job retried after dying between the
 // provider's answer and the record is answered the same transfer; a recorded share is never sent
-// again. The move to `paid` is one statement (or, when something changed since the job read the
-// payment, one transaction on the locked payment), as is the move to `failed-transfers` with its
-// next try's job; a try overtaken by the app's retry does nothing. Tested by
-// test/payments/crash.test.ts ("transfer-sent").
+// again. The share is marked in flight before it is asked for and unmarked once recorded or
+// refused: meanwhile the payout cannot be re-pointed, and a refund learns the outcome first
+// (reverse-transfers). The move to `paid` is one statement (or, when something changed since the
+// job read the payment, one transaction on the locked payment), as is the move to
+// `failed-transfers` with its next try's job; a try overtaken by the app's retry does nothing.
+// Tested by test/payments/crash.test.ts ("transfer-sent") and transfer-in-flight.test.ts.
 import { and, eq, sql } from "drizzle-orm";
 import type { Deps } from "../../../deps.ts";
 import type { Tx } from "../../../platform/db/index.ts";
 import { AppError } from "../../../platform/http/errors.ts";
 import type { JobDefinition } from "../../../platform/jobs/index.ts";
-import { TransferRefusedError } from "../../../platform/providers/payments/types.ts";
+import { type PaymentProvider, TransferRefusedError } from "../../../platform/providers/payments/types.ts";
 import type { LedgerEvent } from "../../ledger/entries.ts";
 import { postPaymentEvents } from "../books.ts";
 import { type PaymentJob, REFUND_JOB, SETTLE_JOB } from "../job-names.ts";
 import { moveUnlocked, type PaymentRow, transition } from "../lifecycle.ts";
-import { locked, read } from "../rows.ts";
+import { locked, read, sameSeller } from "../rows.ts";
 import { payments } from "../tables.ts";
 import { captureAtProvider, recordCaptured } from "./capture.ts";
 
@@ -145,7 +147,8 @@ export async function resumeSellerTransfers(deps: Pick<Deps, "jobs">, tx: Tx, ky
 
 /**
  * Adds `{key: id}` to the payment's transfers in place, so concurrent writers never drop each
- * other's, and posts the movement (`event`) to the books in the same transaction.
+ * other's, and posts the movement (`event`) to the books in the same transaction. A transfer
+ * recorded is no longer in flight.
  */
 export async function recordTransfer(
   deps: Pick<Deps, "db" | "now">,
@@ -157,7 +160,10 @@ export async function recordTransfer(
   await deps.db.transaction(async (tx) => {
     await tx
       .update(payments)
-      .set({ transfers: sql`${payments.transfers} || ${JSON.stringify({ [key]: id })}::jsonb` })
+      .set({
+        transfers: sql`${payments.transfers} || ${JSON.stringify({ [key]: id })}::jsonb`,
+        ...(event.type === "transfer" ? { transferPending: null } : {}),
+      })
       .where(eq(payments.id, payment.id));
     await postPaymentEvents(tx, payment, [event], deps.now());
   });
@@ -198,8 +204,10 @@ async function recordFailure(
   const error = { code: failure.code, decline_code: null, message, retry_at: retryAt };
   const set = {
     transactionResponse: { ...payment.transactionResponse, error },
-    // A refusal left nothing under the key: the next try asks afresh.
+    // A refusal left nothing under the key: the next try asks afresh, and nothing is in flight.
+    // Any other failure may have made the transfer: it stays in flight until a try is answered.
     transferRound: failure.refused ? payment.transferRound + 1 : payment.transferRound,
+    ...(failure.refused ? { transferPending: null } : {}),
   };
   if (payment.status === "failed-transfers") {
     await tx
@@ -267,6 +275,42 @@ async function paidAlone(deps: Deps, payment: PaymentRow, captured: bigint | und
 }
 
 /**
+ * Marks the share's transfer in flight before it is asked for, on the payment as read (its seller
+ * and transfer round unchanged): false, having written nothing, when the app re-pointed the payout
+ * since. The re-point is refused while the mark is set (payout.ts), so a share is never sent to a
+ * second seller while the first may have it.
+ */
+async function markInFlight(deps: Pick<Deps, "db">, payment: PaymentRow, key: string) {
+  const marked = await deps.db
+    .update(payments)
+    .set({ transferPending: transferKey(payment, key) })
+    .where(
+      and(
+        eq(payments.id, payment.id),
+        sameSeller(payment),
+        eq(payments.transferRound, payment.transferRound),
+      ),
+    )
+    .returning({ id: payments.id });
+  return marked.length > 0;
+}
+
+/** Asks the provider for one planned transfer, under its round's key: a retry is answered the same. */
+export function sendTransfer(provider: PaymentProvider, payment: PaymentRow, transfer: PlannedTransfer) {
+  return provider.transfer(
+    {
+      amount: transfer.amount,
+      currency: payment.chargeCurrency,
+      destination: transfer.destination,
+      sourceIntentId: payment.intentId ?? undefined,
+      transferGroup: payment.id,
+      metadata: { payment_id: payment.id, app_id: payment.appId, share: transfer.key },
+    },
+    { idempotencyKey: transferKey(payment, transfer.key) },
+  );
+}
+
+/**
  * Captures a held card (bank debits are already collected), transfers the shares, and pays. A
  * capture the provider cannot take now throws, and pg-boss retries the job with its backoff; the
  * transfers keep their own count of tries (`recordFailure`), so the payment always says where
@@ -304,20 +348,15 @@ export async function settle(deps: Deps, payment: PaymentRow, attempt = 0) {
   let made = false;
   for (const transfer of plan.transfers) {
     if (payment.transfers[transfer.key]) continue;
+    if (!(await markInFlight(deps, payment, transfer.key))) {
+      // The app re-pointed the payout since this job read the payment: settled as it is now.
+      const current = await read(deps, paymentId);
+      if (current && SETTLING.includes(current.status)) await settle(deps, current, attempt);
+      return;
+    }
     let id: string;
     try {
-      const sent = await provider.transfer(
-        {
-          amount: transfer.amount,
-          currency: payment.chargeCurrency,
-          destination: transfer.destination,
-          sourceIntentId: payment.intentId ?? undefined,
-          transferGroup: payment.id,
-          metadata: { payment_id: payment.id, app_id: payment.appId, share: transfer.key },
-        },
-        { idempotencyKey: transferKey(payment, transfer.key) },
-      );
-      id = sent.id;
+      id = (await sendTransfer(provider, payment, transfer)).id;
     } catch (error) {
       failure = failureOf(error);
       if (!failure.permanent)

@@ -1,0 +1,190 @@
+// A seller's transfer asked for and not yet answered may already be with the seller (docs/kyc.md,
+// "Deleting a seller"): the app cannot point the payout at another seller meanwhile, and a refund
+// learns the transfer's outcome before it takes the seller's part back. The provider's timing is
+// played by wrapping the sandbox's own `transfer` (a slow network, an answer lost on the way).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { providerUnavailable, type TransferInput } from "../../src/platform/providers/payments/types.ts";
+import { eventually } from "../helpers/contract.ts";
+import { useTestApp } from "../helpers/fixture.ts";
+import { assertProblem, call, expectStatus } from "../helpers/http.ts";
+import { kycFixture, onboardSeller } from "../helpers/kyc.ts";
+import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+import { createPrice } from "../helpers/prices.ts";
+
+const fx = useTestApp({}, { tenants: false });
+
+type Sandbox = typeof fx.app.deps.paymentProviders.sandbox;
+type Method = "transfer" | "captureIntent";
+
+/** Runs `body` with the sandbox's `method` going through `around`, then puts it back. */
+async function withSandbox<M extends Method>(
+  method: M,
+  around: (real: Sandbox[M]) => Sandbox[M],
+  body: () => Promise<void>,
+) {
+  const sandbox = fx.app.deps.paymentProviders.sandbox;
+  sandbox[method] = around(sandbox[method].bind(sandbox) as Sandbox[M]);
+  try {
+    await body();
+  } finally {
+    // The instance's own property shadowed the class's method: removing it restores the real one.
+    delete (sandbox as Partial<Sandbox>)[method];
+  }
+}
+
+/** A call held until `release`: `reached` resolves with its input once the service makes it. */
+function gate<I>() {
+  let arrive = (_input: I) => {};
+  const reached = new Promise<I>((resolve) => {
+    arrive = resolve;
+  });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const hold = async (input: I) => {
+    arrive(input);
+    await released;
+  };
+  return { reached, release, hold };
+}
+
+async function marketplace(name: string) {
+  const tenant = await kycFixture(fx.app);
+  const appId = tenant.app.id;
+  const first = await onboardSeller(fx.app, appId, tenant.apiKey, `${name}-first`);
+  const second = await onboardSeller(fx.app, appId, tenant.apiKey, `${name}-second`);
+  const price = await createPrice(fx.app, tenant.apiKey, appId, { name, amount: 40, kyc_id: first.id });
+  const api = (method: string, url: string, body?: unknown) =>
+    call(fx.app, method, url, { token: tenant.apiKey, body });
+  const pay = async () => {
+    const payment = await createPayment(fx.app, tenant.apiKey, appId, {
+      price_id: price.id,
+      payment_provider: "card",
+    });
+    expectStatus(await confirm(fx.app, tenant.apiKey, appId, payment.id, card(CARDS.ok)), 200);
+    return payment.id as string;
+  };
+  const sellerRow = async (kycId: string) => {
+    const report = expectStatus(await api("GET", `/reports/${appId}/seller-payouts`), 200);
+    const row = report.sellers.find((s: any) => s.kyc_id === kycId);
+    return {
+      earned: row?.earned ?? "0",
+      ...(row && Number(row.refunded) !== 0 ? { refunded: row.refunded } : {}),
+      transferred: row?.transferred ?? "0",
+      reversed: row?.reversed ?? "0",
+      owed: row?.owed_at_end ?? "0",
+    };
+  };
+  /** The payment, whose share the books say `paid` earned and was sent, and `unpaid` neither. */
+  const paidOnlyTo = async (paymentId: string, paid: string, unpaid: string) => {
+    const payment = expectStatus(await api("GET", `/payments/${appId}/${paymentId}`), 200);
+    const share = String(payment.price_item.amount_seller);
+    const none = { earned: "0", transferred: "0", reversed: "0", owed: "0" };
+    assert.deepEqual(await sellerRow(paid), { ...none, earned: share, transferred: share });
+    assert.deepEqual(await sellerRow(unpaid), none);
+    return payment;
+  };
+  return { tenant, appId, first, second, api, pay, sellerRow, paidOnlyTo };
+}
+
+test("the payout cannot be re-pointed while the transfer to the first seller is in flight", async () => {
+  const { tenant, appId, first, second, api, pay, paidOnlyTo } = await marketplace("Etching");
+  const held = gate<TransferInput>();
+  let paymentId = "";
+  await withSandbox(
+    "transfer",
+    (real) => async (input, options) => {
+      await held.hold(input);
+      return real(input, options);
+    },
+    async () => {
+      paymentId = await pay();
+      const input = await held.reached;
+      assert.equal(input.destination, first.account_id);
+      const refused = assertProblem(
+        await api("POST", `/payments/${appId}/${paymentId}/seller`, { kyc_id: second.id }),
+        409,
+        "invalid_state_transition",
+      );
+      assert.match(refused.detail, /in flight/);
+      held.release();
+      await waitForStatus(fx.app, tenant.apiKey, appId, paymentId, "paid");
+    },
+  );
+  const paid = await paidOnlyTo(paymentId, first.id, second.id);
+  assert.equal(paid.kyc_id, first.id, "the payment names the seller who was paid");
+});
+
+test("a transfer whose answer was lost is learned and taken back when the payment is refunded", async () => {
+  const { tenant, appId, first, second, api, pay, sellerRow } = await marketplace("Woodcut");
+  let lost = 0;
+  let paymentId = "";
+  await withSandbox(
+    "transfer",
+    (real) => async (input, options) => {
+      const made = await real(input, options);
+      // The first answer never reaches the service: the transfer was made, the service cannot know.
+      if (lost++ === 0) throw providerUnavailable("The connection to the provider was reset");
+      return made;
+    },
+    async () => {
+      paymentId = await pay();
+      const failed = await waitForStatus(fx.app, tenant.apiKey, appId, paymentId, "failed-transfers");
+      assert.equal(failed.transaction_response.error.code, "provider_unavailable");
+      assertProblem(
+        await api("POST", `/payments/${appId}/${paymentId}/seller`, { kyc_id: second.id }),
+        409,
+        "invalid_state_transition",
+      );
+      expectStatus(await api("POST", `/payments/${appId}/${paymentId}/refund`, {}), 200);
+      // The refund job asks again under the transfer's key, records what the provider made, and
+      // takes it back.
+      const refunded = await eventually(async () => {
+        const payment = expectStatus(await api("GET", `/payments/${appId}/${paymentId}`), 200);
+        const [transfer] = payment.transfers ?? [];
+        return payment.status === "refunded" && transfer?.status === "reversed" ? payment : undefined;
+      });
+      assert.equal(refunded.transfers.length, 1);
+      assert.equal(refunded.transfers[0].kyc_id, first.id);
+    },
+  );
+  const payment = expectStatus(await api("GET", `/payments/${appId}/${paymentId}`), 200);
+  const share = String(payment.price_item.amount_seller);
+  assert.deepEqual(await sellerRow(first.id), {
+    earned: share,
+    refunded: share,
+    transferred: share,
+    reversed: share,
+    owed: "0",
+  });
+  assert.equal(lost, 2, "the refund asked once more under the same key and was answered the same transfer");
+});
+
+test("a payout re-pointed while the card is being captured is booked to and paid to the new seller", async () => {
+  const { tenant, appId, first, second, api, pay, paidOnlyTo } = await marketplace("Linocut");
+  const held = gate<string>();
+  let paymentId = "";
+  await withSandbox(
+    "captureIntent",
+    (real) => async (intentId, amount, options) => {
+      await held.hold(intentId);
+      return real(intentId, amount, options);
+    },
+    async () => {
+      paymentId = await pay();
+      await held.reached;
+      // The settle job has read the payment naming the first seller; nothing is captured yet.
+      const moved = expectStatus(
+        await api("POST", `/payments/${appId}/${paymentId}/seller`, { kyc_id: second.id }),
+        200,
+      );
+      assert.equal(moved.kyc_id, second.id);
+      held.release();
+      await waitForStatus(fx.app, tenant.apiKey, appId, paymentId, "paid");
+    },
+  );
+  const paid = await paidOnlyTo(paymentId, second.id, first.id);
+  assert.equal(paid.transfers[0].kyc_id, second.id);
+});
