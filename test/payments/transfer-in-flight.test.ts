@@ -1,18 +1,21 @@
 // A seller's transfer asked for and not yet answered may already be with the seller (docs/kyc.md,
 // "Deleting a seller"): the app cannot point the payout at another seller meanwhile, and a refund
-// learns the transfer's outcome before it takes the seller's part back. The provider's timing is
-// played by wrapping the sandbox's own `transfer` (a slow network, an answer lost on the way).
+// learns the transfer's outcome before it takes the seller's part back. A slow provider is played
+// by wrapping the sandbox's own calls, an answer lost on the way by the sandbox's `lostAnswers`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { providerUnavailable, type TransferInput } from "../../src/platform/providers/payments/types.ts";
+import type { TransferInput } from "../../src/platform/providers/payments/types.ts";
+import { FakeClock } from "../helpers/clock.ts";
 import { eventually } from "../helpers/contract.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { kycFixture, onboardSeller } from "../helpers/kyc.ts";
-import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
+import { bank, CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
 
-const fx = useTestApp({}, { tenants: false });
+// The clock moves only when a test moves it: the sandbox clears and returns bank debits by it.
+const clock = new FakeClock(new Date("2026-12-01T10:00:00Z"));
+const fx = useTestApp({}, { tenants: false, now: clock.now });
 
 type Sandbox = typeof fx.app.deps.paymentProviders.sandbox;
 type Method = "transfer" | "captureIntent";
@@ -58,12 +61,14 @@ async function marketplace(name: string) {
   const price = await createPrice(fx.app, tenant.apiKey, appId, { name, amount: 40, kyc_id: first.id });
   const api = (method: string, url: string, body?: unknown) =>
     call(fx.app, method, url, { token: tenant.apiKey, body });
-  const pay = async () => {
+  /** A payment of the seller's price, confirmed: by card, or from a bank account. */
+  const pay = async (account?: string) => {
     const payment = await createPayment(fx.app, tenant.apiKey, appId, {
       price_id: price.id,
-      payment_provider: "card",
+      payment_provider: account ? "us_bank_account" : "card",
     });
-    expectStatus(await confirm(fx.app, tenant.apiKey, appId, payment.id, card(CARDS.ok)), 200);
+    const method = account ? bank(account) : card(CARDS.ok);
+    expectStatus(await confirm(fx.app, tenant.apiKey, appId, payment.id, method), 200);
     return payment.id as string;
   };
   const sellerRow = async (kycId: string) => {
@@ -119,39 +124,28 @@ test("the payout cannot be re-pointed while the transfer to the first seller is 
 
 test("a transfer whose answer was lost is learned and taken back when the payment is refunded", async () => {
   const { tenant, appId, first, second, api, pay, sellerRow } = await marketplace("Woodcut");
-  let lost = 0;
-  let paymentId = "";
-  await withSandbox(
-    "transfer",
-    (real) => async (input, options) => {
-      const made = await real(input, options);
-      // The first answer never reaches the service: the transfer was made, the service cannot know.
-      if (lost++ === 0) throw providerUnavailable("The connection to the provider was reset");
-      return made;
-    },
-    async () => {
-      paymentId = await pay();
-      const failed = await waitForStatus(fx.app, tenant.apiKey, appId, paymentId, "failed-transfers");
-      assert.equal(failed.transaction_response.error.code, "provider_unavailable");
-      assertProblem(
-        await api("POST", `/payments/${appId}/${paymentId}/seller`, { kyc_id: second.id }),
-        409,
-        "invalid_state_transition",
-      );
-      expectStatus(await api("POST", `/payments/${appId}/${paymentId}/refund`, {}), 200);
-      // The refund job asks again under the transfer's key, records what the provider made, and
-      // takes it back.
-      const refunded = await eventually(async () => {
-        const payment = expectStatus(await api("GET", `/payments/${appId}/${paymentId}`), 200);
-        const [transfer] = payment.transfers ?? [];
-        return payment.status === "refunded" && transfer?.status === "reversed" ? payment : undefined;
-      });
-      assert.equal(refunded.transfers.length, 1);
-      assert.equal(refunded.transfers[0].kyc_id, first.id);
-    },
+  // The sandbox makes the transfer and its answer never reaches the service (its own control).
+  fx.app.deps.paymentProviders.sandbox.lostAnswers.lose("transfer", 1);
+  const paymentId = await pay();
+  const failed = await waitForStatus(fx.app, tenant.apiKey, appId, paymentId, "failed-transfers");
+  assert.equal(failed.transaction_response.error.code, "provider_unavailable");
+  assert.deepEqual(failed.transfers ?? [], [], "nothing recorded: the service cannot know");
+  assertProblem(
+    await api("POST", `/payments/${appId}/${paymentId}/seller`, { kyc_id: second.id }),
+    409,
+    "invalid_state_transition",
   );
-  const payment = expectStatus(await api("GET", `/payments/${appId}/${paymentId}`), 200);
-  const share = String(payment.price_item.amount_seller);
+  expectStatus(await api("POST", `/payments/${appId}/${paymentId}/refund`, {}), 200);
+  // The refund job asks again under the transfer's key, records what the provider made, and
+  // takes it back.
+  const refunded = await eventually(async () => {
+    const payment = expectStatus(await api("GET", `/payments/${appId}/${paymentId}`), 200);
+    const [transfer] = payment.transfers ?? [];
+    return payment.status === "refunded" && transfer?.status === "reversed" ? payment : undefined;
+  });
+  assert.equal(refunded.transfers.length, 1);
+  assert.equal(refunded.transfers[0].kyc_id, first.id);
+  const share = String(refunded.price_item.amount_seller);
   assert.deepEqual(await sellerRow(first.id), {
     earned: share,
     refunded: share,
@@ -159,7 +153,9 @@ test("a transfer whose answer was lost is learned and taken back when the paymen
     reversed: share,
     owed: "0",
   });
-  assert.equal(lost, 2, "the refund asked once more under the same key and was answered the same transfer");
+  const made = expectStatus(await api("GET", `/sandbox/v1/transfers?transfer_group=${paymentId}`), 200);
+  assert.equal(made.data.length, 1, "one transfer at the provider: asked again, it was answered the same");
+  assert.equal(made.data[0].amount_reversed, made.data[0].amount);
 });
 
 test("a payout re-pointed while the card is being captured is booked to and paid to the new seller", async () => {
@@ -187,4 +183,46 @@ test("a payout re-pointed while the card is being captured is booked to and paid
   );
   const paid = await paidOnlyTo(paymentId, second.id, first.id);
   assert.equal(paid.transfers[0].kyc_id, second.id);
+});
+
+test("a bank debit returned while its seller's transfer is in flight takes the transfer back", async () => {
+  const { tenant, appId, first, api, pay } = await marketplace("Mezzotint");
+  const sandbox = fx.app.deps.paymentProviders.sandbox;
+  const held = gate<TransferInput>();
+  let paymentId = "";
+  await withSandbox(
+    "transfer",
+    (real) => async (input, options) => {
+      // Made at the provider; its answer is on the way while the return lands.
+      const made = await real(input, options);
+      await held.hold(input);
+      return made;
+    },
+    async () => {
+      // The sandbox's returning account: cleared 5 s of the clock after the provider takes it,
+      // returned 5 s after that.
+      paymentId = await pay("000111111113");
+      await eventually(async () => {
+        const [intent] = await sandbox.intentsOfPayment(paymentId);
+        return intent?.status === "processing" ? intent : undefined;
+      });
+      clock.advance(6_000);
+      await held.reached;
+      // The settle job waits for the transfer's answer when the bank takes the debit back.
+      clock.advance(6_000);
+      const failed = await waitForStatus(fx.app, tenant.apiKey, appId, paymentId, "failed", 60_000);
+      assert.equal(failed.transaction_response.error.returned_after_collection, true);
+      held.release();
+    },
+  );
+  const reversed = await eventually(async () => {
+    const payment = expectStatus(await api("GET", `/payments/${appId}/${paymentId}`), 200);
+    const [transfer] = payment.transfers ?? [];
+    return transfer?.status === "reversed" ? payment : undefined;
+  });
+  assert.equal(reversed.transfers.length, 1);
+  assert.equal(reversed.transfers[0].kyc_id, first.id);
+  const made = expectStatus(await api("GET", `/sandbox/v1/transfers?transfer_group=${paymentId}`), 200);
+  assert.equal(made.data.length, 1);
+  assert.equal(made.data[0].amount_reversed, made.data[0].amount);
 });

@@ -93,9 +93,19 @@ export function summary(state: FinalState): string {
   ].join(", ");
 }
 
-/** True once nothing the run made waits for a job, the chain or the clock any more. */
+/**
+ * True once nothing the run made waits for a job, the chain or the clock any more. A refund or a
+ * seller's reversal whose provider call is being retried (its answer lost) shows only in the books:
+ * a refund in flight, or sellers owed other than the shares of `failed-transfers` payments.
+ */
 export function isSettled(state: Observed): boolean {
+  const usd = state.balances.find((b) => b.currency === "usd");
+  const owed = state.payments
+    .filter((p) => p.status === "failed-transfers")
+    .reduce((s, p) => s + keptShare(p), 0n);
   return (
+    cents(usd?.refunds_in_flight ?? "0") === 0n &&
+    cents(usd?.owed_to_sellers ?? "0") === owed &&
     state.payments.every((p) => !NON_FINAL.has(p.status)) &&
     state.auctions.every((a) => a.expired && a.bids.every((b: any) => FINAL_BIDS.has(b.status))) &&
     state.deliveries.every((d) => d.status === "succeeded")
@@ -275,6 +285,12 @@ function checkBooks(state: FinalState, fail: (name: string, message: string) => 
 /** `a / b` rounded half up, for amounts that are not negative (docs/ledger.md: refunds' shares). */
 const roundHalfUp = (a: bigint, b: bigint) => (2n * a + b) / (2n * b);
 
+/** The seller's share of a payment, less its refunds' part (docs/ledger.md's rounding). */
+function keptShare(p: any): bigint {
+  const share = cents(p.price_item?.amount_seller ?? 0);
+  return share - roundHalfUp(share * cents(p.amount_refunded), cents(p.final_amount));
+}
+
 /**
  * A seller holds their share of what the shopper kept paying, once: per payment of a seller's
  * price, its transfers less their reversals are the share less the refunds' part of it while
@@ -297,8 +313,7 @@ function checkSellers(
       if (transfers.length > 0) fail("seller", `${label}: transferred, though its price has no seller`);
       continue;
     }
-    const share = cents(p.price_item.amount_seller);
-    const kept = share - roundHalfUp(share * cents(p.amount_refunded), cents(p.final_amount));
+    const kept = keptShare(p);
     if (p.status === "failed-transfers") {
       owed += kept;
       owedTo.set(p.kyc_id, (owedTo.get(p.kyc_id) ?? 0n) + kept);

@@ -198,6 +198,9 @@ export async function runAction(world: World, action: Action, step: number): Pro
     case "payouts":
       await world.pausePayouts(action.paused);
       return action.paused ? "the seller's payouts paused" : "the seller's payouts resumed";
+    case "lost-answers":
+      world.t.deps.paymentProviders.sandbox.lostAnswers.lose(action.operation, action.count);
+      return `the answers to the provider's next ${action.count} ${action.operation} calls are lost on the way`;
     case "outage":
       world.receiver.statuses = [...Array(action.failures).fill(503), 200];
       return `the receiver answers 503 to its next ${action.failures} requests`;

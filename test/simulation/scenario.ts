@@ -50,9 +50,14 @@ export type Action =
   | { kind: "outage"; failures: number }
   /** The seller's payouts paused (or resumed) at the provider: transfers to them are refused meanwhile. */
   | { kind: "payouts"; paused: boolean }
+  /** The provider makes its next calls of one kind and their answers never arrive (a connection reset). */
+  | { kind: "lost-answers"; operation: LostOperation; count: number }
   | { kind: "settle" }
   | { kind: "sweep" }
   | { kind: "restart" };
+
+/** The provider calls whose answers the world may lose (the sandbox's operations). */
+export type LostOperation = "transfer" | "refund" | "reverse_transfer" | "capture_intent";
 
 export interface ScenarioOptions {
   /** About how many steps before the final phase. */
@@ -157,7 +162,8 @@ function auctionLife(random: Random, auction: number): Action[] {
 
 /**
  * What happens around the service: time passes, jobs run, the sweep runs, the webhook receiver
- * fails for a while, the provider pauses the seller's payouts (or resumes them), the process
+ * fails for a while, the provider pauses the seller's payouts (or resumes them), the answers to
+ * the provider's next transfers, refunds, reversals or captures are lost on the way, the process
  * restarts.
  */
 function worldEvent(random: Random, restart: boolean): Action {
@@ -167,11 +173,16 @@ function worldEvent(random: Random, restart: boolean): Action {
     sweep: 1,
     outage: 1,
     payouts: 1,
+    "lost-answers": 1,
     restart: restart ? 1.5 : 0,
   });
   // The webhook receiver answers 503 to its next few requests: those deliveries are retried.
   if (kind === "outage") return { kind, failures: random.between(1, 4) };
   if (kind === "payouts") return { kind, paused: random.chance(0.6) };
+  if (kind === "lost-answers") {
+    const operation = random.pick(["transfer", "refund", "reverse_transfer", "capture_intent"] as const);
+    return { kind, operation, count: random.between(1, 2) };
+  }
   if (kind !== "advance") return { kind };
   // A few minutes; past a hold's live window (AUCTION_HOLD_HOURS, simulate.ts); or past every
   // bound (PENDING_PAYMENT_TTL_HOURS, the long auctions' end).

@@ -79,8 +79,9 @@ export async function applyReturn(
       },
     },
   });
-  // A seller already paid from the returned money gives it back (reversal refused: said on the payment).
-  if (Object.keys(payment.transfers).length > 0) {
+  // A seller already paid from the returned money gives it back (reversal refused: said on the
+  // payment). A transfer still in flight may have paid them too: the job learns it first.
+  if (Object.keys(payment.transfers).length > 0 || payment.transferPending) {
     await deps.jobs.send<PaymentJob>(tx, REVERSE_TRANSFERS_JOB, { paymentId });
   }
   // A bid whose debit came back loses its backing like a failed hold does.

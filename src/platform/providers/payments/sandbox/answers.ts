@@ -18,3 +18,27 @@ export function answerOf<T>(result: OneStatement<Result<T>>): T {
   }
   return result.answer.ok;
 }
+
+/**
+ * Answers this process is to lose, by operation (a test control: `transfer`, `refund`,
+ * `reverse_transfer`, `capture_intent`, …): the sandbox makes the call and its answer never
+ * arrives, as when a connection resets after the request went out, so the caller cannot know
+ * whether anything was made. Per process, as a fault between one process and the provider is; a
+ * repeat under the same key is answered what was made.
+ */
+export class LostAnswers {
+  readonly #left = new Map<string, number>();
+
+  /** The next `count` answers to `operation` are lost. */
+  lose(operation: string, count: number) {
+    this.#left.set(operation, count);
+  }
+
+  /** `answer`, unless `operation`'s answer is to be lost: then it throws as an unreachable provider. */
+  deliver<T>(operation: string, answer: T): T {
+    const left = this.#left.get(operation) ?? 0;
+    if (left === 0) return answer;
+    this.#left.set(operation, left - 1);
+    throw providerUnavailable("The connection to the sandbox payment provider was reset before its answer");
+  }
+}

@@ -27,7 +27,7 @@ import type {
   TransferInput,
 } from "../types.ts";
 import { providerUnavailable } from "../types.ts";
-import { answerOf, OUTAGE, OUTAGE_MESSAGE, type Result } from "./answers.ts";
+import { answerOf, LostAnswers, OUTAGE, OUTAGE_MESSAGE, type Result } from "./answers.ts";
 import { authenticationOutcome, confirmDecision } from "./confirm.ts";
 import { createConfirmed } from "./create-confirmed.ts";
 import { eventRow, SANDBOX_WEBHOOK_SECRET, signEvent, verifyEvent } from "./events.ts";
@@ -85,6 +85,9 @@ export class SandboxPaymentProvider implements PaymentProvider {
     this.webhookSecret = options.webhookSecret ?? SANDBOX_WEBHOOK_SECRET;
   }
 
+  /** Answers this process loses (`lose("transfer", 1)`): the call made, its answer never arriving. */
+  readonly lostAnswers = new LostAnswers();
+
   /** Intents as this process last wrote them without a transaction (`callOnIntent`). */
   private readonly written = new LastWritten();
 
@@ -114,7 +117,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       OUTAGE,
       (tx) => work(tx, account),
     );
-    return answerOf(result);
+    return this.lostAnswers.deliver(operation, answerOf(result));
   }
 
   /**
@@ -141,7 +144,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
     const known = this.written.get(intentId);
     const quick = (known && (await attempt(known).catch(() => undefined))) || (await attempt());
     if (quick && "written" in quick && quick.written) this.written.set(intentId, quick.written);
-    if (quick) return answerOf(quick);
+    if (quick) return this.lostAnswers.deliver(operation, answerOf(quick));
     return this.call(options, operation, params, async (tx) => {
       const row = await this.lock(tx, intentId, account);
       const decision = await decide(row);
