@@ -1,7 +1,8 @@
 // A seller's transfer asked for and not yet answered may already be with the seller (docs/kyc.md,
-// "Deleting a seller"): the app cannot point the payout at another seller meanwhile, and a refund
-// learns the transfer's outcome before it takes the seller's part back. A slow provider is played
-// by wrapping the sandbox's own calls, an answer lost on the way by the sandbox's `lostAnswers`.
+// "Deleting a seller"): the app cannot point the payout at another seller meanwhile, a re-point
+// that overtakes the settle job's read is booked and paid to the new seller, and a refund or a bank
+// return learns the transfer's outcome before it takes the seller's part back. A slow provider is
+// played by wrapping the sandbox's own calls, an answer lost on the way by its `lostAnswers`.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { TransferInput } from "../../src/platform/providers/payments/types.ts";

@@ -116,9 +116,12 @@ async function learnInFlight(
       });
     } catch (error) {
       const failure = failureOf(error);
-      if (!failure.refused && !lastTry) throw error;
-      if (!failure.refused) return failure;
-      await deps.db.update(payments).set({ transferPending: null }).where(eq(payments.id, payment.id));
+      if (failure.refused) {
+        await deps.db.update(payments).set({ transferPending: null }).where(eq(payments.id, payment.id));
+        continue;
+      }
+      if (!lastTry) throw error;
+      return failure;
     }
   }
   return undefined;
