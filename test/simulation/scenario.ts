@@ -57,7 +57,15 @@ export type Action =
   | { kind: "restart" };
 
 /** The provider calls whose answers the world may lose (the sandbox's operations). */
-export type LostOperation = "transfer" | "refund" | "reverse_transfer" | "capture_intent";
+export type LostOperation = (typeof LOST_OPERATIONS)[number];
+const LOST_OPERATIONS = [
+  "create_and_confirm_intent",
+  "capture_intent",
+  "cancel_intent",
+  "refund",
+  "transfer",
+  "reverse_transfer",
+] as const;
 
 export interface ScenarioOptions {
   /** About how many steps before the final phase. */
@@ -163,8 +171,8 @@ function auctionLife(random: Random, auction: number): Action[] {
 /**
  * What happens around the service: time passes, jobs run, the sweep runs, the webhook receiver
  * fails for a while, the provider pauses the seller's payouts (or resumes them), the answers to
- * the provider's next transfers, refunds, reversals or captures are lost on the way, the process
- * restarts.
+ * the provider's next calls of one kind (a confirm, a capture, a release, a refund, a transfer, a
+ * reversal) are lost on the way, the process restarts.
  */
 function worldEvent(random: Random, restart: boolean): Action {
   const kind = random.weighted({
@@ -180,7 +188,7 @@ function worldEvent(random: Random, restart: boolean): Action {
   if (kind === "outage") return { kind, failures: random.between(1, 4) };
   if (kind === "payouts") return { kind, paused: random.chance(0.6) };
   if (kind === "lost-answers") {
-    const operation = random.pick(["transfer", "refund", "reverse_transfer", "capture_intent"] as const);
+    const operation = random.pick(LOST_OPERATIONS);
     return { kind, operation, count: random.between(1, 2) };
   }
   if (kind !== "advance") return { kind };

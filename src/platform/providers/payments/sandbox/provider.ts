@@ -217,7 +217,7 @@ export class SandboxPaymentProvider implements PaymentProvider {
       settleAfterMs: this.options.settleAfterMs ?? 5000,
     });
     if (written) this.written.set(written.row.id, written);
-    return answerOf(result);
+    return this.lostAnswers.deliver("create_and_confirm_intent", answerOf(result));
   }
 
   async getIntent(intentId: string, options: { connectedAccount?: string } = {}): Promise<ProviderIntent> {
