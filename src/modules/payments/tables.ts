@@ -115,6 +115,7 @@ export const payments = pgTable(
      * The idempotency key of a seller transfer asked for and not yet answered (set before the
      * call; cleared once it is recorded or refused). While set, the share may already be with the
      * seller, so the payout cannot be re-pointed, and a refund first learns the transfer's outcome.
+     * The key rather than a flag: it is what the provider's request log shows, for an operator.
      */
     transferPending: text("transfer_pending"),
     /**

@@ -27,6 +27,7 @@ import { payments } from "../tables.ts";
 import {
   failureOf,
   plannedTransfers,
+  recordSent,
   recordTransfer,
   sendTransfer,
   type TransferFailure,
@@ -103,26 +104,27 @@ async function learnInFlight(
   payment: PaymentRow,
   lastTry: boolean,
 ): Promise<TransferFailure | undefined> {
-  const { transfers } = await plannedTransfers(deps, payment);
+  const { transfers, blocked } = await plannedTransfers(deps, payment);
+  if (blocked) {
+    // No payout account left to ask about (the seller's record is gone): said, not left silent.
+    const message = `a transfer of the share to seller ${payment.kycId} went unanswered and cannot be asked about again (their payout account is gone); it may have been made`;
+    return { ...blocked, message };
+  }
   for (const transfer of transfers) {
     if (payment.transfers[transfer.key]) continue;
+    let id: string;
     try {
-      const sent = await sendTransfer(provider, payment, transfer);
-      await recordTransfer(deps, payment, transfer.key, sent.id, {
-        type: "transfer",
-        key: transfer.key,
-        amount: transfer.amount,
-        reference: sent.id,
-      });
+      id = (await sendTransfer(provider, payment, transfer)).id;
     } catch (error) {
       const failure = failureOf(error);
-      if (failure.refused) {
-        await deps.db.update(payments).set({ transferPending: null }).where(eq(payments.id, payment.id));
-        continue;
+      if (!failure.refused) {
+        if (!lastTry) throw error;
+        return failure;
       }
-      if (!lastTry) throw error;
-      return failure;
+      await deps.db.update(payments).set({ transferPending: null }).where(eq(payments.id, payment.id));
+      continue;
     }
+    await recordSent(deps, payment, transfer, id);
   }
   return undefined;
 }

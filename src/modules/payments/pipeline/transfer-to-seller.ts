@@ -275,22 +275,15 @@ async function paidAlone(deps: Deps, payment: PaymentRow, captured: bigint | und
 }
 
 /**
- * Marks the share's transfer in flight before it is asked for, on the payment as read (its seller
- * and transfer round unchanged): false, having written nothing, when the app re-pointed the payout
- * since. The re-point is refused while the mark is set (payout.ts), so a share is never sent to a
- * second seller while the first may have it.
+ * Marks the share's transfer in flight before it is asked for, on the payment as read (seller and
+ * round unchanged; false, writing nothing, after a re-point). A re-point is refused while it is set.
  */
 async function markInFlight(deps: Pick<Deps, "db">, payment: PaymentRow, key: string) {
+  const round = eq(payments.transferRound, payment.transferRound);
   const marked = await deps.db
     .update(payments)
     .set({ transferPending: transferKey(payment, key) })
-    .where(
-      and(
-        eq(payments.id, payment.id),
-        sameSeller(payment),
-        eq(payments.transferRound, payment.transferRound),
-      ),
-    )
+    .where(and(eq(payments.id, payment.id), sameSeller(payment), round))
     .returning({ id: payments.id });
   return marked.length > 0;
 }
@@ -309,6 +302,20 @@ export function sendTransfer(provider: PaymentProvider, payment: PaymentRow, tra
     { idempotencyKey: transferKey(payment, transfer.key) },
   );
 }
+
+/** Records transfer `id` the provider answered for `transfer`, with its ledger entry: no longer in flight. */
+export const recordSent = (
+  deps: Pick<Deps, "db" | "now">,
+  payment: PaymentRow,
+  transfer: PlannedTransfer,
+  id: string,
+) =>
+  recordTransfer(deps, payment, transfer.key, id, {
+    type: "transfer",
+    key: transfer.key,
+    amount: transfer.amount,
+    reference: id,
+  });
 
 /**
  * Captures a held card (bank debits are already collected), transfers the shares, and pays. A
@@ -364,12 +371,7 @@ export async function settle(deps: Deps, payment: PaymentRow, attempt = 0) {
       break;
     }
     deps.faults.crashPoint("transfer-sent");
-    await recordTransfer(deps, payment, transfer.key, id, {
-      type: "transfer",
-      key: transfer.key,
-      amount: transfer.amount,
-      reference: id,
-    });
+    await recordSent(deps, payment, transfer, id);
     made = true;
   }
   // Transfers made (or found made): paid in one statement as well, the capture recorded above.
