@@ -3,7 +3,8 @@
 // The payments are copies of one made through the API, inserted set-based (bench/seed-payments.ts),
 // spread over statuses, two prices, one email each and a thousand amounts, so that each of the
 // list's filters (src/modules/payments/search.ts) is measured on a realistic share of the list.
-// Prints a Markdown table for docs/benchmarks.md.
+// Prints a Markdown table for docs/benchmarks.md. BENCH_KEEP_DATABASE=true keeps the database (its
+// name printed) for EXPLAIN afterwards.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { createInterface } from "node:readline";
@@ -171,7 +172,8 @@ try {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
-  await admin.query(`drop database if exists ${name} with (force)`);
+  if (process.env.BENCH_KEEP_DATABASE === "true") console.error(`kept database ${name}`);
+  else await admin.query(`drop database if exists ${name} with (force)`);
   await admin.end();
 }
 

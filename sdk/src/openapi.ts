@@ -6176,7 +6176,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -6810,7 +6810,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -7299,7 +7299,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -7740,7 +7740,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -9067,7 +9067,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -10448,7 +10448,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -11870,7 +11870,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -13324,7 +13324,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -14446,7 +14446,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -15616,7 +15616,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -16807,7 +16807,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -17625,7 +17625,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -18576,7 +18576,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -19296,7 +19296,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -19961,7 +19961,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -20238,7 +20238,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -20516,7 +20516,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -22223,7 +22223,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -22867,7 +22867,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -23710,7 +23710,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;
@@ -24332,7 +24332,7 @@ export interface operations {
                     Link?: string;
                     /** @description The request's id (`req_…`), on every answer; quote it to support. */
                     "x-request-id"?: string;
-                    /** @description Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap */
+                    /** @description Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap */
                     "x-total-count"?: number;
                     /** @description How many items the list has in all: exact up to the service's cap, then a lower bound. */
                     "X-Total-Count"?: number;

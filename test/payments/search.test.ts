@@ -160,3 +160,50 @@ test("each filter is served by an index (EXPLAIN, sequential scans off)", async 
 async function listRaw(query: string) {
   return call(fx.app, "GET", `/payments/${fx.tenants.app.id}?${query}`, { token: fx.tenants.owner.token });
 }
+
+test("an amount range reads newest first, by page and by cursor, each payment once", async () => {
+  // Its index finds payments by amount: the page's keys are ordered before their rows are read
+  // (`keysFirst`). Two more mugs, so the range holds four payments of the same amount.
+  const token = fx.tenants.owner.token;
+  const appId = fx.tenants.app.id;
+  for (const email of ["ida@example.com", "joan@example.com"]) {
+    await createPayment(fx.app, token, appId, {
+      price_id: mug.id,
+      payment_provider: "card",
+      shopper_email: email,
+    });
+  }
+  const range = "currency=usd&amount[gte]=1&amount[lte]=20";
+  const whole = await list(`${range}&limit=100`);
+  assert.equal(whole.items.length, 4);
+  assert.equal(whole.total, 4);
+  const created = await Promise.all(
+    whole.items.map(async (item) => {
+      const answer = await call(fx.app, "GET", `/payments/${appId}/${item.id}`, { token });
+      return (expectStatus(answer, 200) as { created_at: string }).created_at;
+    }),
+  );
+  assert.deepEqual(created, [...created].sort().reverse(), "newest first");
+  const byNumber = [];
+  for (let page = 1; page <= 2; page++) byNumber.push(...(await list(`${range}&limit=2&page=${page}`)).items);
+  assert.deepEqual(
+    byNumber.map((item) => item.id),
+    whole.items.map((item) => item.id),
+  );
+  const byCursor = [];
+  let after: string | undefined;
+  do {
+    const { items } = await list(`${range}&limit=3${after ? `&starting_after=${after}` : ""}`);
+    byCursor.push(...items);
+    after = items.length === 3 ? items[2].id : undefined;
+  } while (after);
+  assert.deepEqual(
+    byCursor.map((item) => item.id),
+    whole.items.map((item) => item.id),
+  );
+  const before = await list(`${range}&limit=2&ending_before=${whole.items[3].id}`);
+  assert.deepEqual(
+    before.items.map((item) => item.id),
+    whole.items.slice(1, 3).map((item) => item.id),
+  );
+});

@@ -219,6 +219,7 @@ export async function listPayments(
           shape: filter.shape,
           sql: and(eq(payments.appId, sql.placeholder("app_id")), ...filter.conditions)!,
           values: { app_id: appId, ...filter.values },
+          keysFirst: filter.keysFirst,
         },
         newestFirst: true,
       },

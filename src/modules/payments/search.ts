@@ -22,6 +22,8 @@ export function filterConditions(filters: PaymentFilters): {
   shape: string;
   conditions: SQL[];
   values: Record<string, unknown>;
+  /** An amount range: its index finds payments by amount, out of list order (`PreparedList`). */
+  keysFirst: boolean;
 } {
   const conditions: SQL[] = [];
   const values: Record<string, unknown> = {};
@@ -63,7 +65,8 @@ export function filterConditions(filters: PaymentFilters): {
   const to = filters["created[lte]"];
   if (from) add("created_gte", instant(from, "/query/created[gte]"), (p) => gte(payments.createdAt, p));
   if (to) add("created_lte", instant(to, "/query/created[lte]"), (p) => lte(payments.createdAt, p));
-  return { shape: names.join(","), conditions, values };
+  const keysFirst = least !== undefined || most !== undefined;
+  return { shape: names.join(","), conditions, values, keysFirst };
 }
 
 /** `text` as an ISO time, or a 400 naming `path`. */

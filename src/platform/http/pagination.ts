@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, asc, count, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Static, type TSchema, Type } from "typebox";
@@ -13,7 +13,7 @@ export const LIST_LIMITS = Object.freeze({ defaultLimit: DEFAULT_LIMIT, maxLimit
 /** Far past any real list; keeps the row offset (page x limit) well inside a bigint. */
 const MAX_PAGE = 1_000_000;
 /** Default of `LIST_COUNT_CAP`: `X-Total-Count` is exact up to here, then reported as capped. */
-export const DEFAULT_COUNT_CAP = 10_000;
+export const DEFAULT_COUNT_CAP = 1_000;
 
 const Cursor = (description: string) =>
   Type.Optional(Type.String({ minLength: 1, maxLength: 64, description }));
@@ -73,7 +73,7 @@ export interface Total {
 
 /**
  * Counts the records matching `where`, stopping at `cap + 1`: an exact `count(*)` over a million
- * rows costs more than the page itself, and nobody pages through ten thousand records by number.
+ * rows costs more than the page itself, and nobody pages through a thousand records by number.
  */
 export async function countUpTo(
   deps: { db: Executor; config: { listCountCap: number } },
@@ -240,8 +240,16 @@ export async function pageOfSelect<Q extends PgSelect>(
 export interface PreparedList<T extends ListedTable> extends ListOf<T> {
   /** Names the statements (with the kind of page and a digest of the shape): at most 40 bytes. */
   name: string;
-  /** The list's filter with placeholders; `shape` says which filters it holds (`status,price_id`). */
-  where: { shape: string; sql: SQL; values: Record<string, unknown> };
+  /**
+   * The list's filter with placeholders; `shape` says which filters it holds (`status,price_id`).
+   * `keysFirst` when the index serving it finds records out of list order (a range on another
+   * column, as an amount range is): the page's keys are then picked and ordered first, from the
+   * index alone when it holds `(created_at, id)`, and only those records read, where otherwise
+   * every record matching would be read whole to be sorted (docs/benchmarks.md, "The amount
+   * range's keys from its index"). Not for a filter read in list order: there it would add a
+   * lookup by key for each record of the page.
+   */
+  where: { shape: string; sql: SQL; values: Record<string, unknown>; keysFirst?: boolean };
 }
 
 /** Statement names made so far, by prefix and shape (as many as the filters' combinations). */
@@ -274,14 +282,27 @@ export async function pageOfPrepared<Q extends PgSelect>(
   const kind = cursor === undefined ? "page" : page.endingBefore === undefined ? "after" : "before";
   const pageName = statementName(`${list.name}.${kind}`, list.where.shape);
   const countName = statementName(`${list.name}.count`, list.where.shape);
-  const pageStatement = prepared(deps.db, pageName, (db) =>
-    select(db)
-      .where(and(list.where.sql, window.where))
+  const pageStatement = prepared(deps.db, pageName, (db) => {
+    const where = and(list.where.sql, window.where);
+    const page = <S extends PgSelect>(query: S) =>
+      query
+        .orderBy(...window.orderBy)
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset"));
+    if (!list.where.keysFirst) return page(select(db).where(where)).prepare(pageName);
+    // The inner table shadows the outer one: the filter and the window read the key query's rows.
+    const keys = page(
+      db
+        .select({ id: list.table.id })
+        .from(list.table as PgTable)
+        .where(where)
+        .$dynamic(),
+    );
+    return select(db)
+      .where(inArray(list.table.id, keys))
       .orderBy(...window.orderBy)
-      .limit(sql.placeholder("limit"))
-      .offset(sql.placeholder("offset"))
-      .prepare(pageName),
-  );
+      .prepare(pageName);
+  });
   const countStatement = prepared(deps.db, countName, (db) => {
     const upTo = db
       .select({ one: sql`1` })
@@ -323,7 +344,7 @@ export async function pageOfRows<T extends ListedTable>(
 
 export const listHeaders = {
   "x-total-count": Type.Integer({
-    description: "Number of records across all pages; past LIST_COUNT_CAP (10,000 by default) it is the cap",
+    description: "Number of records across all pages; past LIST_COUNT_CAP (1,000 by default) it is the cap",
   }),
   "x-total-count-capped": Type.Optional(
     Type.Literal("true", { description: "Present when the list holds more records than X-Total-Count says" }),
