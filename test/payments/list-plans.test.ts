@@ -36,6 +36,10 @@ let fx: AppFixture;
 
 const nodes = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 
+/** The plan of a statement the request sent; none when it sent none (a search that was its own count). */
+const planIf = (engine: Engine, statement: Sent | undefined, setup?: string[]) =>
+  statement ? engine.planOf(statement, setup) : Promise.resolve([]);
+
 /** A value as the server would read it from a bound parameter, as an SQL literal. */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return "null";
@@ -124,14 +128,16 @@ async function statementsOf(
   path: string,
   token: string,
   table = "payments",
-): Promise<{ page: Sent; count: Sent }> {
+): Promise<{ page: Sent; count?: Sent }> {
   sent.length = 0;
   expectStatus(await call(fx.app, "GET", path, { token }), 200);
   const reading = sent.filter((s) => s.text.includes(`from "${table}"`));
   const page = reading.filter((s) => /order by/i.test(s.text) && /limit/i.test(s.text));
   const count = reading.filter((s) => /count\(/i.test(s.text));
   assert.equal(page.length, 1, `one page statement for ${path}`);
-  assert.equal(count.length, 1, `one count statement for ${path}`);
+  // A search for a part of an email whose first page holds every match is its own count.
+  const counted = !/shopper_email=/.test(path);
+  assert.equal(count.length, counted ? 1 : 0, `${counted ? "one count statement" : "no count"} for ${path}`);
   return { page: page[0], count: count[0] };
 }
 
@@ -279,7 +285,7 @@ describe("payments list filters, each served by its index", () => {
     test(`${name}: read through ${expected.index}`, async () => {
       const path = `${list}?${query()}`;
       const { page, count } = await statementsOf(path, token);
-      const problems = problemsOf(await engine.planOf(page), await engine.planOf(count), expected);
+      const problems = problemsOf(await engine.planOf(page), await planIf(engine, count), expected);
       assert.deepEqual(problems, [], path);
     });
   }
@@ -297,7 +303,7 @@ describe("payments list filters, each served by its index", () => {
       const drop = [`drop index ${expected.index}`];
       const problems = problemsOf(
         await engine.planOf(page, drop),
-        await engine.planOf(count, drop),
+        await planIf(engine, count, drop),
         expected,
       );
       assert.ok(problems.length > 0, `${query} still passes without ${expected.index}`);
@@ -340,11 +346,11 @@ describe("payments list filters, each served by its index", () => {
     ];
     for (const [table, path, expected] of lists) {
       const { page, count } = await statementsOf(path, token, table);
-      const plans = [await engine.planOf(page, large), await engine.planOf(count, large)] as const;
+      const plans = [await engine.planOf(page, large), await planIf(engine, count, large)] as const;
       assert.deepEqual(problemsOf(...plans, expected, table), [], path);
       // Control: without that index the same check fails.
       const without = [...large, `drop index ${expected.index}`];
-      const fallback = [await engine.planOf(page, without), await engine.planOf(count, without)] as const;
+      const fallback = [await engine.planOf(page, without), await planIf(engine, count, without)] as const;
       assert.ok(problemsOf(...fallback, expected, table).length > 0, `${path} passes without its index`);
     }
   });

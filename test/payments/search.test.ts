@@ -5,6 +5,7 @@ import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
+import { paymentStatements } from "../helpers/statements.ts";
 
 // Finding a payment on the server: by id prefix, a piece of the shopper's email, price, amount
 // range, status and creation range, each combinable, paged and counted like the whole list; and
@@ -52,6 +53,24 @@ test("a piece of the email finds its payments, whatever its case", async () => {
   assert.deepEqual(ids((await list("shopper_email=.example")).items), ids([made.grace, made.alan]));
   // LIKE's wildcards typed by a person are text: "%" matches only a "%".
   assert.deepEqual((await list("shopper_email=a%25e")).items, []);
+});
+
+test("a part of an email found on one page is its own count; a longer answer is counted", async () => {
+  const counts = (statements: string[]) => statements.filter((text) => /count\(/i.test(text)).length;
+  let found!: Awaited<ReturnType<typeof list>>;
+  const one = await paymentStatements(fx.app, async () => {
+    found = await list("shopper_email=lovelace");
+  });
+  assert.equal(found.total, 1);
+  assert.equal(counts(one), 0, "the page alone answered it");
+  const all = (await list("shopper_email=example&limit=100")).items.length;
+  assert.ok(all >= 3);
+  const paged = await paymentStatements(fx.app, async () => {
+    found = await list("shopper_email=example&limit=1");
+  });
+  assert.equal(found.items.length, 1);
+  assert.equal(found.total, all, "counted past the first page");
+  assert.equal(counts(paged), 1);
 });
 
 test("an id prefix finds the payment a person half remembers", async () => {

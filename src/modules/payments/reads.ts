@@ -5,7 +5,8 @@ import { hashToken } from "../../platform/auth/secrets.ts";
 import { type Database, type Executor, prepared, type Tx } from "../../platform/db/index.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
 import { notFound } from "../../platform/http/errors.ts";
-import { type Page, pageOfPrepared } from "../../platform/http/pagination.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { pageOfPrepared } from "../../platform/http/prepared-list.ts";
 import { checkRole, requireAppRole, TWO_FACTOR_MISSING, twoFactorRequired } from "../apps/access.ts";
 import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { getApp, presentApp } from "../apps/service.ts";
@@ -220,6 +221,7 @@ export async function listPayments(
           sql: and(eq(payments.appId, sql.placeholder("app_id")), ...filter.conditions)!,
           values: { app_id: appId, ...filter.values },
           keysFirst: filter.keysFirst,
+          countAfterPage: filter.countAfterPage,
         },
         newestFirst: true,
       },

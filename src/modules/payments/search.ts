@@ -24,6 +24,8 @@ export function filterConditions(filters: PaymentFilters): {
   values: Record<string, unknown>;
   /** An amount range: its index finds payments by amount, out of list order (`PreparedList`). */
   keysFirst: boolean;
+  /** A part of an email: a search that usually finds a few, whose page is often its own count. */
+  countAfterPage: boolean;
 } {
   const conditions: SQL[] = [];
   const values: Record<string, unknown> = {};
@@ -66,7 +68,7 @@ export function filterConditions(filters: PaymentFilters): {
   if (from) add("created_gte", instant(from, "/query/created[gte]"), (p) => gte(payments.createdAt, p));
   if (to) add("created_lte", instant(to, "/query/created[lte]"), (p) => lte(payments.createdAt, p));
   const keysFirst = least !== undefined || most !== undefined;
-  return { shape: names.join(","), conditions, values, keysFirst };
+  return { shape: names.join(","), conditions, values, keysFirst, countAfterPage: !!filters.shopper_email };
 }
 
 /** `text` as an ISO time, or a 400 naming `path`. */

@@ -1,9 +1,8 @@
-import { createHash } from "node:crypto";
-import { and, asc, count, desc, eq, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { type Static, type TSchema, Type } from "typebox";
-import { type Database, type Executor, prepared } from "../db/index.ts";
+import type { Executor } from "../db/index.ts";
 import { invalid } from "./errors.ts";
 
 const DEFAULT_LIMIT = 20;
@@ -92,7 +91,7 @@ export async function countUpTo(
 }
 
 /** What a count that stopped at `cap + 1` says. */
-const totalOf = (counted: number, cap: number): Total => ({
+export const totalOf = (counted: number, cap: number): Total => ({
   count: Math.min(counted, cap),
   capped: counted > cap,
 });
@@ -113,7 +112,7 @@ export interface ListResult<T> {
 }
 
 /** A table listed by `(created_at, id)`, as every list is. */
-type ListedTable = PgTable & { createdAt: PgColumn; id: PgColumn };
+export type ListedTable = PgTable & { createdAt: PgColumn; id: PgColumn };
 
 export interface ListSpec {
   table: ListedTable;
@@ -196,7 +195,7 @@ export async function pageWindow(
 }
 
 /** What a list reads: its table, what a cursor may name, what it keeps and its order. */
-interface ListOf<T extends ListedTable> {
+export interface ListOf<T extends ListedTable> {
   table: T;
   /** The records a cursor may name (usually the app's): anything else is 400. */
   scope: SQL | undefined;
@@ -228,98 +227,6 @@ export async function pageOfSelect<Q extends PgSelect>(
   ]);
   const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
   return { rows, total, neighbours };
-}
-
-/**
- * A list whose filter is written with placeholders (`sql.placeholder`), its values apart, so that
- * its page's select and its count are built and compiled once per filter shape (`prepared`) and
- * only filled in afterwards: for the most-read list (payments), where building the two statements
- * cost the process more than PostgreSQL spent answering them (docs/benchmarks.md, "Lists built
- * once per shape"). The placeholders `cursor_id`, `limit`, `offset` and `cap` are this function's.
- */
-export interface PreparedList<T extends ListedTable> extends ListOf<T> {
-  /** Names the statements (with the kind of page and a digest of the shape): at most 40 bytes. */
-  name: string;
-  /**
-   * The list's filter with placeholders; `shape` says which filters it holds (`status,price_id`).
-   * `keysFirst` when the index serving it finds records out of list order (a range on another
-   * column, as an amount range is): the page's keys are then picked and ordered first, from the
-   * index alone when it holds `(created_at, id)`, and only those records read, where otherwise
-   * every record matching would be read whole to be sorted (docs/benchmarks.md, "The amount
-   * range's keys from its index"). Not for a filter read in list order: there it would add a
-   * lookup by key for each record of the page.
-   */
-  where: { shape: string; sql: SQL; values: Record<string, unknown>; keysFirst?: boolean };
-}
-
-/** Statement names made so far, by prefix and shape (as many as the filters' combinations). */
-const statementNames = new Map<string, string>();
-
-/**
- * A prepared statement's name for a list's shape. PostgreSQL keeps a name to its first 63 bytes,
- * so two long shapes alike that far would be one statement: the shape goes in as a digest.
- */
-function statementName(prefix: string, shape: string): string {
-  const key = `${prefix}\u0000${shape}`;
-  let name = statementNames.get(key);
-  if (name === undefined) {
-    name = `${prefix}.${createHash("sha256").update(shape).digest("base64url").slice(0, 16)}`;
-    statementNames.set(key, name);
-  }
-  return name;
-}
-
-/** `pageOfSelect` for a list prepared by shape: see `PreparedList`. */
-export async function pageOfPrepared<Q extends PgSelect>(
-  deps: { db: Database; config: { listCountCap: number } },
-  page: Page,
-  list: PreparedList<ListedTable>,
-  select: (db: Database) => Q,
-  idOf: (row: Q["_"]["result"][number]) => string,
-): Promise<{ rows: Q["_"]["result"]; total: Total; neighbours: Neighbours }> {
-  const window = await pageWindow(deps.db, page, list, sql.placeholder("cursor_id"));
-  const cursor = page.startingAfter ?? page.endingBefore;
-  const kind = cursor === undefined ? "page" : page.endingBefore === undefined ? "after" : "before";
-  const pageName = statementName(`${list.name}.${kind}`, list.where.shape);
-  const countName = statementName(`${list.name}.count`, list.where.shape);
-  const pageStatement = prepared(deps.db, pageName, (db) => {
-    const where = and(list.where.sql, window.where);
-    const page = <S extends PgSelect>(query: S) =>
-      query
-        .orderBy(...window.orderBy)
-        .limit(sql.placeholder("limit"))
-        .offset(sql.placeholder("offset"));
-    if (!list.where.keysFirst) return page(select(db).where(where)).prepare(pageName);
-    // The inner table shadows the outer one: the filter and the window read the key query's rows.
-    const keys = page(
-      db
-        .select({ id: list.table.id })
-        .from(list.table as PgTable)
-        .where(where)
-        .$dynamic(),
-    );
-    return select(db)
-      .where(inArray(list.table.id, keys))
-      .orderBy(...window.orderBy)
-      .prepare(pageName);
-  });
-  const countStatement = prepared(deps.db, countName, (db) => {
-    const upTo = db
-      .select({ one: sql`1` })
-      .from(list.table as PgTable)
-      .where(list.where.sql)
-      .limit(sql.placeholder("cap"))
-      .as("counted");
-    return db.select({ n: count() }).from(upTo).prepare(countName);
-  });
-  const cap = deps.config.listCountCap;
-  const { values } = list.where;
-  const [fetched, [{ n }]] = await Promise.all([
-    pageStatement.execute({ ...values, cursor_id: cursor, limit: window.limit, offset: window.offset }),
-    countStatement.execute({ ...values, cap: cap + 1 }),
-  ]);
-  const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
-  return { rows, total: totalOf(n, cap), neighbours };
 }
 
 /** One page of a table's own rows, with its total: what most list services read. */
