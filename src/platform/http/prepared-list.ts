@@ -77,14 +77,14 @@ export async function pageOfPrepared<Q extends PgSelect>(
   const countName = statementName(`${list.name}.count`, list.where.shape);
   const pageStatement = prepared(deps.db, pageName, (db) => {
     const where = and(list.where.sql, window.where);
-    const page = <S extends PgSelect>(query: S) =>
+    const inListOrder = <S extends PgSelect>(query: S) =>
       query
         .orderBy(...window.orderBy)
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"));
-    if (!list.where.keysFirst) return page(select(db).where(where)).prepare(pageName);
+    if (!list.where.keysFirst) return inListOrder(select(db).where(where)).prepare(pageName);
     // The inner table shadows the outer one: the filter and the window read the key query's rows.
-    const keys = page(
+    const keys = inListOrder(
       db
         .select({ id: list.table.id })
         .from(list.table as PgTable)
