@@ -11,7 +11,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { json, lifecycle, tenant } from "./journey.ts";
+import { countingEnv, json, lifecycle, tenant } from "./journey.ts";
 import { freshDatabase, startChild } from "./processes.ts";
 import { startReceiver } from "./receiver.ts";
 import { median } from "./stats.ts";
@@ -193,6 +193,7 @@ async function startSide(cwd: string): Promise<Side> {
     "bench/server.ts",
     {
       ...database.env,
+      ...countingEnv(PAYMENTS),
       RUN_WORKER: String(WORKER),
       WEBHOOKS_ALLOW_LOOPBACK: "true",
       ...receiver?.env,

@@ -1,7 +1,7 @@
 import os from "node:os";
 import autocannon from "autocannon";
 import pg from "pg";
-import { json, lifecycle, tenant } from "./journey.ts";
+import { countingEnv, json, lifecycle, tenant } from "./journey.ts";
 import { freshDatabase, startChild } from "./processes.ts";
 
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 400);
@@ -19,6 +19,7 @@ async function run(env: Record<string, string>, separateWorker: boolean) {
   const apiOptions = process.env.BENCH_API_NODE_OPTIONS;
   const api = await startChild<{ app: number; bare: number; engine: string }>("bench/server.ts", {
     ...env,
+    ...countingEnv(PAYMENTS),
     RUN_WORKER: separateWorker ? "false" : "true",
     ...(apiOptions ? { NODE_OPTIONS: apiOptions } : {}),
   });
