@@ -141,6 +141,30 @@ function databaseCpuSince(before: Map<number, number>): number {
   return spent;
 }
 
+/** Busy and total clock ticks of all the machine's CPUs so far (the first line of /proc/stat). */
+function machineTicks(): { busy: number; total: number } {
+  const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number);
+  const total = ticks.reduce((sum, n) => sum + n, 0);
+  // Fields 4 and 5: idle and waiting for I/O.
+  return { busy: total - ticks[3] - ticks[4], total };
+}
+
+// A window starts once the machine is quiet: the work a measure leaves behind (the lifecycle's
+// autovacuum and the worker's last jobs, the other side's included) would otherwise fall in the
+// next window, on whichever side comes next. Quiet: under 5% of the machine busy for half a second
+// (about 1% when idle); waited for up to 20 s, and a window that started without it is counted.
+const QUIET_SHARE = 0.05;
+let unsettled = 0;
+async function quiet() {
+  for (const until = performance.now() + 20_000; performance.now() < until; ) {
+    const before = machineTicks();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = machineTicks();
+    if (after.busy - before.busy < QUIET_SHARE * (after.total - before.total)) return;
+  }
+  unsettled++;
+}
+
 async function window(
   pid: number,
   url: string,
@@ -317,6 +341,7 @@ try {
     try {
       for (const what of MEASURES) {
         for (const who of order) {
+          await quiet();
           figures[who][what] = await measure(sides[who], what);
           // The create's jobs would load the other side's window: its process goes first.
           if (what === "POST /payments/{app_id}") await sides[who].stop();
@@ -380,3 +405,4 @@ if (MEASURES.includes("POST /payments/{app_id}")) {
   console.log(`\ncreate p99, median of rounds: ref ${p99("ref")} ms, tree ${p99("tree")} ms`);
 }
 console.log(`load average after each round: ${rounds.map((r) => r.load).join(" | ")}`);
+if (unsettled > 0) console.log(`${unsettled} windows started without the machine quiet for 20 s before them`);
