@@ -1,6 +1,7 @@
 // Pieces the benchmark scripts share: JSON over HTTP, a tenant with an app and a price, and the
 // whole life of many payments (create -> confirm with the sandbox's test card -> `paid`).
 import http from "node:http";
+import { DEFAULT_COUNT_CAP } from "../src/platform/http/pagination.ts";
 
 export const CARD = { type: "card", number: "4242424242424242", exp_month: 12, exp_year: 2030, cvc: "123" };
 
@@ -132,7 +133,7 @@ export async function lifecycle(
  * run sees them done. Nothing for a run within the default, whose lists are then measured as served.
  */
 export const countingEnv = (payments: number): Record<string, string> =>
-  payments > 1000 ? { LIST_COUNT_CAP: String(payments) } : {};
+  payments > DEFAULT_COUNT_CAP ? { LIST_COUNT_CAP: String(payments) } : {};
 
 async function paidCount(base: string, { auth, appId }: { auth: Record<string, string>; appId: string }) {
   const { headers } = await json(`${base}/payments/${appId}?status=paid&limit=1`, { headers: auth });
