@@ -7,6 +7,7 @@ import { after, afterEach, before, test as nodeTest, type TestContext, type Test
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "./app.ts";
 import { buildServedApp, launchBrowser } from "./browser.ts";
+import { ranInTheOtherPass } from "./engine-pass.ts";
 
 // The dashboard's browser tests: one served app and one browser per test file (they are the
 // slowest tests), pages signed in through the dashboard's own forms.
@@ -45,19 +46,8 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   };
 }
 
-/**
- * Why this run skips the console's browser tests, or false. `.ci/run` runs the suite twice, on the
- * embedded database and on PostgreSQL, and sets CONSOLE_BROWSER_TESTS=skip for the second pass:
- * the console is a client of the HTTP API, whose every route the second pass tests through HTTP,
- * and its pages (React in Chromium) do the same on either engine, while their 16 files were a fifth
- * of that pass's CPU (docs/benchmarks.md, "Where CI's PostgreSQL pass spends its CPU"). A
- * developer's `npm test` on either engine runs them; the hosted pages' browser tests (checkout,
- * auction, KYC widget, journeys) run in both passes.
- */
-export const consoleBrowserSkip: string | false =
-  process.env.CONSOLE_BROWSER_TESTS === "skip"
-    ? "the console's browser tests ran in this CI run's other pass (CONSOLE_BROWSER_TESTS=skip, .ci/run)"
-    : false;
+/** Why this run skips the console's browser tests, or false (`ranInTheOtherPass`). */
+export const consoleBrowserSkip: string | false = ranInTheOtherPass("the console's browser tests");
 
 /** node:test's `test` for a console browser file: skipped, with its reason, when `consoleBrowserSkip` says so. */
 export function test(name: string, fn: TestFn): Promise<void> {
