@@ -1,8 +1,7 @@
 // `npm test`: every test file (or those named: `npm test -- test/payments test/apps/apps.test.ts`),
 // run by node:test in four lanes, each a process that takes the next file from a shared queue when
-// it is free (test/helpers/lane.ts). The longest files go first, by the times of the last run on
-// the same engine kept in node_modules/.cache/test-times.json (else the other engine's), so that
-// no lane is left with a long file at the end.
+// it is free (test/helpers/lane.ts). The longest files go first, by the times of the last run kept
+// in node_modules/.cache/test-times.json, so that no lane is left with a long file at the end.
 // Options (`--test-name-pattern=…`) are handed to node:test; TEST_LANES sets how many lanes (4).
 // A path that is not there, a folder without tests or a bad TEST_LANES stops it with a message.
 import { spawnSync } from "node:child_process";
@@ -23,9 +22,6 @@ import { join, relative, resolve } from "node:path";
 const LANES = lanesWanted(process.env.TEST_LANES);
 const root = resolve(import.meta.dirname, "..");
 const timesFile = join(root, "node_modules/.cache/test-times.json");
-const ENGINES = ["pglite", "postgres"] as const;
-type Engine = (typeof ENGINES)[number];
-const engine: Engine = process.env.DATABASE_URL ? "postgres" : "pglite";
 
 const args = process.argv.slice(2);
 const options = args.filter((arg) => arg.startsWith("-"));
@@ -96,34 +92,19 @@ function testFiles(paths: string[]): string[] {
   return [...new Set(found.map((file) => resolve(file)))].sort();
 }
 
-/**
- * Known times longest first; files without a time (new ones) before all, largest first. A file's
- * time on this engine, else on the other: CI's PostgreSQL pass follows its PGlite pass on a clean
- * clone, and the files that run only on PostgreSQL (their tests all skipped on PGlite, so no time
- * kept there) go first instead of last, where one of them (the master key's, three minutes) once
- * ran alone at the pass's end.
- */
+/** Known times longest first; files without a time (new ones) before all, largest first. */
 function longestFirst(list: string[]): string[] {
   const times = readTimes();
-  const other = ENGINES.find((e) => e !== engine) as Engine;
-  const weight = (file: string) => {
-    const name = relative(root, file);
-    return times[engine][name] ?? times[other][name] ?? 1e12 + statSync(file).size;
-  };
+  const weight = (file: string) => times[relative(root, file)] ?? 1e12 + statSync(file).size;
   return [...list].sort((a, b) => weight(b) - weight(a));
 }
 
-type Times = Record<Engine, Record<string, number>>;
-
-/** The kept times by engine (a file of the older form, one map for both, is started afresh). */
-function readTimes(): Times {
+function readTimes(): Record<string, number> {
   try {
-    const kept = JSON.parse(readFileSync(timesFile, "utf8"));
-    if (ENGINES.every((e) => typeof kept[e] === "object" && kept[e] !== null)) return kept;
+    return JSON.parse(readFileSync(timesFile, "utf8"));
   } catch {
-    // None kept yet, or unreadable: the files' sizes order the run.
+    return {};
   }
-  return { pglite: {}, postgres: {} };
 }
 
 function keepTimes(dir: string): void {
@@ -131,9 +112,8 @@ function keepTimes(dir: string): void {
   if (!existsSync(log)) return;
   const times = readTimes();
   for (const line of readFileSync(log, "utf8").split("\n").filter(Boolean)) {
-    const { file, ms, ran } = JSON.parse(line) as { file: string; ms: number; ran: number };
-    if (ran > 0) times[engine][file] = ms;
-    else delete times[engine][file];
+    const { file, ms } = JSON.parse(line) as { file: string; ms: number };
+    times[file] = ms;
   }
   mkdirSync(join(root, "node_modules/.cache"), { recursive: true });
   // Written whole and renamed into place: a run started by a test (test-lanes.test.ts) reads it too.
