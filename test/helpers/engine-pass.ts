@@ -5,9 +5,10 @@
  * API or pages that only read the API's document: the console's pages (React in Chromium), the
  * documentation page (Swagger UI), the SDK and the CLI installed from their packed tarballs and run
  * on the machine's other Node. Each does the same on either engine, and every route they call is
- * tested in the second pass through HTTP; their packing, installing and browsers were about a
- * third of that pass's CPU (docs/benchmarks.md, "Where CI's PostgreSQL pass spends its CPU", and
- * "Engine-independent files once a CI run"). A developer's `npm test` on either engine runs them;
+ * tested in the second pass through HTTP. Chromium was about a quarter of that pass's CPU, and the
+ * SDK's, CLI's and documentation's files 524 s of its 3,018 s of file time on a slow machine
+ * (docs/benchmarks.md, "Where CI's PostgreSQL pass spends its CPU" and "Engine-independent files
+ * once a CI run"). A developer's `npm test` on either engine runs them;
  * the hosted pages' browser tests (checkout, auction, KYC widget, journeys), which take money, run
  * in both passes.
  */
