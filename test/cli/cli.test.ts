@@ -12,7 +12,6 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp } from "../helpers/browser.ts";
-import { ranInTheOtherPass } from "../helpers/engine-pass.ts";
 import { call, tenantFixture } from "../helpers/http.ts";
 import { apiKeyOf } from "../helpers/prices.ts";
 import { installPackedCli, OTHER_NODE, removeInstalled, run } from "../helpers/sdk-pack.ts";
@@ -29,12 +28,10 @@ let configHome: string;
 // Packing and installing with npm took over the default 120 s on a machine half as fast with four
 // test processes beside it: the hook gets five minutes.
 const INSTALLED = 300_000;
-const skip = ranInTheOtherPass("the CLI's tests");
 let serving: ReturnType<typeof buildServedApp> | undefined;
 
 before(
   async () => {
-    if (skip) return;
     serving = buildServedApp();
     const [served, installed] = await Promise.all([serving, installPackedCli()]);
     ({ t, base } = served);
@@ -106,7 +103,7 @@ async function until<T>(check: () => T | undefined, what: string): Promise<T> {
 }
 
 describe("payments (the CLI), installed from its tarball, on Node 20", () => {
-  test("--version and --help answer; the package installs the `payments` command", { skip }, async () => {
+  test("--version and --help answer; the package installs the `payments` command", async () => {
     const version = await payments("--version");
     assert.equal(version.code, 0);
     assert.match(version.stdout, /^\d+\.\d+\.\d+\n$/);
@@ -118,9 +115,7 @@ describe("payments (the CLI), installed from its tarball, on Node 20", () => {
     assert.match(unknown.stderr, /Unknown command: fly/);
   });
 
-  test("login checks the key and keeps it, with its app, in a file only its owner reads", {
-    skip,
-  }, async () => {
+  test("login checks the key and keeps it, with its app, in a file only its owner reads", async () => {
     const refused = await payments("login", "--api-key", "sk_test_not_a_real_key", "--url", base);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /invalid, expired or revoked \[unauthenticated\]/);
@@ -135,9 +130,7 @@ describe("payments (the CLI), installed from its tarball, on Node 20", () => {
     assert.deepEqual([saved.url, saved.apiKey, saved.appId], [base, key, appId]);
   });
 
-  test("listen forwards the payment.paid that trigger makes, signed with the secret it printed", {
-    skip,
-  }, async () => {
+  test("listen forwards the payment.paid that trigger makes, signed with the secret it printed", async () => {
     const hooks = await receiver();
     let listening: ChildProcess | undefined;
     let output = "";
@@ -197,7 +190,7 @@ describe("payments (the CLI), installed from its tarball, on Node 20", () => {
     }
   });
 
-  test("events list and get read the app's event log", { skip }, async () => {
+  test("events list and get read the app's event log", async () => {
     const table = await payments("events", "list", "--type", "payment.paid", "--limit", "5");
     assert.equal(table.code, 0, table.stderr);
     const [line] = table.stdout.trim().split("\n");
@@ -216,7 +209,7 @@ describe("payments (the CLI), installed from its tarball, on Node 20", () => {
     assert.match(missing.stderr, /Event not found \[not_found\] \(request req_\w+\)/);
   });
 
-  test("trigger names what it can make; an unknown event is a usage error", { skip }, async () => {
+  test("trigger names what it can make; an unknown event is a usage error", async () => {
     const unknown = await payments("trigger", "payment.teleported");
     assert.equal(unknown.code, 2);
     assert.match(unknown.stderr, /these can be: payment\.pending, payment\.paid/);

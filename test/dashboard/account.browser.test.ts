@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { Secret, TOTP } from "otpauth";
 import {
   expectAccessible,
   expectFitsWidth,
   expectNoConsoleErrors,
   newPage,
-  test,
   useDashboard,
 } from "../helpers/dashboard.ts";
 

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import {
   expectAccessible,
   expectFitsWidth,
   expectNoConsoleErrors,
   newPage,
   signIn,
-  test,
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { placeBid, shopperSession } from "../helpers/auctions.ts";
-import { expectAccessible, expectNoConsoleErrors, test, useDashboard } from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { expectStatus } from "../helpers/http.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
 import { expectCard } from "./phone.ts";

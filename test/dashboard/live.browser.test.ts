@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import type { Page } from "playwright-core";
 import { eventually } from "../helpers/contract.ts";
-import { expectNoConsoleErrors, newPage, signIn, test, useDashboard } from "../helpers/dashboard.ts";
+import { expectNoConsoleErrors, newPage, signIn, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { waitForStatus } from "../helpers/payments.ts";
 import { createPrice, openPayment, payWith4242, sessionToken } from "./payments-fixtures.ts";

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
 import {
   expectAccessible,
@@ -6,7 +7,6 @@ import {
   expectNoConsoleErrors,
   newPage,
   signIn,
-  test,
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus, signup, verifyEmail } from "../helpers/http.ts";

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { test } from "node:test";
 import {
   type Dashboard,
   expectAccessible,
   expectNoConsoleErrors,
   type OwnerPage,
-  test,
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import {
   expectAccessible,
   expectFitsWidth,
   expectNoConsoleErrors,
   newPage,
   signIn,
-  test,
   useDashboard,
 } from "../helpers/dashboard.ts";
 import { createPrice, openPayment, sessionToken } from "./payments-fixtures.ts";

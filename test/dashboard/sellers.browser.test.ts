@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { eventually } from "../helpers/contract.ts";
-import { expectAccessible, expectNoConsoleErrors, test, useDashboard } from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { fitsViewport, openAppPage } from "./chain-ui.ts";
 import { accessibleDialog } from "./dialogs.ts";
 import { expectCard } from "./phone.ts";

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { MAX_PROOF_NODES, treeCost } from "../../src/platform/chains/solana-trees.ts";
-import { expectAccessible, expectNoConsoleErrors, test, useDashboard } from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { choose, createWalletThroughUi, fitsViewport, openAppPage } from "./chain-ui.ts";
 import { expectCard } from "./phone.ts";
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
+import { test } from "node:test";
 import { encodeFunctionData } from "viem";
-import { expectAccessible, expectNoConsoleErrors, test, useDashboard } from "../helpers/dashboard.ts";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { EVM_ABI } from "../helpers/triggers.ts";
 import { choose, createWalletThroughUi, fitsViewport, openAppPage, withoutRefusals } from "./chain-ui.ts";
 import { accessibleDialog } from "./dialogs.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { expectAccessible, expectNoConsoleErrors, test, useDashboard } from "../helpers/dashboard.ts";
+import { test } from "node:test";
+import { expectAccessible, expectNoConsoleErrors, useDashboard } from "../helpers/dashboard.ts";
 import { call, expectStatus } from "../helpers/http.ts";
 import { Receiver, verifyStandardWebhook } from "../helpers/webhooks.ts";
 import { accessibleDialog } from "./dialogs.ts";

@@ -3,11 +3,10 @@ import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { after, afterEach, before, test as nodeTest, type TestContext, type TestFn } from "node:test";
+import { after, afterEach, before, type TestContext } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "./app.ts";
 import { buildServedApp, launchBrowser } from "./browser.ts";
-import { ranInTheOtherPass } from "./engine-pass.ts";
 
 // The dashboard's browser tests: one served app and one browser per test file (they are the
 // slowest tests), pages signed in through the dashboard's own forms.
@@ -46,14 +45,6 @@ export async function startDashboard(env: Record<string, string> = {}): Promise<
   };
 }
 
-/** Why this run skips the console's browser tests, or false (`ranInTheOtherPass`). */
-export const consoleBrowserSkip: string | false = ranInTheOtherPass("the console's browser tests");
-
-/** node:test's `test` for a console browser file: skipped, with its reason, when `consoleBrowserSkip` says so. */
-export function test(name: string, fn: TestFn): Promise<void> {
-  return nodeTest(name, { skip: consoleBrowserSkip }, fn);
-}
-
 export interface DashboardFixture {
   /** The served app and the browser (`startDashboard`). */
   readonly dashboard: Dashboard;
@@ -87,7 +78,6 @@ export function useDashboard(
     return value;
   };
   before(async () => {
-    if (consoleBrowserSkip) return;
     dashboard = await startDashboard(env);
     owner = await newOwnerPage(dashboard);
     await options.setUp?.();

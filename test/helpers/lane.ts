@@ -7,11 +7,13 @@
 // top-level `test`, `before`, `after`, `beforeEach` and `afterEach` to that suite, so they hold for
 // that file's tests only, as when the file is a process of its own. (node:test's own
 // `--test-isolation=none` makes them hooks of the whole run instead.) A file that fails to load
-// fails its suite, and the lane goes on with the next one.
+// fails its suite, and the lane goes on with the next one. A file CI's second pass skips
+// (test/helpers/engine-pass.ts) is not loaded: it is reported as one skipped test, with its reason.
 import { appendFileSync, mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { after, before, describe } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
+import { ranInTheOtherPass } from "./engine-pass.ts";
 
 const given = process.env.TEST_LANE_QUEUE;
 if (!given) throw new Error("a lane runs under scripts/test.ts, which sets TEST_LANE_QUEUE");
@@ -33,6 +35,11 @@ function claim(index: number): boolean {
 for (let index = 0; index < files.length; index++) {
   if (!claim(index)) continue;
   const file = files[index] as string;
+  const skip = ranInTheOtherPass(file);
+  if (skip) {
+    test(file, { skip }, () => {});
+    continue;
+  }
   // The suite's body runs now (node:test builds a suite when it is declared) and its tests when the
   // lane's root reaches it; the next file is claimed once this one's last `after` hook has run.
   await new Promise<void>((done) => {

@@ -5,7 +5,6 @@ import { after, before, type TestContext, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import type { TestApp } from "../helpers/app.ts";
 import { buildServedApp, launchBrowser } from "../helpers/browser.ts";
-import { ranInTheOtherPass } from "../helpers/engine-pass.ts";
 
 // The API documentation under its Content-Security-Policy: Swagger UI must still render every
 // operation, with nothing the policy blocks, and the page must refuse to be framed.
@@ -13,10 +12,7 @@ let t: TestApp;
 let base: string;
 let browser: Browser;
 
-const skip = ranInTheOtherPass("the documentation page's browser tests");
-
 before(async () => {
-  if (skip) return;
   ({ t, base } = await buildServedApp());
   browser = await launchBrowser();
 });
@@ -29,7 +25,7 @@ after(async () => {
 // the 0.9 MB document is most of that); with ten test processes on two cores in CI that passed
 // 20 s, so the wait is generous: a document that never renders still fails here.
 const DOCUMENT_SHOWN = 60_000;
-const TWO_LOADS = { timeout: 240_000, skip };
+const TWO_LOADS = { timeout: 240_000 };
 
 /**
  * /docs until Swagger UI lists the tags. Once in CI the page never showed them within 90 s (its
@@ -152,7 +148,7 @@ test(
   },
 );
 
-test("the documentation cannot be framed", { skip }, async () => {
+test("the documentation cannot be framed", async () => {
   // Another origin frames the documentation and, as a control, an endpoint without frame rules.
   const framer = createServer((_request, response) => {
     response.writeHead(200, { "content-type": "text/html" });

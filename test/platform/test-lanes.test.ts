@@ -1,8 +1,11 @@
 // `npm test`'s lanes (scripts/test.ts, test/helpers/lane.ts): files sharing a process keep their
-// hooks to themselves, and every failure, a file that fails to load included, fails the run.
+// hooks to themselves, and every failure, a file that fails to load included, fails the run; CI's
+// second pass skips the files that test nothing of the engine (test/helpers/engine-pass.ts).
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import { globSync } from "node:fs";
 import { test } from "node:test";
+import { ENGINE_INDEPENDENT_FILES } from "../helpers/engine-pass.ts";
 
 const FIXTURES = "test/fixtures/lanes";
 
@@ -65,4 +68,33 @@ test("a bad TEST_LANES or a folder without tests stops the run with a message, r
   assert.equal(empty.status, 2, empty.stdout);
   assert.match(empty.stderr, /no \*\.test\.ts file in docs/);
   assert.doesNotMatch(empty.stdout + lanes.stdout, /ℹ tests/, "no test ran");
+});
+
+test("with ENGINE_INDEPENDENT_TESTS=skip an engine-independent file is skipped unloaded, with its reason; the others run", () => {
+  const skipped = "test/money/amount.test.ts";
+  const run = spawnSync(process.execPath, ["scripts/test.ts", skipped, `${FIXTURES}/one.ts`], {
+    encoding: "utf8",
+    env: { ...withoutTestContext(), TEST_LANES: "1", ENGINE_INDEPENDENT_TESTS: "skip" },
+  });
+  assert.equal(run.status, 0, run.stdout);
+  assert.match(run.stdout, /﹣ test\/money\/amount\.test\.ts .*# tests nothing of the database engine/);
+  assert.match(run.stdout, /ℹ skipped 1\n/);
+  assert.match(run.stdout, /✔ test\/fixtures\/lanes\/one\.ts/);
+  // Control: without the variable the same file runs its own tests.
+  const control = spawnSync(process.execPath, ["scripts/test.ts", skipped], {
+    encoding: "utf8",
+    env: { ...withoutTestContext(), TEST_LANES: "1" },
+  });
+  assert.equal(control.status, 0, control.stdout);
+  assert.match(control.stdout, /ℹ skipped 0\n/);
+  assert.match(control.stdout, /▶ test\/money\/amount\.test\.ts/);
+});
+
+test("every pattern of the engine-independent files names a test file", () => {
+  for (const pattern of ENGINE_INDEPENDENT_FILES) {
+    assert.ok(
+      globSync(pattern).some((file) => file.endsWith(".test.ts")),
+      `${pattern} names no test file`,
+    );
+  }
 });

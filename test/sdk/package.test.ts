@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Client, VERSION } from "../../sdk/src/index.ts";
 import { buildServedApp } from "../helpers/browser.ts";
-import { ranInTheOtherPass } from "../helpers/engine-pass.ts";
 import {
   installPackedSdk,
   OTHER_NODE,
@@ -41,8 +40,6 @@ try {
 console.log(JSON.stringify({ status, notFound, requestId: payment.lastResponse.requestId, version: VERSION }));
 `;
 
-const skip = ranInTheOtherPass("the packed SDK's tests");
-
 /**
  * What a consumer's type-check may cost for importing the SDK, about 1.5 times what it cost on
  * 2026-11-29 (26,824 lines of declarations, 17,195 symbols, 7 types checked): the declarations'
@@ -69,7 +66,6 @@ describe("the packed SDK, installed from its tarball", () => {
   // beside it: the hook gets five minutes, not the default 120 s.
   before(
     async () => {
-      if (skip) return;
       serving = buildServedApp();
       const [served, installed] = await Promise.all([serving, installPackedSdk()]);
       project = installed;
@@ -103,9 +99,7 @@ describe("the packed SDK, installed from its tarball", () => {
     assert.equal(answer.version, VERSION);
   };
 
-  test("ships compiled JavaScript and declarations only: no .ts source, no .ts imports", {
-    skip,
-  }, async () => {
+  test("ships compiled JavaScript and declarations only: no .ts source, no .ts imports", async () => {
     const manifest = JSON.parse(
       await readFile(join(project, "node_modules/@payments-backend/sdk/package.json"), "utf8"),
     );
@@ -131,21 +125,19 @@ describe("the packed SDK, installed from its tarball", () => {
     }
   });
 
-  test(`an ES module on the other Node (${OTHER_NODE}) pays a payment`, { skip }, async () => {
+  test(`an ES module on the other Node (${OTHER_NODE}) pays a payment`, async () => {
     const { stdout: version } = await run(OTHER_NODE, ["--version"]);
     assert.notEqual(version.trim(), process.version, "the other Node is another version");
     await writeFile(join(project, "main.mjs"), ESM);
     paid(await runWithOtherNode(project, "main.mjs", env));
   });
 
-  test("a CommonJS program on the other Node pays a payment", { skip }, async () => {
+  test("a CommonJS program on the other Node pays a payment", async () => {
     await writeFile(join(project, "main.cjs"), CJS);
     paid(await runWithOtherNode(project, "main.cjs", env));
   });
 
-  test("a strict TypeScript consumer (tsc --init: strict, exactOptionalPropertyTypes) compiles and pays", {
-    skip,
-  }, async () => {
+  test("a strict TypeScript consumer (tsc --init: strict, exactOptionalPropertyTypes) compiles and pays", async () => {
     await run(OTHER_NODE, [TSC, "--init"], { cwd: project });
     await writeFile(join(project, "consumer.mts"), TS);
     await writeFile(
@@ -169,7 +161,7 @@ describe("the packed SDK, installed from its tarball", () => {
     paid(await runWithOtherNode(project, "consumer.mjs", env));
   });
 
-  test("type-checking a one-line consumer stays within the SDK's type budget", { skip }, async () => {
+  test("type-checking a one-line consumer stays within the SDK's type budget", async () => {
     // Counted, not timed: the compiler's instantiations and types are the same on any machine and
     // under any load, where its seconds are not (a timed budget failed on a busy machine).
     const cost = async (source: string) => {
