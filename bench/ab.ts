@@ -7,11 +7,12 @@
 // the median ratio with its spread, for the rate, the side's CPU a request and, on PostgreSQL, the
 // database's CPU a request (docs/benchmarks.md).
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { countingEnv, json, lifecycle, tenant } from "./journey.ts";
+import { cpuMsOf, databaseCpuMs, databaseCpuSince, quiet } from "./proc.ts";
 import { freshDatabase, startChild } from "./processes.ts";
 import { startReceiver } from "./receiver.ts";
 import { median } from "./stats.ts";
@@ -103,66 +104,6 @@ function removeCheckout(dir: string) {
     rmSync(dir, { recursive: true, force: true });
     git("worktree", "prune");
   }
-}
-
-/** CPU time a process has used so far, ms (Linux: utime + stime of /proc/<pid>/stat). */
-function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  // utime and stime are fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/**
- * CPU time each PostgreSQL process of this machine has used so far, ms, by pid; empty on PGlite
- * (the database runs in the side's own process). The two sides' windows never overlap, so what the
- * server spends during one is that side's (with the server's background work, about a millisecond
- * a second when idle).
- */
-function databaseCpuMs(): Map<number, number> {
-  const spent = new Map<number, number>();
-  if (!process.env.BENCH_DATABASE_URL) return spent;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").startsWith("postgres")) {
-        spent.set(Number(entry), cpuMsOf(Number(entry)));
-      }
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return spent;
-}
-
-/** What the PostgreSQL processes spent between two readings (a process that ended is left out). */
-function databaseCpuSince(before: Map<number, number>): number {
-  let spent = 0;
-  for (const [pid, ms] of databaseCpuMs()) spent += ms - (before.get(pid) ?? 0);
-  return spent;
-}
-
-/** Busy and total clock ticks of all the machine's CPUs so far (the first line of /proc/stat). */
-function machineTicks(): { busy: number; total: number } {
-  const ticks = readFileSync("/proc/stat", "utf8").split("\n")[0].trim().split(/\s+/).slice(1, 9).map(Number);
-  const total = ticks.reduce((sum, n) => sum + n, 0);
-  // Fields 4 and 5: idle and waiting for I/O.
-  return { busy: total - ticks[3] - ticks[4], total };
-}
-
-// A window starts once the machine is quiet: the work a measure leaves behind (the lifecycle's
-// autovacuum and the worker's last jobs, the other side's included) would otherwise fall in the
-// next window, on whichever side comes next. Quiet: under 5% of the machine busy for half a second
-// (about 1% when idle); waited for up to 20 s, and a window that started without it is counted.
-const QUIET_SHARE = 0.05;
-let unsettled = 0;
-async function quiet() {
-  for (const until = performance.now() + 20_000; performance.now() < until; ) {
-    const before = machineTicks();
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const after = machineTicks();
-    if (after.busy - before.busy < QUIET_SHARE * (after.total - before.total)) return;
-  }
-  unsettled++;
 }
 
 async function window(
@@ -330,6 +271,7 @@ const load = () =>
 const loadAtStart = load();
 const dir = checkout();
 const rounds: { ref: Figures; tree: Figures; load: string }[] = [];
+let unsettled = 0;
 try {
   for (let round = 0; round < ROUNDS; round++) {
     // Both processes run side by side and each measure's two windows follow each other, so the
@@ -341,7 +283,8 @@ try {
     try {
       for (const what of MEASURES) {
         for (const who of order) {
-          await quiet();
+          // A window that started without the machine quiet is counted, and said at the end.
+          if (!(await quiet())) unsettled++;
           figures[who][what] = await measure(sides[who], what);
           // The create's jobs would load the other side's window: its process goes first.
           if (what === "POST /payments/{app_id}") await sides[who].stop();

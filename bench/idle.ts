@@ -12,12 +12,12 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
+import { cpuMsOf } from "./proc.ts";
 import { median } from "./stats.ts";
 
 const SETTLE_SECONDS = Number(process.env.BENCH_SETTLE_SECONDS ?? 10);
 const SAMPLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
 const PAYMENTS = Number(process.env.BENCH_PAYMENTS ?? 10);
-const TICKS_PER_SECOND = 100; // USER_HZ: /proc/<pid>/stat counts CPU time in these on Linux
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -33,12 +33,7 @@ async function freePort(): Promise<number> {
 }
 
 /** CPU seconds the process has used so far (user + system). */
-function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The command name may hold spaces; the fields after its closing parenthesis are fixed.
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND; // utime, stime
-}
+const cpuSeconds = (pid: number) => cpuMsOf(pid) / 1000;
 
 function residentMb(pid: number): number {
   const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
