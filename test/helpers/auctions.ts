@@ -1,5 +1,8 @@
+import { and, eq } from "drizzle-orm";
+import { webhookEvents } from "../../src/modules/webhooks/tables.ts";
 import type { TestApp } from "./app.ts";
 import { eventually } from "./contract.ts";
+import { useTestApp } from "./fixture.ts";
 import { call, expectStatus } from "./http.ts";
 import { CARDS, card } from "./payments.ts";
 import { Receiver } from "./webhooks.ts";
@@ -110,4 +113,31 @@ export async function listenToAuctionEvents(t: TestApp, token: string, appId: st
     201,
   );
   return receiver;
+}
+
+/**
+ * The file's app (useTestApp) with a loopback endpoint listening to its owner's app's `auction.*`
+ * events from before the file's tests, handed to `listening`, and stopped once the app is closed.
+ * Answers the app and `events(type)`: the events of that type stored for the owner's app.
+ */
+export function useAuctionEventsApp(listening: (receiver: Receiver) => void = () => {}) {
+  let receiver: Receiver | undefined;
+  const fx = useTestApp(
+    { WEBHOOKS_ALLOW_LOOPBACK: "true" },
+    {
+      async setUp() {
+        receiver = await listenToAuctionEvents(fx.app, fx.tenants.owner.token, fx.tenants.app.id);
+        listening(receiver);
+      },
+      async afterClose() {
+        await receiver?.stop();
+      },
+    },
+  );
+  const events = async (type: string) =>
+    fx.app.deps.db
+      .select()
+      .from(webhookEvents)
+      .where(and(eq(webhookEvents.appId, fx.tenants.app.id), eq(webhookEvents.type, type)));
+  return { fx, events };
 }
