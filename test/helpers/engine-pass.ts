@@ -12,7 +12,8 @@ import { matchesGlob } from "node:path";
  *   same on either engine, and every route they call is tested in the second pass through HTTP;
  * - files that open no database of the suite's engine: the money arithmetic, the chains' adapters
  *   against their nodes and stand-ins, the SDK's generated types, the library shims (PGlite's
- *   included: it is PGlite on either pass), the module hooks, the lanes themselves, the bundle.
+ *   included: it is PGlite on either pass), the module hooks, the lanes themselves, the bundle,
+ *   the source files' lengths.
  *
  * The hosted pages' browser tests (checkout, auction, KYC widget, journeys), which take money, are
  * not here and run in both passes. On a slow machine the first kind were 524 s and the second 150 s
@@ -41,6 +42,7 @@ export const ENGINE_INDEPENDENT_FILES: readonly string[] = [
   "test/platform/resolve-hooks.test.ts",
   "test/platform/lazy-sdks.test.ts",
   "test/platform/test-lanes.test.ts",
+  "test/platform/file-lengths.test.ts",
 ];
 
 /** Why this run skips `file` (a path from the project's root), or false. */
