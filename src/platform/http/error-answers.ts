@@ -11,8 +11,9 @@ import { fieldErrors } from "./validation.ts";
 const BODY_LIMIT = INPUT_LIMITS.bodyBytes;
 const WWW_AUTHENTICATE = 'Bearer realm="api", Basic realm="api", charset="UTF-8"';
 
+/** The RFC 9457 body of an error answer; `requestId` is what support asks for. */
 function problem(
-  request: FastifyRequest,
+  requestId: string,
   code: ErrorCode,
   detail: string,
   errors?: unknown[],
@@ -26,7 +27,7 @@ function problem(
     code,
     ...(errors ? { errors } : {}),
     ...extensions,
-    request_id: request.id,
+    request_id: requestId,
   };
 }
 
@@ -42,7 +43,7 @@ export function sendProblem(
     .code(ERROR_STATUS[code])
     .header("x-request-id", request.id)
     .type("application/problem+json")
-    .send(problem(request, code, detail, errors, extensions));
+    .send(problem(request.id, code, detail, errors, extensions));
 }
 
 /** Errors Fastify meets before a route is found: a URL that does not decode, an over-long parameter. */
@@ -96,14 +97,7 @@ export function handleClientError(
   }
   const id = newId("req");
   const status = ERROR_STATUS[code];
-  const body = JSON.stringify({
-    type: `urn:problem:${code}`,
-    title: titleOf(code),
-    status,
-    detail,
-    code,
-    request_id: id,
-  });
+  const body = JSON.stringify(problem(id, code, detail));
   this.log.debug({ err: error, request_id: id }, "client error");
   if (socket.writable) {
     socket.write(
