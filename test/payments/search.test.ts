@@ -180,34 +180,28 @@ async function listRaw(query: string) {
   return call(fx.app, "GET", `/payments/${fx.tenants.app.id}?${query}`, { token: fx.tenants.owner.token });
 }
 
-test("an amount range reads newest first, by page and by cursor, each payment once", async () => {
-  // Its index finds payments by amount: the page's keys are ordered before their rows are read
-  // (`keysFirst`). Two more mugs, so the range holds four payments of the same amount.
-  const token = fx.tenants.owner.token;
+/** A range's payments: newest first, and the same ones walked by page number and by cursor, each once. */
+async function assertWalked(range: string, count: number) {
   const appId = fx.tenants.app.id;
-  for (const email of ["ida@example.com", "joan@example.com"]) {
-    await createPayment(fx.app, token, appId, {
-      price_id: mug.id,
-      payment_provider: "card",
-      shopper_email: email,
-    });
-  }
-  const range = "currency=usd&amount[gte]=1&amount[lte]=20";
+  const token = fx.tenants.owner.token;
   const whole = await list(`${range}&limit=100`);
-  assert.equal(whole.items.length, 4);
-  assert.equal(whole.total, 4);
+  assert.equal(whole.items.length, count, range);
+  assert.equal(whole.total, count, range);
   const created = await Promise.all(
     whole.items.map(async (item) => {
       const answer = await call(fx.app, "GET", `/payments/${appId}/${item.id}`, { token });
       return (expectStatus(answer, 200) as { created_at: string }).created_at;
     }),
   );
-  assert.deepEqual(created, [...created].sort().reverse(), "newest first");
+  assert.deepEqual(created, [...created].sort().reverse(), `${range}: newest first`);
   const byNumber = [];
-  for (let page = 1; page <= 2; page++) byNumber.push(...(await list(`${range}&limit=2&page=${page}`)).items);
+  for (let page = 1; page <= Math.ceil(count / 2); page++) {
+    byNumber.push(...(await list(`${range}&limit=2&page=${page}`)).items);
+  }
   assert.deepEqual(
     byNumber.map((item) => item.id),
     whole.items.map((item) => item.id),
+    `${range}: by page number`,
   );
   const byCursor = [];
   let after: string | undefined;
@@ -219,10 +213,45 @@ test("an amount range reads newest first, by page and by cursor, each payment on
   assert.deepEqual(
     byCursor.map((item) => item.id),
     whole.items.map((item) => item.id),
+    `${range}: by cursor`,
   );
   const before = await list(`${range}&limit=2&ending_before=${whole.items[3].id}`);
   assert.deepEqual(
     before.items.map((item) => item.id),
     whole.items.slice(1, 3).map((item) => item.id),
+    `${range}: backwards`,
   );
+}
+
+test("an amount range reads newest first, by page and by cursor, each payment once", async () => {
+  // Its index finds payments by amount: the page's keys are ordered before their rows are read
+  // (`keysFirst`). Two more mugs, so the range holds four payments of the same amount, and two of
+  // a price a cent dearer, one either side of them in time.
+  const token = fx.tenants.owner.token;
+  const appId = fx.tenants.app.id;
+  const dearer = await createPrice(fx.app, token, appId, { name: "Mug, signed", amount: 12.01 });
+  const made = [];
+  for (const [price, email] of [
+    [dearer, "hedy@example.com"],
+    [mug, "ida@example.com"],
+    [mug, "joan@example.com"],
+    [dearer, "kathleen@example.com"],
+  ] as const) {
+    made.push(
+      await createPayment(fx.app, token, appId, {
+        price_id: price.id,
+        payment_provider: "card",
+        shopper_email: email,
+      }),
+    );
+  }
+  const least = made[1].final_amount;
+  const most = made[0].final_amount;
+  assert.ok(Number(most) > Number(least) && Number(most) - Number(least) < 1, `${least} to ${most}`);
+  // A wide range picks its keys from the whole range (`keysFirst`).
+  await assertWalked(`currency=usd&amount[gte]=1&amount[lte]=${least}`, 4);
+  await assertWalked(`currency=usd&amount[gte]=1&amount[lte]=${most}`, 6);
+  // A range of a few cents reads amount by amount, each amount newest first (`keysEach`).
+  await assertWalked(`currency=usd&amount[gte]=${least}&amount[lte]=${most}`, 6);
+  await assertWalked(`currency=usd&amount[gte]=${least}&amount[lte]=${least}`, 4);
 });

@@ -221,6 +221,7 @@ export async function listPayments(
           sql: and(eq(payments.appId, sql.placeholder("app_id")), ...filter.conditions)!,
           values: { app_id: appId, ...filter.values },
           keysFirst: filter.keysFirst,
+          keysEach: filter.keysEach,
           countAfterPage: filter.countAfterPage,
         },
         newestFirst: true,

@@ -1,5 +1,6 @@
 import { eq, gte, like, lte, type Placeholder, type SQL, sql } from "drizzle-orm";
 import { invalid } from "../../platform/http/errors.ts";
+import type { KeysEach } from "../../platform/http/prepared-list.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import type { PaymentFilters } from "./schemas.ts";
@@ -9,6 +10,13 @@ import { payments } from "./tables.ts";
 // "payment_search"): status and newest first, an id prefix on a pattern index, a shopper email's
 // substring on a trigram index, an amount range in one charge currency, and a creation range on
 // the list's own (app_id, created_at, id) index.
+
+/**
+ * An amount range of at most this many amounts (an exact amount, or one within a few cents) is
+ * read amount by amount, each amount's payments in list order (`keysEach` in `PreparedList`); a
+ * wider one picks its keys from the whole range, or the planner reads the list newest first.
+ */
+const AMOUNTS_READ_ONE_BY_ONE = 10;
 
 /** `%`, `_` and `\` typed by a person are text to find, not LIKE wildcards. */
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -24,6 +32,8 @@ export function filterConditions(filters: PaymentFilters): {
   values: Record<string, unknown>;
   /** An amount range: its index finds payments by amount, out of list order (`PreparedList`). */
   keysFirst: boolean;
+  /** A narrow amount range, read amount by amount (`PreparedList`). */
+  keysEach?: KeysEach;
   /** A part of an email: a search that usually finds a few, whose page is often its own count. */
   countAfterPage: boolean;
 } {
@@ -45,19 +55,17 @@ export function filterConditions(filters: PaymentFilters): {
   }
   const least = filters["amount[gte]"];
   const most = filters["amount[lte]"];
+  let narrow = false;
   if (least !== undefined || most !== undefined) {
     // An amount means nothing without its currency: 12.50 USD and 12.50 JPY are not one bound.
     if (!filters.currency) throw invalid("/query/currency", "is required with amount[gte] or amount[lte]");
     const currency = currencyOf(filters.currency, "/query/currency");
     add("currency", currency.code, (p) => eq(payments.chargeCurrency, p));
-    if (least !== undefined) {
-      const amount = parseAmount(least, currency, "/query/amount[gte]");
-      add("amount_gte", String(amount), (p) => gte(payments.chargeAmount, p));
-    }
-    if (most !== undefined) {
-      const amount = parseAmount(most, currency, "/query/amount[lte]");
-      add("amount_lte", String(amount), (p) => lte(payments.chargeAmount, p));
-    }
+    const from = least === undefined ? undefined : parseAmount(least, currency, "/query/amount[gte]");
+    const to = most === undefined ? undefined : parseAmount(most, currency, "/query/amount[lte]");
+    if (from !== undefined) add("amount_gte", String(from), (p) => gte(payments.chargeAmount, p));
+    if (to !== undefined) add("amount_lte", String(to), (p) => lte(payments.chargeAmount, p));
+    narrow = from !== undefined && to !== undefined && to - from < BigInt(AMOUNTS_READ_ONE_BY_ONE);
   } else if (filters.currency) {
     add("currency", currencyOf(filters.currency, "/query/currency").code, (p) =>
       eq(payments.chargeCurrency, p),
@@ -68,7 +76,17 @@ export function filterConditions(filters: PaymentFilters): {
   if (from) add("created_gte", instant(from, "/query/created[gte]"), (p) => gte(payments.createdAt, p));
   if (to) add("created_lte", instant(to, "/query/created[lte]"), (p) => lte(payments.createdAt, p));
   const keysFirst = least !== undefined || most !== undefined;
-  return { shape: names.join(","), conditions, values, keysFirst, countAfterPage: !!filters.shopper_email };
+  return {
+    // Another statement for a narrow range than for a wide one, with the same filters.
+    shape: narrow ? `${names.join(",")},amount_each` : names.join(","),
+    conditions,
+    values,
+    keysFirst,
+    keysEach: narrow
+      ? { column: payments.chargeAmount, from: "amount_gte", to: "amount_lte", most: AMOUNTS_READ_ONE_BY_ONE }
+      : undefined,
+    countAfterPage: !!filters.shopper_email,
+  };
 }
 
 /** `text` as an ISO time, or a 400 naming `path`. */

@@ -1,8 +1,8 @@
 // Lists prepared by shape: the payments list's page and count, built and compiled once per
 // combination of filters and only filled in afterwards (see `PreparedList`).
 import { createHash } from "node:crypto";
-import { and, count, inArray, type SQL, sql } from "drizzle-orm";
-import type { PgSelect, PgTable } from "drizzle-orm/pg-core";
+import { and, count, type SQL, sql } from "drizzle-orm";
+import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import { type Database, prepared } from "../db/index.ts";
 import {
   type ListedTable,
@@ -32,6 +32,11 @@ export interface PreparedList<T extends ListedTable> extends ListOf<T> {
    * every record matching would be read whole to be sorted (docs/benchmarks.md, "The amount
    * range's keys from its index"). Not for a filter read in list order: there it would add a
    * lookup by key for each record of the page.
+   * `keysEach` when the filter holds a column to a short run of values (an amount range of a few
+   * cents) and an index orders each value's records in list order (`(..., column, created_at, id)`):
+   * each value's records are read in list order up to the page's end, and the page's keys picked
+   * from those few, where `keysFirst` alone reads every key of the range to sort them
+   * (docs/benchmarks.md, "An amount range, amount by amount").
    * `countAfterPage` for a search that usually finds a few records (a part of an email): the page
    * is read first, and a first page that holds them all is its own count, so the count is sent
    * only for a longer answer. Otherwise both go at once, on two connections.
@@ -41,8 +46,19 @@ export interface PreparedList<T extends ListedTable> extends ListOf<T> {
     sql: SQL;
     values: Record<string, unknown>;
     keysFirst?: boolean;
+    keysEach?: KeysEach;
     countAfterPage?: boolean;
   };
+}
+
+/** A run of values read one by one: see `PreparedList`. */
+export interface KeysEach {
+  column: PgColumn;
+  /** The placeholders of the run's first and last value. */
+  from: string;
+  to: string;
+  /** The most values a run holds: the caller sends no longer one. */
+  most: number;
 }
 
 /** Statement names made so far, by prefix and shape (as many as the filters' combinations). */
@@ -82,17 +98,23 @@ export async function pageOfPrepared<Q extends PgSelect>(
         .orderBy(...window.orderBy)
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"));
-    if (!list.where.keysFirst) return inListOrder(select(db).where(where)).prepare(pageName);
+    const { keysFirst, keysEach } = list.where;
+    if (!keysFirst && !keysEach) return inListOrder(select(db).where(where)).prepare(pageName);
     // The inner table shadows the outer one: the filter and the window read the key query's rows.
-    const keys = inListOrder(
-      db
-        .select({ id: list.table.id })
-        .from(list.table as PgTable)
-        .where(where)
-        .$dynamic(),
-    );
+    const keys = keysEach
+      ? keysValueByValue(db, list.table, where, window.orderBy, keysEach)
+      : inListOrder(
+          db
+            .select({ id: list.table.id })
+            .from(list.table as PgTable)
+            .where(where)
+            .$dynamic(),
+        );
+    // `= any(array(...))`, not `in (...)`: the keys are an array computed first, then each row read
+    // by its key. As a semi-join, a thousand keys estimated (a run of values is estimated so) had
+    // the planner read the whole table to join them.
     return select(db)
-      .where(inArray(list.table.id, keys))
+      .where(sql`${list.table.id} = any(array${keys})`)
       .orderBy(...window.orderBy)
       .prepare(pageName);
   });
@@ -112,6 +134,7 @@ export async function pageOfPrepared<Q extends PgSelect>(
     cursor_id: cursor,
     limit: window.limit,
     offset: window.offset,
+    reach: window.limit + window.offset,
   });
   const counting = async () => (await countStatement.execute({ ...values, cap: cap + 1 }))[0].n;
   const [fetched, n] = list.where.countAfterPage
@@ -123,4 +146,32 @@ export async function pageOfPrepared<Q extends PgSelect>(
     : await Promise.all([fetching, counting()]);
   const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
   return { rows, total: totalOf(n, cap), neighbours };
+}
+
+/**
+ * The page's keys for `keysEach`: for each value of the run in turn, its first `reach` records in
+ * list order (one short, ordered read of the index each), and of those the page's, in list order.
+ * The lateral subquery is named after the table, so the window's order and the outer statement's
+ * columns read its rows.
+ */
+function keysValueByValue(
+  db: Database,
+  table: ListedTable,
+  where: SQL | undefined,
+  orderBy: SQL[],
+  each: KeysEach,
+): SQL {
+  // The column's own type, so that its index compares like with like.
+  const type = sql.raw(each.column.getSQLType());
+  const runOfOne = db
+    .select({ id: table.id, createdAt: table.createdAt })
+    .from(table as PgTable)
+    .where(and(where, sql`${each.column} = wanted.value`))
+    .orderBy(...orderBy)
+    .limit(sql.placeholder("reach"));
+  // The run's length is a parameter, so the planner assumes a thousand values: the constant limit
+  // bounds its estimate by the run's real bound, else its plan for any run (a generic plan) looks
+  // costlier than one made for the values at hand, and it plans the statement anew each time.
+  const series = sql`(select value from generate_series(${sql.placeholder(each.from)}::${type}, ${sql.placeholder(each.to)}::${type}) as series(value) limit ${sql.raw(String(each.most))})`;
+  return sql`(select ${table.id} from ${series} as wanted(value) cross join lateral (${runOfOne}) as ${table} order by ${sql.join(orderBy, sql`, `)} limit ${sql.placeholder("limit")} offset ${sql.placeholder("offset")})`;
 }
