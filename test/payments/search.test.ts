@@ -254,4 +254,6 @@ test("an amount range reads newest first, by page and by cursor, each payment on
   // A range of a few cents reads amount by amount, each amount newest first (`keysEach`).
   await assertWalked(`currency=usd&amount[gte]=${least}&amount[lte]=${most}`, 6);
   await assertWalked(`currency=usd&amount[gte]=${least}&amount[lte]=${least}`, 4);
+  // Bounds the wrong way round find nothing, on either path.
+  assert.deepEqual((await list(`currency=usd&amount[gte]=${most}&amount[lte]=${least}`)).items, []);
 });

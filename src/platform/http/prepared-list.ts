@@ -89,7 +89,9 @@ export async function pageOfPrepared<Q extends PgSelect>(
   const window = await pageWindow(deps.db, page, list, sql.placeholder("cursor_id"));
   const cursor = page.startingAfter ?? page.endingBefore;
   const kind = cursor === undefined ? "page" : page.endingBefore === undefined ? "after" : "before";
-  const pageName = statementName(`${list.name}.${kind}`, list.where.shape);
+  // A run read value by value is another statement than the same filters' range read at once.
+  const pageShape = list.where.keysEach ? `${list.where.shape}:each` : list.where.shape;
+  const pageName = statementName(`${list.name}.${kind}`, pageShape);
   const countName = statementName(`${list.name}.count`, list.where.shape);
   const pageStatement = prepared(deps.db, pageName, (db) => {
     const where = and(list.where.sql, window.where);
