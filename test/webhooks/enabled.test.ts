@@ -152,7 +152,7 @@ test("a delivery queued when the endpoint is disabled waits, unattempted, and go
       data: { deliveryId: queued.id },
     });
     return jobs.length === 1 && jobs[0].state === "completed" ? true : undefined;
-  }, 20_000);
+  });
   assert.equal(refusing.received.length, 1, "only the attempt made before it was disabled");
   const [waiting] = (await deliveries(endpoint.id)).filter((d: { id: string }) => d.id === queued.id);
   assert.equal(waiting.status, "retrying");
