@@ -50,7 +50,7 @@ export async function confirmPayment(
     const first = await requestInOneStatement(deps, target, job, idempotencyKey);
     if (first) return presentWritten(deps, actor, first);
   }
-  const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "edit");
+  const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "edit", "whole");
   return present(
     deps,
     actor,

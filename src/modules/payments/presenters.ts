@@ -5,9 +5,48 @@ import { presentTransfer } from "../ledger/presenters.ts";
 import type { BookedTransfer } from "../ledger/reads.ts";
 import { type PriceRow, presentPrice } from "../prices/presenters.ts";
 import { captureAsked } from "./pipeline/capture.ts";
-import type { payments } from "./tables.ts";
+import { payments } from "./tables.ts";
 
 type PaymentRow = typeof payments.$inferSelect;
+
+/**
+ * The columns a payment's answer reads: `presentPayment`'s, the payment token's and those saying
+ * whether the books hold its transfers. A read made only to answer (a GET by id, a list's page)
+ * selects these, not all of the row's 44: the database formats a third fewer columns (two of them
+ * `jsonb`) and the process parses them (docs/benchmarks.md, "The answer's columns only").
+ */
+export const answerColumns = {
+  id: payments.id,
+  appId: payments.appId,
+  priceId: payments.priceId,
+  status: payments.status,
+  method: payments.method,
+  chargeAmount: payments.chargeAmount,
+  chargeCurrency: payments.chargeCurrency,
+  refundedAmount: payments.refundedAmount,
+  capturedAmount: payments.capturedAmount,
+  transfers: payments.transfers,
+  triggerId: payments.triggerId,
+  triggerDataInput: payments.triggerDataInput,
+  transactionId: payments.transactionId,
+  transactionUrl: payments.transactionUrl,
+  transactionResponse: payments.transactionResponse,
+  confirmationStatus: payments.confirmationStatus,
+  priceItem: payments.priceItem,
+  nextAction: payments.nextAction,
+  authState: payments.authState,
+  signedAt: payments.signedAt,
+  deferExecution: payments.deferExecution,
+  executeAskedAt: payments.executeAskedAt,
+  shopperEmail: payments.shopperEmail,
+  kycId: payments.kycId,
+  paymentTokenSealed: payments.paymentTokenSealed,
+  createdAt: payments.createdAt,
+  updatedAt: payments.updatedAt,
+};
+
+/** A payment as its answer reads it (a whole row is one too). */
+export type PaymentAnswer = Pick<PaymentRow, keyof typeof answerColumns>;
 type AppView = ReturnType<typeof presentApp>;
 
 const EMPTY_RESPONSE = { error: null, near: null, evm: null, wax: null, solana: null };
@@ -26,7 +65,7 @@ const NO_CONFIRMATIONS = {
  */
 const SETTLED_WITHOUT_CHAIN = new Set(["paid", "failed-transfers", "refunded"]);
 
-export function confirmationOf(row: PaymentRow) {
+export function confirmationOf(row: Pick<PaymentRow, "triggerId" | "status" | "confirmationStatus">) {
   if (!row.triggerId && SETTLED_WITHOUT_CHAIN.has(row.status)) {
     return { ...NO_CONFIRMATIONS, progress: 100, confirmed: true };
   }
@@ -39,13 +78,13 @@ export function confirmationOf(row: PaymentRow) {
  * signed and whose capture is not asked for. Once a call is signed the chain's outcome decides,
  * once the capture is asked for the capture does (docs/payments.md).
  */
-export function isCancelable(row: PaymentRow): boolean {
+export function isCancelable(row: PaymentAnswer): boolean {
   if (row.status === "pending") return row.authState === "none";
   return row.status === "hold" && row.capturedAmount === 0n && row.signedAt === null && !captureAsked(row);
 }
 
 export function presentPayment(
-  row: PaymentRow,
+  row: PaymentAnswer,
   context: {
     app: AppView;
     price: PriceRow;

@@ -16,7 +16,7 @@ import { findPrice, priceJoin } from "../prices/queries.ts";
 import { PaymentContexts } from "./context.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
-import { presentPayment } from "./presenters.ts";
+import { answerColumns, type PaymentAnswer, presentPayment } from "./presenters.ts";
 import type { PaymentFilters } from "./schemas.ts";
 import { filterConditions } from "./search.ts";
 import { payments } from "./tables.ts";
@@ -24,7 +24,7 @@ import { payments } from "./tables.ts";
 // Reading payments: one, a page of them, and the one a shopper's page token names.
 
 /** Whether the books can hold transfers of the payment: the ledger is read only then. */
-const hasTransfers = (row: PaymentRow) => Object.keys(row.transfers).length > 0;
+const hasTransfers = (row: Pick<PaymentRow, "transfers">) => Object.keys(row.transfers).length > 0;
 
 /**
  * A payment as the app's own credentials read it: with its payment token. `known`, the app (as
@@ -33,7 +33,7 @@ const hasTransfers = (row: PaymentRow) => Object.keys(row.transfers).length > 0;
 export async function present(
   deps: Deps,
   actor: Principal,
-  row: PaymentRow,
+  row: PaymentAnswer,
   known?: { app: ReturnType<typeof presentApp>; price: PriceRow },
 ) {
   const [app, price, transfers] = await Promise.all([
@@ -55,45 +55,52 @@ export async function loadPayment(db: Deps["db"] | Tx, appId: string, paymentId:
   return appRecord(db, payments, appId, paymentId, "Payment", lock ? "update" : undefined);
 }
 
-// A payment with what answering it needs: the caller's role (a user's; an API key's needs no
-// read), the app with its creator, and the price, each part offered by the module that owns it,
-// and the version of all of it (the app row's, `appForPayment`), for remembering it.
-// Found by its primary key alone, the app compared by the caller: with `app_id = $1` beside it,
+// What answering a payment needs beside its own columns: the caller's role (a user's; an API key's
+// needs no read), the app with its creator, and the price, each part offered by the module that
+// owns it, and the version of all of it (the app row's, `appForPayment`), for remembering it.
+// The payment found by its primary key alone, the app compared by the caller: with `app_id = $1` beside it,
 // a table whose statistics are missing or young (PGlite never analyses; PostgreSQL's autovacuum
 // waits a minute) may be read through an index that starts with `app_id`, every payment of the app
 // filtered by id (0.5 ms a read at 2,000 payments, growing with them; docs/benchmarks.md, "Every
 // repeated statement prepared, and the payment read by its key").
-const paymentWithContext = (db: Database) => {
+const answerContext = (db: Database) => {
   const app = appForPayment(sql`${payments.appId}`);
   const role = roleForPayment(app.id, sql`${sql.placeholder("user_id")}`);
   const price = priceJoin(payments.priceId);
   return db
-    .select({ payment: payments, ...app.columns, role, price: price.columns, version: app.version })
+    .select({ ...app.columns, role, price: price.columns, version: app.version })
     .from(payments)
     .innerJoin(app.table, app.where)
     .innerJoin(app.creator.table, app.creator.on)
     .innerJoin(price.table, price.on)
     .where(eq(payments.id, sql.placeholder("payment_id")))
-    .prepare("payment_with_context");
+    .prepare("payment_answer_context");
 };
 
 // The payment with what says whether a remembered context still holds: its app's version and its
 // price's views (counted on the price's row without raising the version). Two rows by their
 // primary keys beside the payment's, and none of the app's, creator's or price's columns to send.
-const paymentWithVersion = (db: Database) => {
+// Two statements: the whole row for a command's checks, the answer's columns for a read.
+const withVersion = (name: string, columns: typeof answerColumns | typeof payments) => (db: Database) => {
   const app = appForPayment(sql`${payments.appId}`);
   const price = priceJoin(payments.priceId);
   return db
-    .select({ payment: payments, version: app.version, views: price.columns.views })
+    .select({ payment: columns, version: app.version, views: price.columns.views })
     .from(payments)
     .innerJoin(app.table, app.where)
     .innerJoin(price.table, price.on)
     .where(eq(payments.id, sql.placeholder("payment_id")))
-    .prepare("payment_with_version");
+    .prepare(name);
 };
+const READS = {
+  whole: { name: "payment_with_version", statement: withVersion("payment_with_version", payments) },
+  answer: { name: "answer_with_version", statement: withVersion("answer_with_version", answerColumns) },
+};
+type Read = keyof typeof READS;
+type ReadRow = { whole: PaymentRow; answer: PaymentAnswer };
 
-type WithContext = Awaited<ReturnType<ReturnType<typeof paymentWithContext>["execute"]>>[number];
-type Context = Omit<WithContext, "payment">;
+type Context = Awaited<ReturnType<ReturnType<typeof answerContext>["execute"]>>[number];
+type WithContext<P> = Context & { payment: P };
 
 /**
  * The payment `paymentId` with its context: the one statement that reads it all, or, when this
@@ -101,45 +108,43 @@ type Context = Omit<WithContext, "payment">;
  * changed, the payment alone with that version, the context remembered (`PaymentContexts`).
  * Undefined when there is no such payment in app `appId`.
  */
-async function readWithContext(
+async function readWithContext<R extends Read>(
   deps: Deps,
+  read: R,
   appId: string,
   paymentId: string,
   userId: string | null,
-): Promise<WithContext | undefined> {
-  const [light] = await prepared(deps.db, "payment_with_version", paymentWithVersion).execute({
-    payment_id: paymentId,
-  });
+): Promise<WithContext<ReadRow[R]> | undefined> {
+  const { name, statement } = READS[read];
+  const [light] = await prepared(deps.db, name, statement).execute({ payment_id: paymentId });
   // Another app's payment reads as none, exactly as a missing one.
   if (light?.payment.appId !== appId) return undefined;
-  return withContext(deps, light.payment as PaymentRow, light, userId);
+  return withContext(deps, light.payment as ReadRow[R], light, userId);
 }
 
 /**
  * Payment `payment` (read with its app's `version` and its price's `views`) with its context: the
- * remembered one while the app is still at that version, else the one statement that reads it all
- * (and the payment again), remembered for the next answer.
+ * remembered one while the app is still at that version, else the one statement that reads it,
+ * remembered for the next answer.
  */
-async function withContext(
+async function withContext<P extends PaymentAnswer>(
   deps: Deps,
-  payment: PaymentRow,
+  payment: P,
   seen: { version: string; views: number },
   userId: string | null,
-): Promise<WithContext | undefined> {
+): Promise<WithContext<P> | undefined> {
   const contexts = PaymentContexts.of<Context>(deps.db, "answer");
   const key = { appId: payment.appId, priceId: payment.priceId, userId };
   const known = contexts.get(key);
   if (known?.version === seen.version)
     return { ...known, payment, price: { ...known.price, views: seen.views } };
-  const [found] = await prepared(deps.db, "payment_with_context", paymentWithContext).execute({
+  const [context] = await prepared(deps.db, "payment_answer_context", answerContext).execute({
     payment_id: payment.id,
     user_id: userId,
   });
-  if (found) {
-    const { payment: _, ...context } = found;
-    contexts.set(key, context);
-  }
-  return found;
+  if (!context) return undefined;
+  contexts.set(key, context);
+  return { ...context, payment };
 }
 
 /**
@@ -160,7 +165,7 @@ export async function presentWritten(
 }
 
 /** The caller's role in the answer, as `requireAppRole` decides it: a key's own app, a member's. */
-function answerRole(actor: Principal, appId: string, memberRole: WithContext["role"], action: Action) {
+function answerRole(actor: Principal, appId: string, memberRole: Context["role"], action: Action) {
   const held = actor.kind === "api_key" ? (actor.appId === appId ? "developer" : undefined) : memberRole;
   if (held === TWO_FACTOR_MISSING) throw twoFactorRequired();
   return checkRole(held ?? undefined, action);
@@ -171,29 +176,37 @@ function answerRole(actor: Principal, appId: string, memberRole: WithContext["ro
  * presented) and the price its answer shows: one prepared statement where `requireAppRole`,
  * `loadPayment` and the answer's two reads were four (its context remembered: a lighter one). The
  * refusals are theirs, in their order: without a row, the role is checked the long way and then
- * the payment is 404.
+ * the payment is 404. `read`: the whole row (a command checks and writes it) or the answer's
+ * columns (`answerColumns`: a read that only answers it).
  */
-export async function paymentFor(
+export async function paymentFor<R extends Read>(
   deps: Deps,
   actor: Principal,
   appId: string,
   paymentId: string,
   action: Action,
+  read: R,
 ) {
-  const row = await readWithContext(deps, appId, paymentId, actor.kind === "user" ? actor.userId : null);
+  const row = await readWithContext(
+    deps,
+    read,
+    appId,
+    paymentId,
+    actor.kind === "user" ? actor.userId : null,
+  );
   if (!row) {
     await requireAppRole(deps.db, actor, appId, action);
     throw notFound("Payment");
   }
   const role = answerRole(actor, appId, row.role, action);
   return {
-    payment: row.payment as PaymentRow,
+    payment: row.payment,
     known: { app: presentApp(row.app, row.owner, role, deps.config.publicUrl), price: row.price },
   };
 }
 
 export async function getPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
-  const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "view");
+  const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "view", "answer");
   return present(deps, actor, payment, known);
 }
 
@@ -250,7 +263,7 @@ export async function listPayments(
 const paymentsWithPrices = (db: Database) => {
   const price = priceJoin(payments.priceId);
   return db
-    .select({ payment: payments, price: price.columns })
+    .select({ payment: answerColumns, price: price.columns })
     .from(payments)
     .innerJoin(price.table, price.on)
     .$dynamic();

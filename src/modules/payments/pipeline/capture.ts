@@ -33,7 +33,9 @@ import { payments } from "../tables.ts";
  * stop, so such a hold is no longer cancelable: a cancel answered then could leave the card
  * charged for a cancelled payment, its release refused by the provider.
  */
-export function captureAsked(payment: PaymentRow): boolean {
+export function captureAsked(
+  payment: Pick<PaymentRow, "status" | "triggerId" | "deferExecution" | "executeAskedAt">,
+): boolean {
   return (
     payment.status === "hold" &&
     !payment.triggerId &&
