@@ -47,6 +47,7 @@ export const answerColumns = {
 
 /** A payment as its answer reads it (a whole row is one too). */
 export type PaymentAnswer = Pick<PaymentRow, keyof typeof answerColumns>;
+
 type AppView = ReturnType<typeof presentApp>;
 
 const EMPTY_RESPONSE = { error: null, near: null, evm: null, wax: null, solana: null };
