@@ -31,6 +31,7 @@ const ALL_MEASURES = [
   "GET /apps/{app_id}",
   "GET /payments/{app_id}/{payment_id}",
   "GET /payments/{app_id} (page 1)",
+  "GET /checkout/{price_id}/payments/{payment_id}",
   "POST /payments/{app_id}",
 ] as const;
 type Measure = (typeof ALL_MEASURES)[number];
@@ -141,6 +142,8 @@ interface Side {
   bare: string;
   who: Awaited<ReturnType<typeof tenant>>;
   paymentId: string;
+  /** The payment's token: the hosted checkout page reads the payment with it, every 700 ms. */
+  paymentToken: string;
   /** Its last lifecycle's payments a second, counted once their deliveries were done too. */
   delivered?: number;
   stop(): Promise<void>;
@@ -207,7 +210,15 @@ async function startSide(cwd: string): Promise<Side> {
       headers: who.auth,
     });
     const bare = `http://127.0.0.1:${server.ready.bare}`;
-    return { pid: server.pid, base, bare, who, paymentId: payment.id, stop };
+    return {
+      pid: server.pid,
+      base,
+      bare,
+      who,
+      paymentId: payment.id,
+      paymentToken: payment.payment_token,
+      stop,
+    };
   } catch (error) {
     await stop();
     throw error;
@@ -230,7 +241,7 @@ async function deliveriesDone(side: Side) {
 
 /** One measure on one side. */
 async function measure(side: Side, what: Measure): Promise<Figure> {
-  const { pid, base, who, paymentId } = side;
+  const { pid, base, who, paymentId, paymentToken } = side;
   const { auth, appId, priceId } = who;
   switch (what) {
     case "lifecycle, paid/s": {
@@ -250,6 +261,10 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
       return window(pid, `${base}/payments/${appId}/${paymentId}`, auth);
     case "GET /payments/{app_id} (page 1)":
       return window(pid, `${base}/payments/${appId}`, auth);
+    case "GET /checkout/{price_id}/payments/{payment_id}":
+      return window(pid, `${base}/checkout/${priceId}/payments/${paymentId}`, {
+        "x-payment-token": paymentToken,
+      });
     case "POST /payments/{app_id}":
       return window(
         pid,
