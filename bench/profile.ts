@@ -1,4 +1,4 @@
-// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|page|app|confirm] [seconds]` starts
+// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|page|app|poll|confirm] [seconds]` starts
 // bench/server.ts under `--cpu-prof` on a fresh database (BENCH_DATABASE_URL, else PGlite), no job
 // worker, makes a tenant, loads the route with autocannon, stops the server and prints the shares
 // of the busy samples taken in the window (start-up and a 2 s warm-up left out): the heaviest
@@ -117,7 +117,7 @@ try {
     headers: who.auth,
     body: { price_id: who.priceId, payment_provider: "card" },
   });
-  const routes: Record<string, { url: string; body?: string }> = {
+  const routes: Record<string, { url: string; body?: string; headers?: Record<string, string> }> = {
     create: {
       url: `${base}/payments/${who.appId}`,
       body: JSON.stringify({ price_id: who.priceId, payment_provider: "card" }),
@@ -126,6 +126,11 @@ try {
     list: { url: `${base}/payments/${who.appId}` },
     page: { url: `${base}/payments/${who.appId}` },
     app: { url: `${base}/apps/${who.appId}` },
+    // The hosted checkout page's read of its payment, by the payment's token.
+    poll: {
+      url: `${base}/checkout/${who.priceId}/payments/${payment.id}`,
+      headers: { "x-payment-token": payment.payment_token },
+    },
     // The controls of `npm run bench`, for setting a route's profile beside them.
     bare: { url: `http://127.0.0.1:${server.ready.bare}/bare/apps/${who.appId}` },
     insert: { url: `http://127.0.0.1:${server.ready.bare}/bare/inserts`, body: "{}" },
@@ -146,7 +151,7 @@ try {
       connections: CONNECTIONS,
       duration,
       method: route.body ? "POST" : "GET",
-      headers: route.body ? { ...who.auth, "content-type": "application/json" } : who.auth,
+      headers: route.body ? { ...who.auth, "content-type": "application/json" } : (route.headers ?? who.auth),
       body: route.body,
       // Each confirm its own payment; after the last one, they answer 409 (counted as non-2xx).
       requests: confirms.length
