@@ -3,7 +3,7 @@ import type { Currency } from "./currencies.ts";
 
 // A formatter per currency, made once: `new Intl.NumberFormat` loads ICU's locale data and was 43%
 // of the hosted checkout page's read of its payment, which formats four amounts and is sent every
-// 700 ms while the page waits (docs/benchmarks.md, "Money formatted by a formatter made once").
+// 700 ms while the page waits (docs/benchmarks.md, "The hosted checkout page's read of its payment").
 const formatters = new Map<string, Intl.NumberFormat>();
 
 function formatterOf(currency: Currency): Intl.NumberFormat {
