@@ -32,6 +32,7 @@ const ALL_MEASURES = [
   "GET /payments/{app_id}/{payment_id}",
   "GET /payments/{app_id} (page 1)",
   "GET /checkout/{price_id}/payments/{payment_id}",
+  "GET /checkout/{price_id}/quote",
   "POST /payments/{app_id}",
 ] as const;
 type Measure = (typeof ALL_MEASURES)[number];
@@ -265,6 +266,8 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
       return window(pid, `${base}/checkout/${priceId}/payments/${paymentId}`, {
         "x-payment-token": paymentToken,
       });
+    case "GET /checkout/{price_id}/quote":
+      return window(pid, `${base}/checkout/${priceId}/quote`, {});
     case "POST /payments/{app_id}":
       return window(
         pid,

@@ -1,4 +1,4 @@
-// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|page|app|poll|confirm] [seconds]` starts
+// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|page|app|checkout|quote|poll|confirm] [seconds]` starts
 // bench/server.ts under `--cpu-prof` on a fresh database (BENCH_DATABASE_URL, else PGlite), no job
 // worker, makes a tenant, loads the route with autocannon, stops the server and prints the shares
 // of the busy samples taken in the window (start-up and a 2 s warm-up left out): the heaviest
@@ -126,7 +126,9 @@ try {
     list: { url: `${base}/payments/${who.appId}` },
     page: { url: `${base}/payments/${who.appId}` },
     app: { url: `${base}/apps/${who.appId}` },
-    // The hosted checkout page's read of its payment, by the payment's token.
+    // The hosted checkout page, its quote, and its read of its payment by the payment's token.
+    checkout: { url: `${base}/checkout/${who.priceId}`, headers: {} },
+    quote: { url: `${base}/checkout/${who.priceId}/quote`, headers: {} },
     poll: {
       url: `${base}/checkout/${who.priceId}/payments/${payment.id}`,
       headers: { "x-payment-token": payment.payment_token },
