@@ -1,5 +1,5 @@
 import { and, type Column, eq, isNotNull, type SQL, sql } from "drizzle-orm";
-import type { Executor } from "../../platform/db/index.ts";
+import { type Database, type Executor, prepared } from "../../platform/db/index.ts";
 import { apps, deletedApps, members } from "./tables.ts";
 
 /*
@@ -25,13 +25,18 @@ export function appJoin(appId: Column | string) {
   return { table: apps, on: eq(apps.id, appId), columns: apps };
 }
 
-/** What the fee split of app `appId`'s prices is checked against (docs/fees.md); undefined: no app. */
-export async function appFeeTerms(db: Executor, appId: string) {
-  const [app] = await db
+// Read by every quote of the hosted checkout: prepared, as `findPrice` is.
+const feeTerms = (db: Database) =>
+  db
     .select({ appType: apps.type, appFeeBps: apps.appFeeBps })
     .from(apps)
-    .where(eq(apps.id, appId));
-  return app;
+    .where(eq(apps.id, sql.placeholder("id")))
+    .prepare("app_fee_terms");
+
+/** What the fee split of app `appId`'s prices is checked against (docs/fees.md); undefined: no app. */
+export async function appFeeTerms(db: Executor, appId: string) {
+  const [app] = await prepared(db, "app_fee_terms", feeTerms).execute({ id: appId });
+  return app as { appType: string; appFeeBps: number } | undefined;
 }
 
 /** Whether app `appId` links its transactions to an explorer; undefined once the app is gone. */

@@ -1,5 +1,5 @@
-import { type Column, eq, inArray } from "drizzle-orm";
-import type { Executor } from "../../platform/db/index.ts";
+import { type Column, eq, inArray, sql } from "drizzle-orm";
+import { type Database, type Executor, prepared } from "../../platform/db/index.ts";
 import type { PriceRow } from "./presenters.ts";
 import { prices } from "./tables.ts";
 
@@ -8,10 +8,19 @@ import { prices } from "./tables.ts";
  * prices table (test/platform/layers.test.ts). Each is the one statement the caller ran before.
  */
 
+// Read by the hosted checkout's page, its quote and its payment's answers: prepared, its SQL built
+// once (per transaction, when given one) rather than on every request.
+const priceById = (db: Database) =>
+  db
+    .select()
+    .from(prices)
+    .where(eq(prices.id, sql.placeholder("id")))
+    .prepare("price_by_id");
+
 /** The price `priceId`, of whichever app (the caller has checked the app), or undefined. */
 export async function findPrice(db: Executor, priceId: string): Promise<PriceRow | undefined> {
-  const [row] = await db.select().from(prices).where(eq(prices.id, priceId));
-  return row;
+  const [row] = await prepared(db, "price_by_id", priceById).execute({ id: priceId });
+  return row as PriceRow | undefined;
 }
 
 /** The prices among `priceIds` that exist, in no particular order. */
