@@ -33,6 +33,7 @@ const ALL_MEASURES = [
   "GET /payments/{app_id} (page 1)",
   "GET /checkout/{price_id}/payments/{payment_id}",
   "GET /checkout/{price_id}/quote",
+  "GET /checkout/{price_id} (the page)",
   "POST /payments/{app_id}",
 ] as const;
 type Measure = (typeof ALL_MEASURES)[number];
@@ -268,6 +269,8 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
       });
     case "GET /checkout/{price_id}/quote":
       return window(pid, `${base}/checkout/${priceId}/quote`, {});
+    case "GET /checkout/{price_id} (the page)":
+      return window(pid, `${base}/checkout/${priceId}`, {});
     case "POST /payments/{app_id}":
       return window(
         pid,
