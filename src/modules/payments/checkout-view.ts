@@ -12,7 +12,7 @@ import { appBrand } from "../apps/for-pages.ts";
 import { amountToPay } from "../prices/amount.ts";
 import { type PriceRow, presentPublicPrice } from "../prices/presenters.ts";
 import { findPrice } from "../prices/queries.ts";
-import { feeContext, viewPublicPrice } from "../prices/service.ts";
+import { feeContext, viewPrice } from "../prices/service.ts";
 import { triggerParams } from "../triggers/form.ts";
 import { checkoutErrorPage, checkoutPage, checkoutPolicy } from "./checkout-page.ts";
 import type { PaymentRow } from "./lifecycle.ts";
@@ -45,13 +45,17 @@ function summarize(
   };
 }
 
-/** The summary a payment of `price` would have now (`amount` only for dynamic prices). */
+/**
+ * The summary a payment of `price` would have now (`amount` only for dynamic prices). `fees`, the
+ * app's fee terms when the caller read them already (a page quoting each payment method).
+ */
 export async function quoteCheckout(
   deps: Deps,
   price: PriceRow,
   provider: PaymentProvider,
   amountGiven: string | undefined,
   amountPath: string,
+  fees?: Awaited<ReturnType<typeof feeContext>>,
 ): Promise<ChargeSummary> {
   const currency = currencyOf(price.currency, "currency");
   const amount = amountToPay(price, amountGiven, currency, amountPath);
@@ -59,7 +63,7 @@ export async function quoteCheckout(
     amount,
     currency,
     provider,
-    ...(await feeContext(deps.db, price.appId)),
+    ...(fees ?? (await feeContext(deps.db, price.appId))),
   });
   return summarize(amount, currency, quote.fees.amount, quote.fees.amount_total, quote.fees.currency);
 }
@@ -86,7 +90,9 @@ export async function checkoutView(deps: Deps, row: PriceRow, methods: PaymentPr
   const price = presentPublicPrice(row, deps.now());
   const currency = currencyOf(row.currency, "currency");
   const quotes: Partial<Record<PaymentProvider, ChargeSummary>> = {};
-  for (const method of methods) quotes[method] = await quoteCheckout(deps, row, method, undefined, "/amount");
+  const fees = await feeContext(deps.db, row.appId);
+  for (const method of methods)
+    quotes[method] = await quoteCheckout(deps, row, method, undefined, "/amount", fees);
   return {
     price: {
       id: price.id,
@@ -141,8 +147,7 @@ export interface CheckoutPageAnswer {
  * only then, and offers cards alone.
  */
 export async function hostedCheckout(deps: Deps, priceId: string): Promise<CheckoutPageAnswer> {
-  await viewPublicPrice(deps, priceId);
-  const row = await priceById(deps, priceId);
+  const row = await viewPrice(deps, priceId);
   const { config } = deps;
   const stripe =
     config.paymentsProvider === "stripe" && config.stripePublishableKey

@@ -211,8 +211,12 @@ export async function deletePrice(deps: Deps, actor: Principal, appId: string, p
   });
 }
 
+/** The price a public page shows, its view counted (the hosted checkout renders the row). */
+export function viewPrice(deps: Deps, priceId: string): Promise<PriceRow> {
+  return viewedRecord(deps.db, prices, priceId, "Price");
+}
+
 /** The public page's read, which counts the view. */
 export async function viewPublicPrice(deps: Deps, priceId: string) {
-  const row = await viewedRecord(deps.db, prices, priceId, "Price");
-  return presentPublicPrice(row, deps.now());
+  return presentPublicPrice(await viewPrice(deps, priceId), deps.now());
 }

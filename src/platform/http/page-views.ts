@@ -1,14 +1,23 @@
-import { eq, sql } from "drizzle-orm";
+import { eq, getTableName, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
-import type { Executor } from "../db/index.ts";
+import { type Database, type Executor, prepared } from "../db/index.ts";
 import { notFound } from "./errors.ts";
 
 /** A table of records with a public page that counts its views. */
 type ViewedTable = PgTable & { id: PgColumn; views: PgColumn };
 
+/** The statement counting a view of a record of `table`, prepared once per table. */
+const viewOf = (table: ViewedTable) => (db: Database) =>
+  db
+    .update(table as PgTable)
+    .set({ views: sql`${table.views} + 1` } as never)
+    .where(eq(table.id, sql.placeholder("id")))
+    .returning()
+    .prepare(`${getTableName(table)}_viewed`);
+
 /**
  * The record a public page shows, its view counted in the statement that reads it (so concurrent
- * views all count), or the 404 naming `what`.
+ * views all count), or the 404 naming `what`. Prepared: every visit of a hosted page runs it.
  */
 export async function viewedRecord<T extends ViewedTable>(
   db: Executor,
@@ -16,11 +25,7 @@ export async function viewedRecord<T extends ViewedTable>(
   id: string,
   what: string,
 ): Promise<T["$inferSelect"]> {
-  const [row] = await db
-    .update(table as PgTable)
-    .set({ views: sql`${table.views} + 1` } as never)
-    .where(eq(table.id, id))
-    .returning();
+  const [row] = await prepared(db, `${getTableName(table)}_viewed`, viewOf(table)).execute({ id });
   if (!row) throw notFound(what);
   return row as T["$inferSelect"];
 }
