@@ -36,7 +36,7 @@ const feeTerms = (db: Database) =>
 /** What the fee split of app `appId`'s prices is checked against (docs/fees.md); undefined: no app. */
 export async function appFeeTerms(db: Executor, appId: string) {
   const [app] = await prepared(db, "app_fee_terms", feeTerms).execute({ id: appId });
-  return app as { appType: string; appFeeBps: number } | undefined;
+  return app;
 }
 
 /** Whether app `appId` links its transactions to an explorer; undefined once the app is gone. */

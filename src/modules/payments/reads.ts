@@ -92,9 +92,13 @@ const withVersion = (name: string, columns: typeof answerColumns | typeof paymen
     .where(eq(payments.id, sql.placeholder("payment_id")))
     .prepare(name);
 };
+const readOf = (name: string, columns: typeof answerColumns | typeof payments) => ({
+  name,
+  statement: withVersion(name, columns),
+});
 const READS = {
-  whole: { name: "payment_with_version", statement: withVersion("payment_with_version", payments) },
-  answer: { name: "answer_with_version", statement: withVersion("answer_with_version", answerColumns) },
+  whole: readOf("payment_with_version", payments),
+  answer: readOf("answer_with_version", answerColumns),
 };
 type Read = keyof typeof READS;
 type ReadRow = { whole: PaymentRow; answer: PaymentAnswer };
@@ -283,7 +287,7 @@ export async function paymentByToken(deps: Deps, token: string) {
     hash: hashToken(token),
   });
   if (!row) throw notFound("Payment");
-  return row as PaymentRow;
+  return row;
 }
 
 /**

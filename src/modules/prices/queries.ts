@@ -20,7 +20,7 @@ const priceById = (db: Database) =>
 /** The price `priceId`, of whichever app (the caller has checked the app), or undefined. */
 export async function findPrice(db: Executor, priceId: string): Promise<PriceRow | undefined> {
   const [row] = await prepared(db, "price_by_id", priceById).execute({ id: priceId });
-  return row as PriceRow | undefined;
+  return row;
 }
 
 /** The prices among `priceIds` that exist, in no particular order. */
