@@ -34,6 +34,7 @@ const ALL_MEASURES = [
   "GET /checkout/{price_id}/payments/{payment_id}",
   "GET /checkout/{price_id}/quote",
   "GET /checkout/{price_id} (the page)",
+  "GET /events/{app_id} (page 1)",
   "POST /payments/{app_id}",
 ] as const;
 type Measure = (typeof ALL_MEASURES)[number];
@@ -271,6 +272,9 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
       return window(pid, `${base}/checkout/${priceId}/quote`, {});
     case "GET /checkout/{price_id} (the page)":
       return window(pid, `${base}/checkout/${priceId}`, {});
+    // The event log an integrator polls to catch up: the payments' events, newest first.
+    case "GET /events/{app_id} (page 1)":
+      return window(pid, `${base}/events/${appId}`, auth);
     case "POST /payments/{app_id}":
       return window(
         pid,

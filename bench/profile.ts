@@ -1,11 +1,12 @@
-// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|page|app|checkout|quote|poll|confirm] [seconds]` starts
+// Where a route's CPU goes: `npm run bench:profile -- [create|get|list|page|app|checkout|quote|poll|confirm|path] [seconds]` starts
 // bench/server.ts under `--cpu-prof` on a fresh database (BENCH_DATABASE_URL, else PGlite), no job
 // worker, makes a tenant, loads the route with autocannon, stops the server and prints the shares
 // of the busy samples taken in the window (start-up and a 2 s warm-up left out): the heaviest
 // functions by self time, and self time by where the code lives (the project's folders, each
 // package). `list` reads a first page of one payment, `page` one of twenty. `confirm` confirms
 // payments made before the window (BENCH_PROFILE_PAYMENTS of them, one each request; without the
-// worker they stay `requested`). The raw profile stays in the printed folder for Chrome's DevTools.
+// worker they stay `requested`). `path` reads BENCH_PROFILE_PATH (`/events/{app_id}`: the app's,
+// a price's and a payment's ids filled in) after twenty payments. The raw profile stays in the printed folder for Chrome's DevTools.
 // BENCH_PROFILE_CWD=<a checkout> profiles that checkout's server instead (an older ref made with
 // `git worktree add` and `npm ci`), to set two profiles side by side. A diagnostic for finding a
 // cost; figures to compare come from `npm run bench:ab`.
@@ -137,6 +138,16 @@ try {
     bare: { url: `http://127.0.0.1:${server.ready.bare}/bare/apps/${who.appId}` },
     insert: { url: `http://127.0.0.1:${server.ready.bare}/bare/inserts`, body: "{}" },
   };
+  // Any other GET: BENCH_PROFILE_PATH with {app_id}, {price_id} and {payment_id} filled in, read
+  // with the tenant's credentials (twenty payments made first, for a list that has a page).
+  if (what === "path") {
+    const wanted = process.env.BENCH_PROFILE_PATH;
+    if (!wanted) throw new Error("`path` profiles BENCH_PROFILE_PATH, e.g. /events/{app_id}");
+    await openPayments(base, who, 20);
+    routes.path = {
+      url: `${base}${wanted.replace("{app_id}", who.appId).replace("{price_id}", who.priceId).replace("{payment_id}", payment.id)}`,
+    };
+  }
   const confirms = what === "confirm" ? await openPayments(base, who) : [];
   // A full first page: twenty payments besides the one made above.
   if (what === "page") await openPayments(base, who, 20);

@@ -1,9 +1,11 @@
-import { and, eq, gte, inArray, lte, ne, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, ne, type SQL, sql } from "drizzle-orm";
 import type { Static } from "typebox";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
+import type { Database } from "../../platform/db/index.ts";
 import { invalid, notFound } from "../../platform/http/errors.ts";
-import { type Page, pageOfSelect } from "../../platform/http/pagination.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { pageOfPrepared } from "../../platform/http/prepared-list.ts";
 import { requireAppRole } from "../apps/access.ts";
 import type { Event, EventFilters } from "./event-log-schemas.ts";
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "./event-types.ts";
@@ -42,16 +44,52 @@ function instant(text: string, path: string): Date {
   return date;
 }
 
-function filterConditions(filters: EventFilters): SQL[] {
-  const conditions: SQL[] = [];
-  const type = typeCondition(filters.type);
-  if (type) conditions.push(type);
+/**
+ * The log's filters with placeholders, their values apart, and the shape naming which are set:
+ * the page and its count are built once per shape and prepared (`pageOfPrepared`), as the payments
+ * list's are. A family's types are part of the shape, so each family keeps its own constant list.
+ */
+function filterOf(appId: string, filters: EventFilters) {
+  const conditions: SQL[] = [
+    eq(webhookEvents.appId, sql.placeholder("app_id")),
+    ne(webhookEvents.type, TEST_EVENT_TYPE),
+  ];
+  const values: Record<string, unknown> = { app_id: appId };
+  const shape: string[] = [];
+  const pattern = filters.type;
+  if (pattern !== undefined && pattern !== "*") {
+    if (pattern.endsWith(".*")) {
+      conditions.push(typeCondition(pattern) as SQL);
+      shape.push(`family=${pattern}`);
+    } else {
+      conditions.push(eq(webhookEvents.type, sql.placeholder("type")));
+      values.type = pattern;
+      shape.push("type");
+    }
+  }
   const from = filters["created[gte]"];
   const to = filters["created[lte]"];
-  if (from) conditions.push(gte(webhookEvents.createdAt, instant(from, "/query/created[gte]")));
-  if (to) conditions.push(lte(webhookEvents.createdAt, instant(to, "/query/created[lte]")));
-  return conditions;
+  if (from) {
+    conditions.push(gte(webhookEvents.createdAt, sql.placeholder("from")));
+    values.from = instant(from, "/query/created[gte]");
+    shape.push("from");
+  }
+  if (to) {
+    conditions.push(lte(webhookEvents.createdAt, sql.placeholder("to")));
+    values.to = instant(to, "/query/created[lte]");
+    shape.push("to");
+  }
+  return { shape: shape.join(","), sql: and(...conditions) as SQL, values };
 }
+
+const logColumns = {
+  id: webhookEvents.id,
+  type: webhookEvents.type,
+  createdAt: webhookEvents.createdAt,
+  appId: webhookEvents.appId,
+  data: webhookEvents.data,
+};
+const eventsPage = (db: Database) => db.select(logColumns).from(webhookEvents).$dynamic();
 
 /** A page of the app's events, newest first, on the (app_id, created_at, id) index. */
 export async function listEvents(
@@ -62,20 +100,17 @@ export async function listEvents(
   filters: EventFilters,
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const scope = appEvents(appId);
-  const where = and(scope, ...filterConditions(filters));
-  const columns = {
-    id: webhookEvents.id,
-    type: webhookEvents.type,
-    createdAt: webhookEvents.createdAt,
-    appId: webhookEvents.appId,
-    data: webhookEvents.data,
-  };
-  const { rows, total, neighbours } = await pageOfSelect(
+  const { rows, total, neighbours } = await pageOfPrepared(
     deps,
     page,
-    { table: webhookEvents, scope, filter: where, newestFirst: true },
-    deps.db.select(columns).from(webhookEvents).$dynamic(),
+    {
+      name: "events_list",
+      table: webhookEvents,
+      scope: appEvents(appId),
+      where: filterOf(appId, filters),
+      newestFirst: true,
+    },
+    eventsPage,
     (r) => r.id,
   );
   return { items: rows.map(logged), total, neighbours };
