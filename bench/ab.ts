@@ -37,14 +37,18 @@ const ALL_MEASURES = [
   "GET /events/{app_id} (page 1)",
   "POST /payments/{app_id}",
 ] as const;
-type Measure = (typeof ALL_MEASURES)[number];
+// BENCH_AB_PATHS: more GETs to measure, read with the tenant's credentials, comma-separated, the
+// app's, the price's and the payment's ids written `{app_id}`, `{price_id}`, `{payment_id}`
+// (`/prices/{app_id},/payments/{app_id}/{payment_id}/events`): a route without a measure of its own.
+const PATHS = (process.env.BENCH_AB_PATHS ?? "").split(",").filter(Boolean);
+type Measure = (typeof ALL_MEASURES)[number] | `GET ${string}`;
 // BENCH_AB_MEASURES: a comma-separated list of parts of measure names ("POST,GET /apps") to run
 // only those, for a quick look at one route across many refs.
 const ONLY = process.env.BENCH_AB_MEASURES?.split(",").filter(Boolean);
 // BENCH_AB_ENDPOINT=1 adds "lifecycle, paid and delivered/s": the same payments, each counted once
 // its webhook deliveries are done too (taken from the same run as the paid figure).
 const ENDPOINT = Boolean(process.env.BENCH_AB_ENDPOINT);
-const MEASURES = ALL_MEASURES.filter(
+const MEASURES: Measure[] = ALL_MEASURES.filter(
   (measure) =>
     (WORKER || !measure.startsWith("lifecycle")) &&
     (ENDPOINT || !measure.includes("delivered")) &&
@@ -53,6 +57,13 @@ const MEASURES = ALL_MEASURES.filter(
       ONLY.some(
         (part) => measure.includes(part) || (part.includes("deliver") && measure.startsWith("lifecycle")),
       )),
+);
+// The paths go before the create, which stops the side it measured.
+const createAt = MEASURES.indexOf("POST /payments/{app_id}");
+MEASURES.splice(
+  createAt === -1 ? MEASURES.length : createAt,
+  0,
+  ...PATHS.map((path): Measure => `GET ${path}`),
 );
 interface Figure {
   rate: number;
@@ -282,6 +293,14 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
         auth,
         JSON.stringify({ price_id: priceId, payment_provider: "card" }),
       );
+    default: {
+      const path = what.slice("GET ".length);
+      const filled = path
+        .replace("{app_id}", appId)
+        .replace("{price_id}", priceId)
+        .replace("{payment_id}", paymentId);
+      return window(pid, `${base}${filled}`, auth);
+    }
   }
 }
 

@@ -1,8 +1,9 @@
-import { and, eq, gte, lte, type SQL } from "drizzle-orm";
+import { eq, gte, lte } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { invalid } from "../../platform/http/errors.ts";
-import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { Filters, pageOfPreparedRows, scopedWhere } from "../../platform/http/prepared-list.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -28,16 +29,16 @@ function dateOf(value: string | undefined, field: string): Date | undefined {
   return date;
 }
 
-/** The conditions of a list of entries: the app's, narrowed by the filters. */
-export function entryConditions(appId: string, filters: EntryFilters): SQL | undefined {
-  const conditions: SQL[] = [eq(ledgerEntries.appId, appId)];
-  if (filters.payment_id) conditions.push(eq(ledgerEntries.paymentId, filters.payment_id));
-  if (filters.type) conditions.push(eq(ledgerEntries.type, filters.type));
+/** What the filters keep of the app's entries, prepared by shape (`pageOfPrepared`). */
+function entryFilters(filters: EntryFilters): Filters {
+  const kept = new Filters();
+  if (filters.payment_id) kept.add("payment_id", (id) => eq(ledgerEntries.paymentId, id), filters.payment_id);
+  if (filters.type) kept.add("type", (type) => eq(ledgerEntries.type, type), filters.type);
   const from = dateOf(filters["created[gte]"], "created[gte]");
   const to = dateOf(filters["created[lte]"], "created[lte]");
-  if (from) conditions.push(gte(ledgerEntries.createdAt, from));
-  if (to) conditions.push(lte(ledgerEntries.createdAt, to));
-  return and(...conditions);
+  if (from) kept.add("from", (at) => gte(ledgerEntries.createdAt, at), from);
+  if (to) kept.add("to", (at) => lte(ledgerEntries.createdAt, at), to);
+  return kept;
 }
 
 export async function listBalanceTransactions(
@@ -48,10 +49,11 @@ export async function listBalanceTransactions(
   filters: EntryFilters,
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const { rows, total, neighbours } = await pageOfRows(deps, page, {
+  const { rows, total, neighbours } = await pageOfPreparedRows(deps, page, {
+    name: "ledger_entries_list",
     table: ledgerEntries,
     scope: eq(ledgerEntries.appId, appId),
-    filter: entryConditions(appId, filters),
+    where: scopedWhere(ledgerEntries.appId, appId, entryFilters(filters)),
     newestFirst: true,
   });
   return { items: rows.map(presentEntry), total, neighbours };

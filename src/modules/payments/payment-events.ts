@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
-import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { pageOfPreparedRows, scopedWhere } from "../../platform/http/prepared-list.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { paymentEvents, payments } from "./tables.ts";
 
@@ -33,10 +34,11 @@ export async function listPaymentEvents(
 ) {
   await requireAppRole(deps.db, actor, appId, "view");
   await appRecord(deps.db, payments, appId, paymentId, "Payment");
-  const where = eq(paymentEvents.paymentId, paymentId);
-  const { rows, total, neighbours } = await pageOfRows(deps, page, {
+  const { rows, total, neighbours } = await pageOfPreparedRows(deps, page, {
+    name: "payment_events_list",
     table: paymentEvents,
-    scope: where,
+    scope: eq(paymentEvents.paymentId, paymentId),
+    where: scopedWhere(paymentEvents.paymentId, paymentId),
     newestFirst: false,
   });
   return { items: rows.map(presentPaymentEvent), total, neighbours };

@@ -6,7 +6,8 @@ import type { Executor } from "../../platform/db/index.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import { viewedRecord } from "../../platform/http/page-views.ts";
-import { type Page, pageOfRows } from "../../platform/http/pagination.ts";
+import type { Page } from "../../platform/http/pagination.ts";
+import { pageOfPreparedRows, scopedWhere } from "../../platform/http/prepared-list.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
@@ -116,12 +117,13 @@ export async function getPrice(deps: Deps, actor: Principal, appId: string, pric
 
 export async function listPrices(deps: Deps, actor: Principal, appId: string, page: Page) {
   await requireAppRole(deps.db, actor, appId, "view");
-  const mine = eq(prices.appId, appId);
   // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role check above reads the primary.
   const reader = { db: deps.lagging, config: deps.config };
-  const { rows, total, neighbours } = await pageOfRows(reader, page, {
+  const { rows, total, neighbours } = await pageOfPreparedRows(reader, page, {
+    name: "prices_list",
     table: prices,
-    scope: mine,
+    scope: eq(prices.appId, appId),
+    where: scopedWhere(prices.appId, appId),
     newestFirst: true,
   });
   const now = deps.now();

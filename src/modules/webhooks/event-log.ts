@@ -1,11 +1,11 @@
-import { and, eq, gte, inArray, lte, ne, type SQL, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, ne, type SQL } from "drizzle-orm";
 import type { Static } from "typebox";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Database } from "../../platform/db/index.ts";
 import { invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
-import { pageOfPrepared } from "../../platform/http/prepared-list.ts";
+import { Filters, pageOfPrepared, scopedWhere } from "../../platform/http/prepared-list.ts";
 import { requireAppRole } from "../apps/access.ts";
 import type { Event, EventFilters } from "./event-log-schemas.ts";
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "./event-types.ts";
@@ -45,41 +45,21 @@ function instant(text: string, path: string): Date {
 }
 
 /**
- * The log's filters with placeholders, their values apart, and the shape naming which are set:
- * the page and its count are built once per shape and prepared (`pageOfPrepared`), as the payments
- * list's are. A family's types are part of the shape, so each family keeps its own constant list.
+ * What the filters keep of the app's events (test events never), prepared by shape
+ * (`pageOfPrepared`), as the payments list is. A family's types are a constant list in the
+ * statement, one statement per family.
  */
-function filterOf(appId: string, filters: EventFilters) {
-  const conditions: SQL[] = [
-    eq(webhookEvents.appId, sql.placeholder("app_id")),
-    ne(webhookEvents.type, TEST_EVENT_TYPE),
-  ];
-  const values: Record<string, unknown> = { app_id: appId };
-  const shape: string[] = [];
+function eventFilters(filters: EventFilters): Filters {
+  const kept = new Filters().fixed("logged", ne(webhookEvents.type, TEST_EVENT_TYPE));
   const pattern = filters.type;
-  if (pattern !== undefined && pattern !== "*") {
-    if (pattern.endsWith(".*")) {
-      conditions.push(typeCondition(pattern) as SQL);
-      shape.push(`family=${pattern}`);
-    } else {
-      conditions.push(eq(webhookEvents.type, sql.placeholder("type")));
-      values.type = pattern;
-      shape.push("type");
-    }
-  }
+  if (pattern?.endsWith(".*")) kept.fixed(`family=${pattern}`, typeCondition(pattern) as SQL);
+  else if (pattern !== undefined && pattern !== "*")
+    kept.add("type", (type) => eq(webhookEvents.type, type), pattern);
   const from = filters["created[gte]"];
   const to = filters["created[lte]"];
-  if (from) {
-    conditions.push(gte(webhookEvents.createdAt, sql.placeholder("from")));
-    values.from = instant(from, "/query/created[gte]");
-    shape.push("from");
-  }
-  if (to) {
-    conditions.push(lte(webhookEvents.createdAt, sql.placeholder("to")));
-    values.to = instant(to, "/query/created[lte]");
-    shape.push("to");
-  }
-  return { shape: shape.join(","), sql: and(...conditions) as SQL, values };
+  if (from) kept.add("from", (at) => gte(webhookEvents.createdAt, at), instant(from, "/query/created[gte]"));
+  if (to) kept.add("to", (at) => lte(webhookEvents.createdAt, at), instant(to, "/query/created[lte]"));
+  return kept;
 }
 
 const logColumns = {
@@ -107,7 +87,7 @@ export async function listEvents(
       name: "events_list",
       table: webhookEvents,
       scope: appEvents(appId),
-      where: filterOf(appId, filters),
+      where: scopedWhere(webhookEvents.appId, appId, eventFilters(filters)),
       newestFirst: true,
     },
     eventsPage,

@@ -1,12 +1,21 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, getTableName, sql } from "drizzle-orm";
 import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { recordAudit } from "../audit/log.ts";
 import type { Principal } from "../auth/principal.ts";
-import type { Database, Executor } from "../db/index.ts";
+import { type Database, type Executor, prepared } from "../db/index.ts";
 import { conflict, notFound } from "./errors.ts";
 
 /** A table of records that belong to an app, keyed by their own id. */
 type AppTable = PgTable & { appId: PgColumn; id: PgColumn };
+
+/** A record of `table` by its key, with the lock asked for: built once per table and lock. */
+const byId = (table: AppTable, name: string, lock?: "update" | "share") => (db: Database) => {
+  const query = db
+    .select()
+    .from(table as PgTable)
+    .where(eq(table.id, sql.placeholder("id")));
+  return (lock ? query.for(lock) : query).prepare(name);
+};
 
 /**
  * One of an app's records, or the 404 naming `what`: an id of another app's record is answered as
@@ -17,7 +26,8 @@ type AppTable = PgTable & { appId: PgColumn; id: PgColumn };
  * statistics (PGlite never analyses one; PostgreSQL's autovacuum waits a minute) may be read through
  * an index that starts with `app_id`, every record of the app filtered by id (docs/decisions.md, "A
  * record is read by its primary key alone"). A lock asked for another app's record is held only
- * until the caller's transaction ends on the 404.
+ * until the caller's transaction ends on the 404. Prepared per table and lock: most reads of one
+ * record by id go through here.
  */
 export async function appRecord<T extends AppTable>(
   db: Executor,
@@ -27,11 +37,8 @@ export async function appRecord<T extends AppTable>(
   what: string,
   lock?: "update" | "share",
 ): Promise<T["$inferSelect"]> {
-  const query = db
-    .select()
-    .from(table as PgTable)
-    .where(eq(table.id, id));
-  const [row] = lock ? await query.for(lock) : await query;
+  const name = `${getTableName(table)}_record${lock ? `_for_${lock}` : ""}`;
+  const [row] = await prepared(db, name, byId(table, name, lock)).execute({ id });
   if (!row || (row as { appId: unknown }).appId !== appId) throw notFound(what);
   return row as T["$inferSelect"];
 }

@@ -1,7 +1,7 @@
 // Lists prepared by shape: the payments list's page and count, built and compiled once per
 // combination of filters and only filled in afterwards (see `PreparedList`).
 import { createHash } from "node:crypto";
-import { and, count, type SQL, sql } from "drizzle-orm";
+import { and, count, eq, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { PgColumn, PgSelect, PgTable } from "drizzle-orm/pg-core";
 import { type Database, prepared } from "../db/index.ts";
 import {
@@ -148,6 +148,61 @@ export async function pageOfPrepared<Q extends PgSelect>(
     : await Promise.all([fetching, counting()]);
   const { rows, neighbours } = window.finish(fetched as Q["_"]["result"], idOf);
   return { rows, total: totalOf(n, cap), neighbours };
+}
+
+/**
+ * What a list's own filters add to its scope, for `scopedWhere`: conditions with placeholders,
+ * their values apart, and the shape naming the filters set (one statement per shape).
+ */
+export class Filters {
+  readonly shape: string[] = [];
+  readonly conditions: SQL[] = [];
+  readonly values: Record<string, unknown> = {};
+
+  /** Filter `name`: `condition` reads the placeholder of that name, which is `value`. */
+  add(name: string, condition: (value: Placeholder) => SQL, value: unknown): this {
+    this.values[name] = value;
+    return this.fixed(name, condition(sql.placeholder(name)));
+  }
+
+  /** A condition written whole (its values part of the statement), named in the shape. */
+  fixed(name: string, condition: SQL): this {
+    this.shape.push(name);
+    this.conditions.push(condition);
+    return this;
+  }
+}
+
+/**
+ * The `where` of a list kept to the records whose `column` is `value` (the app's, a payment's,
+ * an endpoint's; the placeholder `scope`), narrowed by `filters`.
+ */
+export function scopedWhere(column: PgColumn, value: unknown, filters = new Filters()) {
+  return {
+    shape: filters.shape.join(","),
+    sql: and(eq(column, sql.placeholder("scope")), ...filters.conditions) as SQL,
+    values: { scope: value, ...filters.values },
+  };
+}
+
+/** `pageOfRows` prepared by shape: a page of a table's own rows (see `PreparedList`). */
+export async function pageOfPreparedRows<T extends ListedTable>(
+  deps: { db: Database; config: { listCountCap: number } },
+  page: Page,
+  list: PreparedList<T>,
+): Promise<{ rows: T["$inferSelect"][]; total: Total; neighbours: Neighbours }> {
+  const { rows, total, neighbours } = await pageOfPrepared(
+    deps,
+    page,
+    list,
+    (db) =>
+      db
+        .select()
+        .from(list.table as PgTable)
+        .$dynamic(),
+    (row) => (row as { id: string }).id,
+  );
+  return { rows: rows as T["$inferSelect"][], total, neighbours };
 }
 
 /**
