@@ -38,7 +38,8 @@ export async function listPaymentEvents(
     name: "payment_events_list",
     table: paymentEvents,
     scope: eq(paymentEvents.paymentId, paymentId),
-    where: scopedWhere(paymentEvents.paymentId, paymentId),
+    // A handful a payment: the first page is nearly always the whole list, and its own count.
+    where: { ...scopedWhere(paymentEvents.paymentId, paymentId), countAfterPage: true },
     newestFirst: false,
   });
   return { items: rows.map(presentPaymentEvent), total, neighbours };

@@ -123,7 +123,8 @@ export async function listPrices(deps: Deps, actor: Principal, appId: string, pa
     name: "prices_list",
     table: prices,
     scope: eq(prices.appId, appId),
-    where: scopedWhere(prices.appId, appId),
+    // An app sells a few things: the first page is usually the whole list, and its own count.
+    where: { ...scopedWhere(prices.appId, appId), countAfterPage: true },
     newestFirst: true,
   });
   const now = deps.now();

@@ -37,7 +37,8 @@ export interface PreparedList<T extends ListedTable> extends ListOf<T> {
    * each value's records are read in list order up to the page's end, and the page's keys picked
    * from those few, where `keysFirst` alone reads every key of the range to sort them
    * (docs/benchmarks.md, "An amount range, amount by amount").
-   * `countAfterPage` for a search that usually finds a few records (a part of an email): the page
+   * `countAfterPage` for a search that usually finds a few records (a part of an email) or a list
+   * that usually holds a few (an app's prices, a payment's events): the page
    * is read first, and a first page that holds them all is its own count, so the count is sent
    * only for a longer answer. Otherwise both go at once, on two connections.
    */
