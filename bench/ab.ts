@@ -11,7 +11,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { countingEnv, json, lifecycle, tenant } from "./journey.ts";
+import { countingEnv, fillPath, json, lifecycle, tenant } from "./journey.ts";
 import { cpuMsOf, databaseCpuMs, databaseCpuSince, quiet } from "./proc.ts";
 import { freshDatabase, startChild } from "./processes.ts";
 import { startReceiver } from "./receiver.ts";
@@ -293,14 +293,12 @@ async function measure(side: Side, what: Measure): Promise<Figure> {
         auth,
         JSON.stringify({ price_id: priceId, payment_provider: "card" }),
       );
-    default: {
-      const path = what.slice("GET ".length);
-      const filled = path
-        .replace("{app_id}", appId)
-        .replace("{price_id}", priceId)
-        .replace("{payment_id}", paymentId);
-      return window(pid, `${base}${filled}`, auth);
-    }
+    default:
+      return window(
+        pid,
+        `${base}${fillPath(what.slice("GET ".length), { appId, priceId, paymentId })}`,
+        auth,
+      );
   }
 }
 

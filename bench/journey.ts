@@ -144,3 +144,14 @@ async function paidCount(base: string, { auth, appId }: { auth: Record<string, s
     );
   return Number(headers.get("x-total-count"));
 }
+
+/** A path template's `{app_id}`, `{price_id}` and `{payment_id}` filled in (BENCH_AB_PATHS, BENCH_PROFILE_PATH). */
+export function fillPath(
+  template: string,
+  ids: { appId: string; priceId: string; paymentId: string },
+): string {
+  return template
+    .replace("{app_id}", ids.appId)
+    .replace("{price_id}", ids.priceId)
+    .replace("{payment_id}", ids.paymentId);
+}

@@ -6,7 +6,8 @@
 // package). `list` reads a first page of one payment, `page` one of twenty. `confirm` confirms
 // payments made before the window (BENCH_PROFILE_PAYMENTS of them, one each request; without the
 // worker they stay `requested`). `path` reads BENCH_PROFILE_PATH (`/events/{app_id}`: the app's,
-// a price's and a payment's ids filled in) after twenty payments. The raw profile stays in the printed folder for Chrome's DevTools.
+// a price's and a payment's ids filled in) after twenty payments. The raw profile stays in the
+// printed folder for Chrome's DevTools.
 // BENCH_PROFILE_CWD=<a checkout> profiles that checkout's server instead (an older ref made with
 // `git worktree add` and `npm ci`), to set two profiles side by side. A diagnostic for finding a
 // cost; figures to compare come from `npm run bench:ab`.
@@ -14,7 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { CARD, json, tenant } from "./journey.ts";
+import { CARD, fillPath, json, tenant } from "./journey.ts";
 import { freshDatabase, startChild } from "./processes.ts";
 
 const what = process.argv[2] ?? "create";
@@ -144,9 +145,7 @@ try {
     const wanted = process.env.BENCH_PROFILE_PATH;
     if (!wanted) throw new Error("`path` profiles BENCH_PROFILE_PATH, e.g. /events/{app_id}");
     await openPayments(base, who, 20);
-    routes.path = {
-      url: `${base}${wanted.replace("{app_id}", who.appId).replace("{price_id}", who.priceId).replace("{payment_id}", payment.id)}`,
-    };
+    routes.path = { url: `${base}${fillPath(wanted, { ...who, paymentId: payment.id })}` };
   }
   const confirms = what === "confirm" ? await openPayments(base, who) : [];
   // A full first page: twenty payments besides the one made above.

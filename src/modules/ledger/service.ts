@@ -3,7 +3,7 @@ import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { invalid } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
-import { Filters, pageOfPreparedRows, scopedWhere } from "../../platform/http/prepared-list.ts";
+import { Filters, pageOfPreparedRows, scopedTo } from "../../platform/http/prepared-list.ts";
 import { formatAmountText } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
 import { requireAppRole } from "../apps/access.ts";
@@ -52,8 +52,7 @@ export async function listBalanceTransactions(
   const { rows, total, neighbours } = await pageOfPreparedRows(deps, page, {
     name: "ledger_entries_list",
     table: ledgerEntries,
-    scope: eq(ledgerEntries.appId, appId),
-    where: scopedWhere(ledgerEntries.appId, appId, entryFilters(filters)),
+    ...scopedTo(ledgerEntries.appId, appId, entryFilters(filters)),
     newestFirst: true,
   });
   return { items: rows.map(presentEntry), total, neighbours };

@@ -1,9 +1,8 @@
-import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import { appRecord } from "../../platform/http/app-record.ts";
 import type { Page } from "../../platform/http/pagination.ts";
-import { pageOfPreparedRows, scopedWhere } from "../../platform/http/prepared-list.ts";
+import { pageOfPreparedRows, scopedTo } from "../../platform/http/prepared-list.ts";
 import { requireAppRole } from "../apps/access.ts";
 import { paymentEvents, payments } from "./tables.ts";
 
@@ -37,9 +36,8 @@ export async function listPaymentEvents(
   const { rows, total, neighbours } = await pageOfPreparedRows(deps, page, {
     name: "payment_events_list",
     table: paymentEvents,
-    scope: eq(paymentEvents.paymentId, paymentId),
     // A handful a payment: the first page is nearly always the whole list, and its own count.
-    where: { ...scopedWhere(paymentEvents.paymentId, paymentId), countAfterPage: true },
+    ...scopedTo(paymentEvents.paymentId, paymentId, undefined, { countAfterPage: true }),
     newestFirst: false,
   });
   return { items: rows.map(presentPaymentEvent), total, neighbours };

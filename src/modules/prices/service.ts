@@ -7,7 +7,7 @@ import { appRecord } from "../../platform/http/app-record.ts";
 import { conflict, invalid, notFound } from "../../platform/http/errors.ts";
 import { viewedRecord } from "../../platform/http/page-views.ts";
 import type { Page } from "../../platform/http/pagination.ts";
-import { pageOfPreparedRows, scopedWhere } from "../../platform/http/prepared-list.ts";
+import { pageOfPreparedRows, scopedTo } from "../../platform/http/prepared-list.ts";
 import { newId } from "../../platform/ids.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { type Currency, currencyOf } from "../../platform/money/currencies.ts";
@@ -122,9 +122,8 @@ export async function listPrices(deps: Deps, actor: Principal, appId: string, pa
   const { rows, total, neighbours } = await pageOfPreparedRows(reader, page, {
     name: "prices_list",
     table: prices,
-    scope: eq(prices.appId, appId),
     // An app sells a few things: the first page is usually the whole list, and its own count.
-    where: { ...scopedWhere(prices.appId, appId), countAfterPage: true },
+    ...scopedTo(prices.appId, appId, undefined, { countAfterPage: true }),
     newestFirst: true,
   });
   const now = deps.now();

@@ -5,7 +5,7 @@ import type { Principal } from "../../platform/auth/principal.ts";
 import type { Database } from "../../platform/db/index.ts";
 import { invalid, notFound } from "../../platform/http/errors.ts";
 import type { Page } from "../../platform/http/pagination.ts";
-import { Filters, pageOfPrepared, scopedWhere } from "../../platform/http/prepared-list.ts";
+import { Filters, pageOfPrepared, scopedTo } from "../../platform/http/prepared-list.ts";
 import { requireAppRole } from "../apps/access.ts";
 import type { Event, EventFilters } from "./event-log-schemas.ts";
 import { EVENT_TYPES, TEST_EVENT_TYPE } from "./event-types.ts";
@@ -19,9 +19,12 @@ import { webhookEvents } from "./tables.ts";
  * happened in the app: the log leaves it out.
  */
 
+/** What the log keeps of an app's events: all but the test events. */
+const notTest = ne(webhookEvents.type, TEST_EVENT_TYPE);
+
 /** The app's events, test events left out: the scope every read of the log starts from. */
 export function appEvents(appId: string): SQL {
-  return and(eq(webhookEvents.appId, appId), ne(webhookEvents.type, TEST_EVENT_TYPE)) as SQL;
+  return and(eq(webhookEvents.appId, appId), notTest) as SQL;
 }
 
 /**
@@ -45,12 +48,12 @@ function instant(text: string, path: string): Date {
 }
 
 /**
- * What the filters keep of the app's events (test events never), prepared by shape
+ * What the filters keep of the app's events (test events never: `notTest`), prepared by shape
  * (`pageOfPrepared`), as the payments list is. A family's types are a constant list in the
  * statement, one statement per family.
  */
 function eventFilters(filters: EventFilters): Filters {
-  const kept = new Filters().fixed("logged", ne(webhookEvents.type, TEST_EVENT_TYPE));
+  const kept = new Filters();
   const pattern = filters.type;
   if (pattern?.endsWith(".*")) kept.fixed(`family=${pattern}`, typeCondition(pattern) as SQL);
   else if (pattern !== undefined && pattern !== "*")
@@ -86,8 +89,7 @@ export async function listEvents(
     {
       name: "events_list",
       table: webhookEvents,
-      scope: appEvents(appId),
-      where: scopedWhere(webhookEvents.appId, appId, eventFilters(filters)),
+      ...scopedTo(webhookEvents.appId, appId, eventFilters(filters), { kept: notTest }),
       newestFirst: true,
     },
     eventsPage,

@@ -7,13 +7,13 @@ import { notFound } from "./errors.ts";
 type ViewedTable = PgTable & { id: PgColumn; views: PgColumn };
 
 /** The statement counting a view of a record of `table`, prepared once per table. */
-const viewOf = (table: ViewedTable) => (db: Database) =>
+const viewOf = (table: ViewedTable, name: string) => (db: Database) =>
   db
     .update(table as PgTable)
     .set({ views: sql`${table.views} + 1` } as never)
     .where(eq(table.id, sql.placeholder("id")))
     .returning()
-    .prepare(`${getTableName(table)}_viewed`);
+    .prepare(name);
 
 /**
  * The record a public page shows, its view counted in the statement that reads it (so concurrent
@@ -25,7 +25,8 @@ export async function viewedRecord<T extends ViewedTable>(
   id: string,
   what: string,
 ): Promise<T["$inferSelect"]> {
-  const [row] = await prepared(db, `${getTableName(table)}_viewed`, viewOf(table)).execute({ id });
+  const name = `${getTableName(table)}_viewed`;
+  const [row] = await prepared(db, name, viewOf(table, name)).execute({ id });
   if (!row) throw notFound(what);
   return row as T["$inferSelect"];
 }

@@ -152,8 +152,10 @@ export async function pageOfPrepared<Q extends PgSelect>(
 }
 
 /**
- * What a list's own filters add to its scope, for `scopedWhere`: conditions with placeholders,
- * their values apart, and the shape naming the filters set (one statement per shape).
+ * What a list's own filters add to its scope, for `scopedTo`: conditions with placeholders, their
+ * values apart, and the shape naming the filters set (one statement per shape). A filter's name is
+ * its placeholder's: not `scope`, nor `pageOfPrepared`'s own (`cursor_id`, `limit`, `offset`,
+ * `reach`, `cap`).
  */
 export class Filters {
   readonly shape: string[] = [];
@@ -175,14 +177,25 @@ export class Filters {
 }
 
 /**
- * The `where` of a list kept to the records whose `column` is `value` (the app's, a payment's,
- * an endpoint's; the placeholder `scope`), narrowed by `filters`.
+ * A list kept to the records whose `column` is `value` (the app's, a payment's; the placeholder
+ * `scope`), as `PreparedList` takes it: the scope a cursor must name a record of, with real values,
+ * and the prepared filter, narrowed by `filters`. `kept`, a condition without values both hold
+ * (the event log's "no test events"). `countAfterPage` as `PreparedList` says.
  */
-export function scopedWhere(column: PgColumn, value: unknown, filters = new Filters()) {
+export function scopedTo(
+  column: PgColumn,
+  value: unknown,
+  filters = new Filters(),
+  options: { kept?: SQL; countAfterPage?: boolean } = {},
+) {
   return {
-    shape: filters.shape.join(","),
-    sql: and(eq(column, sql.placeholder("scope")), ...filters.conditions) as SQL,
-    values: { scope: value, ...filters.values },
+    scope: and(eq(column, value), options.kept) as SQL,
+    where: {
+      shape: filters.shape.join(","),
+      sql: and(eq(column, sql.placeholder("scope")), options.kept, ...filters.conditions) as SQL,
+      values: { scope: value, ...filters.values },
+      countAfterPage: options.countAfterPage,
+    },
   };
 }
 
