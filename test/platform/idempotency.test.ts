@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { describe, test } from "node:test";
 import { onPostgres } from "../helpers/app.ts";
-import { freePort } from "../helpers/browser.ts";
+import { startCrashingApi } from "../helpers/crashing-api.ts";
 import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus, signup } from "../helpers/http.ts";
 
@@ -91,34 +87,7 @@ describe("Idempotency-Key", () => {
   });
 });
 
-/** An API process on the test's PostgreSQL database that kills itself at the crash point named. */
-async function crashingApi(point: string) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "idem-crash-"));
-  const port = await freePort();
-  const child = spawn(process.execPath, ["test/fixtures/api.ts"], {
-    env: {
-      ...process.env,
-      DATABASE_URL: fx.app.connectionString!,
-      SANDBOX: "true",
-      PORT: String(port),
-      FAULT_CRASH_AT: point,
-      FAULT_MARKER: path.join(dir, "marker"),
-    },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const exited = new Promise((resolve) => child.once("exit", (_code, signal) => resolve(signal)));
-  await new Promise<void>((resolve) =>
-    child.stdout!.on("data", (chunk) => String(chunk).includes("api ready") && resolve()),
-  );
-  return {
-    base: `http://127.0.0.1:${port}`,
-    exited,
-    stop() {
-      child.kill("SIGKILL");
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
+const crashingApi = (point: string) => startCrashingApi(fx.app.connectionString!, point);
 
 describe("Idempotency-Key after a crash", {
   skip: !onPostgres && "needs PostgreSQL: the crashing API process shares the database",
