@@ -1,0 +1,74 @@
+// Where a read's CPU goes, by process: `npm run bench:cpu-split` starts bench/server.ts on a fresh
+// database (BENCH_DATABASE_URL, else PGlite), no job worker, makes a tenant and a payment, then
+// loads three reads in turn, BENCH_CPU_SPLIT_ROUNDS times (default 4), 5 s each at 32 connections:
+// the bare PK SELECT (`npm run bench`'s control), `GET /apps/{app_id}` and the GET by id. For each
+// it prints the CPU a request spent in the load generator (autocannon, this process), in the
+// server's process and in PostgreSQL's (Linux's /proc; on PGlite the database's work is the
+// server's), and the bytes an answer took on the wire.
+// On a machine the three share, a route's rate follows the sum: this says which part of a gap to
+// the control is whose. The first round warms up (V8's compilers, the pool) and is left out of the
+// medians.
+import autocannon from "autocannon";
+import { json, tenant } from "./journey.ts";
+import { cpuMsOf, databaseCpuMs, databaseCpuSince } from "./proc.ts";
+import { freshDatabase, startChild } from "./processes.ts";
+
+const ROUNDS = Number(process.env.BENCH_CPU_SPLIT_ROUNDS ?? 4);
+
+const database = await freshDatabase(process.env.BENCH_DATABASE_URL, "bench_split");
+const server = await startChild<{ app: number; bare: number }>("bench/server.ts", {
+  ...database.env,
+  RUN_WORKER: "false",
+});
+try {
+  const base = `http://127.0.0.1:${server.ready.app}`;
+  const who = await tenant(base, "split");
+  const { body: payment } = await json(`${base}/payments/${who.appId}`, {
+    method: "POST",
+    headers: who.auth,
+    body: { price_id: who.priceId, payment_provider: "card" },
+  });
+  const routes: Record<string, string> = {
+    "bare route, one PK SELECT": `http://127.0.0.1:${server.ready.bare}/bare/apps/${who.appId}`,
+    "GET /apps/{app_id}": `${base}/apps/${who.appId}`,
+    "GET /payments/{app_id}/{payment_id}": `${base}/payments/${who.appId}/${payment.id}`,
+  };
+  const windows = new Map<
+    string,
+    { rate: number; client: number; server: number; database: number; bytes: number }[]
+  >();
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const [name, url] of Object.entries(routes)) {
+      const client = process.cpuUsage();
+      const serverMs = cpuMsOf(server.pid);
+      const databaseMs = databaseCpuMs();
+      const result = await autocannon({ url, connections: 32, duration: 5, headers: who.auth });
+      const used = process.cpuUsage(client);
+      const n = result.requests.total;
+      if (round === 0) continue;
+      const seen = windows.get(name) ?? [];
+      seen.push({
+        rate: result.requests.average,
+        client: (used.user + used.system) / 1000 / n,
+        server: (cpuMsOf(server.pid) - serverMs) / n,
+        database: databaseCpuSince(databaseMs) / n,
+        bytes: result.throughput.total / n,
+      });
+      windows.set(name, seen);
+    }
+  }
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  console.log(`\n${ROUNDS} rounds of 5 s windows at 32 connections, medians; CPU in ms a request\n`);
+  console.log("| read | req/s | load generator | server | PostgreSQL | all three | bytes an answer |");
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const [name, seen] of windows) {
+    const of = (key: keyof (typeof seen)[number]) => median(seen.map((w) => w[key]));
+    const all = median(seen.map((w) => w.client + w.server + w.database));
+    console.log(
+      `| ${name} | ${of("rate").toFixed(0)} | ${of("client").toFixed(3)} | ${of("server").toFixed(3)} | ${of("database").toFixed(3)} | ${all.toFixed(3)} | ${of("bytes").toFixed(0)} |`,
+    );
+  }
+} finally {
+  await server.stop();
+  await database.drop();
+}
