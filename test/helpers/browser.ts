@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { buildTestApp, type TestApp } from "./app.ts";
 
@@ -57,18 +59,53 @@ async function bindable(port: number): Promise<boolean> {
   return bound;
 }
 
+/** Ports handed out by `freePort`, one file each naming the test process that holds it. */
+const RESERVED = path.join(os.tmpdir(), "payments-backend-test-ports");
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Claims `port` for this test process, across the test files running beside it: false when a
+ * process still running (this one included) holds it. A claim left by a process that ended is
+ * taken over.
+ */
+function reserve(port: number): boolean {
+  mkdirSync(RESERVED, { recursive: true });
+  const file = path.join(RESERVED, String(port));
+  try {
+    writeFileSync(file, String(process.pid), { flag: "wx" });
+    return true;
+  } catch {
+    // Empty: another process made the file and has not written its id yet. This process's own:
+    // handed out already (a test asking for two ports gets two).
+    const holder = Number(readFileSync(file, "utf8") || Number.NaN);
+    if (Number.isNaN(holder) || holder === process.pid || alive(holder)) return false;
+  }
+  writeFileSync(file, String(process.pid));
+  return true;
+}
+
 /**
  * A loopback port nothing listens on now, so a test app can know its public URL before it starts.
  * Picked below the kernel's ephemeral range: a port from inside it, freed until the app listens,
  * could meanwhile be taken by another test's `listen(0)` or by any outgoing connection (a test
- * beside it once got its readiness polls, and the app could fail to listen).
+ * beside it once got its readiness polls, and the app could fail to listen). And claimed for this
+ * test process (`reserve`) until it ends: two test files running side by side once picked the same
+ * port, each found it free, and the second to listen died with EADDRINUSE while its test waited.
  */
 export async function freePort(): Promise<number> {
   const low = ephemeralLow();
   const from = Math.min(20_000, low - 1_000);
   for (let tries = 0; tries < 50; tries++) {
     const port = from + Math.floor(Math.random() * (low - from));
-    if (await bindable(port)) return port;
+    if (reserve(port) && (await bindable(port))) return port;
   }
   throw new Error(`No free loopback port found between ${from} and ${low - 1}`);
 }
