@@ -59,8 +59,8 @@ async function bindable(port: number): Promise<boolean> {
   return bound;
 }
 
-/** Ports handed out by `freePort`, one file each naming the test process that holds it. */
-const RESERVED = path.join(os.tmpdir(), "payments-backend-test-ports");
+/** Ports handed out by `freePort`, one file each naming the test process that holds it (per user). */
+const RESERVED = path.join(os.tmpdir(), `payments-backend-test-ports-${process.getuid?.() ?? "user"}`);
 
 function alive(pid: number): boolean {
   try {
@@ -77,19 +77,25 @@ function alive(pid: number): boolean {
  * taken over.
  */
 function reserve(port: number): boolean {
-  mkdirSync(RESERVED, { recursive: true });
   const file = path.join(RESERVED, String(port));
   try {
+    mkdirSync(RESERVED, { recursive: true });
     writeFileSync(file, String(process.pid), { flag: "wx" });
     return true;
-  } catch {
+  } catch (error) {
+    // A folder this process cannot write in: no claim, the port is still tried by binding it.
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") return true;
+  }
+  try {
     // Empty: another process made the file and has not written its id yet. This process's own:
     // handed out already (a test asking for two ports gets two).
     const holder = Number(readFileSync(file, "utf8") || Number.NaN);
     if (Number.isNaN(holder) || holder === process.pid || alive(holder)) return false;
+    writeFileSync(file, String(process.pid));
+    return true;
+  } catch {
+    return false;
   }
-  writeFileSync(file, String(process.pid));
-  return true;
 }
 
 /**
