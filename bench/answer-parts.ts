@@ -1,0 +1,154 @@
+// What the GET by id's parts cost, one by one: `npm run bench:answer-parts` builds the application
+// in this process on a fresh database (BENCH_DATABASE_URL, else PGlite), no job worker, makes a
+// tenant and a payment over HTTP, then calls each part BENCH_PARTS_CALLS times (20,000) one after
+// the other, BENCH_PARTS_ROUNDS rounds (5) after a round of warm-up, and prints the median CPU a
+// call (user and system, this process's: a statement's system calls count, PostgreSQL's work does
+// not): the control's statement (`npm run bench`'s bare PK SELECT, unnamed), the payment's
+// statement sent by hand (rows as arrays; prepared on PostgreSQL), the same through Drizzle, the
+// service's read (`paymentFor`, its context remembered), the read and its presentation
+// (`getPayment`), each presenter, the route's serializer (fast-json-stringify from the `Payment`
+// schema) and `JSON.stringify`, and V8's collections during `getPayment`'s calls. One call at a
+// time, so each figure holds a wait's wake-ups too: compare the rows of one run. `npm run
+// bench:cpu-split` says whose CPU a loaded request spends; this says which part of the server's.
+import { PerformanceObserver } from "node:perf_hooks";
+import { eq, sql } from "drizzle-orm";
+import fastJson from "fast-json-stringify";
+import { buildApplication } from "../src/app.ts";
+import { loadConfig } from "../src/config.ts";
+import { presentApp } from "../src/modules/apps/service.ts";
+import { apps } from "../src/modules/apps/tables.ts";
+import { PaymentContexts } from "../src/modules/payments/context.ts";
+import { answerColumns, presentPayment } from "../src/modules/payments/presenters.ts";
+import { getPayment, paymentFor } from "../src/modules/payments/reads.ts";
+import { Payment } from "../src/modules/payments/schemas.ts";
+import { payments } from "../src/modules/payments/tables.ts";
+import { presentPrice } from "../src/modules/prices/presenters.ts";
+import { prices } from "../src/modules/prices/tables.ts";
+import { prepared } from "../src/platform/db/index.ts";
+import { createLogger } from "../src/platform/log.ts";
+import { json, tenant } from "./journey.ts";
+import { freshDatabase } from "./processes.ts";
+
+const CALLS = Number(process.env.BENCH_PARTS_CALLS ?? 20_000);
+const ROUNDS = Number(process.env.BENCH_PARTS_ROUNDS ?? 5);
+
+const database = await freshDatabase(process.env.BENCH_DATABASE_URL, "bench_parts");
+const config = loadConfig({
+  ...process.env,
+  ...database.env,
+  PORT: "0",
+  LOG_LEVEL: "fatal",
+  RUN_WORKER: "false",
+});
+const application = await buildApplication({ config, logger: createLogger("fatal") });
+await application.start();
+await application.app.listen({ port: 0, host: "127.0.0.1" });
+const { deps } = application;
+try {
+  const base = `http://127.0.0.1:${(application.app.server.address() as { port: number }).port}`;
+  const who = await tenant(base, "parts");
+  const { body: created } = await json(`${base}/payments/${who.appId}`, {
+    method: "POST",
+    headers: who.auth,
+    body: { price_id: who.priceId, payment_provider: "card" },
+  });
+  const { body: me } = await json(`${base}/users/me`, { headers: who.auth });
+  const actor = { kind: "user" as const, userId: me.id as string, sessionId: "bench" };
+  const { payment, known } = await paymentFor(deps, actor, who.appId, created.id, "view", "answer");
+  // The context the read remembered (the app with its creator), as \`paymentFor\` presents it.
+  type AppContext = { app: Parameters<typeof presentApp>[0]; owner: Parameters<typeof presentApp>[1] };
+  const context = PaymentContexts.of<AppContext>(deps.db, "answer").get({
+    appId: who.appId,
+    priceId: who.priceId,
+    userId: actor.userId,
+  })!;
+  const answer = await getPayment(deps, actor, who.appId, created.id);
+  const serialize = fastJson(Payment as never);
+
+  // The statements as the route's pool sends them; on PGlite, through its own query.
+  const query = (text: string, values: unknown[], name: string) =>
+    deps.database.pool
+      ? deps.database.pool.query({ text, values, name, rowMode: "array" } as never)
+      : deps.database.pglite!.query(text, values, { rowMode: "array" });
+  const columns = `"payments"."id", "payments"."app_id", "payments"."price_id", "payments"."status",
+    "payments"."method", "payments"."charge_amount", "payments"."charge_currency", "payments"."refunded_amount",
+    "payments"."captured_amount", "payments"."transfers", "payments"."trigger_id", "payments"."trigger_data_input",
+    "payments"."transaction_id", "payments"."transaction_url", "payments"."transaction_response",
+    "payments"."confirmation_status", "payments"."price_item", "payments"."next_action", "payments"."auth_state",
+    "payments"."signed_at", "payments"."defer_execution", "payments"."execute_asked_at", "payments"."shopper_email",
+    "payments"."kyc_id", "payments"."payment_token_sealed", "payments"."created_at", "payments"."updated_at"`;
+  const paymentStatement = `select ${columns}, "apps".xmin::text, "prices"."views" from "payments"
+    inner join "apps" on "apps"."id" = "payments"."app_id"
+    inner join "prices" on "prices"."id" = "payments"."price_id" where "payments"."id" = $1`;
+
+  // The same statement as Drizzle sends it, its rows mapped as the service's are (`prepared`).
+  const throughDrizzle = prepared(deps.db, "bench_parts_drizzle", (db) =>
+    db
+      .select({ payment: answerColumns, version: sql<string>`"apps".xmin::text`, views: prices.views })
+      .from(payments)
+      .innerJoin(apps, eq(apps.id, payments.appId))
+      .innerJoin(prices, eq(prices.id, payments.priceId))
+      .where(eq(payments.id, sql.placeholder("payment_id")))
+      .prepare("bench_parts_drizzle"),
+  );
+
+  const parts: Record<string, () => unknown> = {
+    "the control's statement (bare PK SELECT, unnamed)": () =>
+      query("select id, name, type, created_at from apps where id = $1", [who.appId], ""),
+    "the payment's statement by hand (rows as arrays)": () =>
+      query(paymentStatement, [created.id], "bench_parts_payment"),
+    "the same statement through Drizzle (prepared, mapped)": () =>
+      throughDrizzle.execute({ payment_id: created.id }),
+    "paymentFor (the service's read, context remembered)": () =>
+      paymentFor(deps, actor, who.appId, created.id, "view", "answer"),
+    "getPayment (the read and its presentation)": () => getPayment(deps, actor, who.appId, created.id),
+    presentPayment: () =>
+      presentPayment(payment, { app: known.app, price: known.price, now: new Date(), paymentToken: "pt" }),
+    presentApp: () => presentApp(context.app, context.owner, "owner", deps.config.publicUrl),
+    presentPrice: () => presentPrice(known.price, new Date()),
+    "the route's serializer (fast-json-stringify)": () => serialize(answer),
+    "JSON.stringify of the answer": () => JSON.stringify(answer),
+  };
+
+  let collections = { count: 0, ms: 0 };
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      collections.count++;
+      collections.ms += entry.duration;
+    }
+  });
+  const figures = new Map<string, number[]>();
+  const gcFigures: { perThousand: number; usPerCall: number }[] = [];
+  for (let round = 0; round <= ROUNDS; round++) {
+    for (const [name, call] of Object.entries(parts)) {
+      const watchGc = name.startsWith("getPayment");
+      if (watchGc) {
+        collections = { count: 0, ms: 0 };
+        gc.observe({ entryTypes: ["gc"] });
+      }
+      const before = process.cpuUsage();
+      for (let i = 0; i < CALLS; i++) await call();
+      const spent = process.cpuUsage(before);
+      if (watchGc) gc.disconnect();
+      if (round === 0) continue;
+      figures.set(name, [...(figures.get(name) ?? []), (spent.user + spent.system) / CALLS]);
+      if (watchGc)
+        gcFigures.push({
+          perThousand: (collections.count * 1000) / CALLS,
+          usPerCall: (collections.ms * 1000) / CALLS,
+        });
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  console.log(`\n${deps.database.engine}, ${CALLS} calls a part, medians of ${ROUNDS} rounds\n`);
+  console.log("| part | CPU µs a call | each round |\n|---|---:|---|");
+  for (const [name, values] of figures)
+    console.log(`| ${name} | ${median(values).toFixed(1)} | ${values.map((v) => v.toFixed(1)).join(", ")} |`);
+  console.log(
+    `\nV8's collections during getPayment's calls: ${median(gcFigures.map((g) => g.perThousand)).toFixed(2)} a thousand calls, ` +
+      `${median(gcFigures.map((g) => g.usPerCall)).toFixed(2)} µs a call (medians)`,
+  );
+} finally {
+  await application.close();
+  await database.drop();
+}
