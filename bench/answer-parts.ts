@@ -55,7 +55,7 @@ try {
   const { body: me } = await json(`${base}/users/me`, { headers: who.auth });
   const actor = { kind: "user" as const, userId: me.id as string, sessionId: "bench" };
   const { payment, known } = await paymentFor(deps, actor, who.appId, created.id, "view", "answer");
-  // The context the read remembered (the app with its creator), as \`paymentFor\` presents it.
+  // The context the read remembered (the app with its creator), as `paymentFor` presents it.
   type AppContext = { app: Parameters<typeof presentApp>[0]; owner: Parameters<typeof presentApp>[1] };
   const context = PaymentContexts.of<AppContext>(deps.db, "answer").get({
     appId: who.appId,
@@ -70,13 +70,10 @@ try {
     deps.database.pool
       ? deps.database.pool.query({ text, values, name, rowMode: "array" } as never)
       : deps.database.pglite!.query(text, values, { rowMode: "array" });
-  const columns = `"payments"."id", "payments"."app_id", "payments"."price_id", "payments"."status",
-    "payments"."method", "payments"."charge_amount", "payments"."charge_currency", "payments"."refunded_amount",
-    "payments"."captured_amount", "payments"."transfers", "payments"."trigger_id", "payments"."trigger_data_input",
-    "payments"."transaction_id", "payments"."transaction_url", "payments"."transaction_response",
-    "payments"."confirmation_status", "payments"."price_item", "payments"."next_action", "payments"."auth_state",
-    "payments"."signed_at", "payments"."defer_execution", "payments"."execute_asked_at", "payments"."shopper_email",
-    "payments"."kyc_id", "payments"."payment_token_sealed", "payments"."created_at", "payments"."updated_at"`;
+  // The answer's columns, as the service selects them (`answerColumns`).
+  const columns = Object.values(answerColumns)
+    .map((column) => `"payments"."${column.name}"`)
+    .join(", ");
   const paymentStatement = `select ${columns}, "apps".xmin::text, "prices"."views" from "payments"
     inner join "apps" on "apps"."id" = "payments"."app_id"
     inner join "prices" on "prices"."id" = "payments"."price_id" where "payments"."id" = $1`;
@@ -97,7 +94,7 @@ try {
       query("select id, name, type, created_at from apps where id = $1", [who.appId], ""),
     "the payment's statement by hand (rows as arrays)": () =>
       query(paymentStatement, [created.id], "bench_parts_payment"),
-    "the same statement through Drizzle (prepared, mapped)": () =>
+    "the same statement through Drizzle (rows mapped)": () =>
       throughDrizzle.execute({ payment_id: created.id }),
     "paymentFor (the service's read, context remembered)": () =>
       paymentFor(deps, actor, who.appId, created.id, "view", "answer"),
