@@ -1,7 +1,8 @@
 // A payment's answer carries its app (with the creator and the caller's permissions) and its price.
-// A process remembers those for the next read of a payment of the same app, price and caller, and
-// reads the payment alone with its app's version (src/modules/payments/reads.ts): every change
-// below must show in the very next answer, as it did when everything was read each time.
+// A process remembers those (the app also as presented, per role) for the next read of a payment
+// of the same app, price and caller, and reads the payment alone with its app's version
+// (src/modules/payments/reads.ts): every change below must show in the very next answer, as it did
+// when everything was read each time.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useTestApp } from "../helpers/fixture.ts";

@@ -164,8 +164,30 @@ export async function presentWritten(
   const row = await withContext(deps, written.payment, written, actor.kind === "user" ? actor.userId : null);
   if (!row) throw notFound("Payment");
   const role = answerRole(actor, written.payment.appId, row.role, "edit");
-  const app = presentApp(row.app, row.owner, role, deps.config.publicUrl);
+  const app = appAnswer(row, role, deps.config.publicUrl);
   return present(deps, actor, written.payment, { app, price: row.price });
+}
+
+/**
+ * The app as a payment's answer shows it, presented once per remembered context, role and public
+ * URL: a context's app and creator rows are the same objects for every answer while the app keeps
+ * its version (`withContext`), and a new version is read into new ones. Shared by the answers that
+ * show it, so nothing may change it after.
+ */
+const presentedApps = new WeakMap<Context["app"], Map<string, ReturnType<typeof presentApp>>>();
+function appAnswer(row: Context, role: ReturnType<typeof answerRole>, publicUrl: string) {
+  let byRole = presentedApps.get(row.app);
+  if (!byRole) {
+    byRole = new Map();
+    presentedApps.set(row.app, byRole);
+  }
+  const key = `${role}\u0000${publicUrl}`;
+  let app = byRole.get(key);
+  if (!app) {
+    app = presentApp(row.app, row.owner, role, publicUrl);
+    byRole.set(key, app);
+  }
+  return app;
 }
 
 /** The caller's role in the answer, as `requireAppRole` decides it: a key's own app, a member's. */
@@ -205,7 +227,7 @@ export async function paymentFor<R extends Read>(
   const role = answerRole(actor, appId, row.role, action);
   return {
     payment: row.payment,
-    known: { app: presentApp(row.app, row.owner, role, deps.config.publicUrl), price: row.price },
+    known: { app: appAnswer(row, role, deps.config.publicUrl), price: row.price },
   };
 }
 
