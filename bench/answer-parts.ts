@@ -11,19 +11,15 @@
 // time, so each figure holds a wait's wake-ups too: compare the rows of one run. `npm run
 // bench:cpu-split` says whose CPU a loaded request spends; this says which part of the server's.
 import { PerformanceObserver } from "node:perf_hooks";
-import { eq, sql } from "drizzle-orm";
 import fastJson from "fast-json-stringify";
 import { buildApplication } from "../src/app.ts";
 import { loadConfig } from "../src/config.ts";
 import { presentApp } from "../src/modules/apps/service.ts";
-import { apps } from "../src/modules/apps/tables.ts";
 import { PaymentContexts } from "../src/modules/payments/context.ts";
 import { answerColumns, presentPayment } from "../src/modules/payments/presenters.ts";
-import { getPayment, paymentFor } from "../src/modules/payments/reads.ts";
+import { answerRead, getPayment, paymentFor } from "../src/modules/payments/reads.ts";
 import { Payment } from "../src/modules/payments/schemas.ts";
-import { payments } from "../src/modules/payments/tables.ts";
 import { presentPrice } from "../src/modules/prices/presenters.ts";
-import { prices } from "../src/modules/prices/tables.ts";
 import { prepared } from "../src/platform/db/index.ts";
 import { createLogger } from "../src/platform/log.ts";
 import { json, tenant } from "./journey.ts";
@@ -61,7 +57,8 @@ try {
     appId: who.appId,
     priceId: who.priceId,
     userId: actor.userId,
-  })!;
+  });
+  if (!context) throw new Error("paymentFor remembered no context for the payment it read");
   const answer = await getPayment(deps, actor, who.appId, created.id);
   const serialize = fastJson(Payment as never);
 
@@ -78,16 +75,8 @@ try {
     inner join "apps" on "apps"."id" = "payments"."app_id"
     inner join "prices" on "prices"."id" = "payments"."price_id" where "payments"."id" = $1`;
 
-  // The same statement as Drizzle sends it, its rows mapped as the service's are (`prepared`).
-  const throughDrizzle = prepared(deps.db, "bench_parts_drizzle", (db) =>
-    db
-      .select({ payment: answerColumns, version: sql<string>`"apps".xmin::text`, views: prices.views })
-      .from(payments)
-      .innerJoin(apps, eq(apps.id, payments.appId))
-      .innerJoin(prices, eq(prices.id, payments.priceId))
-      .where(eq(payments.id, sql.placeholder("payment_id")))
-      .prepare("bench_parts_drizzle"),
-  );
+  // The service's own statement, prepared and its rows mapped as `paymentFor` runs it.
+  const throughDrizzle = prepared(deps.db, answerRead.name, answerRead.statement);
 
   const parts: Record<string, () => unknown> = {
     "the control's statement (bare PK SELECT, unnamed)": () =>

@@ -100,6 +100,8 @@ const READS = {
   whole: readOf("payment_with_version", payments),
   answer: readOf("answer_with_version", answerColumns),
 };
+/** The statement a read that only answers sends, and its name (bench/answer-parts.ts times it alone). */
+export const answerRead = READS.answer;
 type Read = keyof typeof READS;
 type ReadRow = { whole: PaymentRow; answer: PaymentAnswer };
 
