@@ -5,7 +5,7 @@ import { useTestApp } from "../helpers/fixture.ts";
 import { assertProblem, call, expectStatus } from "../helpers/http.ts";
 import { CARDS, card, confirm, createPayment, waitForStatus } from "../helpers/payments.ts";
 import { createPrice } from "../helpers/prices.ts";
-import { paymentStatements } from "../helpers/statements.ts";
+import { paymentStatements, statementsWhile } from "../helpers/statements.ts";
 
 // Finding a payment on the server: by id prefix, a piece of the shopper's email, price, amount
 // range, status and creation range, each combinable, paged and counted like the whole list; and
@@ -53,6 +53,22 @@ test("a piece of the email finds its payments, whatever its case", async () => {
   assert.deepEqual(ids((await list("shopper_email=.example")).items), ids([made.grace, made.alan]));
   // LIKE's wildcards typed by a person are text: "%" matches only a "%".
   assert.deepEqual((await list("shopper_email=a%25e")).items, []);
+});
+
+test("a member's page of payments is three statements: the app with the role, the page, its count", async () => {
+  await list("limit=2"); // the session's credential is read once, then remembered
+  let found!: Awaited<ReturnType<typeof list>>;
+  const sent = await statementsWhile(fx.app, async () => {
+    found = await list("limit=2");
+  });
+  assert.equal(found.items.length, 2);
+  assert.ok(found.total >= 3);
+  assert.equal(sent.length, 3, sent.join("\n\n"));
+  assert.equal(sent.filter((text) => /"payments"/.test(text)).length, 2, "the page and its count");
+  // A developer's list shows the app as a developer sees it: its own role, read in the same statement.
+  const asDeveloper = await list("limit=1", fx.tenants.developer.token);
+  const [item] = asDeveloper.items as unknown as { app: { permissions: { can_delete: boolean } } }[];
+  assert.equal(item.app.permissions.can_delete, false);
 });
 
 test("a part of an email found on one page is its own count; a longer answer is counted", async () => {

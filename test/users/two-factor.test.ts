@@ -187,6 +187,9 @@ describe("two-factor log-in", () => {
     // So do a payment's read and its confirm, which read the role with the payment.
     const read = await call(fx.app, "GET", `/payments/${strictApp.id}/${paid.id}`, { token: strict.token });
     assert.match(assertProblem(read, 403, "forbidden").detail, /two-factor/);
+    // And the list of its payments, which reads the role with the app it shows.
+    const listed = await call(fx.app, "GET", `/payments/${strictApp.id}`, { token: strict.token });
+    assert.match(assertProblem(listed, 403, "forbidden").detail, /two-factor/);
     const confirmed = await call(fx.app, "POST", `/payments/${strictApp.id}/${paid.id}/confirm`, {
       token: strict.token,
       body: {
@@ -206,5 +209,12 @@ describe("two-factor log-in", () => {
       200,
     );
     assert.equal(untouched.cancelable, true);
+    // The app's API key is no member: its list is answered, the app in it as a developer sees it.
+    const keyList = expectStatus(await call(fx.app, "GET", `/payments/${strictApp.id}`, { token: key }), 200);
+    assert.deepEqual(
+      keyList.map((p: { id: string }) => p.id),
+      [paid.id],
+    );
+    assert.equal(keyList[0].app.permissions.can_delete, false);
   });
 });
