@@ -3,9 +3,12 @@
 // The ref is checked out in a temporary git worktree; each round starts a fresh process of each side
 // (bench/server.ts of its own checkout, API and worker in one process as `npm start` runs them), each
 // on a fresh database: PostgreSQL when BENCH_DATABASE_URL names a server, else PGlite. Every measure
-// is taken on both sides back to back. Prints every round's ratio (tree / ref) and, per measure,
-// the median ratio with its spread, for the rate, the side's CPU a request and, on PostgreSQL, the
-// database's CPU a request (docs/benchmarks.md).
+// is taken on both sides back to back; which side starts and goes first alternates by round.
+// Prints every round's ratio (tree / ref) and, per measure, the median ratio with its spread, for
+// the rate, the side's CPU a request and, on PostgreSQL, the database's CPU a request
+// (docs/benchmarks.md). The same code against itself reads the fastest route at 0.85 to 1.07 on a
+// 2-core machine (docs/benchmarks.md, "A list's role and app in one statement, and the A/B read
+// against itself"): a ratio is read beside an A/A run of the same hour.
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -320,9 +323,12 @@ try {
     // machine's load drifts little between them; who goes first alternates from round to round.
     const order = round % 2 === 0 ? (["ref", "tree"] as const) : (["tree", "ref"] as const);
     console.log(`round ${round + 1}/${ROUNDS}, ${order[0]} first (load ${load()})`);
-    const sides = { ref: await startSide(dir), tree: await startSide(tree) };
+    // Started in that order too: which side is started second alternates with the rest.
+    const started: Partial<Record<(typeof order)[number], Side>> = {};
     const figures = { ref: {} as Figures, tree: {} as Figures };
     try {
+      for (const who of order) started[who] = await startSide(who === "ref" ? dir : tree);
+      const sides = started as Record<(typeof order)[number], Side>;
       for (const what of MEASURES) {
         for (const who of order) {
           // A window that started without the machine quiet is counted, and said at the end.
@@ -333,8 +339,8 @@ try {
         }
       }
     } finally {
-      await sides.ref.stop();
-      await sides.tree.stop();
+      await started.ref?.stop();
+      await started.tree?.stop();
     }
     rounds.push({ ...figures, load: load() });
   }
