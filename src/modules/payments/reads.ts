@@ -247,8 +247,8 @@ export async function listPayments(
 ) {
   // A member's role is read, with the app, before anything else; an API key's needs no read, and
   // its app is read beside the page.
-  const member = actor.kind === "user" ? await listedApp(deps, actor, appId) : undefined;
-  if (!member) answerRole(actor, appId, null, "view");
+  const checkedFirst = actor.kind === "user" ? await listedApp(deps, actor, appId) : undefined;
+  if (!checkedFirst) answerRole(actor, appId, null, "view");
   const filter = filterConditions(filters);
   const list = {
     name: "payments_list",
@@ -267,7 +267,7 @@ export async function listPayments(
   // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role and the app read the primary.
   const reader = { db: deps.lagging, config: deps.config };
   const [app, { rows, total, neighbours }] = await Promise.all([
-    member ?? listedApp(deps, actor, appId),
+    checkedFirst ?? listedApp(deps, actor, appId),
     pageOfPrepared(reader, page, list, paymentsWithPrices, (r) => r.payment.id),
   ]);
   const withTransfers = rows.filter((r) => hasTransfers(r.payment)).map((r) => r.payment.id);
