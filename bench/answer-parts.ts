@@ -7,9 +7,13 @@
 // statement sent by hand (rows as arrays; prepared on PostgreSQL), the same through Drizzle, the
 // service's read (`paymentFor`, its context remembered), the read and its presentation
 // (`getPayment`), each presenter, the route's serializer (fast-json-stringify from the `Payment`
-// schema) and `JSON.stringify`, and V8's collections during `getPayment`'s calls. One call at a
-// time, so each figure holds a wait's wake-ups too: compare the rows of one run. `npm run
-// bench:cpu-split` says whose CPU a loaded request spends; this says which part of the server's.
+// schema) and `JSON.stringify`, ten of pg's `Query` built from a config as Drizzle sends it, with
+// pg's own copy of the config and with the config shim's (each statement builds one; the last part
+// leaves the shim on, as the service runs on PostgreSQL), and V8's collections during
+// `getPayment`'s calls. One call at a time, so each figure holds a wait's wake-ups too: compare the
+// rows of one run. `npm run bench:cpu-split` says whose CPU a loaded request spends; this says
+// which part of the server's.
+import { createRequire } from "node:module";
 import { PerformanceObserver } from "node:perf_hooks";
 import fastJson from "fast-json-stringify";
 import { buildApplication } from "../src/app.ts";
@@ -21,6 +25,10 @@ import { answerRead, getPayment, paymentFor } from "../src/modules/payments/read
 import { Payment } from "../src/modules/payments/schemas.ts";
 import { presentPrice } from "../src/modules/prices/presenters.ts";
 import { prepared } from "../src/platform/db/index.ts";
+import {
+  installPgQueryConfigShim,
+  uninstallPgQueryConfigShim,
+} from "../src/platform/db/shims/pg-query-config-shim.ts";
 import { createLogger } from "../src/platform/log.ts";
 import { json, tenant } from "./journey.ts";
 import { freshDatabase } from "./processes.ts";
@@ -78,6 +86,26 @@ try {
   // The service's own statement, prepared and its rows mapped as `paymentFor` runs it.
   const throughDrizzle = prepared(deps.db, answerRead.name, answerRead.statement);
 
+  // pg's Query, built from a config shaped as Drizzle's prepared statements send theirs (a name,
+  // the text, array rows, its own type parsers), with pg's own copy of the config and with the
+  // config shim's (src/platform/db/shims/pg-query-config-shim.ts); no statement is sent.
+  const Query = createRequire(createRequire(import.meta.url).resolve("pg"))("./query.js") as new (
+    config: object,
+    values?: unknown[],
+  ) => object;
+  const drizzleConfig = () => ({
+    name: "bench_parts_config",
+    text: paymentStatement,
+    rowMode: "array",
+    types: { getTypeParser: () => (value: string) => value },
+  });
+  const buildQuery = (shim: boolean) => () => {
+    if (shim) installPgQueryConfigShim();
+    else uninstallPgQueryConfigShim();
+    for (let i = 0; i < 9; i++) new Query(drizzleConfig(), [created.id]);
+    return new Query(drizzleConfig(), [created.id]);
+  };
+
   const parts: Record<string, () => unknown> = {
     "the control's statement (bare PK SELECT, unnamed)": () =>
       query("select id, name, type, created_at from apps where id = $1", [who.appId], ""),
@@ -94,6 +122,8 @@ try {
     presentPrice: () => presentPrice(known.price, new Date()),
     "the route's serializer (fast-json-stringify)": () => serialize(answer),
     "JSON.stringify of the answer": () => JSON.stringify(answer),
+    "ten of pg's Query from Drizzle's config, pg's own copy": buildQuery(false),
+    "ten of pg's Query from Drizzle's config, the config shim's": buildQuery(true),
   };
 
   let collections = { count: 0, ms: 0 };

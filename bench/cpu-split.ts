@@ -1,7 +1,8 @@
 // Where a read's CPU goes, by process: `npm run bench:cpu-split` starts bench/server.ts on a fresh
 // database (BENCH_DATABASE_URL, else PGlite), no job worker, makes a tenant and a payment, then
-// loads three reads in turn, BENCH_CPU_SPLIT_ROUNDS times (default 4), 5 s each at 32 connections:
-// the bare PK SELECT (`npm run bench`'s control), `GET /apps/{app_id}` and the GET by id. For each
+// loads four reads in turn, BENCH_CPU_SPLIT_ROUNDS times (default 4), 5 s each at 32 connections:
+// the bare PK SELECT (`npm run bench`'s control), the same with its answer padded to the GET by
+// id's size (what the bytes alone cost), `GET /apps/{app_id}` and the GET by id. For each
 // it prints the CPU a request spent in the load generator (autocannon, this process), in the
 // server's process and in PostgreSQL's (Linux's /proc; on PGlite the database's work is the
 // server's), and the bytes an answer took on the wire.
@@ -30,6 +31,7 @@ try {
   });
   const routes: Record<string, string> = {
     "bare route, one PK SELECT": `http://127.0.0.1:${server.ready.bare}/bare/apps/${who.appId}`,
+    "bare route, answer padded to the GET by id's size": `http://127.0.0.1:${server.ready.bare}/bare/padded/${who.appId}`,
     "GET /apps/{app_id}": `${base}/apps/${who.appId}`,
     "GET /payments/{app_id}/{payment_id}": `${base}/payments/${who.appId}/${payment.id}`,
   };

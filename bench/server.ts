@@ -27,6 +27,15 @@ bare.get<{ Params: { id: string } }>("/bare/apps/:id", async (request, reply) =>
   if (result.rows.length === 0) return reply.code(404).send({ error: "not found" });
   return result.rows[0];
 });
+// The same read with its answer padded to about the GET by id's size (2 kB on the wire): what an
+// answer's bytes alone cost, apart from the route's own work (bench:cpu-split).
+bare.get<{ Params: { id: string } }>("/bare/padded/:id", async (request, reply) => {
+  const result = database.pool
+    ? await database.pool.query(baseline(selectApp, [request.params.id]))
+    : await database.pglite!.query(selectApp, [request.params.id]);
+  if (result.rows.length === 0) return reply.code(404).send({ error: "not found" });
+  return { ...result.rows[0], padding: "x".repeat(1850) };
+});
 // The write baseline: one durable INSERT of a row about the size of a payment's key columns.
 const createBench =
   "create table if not exists bench_inserts (id text primary key, body jsonb not null, created_at timestamptz not null default now())";

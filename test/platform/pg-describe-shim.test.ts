@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { after, test } from "node:test";
 import {
   installPgDescribeShim,
   PINNED_VERSION,
   uninstallPgDescribeShim,
 } from "../../src/platform/db/shims/pg-describe-shim.ts";
-import { fingerprint, rowDescription } from "../helpers/shims.ts";
+import { assertPgPinned, fingerprint, requireFromPg, rowDescription } from "../helpers/shims.ts";
 
 // src/platform/db/shims/pg-describe-shim.ts replaces methods of pg's Query: its version is the one
 // it was written against, and a named statement's runs on one connection send what it says, with
@@ -16,7 +14,6 @@ import { fingerprint, rowDescription } from "../helpers/shims.ts";
 // on PostgreSQL, a real one, whose server refuses a run once the statement's columns change.
 
 const SHIM = "src/platform/db/shims/pg-describe-shim.ts";
-const requireFromPg = createRequire(createRequire(import.meta.url).resolve("pg"));
 interface Query {
   submit(connection: object): Error | null;
   handleRowDescription(message: { fields: object[] }): void;
@@ -35,13 +32,7 @@ const methods = ["prepare", "handleRowDescription", "handleCommandComplete", "ha
 after(() => Object.assign(Query.prototype, found));
 
 test("the pg describe shim is on the pg version it was written against, over the Query methods it wraps", () => {
-  const installed = JSON.parse(readFileSync("node_modules/pg/package.json", "utf8")).version;
-  assert.equal(
-    installed,
-    PINNED_VERSION,
-    `PERFORMANCE SHIM ${SHIM} was written against pg ${PINNED_VERSION}, and ${installed} is installed: ` +
-      `follow "On upgrade" at the top of ${SHIM}, then move its PINNED_VERSION`,
-  );
+  assertPgPinned(SHIM, PINNED_VERSION);
   uninstallPgDescribeShim();
   try {
     // A new digest means pg sends or reads a prepared statement's run differently: compare again.

@@ -8,6 +8,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import pg from "pg";
 import { installPgDescribeShim } from "./shims/pg-describe-shim.ts";
+import { installPgQueryConfigShim } from "./shims/pg-query-config-shim.ts";
 import { installPgResultShim } from "./shims/pg-result-shim.ts";
 import { StatementCachingPGlite } from "./shims/pglite-prepared-shim.ts";
 import { repeatedName } from "./statement-names.ts";
@@ -168,6 +169,8 @@ export async function openDatabase(options: OpenOptions): Promise<DatabaseHandle
     installPgResultShim();
     // A prepared statement's row description is asked for once per connection (a performance shim).
     installPgDescribeShim();
+    // A statement's config, an object literal, is copied as one (a performance shim).
+    installPgQueryConfigShim();
     const openPool = (connectionString: string) => {
       const pool = new WaitingPool({
         connectionString,
