@@ -9,11 +9,9 @@
 // (docs/benchmarks.md). The same code against itself reads the fastest route at 0.85 to 1.07 on a
 // 2-core machine (docs/benchmarks.md, "A list's role and app in one statement, and the A/B read
 // against itself"): a ratio is read beside an A/A run of the same hour.
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
+import { checkout, commitOf, removeCheckout } from "./checkout.ts";
 import { countingEnv, fillPath, json, lifecycle, tenant } from "./journey.ts";
 import { cpuMsOf, databaseCpuMs, databaseCpuSince, quiet } from "./proc.ts";
 import { freshDatabase, startChild } from "./processes.ts";
@@ -83,46 +81,8 @@ if (!ref) {
   console.error("usage: npm run bench:ab -- <git ref>   (e.g. main, HEAD~3, 87f6045)");
   process.exit(2);
 }
-const git = (...args: string[]) => execFileSync("git", args, { encoding: "utf8" }).trim();
-const sha = git("rev-parse", "--verify", `${ref}^{commit}`);
+const sha = commitOf(ref);
 const tree = process.cwd();
-
-/**
- * The ref in a worktree of its own with installed packages. npm ci takes minutes on a busy
- * machine, so when the ref's lock file is the working tree's, the installed packages are
- * hard-linked instead (`cp -al`: no bytes copied, and nothing written in place afterwards).
- * BENCH_AB_KEEP=1 keeps the checkout in the temporary directory for the next run of the same ref.
- */
-function checkout(): string {
-  const dir = path.join(os.tmpdir(), `bench-ab-${sha.slice(0, 12)}`);
-  if (process.env.BENCH_AB_KEEP && existsSync(path.join(dir, "node_modules"))) return dir;
-  removeCheckout(dir);
-  git("worktree", "add", "--detach", dir, sha);
-  const sameLock =
-    git("show", `${sha}:package-lock.json`) === readFileSync("package-lock.json", "utf8").trim();
-  if (sameLock) {
-    console.log(`${ref}: same package-lock.json, node_modules hard-linked`);
-    for (const modules of ["node_modules", "dashboard/node_modules"]) {
-      if (existsSync(modules) && existsSync(path.dirname(path.join(dir, modules)))) {
-        execFileSync("cp", ["-al", modules, path.join(dir, modules)]);
-      }
-    }
-  } else {
-    console.log(`${ref}: package-lock.json differs, npm ci in ${dir} (minutes)`);
-    execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: dir, stdio: "inherit" });
-  }
-  return dir;
-}
-
-function removeCheckout(dir: string) {
-  if (!existsSync(dir)) return;
-  try {
-    git("worktree", "remove", "--force", dir);
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    git("worktree", "prune");
-  }
-}
 
 async function window(
   pid: number,
@@ -314,7 +274,7 @@ const load = () =>
     .join(", ");
 
 const loadAtStart = load();
-const dir = checkout();
+const dir = checkout(sha, "bench-ab", !!process.env.BENCH_AB_KEEP);
 const rounds: { ref: Figures; tree: Figures; load: string }[] = [];
 let unsettled = 0;
 try {

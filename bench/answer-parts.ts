@@ -117,7 +117,11 @@ try {
       paymentFor(deps, actor, who.appId, created.id, "view", "answer"),
     "getPayment (the read and its presentation)": () => getPayment(deps, actor, who.appId, created.id),
     presentPayment: () =>
-      presentPayment(payment, { app: known.app, price: known.price, now: new Date(), paymentToken: "pt" }),
+      presentPayment(payment, {
+        app: known.app,
+        price: presentPrice(known.price, new Date()),
+        paymentToken: "pt",
+      }),
     presentApp: () => presentApp(context.app, context.owner, "owner", deps.config.publicUrl),
     presentPrice: () => presentPrice(known.price, new Date()),
     "the route's serializer (fast-json-stringify)": () => serialize(answer),

@@ -63,3 +63,36 @@ test("each change to the app, its creator, the price or a member shows in the ne
   });
   assert.equal(outsider.status, 404);
 });
+
+// A page's prices are remembered the same way, by app and price at the app's version, and
+// presented once for every payment of the page that has them (`pagePrices`).
+test("each change to a price shows in the next page of payments, for a member and for a key", async () => {
+  const { app, owner } = fx.tenants;
+  const key = await fx.key();
+  const other = await createPrice(fx.app, owner.token, app.id, { amount: 7 });
+  await createPayment(fx.app, owner.token, app.id, { price_id: other.id, payment_provider: "card" });
+  const list = async (token: string) => {
+    const page = expectStatus(await call(fx.app, "GET", `/payments/${app.id}?limit=100`, { token }), 200);
+    return new Map<string, { name: string; views: number; expired: boolean; amount: number }>(
+      page.map((p: { id: string; price: { id: string } }) => [p.price.id, p.price]),
+    );
+  };
+  for (const token of [owner.token, key]) {
+    // Read twice: the second page's prices come from what the first remembered.
+    assert.deepEqual(await list(token), await list(token));
+    assert.equal((await list(token)).get(other.id)?.amount, 7, "each payment shows its own price");
+  }
+
+  await patch(`/prices/${app.id}/${other.id}`, { name: "Renamed in the list" });
+  for (const token of [owner.token, key])
+    assert.equal((await list(token)).get(other.id)?.name, "Renamed in the list", "the price");
+
+  const views = (await list(key)).get(other.id)!.views;
+  expectStatus(await call(fx.app, "GET", `/p/${other.id}`), 200);
+  for (const token of [owner.token, key])
+    assert.equal((await list(token)).get(other.id)?.views, views + 1, "a view, which moves no version");
+
+  expectStatus(await call(fx.app, "DELETE", `/prices/${app.id}/${other.id}`, { token: owner.token }), 204);
+  for (const token of [owner.token, key])
+    assert.equal((await list(token)).get(other.id)?.expired, true, "a price with payments, expired");
+});

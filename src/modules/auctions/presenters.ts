@@ -48,7 +48,7 @@ export function presentBid(row: BidRow, context: BidContext & { app: AppView; pr
     status: row.status,
     reason: row.reason,
     shopper: presentShopper(context.shopper),
-    payment: presentPayment(context.payment, context),
+    payment: presentPayment(context.payment, { ...context, price: presentPrice(context.price, context.now) }),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -49,10 +49,10 @@ const MAX_CONTEXTS = 1000;
 const CONTEXT_TTL_MS = 60_000;
 
 /**
- * Remembered contexts, by app, price and caller: a create's (`PaymentContexts.of(db)`, the default)
- * and a payment answer's (`PaymentContexts.of(db, "answer")`). Nothing here is trusted: a create
- * writes only if `unchangedSince` holds, and an answer uses one only while its read of the payment
- * finds the app at the context's version, which every change to the rows it was read from raises
+ * Remembered contexts, by app, price and caller: a create's (`PaymentContexts.of(db)`, the default),
+ * a payment answer's (`PaymentContexts.of(db, "answer")`) and a list's prices (`"list"`, no caller).
+ * Nothing here is trusted: a create writes only if `unchangedSince` holds, and an answer or a list
+ * uses one only while its read finds the app at the context's version, which every change to the rows it was read from raises
  * (`appForPayment`); so a remembered context saves a read and nothing else, and the time limit
  * only bounds memory for prices no longer paid.
  */
@@ -64,7 +64,10 @@ export class PaymentContexts<T = PaymentContext> {
 
   static #byDatabase = new WeakMap<Database, Map<string, PaymentContexts<unknown>>>();
   /** One set of each kind per database handle (per process, per test app). */
-  static of<T = PaymentContext>(db: Database, kind: "create" | "answer" = "create"): PaymentContexts<T> {
+  static of<T = PaymentContext>(
+    db: Database,
+    kind: "create" | "answer" | "list" = "create",
+  ): PaymentContexts<T> {
     let kinds = PaymentContexts.#byDatabase.get(db);
     if (!kinds) {
       kinds = new Map();

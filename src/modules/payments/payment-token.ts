@@ -12,18 +12,21 @@ import { payments } from "./tables.ts";
 const context = (paymentId: string) => `payment-token:${paymentId}`;
 
 /**
- * Tokens this process opened or sealed, by payment and sealed text: a page of twenty payments
- * opened forty AES-GCM layers a request, an eighth of its CPU (docs/benchmarks.md, "Lists built once
- * per shape"). The key holds the payment's id, so a sealed text copied onto another payment still
- * has to open under that payment's context. The master keys that open every token live in this
- * process too, so a token kept in memory a few minutes shows a memory read nothing it could not
- * reach already; a re-sealed token (a rotation) is a new key, and the old entry lapses.
+ * Tokens this process opened or sealed, by payment, with the sealed text they were opened from: a
+ * page of twenty payments opened forty AES-GCM layers a request, an eighth of its CPU
+ * (docs/benchmarks.md, "Lists built once per shape"). An entry answers only for its own payment and
+ * sealed text, so a sealed text copied onto another payment still has to open under that payment's
+ * context, and a re-sealed token (a rotation) is opened again and replaces the entry. Keyed by the
+ * id alone, not by the id and the sealed text joined: a read then hashes a short string it already
+ * has rather than a new one of 150 characters (docs/benchmarks.md, "A page's prices, each read and
+ * presented once"). The master keys that open every token live in this process too, so a token
+ * kept in memory a few minutes shows a memory read nothing it could not reach already.
  */
-const openedTokens = new WeakMap<Custody, ExpiringMap<string, string>>();
+const openedTokens = new WeakMap<Custody, ExpiringMap<string, { sealed: string; token: string }>>();
 const OPENED_TTL_MS = 5 * 60_000;
 const OPENED_MAX = 10_000;
 
-function openedBy(custody: Custody): ExpiringMap<string, string> {
+function openedBy(custody: Custody): ExpiringMap<string, { sealed: string; token: string }> {
   let opened = openedTokens.get(custody);
   if (!opened) {
     opened = new ExpiringMap({ ttlMs: OPENED_TTL_MS, maxEntries: OPENED_MAX });
@@ -32,12 +35,10 @@ function openedBy(custody: Custody): ExpiringMap<string, string> {
   return opened;
 }
 
-const cacheKey = (paymentId: string, sealed: string) => `${paymentId}\u0000${sealed}`;
-
 export function sealPaymentToken(custody: Custody, token: string, paymentId: string): string {
   const sealed = custody.sealText(context(paymentId), token);
   // The create answers the token, and its caller's next read of the payment answers it again.
-  openedBy(custody).set(cacheKey(paymentId, sealed), token);
+  openedBy(custody).set(paymentId, { sealed, token });
   return sealed;
 }
 
@@ -48,12 +49,11 @@ export function openPaymentToken(
 ): string | null {
   if (!row.paymentTokenSealed) return null;
   const opened = openedBy(custody);
-  const key = cacheKey(row.id, row.paymentTokenSealed);
-  const known = opened.get(key);
-  if (known !== undefined) return known;
+  const known = opened.get(row.id);
+  if (known?.sealed === row.paymentTokenSealed) return known.token;
   // Any key of the ring: tokens sealed before a master-key rotation keep opening.
   const token = custody.openText(context(row.id), row.paymentTokenSealed);
-  opened.set(key, token);
+  opened.set(row.id, { sealed: row.paymentTokenSealed, token });
   return token;
 }
 

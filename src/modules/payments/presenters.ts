@@ -3,7 +3,7 @@ import { currencyOf } from "../../platform/money/currencies.ts";
 import type { presentApp } from "../apps/service.ts";
 import { presentTransfer } from "../ledger/presenters.ts";
 import type { BookedTransfer } from "../ledger/reads.ts";
-import { type PriceRow, presentPrice } from "../prices/presenters.ts";
+import type { presentPrice } from "../prices/presenters.ts";
 import { captureAsked } from "./pipeline/capture.ts";
 import { payments } from "./tables.ts";
 
@@ -88,8 +88,8 @@ export function presentPayment(
   row: PaymentAnswer,
   context: {
     app: AppView;
-    price: PriceRow;
-    now: Date;
+    /** As `presentPrice` presents it: once for every payment of a page that has it. */
+    price: ReturnType<typeof presentPrice>;
     paymentToken?: string | null;
     /** From the books (`transfersOf`); none before the payment is paid. */
     transfers?: BookedTransfer[];
@@ -112,7 +112,7 @@ export function presentPayment(
     transaction_response: { ...EMPTY_RESPONSE, ...row.transactionResponse } as never,
     confirmation_status: confirmationOf(row) as never,
     app: context.app,
-    price: presentPrice(context.price, context.now),
+    price: context.price,
     payment_token: context.paymentToken ?? null,
     next_action: row.nextAction ?? null,
     cancelable: isCancelable(row),

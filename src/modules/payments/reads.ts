@@ -11,8 +11,8 @@ import { checkRole, requireAppRole, TWO_FACTOR_MISSING, twoFactorRequired } from
 import { appForPayment, roleForPayment } from "../apps/for-payment.ts";
 import { getApp, presentApp } from "../apps/service.ts";
 import { transfersOf } from "../ledger/reads.ts";
-import type { PriceRow } from "../prices/presenters.ts";
-import { findPrice, priceJoin } from "../prices/queries.ts";
+import { type PriceRow, presentPrice } from "../prices/presenters.ts";
+import { findPrice, findPrices, priceJoin } from "../prices/queries.ts";
 import { PaymentContexts } from "./context.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
@@ -44,9 +44,8 @@ export async function present(
   if (!price) throw new Error(`Payment ${row.id} lost its price`);
   return presentPayment(row, {
     app,
-    price,
+    price: presentPrice(price, deps.now()),
     transfers,
-    now: deps.now(),
     paymentToken: openPaymentToken(deps.custody, row),
   });
 }
@@ -266,23 +265,61 @@ export async function listPayments(
   };
   // A list tolerates a replica's lag (DATABASE_REPLICA_URL); the role and the app read the primary.
   const reader = { db: deps.lagging, config: deps.config };
-  const [app, { rows, total, neighbours }] = await Promise.all([
+  const [{ app, version }, { rows, total, neighbours }] = await Promise.all([
     checkedFirst ?? listedApp(deps, actor, appId),
-    pageOfPrepared(reader, page, list, paymentsWithPrices, (r) => r.payment.id),
+    pageOfPrepared(reader, page, list, paymentsWithViews, (r) => r.payment.id),
   ]);
   const withTransfers = rows.filter((r) => hasTransfers(r.payment)).map((r) => r.payment.id);
-  const transfers = await transfersOf(deps.db, withTransfers);
-  const now = deps.now();
+  const [transfers, prices] = await Promise.all([
+    transfersOf(deps.db, withTransfers),
+    pagePrices(deps, appId, version, rows),
+  ]);
   const items = rows.map((r) =>
     presentPayment(r.payment, {
       app,
-      price: r.price,
+      price: prices.get(r.payment.priceId)!,
       transfers,
-      now,
       paymentToken: openPaymentToken(deps.custody, r.payment),
     }),
   );
   return { items, total, neighbours };
+}
+
+/**
+ * The prices a page's payments show, each presented once: remembered by app and price with the
+ * app's version they were read at, which every change to an app's price but its count of views
+ * raises (`appForPayment`), so only the prices not remembered at `version` are read, in one
+ * statement; each with its views as the page's own statement read them.
+ */
+async function pagePrices(
+  deps: Deps,
+  appId: string,
+  version: string,
+  rows: { payment: { priceId: string }; views: number }[],
+) {
+  const remembered = PaymentContexts.of<{ version: string; price: PriceRow }>(deps.db, "list");
+  const found = new Map<string, PriceRow>();
+  const missing = new Set<string>();
+  for (const { payment } of rows) {
+    const known = remembered.get({ appId, priceId: payment.priceId, userId: null });
+    if (known?.version === version) found.set(payment.priceId, known.price);
+    else missing.add(payment.priceId);
+  }
+  if (missing.size > 0) {
+    for (const price of await findPrices(deps.db, [...missing])) {
+      remembered.set({ appId, priceId: price.id, userId: null }, { version, price });
+      found.set(price.id, price);
+    }
+  }
+  const now = deps.now();
+  const presented = new Map<string, ReturnType<typeof presentPrice>>();
+  for (const { payment, views } of rows) {
+    if (presented.has(payment.priceId)) continue;
+    const price = found.get(payment.priceId);
+    if (!price) throw new Error(`Payment of price ${payment.priceId} lost its price`);
+    presented.set(payment.priceId, presentPrice({ ...price, views }, now));
+  }
+  return presented;
 }
 
 // The app a list's payments show, with the caller's role in it (`requireAppRole`'s rule, two-factor
@@ -292,7 +329,7 @@ const listedAppView = (db: Database) => {
   const app = appForPayment(sql`${sql.placeholder("app_id")}`);
   const role = roleForPayment(app.id, sql`${sql.placeholder("user_id")}`);
   return db
-    .select({ ...app.columns, role })
+    .select({ ...app.columns, role, version: app.version })
     .from(app.table)
     .innerJoin(app.creator.table, app.creator.on)
     .where(app.where)
@@ -307,14 +344,17 @@ async function listedApp(deps: Deps, actor: Principal, appId: string) {
   });
   if (!row) throw notFound("App");
   const role = answerRole(actor, appId, row.role, "view");
-  return presentApp(row.app, row.owner, role, deps.config.publicUrl);
+  return { app: presentApp(row.app, row.owner, role, deps.config.publicUrl), version: row.version };
 }
 
-/** Payments with their prices, for a list's page (`pageOfPrepared` adds the filter and window). */
-const paymentsWithPrices = (db: Database) => {
+/**
+ * Payments with their prices' views, for a list's page (`pageOfPrepared` adds the filter and
+ * window): the rest of each price is the same on every row that has it (`pagePrices`).
+ */
+const paymentsWithViews = (db: Database) => {
   const price = priceJoin(payments.priceId);
   return db
-    .select({ payment: answerColumns, price: price.columns })
+    .select({ payment: answerColumns, views: price.columns.views })
     .from(payments)
     .innerJoin(price.table, price.on)
     .$dynamic();

@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
+import { presentPrice } from "../prices/presenters.ts";
 import { type CreatePaymentInput, openPayment } from "./create.ts";
 import { presentPayment } from "./presenters.ts";
 
@@ -26,5 +27,5 @@ export async function createPayment(
   createKey?: string,
 ) {
   const { row, token, price, app } = await openPayment(deps, actor, appId, input, createKey);
-  return presentPayment(row, { app, price, now: deps.now(), paymentToken: token });
+  return presentPayment(row, { app, price: presentPrice(price, deps.now()), paymentToken: token });
 }
