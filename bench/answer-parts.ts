@@ -6,8 +6,9 @@
 // not): the control's statement (`npm run bench`'s bare PK SELECT, unnamed), the payment's
 // statement sent by hand (rows as arrays; prepared on PostgreSQL), the same through Drizzle, the
 // service's read (`paymentFor`, its context remembered), the read and its presentation
-// (`getPayment`), each presenter, the route's serializer (fast-json-stringify from the `Payment`
-// schema) and `JSON.stringify`, ten of pg's `Query` built from a config as Drizzle sends it, with
+// (without its answer's text remembered; `getPayment`, the route's call, with it), each presenter,
+// the route's serializer (fast-json-stringify from the `Payment` schema) and `JSON.stringify`, ten
+// of pg's `Query` built from a config as Drizzle sends it, with
 // pg's own copy of the config and with the config shim's (each statement builds one; the last part
 // leaves the shim on, as the service runs on PostgreSQL), and V8's collections during
 // `getPayment`'s calls. One call at a time, so each figure holds a wait's wake-ups too: compare the
@@ -21,8 +22,9 @@ import { loadConfig } from "../src/config.ts";
 import { presentApp } from "../src/modules/apps/service.ts";
 import { PaymentContexts } from "../src/modules/payments/context.ts";
 import { answerColumns, presentPayment } from "../src/modules/payments/presenters.ts";
-import { answerRead, getPayment, paymentFor } from "../src/modules/payments/reads.ts";
+import { answerRead, paymentFor, present } from "../src/modules/payments/reads.ts";
 import { Payment } from "../src/modules/payments/schemas.ts";
+import { getPayment } from "../src/modules/payments/service.ts";
 import { presentPrice } from "../src/modules/prices/presenters.ts";
 import { prepared } from "../src/platform/db/index.ts";
 import {
@@ -67,7 +69,7 @@ try {
     userId: actor.userId,
   });
   if (!context) throw new Error("paymentFor remembered no context for the payment it read");
-  const answer = await getPayment(deps, actor, who.appId, created.id);
+  const answer = await present(deps, actor, payment, known);
   const serialize = fastJson(Payment as never);
 
   // The statements as the route's pool sends them; on PGlite, through its own query.
@@ -115,7 +117,12 @@ try {
       throughDrizzle.execute({ payment_id: created.id }),
     "paymentFor (the service's read, context remembered)": () =>
       paymentFor(deps, actor, who.appId, created.id, "view", "answer"),
-    "getPayment (the read and its presentation)": () => getPayment(deps, actor, who.appId, created.id),
+    "the read and its presentation (nothing remembered of the answer)": async () => {
+      const read = await paymentFor(deps, actor, who.appId, created.id, "view", "answer");
+      return present(deps, actor, read.payment, read.known);
+    },
+    "getPayment (the route's call: its answer's text remembered)": () =>
+      getPayment(deps, actor, who.appId, created.id),
     presentPayment: () =>
       presentPayment(payment, {
         app: known.app,

@@ -15,14 +15,16 @@
 // the GET by id's service call (`getPayment`); `bare`, the bare route around that SELECT, and
 // `request`, the GET by id through the whole route (its hooks, the credential, the serializer),
 // both through Fastify's `inject` (no socket: what inject itself costs is in both); and `list`, a
-// page of twenty (`listPayments`). With a ref, the ref's checkout (bench/checkout.ts) runs this file's copy against
-// its own code, and the two alternate, BENCH_INSTRUCTION_RUNS times each (2).
+// page of twenty (`listPayments`); `create`, `POST /payments/{app_id}` through the whole route
+// and what the process does for it before the next (a row more each call). With a ref, the ref's
+// checkout (bench/checkout.ts) runs this file's copy against its own code, and the two alternate,
+// BENCH_INSTRUCTION_RUNS times each (2).
 import { execFileSync, spawn } from "node:child_process";
 import { copyFileSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
 
-const PARTS = ["control", "get", "bare", "request", "list"] as const;
+const PARTS = ["control", "get", "bare", "request", "list", "create"] as const;
 type Part = (typeof PARTS)[number];
 
 if (process.argv[2] === "--child") await child(process.argv[3] as Part);
@@ -32,7 +34,8 @@ else await parent(process.argv[2]);
 async function child(part: Part) {
   const { buildApplication } = await import("../src/app.ts");
   const { loadConfig } = await import("../src/config.ts");
-  const { getPayment, listPayments } = await import("../src/modules/payments/reads.ts");
+  // From service.ts, which exports both in every version of the code a ref may check out.
+  const { getPayment, listPayments } = await import("../src/modules/payments/service.ts");
   const { pageOf } = await import("../src/platform/http/pagination.ts");
   const { createLogger } = await import("../src/platform/log.ts");
   const { json, tenant } = await import("./journey.ts");
@@ -71,6 +74,13 @@ async function child(part: Part) {
     bare: () => bare.inject({ url: `/bare/apps/${who.appId}` }),
     request: () => application.app.inject({ url: `/payments/${who.appId}/${paymentId}`, headers: who.auth }),
     list: () => listPayments(deps, actor, who.appId, page, {}),
+    create: () =>
+      application.app.inject({
+        method: "POST",
+        url: `/payments/${who.appId}`,
+        headers: who.auth,
+        payload: { price_id: who.priceId, payment_provider: "card" },
+      }),
   }[part];
   // The route answers the payment, not a refusal: what is counted is the read.
   const answer = await application.app.inject({

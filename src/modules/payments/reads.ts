@@ -77,32 +77,36 @@ const answerContext = (db: Database) => {
 };
 
 // The payment with what says whether a remembered context still holds: its app's version and its
-// price's views (counted on the price's row without raising the version). Two rows by their
-// primary keys beside the payment's, and none of the app's, creator's or price's columns to send.
-// Two statements: the whole row for a command's checks, the answer's columns for a read.
-const withVersion = (name: string, columns: typeof answerColumns | typeof payments) => (db: Database) => {
+// price's views (counted on the price's row without raising the version), and the payment row's
+// own version (`xmin`, new with every change to the row) for a remembered answer
+// (answer-text.ts). Two rows by their primary keys beside the payment's, and none of the app's,
+// creator's or price's columns to send. Three statements: the whole row for a command's checks,
+// the answer's columns for a read, and the keys alone for a read whose answer may be remembered.
+const stampColumns = { id: payments.id, appId: payments.appId, priceId: payments.priceId };
+const xmin = sql<string>`${payments}.xmin::text`;
+type Columns = typeof answerColumns | typeof payments | typeof stampColumns;
+const withVersion = (name: string, columns: Columns) => (db: Database) => {
   const app = appForPayment(sql`${payments.appId}`);
   const price = priceJoin(payments.priceId);
   return db
-    .select({ payment: columns, version: app.version, views: price.columns.views })
+    .select({ payment: columns, version: app.version, views: price.columns.views, rowVersion: xmin })
     .from(payments)
     .innerJoin(app.table, app.where)
     .innerJoin(price.table, price.on)
     .where(eq(payments.id, sql.placeholder("payment_id")))
     .prepare(name);
 };
-const readOf = (name: string, columns: typeof answerColumns | typeof payments) => ({
-  name,
-  statement: withVersion(name, columns),
-});
+const readOf = (name: string, columns: Columns) => ({ name, statement: withVersion(name, columns) });
 const READS = {
   whole: readOf("payment_with_version", payments),
   answer: readOf("answer_with_version", answerColumns),
+  stamp: readOf("answer_stamp", stampColumns),
 };
 /** The statement a read that only answers sends, and its name (bench/answer-parts.ts times it alone). */
 export const answerRead = READS.answer;
 type Read = keyof typeof READS;
-type ReadRow = { whole: PaymentRow; answer: PaymentAnswer };
+type PaymentKeys = Pick<PaymentRow, keyof typeof stampColumns>;
+type ReadRow = { whole: PaymentRow; answer: PaymentAnswer; stamp: PaymentKeys };
 
 type Context = Awaited<ReturnType<ReturnType<typeof answerContext>["execute"]>>[number];
 type WithContext<P> = Context & { payment: P };
@@ -111,7 +115,8 @@ type WithContext<P> = Context & { payment: P };
  * The payment `paymentId` with its context: the one statement that reads it all, or, when this
  * process answered a payment of the same app, price and caller since the app's version last
  * changed, the payment alone with that version, the context remembered (`PaymentContexts`).
- * Undefined when there is no such payment in app `appId`.
+ * Undefined when there is no such payment in app `appId`. `stamp`: the versions of every row the
+ * answer is made from (the payment's, its app's, its price's views), for a remembered answer.
  */
 async function readWithContext<R extends Read>(
   deps: Deps,
@@ -119,12 +124,13 @@ async function readWithContext<R extends Read>(
   appId: string,
   paymentId: string,
   userId: string | null,
-): Promise<WithContext<ReadRow[R]> | undefined> {
+): Promise<(WithContext<ReadRow[R]> & { stamp: string }) | undefined> {
   const { name, statement } = READS[read];
   const [light] = await prepared(deps.db, name, statement).execute({ payment_id: paymentId });
   // Another app's payment reads as none, exactly as a missing one.
   if (light?.payment.appId !== appId) return undefined;
-  return withContext(deps, light.payment as ReadRow[R], light, userId);
+  const row = await withContext(deps, light.payment as ReadRow[R], light, userId);
+  return row && { ...row, stamp: `${light.rowVersion}/${light.version}/${light.views}` };
 }
 
 /**
@@ -132,7 +138,7 @@ async function readWithContext<R extends Read>(
  * remembered one while the app is still at that version, else the one statement that reads it,
  * remembered for the next answer.
  */
-async function withContext<P extends PaymentAnswer>(
+async function withContext<P extends PaymentKeys>(
   deps: Deps,
   payment: P,
   seen: { version: string; views: number },
@@ -204,7 +210,8 @@ function answerRole(actor: Principal, appId: string, memberRole: Context["role"]
  * `loadPayment` and the answer's two reads were four (its context remembered: a lighter one). The
  * refusals are theirs, in their order: without a row, the role is checked the long way and then
  * the payment is 404. `read`: the whole row (a command checks and writes it) or the answer's
- * columns (`answerColumns`: a read that only answers it).
+ * columns (`answerColumns`: a read that only answers it) or its keys alone (a read whose answer
+ * this process remembers, answer-text.ts). `role`, the caller's; `stamp`, `readWithContext`'s.
  */
 export async function paymentFor<R extends Read>(
   deps: Deps,
@@ -229,12 +236,9 @@ export async function paymentFor<R extends Read>(
   return {
     payment: row.payment,
     known: { app: appAnswer(row, role, deps.config.publicUrl), price: row.price },
+    role,
+    stamp: row.stamp,
   };
-}
-
-export async function getPayment(deps: Deps, actor: Principal, appId: string, paymentId: string) {
-  const { payment, known } = await paymentFor(deps, actor, appId, paymentId, "view", "answer");
-  return present(deps, actor, payment, known);
 }
 
 export async function listPayments(

@@ -4,6 +4,7 @@ import { presentPrice } from "../prices/presenters.ts";
 import { type CreatePaymentInput, openPayment } from "./create.ts";
 import { presentPayment } from "./presenters.ts";
 
+export { getPayment } from "./answer-text.ts";
 // The payments module's service, as its routes call it: the create here (its statement is in
 // create.ts), the reads (reads.ts) and the commands on an open payment (commands.ts). What auctions
 // ask of their bids' payments is auction-hooks.ts.
@@ -15,7 +16,7 @@ export {
   retryPayment,
 } from "./commands.ts";
 export { repointSeller } from "./payout.ts";
-export { getPayment, listPayments, paymentByToken } from "./reads.ts";
+export { listPayments, paymentByToken } from "./reads.ts";
 export { refundPayment } from "./refunds.ts";
 
 /** `createKey`: the request's Idempotency-Key with its scope, kept on the payment (see `openPayment`). */

@@ -10,7 +10,11 @@ import {
   setListHeaders,
 } from "./pagination.ts";
 import { NoContent } from "./schemas.ts";
+import { SerializedAnswer } from "./serializers.ts";
 import type { Server } from "./server.ts";
+
+// What Fastify's serializer answers with: a text already serialized is sent with the same type.
+const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * Route helpers for the answers most routes share: one resource, a page of a list, a created or
@@ -140,7 +144,12 @@ function resourceRoute<P extends TSchema, Q extends TSchema, B extends TSchema>(
   answer: (request: Input<P, Q, B>) => Promise<unknown>,
 ) {
   const { resource, ...route } = doc;
-  register(app, method, url, route, { 200: resource }, async (request) => answer(request as Input<P, Q, B>));
+  register(app, method, url, route, { 200: resource }, async (request, reply) => {
+    const answered = await answer(request as Input<P, Q, B>);
+    // Already the text the route's serializer makes (`serializerOf`): sent as it is.
+    if (answered instanceof SerializedAnswer) return reply.type(JSON_TYPE).send(answered.text);
+    return answered;
+  });
 }
 
 /** A route that creates a resource: answers 201 with it (`POST` unless said otherwise). */

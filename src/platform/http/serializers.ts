@@ -29,3 +29,27 @@ export const buildSerializerOnFirstUse: BuildSerializer = (externalSchemas, seri
     };
   };
 };
+
+/**
+ * An answer a service already holds as its JSON text, made by `serializerOf` from the route's own
+ * schema: the route helpers (routes.ts) send it as it is, where they would serialize an object.
+ */
+export class SerializedAnswer {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/**
+ * The function Fastify would compile to serialize an answer by `schema` (its default compiler,
+ * the same options), compiled on its first call: for a service that keeps an answer's text to send
+ * it again (src/modules/payments/answer-text.ts), byte for byte what the route would have sent.
+ */
+export function serializerOf(schema: object): (value: unknown) => string {
+  let serialize: Serialize | undefined;
+  return (value) => {
+    serialize ??= buildDefault({}, undefined)({ schema, method: "GET", url: "", httpStatus: "200" });
+    return serialize(value);
+  };
+}
