@@ -46,3 +46,23 @@ export class ExpiringMap<K, V> {
     for (const [key, { value }] of this.#entries) yield [key, value];
   }
 }
+
+/**
+ * One map per `owner` (a database handle, a custody), made with `options` on its first use: a
+ * process's memory kept by what it was read through, so each test app, with handles of its own,
+ * keeps its memory apart from the others'.
+ */
+export function expiringMapPer<O extends object, K, V>(options: {
+  ttlMs: number;
+  maxEntries: number;
+}): (owner: O) => ExpiringMap<K, V> {
+  const maps = new WeakMap<O, ExpiringMap<K, V>>();
+  return (owner) => {
+    let map = maps.get(owner);
+    if (!map) {
+      map = new ExpiringMap(options);
+      maps.set(owner, map);
+    }
+    return map;
+  };
+}

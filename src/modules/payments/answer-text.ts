@@ -1,10 +1,10 @@
 import type { Deps } from "../../deps.ts";
 import type { Principal } from "../../platform/auth/principal.ts";
 import type { Database } from "../../platform/db/index.ts";
-import { ExpiringMap } from "../../platform/expiring-map.ts";
+import { expiringMapPer } from "../../platform/expiring-map.ts";
 import { SerializedAnswer, serializerOf } from "../../platform/http/serializers.ts";
 import type { PriceRow } from "../prices/presenters.ts";
-import { paymentFor, present } from "./reads.ts";
+import { hasTransfers, paymentFor, present } from "./reads.ts";
 import { Payment } from "./schemas.ts";
 
 // The GET by id's answer, remembered as the text it was sent as. A read of a payment this process
@@ -26,18 +26,7 @@ interface Remembered {
 
 // A memory bound, not a freshness one: every use compares the stamp read with it. Up to about 2 kB
 // a payment; the payment token is in the text, as it is in the tokens opened (payment-token.ts).
-const MAX_ANSWERS = 1000;
-const ANSWER_TTL_MS = 60_000;
-const rememberedBy = new WeakMap<Database, ExpiringMap<string, Remembered>>();
-
-function remembered(db: Database): ExpiringMap<string, Remembered> {
-  let answers = rememberedBy.get(db);
-  if (!answers) {
-    answers = new ExpiringMap({ ttlMs: ANSWER_TTL_MS, maxEntries: MAX_ANSWERS });
-    rememberedBy.set(db, answers);
-  }
-  return answers;
-}
+const remembered = expiringMapPer<Database, string, Remembered>({ ttlMs: 60_000, maxEntries: 1000 });
 
 const serializePayment = serializerOf(Payment);
 
@@ -63,7 +52,7 @@ export async function getPayment(deps: Deps, actor: Principal, appId: string, pa
   const { payment, known, role, stamp } = await paymentFor(deps, actor, appId, paymentId, "view", "answer");
   const text = serializePayment(await present(deps, actor, payment, known));
   // Transfers are read from the books, whose rows change without the payment's: not remembered.
-  if (Object.keys(payment.transfers).length === 0) {
+  if (!hasTransfers(payment)) {
     answers.set(paymentId, { stamp, role, validUntil: validUntil(known.price, deps.now()), text });
   }
   return new SerializedAnswer(text);

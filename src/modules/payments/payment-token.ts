@@ -1,7 +1,7 @@
 import type { Deps } from "../../deps.ts";
 import type { Custody } from "../../platform/crypto/custody.ts";
 import { resealColumn, sealedTextColumn } from "../../platform/crypto/reseal.ts";
-import { ExpiringMap } from "../../platform/expiring-map.ts";
+import { expiringMapPer } from "../../platform/expiring-map.ts";
 import { payments } from "./tables.ts";
 
 /**
@@ -22,18 +22,10 @@ const context = (paymentId: string) => `payment-token:${paymentId}`;
  * presented once"). The master keys that open every token live in this process too, so a token
  * kept in memory a few minutes shows a memory read nothing it could not reach already.
  */
-const openedTokens = new WeakMap<Custody, ExpiringMap<string, { sealed: string; token: string }>>();
-const OPENED_TTL_MS = 5 * 60_000;
-const OPENED_MAX = 10_000;
-
-function openedBy(custody: Custody): ExpiringMap<string, { sealed: string; token: string }> {
-  let opened = openedTokens.get(custody);
-  if (!opened) {
-    opened = new ExpiringMap({ ttlMs: OPENED_TTL_MS, maxEntries: OPENED_MAX });
-    openedTokens.set(custody, opened);
-  }
-  return opened;
-}
+const openedBy = expiringMapPer<Custody, string, { sealed: string; token: string }>({
+  ttlMs: 5 * 60_000,
+  maxEntries: 10_000,
+});
 
 export function sealPaymentToken(custody: Custody, token: string, paymentId: string): string {
   const sealed = custody.sealText(context(paymentId), token);

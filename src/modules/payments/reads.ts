@@ -24,7 +24,7 @@ import { payments } from "./tables.ts";
 // Reading payments: one, a page of them, and the one a shopper's page token names.
 
 /** Whether the books can hold transfers of the payment: the ledger is read only then. */
-const hasTransfers = (row: Pick<PaymentRow, "transfers">) => Object.keys(row.transfers).length > 0;
+export const hasTransfers = (row: Pick<PaymentRow, "transfers">) => Object.keys(row.transfers).length > 0;
 
 /**
  * A payment as the app's own credentials read it: with its payment token. `known`, the app (as

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import type { Chain, Network } from "../../platform/chains/adapter.ts";
-import { ExpiringMap } from "../../platform/expiring-map.ts";
+import { expiringMapPer } from "../../platform/expiring-map.ts";
 import { AppError } from "../../platform/http/errors.ts";
 import type { JobDefinition } from "../../platform/jobs/index.ts";
 import { emitEvent } from "../webhooks/events.ts";
@@ -64,15 +64,11 @@ export interface BalanceView {
   low: boolean;
 }
 
-const memo = new WeakMap<object, ExpiringMap<string, { balance: bigint; checkedAt: Date }>>();
-function memoOf(deps: Pick<Deps, "db">) {
-  let map = memo.get(deps.db);
-  if (!map) {
-    map = new ExpiringMap({ ttlMs: BALANCE_CACHE_SECONDS * 1000, maxEntries: 10_000 });
-    memo.set(deps.db, map);
-  }
-  return map;
-}
+const memo = expiringMapPer<object, string, { balance: bigint; checkedAt: Date }>({
+  ttlMs: BALANCE_CACHE_SECONDS * 1000,
+  maxEntries: 10_000,
+});
+const memoOf = (deps: Pick<Deps, "db">) => memo(deps.db);
 
 /** Forgets this process's cached balance (the wallet's account or threshold changed). */
 export function forgetBalance(deps: Pick<Deps, "db">, walletId: string) {
