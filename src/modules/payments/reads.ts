@@ -14,6 +14,7 @@ import { transfersOf } from "../ledger/reads.ts";
 import { type PriceRow, presentPrice } from "../prices/presenters.ts";
 import { findPrice, findPrices, priceJoin } from "../prices/queries.ts";
 import { PaymentContexts } from "./context.ts";
+import { emailTrigramShares } from "./email-search.ts";
 import type { PaymentRow } from "./lifecycle.ts";
 import { openPaymentToken } from "./payment-token.ts";
 import { answerColumns, type PaymentAnswer, presentPayment } from "./presenters.ts";
@@ -252,7 +253,8 @@ export async function listPayments(
   // its app is read beside the page.
   const checkedFirst = actor.kind === "user" ? await listedApp(deps, actor, appId) : undefined;
   if (!checkedFirst) answerRole(actor, appId, null, "view");
-  const filter = filterConditions(filters);
+  const shares = filters.shopper_email ? await emailTrigramShares(deps.lagging) : undefined;
+  const filter = filterConditions(filters, shares);
   const list = {
     name: "payments_list",
     table: payments,
