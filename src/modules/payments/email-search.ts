@@ -12,9 +12,9 @@ import { expiringMapPer } from "../../platform/expiring-map.ts";
  * at a million payments each such trigram costs about as much as the rest of the search. So the
  * index is given only the part of the text whose trigrams are rare, and every row it finds is
  * checked against the whole text (`search.ts`: an ILIKE on the column, which no index serves, so
- * the planner cannot hand it to the index). Which trigrams are common is read from the statistics ANALYZE keeps of the
- * index's expression (a hundred addresses spread over the table, refreshed by autovacuum): the
- * same sample the planner itself reads a pattern's selectivity from.
+ * the planner cannot hand it to the index). Which trigrams are common is read from the statistics
+ * ANALYZE keeps of the index's expression (a hundred addresses spread over the table, refreshed by
+ * autovacuum): the same sample the planner itself reads a pattern's selectivity from.
  */
 
 /** A trigram in a share of the sample, by the share (0 to 1) of the addresses holding it. */
