@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import {
   indexedPart,
   patternTrigrams,
+  rareInSample,
   type TrigramShares,
   valueTrigrams,
 } from "../../src/modules/payments/email-search.ts";
@@ -68,7 +69,7 @@ test("a pattern's trigrams are the ones the index is asked for: its candidates, 
 });
 
 test("the index is given the part whose trigrams are rare; the whole text otherwise", () => {
-  const shares: TrigramShares = { shares: new Map(), unseen: 0.005 };
+  const shares: TrigramShares = { shares: new Map(), unseen: 0.005, addresses: [] };
   for (const value of ["shopper1@example.com", "shopper7@example.com"]) {
     for (const trigram of valueTrigrams(value)) shares.shares.set(trigram, 1);
   }
@@ -77,6 +78,18 @@ test("the index is given the part whose trigrams are rare; the whole text otherw
   assert.equal(indexedPart("lovelace", shares), "lovelace", "nothing common in it: the whole");
   assert.equal(indexedPart("shopper777@example.com", undefined), "shopper777@example.com", "no statistics");
   assert.equal(indexedPart("jörg777@example.com", shares), "jörg777@example.com", "not ASCII");
+});
+
+test("a text no sampled address contains is rare; without statistics nothing is", () => {
+  const shares: TrigramShares = {
+    shares: new Map(),
+    unseen: 0.005,
+    addresses: ["shopper1@example.com", "shopper7@example.com"],
+  };
+  assert.equal(rareInSample("r77@", shares), true);
+  assert.equal(rareInSample("r7@", shares), false);
+  assert.equal(rareInSample("example", shares), false);
+  assert.equal(rareInSample("r77@", undefined), false);
 });
 
 test("once ANALYZE has sampled the addresses, a search reads the rare part and checks the whole", async () => {

@@ -1,13 +1,11 @@
 // Every filter of the payments list (GET /payments/{app_id}, src/modules/payments/search.ts) and the
 // combinations the dashboard sends are served by the index meant for them, so a list of a million
-// payments answers as fast as one of a thousand (`npm run bench:lists`, docs/benchmarks.md). The
-// statements checked are the ones the route sends, captured on their way to the server and
-// EXPLAINed after ANALYZE.
-//
+// payments answers as fast as one of a thousand (`npm run bench:lists`, docs/benchmarks.md): the
+// statements the route sends, captured on their way to the server, EXPLAINed after ANALYZE.
 // The rows come from the benchmark's seeder (bench/seed-payments.ts), not the API: this tests the
 // planner over many rows, not a user journey, and the API would take minutes to make them. Its
-// spread gives each filter a realistic share of the list (a rare status, one price in a hundred, one
-// address per payment, a thousand amounts).
+// spread gives each filter a realistic share of the list (a rare status, one price in a hundred,
+// one address per payment, a thousand amounts).
 import assert from "node:assert/strict";
 import { before, describe, test } from "node:test";
 import type { PGlite } from "@electric-sql/pglite";
@@ -20,10 +18,7 @@ import { createPrice } from "../helpers/prices.ts";
 
 const SEEDED = 50_000;
 
-interface Sent {
-  text: string;
-  values: unknown[];
-}
+type Sent = { text: string; values: unknown[] };
 type PlanNode = {
   "Node Type": string;
   "Relation Name"?: string;
@@ -253,6 +248,12 @@ describe("payments list filters, each served by its index", () => {
       () => "shopper_email=shopper4321@",
       { index: "payments_email_trgm_idx", sorts: "the addresses that contain it, a handful" },
     ],
+    // Estimated by its length (0.8% of the rows), it was read newest first to its one match at the end.
+    [
+      "a short shopper_email",
+      () => "shopper_email=r77@",
+      { index: "payments_email_trgm_idx", sorts: "the addresses that contain it, found first" },
+    ],
     [
       "amount range",
       () => "currency=usd&amount[gte]=15.00&amount[lte]=15.01",
@@ -328,6 +329,28 @@ describe("payments list filters, each served by its index", () => {
       );
       assert.ok(problems.length > 0, `${query} still passes without ${expected.index}`);
     }
+  });
+
+  test("a short text's matches found first: every one, newest first, page by page", async () => {
+    const match = `select id from payments where app_id = '${fx.tenants.app.id}' and shopper_email like`;
+    const { rows } = await engine.seeder.query(`${match} '%4321@%' order by created_at desc, id desc`);
+    const expected = (rows as { id: string }[]).map((row) => row.id);
+    assert.ok(expected.length > 2, "more than a page of two");
+    const walked: string[] = [];
+    sent.length = 0;
+    for (let after = ""; walked.length < 10; ) {
+      const answer = await call(fx.app, "GET", `${list}?shopper_email=4321@&limit=2${after}`, { token });
+      const items = expectStatus(answer, 200) as { id: string }[];
+      assert.equal(Number(answer.headers["x-total-count"]), expected.length);
+      walked.push(...items.map((item) => item.id));
+      if (items.length < 2) break;
+      after = `&starting_after=${items[1].id}`;
+    }
+    assert.deepEqual(walked, expected);
+    assert.ok(
+      sent.some((s) => /offset 0\) as "payments"/.test(s.text)),
+      "matches first",
+    );
   });
 
   test("the other lists' filters: each has an index that reads in list order", async () => {

@@ -266,6 +266,7 @@ export async function listPayments(
       keysFirst: filter.keysFirst,
       keysEach: filter.keysEach,
       countAfterPage: filter.countAfterPage,
+      matchesFirst: filter.matchesFirst,
     },
     newestFirst: true,
   };

@@ -3,7 +3,7 @@ import { invalid } from "../../platform/http/errors.ts";
 import type { KeysEach } from "../../platform/http/prepared-list.ts";
 import { parseAmount } from "../../platform/money/amount.ts";
 import { currencyOf } from "../../platform/money/currencies.ts";
-import { indexedPart, type TrigramShares } from "./email-search.ts";
+import { indexedPart, rareInSample, type TrigramShares } from "./email-search.ts";
 import type { PaymentFilters } from "./schemas.ts";
 import { payments } from "./tables.ts";
 
@@ -41,6 +41,8 @@ export function filterConditions(
   keysEach?: KeysEach;
   /** A part of an email: a search that usually finds a few, whose page is often its own count. */
   countAfterPage: boolean;
+  /** A part of an email no sampled address holds: its matches found first (`PreparedList`). */
+  matchesFirst: boolean;
 } {
   const conditions: SQL[] = [];
   const values: Record<string, unknown> = {};
@@ -99,6 +101,7 @@ export function filterConditions(
       ? { column: payments.chargeAmount, from: "amount_gte", to: "amount_lte", most: AMOUNTS_READ_ONE_BY_ONE }
       : undefined,
     countAfterPage: !!filters.shopper_email,
+    matchesFirst: !!filters.shopper_email && rareInSample(filters.shopper_email.toLowerCase(), emailShares),
   };
 }
 

@@ -41,6 +41,10 @@ export interface PreparedList<T extends ListedTable> extends ListOf<T> {
    * that usually holds a few (an app's prices, a payment's events): the page
    * is read first, and a first page that holds them all is its own count, so the count is sent
    * only for a longer answer. Otherwise both go at once, on two connections.
+   * `matchesFirst` for a filter the caller knows finds few records where the planner cannot tell
+   * (a short text searched for, estimated by its length): the records matching are found first, by
+   * the filter's own best path, and then ordered and paged, where the planner would otherwise read
+   * the list in order expecting a page soon and, for a few matches, read it all.
    */
   where: {
     shape: string;
@@ -49,6 +53,7 @@ export interface PreparedList<T extends ListedTable> extends ListOf<T> {
     keysFirst?: boolean;
     keysEach?: KeysEach;
     countAfterPage?: boolean;
+    matchesFirst?: boolean;
   };
 }
 
@@ -90,8 +95,9 @@ export async function pageOfPrepared<Q extends PgSelect>(
   const window = await pageWindow(deps.db, page, list, sql.placeholder("cursor_id"));
   const cursor = page.startingAfter ?? page.endingBefore;
   const kind = cursor === undefined ? "page" : page.endingBefore === undefined ? "after" : "before";
-  // A run read value by value is another statement than the same filters' range read at once.
-  const pageShape = list.where.keysEach ? `${list.where.shape}:each` : list.where.shape;
+  // A run read value by value, or matches found first, is another statement than the plain one.
+  const { keysFirst, keysEach, matchesFirst } = list.where;
+  const pageShape = `${list.where.shape}${keysEach ? ":each" : matchesFirst ? ":matches" : ""}`;
   const pageName = statementName(`${list.name}.${kind}`, pageShape);
   const countName = statementName(`${list.name}.count`, list.where.shape);
   const pageStatement = prepared(deps.db, pageName, (db) => {
@@ -101,18 +107,20 @@ export async function pageOfPrepared<Q extends PgSelect>(
         .orderBy(...window.orderBy)
         .limit(sql.placeholder("limit"))
         .offset(sql.placeholder("offset"));
-    const { keysFirst, keysEach } = list.where;
-    if (!keysFirst && !keysEach) return inListOrder(select(db).where(where)).prepare(pageName);
+    if (!keysFirst && !keysEach && !matchesFirst)
+      return inListOrder(select(db).where(where)).prepare(pageName);
     // The inner table shadows the outer one: the filter and the window read the key query's rows.
     const keys = keysEach
       ? keysValueByValue(db, list.table, where, window.orderBy, keysEach)
-      : inListOrder(
-          db
-            .select({ id: list.table.id })
-            .from(list.table as PgTable)
-            .where(where)
-            .$dynamic(),
-        );
+      : matchesFirst
+        ? matchesThenOrder(db, list.table, where, window.orderBy)
+        : inListOrder(
+            db
+              .select({ id: list.table.id })
+              .from(list.table as PgTable)
+              .where(where)
+              .$dynamic(),
+          );
     // `= any(array(...))`, not `in (...)`: the keys are an array computed first, then each row read
     // by its key. As a semi-join, a thousand keys estimated (a run of values is estimated so) had
     // the planner read the whole table to join them.
@@ -245,4 +253,17 @@ function keysValueByValue(
   // costlier than one made for the values at hand, and it plans the statement anew each time.
   const series = sql`(select value from generate_series(${sql.placeholder(each.from)}::${type}, ${sql.placeholder(each.to)}::${type}) as series(value) limit ${sql.raw(String(each.most))})`;
   return sql`(select ${table.id} from ${series} as wanted(value) cross join lateral (${runOfOne}) as ${table} order by ${sql.join(orderBy, sql`, `)} limit ${sql.placeholder("limit")} offset ${sql.placeholder("offset")})`;
+}
+
+/**
+ * The page's keys for `matchesFirst`: the records matching, found apart (`offset 0` keeps the
+ * subquery from being merged into the ordered, limited statement around it, so it is planned for
+ * its filter alone), then ordered and paged. Named after the table, as `keysValueByValue`'s.
+ */
+function matchesThenOrder(db: Database, table: ListedTable, where: SQL | undefined, orderBy: SQL[]): SQL {
+  const matches = db
+    .select({ id: table.id, createdAt: table.createdAt })
+    .from(table as PgTable)
+    .where(where);
+  return sql`(select ${table.id} from (${matches} offset 0) as ${table} order by ${sql.join(orderBy, sql`, `)} limit ${sql.placeholder("limit")} offset ${sql.placeholder("offset")})`;
 }
