@@ -69,7 +69,7 @@ test("a pattern's trigrams are the ones the index is asked for: its candidates, 
 });
 
 test("the index is given the part whose trigrams are rare; the whole text otherwise", () => {
-  const shares: TrigramShares = { shares: new Map(), unseen: 0.005, addresses: [] };
+  const shares: TrigramShares = { shares: new Map(), unseen: 0.005, addresses: [], parts: new Map() };
   for (const value of ["shopper1@example.com", "shopper7@example.com"]) {
     for (const trigram of valueTrigrams(value)) shares.shares.set(trigram, 1);
   }
@@ -85,6 +85,7 @@ test("a text no sampled address contains is rare; without statistics nothing is"
     shares: new Map(),
     unseen: 0.005,
     addresses: ["shopper1@example.com", "shopper7@example.com"],
+    parts: new Map(),
   };
   assert.equal(rareInSample("r77@", shares), true);
   assert.equal(rareInSample("r7@", shares), false);

@@ -21,7 +21,13 @@ import { expiringMapPer } from "../../platform/expiring-map.ts";
  * A trigram in a share of the sample, by the share (0 to 1) of the addresses holding it; and the
  * sampled addresses themselves (lower case).
  */
-export type TrigramShares = { shares: Map<string, number>; unseen: number; addresses: string[] };
+export type TrigramShares = {
+  shares: Map<string, number>;
+  unseen: number;
+  addresses: string[];
+  /** The part chosen for each text searched with this sample (`indexedPart`). */
+  parts: Map<string, string>;
+};
 
 /** Word characters as pg_trgm reads an ASCII pattern: a letter or a digit. */
 const isWordChar = (c: string) => (c >= "a" && c <= "z") || (c >= "0" && c <= "9");
@@ -42,18 +48,31 @@ export function valueTrigrams(value: string): Set<string> {
  */
 export function patternTrigrams(part: string): Set<string> {
   const found = new Set<string>();
-  let start = -1;
-  for (let i = 0; i <= part.length; i++) {
-    const word = i < part.length && isWordChar(part[i]);
-    if (word && start < 0) start = i;
-    if (!word && start >= 0) {
-      const before = start > 0 ? "  " : "";
-      const after = i < part.length ? " " : "";
-      addTrigrams(found, `${before}${part.slice(start, i)}${after}`);
-      start = -1;
+  growPart(part, 0, part.length, (trigram) => {
+    if (trigram) found.add(trigram);
+  });
+  return found;
+}
+
+/**
+ * `patternTrigrams` of `text.slice(start, end)` as the part grows a character at a time from
+ * `start`: `added` is told, after each character, the trigram it adds (or undefined). A part's
+ * trigrams never change as it grows, only more join them: the `" "` after a word joins once the
+ * part holds the character after the word, the `"  "` before one once it holds the one before.
+ */
+function growPart(text: string, start: number, end: number, added: (trigram: string | undefined) => void) {
+  let word = "";
+  for (let i = start; i < end; i++) {
+    if (isWordChar(text[i])) {
+      // A word at the part's start may go on to the left: no padding before it.
+      word = word === "" && i > start ? `  ${text[i]}` : word + text[i];
+      added(word.length >= 3 ? word.slice(-3) : undefined);
+    } else {
+      const padded = `${word} `;
+      added(word !== "" && padded.length >= 3 ? padded.slice(-3) : undefined);
+      word = "";
     }
   }
-  return found;
 }
 
 function addTrigrams(into: Set<string>, padded: string) {
@@ -77,33 +96,43 @@ const LONGEST_PART = 24;
  */
 export function indexedPart(needle: string, shares: TrigramShares | undefined): string {
   if (!shares || !/^[\x20-\x7e]+$/.test(needle)) return needle;
-  const cost = (part: string) => {
-    const trigrams = patternTrigrams(part);
-    if (trigrams.size === 0) return Number.POSITIVE_INFINITY; // the whole index: never
-    let entries = 0;
-    let rows = 1;
-    for (const trigram of trigrams) {
-      const share = Math.max(shares.shares.get(trigram) ?? 0, shares.unseen);
-      entries += share;
-      rows *= share;
-    }
-    return entries + ROW_PER_ENTRY * rows;
+  const known = shares.parts.get(needle);
+  if (known !== undefined) return known;
+  // Each part from `start`, grown a character at a time, its cost kept as trigrams join it; `seen`
+  // each part: a part with no trigram would read the whole index, and is never chosen.
+  const grow = (start: number, longest: number, seen: (end: number, cost: number) => void) => {
+    const held = new Set<string>();
+    let [end, entries, rows] = [start, 0, 1];
+    growPart(needle, start, Math.min(needle.length, start + longest), (trigram) => {
+      end++;
+      if (trigram && !held.has(trigram)) {
+        held.add(trigram);
+        const share = Math.max(shares.shares.get(trigram) ?? 0, shares.unseen);
+        entries += share;
+        rows *= share;
+      }
+      if (end - start >= 3 && held.size > 0) seen(end, entries + ROW_PER_ENTRY * rows);
+    });
   };
-  const whole = cost(needle);
+  let whole = Number.POSITIVE_INFINITY;
+  grow(0, needle.length, (end, cost) => {
+    if (end === needle.length) whole = cost;
+  });
   let best = needle;
   let cheapest = whole;
   for (let start = 0; start < needle.length; start++) {
-    for (let end = start + 3; end <= Math.min(needle.length, start + LONGEST_PART); end++) {
-      if (start === 0 && end === needle.length) continue;
-      const part = needle.slice(start, end);
-      const partCost = cost(part);
-      if (partCost < cheapest) {
-        cheapest = partCost;
-        best = part;
+    grow(start, LONGEST_PART, (end, cost) => {
+      if (cost < cheapest && !(start === 0 && end === needle.length)) {
+        cheapest = cost;
+        best = needle.slice(start, end);
       }
-    }
+    });
   }
-  return cheapest * 2 <= whole ? best : needle;
+  const part = cheapest * 2 <= whole ? best : needle;
+  // Paging through a search sends its text again: chosen once per sample.
+  if (shares.parts.size >= 1_000) shares.parts.clear();
+  shares.parts.set(needle, part);
+  return part;
 }
 
 /**
@@ -168,5 +197,6 @@ function sharesOf(
     shares,
     unseen: 1 / (2 * weighted.length),
     addresses: weighted.map(([value]) => value.toLowerCase()),
+    parts: new Map(),
   };
 }

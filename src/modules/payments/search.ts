@@ -56,8 +56,8 @@ export function filterConditions(
   if (filters.price_id) add("price_id", filters.price_id, (p) => eq(payments.priceId, p));
   // Escaped: the `_` of `pay_` as a wildcard would leave the index only `pay` to narrow by (all ids).
   if (filters.id_prefix) add("id_prefix", `${escapeLike(filters.id_prefix)}%`, (p) => like(payments.id, p));
-  if (filters.shopper_email) {
-    const text = filters.shopper_email.toLowerCase();
+  const text = filters.shopper_email?.toLowerCase();
+  if (text) {
     const part = indexedPart(text, emailShares);
     add("shopper_email_part", `%${escapeLike(part)}%`, (p) => sql`lower(${payments.shopperEmail}) like ${p}`);
     // The whole text checked on the rows the part found, on the column itself: no index serves it
@@ -101,7 +101,7 @@ export function filterConditions(
       ? { column: payments.chargeAmount, from: "amount_gte", to: "amount_lte", most: AMOUNTS_READ_ONE_BY_ONE }
       : undefined,
     countAfterPage: !!filters.shopper_email,
-    matchesFirst: !!filters.shopper_email && rareInSample(filters.shopper_email.toLowerCase(), emailShares),
+    matchesFirst: !!text && rareInSample(text, emailShares),
   };
 }
 
